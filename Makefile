@@ -1,0 +1,90 @@
+# boardd: a play-by-turn board game server.  See README.md.
+#
+#   make run     install missing packages, build, start on 127.0.0.1:8080
+#   make test    install missing packages, build with ASan+UBSan, run every
+#                test; the last line is "N passed, N failed"
+#   make bench   throughput figures (never asserted)
+#   make         release build only (build/release/boardd)
+
+CC      ?= cc
+GAMES   := agent_avenue
+CFLAGS_COMMON := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
+	-Wstrict-prototypes -Wmissing-prototypes -Isrc -MMD -MP
+LDLIBS  := -lmicrohttpd -ljansson -lsqlite3 -lsodium -lpthread
+
+SANITIZER ?=
+ifeq ($(SANITIZER),)
+BUILD   ?= build/release
+CFLAGS  ?= -O2 -g
+else
+BUILD   ?= build/$(subst $(comma),-,$(SANITIZER))
+CFLAGS  ?= -O1 -g -fsanitize=$(SANITIZER) -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+LDFLAGS += -fsanitize=$(SANITIZER)
+endif
+comma := ,
+
+LIB_SRC := $(wildcard src/common/*.c src/engine/*.c src/store/*.c \
+	src/service/*.c src/http/*.c) \
+	$(foreach g,$(GAMES),$(wildcard src/games/$(g)/*.c))
+GEN_SRC := $(BUILD)/gen/migrations.c $(BUILD)/gen/openapi.c
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:.c=.o)
+TESTS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
+
+.PHONY: all deps run test unit bench clean format lint
+all: $(BUILD)/boardd
+
+deps:
+	@./tools/deps.sh
+
+$(BUILD)/boardd: $(BUILD)/src/main.o $(LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/gen/%.o: $(BUILD)/gen/%.c
+	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/gen/migrations.c: $(sort $(wildcard sql/*.sql)) tools/embed.sh
+	@mkdir -p $(dir $@)
+	./tools/embed.sh migrations $(sort $(wildcard sql/*.sql)) > $@
+
+$(BUILD)/gen/openapi.c: openapi/openapi.yaml tools/embed.sh
+	@mkdir -p $(dir $@)
+	./tools/embed.sh blob openapi_yaml $< > $@
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(CFLAGS) $(LDFLAGS) -Itests/unit -o $@ $^ $(LDLIBS)
+
+# Configurable at run time too: boardd --help.
+ADDR ?= 127.0.0.1
+PORT ?= 8080
+DB   ?= boardd.db
+run: deps
+	$(MAKE) all
+	$(BUILD)/boardd --addr $(ADDR) --port $(PORT) --db $(DB)
+
+test: deps
+	$(MAKE) SANITIZER=address,undefined unit-build
+	./tests/run.sh build/address-undefined
+
+unit-build: $(BUILD)/boardd $(TESTS)
+
+bench: deps
+	$(MAKE) all
+	./tests/bench.sh $(BUILD)
+
+format:
+	clang-format -i $(shell git ls-files '*.c' '*.h')
+
+lint:
+	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
+		--inline-suppr -Isrc src
+
+clean:
+	rm -rf build
+
+-include $(shell find build -name '*.d' 2>/dev/null)

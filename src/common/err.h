@@ -1,0 +1,38 @@
+/* err.h: the one error vocabulary shared by every layer.
+ *
+ * Functions return 0 on success and one of these negative codes on failure
+ * (libuv style).  The HTTP layer maps each code to a status, a problem type
+ * and a title in exactly one table (src/http/problem.c); no other file knows
+ * HTTP statuses.
+ */
+#ifndef BD_ERR_H
+#define BD_ERR_H
+
+enum bd_err {
+	BD_OK = 0,
+	BD_EMALFORMED = -1,     /* the body is not well-formed JSON */
+	BD_EBADREQUEST = -2,    /* well-formed, but not the documented shape */
+	BD_ENOTFOUND = -3,      /* no such game */
+	BD_ENOROUTE = -4,       /* no such path */
+	BD_EMETHOD = -5,        /* path exists, method does not */
+	BD_EUNKNOWNRULES = -6,  /* "game" names no registered rules module */
+	BD_EBADOPTIONS = -7,    /* options or seat count rejected */
+	BD_EBADSETUP = -8,      /* custom setup impossible */
+	BD_EUNAUTHORIZED = -9,  /* no usable bearer token where one is needed */
+	BD_EFORBIDDEN = -10,    /* token holds no seat in this game */
+	BD_ENOTTURN = -11,      /* the caller's seat may not act now */
+	BD_EILLEGAL = -12,      /* the rules forbid this action */
+	BD_ESTALE = -13,        /* If-Match / expected_seq is not the current seq */
+	BD_EGAMEOVER = -14,     /* the game has finished */
+	BD_ETOOLARGE = -15,     /* request body over the cap */
+	BD_EMEDIATYPE = -16,    /* body is not application/json */
+	BD_EBUSY = -17,         /* storage busy: retry later */
+	BD_ENOMEM = -18,        /* allocation failed */
+	BD_EINTERNAL = -19,     /* a bug or an I/O failure */
+	BD_ECONFLICT = -20,     /* a concurrent write won: internal, retried */
+};
+
+/* Longest human-readable detail an error carries, including the NUL. */
+#define BD_DETAIL_LEN 256
+
+#endif

@@ -1,0 +1,145 @@
+/* engine.h: the game-agnostic engine.  Its manual.
+ *
+ * A game is a rules module (struct rules, below) plus, per running game, an
+ * engine_game: the module's flat state, the seat count, the move count and
+ * the game's random generator.  The engine rebuilds a game by running the
+ * module's setup with the stored options, custom setup and seed, then
+ * applying the logged moves in order.  Same inputs, same state, bit for bit.
+ *
+ * JSON ownership follows Jansson's vocabulary: "new reference" means the
+ * caller must json_decref it; "borrowed" means it is not the caller's.
+ */
+#ifndef BD_ENGINE_H
+#define BD_ENGINE_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/err.h"
+#include "rng.h"
+
+#define ENGINE_MAX_SEATS 4
+#define ENGINE_SPECTATOR (-1)
+
+/* Why the rules refused: the rules section that forbids it (e.g. "§4 Step 1")
+ * and a sentence a player can read.  Filled only on failure. */
+struct rules_why {
+	char rule[48];
+	char detail[BD_DETAIL_LEN];
+};
+
+/* Fills *why (may be NULL) with a rule reference and a printf-style detail,
+ * and returns code, so rules code can write `return rules_fail(...)`. */
+int rules_fail(struct rules_why *why, int code, const char *rule,
+	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* The outcome of a finished game. */
+struct rules_result {
+	unsigned winners;   /* bit s set: seat s won */
+	const char *reason; /* static string, a stable machine word */
+};
+
+/* One rules module: a table of functions the engine calls.  Every function
+ * is pure: no I/O, no globals, no allocation except the JSON it returns.
+ * `state` points to state_size bytes, suitably aligned, that the module
+ * owns the layout of; states copy with memcpy. */
+struct rules {
+	const char *id;     /* "agent-avenue": the catalog id clients send */
+	const char *title;  /* human title */
+	unsigned version;   /* bump whenever a replay could differ */
+	int min_seats;      /* 1..ENGINE_MAX_SEATS */
+	int max_seats;      /* min_seats..ENGINE_MAX_SEATS */
+	size_t state_size;  /* sizeof the module's state struct */
+
+	/* Catalog entry fields beyond id/title/seats, e.g. {"options":{…},
+	 * "actions":{…}}.  New reference. */
+	json_t *(*catalog)(void);
+
+	/* Writes a fresh state into `state` for `seats` seats.  `options` is a
+	 * JSON object (never NULL); `setup` is the custom setup object or NULL.
+	 * Returns 0, BD_EBADOPTIONS or BD_EBADSETUP (with *why filled). */
+	int (*setup)(void *state, int seats, const json_t *options,
+		     const json_t *setup, struct rng *rng,
+		     struct rules_why *why);
+
+	/* The seats that may act now, as a bit set; 0 once the game is over. */
+	unsigned (*to_act)(const void *state);
+
+	/* Every legal action of `seat` now, each a complete object that may be
+	 * posted back unchanged.  New reference to an array (empty when the seat
+	 * may not act). */
+	json_t *(*actions)(const void *state, int seat);
+
+	/* Applies `action` (borrowed) by `seat`, which the engine has checked
+	 * is in to_act().  Returns 0, or BD_EILLEGAL with *why filled.  On
+	 * failure the state may be garbage: the engine applies to a copy. */
+	int (*apply)(void *state, int seat, const json_t *action,
+		     struct rng *rng, struct rules_why *why);
+
+	/* What `viewer` (a seat or ENGINE_SPECTATOR) may see.  After the game
+	 * is over, everything.  New reference to an object. */
+	json_t *(*view)(const void *state, int viewer);
+
+	/* The logged `action` of `actor` as `viewer` may see it.  `after` is the
+	 * state right after that move, `now` the game's current state (so a
+	 * card hidden when played can show once it is revealed).  New
+	 * reference. */
+	json_t *(*move_view)(const void *after, const void *now, int actor,
+			     const json_t *action, int viewer);
+
+	/* 1 and *out filled when the game is over, else 0. */
+	int (*result)(const void *state, struct rules_result *out);
+};
+
+/* ---- registry (registry.c) ---- */
+
+/* The module whose id is `id`, or NULL.  Borrowed, static lifetime. */
+const struct rules *engine_rules_find(const char *id);
+
+/* All registered modules in catalog order; *n receives the count. */
+const struct rules *const *engine_rules_all(size_t *n);
+
+/* ---- a running game (game.c) ---- */
+
+struct engine_game {
+	const struct rules *rules; /* borrowed, static */
+	int seats;                 /* rules->min_seats..max_seats */
+	uint64_t seq;              /* moves applied so far */
+	struct rng rng;            /* the game's generator */
+	_Alignas(16) unsigned char state[]; /* rules->state_size bytes */
+};
+
+/* Bytes an engine_game of these rules occupies (for memcpy copies). */
+size_t engine_game_size(const struct rules *r);
+
+/* Creates a game at seq 0: validates the seat count, then runs setup.
+ * `options` may be NULL (treated as {}).  On success *out is a new game
+ * the caller frees with engine_game_free.  Errors: BD_EBADOPTIONS,
+ * BD_EBADSETUP (with *why), BD_ENOMEM. */
+int engine_game_new(const struct rules *r, int seats, const json_t *options,
+		    const json_t *setup, uint64_t seed,
+		    struct engine_game **out, struct rules_why *why);
+
+/* A new copy of g, or NULL on allocation failure. */
+struct engine_game *engine_game_clone(const struct engine_game *g);
+
+void engine_game_free(struct engine_game *g);
+
+/* Applies one move by `seat`.  g is changed only on success (seq+1).
+ * Errors: BD_EGAMEOVER, BD_ENOTTURN, BD_EILLEGAL (with *why),
+ * BD_EBADREQUEST (seat out of range). */
+int engine_game_apply(struct engine_game *g, int seat, const json_t *action,
+		      struct rules_why *why);
+
+/* Seats to act now (bit set). */
+unsigned engine_game_to_act(const struct engine_game *g);
+
+/* 1 and *out when finished, else 0. */
+int engine_game_result(const struct engine_game *g, struct rules_result *out);
+
+/* New references; see struct rules. */
+json_t *engine_game_view(const struct engine_game *g, int viewer);
+json_t *engine_game_actions(const struct engine_game *g, int seat);
+
+#endif

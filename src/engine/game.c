@@ -1,0 +1,114 @@
+/* game.c: creating, copying and advancing an engine_game.  See engine.h. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+int rules_fail(struct rules_why *why, int code, const char *rule,
+	       const char *fmt, ...)
+{
+	if (why) {
+		snprintf(why->rule, sizeof why->rule, "%s", rule ? rule : "");
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(why->detail, sizeof why->detail, fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
+size_t engine_game_size(const struct rules *r)
+{
+	return sizeof(struct engine_game) + r->state_size;
+}
+
+int engine_game_new(const struct rules *r, int seats, const json_t *options,
+		    const json_t *setup, uint64_t seed,
+		    struct engine_game **out, struct rules_why *why)
+{
+	if (seats < r->min_seats || seats > r->max_seats)
+		return rules_fail(why, BD_EBADOPTIONS, "seats",
+				  "%s takes %d to %d seats, not %d", r->title,
+				  r->min_seats, r->max_seats, seats);
+	json_t *empty = NULL;
+	if (!options)
+		options = empty = json_object();
+	struct engine_game *g = calloc(1, engine_game_size(r));
+	if (!g || !options) {
+		free(g);
+		json_decref(empty);
+		return BD_ENOMEM;
+	}
+	g->rules = r;
+	g->seats = seats;
+	rng_seed(&g->rng, seed);
+	int rc = r->setup(g->state, seats, options, setup, &g->rng, why);
+	json_decref(empty);
+	if (rc < 0) {
+		free(g);
+		return rc;
+	}
+	*out = g;
+	return 0;
+}
+
+struct engine_game *engine_game_clone(const struct engine_game *g)
+{
+	size_t n = engine_game_size(g->rules);
+	struct engine_game *c = malloc(n);
+	if (c)
+		memcpy(c, g, n);
+	return c;
+}
+
+void engine_game_free(struct engine_game *g)
+{
+	free(g);
+}
+
+int engine_game_apply(struct engine_game *g, int seat, const json_t *action,
+		      struct rules_why *why)
+{
+	struct rules_result res;
+	if (g->rules->result(g->state, &res))
+		return rules_fail(why, BD_EGAMEOVER, "", "the game is over");
+	if (seat < 0 || seat >= g->seats)
+		return rules_fail(why, BD_EBADREQUEST, "", "no seat %d", seat);
+	if (!(g->rules->to_act(g->state) & (1u << seat)))
+		return rules_fail(why, BD_ENOTTURN, "",
+				  "seat %d may not act now", seat);
+	/* Apply to a scratch copy: a refused action leaves g untouched. */
+	struct engine_game *scratch = engine_game_clone(g);
+	if (!scratch)
+		return BD_ENOMEM;
+	int rc = g->rules->apply(scratch->state, seat, action, &scratch->rng,
+				 why);
+	if (rc == 0) {
+		scratch->seq = g->seq + 1;
+		memcpy(g, scratch, engine_game_size(g->rules));
+	}
+	free(scratch);
+	return rc;
+}
+
+unsigned engine_game_to_act(const struct engine_game *g)
+{
+	return g->rules->to_act(g->state);
+}
+
+int engine_game_result(const struct engine_game *g, struct rules_result *out)
+{
+	return g->rules->result(g->state, out);
+}
+
+json_t *engine_game_view(const struct engine_game *g, int viewer)
+{
+	return g->rules->view(g->state, viewer);
+}
+
+json_t *engine_game_actions(const struct engine_game *g, int seat)
+{
+	return g->rules->actions(g->state, seat);
+}

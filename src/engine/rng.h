@@ -1,0 +1,33 @@
+/* rng.h: the per-game deterministic random generator (xoshiro256**).
+ *
+ * The engine owns one generator per game, seeded from the game's secret
+ * 64-bit seed, and passes it into a rules module's setup and apply.  The
+ * same seed and the same calls always give the same numbers on every
+ * platform: the state is four uint64_t and copies with memcpy.  This is
+ * engine code, not a library, because its output is part of the game
+ * record: a library update must never change a replay.
+ */
+#ifndef BD_RNG_H
+#define BD_RNG_H
+
+#include <stdint.h>
+
+struct rng {
+	uint64_t s[4]; /* xoshiro256** state; never all zero */
+};
+
+/* Seeds *r from a 64-bit seed (expanded with splitmix64).  Any seed,
+ * including 0, is valid. */
+void rng_seed(struct rng *r, uint64_t seed);
+
+/* Next 64 random bits. */
+uint64_t rng_next(struct rng *r);
+
+/* Uniform integer in [0, n) without modulo bias; n >= 1.  Returns 0 for
+ * n == 0 so callers never divide by zero. */
+uint32_t rng_below(struct rng *r, uint32_t n);
+
+/* Fisher-Yates shuffle of n bytes in place. */
+void rng_shuffle_u8(struct rng *r, uint8_t *a, uint32_t n);
+
+#endif

@@ -1,0 +1,118 @@
+/* store.h: durable storage of games, seats and move logs.  Its manual.
+ *
+ * An interface a second backend (e.g. PostgreSQL) could implement; the
+ * SQLite one is store_sqlite.c.  Every function is thread-safe: the store
+ * keeps a pool of connections and each call checks one out for its
+ * duration.  Every function returns 0 or a negative bd_err; a failed call
+ * changes nothing (each write is one transaction) and writes no
+ * out-parameter.
+ */
+#ifndef BD_STORE_H
+#define BD_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/err.h"
+
+#define STORE_ID_LEN 16        /* public game ids: 16 lowercase hex chars */
+#define STORE_TOKEN_HASH_LEN 32 /* SHA-256 of a bearer token */
+
+struct store;
+
+struct store_config {
+	const char *path;   /* database file; created if missing */
+	int sync_full;      /* 1: PRAGMA synchronous=FULL (durable acks), 0: NORMAL */
+	int connections;    /* pool size, >= 1 */
+	int busy_timeout_ms;/* how long a writer waits for the lock */
+};
+
+/* Opens (creating if needed) the database, applies the migrations of sql/
+ * that it lacks, and opens the pool.  On success *out is the caller's, to
+ * release with store_close.  On failure err receives a sentence. */
+int store_open(const struct store_config *cfg, struct store **out,
+	       char *err, size_t errlen);
+
+/* Closes every connection and frees the store.  NULL is a no-op. */
+void store_close(struct store *s);
+
+/* A game row.  Strings marked malloc'd are owned by the struct and freed
+ * by store_game_release. */
+struct store_game {
+	int64_t key;                   /* internal row id; also the list cursor */
+	char id[STORE_ID_LEN + 1];     /* public id */
+	char rules_id[32];             /* e.g. "agent-avenue" */
+	unsigned rules_version;        /* engine version that created it */
+	int seats;                     /* seat count */
+	uint64_t seed;                 /* secret while the game runs */
+	char *options;                 /* JSON object text, malloc'd */
+	char *setup;                   /* JSON object text or NULL, malloc'd */
+	char status[16];               /* "active" | "finished" */
+	uint64_t seq;                  /* moves in the log */
+	unsigned to_act;               /* seats to act (bit set) after seq */
+	char *result;                  /* JSON text or NULL, malloc'd */
+	int64_t created_ms;            /* unix time, milliseconds */
+	int64_t updated_ms;            /* time of the last move (or creation) */
+};
+
+/* Frees the malloc'd fields of g (not g itself) and zeroes them. */
+void store_game_release(struct store_game *g);
+
+/* Inserts a game and its seats in one transaction.  g->key, seq,
+ * created_ms and updated_ms are ignored; g->seq starts at 0.
+ * token_hashes holds g->seats hashes, seat order.  On success *key_out
+ * receives the new row id.  BD_ECONFLICT if g->id is taken (pick another). */
+int store_game_create(struct store *s, const struct store_game *g,
+		      const uint8_t (*token_hashes)[STORE_TOKEN_HASH_LEN],
+		      int64_t *key_out);
+
+/* Loads the game with public id `id` into *out (caller releases).
+ * BD_ENOTFOUND if there is none. */
+int store_game_get(struct store *s, const char *id, struct store_game *out);
+
+/* The seat of game `key` whose token hashes to `hash`.  BD_ENOTFOUND if no
+ * seat of this game has that token. */
+int store_seat_for_token(struct store *s, int64_t key,
+			 const uint8_t hash[STORE_TOKEN_HASH_LEN], int *seat);
+
+/* Calls fn for each move of game `key` with seq > after_seq, in seq order.
+ * `action` is the move's JSON text, borrowed for the call.  fn returns 0 to
+ * go on or a negative code to stop; that code is returned. */
+typedef int (*store_move_fn)(void *ctx, uint64_t seq, int seat,
+			     const char *action);
+int store_moves_each(struct store *s, int64_t key, uint64_t after_seq,
+		     store_move_fn fn, void *ctx);
+
+/* What a move changes in the game row besides the log. */
+struct store_move {
+	int seat;            /* who moved */
+	const char *action;  /* JSON text of the action, as applied */
+	const char *status;  /* the game's status after the move */
+	unsigned to_act;     /* seats to act after the move */
+	const char *result;  /* JSON text, or NULL while the game runs */
+};
+
+/* Appends move expected_seq+1 to game `key`, in one BEGIN IMMEDIATE
+ * transaction that first checks the game is still at expected_seq.
+ * BD_ECONFLICT (and *current_seq, if not NULL, set) when another move
+ * landed first; BD_ENOTFOUND when no such game; BD_EBUSY when the lock
+ * could not be had within the busy timeout. */
+int store_move_append(struct store *s, int64_t key, uint64_t expected_seq,
+		      const struct store_move *m, uint64_t *current_seq);
+
+/* Which games store_games_each lists. */
+struct store_filter {
+	const char *status;   /* NULL or "active"/"finished" */
+	const char *rules_id; /* NULL or a rules id */
+	int64_t before_key;   /* 0, or only games with key < before_key */
+	int limit;            /* 1..100 */
+};
+
+/* Calls fn for each matching game, newest first (key descending).  The
+ * game is borrowed for the call.  fn returns 0 to go on, negative to stop
+ * (that code is returned). */
+typedef int (*store_game_fn)(void *ctx, const struct store_game *g);
+int store_games_each(struct store *s, const struct store_filter *f,
+		     store_game_fn fn, void *ctx);
+
+#endif

@@ -1,0 +1,28 @@
+#!/bin/sh
+# deps.sh: installs the Debian 12 packages the build and the tests need,
+# and only those that are missing.  Called by `make deps` (and so by
+# `make run` and `make test`); safe to run again: it does nothing when
+# everything is present.
+set -eu
+
+PKGS="gcc make libc6-dev libmicrohttpd-dev libjansson-dev libsqlite3-dev \
+libsodium-dev python3 python3-yaml curl"
+
+missing=""
+for p in $PKGS; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+		grep -q 'install ok installed'; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+echo "deps: installing$missing" >&2
+if [ "$(id -u)" != 0 ]; then
+	echo "deps: not root; run as root or install:$missing" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -1,0 +1,49 @@
+#!/bin/sh
+# embed.sh: turns files into C byte arrays so the server carries its schema
+# and its OpenAPI document inside the binary and cannot drift from them.
+#
+#   embed.sh blob NAME FILE        -> const char NAME[]; const size_t NAME_len;
+#   embed.sh migrations FILE...    -> const struct store_migration
+#                                     store_migrations[]; (files named NNNN_*.sql)
+# Output goes to stdout.  Every array ends with a NUL not counted in _len.
+set -eu
+
+bytes() {
+	od -An -v -tx1 "$1" | sed 's/[0-9a-f][0-9a-f]/0x&,/g'
+	echo '0x00'
+}
+
+case "$1" in
+blob)
+	echo "#include <stddef.h>"
+	echo "const char $2[] = {"
+	bytes "$3"
+	echo "};"
+	echo "const size_t $2_len = sizeof $2 - 1;"
+	;;
+migrations)
+	shift
+	echo '#include "store/migrations.h"'
+	i=0
+	for f in "$@"; do
+		echo "static const char m$i[] = {"
+		bytes "$f"
+		echo "};"
+		i=$((i + 1))
+	done
+	echo "const struct store_migration store_migrations[] = {"
+	i=0
+	for f in "$@"; do
+		b=$(basename "$f")
+		n=$(echo "$b" | sed 's/^0*\([0-9][0-9]*\)_.*/\1/')
+		echo "	{$n, \"$b\", m$i},"
+		i=$((i + 1))
+	done
+	echo "};"
+	echo "const size_t store_migrations_count = $i;"
+	;;
+*)
+	echo "usage: embed.sh blob NAME FILE | migrations FILE..." >&2
+	exit 2
+	;;
+esac
