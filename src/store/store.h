@@ -5,7 +5,11 @@
  * keeps a pool of connections and each call checks one out for its
  * duration.  Every function returns 0 or a negative bd_err; a failed call
  * changes nothing (each write is one transaction) and writes no
- * out-parameter.
+ * out-parameter (the one exception: store_move_append reports the current
+ * seq on BD_ECONFLICT).
+ *
+ * The *_each functions call back while holding a pooled connection and a
+ * read snapshot: a callback must be quick and must not call the store.
  */
 #ifndef BD_STORE_H
 #define BD_STORE_H

@@ -1,0 +1,836 @@
+/* store_sqlite.c: the SQLite backend of store.h.
+ *
+ * Design (engineering.md §3): a pool of connections opened NOMUTEX, each
+ * used by one thread at a time between checkout and checkin, each with its
+ * own cache of persistent prepared statements.  WAL journal; every
+ * read-then-write transaction starts with BEGIN IMMEDIATE so busy_timeout
+ * is honoured instead of failing with SQLITE_BUSY_SNAPSHOT.  The schema is
+ * sql/NNNN_*.sql, embedded as store_migrations[] and applied in one
+ * transaction that also sets PRAGMA user_version.
+ */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sqlite3.h>
+
+#include "migrations.h"
+#include "store.h"
+
+/* PRAGMA application_id of our files: 'brdd'.  A file with another
+ * non-zero id belongs to another program and is refused untouched. */
+#define STORE_APPLICATION_ID 0x62726464
+
+/* PRAGMA journal_size_limit: the WAL file is truncated back to this size
+ * after a checkpoint, so a burst of writes does not keep disk forever. */
+#define STORE_JOURNAL_LIMIT (8 * 1024 * 1024)
+
+/* The prepared statements of a connection, indexed into stmt_sql[]. */
+enum stmt {
+	ST_BEGIN,
+	ST_COMMIT,
+	ST_ROLLBACK,
+	ST_GAME_INSERT,
+	ST_SEAT_INSERT,
+	ST_GAME_GET,
+	ST_SEAT_FIND,
+	ST_GAME_SEQ,
+	ST_MOVE_INSERT,
+	ST_GAME_ADVANCE,
+	ST_MOVES_AFTER,
+	/* The four listings, in this order: ST_LIST_ALL + 1 if filtering on
+	 * status + 2 if filtering on rules_id (see list_stmt). */
+	ST_LIST_ALL,
+	ST_LIST_STATUS,
+	ST_LIST_RULES,
+	ST_LIST_BOTH,
+	ST_COUNT
+};
+
+/* The columns of a game row, in the order of enum game_col. */
+#define GAME_COLS                                                              \
+	"key, id, rules_id, rules_version, seats, seed, options, setup, "      \
+	"status, seq, to_act, result, created_ms, updated_ms"
+
+enum game_col {
+	GC_KEY,
+	GC_ID,
+	GC_RULES_ID,
+	GC_RULES_VERSION,
+	GC_SEATS,
+	GC_SEED,
+	GC_OPTIONS,
+	GC_SETUP,
+	GC_STATUS,
+	GC_SEQ,
+	GC_TO_ACT,
+	GC_RESULT,
+	GC_CREATED_MS,
+	GC_UPDATED_MS
+};
+
+/* Every listing binds ?1 status, ?2 rules_id, ?3 before_key, ?4 limit; a
+ * statement that has no filter simply leaves ?1 or ?2 unused.  Separate
+ * statements (rather than "?1 IS NULL OR ...") let each use its index. */
+#define LIST_SQL(filter)                                                       \
+	"SELECT " GAME_COLS " FROM games WHERE key < ?3" filter                \
+	" ORDER BY key DESC LIMIT ?4"
+
+static const char *const stmt_sql[ST_COUNT] = {
+    [ST_BEGIN] = "BEGIN IMMEDIATE",
+    [ST_COMMIT] = "COMMIT",
+    [ST_ROLLBACK] = "ROLLBACK",
+    [ST_GAME_INSERT] = "INSERT INTO games (id, rules_id, rules_version, "
+                       "seats, seed, options, setup, status, seq, to_act, "
+                       "result, created_ms, updated_ms) VALUES (?1, ?2, "
+                       "?3, ?4, ?5, ?6, ?7, ?8, 0, ?9, ?10, ?11, ?11)",
+    [ST_SEAT_INSERT] = "INSERT INTO seats (game_key, seat, token_hash) "
+                       "VALUES (?1, ?2, ?3)",
+    [ST_GAME_GET] = "SELECT " GAME_COLS " FROM games WHERE id = ?1",
+    [ST_SEAT_FIND] = "SELECT seat FROM seats "
+                     "WHERE game_key = ?1 AND token_hash = ?2",
+    [ST_GAME_SEQ] = "SELECT seq FROM games WHERE key = ?1",
+    [ST_MOVE_INSERT] = "INSERT INTO moves (game_key, seq, seat, action, "
+                       "created_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+    [ST_GAME_ADVANCE] = "UPDATE games SET seq = ?2, status = ?3, "
+                        "to_act = ?4, result = ?5, updated_ms = ?6 "
+                        "WHERE key = ?1",
+    [ST_MOVES_AFTER] = "SELECT seq, seat, action FROM moves "
+                       "WHERE game_key = ?1 AND seq > ?2 ORDER BY seq",
+    [ST_LIST_ALL] = LIST_SQL(""),
+    [ST_LIST_STATUS] = LIST_SQL(" AND status = ?1"),
+    [ST_LIST_RULES] = LIST_SQL(" AND rules_id = ?2"),
+    [ST_LIST_BOTH] = LIST_SQL(" AND status = ?1 AND rules_id = ?2"),
+};
+
+/* One pooled connection. */
+struct conn {
+	sqlite3 *db;                /* opened NOMUTEX: one thread at a time */
+	sqlite3_stmt *st[ST_COUNT]; /* prepared once, reset after every use */
+	int checked_out;            /* 1 while a call holds it; under s->mu */
+};
+
+struct store {
+	pthread_mutex_t mu;   /* guards every conns[i].checked_out */
+	pthread_cond_t freed; /* signalled when a connection is checked in */
+	int nconns;           /* pool size, >= 1 */
+	struct conn conns[];  /* the pool */
+};
+
+/* ---- errors ---------------------------------------------------------- */
+
+/* The bd_err for an SQLite result code (extended codes are on).  A lost
+ * race on a key is a conflict; a lock not had in time is busy. */
+static int bd_from_sqlite(int rc)
+{
+	switch (rc) {
+	case SQLITE_CONSTRAINT_PRIMARYKEY:
+	case SQLITE_CONSTRAINT_UNIQUE:
+		return BD_ECONFLICT;
+	case SQLITE_NOMEM:
+		return BD_ENOMEM;
+	}
+	if ((rc & 0xff) == SQLITE_BUSY)
+		return BD_EBUSY;
+	return BD_EINTERNAL;
+}
+
+/* Maps a failed call on db to a bd_err, and reports on stderr the ones no
+ * caller can expect (a bug, a broken file, an I/O error). */
+static int sql_fail(sqlite3 *db, int rc)
+{
+	int code = bd_from_sqlite(rc);
+	if (code == BD_EINTERNAL)
+		fprintf(stderr, "store: sqlite error %d: %s\n", rc,
+		        sqlite3_errmsg(db));
+	return code;
+}
+
+/* Writes a sentence into err (if any) and returns code. */
+static int open_fail(char *err, size_t errlen, int code, const char *fmt, ...)
+{
+	if (err && errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
+/* ---- running statements ---------------------------------------------- */
+
+/* A value to bind to a statement parameter. */
+struct arg {
+	enum { ARG_I64, ARG_TEXT, ARG_BLOB } type; /* which field is set */
+	int64_t i;                                 /* ARG_I64 */
+	const void *p; /* ARG_TEXT (NULL binds NULL) or ARG_BLOB */
+	int n;         /* ARG_BLOB: bytes at p */
+};
+
+#define A_I64(v)       ((struct arg){.type = ARG_I64, .i = (int64_t)(v)})
+#define A_TEXT(s)      ((struct arg){.type = ARG_TEXT, .p = (s)})
+#define A_BLOB(b, len) ((struct arg){.type = ARG_BLOB, .p = (b), .n = (len)})
+/* An argument list and its length, as two function arguments. */
+#define ARGS(...)                                                              \
+	(const struct arg[]){__VA_ARGS__},                                     \
+	    (int)(sizeof((const struct arg[]){__VA_ARGS__}) /                  \
+	          sizeof(struct arg))
+#define NO_ARGS NULL, 0
+
+/* Called for each row a statement returns; 0 goes on, negative stops. */
+typedef int (*row_fn)(sqlite3_stmt *st, void *ctx);
+
+/* Binds a[0..n) to ?1..?n.  Buffers are bound SQLITE_STATIC: they outlive
+ * the statement's use, since sql_run clears the bindings before it returns.
+ */
+static int bind_args(sqlite3_stmt *st, const struct arg *a, int n)
+{
+	for (int i = 0; i < n; i++) {
+		int rc;
+		if (a[i].type == ARG_I64)
+			rc = sqlite3_bind_int64(st, i + 1, a[i].i);
+		else if (a[i].type == ARG_BLOB)
+			rc = sqlite3_bind_blob(st, i + 1, a[i].p, a[i].n,
+			                       SQLITE_STATIC);
+		else if (a[i].p)
+			rc = sqlite3_bind_text(st, i + 1, a[i].p, -1,
+			                       SQLITE_STATIC);
+		else
+			rc = sqlite3_bind_null(st, i + 1);
+		if (rc != SQLITE_OK)
+			return sql_fail(sqlite3_db_handle(st), rc);
+	}
+	return 0;
+}
+
+/* Runs statement `id` of c with arguments a[0..n) to completion, calling
+ * fn (if not NULL) on each row, then resets it and clears its bindings so
+ * it holds no snapshot.  Returns 0, fn's negative code, or a bd_err. */
+static int sql_run(struct conn *c, enum stmt id, const struct arg *a, int n,
+                   row_fn fn, void *ctx)
+{
+	sqlite3_stmt *st = c->st[id];
+	int rc = bind_args(st, a, n);
+	while (rc == 0) {
+		int step = sqlite3_step(st);
+		if (step == SQLITE_DONE)
+			break;
+		if (step != SQLITE_ROW)
+			rc = sql_fail(c->db, step);
+		else if (fn)
+			rc = fn(st, ctx);
+	}
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc;
+}
+
+/* A single integer column 0, and whether a row held it. */
+struct one_i64 {
+	int found; /* 1 once a row was read */
+	int64_t v; /* column 0 of that row */
+};
+
+static int read_one_i64(sqlite3_stmt *st, void *ctx)
+{
+	struct one_i64 *o = ctx;
+	o->found = 1;
+	o->v = sqlite3_column_int64(st, 0);
+	return 0;
+}
+
+/* ---- values ---------------------------------------------------------- */
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The int64 with the bit pattern of u: how SQLite stores a uint64. */
+static int64_t u64_bits(uint64_t u)
+{
+	int64_t i;
+	memcpy(&i, &u, sizeof i);
+	return i;
+}
+
+/* Copies text column col into buf; BD_EINTERNAL if it does not fit (the
+ * schema's CHECKs make that a corrupt file). */
+static int col_copy(sqlite3_stmt *st, int col, char *buf, size_t len)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+	size_t n = (size_t)sqlite3_column_bytes(st, col);
+	if (!t || n >= len)
+		return BD_EINTERNAL;
+	memcpy(buf, t, n + 1);
+	return 0;
+}
+
+/* *out = a malloc'd copy of text column col, or NULL if it is NULL. */
+static int col_strdup(sqlite3_stmt *st, int col, char **out)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+	*out = NULL;
+	if (!t)
+		return sqlite3_column_type(st, col) == SQLITE_NULL ? 0
+		                                                   : BD_ENOMEM;
+	*out = strdup((const char *)t);
+	return *out ? 0 : BD_ENOMEM;
+}
+
+void store_game_release(struct store_game *g)
+{
+	if (!g)
+		return;
+	free(g->options);
+	free(g->setup);
+	free(g->result);
+	g->options = g->setup = g->result = NULL;
+}
+
+/* Reads the GAME_COLS row at st into *g (caller releases, even on
+ * failure: every pointer is NULL or owned). */
+static int game_read(sqlite3_stmt *st, struct store_game *g)
+{
+	memset(g, 0, sizeof *g);
+	g->key = sqlite3_column_int64(st, GC_KEY);
+	g->rules_version = (unsigned)sqlite3_column_int64(st, GC_RULES_VERSION);
+	g->seats = sqlite3_column_int(st, GC_SEATS);
+	g->seed = (uint64_t)sqlite3_column_int64(st, GC_SEED);
+	g->seq = (uint64_t)sqlite3_column_int64(st, GC_SEQ);
+	g->to_act = (unsigned)sqlite3_column_int64(st, GC_TO_ACT);
+	g->created_ms = sqlite3_column_int64(st, GC_CREATED_MS);
+	g->updated_ms = sqlite3_column_int64(st, GC_UPDATED_MS);
+	int rc = col_copy(st, GC_ID, g->id, sizeof g->id);
+	if (rc == 0)
+		rc = col_copy(st, GC_RULES_ID, g->rules_id, sizeof g->rules_id);
+	if (rc == 0)
+		rc = col_copy(st, GC_STATUS, g->status, sizeof g->status);
+	if (rc == 0)
+		rc = col_strdup(st, GC_OPTIONS, &g->options);
+	if (rc == 0)
+		rc = col_strdup(st, GC_SETUP, &g->setup);
+	if (rc == 0)
+		rc = col_strdup(st, GC_RESULT, &g->result);
+	return rc;
+}
+
+/* ---- the pool -------------------------------------------------------- */
+
+/* Blocks until a connection is free and takes it. */
+static struct conn *pool_checkout(struct store *s)
+{
+	pthread_mutex_lock(&s->mu);
+	for (;;) {
+		for (int i = 0; i < s->nconns; i++) {
+			if (!s->conns[i].checked_out) {
+				s->conns[i].checked_out = 1;
+				pthread_mutex_unlock(&s->mu);
+				return &s->conns[i];
+			}
+		}
+		pthread_cond_wait(&s->freed, &s->mu);
+	}
+}
+
+static void pool_checkin(struct store *s, struct conn *c)
+{
+	pthread_mutex_lock(&s->mu);
+	c->checked_out = 0;
+	pthread_cond_signal(&s->freed);
+	pthread_mutex_unlock(&s->mu);
+}
+
+/* ---- transactions ---------------------------------------------------- */
+
+/* The body of a write transaction, run between BEGIN IMMEDIATE and COMMIT.
+ * Negative rolls everything back. */
+typedef int (*tx_fn)(struct conn *c, void *ctx);
+
+/* Undoes the open transaction of c, if SQLite has not already done so. */
+static void tx_rollback(struct conn *c)
+{
+	if (!sqlite3_get_autocommit(c->db))
+		sql_run(c, ST_ROLLBACK, NO_ARGS, NULL, NULL);
+}
+
+/* Runs fn in one BEGIN IMMEDIATE transaction on a pooled connection:
+ * either all its writes are committed or none is. */
+static int write_tx(struct store *s, tx_fn fn, void *ctx)
+{
+	struct conn *c = pool_checkout(s);
+	int rc = sql_run(c, ST_BEGIN, NO_ARGS, NULL, NULL);
+	if (rc < 0)
+		goto out_checkin;
+	rc = fn(c, ctx);
+	if (rc == 0)
+		rc = sql_run(c, ST_COMMIT, NO_ARGS, NULL, NULL);
+	if (rc < 0)
+		tx_rollback(c);
+out_checkin:
+	pool_checkin(s, c);
+	return rc;
+}
+
+/* ---- opening --------------------------------------------------------- */
+
+/* Runs a PRAGMA that returns one row; its first column goes to *num
+ * and/or text (either may be NULL). */
+static int pragma_get(sqlite3 *db, const char *sql, int64_t *num, char *text,
+                      size_t textlen, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (num)
+			*num = sqlite3_column_int64(st, 0);
+		if (text)
+			snprintf(text, textlen, "%s",
+			         (const char *)sqlite3_column_text(st, 0));
+		rc = SQLITE_OK;
+	}
+	int code = rc == SQLITE_OK ? 0 : bd_from_sqlite(rc);
+	if (code < 0)
+		open_fail(err, errlen, code, "%s: %s", sql, sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return code;
+}
+
+/* Runs SQL text (one or more statements) that returns nothing we need. */
+static int exec_sql(sqlite3 *db, const char *what, const char *sql, char *err,
+                    size_t errlen)
+{
+	int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		return open_fail(err, errlen, bd_from_sqlite(rc), "%s: %s",
+		                 what, sqlite3_errmsg(db));
+	return 0;
+}
+
+/* Opens c->db and sets the per-connection pragmas. */
+static int conn_connect(struct conn *c, const struct store_config *cfg,
+                        char *err, size_t errlen)
+{
+	int flags =
+	    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+	int rc = sqlite3_open_v2(cfg->path, &c->db, flags, NULL);
+	if (rc != SQLITE_OK)
+		return open_fail(err, errlen, bd_from_sqlite(rc),
+		                 "cannot open %s: %s", cfg->path,
+		                 c->db ? sqlite3_errmsg(c->db)
+		                       : sqlite3_errstr(rc));
+	sqlite3_extended_result_codes(c->db, 1);
+	sqlite3_busy_timeout(c->db, cfg->busy_timeout_ms);
+	char sql[160];
+	snprintf(sql, sizeof sql,
+	         "PRAGMA synchronous=%s; PRAGMA foreign_keys=ON; "
+	         "PRAGMA journal_size_limit=%d;",
+	         cfg->sync_full ? "FULL" : "NORMAL", STORE_JOURNAL_LIMIT);
+	return exec_sql(c->db, cfg->path, sql, err, errlen);
+}
+
+/* Prepares every statement of c. */
+static int conn_prepare(struct conn *c, char *err, size_t errlen)
+{
+	for (int i = 0; i < ST_COUNT; i++) {
+		int rc = sqlite3_prepare_v3(c->db, stmt_sql[i], -1,
+		                            SQLITE_PREPARE_PERSISTENT,
+		                            &c->st[i], NULL);
+		if (rc != SQLITE_OK)
+			return open_fail(err, errlen, bd_from_sqlite(rc),
+			                 "cannot prepare \"%s\": %s",
+			                 stmt_sql[i], sqlite3_errmsg(c->db));
+	}
+	return 0;
+}
+
+/* Finalizes c's statements and closes it; a never-opened c is a no-op. */
+static void conn_close(struct conn *c)
+{
+	for (int i = 0; i < ST_COUNT; i++)
+		sqlite3_finalize(c->st[i]);
+	int rc = sqlite3_close(c->db);
+	if (rc != SQLITE_OK)
+		fprintf(stderr, "store: sqlite close: %s\n",
+		        sqlite3_errstr(rc));
+}
+
+/* Refuses a file that another program marked as its own, before we
+ * change anything in it.  *ours_out: 1 if already marked ours. */
+static int check_application_id(sqlite3 *db, int *ours_out, char *err,
+                                size_t errlen)
+{
+	int64_t id = 0;
+	int rc =
+	    pragma_get(db, "PRAGMA application_id", &id, NULL, 0, err, errlen);
+	if (rc < 0)
+		return rc;
+	if (id != 0 && id != STORE_APPLICATION_ID)
+		return open_fail(err, errlen, BD_EINTERNAL,
+		                 "database belongs to another program "
+		                 "(application_id 0x%llx, ours is 0x%x)",
+		                 (unsigned long long)(uint32_t)id,
+		                 STORE_APPLICATION_ID);
+	*ours_out = id != 0;
+	return 0;
+}
+
+/* Switches the file to WAL (persistent; cannot run inside a transaction).
+ * SQLite answers with the mode it is in, which is not WAL for an in-memory
+ * database or a VFS without shared memory. */
+static int enable_wal(sqlite3 *db, char *err, size_t errlen)
+{
+	char mode[16];
+	int rc = pragma_get(db, "PRAGMA journal_mode=WAL", NULL, mode,
+	                    sizeof mode, err, errlen);
+	if (rc == 0 && strcmp(mode, "wal") != 0)
+		rc = open_fail(err, errlen, BD_EINTERNAL,
+		               "cannot use WAL: the journal mode stays %s",
+		               mode);
+	return rc;
+}
+
+/* Inside the migration transaction: applies every migration newer than
+ * the file's user_version and records the new version. */
+static int apply_migrations(sqlite3 *db, int ours, char *err, size_t errlen)
+{
+	int64_t have = 0;
+	int rc =
+	    pragma_get(db, "PRAGMA user_version", &have, NULL, 0, err, errlen);
+	if (rc < 0)
+		return rc;
+	int64_t known = (int64_t)store_migrations_count;
+	if (have < 0 || have > known)
+		return open_fail(err, errlen, BD_EINTERNAL,
+		                 "database schema version %lld is newer than "
+		                 "this server knows (%lld): upgrade the server",
+		                 (long long)have, (long long)known);
+	char sql[64];
+	if (!ours) {
+		snprintf(sql, sizeof sql, "PRAGMA application_id=%d",
+		         STORE_APPLICATION_ID);
+		if ((rc = exec_sql(db, "application_id", sql, err, errlen)))
+			return rc;
+	}
+	for (size_t i = (size_t)have; i < store_migrations_count; i++) {
+		const struct store_migration *m = &store_migrations[i];
+		if (m->version != (int)i + 1)
+			return open_fail(err, errlen, BD_EINTERNAL,
+			                 "migration %s is not version %zu",
+			                 m->name, i + 1);
+		if ((rc = exec_sql(db, m->name, m->sql, err, errlen)))
+			return rc;
+	}
+	snprintf(sql, sizeof sql, "PRAGMA user_version=%lld", (long long)known);
+	return exec_sql(db, "user_version", sql, err, errlen);
+}
+
+/* Marks the file as ours, switches it to WAL and brings its schema up to
+ * date in one BEGIN IMMEDIATE transaction (user_version is transactional,
+ * so a failed migration leaves the file at its old version). */
+static int migrate(sqlite3 *db, char *err, size_t errlen)
+{
+	int ours = 0;
+	int rc = check_application_id(db, &ours, err, errlen);
+	if (rc == 0)
+		rc = enable_wal(db, err, errlen);
+	if (rc == 0)
+		rc = exec_sql(db, "begin migration", "BEGIN IMMEDIATE", err,
+		              errlen);
+	if (rc < 0)
+		return rc;
+	rc = apply_migrations(db, ours, err, errlen);
+	if (rc == 0)
+		rc = exec_sql(db, "commit migration", "COMMIT", err, errlen);
+	if (rc < 0 && !sqlite3_get_autocommit(db))
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+/* Opens conns[i], migrating the schema through the first one before any
+ * statement is prepared against it. */
+static int pool_open(struct store *s, const struct store_config *cfg, char *err,
+                     size_t errlen)
+{
+	for (int i = 0; i < s->nconns; i++) {
+		struct conn *c = &s->conns[i];
+		int rc = conn_connect(c, cfg, err, errlen);
+		if (rc == 0 && i == 0)
+			rc = migrate(c->db, err, errlen);
+		if (rc == 0)
+			rc = conn_prepare(c, err, errlen);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Initialises the pool's mutex and condition variable: both or neither. */
+static int pool_lock_init(struct store *s)
+{
+	if (pthread_mutex_init(&s->mu, NULL))
+		return -1;
+	if (pthread_cond_init(&s->freed, NULL) == 0)
+		return 0;
+	pthread_mutex_destroy(&s->mu);
+	return -1;
+}
+
+static void pool_close(struct store *s)
+{
+	for (int i = 0; i < s->nconns; i++)
+		conn_close(&s->conns[i]);
+}
+
+int store_open(const struct store_config *cfg, struct store **out, char *err,
+               size_t errlen)
+{
+	if (!cfg || !cfg->path || cfg->connections < 1 ||
+	    cfg->busy_timeout_ms < 0)
+		return open_fail(err, errlen, BD_EBADREQUEST,
+		                 "store config needs a path, connections >= 1 "
+		                 "and busy_timeout_ms >= 0");
+	if (!sqlite3_threadsafe())
+		return open_fail(err, errlen, BD_EINTERNAL,
+		                 "SQLite was built without thread support");
+	struct store *s = calloc(1, sizeof *s + (size_t)cfg->connections *
+	                                            sizeof s->conns[0]);
+	if (!s)
+		return open_fail(err, errlen, BD_ENOMEM, "out of memory");
+	s->nconns = cfg->connections;
+	if (pool_lock_init(s)) {
+		free(s);
+		return open_fail(err, errlen, BD_EINTERNAL,
+		                 "cannot create the pool's lock");
+	}
+	int rc = pool_open(s, cfg, err, errlen);
+	if (rc < 0) {
+		store_close(s); /* closes what pool_open opened */
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+void store_close(struct store *s)
+{
+	if (!s)
+		return;
+	pool_close(s);
+	pthread_cond_destroy(&s->freed);
+	pthread_mutex_destroy(&s->mu);
+	free(s);
+}
+
+/* ---- games ----------------------------------------------------------- */
+
+/* What store_game_create's transaction inserts, and the key it got. */
+struct create_ctx {
+	const struct store_game *g;                    /* the game */
+	const uint8_t (*hashes)[STORE_TOKEN_HASH_LEN]; /* g->seats */
+	int64_t key;                                   /* out: its key */
+};
+
+static int create_tx(struct conn *c, void *ctx)
+{
+	struct create_ctx *x = ctx;
+	const struct store_game *g = x->g;
+	int rc = sql_run(
+	    c, ST_GAME_INSERT,
+	    ARGS(A_TEXT(g->id), A_TEXT(g->rules_id), A_I64(g->rules_version),
+	         A_I64(g->seats), A_I64(u64_bits(g->seed)), A_TEXT(g->options),
+	         A_TEXT(g->setup), A_TEXT(g->status), A_I64(g->to_act),
+	         A_TEXT(g->result), A_I64(now_ms())),
+	    NULL, NULL);
+	if (rc < 0)
+		return rc; /* BD_ECONFLICT: the id is taken */
+	x->key = sqlite3_last_insert_rowid(c->db);
+	for (int seat = 0; seat < g->seats && rc == 0; seat++)
+		rc =
+		    sql_run(c, ST_SEAT_INSERT,
+		            ARGS(A_I64(x->key), A_I64(seat),
+		                 A_BLOB(x->hashes[seat], STORE_TOKEN_HASH_LEN)),
+		            NULL, NULL);
+	/* Two seats with one token is the caller's bug, not a taken id:
+	 * retrying with another id would not help. */
+	return rc == BD_ECONFLICT ? BD_EINTERNAL : rc;
+}
+
+int store_game_create(struct store *s, const struct store_game *g,
+                      const uint8_t (*token_hashes)[STORE_TOKEN_HASH_LEN],
+                      int64_t *key_out)
+{
+	struct create_ctx x = {.g = g, .hashes = token_hashes};
+	int rc = write_tx(s, create_tx, &x);
+	if (rc == 0)
+		*key_out = x.key;
+	return rc;
+}
+
+/* The game a single-row lookup found. */
+struct game_row {
+	int found;           /* 1 once a row was read */
+	struct store_game g; /* that row, owned */
+};
+
+static int read_game_row(sqlite3_stmt *st, void *ctx)
+{
+	struct game_row *r = ctx;
+	r->found = 1;
+	return game_read(st, &r->g);
+}
+
+int store_game_get(struct store *s, const char *id, struct store_game *out)
+{
+	struct game_row r = {0};
+	struct conn *c = pool_checkout(s);
+	int rc = sql_run(c, ST_GAME_GET, ARGS(A_TEXT(id)), read_game_row, &r);
+	pool_checkin(s, c);
+	if (rc == 0 && !r.found)
+		rc = BD_ENOTFOUND;
+	if (rc < 0) {
+		store_game_release(&r.g);
+		return rc;
+	}
+	*out = r.g;
+	return 0;
+}
+
+int store_seat_for_token(struct store *s, int64_t key,
+                         const uint8_t hash[STORE_TOKEN_HASH_LEN], int *seat)
+{
+	struct one_i64 r = {0};
+	struct conn *c = pool_checkout(s);
+	int rc = sql_run(c, ST_SEAT_FIND,
+	                 ARGS(A_I64(key), A_BLOB(hash, STORE_TOKEN_HASH_LEN)),
+	                 read_one_i64, &r);
+	pool_checkin(s, c);
+	if (rc == 0 && !r.found)
+		rc = BD_ENOTFOUND;
+	if (rc == 0)
+		*seat = (int)r.v;
+	return rc;
+}
+
+/* The caller's callback for a listing. */
+struct games_ctx {
+	store_game_fn fn; /* called per game */
+	void *ctx;        /* its context */
+};
+
+static int list_row(sqlite3_stmt *st, void *ctx)
+{
+	struct games_ctx *x = ctx;
+	struct store_game g;
+	int rc = game_read(st, &g);
+	if (rc == 0)
+		rc = x->fn(x->ctx, &g);
+	store_game_release(&g);
+	return rc < 0 ? rc : 0;
+}
+
+/* The listing statement for f's filters (see enum stmt). */
+static enum stmt list_stmt(const struct store_filter *f)
+{
+	return ST_LIST_ALL + (f->status ? 1 : 0) + (f->rules_id ? 2 : 0);
+}
+
+int store_games_each(struct store *s, const struct store_filter *f,
+                     store_game_fn fn, void *ctx)
+{
+	if (f->limit < 1 || f->limit > 100 || f->before_key < 0)
+		return BD_EBADREQUEST;
+	struct games_ctx x = {.fn = fn, .ctx = ctx};
+	int64_t before = f->before_key ? f->before_key : INT64_MAX;
+	struct conn *c = pool_checkout(s);
+	int rc = sql_run(c, list_stmt(f),
+	                 ARGS(A_TEXT(f->status), A_TEXT(f->rules_id),
+	                      A_I64(before), A_I64(f->limit)),
+	                 list_row, &x);
+	pool_checkin(s, c);
+	return rc;
+}
+
+/* ---- moves ----------------------------------------------------------- */
+
+/* The caller's callback for a log read. */
+struct moves_ctx {
+	store_move_fn fn; /* called per move */
+	void *ctx;        /* its context */
+};
+
+static int move_row(sqlite3_stmt *st, void *ctx)
+{
+	struct moves_ctx *x = ctx;
+	int rc = x->fn(x->ctx, (uint64_t)sqlite3_column_int64(st, 0),
+	               sqlite3_column_int(st, 1),
+	               (const char *)sqlite3_column_text(st, 2));
+	return rc < 0 ? rc : 0;
+}
+
+int store_moves_each(struct store *s, int64_t key, uint64_t after_seq,
+                     store_move_fn fn, void *ctx)
+{
+	struct moves_ctx x = {.fn = fn, .ctx = ctx};
+	int64_t after = after_seq > INT64_MAX ? INT64_MAX : (int64_t)after_seq;
+	struct conn *c = pool_checkout(s);
+	int rc = sql_run(c, ST_MOVES_AFTER, ARGS(A_I64(key), A_I64(after)),
+	                 move_row, &x);
+	pool_checkin(s, c);
+	return rc;
+}
+
+/* What store_move_append's transaction writes, and the seq it found. */
+struct append_ctx {
+	int64_t key;                /* the game */
+	uint64_t expected;          /* the seq the caller saw */
+	const struct store_move *m; /* the move */
+	uint64_t found;             /* out: the game's seq at BEGIN */
+};
+
+static int append_tx(struct conn *c, void *ctx)
+{
+	struct append_ctx *x = ctx;
+	struct one_i64 seq = {0};
+	int rc =
+	    sql_run(c, ST_GAME_SEQ, ARGS(A_I64(x->key)), read_one_i64, &seq);
+	if (rc < 0)
+		return rc;
+	if (!seq.found)
+		return BD_ENOTFOUND;
+	x->found = (uint64_t)seq.v;
+	if (x->found != x->expected)
+		return BD_ECONFLICT;
+	int64_t next = seq.v + 1, now = now_ms();
+	const struct store_move *m = x->m;
+	rc = sql_run(c, ST_MOVE_INSERT,
+	             ARGS(A_I64(x->key), A_I64(next), A_I64(m->seat),
+	                  A_TEXT(m->action), A_I64(now)),
+	             NULL, NULL);
+	if (rc == 0)
+		rc = sql_run(c, ST_GAME_ADVANCE,
+		             ARGS(A_I64(x->key), A_I64(next), A_TEXT(m->status),
+		                  A_I64(m->to_act), A_TEXT(m->result),
+		                  A_I64(now)),
+		             NULL, NULL);
+	return rc;
+}
+
+int store_move_append(struct store *s, int64_t key, uint64_t expected_seq,
+                      const struct store_move *m, uint64_t *current_seq)
+{
+	struct append_ctx x = {.key = key, .expected = expected_seq, .m = m};
+	int rc = write_tx(s, append_tx, &x);
+	/* The one out-parameter written on failure, by contract.  Only a
+	 * stale expected_seq reports it: a conflict from the primary key
+	 * backstop (log and games.seq disagree) has no seq to report. */
+	if (rc == BD_ECONFLICT && x.found != expected_seq && current_seq)
+		*current_seq = x.found;
+	return rc;
+}

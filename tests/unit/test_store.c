@@ -1,0 +1,720 @@
+/* test_store.c: the SQLite store against its contract in store.h.
+ *
+ * Every case opens its own database file in a fresh temporary directory
+ * (removed at the end), so cases do not see each other's games.  Raw
+ * sqlite3 calls inspect or tamper with a file from outside the store.
+ */
+#include <dirent.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "store/migrations.h"
+#include "store/store.h"
+#include "testhelp.h"
+
+#define APPLICATION_ID 0x62726464 /* 'brdd', what store_sqlite.c writes */
+#define RACE_MOVES     200        /* appends per racing thread */
+/* uint8_t[n][32] as store_game_create's parameter: C adds no const to the
+ * element type of a pointer to array by itself. */
+#define HASHES(h) ((const uint8_t(*)[STORE_TOKEN_HASH_LEN])(h))
+
+static char tmpdir[64]; /* mkdtemp'd directory holding every database */
+
+/* ---- helpers --------------------------------------------------------- */
+
+static const char *db_path(const char *name)
+{
+	static char path[128];
+	snprintf(path, sizeof path, "%s/%s.db", tmpdir, name);
+	return path;
+}
+
+static int open_store(const char *name, int connections, struct store **s)
+{
+	struct store_config cfg = {.path = db_path(name),
+	                           .sync_full = 0,
+	                           .connections = connections,
+	                           .busy_timeout_ms = 5000};
+	char err[256] = "";
+	int rc = store_open(&cfg, s, err, sizeof err);
+	if (rc < 0)
+		fprintf(stderr, "store_open %s: %s\n", name, err);
+	return rc;
+}
+
+static int64_t wall_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* A token hash that differs per (game tag, seat). */
+static void token_hash(uint8_t h[STORE_TOKEN_HASH_LEN], int tag, int seat)
+{
+	for (int i = 0; i < STORE_TOKEN_HASH_LEN; i++)
+		h[i] = (uint8_t)(tag * 31 + seat * 7 + i);
+}
+
+/* A game to create: `tag` makes its id and token hashes unique. */
+static struct store_game new_game(int tag, const char *rules_id,
+                                  const char *status)
+{
+	struct store_game g = {.rules_version = 3,
+	                       .seats = 2,
+	                       .seed = 0x8000000000000001u + (uint64_t)tag,
+	                       .options = "{\"variant\":\"basic\"}",
+	                       .to_act = 1};
+	snprintf(g.id, sizeof g.id, "%016x", (unsigned)tag);
+	snprintf(g.rules_id, sizeof g.rules_id, "%s", rules_id);
+	snprintf(g.status, sizeof g.status, "%s", status);
+	return g;
+}
+
+/* Creates new_game(tag, ...) with token_hash(tag, seat) hashes. */
+static int create_game(struct store *s, int tag, const char *rules_id,
+                       const char *status, int64_t *key)
+{
+	struct store_game g = new_game(tag, rules_id, status);
+	uint8_t hashes[2][STORE_TOKEN_HASH_LEN];
+	token_hash(hashes[0], tag, 0);
+	token_hash(hashes[1], tag, 1);
+	return store_game_create(s, &g, HASHES(hashes), key);
+}
+
+/* The first column of the first row of sql on the file `name`, as an
+ * integer and (if text is not NULL) as text. */
+static int64_t raw_query(const char *name, const char *sql, char *text,
+                         size_t textlen)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st = NULL;
+	int64_t v = -999;
+	if (sqlite3_open(db_path(name), &db) == SQLITE_OK &&
+	    sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW) {
+		v = sqlite3_column_int64(st, 0);
+		if (text)
+			snprintf(text, textlen, "%s",
+			         (const char *)sqlite3_column_text(st, 0));
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return v;
+}
+
+static int raw_exec(const char *name, const char *sql)
+{
+	sqlite3 *db;
+	int rc = sqlite3_open(db_path(name), &db);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+	sqlite3_close(db);
+	return rc;
+}
+
+static int64_t count_moves(const char *name)
+{
+	return raw_query(name, "SELECT count(*) FROM moves", NULL, 0);
+}
+
+/* The moves store_moves_each reported. */
+struct seen_moves {
+	int n;                /* moves seen */
+	int stop_after;       /* return -99 after this many; 0: never */
+	uint64_t seq[512];    /* their seqs, in call order */
+	int seat[512];        /* their seats */
+	char action[512][32]; /* their action texts */
+};
+
+static int see_move(void *ctx, uint64_t seq, int seat, const char *action)
+{
+	struct seen_moves *m = ctx;
+	if (m->n == 512)
+		return -98;
+	m->seq[m->n] = seq;
+	m->seat[m->n] = seat;
+	snprintf(m->action[m->n], sizeof m->action[0], "%s", action);
+	m->n++;
+	return m->stop_after && m->n == m->stop_after ? -99 : 0;
+}
+
+/* The games store_games_each reported. */
+struct seen_games {
+	int n;          /* games seen */
+	int64_t key[8]; /* their keys, in call order */
+};
+
+static int see_game(void *ctx, const struct store_game *g)
+{
+	struct seen_games *l = ctx;
+	if (l->n == 8 || strcmp(g->options, "{\"variant\":\"basic\"}") != 0)
+		return -98;
+	l->key[l->n++] = g->key;
+	return 0;
+}
+
+static struct store_move move(int seat, const char *action)
+{
+	return (struct store_move){.seat = seat,
+	                           .action = action,
+	                           .status = "active",
+	                           .to_act = 1u << (1 - seat)};
+}
+
+/* ---- cases ----------------------------------------------------------- */
+
+static void test_open_creates_schema(void)
+{
+	struct store *s = NULL;
+	test_cond("open: a new file opens", open_store("fresh", 1, &s) == 0);
+	store_close(s);
+	test_cond("open: user_version is the number of migrations",
+	          raw_query("fresh", "PRAGMA user_version", NULL, 0) ==
+	              (int64_t)store_migrations_count);
+	test_cond("open: application_id is brdd",
+	          raw_query("fresh", "PRAGMA application_id", NULL, 0) ==
+	              APPLICATION_ID);
+	char mode[16] = "";
+	raw_query("fresh", "PRAGMA journal_mode", mode, sizeof mode);
+	test_cond("open: the file is in WAL mode", strcmp(mode, "wal") == 0);
+	test_cond("open: games, seats and moves exist",
+	          raw_query("fresh",
+	                    "SELECT count(*) FROM sqlite_schema WHERE "
+	                    "type = 'table' AND name IN "
+	                    "('games', 'seats', 'moves')",
+	                    NULL, 0) == 3);
+	test_cond("open: the token index exists",
+	          raw_query("fresh",
+	                    "SELECT count(*) FROM sqlite_schema WHERE "
+	                    "name = 'seats_by_token'",
+	                    NULL, 0) == 1);
+}
+
+static void test_reopen_is_idempotent(void)
+{
+	struct store *s = NULL;
+	int64_t key = 0;
+	open_store("reopen", 1, &s);
+	test_cond("reopen: a game is created",
+	          create_game(s, 1, "agent-avenue", "active", &key) == 0);
+	store_close(s);
+	s = NULL;
+	test_cond("reopen: the file opens again",
+	          open_store("reopen", 3, &s) == 0);
+	struct store_game g = {0};
+	test_cond("reopen: the game is still there",
+	          store_game_get(s, "0000000000000001", &g) == 0 &&
+	              g.key == key);
+	store_game_release(&g);
+	store_close(s);
+	test_cond("reopen: user_version is unchanged",
+	          raw_query("reopen", "PRAGMA user_version", NULL, 0) ==
+	              (int64_t)store_migrations_count);
+	test_cond("reopen: the schema was not applied twice",
+	          raw_query("reopen",
+	                    "SELECT count(*) FROM sqlite_schema "
+	                    "WHERE name = 'games'",
+	                    NULL, 0) == 1);
+}
+
+static void test_create_get_round_trip(void)
+{
+	struct store *s = NULL;
+	open_store("roundtrip", 1, &s);
+	struct store_game in = new_game(0xabc, "agent-avenue", "active");
+	in.rules_version = 7;
+	in.seats = 3;
+	in.seed = 0xfedcba9876543210u; /* top bit set */
+	in.setup = "{\"deck\":[1,2,3]}";
+	in.to_act = 5;
+	uint8_t hashes[3][STORE_TOKEN_HASH_LEN];
+	for (int i = 0; i < 3; i++)
+		token_hash(hashes[i], 0xabc, i);
+	int64_t key = -1, before = wall_ms();
+	test_cond("roundtrip: create succeeds",
+	          store_game_create(s, &in, HASHES(hashes), &key) == 0);
+	int64_t after = wall_ms();
+	test_cond("roundtrip: the key is a row id", key >= 1);
+	struct store_game g = {0};
+	int rc = store_game_get(s, "0000000000000abc", &g);
+	test_cond("roundtrip: get finds the game", rc == 0);
+	if (rc == 0) {
+		test_cond("roundtrip: key", g.key == key);
+		test_cond("roundtrip: id",
+		          strcmp(g.id, "0000000000000abc") == 0);
+		test_cond("roundtrip: rules_id",
+		          strcmp(g.rules_id, "agent-avenue") == 0);
+		test_cond("roundtrip: rules_version", g.rules_version == 7);
+		test_cond("roundtrip: seats", g.seats == 3);
+		test_cond("roundtrip: seed with the top bit set",
+		          g.seed == 0xfedcba9876543210u);
+		test_cond("roundtrip: options",
+		          strcmp(g.options, "{\"variant\":\"basic\"}") == 0);
+		test_cond("roundtrip: setup",
+		          g.setup &&
+		              strcmp(g.setup, "{\"deck\":[1,2,3]}") == 0);
+		test_cond("roundtrip: status", strcmp(g.status, "active") == 0);
+		test_cond("roundtrip: seq starts at 0", g.seq == 0);
+		test_cond("roundtrip: to_act", g.to_act == 5);
+		test_cond("roundtrip: no result", g.result == NULL);
+		test_cond("roundtrip: created_ms is now",
+		          g.created_ms >= before && g.created_ms <= after);
+		test_cond("roundtrip: updated_ms is created_ms",
+		          g.updated_ms == g.created_ms);
+		store_game_release(&g);
+		test_cond("roundtrip: release clears the pointers",
+		          !g.options && !g.setup && !g.result);
+	}
+	struct store_game untouched = {.key = 42};
+	test_cond("roundtrip: an unknown id is not found",
+	          store_game_get(s, "ffffffffffffffff", &untouched) ==
+	              BD_ENOTFOUND);
+	test_cond("roundtrip: a failed get writes nothing",
+	          untouched.key == 42 && untouched.options == NULL);
+	test_cond("roundtrip: create without setup works",
+	          create_game(s, 2, "agent-avenue", "active", &key) == 0);
+	test_cond("roundtrip: a NULL setup stays NULL",
+	          store_game_get(s, "0000000000000002", &g) == 0 &&
+	              g.setup == NULL);
+	store_game_release(&g);
+	store_close(s);
+}
+
+static void test_duplicate_id(void)
+{
+	struct store *s = NULL;
+	open_store("dupid", 1, &s);
+	int64_t first = 0, key = -7;
+	create_game(s, 5, "agent-avenue", "active", &first);
+	/* Same id 0000000000000005, other rules and other tokens. */
+	struct store_game g = new_game(5, "other-game", "active");
+	uint8_t hashes[2][STORE_TOKEN_HASH_LEN];
+	token_hash(hashes[0], 99, 0);
+	token_hash(hashes[1], 99, 1);
+	test_cond("dupid: a taken id is a conflict",
+	          store_game_create(s, &g, HASHES(hashes), &key) ==
+	              BD_ECONFLICT);
+	test_cond("dupid: key_out is not written", key == -7);
+	struct store_game got = {0};
+	store_game_get(s, "0000000000000005", &got);
+	test_cond("dupid: the first game is unchanged",
+	          got.key == first &&
+	              strcmp(got.rules_id, "agent-avenue") == 0);
+	store_game_release(&got);
+	int seat = -1;
+	test_cond("dupid: the loser's seats were not written",
+	          store_seat_for_token(s, first, hashes[0], &seat) ==
+	              BD_ENOTFOUND);
+	store_close(s);
+	test_cond("dupid: one game row",
+	          raw_query("dupid", "SELECT count(*) FROM games", NULL, 0) ==
+	              1);
+	test_cond("dupid: two seat rows",
+	          raw_query("dupid", "SELECT count(*) FROM seats", NULL, 0) ==
+	              2);
+}
+
+static void test_duplicate_token_rolls_back(void)
+{
+	struct store *s = NULL;
+	open_store("duptoken", 1, &s);
+	struct store_game g = new_game(6, "agent-avenue", "active");
+	uint8_t hashes[2][STORE_TOKEN_HASH_LEN];
+	token_hash(hashes[0], 6, 0);
+	token_hash(hashes[1], 6, 0); /* the same token for both seats */
+	int64_t key = -7;
+	test_cond("duptoken: one token for two seats is refused",
+	          store_game_create(s, &g, HASHES(hashes), &key) ==
+	              BD_EINTERNAL);
+	struct store_game got = {0};
+	test_cond("duptoken: the game row was rolled back",
+	          store_game_get(s, "0000000000000006", &got) == BD_ENOTFOUND);
+	store_game_release(&got);
+	store_close(s);
+	test_cond(
+	    "duptoken: no seat rows",
+	    raw_query("duptoken", "SELECT count(*) FROM seats", NULL, 0) == 0);
+}
+
+static void test_seat_for_token(void)
+{
+	struct store *s = NULL;
+	open_store("seats", 1, &s);
+	int64_t a = 0, b = 0;
+	create_game(s, 10, "agent-avenue", "active", &a);
+	create_game(s, 11, "agent-avenue", "active", &b);
+	uint8_t h[STORE_TOKEN_HASH_LEN];
+	int seat = -1;
+	token_hash(h, 10, 1);
+	test_cond("seats: seat 1's token finds seat 1",
+	          store_seat_for_token(s, a, h, &seat) == 0 && seat == 1);
+	token_hash(h, 10, 0);
+	test_cond("seats: seat 0's token finds seat 0",
+	          store_seat_for_token(s, a, h, &seat) == 0 && seat == 0);
+	seat = -1;
+	token_hash(h, 11, 0);
+	test_cond("seats: another game's token is not found",
+	          store_seat_for_token(s, a, h, &seat) == BD_ENOTFOUND);
+	memset(h, 0xee, sizeof h);
+	test_cond("seats: a wrong hash is not found",
+	          store_seat_for_token(s, b, h, &seat) == BD_ENOTFOUND);
+	test_cond("seats: a failed lookup writes nothing", seat == -1);
+	store_close(s);
+}
+
+static void test_append(void)
+{
+	struct store *s = NULL;
+	open_store("append", 1, &s);
+	int64_t key = 0;
+	create_game(s, 20, "agent-avenue", "active", &key);
+	struct store_move m = move(0, "{\"recruit\":1}");
+	uint64_t cur = 77;
+	test_cond("append: move 1 at expected 0",
+	          store_move_append(s, key, 0, &m, &cur) == 0);
+	test_cond("append: success leaves current_seq alone", cur == 77);
+	m = move(1, "{\"recruit\":2}");
+	test_cond("append: move 2 at expected 1",
+	          store_move_append(s, key, 1, &m, NULL) == 0);
+	m = (struct store_move){.seat = 0,
+	                        .action = "{\"scrapyard\":true}",
+	                        .status = "finished",
+	                        .to_act = 0,
+	                        .result = "{\"winner\":0}"};
+	test_cond("append: move 3 finishes the game",
+	          store_move_append(s, key, 2, &m, NULL) == 0);
+	struct store_game g = {0};
+	store_game_get(s, "0000000000000014", &g);
+	test_cond("append: the game is at seq 3", g.seq == 3);
+	test_cond("append: status follows the move",
+	          strcmp(g.status, "finished") == 0);
+	test_cond("append: to_act follows the move", g.to_act == 0);
+	test_cond("append: result follows the move",
+	          g.result && strcmp(g.result, "{\"winner\":0}") == 0);
+	test_cond("append: updated_ms moved on", g.updated_ms >= g.created_ms);
+	store_game_release(&g);
+	test_cond("append: an unknown game is not found",
+	          store_move_append(s, key + 1, 0, &m, &cur) == BD_ENOTFOUND);
+	test_cond("append: not found leaves current_seq alone", cur == 77);
+	store_close(s);
+	test_cond("append: seqs are dense from 1",
+	          raw_query("append",
+	                    "SELECT count(*) = 3 AND min(seq) = 1 AND "
+	                    "max(seq) = 3 FROM moves",
+	                    NULL, 0) == 1);
+}
+
+static void test_append_stale(void)
+{
+	struct store *s = NULL;
+	open_store("stale", 1, &s);
+	int64_t key = 0;
+	create_game(s, 30, "agent-avenue", "active", &key);
+	struct store_move m = move(0, "{\"a\":1}");
+	store_move_append(s, key, 0, &m, NULL);
+	store_move_append(s, key, 1, &m, NULL);
+	struct store_game before = {0};
+	store_game_get(s, "000000000000001e", &before);
+	m = (struct store_move){.seat = 1,
+	                        .action = "{\"late\":1}",
+	                        .status = "finished",
+	                        .to_act = 0,
+	                        .result = "{\"winner\":1}"};
+	uint64_t cur = 0;
+	test_cond("stale: expected 1 at seq 2 is a conflict",
+	          store_move_append(s, key, 1, &m, &cur) == BD_ECONFLICT);
+	test_cond("stale: current_seq is reported", cur == 2);
+	test_cond("stale: a NULL current_seq is allowed",
+	          store_move_append(s, key, 5, &m, NULL) == BD_ECONFLICT);
+	struct store_game after = {0};
+	store_game_get(s, "000000000000001e", &after);
+	test_cond("stale: the game row is unchanged",
+	          after.seq == 2 && strcmp(after.status, "active") == 0 &&
+	              after.to_act == before.to_act && !after.result &&
+	              after.updated_ms == before.updated_ms);
+	store_game_release(&before);
+	store_game_release(&after);
+	store_close(s);
+	test_cond("stale: no move was written", count_moves("stale") == 2);
+}
+
+static void test_moves_each(void)
+{
+	struct store *s = NULL;
+	open_store("moves", 1, &s);
+	int64_t key = 0, other = 0;
+	create_game(s, 40, "agent-avenue", "active", &key);
+	create_game(s, 41, "agent-avenue", "active", &other);
+	const char *actions[] = {"{\"n\":1}", "{\"n\":2}", "{\"n\":3}",
+	                         "{\"n\":4}"};
+	for (int i = 0; i < 4; i++) {
+		struct store_move m = move(i % 2, actions[i]);
+		store_move_append(s, key, (uint64_t)i, &m, NULL);
+	}
+	struct store_move m = move(0, "{\"other\":1}");
+	store_move_append(s, other, 0, &m, NULL);
+
+	struct seen_moves all = {0};
+	test_cond("moves: all after 0",
+	          store_moves_each(s, key, 0, see_move, &all) == 0);
+	int ok = all.n == 4;
+	for (int i = 0; ok && i < 4; i++)
+		ok = all.seq[i] == (uint64_t)i + 1 && all.seat[i] == i % 2 &&
+		     strcmp(all.action[i], actions[i]) == 0;
+	test_cond("moves: 1..4 in order with seat and action", ok);
+
+	struct seen_moves tail = {0};
+	store_moves_each(s, key, 2, see_move, &tail);
+	test_cond("moves: after 2 gives 3 and 4",
+	          tail.n == 2 && tail.seq[0] == 3 && tail.seq[1] == 4 &&
+	              strcmp(tail.action[0], "{\"n\":3}") == 0);
+
+	struct seen_moves none = {0};
+	store_moves_each(s, key, 4, see_move, &none);
+	test_cond("moves: after the last gives nothing", none.n == 0);
+
+	struct seen_moves stop = {.stop_after = 1};
+	test_cond("moves: the callback's code stops the walk",
+	          store_moves_each(s, key, 0, see_move, &stop) == -99 &&
+	              stop.n == 1);
+	store_close(s);
+}
+
+/* Lists with f and checks the keys are exactly want[0..n). */
+static int lists(struct store *s, struct store_filter f, const int64_t *want,
+                 int n)
+{
+	struct seen_games l = {0};
+	if (store_games_each(s, &f, see_game, &l) != 0 || l.n != n)
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (l.key[i] != want[i])
+			return 0;
+	return 1;
+}
+
+static void test_games_each(void)
+{
+	struct store *s = NULL;
+	open_store("list", 1, &s);
+	int64_t k[6];
+	create_game(s, 1, "rules-a", "active", &k[1]);
+	create_game(s, 2, "rules-b", "active", &k[2]);
+	create_game(s, 3, "rules-a", "finished", &k[3]);
+	create_game(s, 4, "rules-a", "active", &k[4]);
+	create_game(s, 5, "rules-b", "finished", &k[5]);
+	struct store_filter f = {.limit = 100};
+	test_cond("list: all, newest first",
+	          lists(s, f, (int64_t[]){k[5], k[4], k[3], k[2], k[1]}, 5));
+	f.status = "active";
+	test_cond("list: active only",
+	          lists(s, f, (int64_t[]){k[4], k[2], k[1]}, 3));
+	f.status = NULL;
+	f.rules_id = "rules-a";
+	test_cond("list: rules-a only",
+	          lists(s, f, (int64_t[]){k[4], k[3], k[1]}, 3));
+	f.status = "active";
+	test_cond("list: rules-a and active",
+	          lists(s, f, (int64_t[]){k[4], k[1]}, 2));
+	f.rules_id = "rules-c";
+	test_cond("list: no match lists nothing", lists(s, f, NULL, 0));
+	f = (struct store_filter){.limit = 2};
+	test_cond("list: limit 2", lists(s, f, (int64_t[]){k[5], k[4]}, 2));
+	f.before_key = k[4];
+	test_cond("list: page 2 before the cursor",
+	          lists(s, f, (int64_t[]){k[3], k[2]}, 2));
+	f.before_key = k[2];
+	test_cond("list: the last page", lists(s, f, (int64_t[]){k[1]}, 1));
+	f = (struct store_filter){.limit = 0};
+	test_cond("list: limit 0 is refused",
+	          store_games_each(s, &f, see_game, NULL) == BD_EBADREQUEST);
+	f.limit = 101;
+	test_cond("list: limit 101 is refused",
+	          store_games_each(s, &f, see_game, NULL) == BD_EBADREQUEST);
+	store_close(s);
+}
+
+/* One of the threads racing to append to the same game. */
+struct racer {
+	struct store *s; /* shared store */
+	int64_t key;     /* the game's key */
+	const char *id;  /* the game's id */
+	int seat;        /* 0 or 1: also tags its actions */
+	int conflicts;   /* appends lost to the other thread, retried */
+	int errors;      /* any other failure */
+	pthread_barrier_t *start; /* both threads begin together */
+};
+
+/* Appends RACE_MOVES moves, each by reading the game's seq and appending
+ * at it, retrying on a conflict. */
+static void *race(void *arg)
+{
+	struct racer *r = arg;
+	pthread_barrier_wait(r->start);
+	for (int i = 0; i < RACE_MOVES && !r->errors; i++) {
+		char action[32];
+		snprintf(action, sizeof action, "{\"t\":%d,\"i\":%d}", r->seat,
+		         i);
+		struct store_move m = move(r->seat, action);
+		for (;;) {
+			struct store_game g = {0};
+			if (store_game_get(r->s, r->id, &g) != 0) {
+				r->errors++;
+				break;
+			}
+			uint64_t seq = g.seq, cur = 0;
+			store_game_release(&g);
+			sched_yield(); /* widen the read-then-append window */
+			int rc = store_move_append(r->s, r->key, seq, &m, &cur);
+			if (rc == 0)
+				break;
+			if (rc != BD_ECONFLICT || cur <= seq) {
+				r->errors++;
+				break;
+			}
+			r->conflicts++;
+		}
+	}
+	return NULL;
+}
+
+static void test_race(void)
+{
+	struct store *s = NULL;
+	open_store("race", 2, &s);
+	int64_t key = 0;
+	create_game(s, 50, "agent-avenue", "active", &key);
+	pthread_barrier_t start;
+	pthread_barrier_init(&start, NULL, 2);
+	struct racer r[2];
+	for (int i = 0; i < 2; i++)
+		r[i] = (struct racer){.s = s,
+		                      .key = key,
+		                      .id = "0000000000000032",
+		                      .seat = i,
+		                      .start = &start};
+	pthread_t t[2];
+	for (int i = 0; i < 2; i++)
+		pthread_create(&t[i], NULL, race, &r[i]);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	pthread_barrier_destroy(&start);
+	test_cond("race: no failures other than conflicts",
+	          r[0].errors == 0 && r[1].errors == 0);
+	struct store_game g = {0};
+	store_game_get(s, "0000000000000032", &g);
+	test_cond("race: the game is at seq 400", g.seq == 2 * RACE_MOVES);
+	store_game_release(&g);
+
+	static struct seen_moves log;
+	store_moves_each(s, key, 0, see_move, &log);
+	int dense = log.n == 2 * RACE_MOVES, once = dense;
+	int seen[2][RACE_MOVES] = {{0}};
+	for (int i = 0; dense && i < log.n; i++) {
+		int t_, n_;
+		dense = log.seq[i] == (uint64_t)i + 1;
+		if (sscanf(log.action[i], "{\"t\":%d,\"i\":%d}", &t_, &n_) !=
+		        2 ||
+		    t_ < 0 || t_ > 1 || n_ < 0 || n_ >= RACE_MOVES ||
+		    seen[t_][n_]++)
+			once = 0;
+	}
+	test_cond("race: the log is dense 1..400", dense);
+	test_cond("race: every move exactly once", once);
+	printf("race: %d + %d conflicts retried\n", r[0].conflicts,
+	       r[1].conflicts);
+	store_close(s);
+}
+
+static void test_foreign_application_id(void)
+{
+	raw_exec("foreign",
+	         "PRAGMA application_id = 305419896; CREATE TABLE x(a);");
+	struct store_config cfg = {.path = db_path("foreign"),
+	                           .connections = 1,
+	                           .busy_timeout_ms = 100};
+	struct store *s = (struct store *)&cfg; /* a sentinel */
+	char err[256] = "";
+	test_cond("foreign: another program's file is refused",
+	          store_open(&cfg, &s, err, sizeof err) < 0);
+	test_cond("foreign: *out is not written", s == (struct store *)&cfg);
+	test_cond("foreign: the error says why",
+	          strstr(err, "another program") != NULL);
+	char mode[16] = "";
+	raw_query("foreign", "PRAGMA journal_mode", mode, sizeof mode);
+	test_cond("foreign: the file was left in its journal mode",
+	          strcmp(mode, "delete") == 0);
+	test_cond("foreign: no schema was added",
+	          raw_query("foreign", "SELECT count(*) FROM sqlite_schema",
+	                    NULL, 0) == 1);
+}
+
+static void test_newer_user_version(void)
+{
+	struct store *s = NULL;
+	open_store("newer", 1, &s);
+	store_close(s);
+	char sql[64];
+	snprintf(sql, sizeof sql, "PRAGMA user_version = %zu",
+	         store_migrations_count + 1);
+	raw_exec("newer", sql);
+	struct store_config cfg = {
+	    .path = db_path("newer"), .connections = 1, .busy_timeout_ms = 100};
+	char err[256] = "";
+	s = NULL;
+	test_cond("newer: a newer schema is refused",
+	          store_open(&cfg, &s, err, sizeof err) < 0 && s == NULL);
+	test_cond("newer: the error says why", strstr(err, "newer") != NULL);
+	test_cond("newer: the version was left as it was",
+	          raw_query("newer", "PRAGMA user_version", NULL, 0) ==
+	              (int64_t)store_migrations_count + 1);
+}
+
+/* Removes tmpdir and the files in it. */
+static void remove_tmpdir(void)
+{
+	DIR *d = opendir(tmpdir);
+	struct dirent *e;
+	char path[512];
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "%s/%s", tmpdir, e->d_name);
+		unlink(path);
+	}
+	if (d)
+		closedir(d);
+	rmdir(tmpdir);
+}
+
+int main(void)
+{
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/test_store.XXXXXX");
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_open_creates_schema();
+	test_reopen_is_idempotent();
+	test_create_get_round_trip();
+	test_duplicate_id();
+	test_duplicate_token_rolls_back();
+	test_seat_for_token();
+	test_append();
+	test_append_stale();
+	test_moves_each();
+	test_games_each();
+	test_race();
+	test_foreign_application_id();
+	test_newer_user_version();
+	remove_tmpdir();
+	return test_report("store");
+}
