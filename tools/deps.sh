@@ -6,7 +6,7 @@
 set -eu
 
 PKGS="gcc make libc6-dev libmicrohttpd-dev libjansson-dev libsqlite3-dev \
-libsodium-dev python3 python3-yaml curl"
+libsodium-dev python3 python3-yaml python3-jsonschema curl"
 
 missing=""
 for p in $PKGS; do

@@ -1,0 +1,87 @@
+/* http.h: the HTTP layer (libmicrohttpd).  Its manual.
+ *
+ * server.c owns the daemon and the per-request context: it reads headers,
+ * caps and parses the JSON body, and turns a struct http_reply into a
+ * libmicrohttpd response.  router.c maps (method, path) to a handler that
+ * calls the service.  problem.c is the one table from bd_err to HTTP
+ * status and RFC 9457 problem type.
+ */
+#ifndef BD_HTTP_H
+#define BD_HTTP_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../service/service.h"
+
+#define HTTP_BODY_MAX (64 * 1024) /* request body cap, bytes */
+#define HTTP_JSON_DEPTH_MAX 32    /* deepest nesting accepted in a body */
+
+struct http_config {
+	const char *addr;      /* IPv4 or IPv6 literal to bind */
+	unsigned port;         /* 0: any free port (printed at start) */
+	unsigned threads;      /* worker threads, >= 1 */
+	unsigned timeout_s;    /* idle connection timeout, seconds */
+	unsigned max_conns;    /* simultaneous connections */
+	int access_log;        /* 1: one line per request on stderr */
+};
+
+/* A parsed request, as handlers see it.  Every pointer is borrowed and
+ * valid for the handler call. */
+struct http_req {
+	const char *method; /* "GET", "POST", …; HEAD arrives as "GET" */
+	const char *path;   /* percent-decoded, without the query */
+	const char *token;  /* bearer token, or NULL when none was sent */
+	const json_t *body; /* parsed JSON body of a POST, else NULL */
+	int body_rc;        /* 0, or why there is no body (a bd_err) */
+	const char *body_detail; /* sentence for body_rc, or NULL */
+	void *conn;         /* struct MHD_Connection *, for header lookups */
+};
+
+/* What a handler answers.  body is owned by the reply and released by
+ * server.c after sending. */
+struct http_reply {
+	unsigned status;          /* 200, 201, 204, 304, 4xx, 5xx */
+	json_t *body;             /* JSON body or NULL */
+	int problem;              /* 1: body is application/problem+json */
+	const char *raw;          /* static non-JSON body, or NULL */
+	size_t raw_len;           /* bytes of raw */
+	const char *raw_type;     /* Content-Type of raw */
+	char etag[32];            /* ETag value with quotes, or "" */
+	char location[64];        /* Location path, or "" */
+	const char *allow;        /* Allow header for 405, or NULL */
+	int retry_after;          /* seconds for Retry-After, or 0 */
+};
+
+/* The value of request header `name`, or NULL.  Borrowed. */
+const char *http_header(const struct http_req *req, const char *name);
+
+/* The value of query argument `name`, or NULL.  Borrowed. */
+const char *http_query(const struct http_req *req, const char *name);
+
+/* Routes one request to its handler and fills *rep. */
+void router_dispatch(struct service *svc, const struct http_req *req,
+		     struct http_reply *rep);
+
+/* Fills *rep with the problem response for error `code`.  `err` may be
+ * NULL (the table's generic detail is used); `instance` is the request
+ * path. */
+void problem_reply(struct http_reply *rep, int code,
+		   const struct svc_err *err, const char *instance);
+
+struct http_server;
+
+/* Starts serving svc (borrowed, must outlive the server) on cfg.  On
+ * failure returns NULL and writes a sentence into err. */
+struct http_server *http_server_start(const struct http_config *cfg,
+				      struct service *svc, char *err,
+				      size_t errlen);
+
+/* The port actually bound (useful with port 0). */
+unsigned http_server_port(const struct http_server *s);
+
+/* Stops accepting, finishes in-flight requests, frees everything. */
+void http_server_stop(struct http_server *s);
+
+#endif

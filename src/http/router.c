@@ -1,0 +1,258 @@
+/* router.c: (method, path) -> handler, and the handlers: each one reads
+ * the request, calls one service function, and fills the reply. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "http.h"
+
+extern const char openapi_yaml[];
+extern const size_t openapi_yaml_len;
+
+/* The parts of a /v1/games/{id}/… path. */
+struct route_args {
+	char id[40];     /* the {id} segment, or "" */
+	const char *sub; /* what follows the id: "", "/actions", "/moves" */
+};
+
+typedef void (*handler_fn)(struct service *svc, const struct http_req *req,
+			   const struct route_args *a, struct http_reply *rep);
+
+static void reply_json(struct http_reply *rep, unsigned status, json_t *body)
+{
+	rep->status = status;
+	rep->body = body;
+}
+
+static void reply_seq_etag(struct http_reply *rep, uint64_t seq)
+{
+	snprintf(rep->etag, sizeof rep->etag, "\"%" PRIu64 "\"", seq);
+}
+
+/* Answers a service call: the body with `ok` status, or the problem. */
+static void finish(struct http_reply *rep, const struct http_req *req,
+		   int rc, unsigned ok, json_t *out, const struct svc_err *err)
+{
+	if (rc < 0)
+		problem_reply(rep, rc, err, req->path);
+	else
+		reply_json(rep, ok, out);
+}
+
+/* Parses an If-Match / If-None-Match value: `*` (sets *any) or one strong
+ * entity tag `"<seq>"`.  0 on success, -1 when malformed. */
+static int parse_etag(const char *v, int *any, uint64_t *seq)
+{
+	*any = 0;
+	while (*v == ' ' || *v == '\t')
+		v++;
+	if (v[0] == '*' && v[strspn(v + 1, " \t") + 1] == '\0') {
+		*any = 1;
+		return 0;
+	}
+	size_t n = v[0] == '"' ? strspn(v + 1, "0123456789") : 0;
+	if (n == 0 || n > 18 || v[n + 1] != '"' ||
+	    v[n + 2 + strspn(v + n + 2, " \t")] != '\0')
+		return -1;
+	*seq = strtoull(v + 1, NULL, 10);
+	return 0;
+}
+
+/* 1 if the request carried a usable JSON body; else fills the problem. */
+static int have_body(const struct http_req *req, struct http_reply *rep)
+{
+	if (req->body)
+		return 1;
+	struct svc_err err = {0};
+	snprintf(err.detail, sizeof err.detail, "%s",
+		 req->body_detail ? req->body_detail
+				  : "this request needs a JSON body");
+	problem_reply(rep, req->body_rc < 0 ? req->body_rc : BD_EMALFORMED,
+		      &err, req->path);
+	return 0;
+}
+
+/* ---- handlers ---- */
+
+static void h_health(struct service *svc, const struct http_req *req,
+		     const struct route_args *a, struct http_reply *rep)
+{
+	(void)svc, (void)req, (void)a;
+	reply_json(rep, 200, json_pack("{s:s}", "status", "ok"));
+}
+
+static void h_openapi(struct service *svc, const struct http_req *req,
+		      const struct route_args *a, struct http_reply *rep)
+{
+	(void)svc, (void)req, (void)a;
+	rep->status = 200;
+	rep->raw = openapi_yaml;
+	rep->raw_len = openapi_yaml_len;
+	rep->raw_type = "application/yaml";
+}
+
+static void h_catalog(struct service *svc, const struct http_req *req,
+		      const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	int rc = service_catalog(svc, &out, &err);
+	finish(rep, req, rc, 200, out, &err);
+}
+
+static void h_create(struct service *svc, const struct http_req *req,
+		     const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	if (!have_body(req, rep))
+		return;
+	int rc = service_create(svc, req->body, &out, &err);
+	finish(rep, req, rc, 201, out, &err);
+	if (rc == 0)
+		snprintf(rep->location, sizeof rep->location, "/v1/games/%s",
+			 json_string_value(json_object_get(out, "id")));
+}
+
+static void h_list(struct service *svc, const struct http_req *req,
+		   const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct svc_list_query q = {
+		http_query(req, "status"), http_query(req, "game"),
+		http_query(req, "limit"), http_query(req, "cursor")};
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	int rc = service_list(svc, &q, &out, &err);
+	finish(rep, req, rc, 200, out, &err);
+}
+
+static void h_game(struct service *svc, const struct http_req *req,
+		   const struct route_args *a, struct http_reply *rep)
+{
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	uint64_t seq = 0, want = 0;
+	int any;
+	int rc = service_game(svc, a->id, req->token, &out, &seq, &err);
+	finish(rep, req, rc, 200, out, &err);
+	if (rc < 0)
+		return;
+	reply_seq_etag(rep, seq);
+	const char *inm = http_header(req, "If-None-Match");
+	if (inm && parse_etag(inm, &any, &want) == 0 && (any || want == seq)) {
+		json_decref(rep->body);
+		rep->body = NULL;
+		rep->status = 304;
+	}
+}
+
+static void h_actions(struct service *svc, const struct http_req *req,
+		      const struct route_args *a, struct http_reply *rep)
+{
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	int rc = service_actions(svc, a->id, req->token, &out, &err);
+	finish(rep, req, rc, 200, out, &err);
+}
+
+static void h_move(struct service *svc, const struct http_req *req,
+		   const struct route_args *a, struct http_reply *rep)
+{
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	uint64_t want = 0, seq = 0;
+	int any = 1;
+	const char *im = http_header(req, "If-Match");
+	if (!have_body(req, rep))
+		return;
+	if (im && parse_etag(im, &any, &want) < 0) {
+		snprintf(err.detail, sizeof err.detail,
+			 "If-Match must be \"<seq>\" as sent in the ETag");
+		problem_reply(rep, BD_EBADREQUEST, &err, req->path);
+		return;
+	}
+	int rc = service_move(svc, a->id, req->token, req->body,
+			      any ? NULL : &want, &out, &seq, &err);
+	finish(rep, req, rc, 201, out, &err);
+	if (rc == 0)
+		reply_seq_etag(rep, seq);
+}
+
+static void h_moves(struct service *svc, const struct http_req *req,
+		    const struct route_args *a, struct http_reply *rep)
+{
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	int rc = service_moves(svc, a->id, req->token,
+			       http_query(req, "after"), &out, &err);
+	finish(rep, req, rc, 200, out, &err);
+}
+
+/* ---- the table ---- */
+
+struct route {
+	const char *pattern; /* exact path, or "/v1/games/{id}" + sub */
+	const char *method;
+	handler_fn fn;
+	const char *allow; /* every method the path takes, for 405 */
+};
+
+static const struct route routes[] = {
+	{"/healthz", "GET", h_health, "GET, HEAD"},
+	{"/openapi.yaml", "GET", h_openapi, "GET, HEAD"},
+	{"/v1/catalog", "GET", h_catalog, "GET, HEAD"},
+	{"/v1/games", "GET", h_list, "GET, HEAD, POST"},
+	{"/v1/games", "POST", h_create, "GET, HEAD, POST"},
+	{"{id}", "GET", h_game, "GET, HEAD"},
+	{"{id}/actions", "GET", h_actions, "GET, HEAD"},
+	{"{id}/moves", "GET", h_moves, "GET, HEAD, POST"},
+	{"{id}/moves", "POST", h_move, "GET, HEAD, POST"},
+};
+
+/* Splits /v1/games/{id}[sub] into a; 1 if the path has that shape. */
+static int split_game_path(const char *path, struct route_args *a)
+{
+	static const char prefix[] = "/v1/games/";
+	if (strncmp(path, prefix, sizeof prefix - 1) != 0)
+		return 0;
+	const char *id = path + sizeof prefix - 1;
+	size_t n = strcspn(id, "/");
+	if (n == 0)
+		return 0;
+	if (n < sizeof a->id) /* an over-long id stays "": unknown */
+		memcpy(a->id, id, n);
+	a->id[n < sizeof a->id ? n : 0] = '\0';
+	a->sub = id + n;
+	return 1;
+}
+
+static int route_matches(const struct route *r, const char *path,
+			 const struct route_args *a, int game_path)
+{
+	if (strncmp(r->pattern, "{id}", 4) == 0)
+		return game_path && strcmp(r->pattern + 4, a->sub) == 0;
+	return strcmp(r->pattern, path) == 0;
+}
+
+void router_dispatch(struct service *svc, const struct http_req *req,
+		     struct http_reply *rep)
+{
+	struct route_args a = {"", ""};
+	int game_path = split_game_path(req->path, &a);
+	const char *allow = NULL;
+	for (size_t i = 0; i < sizeof routes / sizeof *routes; i++) {
+		if (!route_matches(&routes[i], req->path, &a, game_path))
+			continue;
+		if (strcmp(routes[i].method, req->method) == 0) {
+			routes[i].fn(svc, req, &a, rep);
+			return;
+		}
+		allow = routes[i].allow;
+	}
+	problem_reply(rep, allow ? BD_EMETHOD : BD_ENOROUTE, NULL, req->path);
+	rep->allow = allow;
+}

@@ -1,0 +1,420 @@
+/* server.c: libmicrohttpd glue.  One request context per request holds a
+ * capped body buffer; when the request is complete the body is parsed,
+ * the router fills an http_reply, and the reply becomes an MHD response.
+ * See shared notes §2 for the 0.9.75 facts this relies on. */
+#include <arpa/inet.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "http.h"
+
+struct http_server {
+	struct MHD_Daemon *daemon;
+	struct service *svc; /* borrowed */
+	int access_log;
+	unsigned port;
+};
+
+/* Per-request state, from the first callback to the completion one. */
+struct req_ctx {
+	char *buf;         /* body bytes so far (malloc'd), not NUL-ended */
+	size_t len;        /* bytes in buf */
+	int too_large;     /* body passed HTTP_BODY_MAX: discard the rest */
+	unsigned status;   /* the status sent, for the access log */
+	struct timespec t0;/* when the headers arrived */
+	const char *method;/* borrowed from MHD until completion */
+	const char *url;   /* borrowed from MHD until completion */
+};
+
+const char *http_header(const struct http_req *req, const char *name)
+{
+	return MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, name);
+}
+
+const char *http_query(const struct http_req *req, const char *name)
+{
+	return MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND,
+					   name);
+}
+
+/* ---- body ---- */
+
+static int append_body(struct req_ctx *ctx, const char *data, size_t n)
+{
+	if (ctx->too_large || ctx->len + n > HTTP_BODY_MAX) {
+		ctx->too_large = 1;
+		return 0;
+	}
+	char *nb = realloc(ctx->buf, ctx->len + n);
+	if (!nb)
+		return -1;
+	memcpy(nb + ctx->len, data, n);
+	ctx->buf = nb;
+	ctx->len += n;
+	return 0;
+}
+
+static int depth_ok(const json_t *v, int depth)
+{
+	if (depth > HTTP_JSON_DEPTH_MAX)
+		return 0;
+	const char *k;
+	json_t *child;
+	size_t i;
+	if (json_is_object(v)) {
+		json_object_foreach((json_t *)v, k, child) if (!depth_ok(
+			child, depth + 1)) return 0;
+	} else if (json_is_array(v)) {
+		json_array_foreach(v, i, child) if (!depth_ok(child,
+							      depth + 1)) return 0;
+	}
+	return 1;
+}
+
+/* application/json, application/<x>+json, or curl's default form type
+ * (its -d flag sends JSON under that label); anything else is 415. */
+static int media_type_ok(const char *ct)
+{
+	if (!ct)
+		return 1;
+	size_t n = strcspn(ct, ";");
+	while (n > 0 && (ct[n - 1] == ' ' || ct[n - 1] == '\t'))
+		n--;
+	if (n == 16 && strncasecmp(ct, "application/json", 16) == 0)
+		return 1;
+	if (n == 33 &&
+	    strncasecmp(ct, "application/x-www-form-urlencoded", 33) == 0)
+		return 1;
+	return n > 17 && strncasecmp(ct, "application/", 12) == 0 &&
+	       strncasecmp(ct + n - 5, "+json", 5) == 0;
+}
+
+/* Parses ctx's body into req->body (a new reference the caller drops), or
+ * sets req->body_rc and req->body_detail (into detail). */
+static json_t *parse_body(struct req_ctx *ctx, struct http_req *req,
+			  char *detail, size_t dlen)
+{
+	json_error_t e;
+	if (ctx->too_large) {
+		req->body_rc = BD_ETOOLARGE;
+		snprintf(detail, dlen, "the body is over %d bytes",
+			 HTTP_BODY_MAX);
+	} else if (!media_type_ok(http_header(req, "Content-Type"))) {
+		req->body_rc = BD_EMEDIATYPE;
+		snprintf(detail, dlen, "send the body as application/json");
+	} else if (ctx->len == 0) {
+		req->body_rc = BD_EMALFORMED;
+		snprintf(detail, dlen, "this request needs a JSON body");
+	} else {
+		json_t *v = json_loadb(ctx->buf, ctx->len,
+				       JSON_REJECT_DUPLICATES, &e);
+		if (v && depth_ok(v, 0))
+			return v;
+		req->body_rc = BD_EMALFORMED;
+		if (v)
+			snprintf(detail, dlen, "JSON nested deeper than %d",
+				 HTTP_JSON_DEPTH_MAX);
+		else
+			snprintf(detail, dlen, "line %d, column %d: %s",
+				 e.line, e.column, e.text);
+		json_decref(v);
+	}
+	req->body_detail = detail;
+	return NULL;
+}
+
+/* ---- headers ---- */
+
+/* The bearer token, NULL when no Authorization header; sets *bad when
+ * the header is there but is not "Bearer <token68>". */
+static const char *bearer_token(const struct http_req *req, int *bad)
+{
+	const char *h = http_header(req, "Authorization");
+	*bad = 0;
+	if (!h)
+		return NULL;
+	if (strncasecmp(h, "Bearer ", 7) != 0)
+		goto out_bad;
+	h += 7;
+	h += strspn(h, " ");
+	size_t n = strspn(h, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuv"
+			     "wxyz0123456789-._~+/");
+	n += strspn(h + n, "=");
+	if (n == 0 || n > 256 || h[n + strspn(h + n, " ")] != '\0')
+		goto out_bad;
+	return h;
+out_bad:
+	*bad = 1;
+	return NULL;
+}
+
+/* ---- replies ---- */
+
+static void add_common_headers(struct MHD_Response *r,
+			       const struct http_reply *rep)
+{
+	MHD_add_response_header(r, "Access-Control-Allow-Origin", "*");
+	MHD_add_response_header(r, "Access-Control-Expose-Headers",
+				"ETag, Location, Retry-After");
+	MHD_add_response_header(r, "Cache-Control", "no-store");
+	MHD_add_response_header(r, "Vary", "Authorization");
+	if (rep->etag[0])
+		MHD_add_response_header(r, "ETag", rep->etag);
+	if (rep->location[0])
+		MHD_add_response_header(r, "Location", rep->location);
+	if (rep->allow)
+		MHD_add_response_header(r, "Allow", rep->allow);
+	if (rep->status == 401)
+		MHD_add_response_header(r, "WWW-Authenticate", "Bearer");
+	if (rep->retry_after) {
+		char s[16];
+		snprintf(s, sizeof s, "%d", rep->retry_after);
+		MHD_add_response_header(r, "Retry-After", s);
+	}
+}
+
+static struct MHD_Response *make_response(struct http_reply *rep)
+{
+	struct MHD_Response *r;
+	const char *type = NULL;
+	if (rep->raw) {
+		r = MHD_create_response_from_buffer(rep->raw_len,
+						    (void *)rep->raw,
+						    MHD_RESPMEM_PERSISTENT);
+		type = rep->raw_type;
+	} else if (rep->body) {
+		char *text = json_dumps(rep->body, JSON_COMPACT);
+		if (!text)
+			return NULL;
+		size_t n = strlen(text);
+		text[n] = '\n'; /* replace the NUL: curl output ends a line */
+		r = MHD_create_response_from_buffer(n + 1, text,
+						    MHD_RESPMEM_MUST_FREE);
+		if (!r)
+			free(text);
+		type = rep->problem ? "application/problem+json"
+				    : "application/json";
+	} else {
+		r = MHD_create_response_from_buffer(0, NULL,
+						    MHD_RESPMEM_PERSISTENT);
+	}
+	if (r && type)
+		MHD_add_response_header(r, "Content-Type", type);
+	if (r)
+		add_common_headers(r, rep);
+	return r;
+}
+
+static enum MHD_Result send_reply(struct MHD_Connection *c,
+				  struct req_ctx *ctx, struct http_reply *rep)
+{
+	struct MHD_Response *r = make_response(rep);
+	json_decref(rep->body);
+	rep->body = NULL;
+	if (!r)
+		return MHD_NO; /* out of memory: drop the connection */
+	ctx->status = rep->status;
+	enum MHD_Result ok = MHD_queue_response(c, rep->status, r);
+	MHD_destroy_response(r);
+	return ok;
+}
+
+static enum MHD_Result preflight(struct MHD_Connection *c,
+				 struct req_ctx *ctx)
+{
+	struct http_reply rep = {.status = 204};
+	struct MHD_Response *r = make_response(&rep);
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, "Access-Control-Allow-Methods",
+				"GET, HEAD, POST, OPTIONS");
+	MHD_add_response_header(
+		r, "Access-Control-Allow-Headers",
+		"Authorization, Content-Type, If-Match, If-None-Match");
+	MHD_add_response_header(r, "Access-Control-Max-Age", "86400");
+	ctx->status = 204;
+	enum MHD_Result ok = MHD_queue_response(c, 204, r);
+	MHD_destroy_response(r);
+	return ok;
+}
+
+/* ---- the access handler ---- */
+
+static enum MHD_Result handle(struct http_server *s, struct MHD_Connection *c,
+			      struct req_ctx *ctx, const char *url,
+			      const char *method)
+{
+	if (strcmp(method, "OPTIONS") == 0)
+		return preflight(c, ctx);
+	struct http_reply rep = {0};
+	char detail[BD_DETAIL_LEN];
+	int bad_auth;
+	struct http_req req = {
+		.method = strcmp(method, "HEAD") == 0 ? "GET" : method,
+		.path = url,
+		.conn = c,
+	};
+	req.token = bearer_token(&req, &bad_auth);
+	json_t *body = NULL;
+	if (strcmp(method, "POST") == 0)
+		req.body = body = parse_body(ctx, &req, detail, sizeof detail);
+	if (bad_auth) {
+		struct svc_err err = {0};
+		snprintf(err.detail, sizeof err.detail,
+			 "Authorization must be 'Bearer <token>'");
+		problem_reply(&rep, BD_EUNAUTHORIZED, &err, url);
+	} else if (ctx->too_large) {
+		problem_reply(&rep, BD_ETOOLARGE, NULL, url);
+	} else {
+		router_dispatch(s->svc, &req, &rep);
+	}
+	json_decref(body);
+	return send_reply(c, ctx, &rep);
+}
+
+/* The first callback: a context, and an early 413 for a declared
+ * oversized body (so no 100 Continue is sent for it). */
+static enum MHD_Result begin(struct MHD_Connection *c, void **con_cls,
+				const char *url, const char *method)
+{
+	struct req_ctx *ctx = calloc(1, sizeof *ctx);
+	if (!ctx)
+		return MHD_NO;
+	ctx->url = url;
+	ctx->method = method;
+	clock_gettime(CLOCK_MONOTONIC, &ctx->t0);
+	*con_cls = ctx;
+	const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+						     "Content-Length");
+	if (cl && strtoull(cl, NULL, 10) > HTTP_BODY_MAX) {
+		struct http_reply rep = {0};
+		problem_reply(&rep, BD_ETOOLARGE, NULL, url);
+		ctx->too_large = 1;
+		return send_reply(c, ctx, &rep);
+	}
+	return MHD_YES;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
+				  const char *url, const char *method,
+				  const char *version, const char *data,
+				  size_t *data_size, void **con_cls)
+{
+	(void)version;
+	struct req_ctx *ctx = *con_cls;
+	if (!ctx)
+		return begin(c, con_cls, url, method);
+	if (ctx->status)
+		return MHD_YES; /* answered early; the rest is discarded */
+	if (*data_size) {
+		if (append_body(ctx, data, *data_size) < 0)
+			return MHD_NO;
+		*data_size = 0;
+		return MHD_YES;
+	}
+	return handle(cls, c, ctx, url, method);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *c,
+			 void **con_cls, enum MHD_RequestTerminationCode toe)
+{
+	struct http_server *s = cls;
+	struct req_ctx *ctx = *con_cls;
+	(void)toe, (void)c;
+	if (!ctx)
+		return;
+	if (s->access_log) {
+		struct timespec t1;
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		double ms = (t1.tv_sec - ctx->t0.tv_sec) * 1e3 +
+			    (t1.tv_nsec - ctx->t0.tv_nsec) / 1e6;
+		fprintf(stderr, "%s %s %u %.2fms\n", ctx->method, ctx->url,
+			ctx->status, ms);
+	}
+	free(ctx->buf);
+	free(ctx);
+	*con_cls = NULL;
+}
+
+/* ---- lifecycle ---- */
+
+static int make_addr(const char *addr, unsigned port,
+		     struct sockaddr_storage *ss)
+{
+	memset(ss, 0, sizeof *ss);
+	struct sockaddr_in *v4 = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)ss;
+	if (inet_pton(AF_INET, addr, &v4->sin_addr) == 1) {
+		v4->sin_family = AF_INET;
+		v4->sin_port = htons((uint16_t)port);
+		return AF_INET;
+	}
+	if (inet_pton(AF_INET6, addr, &v6->sin6_addr) == 1) {
+		v6->sin6_family = AF_INET6;
+		v6->sin6_port = htons((uint16_t)port);
+		return AF_INET6;
+	}
+	return -1;
+}
+
+struct http_server *http_server_start(const struct http_config *cfg,
+				      struct service *svc, char *err,
+				      size_t errlen)
+{
+	struct sockaddr_storage ss;
+	int family = make_addr(cfg->addr, cfg->port, &ss);
+	if (family < 0) {
+		snprintf(err, errlen, "'%s' is not an IPv4 or IPv6 address",
+			 cfg->addr);
+		return NULL;
+	}
+	struct http_server *s = calloc(1, sizeof *s);
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	s->svc = svc;
+	s->access_log = cfg->access_log;
+	unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG;
+	if (family == AF_INET6)
+		flags |= MHD_USE_IPv6;
+	/* 0.9.75 ignores (and warns about) a pool size of 1. */
+	unsigned pool = cfg->threads > 1 ? cfg->threads : 0;
+	s->daemon = MHD_start_daemon(
+		flags, (uint16_t)cfg->port, NULL, NULL, on_request, s,
+		MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+		MHD_OPTION_THREAD_POOL_SIZE, pool,
+		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->timeout_s,
+		MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_conns,
+		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
+		MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_END);
+	if (!s->daemon) {
+		snprintf(err, errlen, "cannot listen on %s port %u",
+			 cfg->addr, cfg->port);
+		free(s);
+		return NULL;
+	}
+	const union MHD_DaemonInfo *di =
+		MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
+	s->port = di ? di->port : cfg->port;
+	return s;
+}
+
+unsigned http_server_port(const struct http_server *s)
+{
+	return s->port;
+}
+
+void http_server_stop(struct http_server *s)
+{
+	if (!s)
+		return;
+	MHD_stop_daemon(s->daemon);
+	free(s);
+}

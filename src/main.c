@@ -1,0 +1,157 @@
+/* main.c: boardd's command line.  Flags override environment variables,
+ * which override defaults:
+ *
+ *   --addr A     BOARDD_ADDR     127.0.0.1   address to bind (IPv4 or IPv6)
+ *   --port P     BOARDD_PORT     8080        0 = any free port
+ *   --db PATH    BOARDD_DB       boardd.db   SQLite file, created if missing
+ *   --threads N  BOARDD_THREADS  cores       HTTP worker threads
+ *   --sync MODE  BOARDD_SYNC     full        full: durable acks; normal: faster
+ *   --quiet      BOARDD_QUIET=1              no access log
+ *
+ * Runs until SIGINT or SIGTERM, then finishes in-flight requests and
+ * closes the database cleanly. */
+#include <jansson.h>
+#include <signal.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "http/http.h"
+#include "store/store.h"
+
+struct config {
+	const char *addr, *db, *sync;
+	long port, threads;
+	int quiet;
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: boardd [--addr A] [--port P] [--db PATH] [--threads N]"
+	      " [--sync full|normal] [--quiet]\n"
+	      "environment: BOARDD_ADDR BOARDD_PORT BOARDD_DB BOARDD_THREADS"
+	      " BOARDD_SYNC BOARDD_QUIET\n",
+	      f);
+}
+
+static const char *env_or(const char *name, const char *dflt)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : dflt;
+}
+
+/* Parses a decimal in [lo, hi] into *out; -1 when it is not one. */
+static int parse_long(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (!*s || *end || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct config *c)
+{
+	const char *port = env_or("BOARDD_PORT", "8080");
+	const char *threads = env_or("BOARDD_THREADS", NULL);
+	c->addr = env_or("BOARDD_ADDR", "127.0.0.1");
+	c->db = env_or("BOARDD_DB", "boardd.db");
+	c->sync = env_or("BOARDD_SYNC", "full");
+	c->quiet = strcmp(env_or("BOARDD_QUIET", "0"), "0") != 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (strcmp(a, "--quiet") == 0) {
+			c->quiet = 1;
+			continue;
+		}
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			usage(stdout);
+			exit(0);
+		}
+		if (!v)
+			return -1;
+		if (strcmp(a, "--addr") == 0)
+			c->addr = v;
+		else if (strcmp(a, "--port") == 0)
+			port = v;
+		else if (strcmp(a, "--db") == 0)
+			c->db = v;
+		else if (strcmp(a, "--threads") == 0)
+			threads = v;
+		else if (strcmp(a, "--sync") == 0)
+			c->sync = v;
+		else
+			return -1;
+		i++;
+	}
+	c->threads = sysconf(_SC_NPROCESSORS_ONLN);
+	if (c->threads < 1)
+		c->threads = 1;
+	if (parse_long(port, 0, 65535, &c->port) < 0 ||
+	    (threads && parse_long(threads, 1, 64, &c->threads) < 0) ||
+	    (strcmp(c->sync, "full") != 0 && strcmp(c->sync, "normal") != 0))
+		return -1;
+	return 0;
+}
+
+/* Blocks SIGINT/SIGTERM in every thread (the daemon's inherit the mask)
+ * so that main can sigwait for them. */
+static void block_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+int main(int argc, char **argv)
+{
+	struct config c;
+	if (parse_args(argc, argv, &c) < 0) {
+		usage(stderr);
+		return 2;
+	}
+	if (sodium_init() < 0) {
+		fputs("boardd: libsodium failed to initialise\n", stderr);
+		return 1;
+	}
+	json_object_seed(0); /* before any thread: see Jansson's threadsafety */
+	sigset_t set;
+	block_signals(&set);
+
+	char err[256];
+	struct store *st = NULL;
+	struct store_config sc = {c.db, strcmp(c.sync, "full") == 0,
+				  (int)c.threads + 1, 5000};
+	if (store_open(&sc, &st, err, sizeof err) < 0) {
+		fprintf(stderr, "boardd: %s: %s\n", c.db, err);
+		return 1;
+	}
+	int rc = 1;
+	struct service *svc = service_new(st, 4096);
+	struct http_config hc = {c.addr, (unsigned)c.port, (unsigned)c.threads,
+				 30, 1000, !c.quiet};
+	struct http_server *srv =
+		svc ? http_server_start(&hc, svc, err, sizeof err) : NULL;
+	if (!srv) {
+		fprintf(stderr, "boardd: %s\n", svc ? err : "out of memory");
+		goto out_service;
+	}
+	fprintf(stderr, "boardd: listening on http://%s%s%s:%u (db %s)\n",
+		strchr(c.addr, ':') ? "[" : "", c.addr,
+		strchr(c.addr, ':') ? "]" : "", http_server_port(srv), c.db);
+	int sig;
+	sigwait(&set, &sig);
+	fprintf(stderr, "boardd: %s, shutting down\n",
+		sig == SIGINT ? "SIGINT" : "SIGTERM");
+	http_server_stop(srv);
+	rc = 0;
+out_service:
+	service_free(svc);
+	store_close(st);
+	return rc;
+}

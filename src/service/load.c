@@ -1,0 +1,124 @@
+/* load.c: rebuilding a game's state from the cache and the log.  See
+ * load.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "load.h"
+#include "token.h"
+
+static int fail(struct svc_err *err, int code, const char *detail)
+{
+	snprintf(err->detail, sizeof err->detail, "%s", detail);
+	return code;
+}
+
+int load_fresh(const struct store_game *row, const struct rules *r,
+	       struct engine_game **out, struct svc_err *err)
+{
+	json_t *options = json_loads(row->options, 0, NULL);
+	json_t *setup = row->setup ? json_loads(row->setup, 0, NULL) : NULL;
+	struct rules_why why;
+	int rc = BD_EINTERNAL;
+	if (!options || (row->setup && !setup))
+		goto out_decref;
+	rc = engine_game_new(r, row->seats, options, setup, row->seed, out,
+			     &why);
+	if (rc == BD_ENOMEM)
+		goto out_decref;
+	if (rc < 0)
+		rc = BD_EINTERNAL; /* it was valid when the game was created */
+out_decref:
+	json_decref(options);
+	json_decref(setup);
+	if (rc == BD_EINTERNAL)
+		fail(err, rc, "the stored game no longer sets up");
+	return rc;
+}
+
+int load_apply_logged(struct engine_game *g, uint64_t seq, int seat,
+		      const char *action, struct svc_err *err)
+{
+	if (seq != g->seq + 1)
+		return fail(err, BD_EINTERNAL, "the move log has a gap");
+	json_t *a = json_loads(action, 0, NULL);
+	if (!a)
+		return fail(err, BD_EINTERNAL, "a logged move is not JSON");
+	struct rules_why why;
+	int rc = engine_game_apply(g, seat, a, &why);
+	json_decref(a);
+	if (rc == BD_ENOMEM)
+		return rc;
+	if (rc < 0)
+		return fail(err, BD_EINTERNAL,
+			    "a logged move no longer replays");
+	return 0;
+}
+
+struct tail_ctx {
+	struct engine_game *g;
+	struct svc_err *err;
+};
+
+static int apply_tail(void *ctx, uint64_t seq, int seat, const char *action)
+{
+	struct tail_ctx *t = ctx;
+	return load_apply_logged(t->g, seq, seat, action, t->err);
+}
+
+int load_game(struct store *st, struct engine_cache *cache, const char *id,
+	      struct loaded *out, struct svc_err *err)
+{
+	struct loaded l = {0};
+	if (!token_is_game_id(id))
+		return fail(err, BD_ENOTFOUND, "no game has that id");
+	int rc = store_game_get(st, id, &l.row);
+	if (rc == BD_ENOTFOUND)
+		return fail(err, rc, "no game has that id");
+	if (rc < 0)
+		return rc;
+	l.rules = engine_rules_find(l.row.rules_id);
+	if (!l.rules || l.rules->version != l.row.rules_version) {
+		rc = fail(err, BD_EINTERNAL,
+			  "the game's rules version is not served here");
+		goto out_release;
+	}
+	l.g = engine_cache_get(cache, l.row.key);
+	if (!l.g && (rc = load_fresh(&l.row, l.rules, &l.g, err)) < 0)
+		goto out_release;
+	struct tail_ctx t = {l.g, err};
+	rc = store_moves_each(st, l.row.key, l.g->seq, apply_tail, &t);
+	if (rc < 0)
+		goto out_release;
+	engine_cache_put(cache, l.row.key, l.g);
+	*out = l;
+	return 0;
+out_release:
+	loaded_release(&l);
+	return rc;
+}
+
+void loaded_release(struct loaded *l)
+{
+	store_game_release(&l->row);
+	engine_game_free(l->g);
+	l->g = NULL;
+}
+
+int load_seat(struct store *st, const struct loaded *l, const char *token,
+	      int required, int *seat, struct svc_err *err)
+{
+	if (!token) {
+		if (required)
+			return fail(err, BD_EUNAUTHORIZED,
+				    "this needs a seat's bearer token");
+		*seat = ENGINE_SPECTATOR;
+		return 0;
+	}
+	uint8_t hash[STORE_TOKEN_HASH_LEN];
+	token_hash(token, hash);
+	int rc = store_seat_for_token(st, l->row.key, hash, seat);
+	if (rc == BD_ENOTFOUND)
+		return fail(err, BD_EFORBIDDEN,
+			    "that token holds no seat in this game");
+	return rc;
+}

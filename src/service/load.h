@@ -1,0 +1,41 @@
+/* load.h: a game as the service works with it: its store row, its rules
+ * module and its current engine state, rebuilt from the state cache plus
+ * the log tail (or the whole log on a cache miss).  Internal to
+ * src/service. */
+#ifndef BD_LOAD_H
+#define BD_LOAD_H
+
+#include "../engine/cache.h"
+#include "service.h"
+
+struct loaded {
+	struct store_game row;     /* owned; release with loaded_release */
+	const struct rules *rules; /* borrowed, static */
+	struct engine_game *g;     /* owned; seq may be ahead of row.seq */
+};
+
+/* Loads game `id`.  BD_ENOTFOUND for an unknown or malformed id;
+ * BD_EINTERNAL (with err->detail) when the stored log does not replay. */
+int load_game(struct store *st, struct engine_cache *cache, const char *id,
+	      struct loaded *out, struct svc_err *err);
+
+/* Frees what load_game gave. */
+void loaded_release(struct loaded *l);
+
+/* A fresh engine game at seq 0 from a stored row (options, setup, seed).
+ * Used for full replays.  *out is the caller's. */
+int load_fresh(const struct store_game *row, const struct rules *r,
+	       struct engine_game **out, struct svc_err *err);
+
+/* Applies one logged move to g; any refusal means the log and the engine
+ * disagree, which is BD_EINTERNAL. */
+int load_apply_logged(struct engine_game *g, uint64_t seq, int seat,
+		      const char *action, struct svc_err *err);
+
+/* The seat the bearer token holds in game l, ENGINE_SPECTATOR for no token
+ * when `required` is 0.  BD_EUNAUTHORIZED (no token, required) or
+ * BD_EFORBIDDEN (a token that holds no seat here). */
+int load_seat(struct store *st, const struct loaded *l, const char *token,
+	      int required, int *seat, struct svc_err *err);
+
+#endif

@@ -1,0 +1,39 @@
+/* token.c: random tokens, ids and seeds from libsodium.  See token.h. */
+#include <sodium.h>
+#include <string.h>
+
+#include "token.h"
+
+void token_new(char out[TOKEN_LEN + 1])
+{
+	unsigned char raw[32];
+	randombytes_buf(raw, sizeof raw);
+	sodium_bin2base64(out, TOKEN_LEN + 1, raw, sizeof raw,
+			  sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+	sodium_memzero(raw, sizeof raw);
+}
+
+void token_hash(const char *token, uint8_t hash[STORE_TOKEN_HASH_LEN])
+{
+	crypto_hash_sha256(hash, (const unsigned char *)token, strlen(token));
+}
+
+void token_game_id(char out[STORE_ID_LEN + 1])
+{
+	unsigned char raw[STORE_ID_LEN / 2];
+	randombytes_buf(raw, sizeof raw);
+	sodium_bin2hex(out, STORE_ID_LEN + 1, raw, sizeof raw);
+}
+
+int token_is_game_id(const char *s)
+{
+	size_t n = strspn(s, "0123456789abcdef");
+	return n == STORE_ID_LEN && s[n] == '\0';
+}
+
+uint64_t token_seed(void)
+{
+	uint64_t seed;
+	randombytes_buf(&seed, sizeof seed);
+	return seed;
+}

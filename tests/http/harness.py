@@ -1,0 +1,210 @@
+"""harness.py: runs boardd as a real process on a loopback port with a real
+SQLite file, talks HTTP to it, and checks every response against
+openapi/openapi.yaml.
+
+Uses only Debian's /usr/bin/python3 with python3-yaml and python3-jsonschema
+(installed by tools/deps.sh).  Tests are plain functions registered with
+@test; run_all() prints "<suite>: N passed, N failed".
+"""
+import http.client
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+import jsonschema
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SPEC = yaml.safe_load(open(os.path.join(ROOT, "openapi", "openapi.yaml")))
+
+
+class Failure(Exception):
+    pass
+
+
+def check(cond, what):
+    """Fails the current test with `what` unless cond holds."""
+    if not cond:
+        raise Failure(what)
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+class Response:
+    def __init__(self, status, headers, raw):
+        self.status = status
+        self.headers = {k.lower(): v for k, v in headers}
+        self.raw = raw
+        ctype = self.headers.get("content-type", "")
+        self.json = json.loads(raw) if raw and "json" in ctype else None
+
+    def __repr__(self):
+        return "<%d %s>" % (self.status, self.raw[:300])
+
+
+class Server:
+    """One boardd process on a fresh port; the database survives restarts."""
+
+    def __init__(self, binary, db=None, extra=()):
+        self.binary = binary
+        self.dir = tempfile.mkdtemp(prefix="boardd-test-")
+        self.db = db or os.path.join(self.dir, "test.db")
+        self.port = free_port()
+        self.extra = list(extra)
+        self.proc = None
+        self.log = os.path.join(self.dir, "server.log")
+        self.start()
+
+    def start(self):
+        args = [self.binary, "--addr", "127.0.0.1", "--port", str(self.port),
+                "--db", self.db, "--sync", "normal", "--quiet"] + self.extra
+        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL,
+                                     stderr=open(self.log, "ab"))
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            try:
+                if self.request("GET", "/healthz", validate=False).status == 200:
+                    return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("server did not start: " + open(self.log).read())
+
+    def kill(self):
+        """SIGKILL: no chance to clean up, as in a crash."""
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self):
+        """SIGTERM and wait: a clean shutdown must exit 0 (ASan checks
+        leaks at exit)."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                rc = self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                rc = "timeout"
+            if rc != 0:
+                raise Failure("server exit %s: %s" % (rc, open(self.log).read()[-3000:]))
+
+    def cleanup(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def request(self, method, path, body=None, token=None, headers=None,
+                raw=None, validate=True):
+        h = dict(headers or {})
+        if token:
+            h["Authorization"] = "Bearer " + token
+        data = raw
+        if body is not None:
+            data = json.dumps(body).encode()
+            h.setdefault("Content-Type", "application/json")
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        try:
+            conn.request(method, path, body=data, headers=h)
+            r = conn.getresponse()
+            resp = Response(r.status, r.getheaders(), r.read())
+        finally:
+            conn.close()
+        if validate:
+            validate_response(method, path, resp)
+        return resp
+
+
+# ---- OpenAPI contract: every response must be documented ----
+
+def _operation(method, path):
+    path = path.split("?")[0]
+    for template, item in SPEC["paths"].items():
+        rx = "^" + re.sub(r"\{[^}]+\}", "[^/]+", template) + "$"
+        if re.match(rx, path):
+            return item.get(method.lower()), template
+    return None, None
+
+
+def _resolve(obj):
+    while isinstance(obj, dict) and "$ref" in obj:
+        node = SPEC
+        for part in obj["$ref"][2:].split("/"):
+            node = node[part]
+        obj = node
+    return obj
+
+
+def validate_response(method, path, resp):
+    """Checks resp against the spec: documented status, content type and
+    body schema.  Problems must match the Problem schema whatever the
+    route (404/405 are answered for paths the spec does not list)."""
+    if resp.headers.get("content-type") == "application/problem+json":
+        schema = dict(SPEC["components"]["schemas"]["Problem"])
+        _validate(resp.json, schema)
+        check(resp.json["status"] == resp.status, "problem status mismatch")
+    op, _ = _operation(method, path)
+    if op is None or resp.status in (405,) or method == "HEAD":
+        return
+    responses = op["responses"]
+    key = str(resp.status)
+    check(key in responses, "%s %s answered %d, not in the spec" % (method, path, resp.status))
+    spec = _resolve(responses[key])
+    content = spec.get("content")
+    if not content:
+        check(not resp.raw, "%s %s %d: body not in spec" % (method, path, resp.status))
+        return
+    ctype = resp.headers.get("content-type", "")
+    check(ctype in content, "%s %s %d: content type %s not in spec" % (method, path, resp.status, ctype))
+    if resp.json is not None:
+        _validate(resp.json, content[ctype]["schema"])
+
+
+def _validate(instance, schema):
+    full = dict(schema)
+    full["components"] = SPEC["components"]
+    try:
+        jsonschema.Draft202012Validator(full).validate(instance)
+    except jsonschema.ValidationError as e:
+        raise Failure("schema: %s at %s" % (e.message, list(e.absolute_path)))
+
+
+# ---- the tiny runner ----
+
+_tests = []
+
+
+def test(fn):
+    _tests.append(fn)
+    return fn
+
+
+def run_all(suite):
+    binary = sys.argv[1]
+    passed = failed = 0
+    only = sys.argv[2:] or None
+    for fn in _tests:
+        if only and fn.__name__ not in only:
+            continue
+        t0 = time.time()
+        try:
+            fn(binary)
+            passed += 1
+            print("ok   %s (%.1fs)" % (fn.__name__, time.time() - t0), flush=True)
+        except Exception as e:  # a failed check or a crash of the test
+            failed += 1
+            print("FAIL %s: %s" % (fn.__name__, e), flush=True)
+            if not isinstance(e, Failure):
+                traceback.print_exc()
+    print("%s: %d passed, %d failed" % (suite, passed, failed))
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,386 @@
+"""test_http.py: the HTTP API end to end, against the real boardd binary
+and a real SQLite file.  Usage: test_http.py BOARDD [test names...]"""
+import contextlib
+import json
+import random
+import threading
+
+from harness import Server, check, run_all, test, SPEC, ROOT
+
+AA = "agent-avenue"
+
+
+@contextlib.contextmanager
+def server(binary, **kw):
+    s = Server(binary, **kw)
+    try:
+        yield s
+        s.stop()
+    finally:
+        if s.proc.poll() is None:
+            s.proc.kill()
+        s.cleanup()
+
+
+def create(s, setup=None, status=201, **extra):
+    body = {"game": AA, "seats": 2}
+    if setup is not None:
+        body["setup"] = setup
+    body.update(extra)
+    r = s.request("POST", "/v1/games", body)
+    check(r.status == status, "create: %r" % r)
+    if status != 201:
+        return r
+    gid = r.json["id"]
+    tokens = [st["token"] for st in r.json["seats"]]
+    return gid, tokens
+
+
+def game(s, gid, tok=None):
+    r = s.request("GET", "/v1/games/%s" % gid, token=tok)
+    check(r.status == 200, "get game: %r" % r)
+    return r.json
+
+
+def actions(s, gid, tok):
+    r = s.request("GET", "/v1/games/%s/actions" % gid, token=tok)
+    check(r.status == 200, "actions: %r" % r)
+    return r.json["actions"]
+
+
+def move(s, gid, tok, action, **kw):
+    return s.request("POST", "/v1/games/%s/moves" % gid, {"action": action}, token=tok, **kw)
+
+
+def play_random(s, gid, tokens, rng, max_moves=400):
+    """Plays seat against seat, each choosing among its listed actions,
+    until the game ends.  Returns the final game (as seat 0 sees it)."""
+    for _ in range(max_moves):
+        g = game(s, gid, tokens[0])
+        if g["status"] == "finished":
+            return g
+        check(len(g["to_act"]) == 1, "one seat acts in Agent Avenue")
+        seat = g["to_act"][0]
+        acts = actions(s, gid, tokens[seat])
+        check(acts, "the seat to act has actions")
+        other = actions(s, gid, tokens[1 - seat])
+        check(other == [], "the other seat has none")
+        r = move(s, gid, tokens[seat], rng.choice(acts),
+                 headers={"If-Match": '"%d"' % g["seq"]})
+        check(r.status == 201, "listed action refused: %r" % r)
+        check(r.json["seq"] == g["seq"] + 1, "seq advances by one")
+        check(r.headers.get("etag") == '"%d"' % r.json["seq"], "ETag is the seq")
+    raise AssertionError("game did not end")
+
+
+# ---- meta ----
+
+@test
+def health_and_openapi(binary):
+    with server(binary) as s:
+        r = s.request("GET", "/healthz")
+        check(r.status == 200 and r.json == {"status": "ok"}, "healthz")
+        r = s.request("GET", "/openapi.yaml")
+        check(r.status == 200, "openapi status")
+        check(r.raw == open(ROOT + "/openapi/openapi.yaml", "rb").read(), "serves openapi/openapi.yaml")
+        check(r.headers["content-type"] == "application/yaml", "yaml content type")
+
+
+@test
+def catalog(binary):
+    with server(binary) as s:
+        r = s.request("GET", "/v1/catalog")
+        check(r.status == 200, "catalog")
+        aa = [g for g in r.json["games"] if g["id"] == AA]
+        check(len(aa) == 1, "agent-avenue listed")
+        aa = aa[0]
+        check((aa["min_seats"], aa["max_seats"]) == (2, 2), "2 seats")
+        check(aa["options"] == {}, "no options")
+        check(sum(c["copies"] for c in aa["cards"]) == 38, "38 agents")
+        check({a["type"] for a in aa["actions"]} == {"discard", "play", "recruit"}, "action types")
+
+
+@test
+def every_spec_path_is_served(binary):
+    """Each path of openapi.yaml answers something other than 404-not-found
+    or 405 for each documented method."""
+    with server(binary) as s:
+        gid, tok = create(s)
+        for template, item in SPEC["paths"].items():
+            path = template.replace("{id}", gid)
+            for method in ("get", "post"):
+                if method not in item:
+                    continue
+                body = {} if method == "post" else None
+                r = s.request(method.upper(), path, body, token=tok[0])
+                check(r.status != 405, "%s %s is 405" % (method, template))
+                check(not (r.status == 404 and r.json and r.json["type"].endswith(":not-found")),
+                      "%s %s not routed" % (method, template))
+
+
+# ---- creating and listing ----
+
+@test
+def create_game_tokens_and_location(binary):
+    with server(binary) as s:
+        r = s.request("POST", "/v1/games", {"game": AA, "seats": 2, "options": {}})
+        check(r.status == 201, "created")
+        check(r.headers["location"] == "/v1/games/" + r.json["id"], "Location")
+        toks = [x["token"] for x in r.json["seats"]]
+        check([x["seat"] for x in r.json["seats"]] == [0, 1], "seat numbers")
+        check(len(set(toks)) == 2 and all(len(t) >= 22 for t in toks), "distinct long tokens")
+        g = game(s, r.json["id"])
+        check(g["status"] == "active" and g["seq"] == 0 and g["you"] is None, "spectator view of a new game")
+        check(g["seed"] is None, "seed hidden while running")
+        check(g["view"]["hand"] is None, "spectator has no hand")
+        check(game(s, r.json["id"], toks[1])["you"] == 1, "seat 1 sees you=1")
+        check(json.dumps(g).find(toks[0]) < 0, "tokens never shown again")
+
+
+@test
+def list_games_newest_first_with_cursor(binary):
+    with server(binary) as s:
+        ids = [create(s)[0] for _ in range(5)]
+        r = s.request("GET", "/v1/games?limit=2")
+        check(r.status == 200, "list")
+        page1 = [g["id"] for g in r.json["games"]]
+        check(page1 == ids[::-1][:2], "newest first")
+        r2 = s.request("GET", "/v1/games?limit=2&cursor=" + r.json["next_cursor"])
+        check([g["id"] for g in r2.json["games"]] == ids[::-1][2:4], "second page")
+        r3 = s.request("GET", "/v1/games?limit=2&cursor=" + r2.json["next_cursor"])
+        check([g["id"] for g in r3.json["games"]] == ids[:1], "last page")
+        check(r3.json["next_cursor"] is None, "no cursor after the last page")
+        check(s.request("GET", "/v1/games?status=finished").json["games"] == [], "status filter")
+        check(len(s.request("GET", "/v1/games?game=" + AA).json["games"]) == 5, "game filter")
+        for bad in ("limit=0", "limit=101", "limit=x", "cursor=abc", "status=won"):
+            r = s.request("GET", "/v1/games?" + bad)
+            check(r.status == 400, "bad query %s: %r" % (bad, r))
+
+
+# ---- playing ----
+
+@test
+def whole_games_seat_against_seat(binary):
+    rng = random.Random(2026)
+    with server(binary) as s:
+        reasons = set()
+        for _ in range(12):
+            gid, tok = create(s)
+            g = play_random(s, gid, tok, rng)
+            check(len(g["result"]["winners"]) == 1, "one winner")
+            check(g["to_act"] == [] and g["view"]["phase"] == "over", "nobody acts after the end")
+            check(len(g["seed"]) == 16, "seed revealed at the end")
+            check(len(g["view"]["hands"]) == 2 and "deck" in g["view"], "everything revealed at the end")
+            reasons.add(g["result"]["reason"])
+            r = move(s, gid, tok[0], {"type": "recruit", "pick": "face_up"})
+            check(r.status == 409 and r.json["type"].endswith(":game-over"), "game over: %r" % r)
+            listed = [x for x in s.request("GET", "/v1/games?status=finished").json["games"] if x["id"] == gid]
+            check(len(listed) == 1 and listed[0]["seq"] == g["seq"], "listed as finished")
+        check(reasons, "games ended")
+
+
+@test
+def kill_and_restart_keeps_every_acknowledged_move(binary):
+    rng = random.Random(7)
+    with server(binary) as s:
+        gid, tok = create(s)
+        acked = 0
+        for _ in range(9):
+            g = game(s, gid, tok[0])
+            seat = g["to_act"][0]
+            r = move(s, gid, tok[seat], rng.choice(actions(s, gid, tok[seat])))
+            check(r.status == 201, "move")
+            acked = r.json["seq"]
+        before = [game(s, gid, t) for t in tok + [None]]
+        log_before = s.request("GET", "/v1/games/%s/moves" % gid, token=tok[0]).json
+        s.kill()
+        s.start()
+        after = [game(s, gid, t) for t in tok + [None]]
+        for b, a in zip(before, after):
+            b.pop("updated"), a.pop("updated")
+            check(a == b, "identical view after SIGKILL and restart")
+        check(after[0]["seq"] == acked, "every acknowledged move is there")
+        check(s.request("GET", "/v1/games/%s/moves" % gid, token=tok[0]).json == log_before, "same log")
+        play_random(s, gid, tok, rng)
+
+
+@test
+def seat_order_and_turns(binary):
+    setup = {"first_player": 0,
+             "hands": [["enforcer", "saboteur", "sentinel", "mole"], ["codebreaker", "daredevil", "enforcer", "saboteur"]]}
+    with server(binary) as s:
+        gid, tok = create(s, setup)
+        g = game(s, gid, tok[0])
+        check(g["to_act"] == [0] and g["view"]["custom"] is True, "seat 0 first; custom shown")
+        r = move(s, gid, tok[1], {"type": "play", "face_up": "codebreaker", "face_down": "enforcer"})
+        check(r.status == 409 and r.json["type"].endswith(":not-your-turn"), "not your turn: %r" % r)
+        r = move(s, gid, tok[0], {"type": "play", "face_up": "enforcer", "face_down": "enforcer"})
+        check(r.status == 422 and r.json["type"].endswith(":illegal-action"), "illegal: %r" % r)
+        check(r.json.get("rule"), "the rule that forbids it is named")
+        check(game(s, gid)["seq"] == 0, "rejected moves change nothing")
+        r = move(s, gid, tok[0], {"type": "play", "face_up": "enforcer", "face_down": "mole"})
+        check(r.status == 201 and r.json["to_act"] == [1], "recruit falls to seat 1")
+        check(r.json["view"]["played"] == {"face_up": "enforcer", "face_down": "mole"}, "player sees own face-down")
+
+
+# ---- information hiding (rules §5) ----
+
+def _hidden_setup(hand0, deck):
+    return {"first_player": 0, "hands": [hand0, ["codebreaker", "daredevil", "sentinel", "saboteur"]],
+            "deck": deck}
+
+
+@test
+def no_endpoint_leaks_hidden_information(binary):
+    """Two games that differ only in seat 0's hand, deck and face-down card:
+    seat 1 and spectators must get byte-identical answers from every
+    endpoint until the face-down card is recruited."""
+    with server(binary) as s:
+        worlds = [(["mole", "enforcer", "double-agent", "double-agent"], ["sidekick", "enforcer", "saboteur"]),
+                  (["sidekick", "enforcer", "double-agent", "double-agent"], ["mole", "sentinel", "saboteur"])]
+        games = [create(s, _hidden_setup(h, d)) for h, d in worlds]
+        seen = []
+        for i, (gid, tok) in enumerate(games):
+            r = move(s, gid, tok[0], {"type": "discard", "card": worlds[i][0][0]})
+            check(r.status == 201, "discard: %r" % r)
+            r = move(s, gid, tok[0], {"type": "play", "face_up": "double-agent",
+                                     "face_down": worlds[i][0][1] if i == 0 else "enforcer"})
+            check(r.status == 201, "play: %r" % r)
+            answers = []
+            for t in (tok[1], None):
+                for path in ("", "/moves", "/actions"):
+                    if path == "/actions" and t is None:
+                        continue
+                    r = s.request("GET", "/v1/games/%s%s" % (gid, path), token=t)
+                    body = r.json
+                    body.pop("id", None), body.pop("created", None), body.pop("updated", None)
+                    answers.append(json.dumps(body, sort_keys=True))
+            seen.append(answers)
+            # What seat 1 must not see, by name, in its answers:
+            for a in answers:
+                check('"sidekick"' not in a and '"mole"' not in a, "hidden card named: %s" % a)
+        check(seen[0] == seen[1], "seat 1's answers depend on nothing it may not see")
+        gid, tok = games[0]
+        log1 = s.request("GET", "/v1/games/%s/moves" % gid, token=tok[1]).json["moves"]
+        check(log1[0]["action"] == {"type": "discard"}, "opponent's discard has no face")
+        check(log1[1]["action"]["face_down"] is None, "face-down hidden before recruitment")
+        log0 = s.request("GET", "/v1/games/%s/moves" % gid, token=tok[0]).json["moves"]
+        check(log0[0]["action"] == {"type": "discard", "card": "mole"}, "own discard visible")
+        r = move(s, gid, tok[1], {"type": "recruit", "pick": "face_down"})
+        check(r.status == 201, "recruit")
+        log1 = s.request("GET", "/v1/games/%s/moves" % gid, token=tok[1]).json["moves"]
+        check(log1[1]["action"]["face_down"] == "enforcer", "revealed once recruited")
+        check(log1[0]["action"] == {"type": "discard"}, "discard stays hidden")
+
+
+# ---- concurrency ----
+
+@test
+def racing_moves_exactly_one_lands(binary):
+    with server(binary, extra=["--threads", "2"]) as s:
+        gid, tok = create(s, {"first_player": 0})
+        act = actions(s, gid, tok[0])[-1]
+        results = []
+
+        def post():
+            r = move(s, gid, tok[0], act, headers={"If-Match": '"0"'}, validate=False)
+            results.append(r.status)
+
+        threads = [threading.Thread(target=post) for _ in range(16)]
+        [t.start() for t in threads]
+        [t.join() for t in threads]
+        check(results.count(201) == 1, "exactly one 201: %r" % results)
+        check(all(x in (201, 412, 409) for x in results), "others stale or not your turn: %r" % results)
+        check(game(s, gid)["seq"] == 1, "one move in the log")
+
+
+# ---- errors ----
+
+@test
+def bad_input_gets_problem_details_and_changes_nothing(binary):
+    with server(binary) as s:
+        gid, tok = create(s, {"first_player": 0})
+        path = "/v1/games/%s/moves" % gid
+        cases = [
+            (dict(raw=b"{not json", headers={"Content-Type": "application/json"}), 400, "malformed-json"),
+            (dict(raw=b'{"action":{"type":"discard"},"action":{}}', headers={"Content-Type": "application/json"}), 400, "malformed-json"),
+            (dict(raw=b"[" * 40 + b"]" * 40, headers={"Content-Type": "application/json"}), 400, "malformed-json"),
+            (dict(raw=b"", headers={"Content-Type": "application/json"}), 400, "malformed-json"),
+            (dict(body=[1, 2]), 400, "bad-request"),
+            (dict(body={"move": {}}), 400, "bad-request"),
+            (dict(body={"action": "play"}), 400, "bad-request"),
+            (dict(body={"action": {"type": "fly"}}), 422, "illegal-action"),
+            (dict(body={"action": {"type": "discard", "card": "joker"}}), 422, "illegal-action"),
+            (dict(body={"action": {"type": "discard", "card": "mole", "x": 1}}), 422, "illegal-action"),
+            (dict(raw=b'{"action":{}}', headers={"Content-Type": "text/plain"}), 415, "unsupported-media-type"),
+            (dict(raw=b"x" * 70000, headers={"Content-Type": "application/json"}), 413, "payload-too-large"),
+            (dict(body={"action": {"type": "recruit", "pick": "face_up"}}, headers={"If-Match": "nope"}), 400, "bad-request"),
+        ]
+        for kw, status, kind in cases:
+            r = s.request("POST", path, token=tok[0], **kw)
+            check(r.status == status and r.json["type"] == "urn:boardd:problem:" + kind,
+                  "%r -> %r" % (kw, r))
+        r = s.request("POST", path, {"action": {"type": "recruit", "pick": "face_up"}})
+        check(r.status == 401 and r.headers.get("www-authenticate") == "Bearer", "no token: %r" % r)
+        r = s.request("POST", path, {"action": {}}, token="A" * 43)
+        check(r.status == 403, "wrong token: %r" % r)
+        r = s.request("GET", "/v1/games/%s" % gid, headers={"Authorization": "Basic Zm9vOmJhcg=="})
+        check(r.status == 401, "not a bearer token: %r" % r)
+        r = s.request("GET", "/v1/games/%s/actions" % gid)
+        check(r.status == 401, "actions need a token: %r" % r)
+        _, other = create(s)
+        r = s.request("GET", "/v1/games/%s/actions" % gid, token=other[0])
+        check(r.status == 403, "another game's token: %r" % r)
+        r = move(s, gid, tok[0], actions(s, gid, tok[0])[0], headers={"If-Match": '"5"'})
+        check(r.status == 412 and r.json["seq"] == 0, "stale If-Match: %r" % r)
+        r = s.request("POST", path, {"action": actions(s, gid, tok[0])[0], "expected_seq": 3}, token=tok[0])
+        check(r.status == 412, "stale expected_seq: %r" % r)
+        check(game(s, gid)["seq"] == 0, "nothing changed")
+        check(s.request("GET", path).json["moves"] == [], "log empty")
+        for p, st in (("/v1/games/0123456789abcdef", 404), ("/v1/games/..%2f", 404), ("/v1/nothing", 404),
+                      ("/v1/games/%s/nothing" % gid, 404)):
+            r = s.request("GET", p)
+            check(r.status == st, "%s: %r" % (p, r))
+        r = s.request("DELETE", "/v1/games/%s" % gid)
+        check(r.status == 405 and "GET" in r.headers.get("allow", ""), "405 with Allow: %r" % r)
+
+
+@test
+def bad_creation_requests(binary):
+    with server(binary) as s:
+        cases = [
+            ({"game": "chess"}, 422, "unknown-rules"),
+            ({"game": AA, "seats": 3}, 422, "bad-options"),
+            ({"game": AA, "options": {"turbo": True}}, 422, "bad-options"),
+            ({"game": AA, "setup": {"hands": [["enforcer"] * 7, []]}}, 422, "bad-setup"),
+            ({"game": AA, "setup": {"hands": [["joker"], []]}}, 422, "bad-setup"),
+            ({"game": AA, "setup": {"progress": [7, 0]}}, 422, "bad-setup"),
+            ({"game": AA, "setup": {"first_player": 2}}, 422, "bad-setup"),
+            ({"game": AA, "setup": {"colour": "red"}}, 422, "bad-setup"),
+            ({"game": AA, "seats": "two"}, 400, "bad-request"),
+            ({"seats": 2}, 400, "bad-request"),
+            ({"game": AA, "extra": 1}, 400, "bad-request"),
+        ]
+        for body, status, kind in cases:
+            r = s.request("POST", "/v1/games", body)
+            check(r.status == status and r.json["type"] == "urn:boardd:problem:" + kind, "%r -> %r" % (body, r))
+            check(r.json["detail"], "detail says why")
+        check(s.request("GET", "/v1/games").json["games"] == [], "no game was created")
+
+
+@test
+def etag_and_if_none_match(binary):
+    with server(binary) as s:
+        gid, tok = create(s)
+        r = s.request("GET", "/v1/games/%s" % gid, token=tok[0])
+        check(r.headers["etag"] == '"0"', "ETag")
+        r = s.request("GET", "/v1/games/%s" % gid, token=tok[0], headers={"If-None-Match": '"0"'})
+        check(r.status == 304 and not r.raw, "304 when unchanged")
+        r = s.request("GET", "/v1/games/%s" % gid, token=tok[0], headers={"If-None-Match": '"1"'})
+        check(r.status == 200, "200 when changed")
+        r = s.request("OPTIONS", "/v1/games", validate=False)
+        check(r.status == 204 and r.headers.get("access-control-allow-origin") == "*", "CORS preflight")
+
+
+if __name__ == "__main__":
+    run_all("http")

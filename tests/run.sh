@@ -1,0 +1,49 @@
+#!/bin/sh
+# run.sh BUILD_DIR: runs every test suite against the binaries in BUILD_DIR
+# and prints one closing line, "N passed, N failed".  Each suite prints its
+# own "<suite>: N passed, N failed" line; a suite that dies without one
+# counts as one failure.  Exits non-zero if anything failed.
+set -u
+build=${1:?usage: run.sh BUILD_DIR}
+here=$(cd "$(dirname "$0")" && pwd)
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+passed=0
+failed=0
+
+# run_suite NAME CMD...: runs one suite, adds its counts to the totals.
+run_suite() {
+	name=$1
+	shift
+	"$@" >"$log" 2>&1
+	status=$?
+	cat "$log"
+	line=$(grep -E "^$name: [0-9]+ passed, [0-9]+ failed$" "$log" | tail -n 1)
+	if [ -z "$line" ]; then
+		echo "$name: no summary line (exit $status): counted as 1 failure"
+		failed=$((failed + 1))
+		return
+	fi
+	p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
+	f=$(echo "$line" | sed -E 's/.*passed, ([0-9]+) failed/\1/')
+	if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "$name: exit $status with no failed check: counted as 1 failure"
+		f=1
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+}
+
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+for t in "$build"/tests/test_*; do
+	[ -x "$t" ] || continue
+	suite=$(basename "$t" | sed 's/^test_//; s/_/-/g')
+	run_suite "$suite" "$t"
+done
+run_suite http /usr/bin/python3 "$here/http/test_http.py" "$build/boardd"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

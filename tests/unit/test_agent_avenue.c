@@ -1,0 +1,1523 @@
+/* test_agent_avenue.c: Agent Avenue (base mode) through the engine.
+ *
+ * Every case of rules §6 is a named test built from a custom setup (the
+ * JSON setup, via engine_game_new with aa_rules) and moves applied with
+ * engine_game_apply.  Then the properties: determinism, the normal deal,
+ * listed actions are accepted, information hiding (rules §5), refused
+ * setups and actions, and a few hundred random games.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+#include "games/agent_avenue/aa.h"
+#include "testhelp.h"
+
+/* ---- helpers ---- */
+
+/* Parses a JSON literal of the test itself; aborts on a typo. */
+static json_t *js(const char *text)
+{
+	json_error_t e;
+	json_t *j = json_loads(text, JSON_DECODE_ANY, &e);
+	if (!j) {
+		fprintf(stderr, "bad test JSON (%s): %s\n", e.text, text);
+		abort();
+	}
+	return j;
+}
+
+/* 1 if got equals the JSON literal; prints both when not. */
+static int jeq(const json_t *got, const char *expected)
+{
+	json_t *want = js(expected);
+	int eq = got && json_equal(got, want);
+	if (!eq) {
+		char *g = got ? json_dumps(got, JSON_SORT_KEYS) : NULL;
+		fprintf(stderr, "  got:  %s\n  want: %s\n", g ? g : "(null)",
+		        expected);
+		free(g);
+	}
+	json_decref(want);
+	return eq;
+}
+
+static int streq(const char *a, const char *b)
+{
+	int eq = a && b && strcmp(a, b) == 0;
+	if (!eq)
+		fprintf(stderr, "  got:  %s\n  want: %s\n", a ? a : "(null)",
+		        b ? b : "(null)");
+	return eq;
+}
+
+/* Creates a game; `setup` NULL is the normal deal.  Returns the rc and
+ * fills *g (NULL on failure) and *why. */
+static int try_new(const char *setup, uint64_t seed, struct engine_game **g,
+                   struct rules_why *why)
+{
+	json_t *j = setup ? js(setup) : NULL;
+	*g = NULL;
+	int rc = engine_game_new(&aa_rules, 2, NULL, j, seed, g, why);
+	json_decref(j);
+	return rc;
+}
+
+/* A game that must be accepted (one check named `name`). */
+static struct engine_game *new_game(const char *name, const char *setup,
+                                    uint64_t seed)
+{
+	struct engine_game *g;
+	struct rules_why why = {{0}, {0}};
+	int rc = try_new(setup, seed, &g, &why);
+	if (rc)
+		fprintf(stderr, "  setup refused: %s\n", why.detail);
+	test_cond(name, rc == 0);
+	return g;
+}
+
+static const struct aa_state *st(const struct engine_game *g)
+{
+	return (const struct aa_state *)g->state;
+}
+
+static int move(struct engine_game *g, int seat, const char *action,
+                struct rules_why *why)
+{
+	json_t *a = js(action);
+	int rc = engine_game_apply(g, seat, a, why);
+	json_decref(a);
+	return rc;
+}
+
+/* Applies "<seat> <action>" strings until NULL; 1 if all were accepted. */
+static int play_moves(struct engine_game *g, const char *const *moves)
+{
+	for (; *moves; moves++) {
+		struct rules_why why = {{0}, {0}};
+		if (move(g, (*moves)[0] - '0', *moves + 2, &why)) {
+			fprintf(stderr, "  refused %s: %s\n", *moves,
+			        why.detail);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static json_t *player_of(const json_t *view, int seat)
+{
+	return json_array_get(json_object_get(view, "players"), (size_t)seat);
+}
+
+static json_int_t player_int(const json_t *view, int seat, const char *key)
+{
+	return json_integer_value(json_object_get(player_of(view, seat), key));
+}
+
+/* 1 if the compact dump of `view` mentions `word`. */
+static int mentions(const json_t *view, const char *word)
+{
+	char *text = json_dumps(view, JSON_COMPACT);
+	int found = text && strstr(text, word) != NULL;
+	free(text);
+	return found;
+}
+
+/* ---- §6 cases 5–7: the icon a recruit moves by ---- */
+
+struct icon_case {
+	const char *name;
+	const char *card; /* recruited by `by` */
+	int prior;        /* of that name `by` had in play before */
+	int by;           /* 0: the active player (seat 0); 1: the other */
+	int moved;        /* expected move in spaces */
+};
+
+static const struct icon_case icon_cases[] = {
+    {"§6.5 1st Double Agent moves -1", "double-agent", 0, 0, -1},
+    {"§6.5 2nd Double Agent moves +6", "double-agent", 1, 0, 6},
+    {"§6.5 3rd Double Agent moves -1", "double-agent", 2, 0, -1},
+    {"§6.5 4th Double Agent moves -1", "double-agent", 3, 0, -1},
+    {"§6.6 4th Enforcer moves +3", "enforcer", 3, 0, 3},
+    {"§6.6 5th Sentinel moves +6", "sentinel", 4, 0, 6},
+    {"§6.6 Sidekick moves +4", "sidekick", 0, 0, 4},
+    {"§6.6 Mole moves -3", "mole", 0, 0, -3},
+    {"§6.7 1st Codebreaker: no move", "codebreaker", 0, 0, 0},
+    {"§6.7 2nd Codebreaker: no move", "codebreaker", 1, 0, 0},
+    {"§6.7 3rd Daredevil: no move", "daredevil", 2, 0, 0},
+    {"§1 1st, 2nd Enforcer move +1, +2 (2nd)", "enforcer", 1, 0, 2},
+    {"§1 1st Enforcer moves +1", "enforcer", 0, 0, 1},
+    {"§1 3rd Saboteur moves -2", "saboteur", 2, 0, -2},
+    {"§1 2nd Saboteur moves -1", "saboteur", 1, 0, -1},
+    {"§1 2nd Daredevil moves +3", "daredevil", 1, 0, 3},
+    {"§1 1st Daredevil moves +2", "daredevil", 0, 0, 2},
+    {"§1 2nd Sentinel moves +2", "sentinel", 1, 0, 2},
+    {"§4 Step 2.4 N's 2nd Double Agent moves +6", "double-agent", 1, 1, 6},
+    {"§4 Step 2.4 N's 3rd Sentinel moves +6", "sentinel", 2, 1, 6},
+    {"§4 Step 2.4 N's Mole moves -3", "mole", 0, 1, -3},
+};
+
+static void run_icon_case(const struct icon_case *c)
+{
+	/* The other played card is one whose 1st icon is 0. */
+	const char *filler =
+	    strcmp(c->card, "codebreaker") ? "codebreaker" : "sentinel";
+	char setup[512], play[160], in_play[64];
+	snprintf(in_play, sizeof in_play, "{\"%s\":%d}", c->card, c->prior);
+	snprintf(setup, sizeof setup,
+	         "{\"first_player\":0,\"hands\":[[\"%s\",\"%s\"],"
+	         "[\"enforcer\",\"enforcer\",\"saboteur\",\"saboteur\"]],"
+	         "\"in_play\":[%s,%s]}",
+	         c->card, filler, c->by ? "{}" : in_play,
+	         c->by ? in_play : "{}");
+	/* N picks face up: the card goes face up when N is to get it. */
+	snprintf(
+	    play, sizeof play,
+	    "0 {\"type\":\"play\",\"face_up\":\"%s\",\"face_down\":\"%s\"}",
+	    c->by ? c->card : filler, c->by ? filler : c->card);
+	const char *moves[] = {
+	    play, "1 {\"type\":\"recruit\",\"pick\":\"face_up\"}", NULL};
+	struct engine_game *g = new_game(c->name, setup, 5);
+	if (!g)
+		return;
+	test_cond(c->name, play_moves(g, moves));
+	const struct aa_state *s = st(g);
+	test_cond(c->name, s->players[c->by].progress == c->moved &&
+	                       s->players[1 - c->by].progress == 0 &&
+	                       s->last_moved[c->by] == c->moved &&
+	                       s->last_card[c->by] == aa_card_by_id(c->card));
+	json_t *v = engine_game_view(g, ENGINE_SPECTATOR);
+	json_t *rec = json_array_get(
+	    json_object_get(json_object_get(v, "last_turn"), "recruited"),
+	    (size_t)c->by);
+	test_cond(c->name,
+	          json_integer_value(json_object_get(rec, "moved")) ==
+	                  c->moved &&
+	              streq(json_string_value(json_object_get(rec, "card")),
+	                    c->card));
+	json_decref(v);
+	engine_game_free(g);
+}
+
+/* ---- §6 cases 8–16: whole turns and the End step ---- */
+
+#define PICK_UP   "{\"type\":\"recruit\",\"pick\":\"face_up\"}"
+#define PICK_DOWN "{\"type\":\"recruit\",\"pick\":\"face_down\"}"
+#define SENTINELS "[\"sentinel\",\"sentinel\",\"sentinel\",\"sentinel\"]"
+
+struct scenario {
+	const char *name;
+	const char *setup;
+	const char *moves[5]; /* "<seat> <action>", NULL-terminated */
+	int over;             /* 1: the game must be over */
+	int winner;           /* over: the winning seat; else the next
+	                         active seat */
+	const char *reason;   /* over: the result's reason */
+	int progress[2];      /* expected afterwards */
+	int space[2];         /* expected meeple spaces (§3) */
+};
+
+static const struct scenario scenarios[] = {
+    {"§6.8 lead 5, A +3 N 0: A catches",
+     "{\"first_player\":0,\"progress\":[5,0],\"hands\":[[\"codebreaker\","
+     "\"enforcer\",\"saboteur\",\"saboteur\"]," SENTINELS "],"
+     "\"in_play\":[{\"enforcer\":2},{}]}",
+     {"0 {\"type\":\"play\",\"face_up\":\"codebreaker\","
+      "\"face_down\":\"enforcer\"}",
+      "1 " PICK_UP, NULL},
+     1,
+     0,
+     "catch",
+     {8, 0},
+     {8, 7}},
+    {"§6.9 lead 6, A 0 N -1 (steps back onto A): A catches",
+     "{\"first_player\":1,\"progress\":[0,6],\"hands\":[" SENTINELS
+     ",[\"saboteur\",\"codebreaker\",\"enforcer\",\"enforcer\"]]}",
+     {"1 {\"type\":\"play\",\"face_up\":\"saboteur\","
+      "\"face_down\":\"codebreaker\"}",
+      "0 " PICK_UP, NULL},
+     1,
+     1,
+     "catch",
+     {-1, 6},
+     {13, 13}},
+    {"§6.10 lead 6, A +2 N +3: no catch (N escaped)",
+     "{\"first_player\":0,\"progress\":[6,0],\"hands\":[[\"daredevil\","
+     "\"enforcer\",\"saboteur\",\"saboteur\"]," SENTINELS "],"
+     "\"in_play\":[{\"enforcer\":1},{\"daredevil\":1}]}",
+     {"0 {\"type\":\"play\",\"face_up\":\"daredevil\","
+      "\"face_down\":\"enforcer\"}",
+      "1 " PICK_UP, NULL},
+     0,
+     1,
+     NULL,
+     {8, 3},
+     {8, 10}},
+    {"§6.11 N's 3rd Codebreaker while A catches: tie, A wins",
+     "{\"first_player\":0,\"progress\":[5,0],\"hands\":[[\"codebreaker\","
+     "\"enforcer\",\"saboteur\",\"saboteur\"]," SENTINELS "],"
+     "\"in_play\":[{\"enforcer\":2},{\"codebreaker\":2}]}",
+     {"0 {\"type\":\"play\",\"face_up\":\"codebreaker\","
+      "\"face_down\":\"enforcer\"}",
+      "1 " PICK_UP, NULL},
+     1,
+     0,
+     "tie",
+     {8, 0},
+     {8, 7}},
+    {"§6.11 (seat 1 active) N's 3rd Codebreaker while A catches: A wins",
+     "{\"first_player\":1,\"progress\":[0,5],\"hands\":[" SENTINELS
+     ",[\"codebreaker\",\"enforcer\",\"saboteur\",\"saboteur\"]],"
+     "\"in_play\":[{\"codebreaker\":2},{\"enforcer\":2}]}",
+     {"1 {\"type\":\"play\",\"face_up\":\"enforcer\","
+      "\"face_down\":\"codebreaker\"}",
+      "0 " PICK_DOWN, NULL},
+     1,
+     1,
+     "tie",
+     {0, 8},
+     {0, 1}},
+    {"§6.12 A recruits a 3rd Daredevil, nothing else: N wins",
+     "{\"first_player\":0,\"hands\":[[\"sentinel\",\"daredevil\","
+     "\"saboteur\",\"saboteur\"],[\"enforcer\",\"enforcer\",\"enforcer\","
+     "\"enforcer\"]],\"in_play\":[{\"daredevil\":2},{}]}",
+     {"0 {\"type\":\"play\",\"face_up\":\"sentinel\","
+      "\"face_down\":\"daredevil\"}",
+      "1 " PICK_UP, NULL},
+     1,
+     1,
+     "daredevils",
+     {0, 0},
+     {0, 7}},
+    {"§6.13 A plays two Daredevils, both reach 3: tie, A wins",
+     "{\"first_player\":0,\"hands\":[[\"daredevil\",\"daredevil\"],"
+     "[\"enforcer\",\"enforcer\",\"enforcer\",\"enforcer\"]],"
+     "\"in_play\":[{\"daredevil\":2},{\"daredevil\":2}]}",
+     {"0 {\"type\":\"play\",\"face_up\":\"daredevil\","
+      "\"face_down\":\"daredevil\"}",
+      "1 " PICK_DOWN, NULL},
+     1,
+     0,
+     "tie",
+     {0, 0},
+     {0, 7}},
+    {"§6.14 both reach 3 Codebreakers in one turn: tie, A wins",
+     "{\"first_player\":1,\"hands\":[[\"enforcer\",\"enforcer\","
+     "\"enforcer\",\"enforcer\"],[\"codebreaker\",\"codebreaker\"]],"
+     "\"in_play\":[{\"codebreaker\":2},{\"codebreaker\":2}]}",
+     {"1 {\"type\":\"play\",\"face_up\":\"codebreaker\","
+      "\"face_down\":\"codebreaker\"}",
+      "0 " PICK_UP, NULL},
+     1,
+     1,
+     "tie",
+     {0, 0},
+     {0, 7}},
+    {"§6.15 deck empty, N holds 1 card, lead +2: A wins",
+     "{\"first_player\":0,\"progress\":[2,0],\"deck\":[],\"hands\":"
+     "[[\"codebreaker\",\"codebreaker\"],[\"sentinel\"]]}",
+     {"0 {\"type\":\"play\",\"face_up\":\"codebreaker\","
+      "\"face_down\":\"codebreaker\"}",
+      "1 " PICK_UP, NULL},
+     1,
+     0,
+     "out_of_cards",
+     {2, 0},
+     {2, 7}},
+    {"§6.15 deck empty, N holds 1 card, lead -1: N wins",
+     "{\"first_player\":0,\"progress\":[0,1],\"deck\":[],\"hands\":"
+     "[[\"codebreaker\",\"codebreaker\"],[\"sentinel\"]]}",
+     {"0 {\"type\":\"play\",\"face_up\":\"codebreaker\","
+      "\"face_down\":\"codebreaker\"}",
+      "1 " PICK_UP, NULL},
+     1,
+     1,
+     "out_of_cards",
+     {0, 1},
+     {0, 8}},
+    {"§6.15 deck empty, N holds 1 card, lead 0: A wins",
+     "{\"first_player\":0,\"deck\":[],\"hands\":"
+     "[[\"codebreaker\",\"codebreaker\"],[\"sentinel\"]]}",
+     {"0 {\"type\":\"play\",\"face_up\":\"codebreaker\","
+      "\"face_down\":\"codebreaker\"}",
+      "1 " PICK_UP, NULL},
+     1,
+     0,
+     "out_of_cards",
+     {0, 0},
+     {0, 7}},
+    {"§6.15 (seat 1 active) deck empty, N holds 0 cards, lead 0: A wins",
+     "{\"first_player\":1,\"progress\":[3,3],\"deck\":[],\"hands\":"
+     "[[],[\"codebreaker\",\"codebreaker\"]]}",
+     {"1 {\"type\":\"play\",\"face_up\":\"codebreaker\","
+      "\"face_down\":\"codebreaker\"}",
+      "0 " PICK_UP, NULL},
+     1,
+     1,
+     "out_of_cards",
+     {3, 3},
+     {3, 10}},
+    {"§6.15 deck empty but N holds 2 cards: play goes on, then A runs out",
+     "{\"first_player\":0,\"deck\":[],\"hands\":"
+     "[[\"codebreaker\",\"codebreaker\"],[\"sentinel\",\"sentinel\"]]}",
+     {"0 {\"type\":\"play\",\"face_up\":\"codebreaker\","
+      "\"face_down\":\"codebreaker\"}",
+      "1 " PICK_UP,
+      "1 {\"type\":\"play\",\"face_up\":\"sentinel\","
+      "\"face_down\":\"sentinel\"}",
+      "0 " PICK_UP, NULL},
+     1,
+     1,
+     "out_of_cards",
+     {0, 0},
+     {0, 7}},
+    {"§6.16 deck empty, N holds 1, A's 3rd Daredevil decides: N wins",
+     "{\"first_player\":0,\"progress\":[2,0],\"deck\":[],\"hands\":"
+     "[[\"codebreaker\",\"daredevil\"],[\"sentinel\"]],"
+     "\"in_play\":[{\"daredevil\":2},{}]}",
+     {"0 {\"type\":\"play\",\"face_up\":\"codebreaker\","
+      "\"face_down\":\"daredevil\"}",
+      "1 " PICK_UP, NULL},
+     1,
+     1,
+     "daredevils",
+     {2, 0},
+     {2, 7}},
+    {"§6.16 deck empty, N holds 1, lead -1, A's 3rd Codebreaker: A wins",
+     "{\"first_player\":0,\"progress\":[0,1],\"deck\":[],\"hands\":"
+     "[[\"sentinel\",\"codebreaker\"],[\"enforcer\"]],"
+     "\"in_play\":[{\"codebreaker\":2},{}]}",
+     {"0 {\"type\":\"play\",\"face_up\":\"sentinel\","
+      "\"face_down\":\"codebreaker\"}",
+      "1 " PICK_UP, NULL},
+     1,
+     0,
+     "codebreakers",
+     {0, 1},
+     {0, 8}},
+    {"§3 A steps back to lead -8: N catches on A's turn",
+     "{\"first_player\":0,\"progress\":[0,5],\"hands\":[[\"codebreaker\","
+     "\"mole\",\"saboteur\",\"saboteur\"]," SENTINELS "]}",
+     {"0 {\"type\":\"play\",\"face_up\":\"codebreaker\","
+      "\"face_down\":\"mole\"}",
+      "1 " PICK_UP, NULL},
+     1,
+     1,
+     "catch",
+     {-3, 5},
+     {11, 12}},
+};
+
+static void run_scenario(const struct scenario *sc)
+{
+	struct engine_game *g = new_game(sc->name, sc->setup, 11);
+	if (!g)
+		return;
+	struct rules_result res = {0, NULL};
+	test_cond(sc->name, play_moves(g, sc->moves));
+	const struct aa_state *s = st(g);
+	int over = engine_game_result(g, &res);
+	test_cond(sc->name, over == sc->over);
+	if (sc->over)
+		test_cond(sc->name, res.winners == 1u << sc->winner &&
+		                        streq(res.reason, sc->reason) &&
+		                        engine_game_to_act(g) == 0);
+	else
+		test_cond(sc->name,
+		          s->phase == AA_PHASE_PLAY &&
+		              s->active == sc->winner && s->turn == 2 &&
+		              engine_game_to_act(g) == 1u << sc->winner);
+	json_t *v = engine_game_view(g, 0);
+	for (int p = 0; p < 2; p++)
+		test_cond(sc->name,
+		          s->players[p].progress == sc->progress[p] &&
+		              player_int(v, p, "progress") == sc->progress[p] &&
+		              player_int(v, p, "space") == sc->space[p]);
+	test_cond(sc->name, player_int(v, 0, "distance_to_catch") +
+	                            player_int(v, 1, "distance_to_catch") ==
+	                        14);
+	json_decref(v);
+	engine_game_free(g);
+}
+
+/* ---- §6 cases 1–4 and 17 ---- */
+
+static void test_6_1(void)
+{
+	const char *name = "§6.1 hand E,E,S,M: Enforcer + Enforcer is illegal";
+	struct engine_game *g = new_game(
+	    name,
+	    "{\"first_player\":0,\"hands\":[[\"enforcer\",\"enforcer\","
+	    "\"saboteur\",\"mole\"]," SENTINELS "]}",
+	    1);
+	if (!g)
+		return;
+	struct rules_why why = {{0}, {0}};
+	int rc = move(g, 0,
+	              "{\"type\":\"play\",\"face_up\":\"enforcer\","
+	              "\"face_down\":\"enforcer\"}",
+	              &why);
+	test_cond(name, rc == BD_EILLEGAL && streq(why.rule, "§4 Step 1.2"));
+	test_cond(name, streq(why.detail,
+	                      "the face-up and face-down cards must have "
+	                      "different names unless every card in hand has "
+	                      "the same name"));
+	test_cond(name, g->seq == 0 && st(g)->players[0].hand_size == 4);
+	json_t *a = engine_game_actions(g, 0);
+	test_cond(
+	    "§6.1 listed: 3 discards, then the 6 ordered pairs of distinct "
+	    "names",
+	    jeq(a, "[{\"type\":\"discard\",\"card\":\"enforcer\"},"
+	           "{\"type\":\"discard\",\"card\":\"saboteur\"},"
+	           "{\"type\":\"discard\",\"card\":\"mole\"},"
+	           "{\"type\":\"play\",\"face_up\":\"enforcer\",\"face_down\":"
+	           "\"saboteur\"},"
+	           "{\"type\":\"play\",\"face_up\":\"enforcer\",\"face_down\":"
+	           "\"mole\"},"
+	           "{\"type\":\"play\",\"face_up\":\"saboteur\",\"face_down\":"
+	           "\"enforcer\"},"
+	           "{\"type\":\"play\",\"face_up\":\"saboteur\",\"face_down\":"
+	           "\"mole\"},"
+	           "{\"type\":\"play\",\"face_up\":\"mole\",\"face_down\":"
+	           "\"enforcer\"},"
+	           "{\"type\":\"play\",\"face_up\":\"mole\",\"face_down\":"
+	           "\"saboteur\"}]"));
+	json_decref(a);
+	engine_game_free(g);
+}
+
+static void test_6_2(void)
+{
+	const char *name = "§6.2 hand Codebreaker x4: CB + CB is the only play";
+	struct engine_game *g = new_game(
+	    name,
+	    "{\"first_player\":0,\"hands\":[[\"codebreaker\",\"codebreaker\","
+	    "\"codebreaker\",\"codebreaker\"]," SENTINELS "]}",
+	    1);
+	if (!g)
+		return;
+	json_t *a = engine_game_actions(g, 0);
+	test_cond(name,
+	          jeq(a, "[{\"type\":\"discard\",\"card\":\"codebreaker\"},"
+	                 "{\"type\":\"play\",\"face_up\":\"codebreaker\","
+	                 "\"face_down\":\"codebreaker\"}]"));
+	json_decref(a);
+	struct rules_why why = {{0}, {0}};
+	int rc = move(g, 0,
+	              "{\"type\":\"play\",\"face_up\":\"codebreaker\","
+	              "\"face_down\":\"enforcer\"}",
+	              &why);
+	test_cond(name, rc == BD_EILLEGAL &&
+	                    streq(why.detail, "you hold no enforcer card"));
+	rc = move(g, 0,
+	          "{\"type\":\"play\",\"face_up\":\"codebreaker\","
+	          "\"face_down\":\"codebreaker\"}",
+	          &why);
+	test_cond(name, rc == 0 && st(g)->phase == AA_PHASE_RECRUIT &&
+	                    st(g)->players[0].hand_size == 4 &&
+	                    st(g)->deck_size == 38 - 8 - 2);
+	engine_game_free(g);
+}
+
+static void test_6_3_empty_deck(void)
+{
+	const char *name = "§6.3 discard-to-draw is illegal with an empty deck";
+	struct engine_game *g =
+	    new_game(name,
+	             "{\"first_player\":0,\"deck\":[],\"hands\":[[\"enforcer\","
+	             "\"saboteur\",\"mole\",\"codebreaker\"]," SENTINELS "]}",
+	             1);
+	if (!g)
+		return;
+	struct rules_why why = {{0}, {0}};
+	int rc =
+	    move(g, 0, "{\"type\":\"discard\",\"card\":\"enforcer\"}", &why);
+	test_cond(name, rc == BD_EILLEGAL && streq(why.rule, "§4 Step 1.1") &&
+	                    streq(why.detail, "you may not discard: the agent "
+	                                      "deck is empty"));
+	json_t *a = engine_game_actions(g, 0);
+	test_cond(name, json_array_size(a) == 12 &&
+	                    streq(json_string_value(json_object_get(
+	                              json_array_get(a, 0), "type")),
+	                          "play"));
+	json_decref(a);
+	engine_game_free(g);
+}
+
+static void test_6_3_fifth(void)
+{
+	const char *name = "§6.3 discard-to-draw is illegal a 5th time";
+	const char *discard = "{\"type\":\"discard\",\"card\":\"enforcer\"}";
+	struct engine_game *g = new_game(
+	    name,
+	    "{\"first_player\":0,\"hands\":[[\"enforcer\",\"enforcer\","
+	    "\"enforcer\",\"enforcer\"]," SENTINELS "],"
+	    "\"deck\":[\"enforcer\",\"enforcer\",\"saboteur\",\"saboteur\","
+	    "\"mole\",\"sidekick\"]}",
+	    1);
+	if (!g)
+		return;
+	struct rules_why why = {{0}, {0}};
+	int ok = 1;
+	for (int i = 0; i < 4; i++)
+		ok = ok && move(g, 0, discard, &why) == 0;
+	test_cond(name, ok && st(g)->players[0].discards == 4 &&
+	                    st(g)->deck_size == 2);
+	int rc = move(g, 0, discard, &why);
+	test_cond(name, rc == BD_EILLEGAL && streq(why.rule, "§4 Step 1.1") &&
+	                    streq(why.detail,
+	                          "you have already discarded 4 times, the "
+	                          "most a player may in a game"));
+	json_t *v = engine_game_view(g, 1);
+	json_t *a = engine_game_actions(g, 0);
+	test_cond(name,
+	          player_int(v, 0, "discards") == 4 &&
+	              player_int(v, 0, "discards_left") == 0 &&
+	              jeq(a, "[{\"type\":\"play\",\"face_up\":"
+	                     "\"enforcer\",\"face_down\":\"saboteur\"},"
+	                     "{\"type\":\"play\",\"face_up\":"
+	                     "\"saboteur\",\"face_down\":\"enforcer\"}]"));
+	json_decref(v);
+	json_decref(a);
+	engine_game_free(g);
+}
+
+static void test_6_3_setup_discards(void)
+{
+	const char *name =
+	    "§6.3 discards_used counts toward the 4 (3 used: one more)";
+	const char *discard = "{\"type\":\"discard\",\"card\":\"enforcer\"}";
+	struct engine_game *g = new_game(
+	    name,
+	    "{\"first_player\":0,\"discards_used\":[3,0],\"hands\":"
+	    "[[\"enforcer\",\"enforcer\",\"saboteur\",\"mole\"]," SENTINELS
+	    "]}",
+	    1);
+	if (!g)
+		return;
+	struct rules_why why = {{0}, {0}};
+	test_cond(name, move(g, 0, discard, &why) == 0);
+	test_cond(name, move(g, 0, discard, &why) == BD_EILLEGAL);
+	json_t *v = engine_game_view(g, 0);
+	test_cond(name, player_int(v, 0, "discards") == 4 &&
+	                    jeq(json_object_get(player_of(v, 0), "discarded"),
+	                        "[\"enforcer\"]"));
+	json_decref(v);
+	engine_game_free(g);
+}
+
+static void test_6_3_after_play(void)
+{
+	const char *name = "§6.3 discard-to-draw is illegal after playing";
+	const char *discard = "{\"type\":\"discard\",\"card\":\"saboteur\"}";
+	struct engine_game *g = new_game(
+	    name,
+	    "{\"first_player\":0,\"hands\":[[\"enforcer\",\"saboteur\","
+	    "\"saboteur\",\"mole\"],[\"saboteur\",\"sentinel\",\"sentinel\","
+	    "\"sentinel\"]]}",
+	    1);
+	if (!g)
+		return;
+	struct rules_why why = {{0}, {0}};
+	test_cond(name, move(g, 0,
+	                     "{\"type\":\"play\",\"face_up\":\"enforcer\","
+	                     "\"face_down\":\"mole\"}",
+	                     &why) == 0);
+	/* The engine stops the active player: it is not their turn. */
+	test_cond(name, move(g, 0, discard, &why) == BD_ENOTTURN);
+	/* The recruiting player may not discard either. */
+	test_cond(name, move(g, 1, discard, &why) == BD_EILLEGAL &&
+	                    streq(why.rule, "§4 Step 1.1") &&
+	                    streq(why.detail, "you may discard only on your "
+	                                      "own turn, before playing"));
+	/* The pure rules refuse it too, without the engine's seat check. */
+	struct aa_state copy;
+	memcpy(&copy, st(g), sizeof copy);
+	struct aa_action a = {.type = AA_ACT_DISCARD, .card = AA_SABOTEUR};
+	struct aa_why w;
+	test_cond(name, aa_apply(&copy, 0, &a, &w) == BD_EILLEGAL &&
+	                    memcmp(&copy, st(g), sizeof copy) == 0);
+	engine_game_free(g);
+}
+
+static void test_6_4(void)
+{
+	const char *name = "§6.4 deck holds 1 when A plays 2: A holds 3";
+	struct engine_game *g = new_game(
+	    name,
+	    "{\"first_player\":0,\"deck\":[\"codebreaker\"],\"hands\":"
+	    "[[\"enforcer\",\"saboteur\",\"mole\",\"sidekick\"]," SENTINELS
+	    "]}",
+	    1);
+	if (!g)
+		return;
+	struct rules_why why = {{0}, {0}};
+	test_cond(name, move(g, 0,
+	                     "{\"type\":\"play\",\"face_up\":\"enforcer\","
+	                     "\"face_down\":\"saboteur\"}",
+	                     &why) == 0);
+	json_t *v = engine_game_view(g, 0);
+	test_cond(name,
+	          st(g)->players[0].hand_size == 3 && st(g)->deck_size == 0 &&
+	              json_integer_value(json_object_get(v, "deck_size")) ==
+	                  0 &&
+	              player_int(v, 0, "hand_size") == 3);
+	test_cond(name, jeq(json_object_get(v, "hand"),
+	                    "[\"mole\",\"sidekick\",\"codebreaker\"]"));
+	json_decref(v);
+	engine_game_free(g);
+}
+
+/* The logged `action` as `viewer` sees it, given the states. */
+static json_t *seen(const struct engine_game *after,
+                    const struct engine_game *now, int actor,
+                    const char *action, int viewer)
+{
+	json_t *a = js(action);
+	json_t *m =
+	    aa_rules.move_view(after->state, now->state, actor, a, viewer);
+	json_decref(a);
+	return m;
+}
+
+static void test_6_17(void)
+{
+	const char *name = "§6.17 N never sees the face-down card before "
+	                   "choosing";
+	const char *play = "{\"type\":\"play\",\"face_up\":\"enforcer\","
+	                   "\"face_down\":\"mole\"}";
+	struct engine_game *g =
+	    new_game(name,
+	             "{\"first_player\":0,\"hands\":[[\"enforcer\",\"mole\","
+	             "\"saboteur\",\"saboteur\"]," SENTINELS "]}",
+	             3);
+	if (!g)
+		return;
+	struct rules_why why = {{0}, {0}};
+	test_cond(name, move(g, 0, play, &why) == 0);
+	struct engine_game *after = engine_game_clone(g);
+	json_t *v1 = engine_game_view(g, 1), *vs = engine_game_view(g, -1);
+	json_t *v0 = engine_game_view(g, 0), *a1 = engine_game_actions(g, 1);
+	json_t *m1 = seen(after, g, 0, play, 1),
+	       *m0 = seen(after, g, 0, play, 0);
+	test_cond(name, !mentions(v1, "mole") && !mentions(vs, "mole") &&
+	                    !mentions(a1, "mole") && !mentions(m1, "mole"));
+	test_cond(name, jeq(json_object_get(v1, "played"),
+	                    "{\"face_up\":\"enforcer\",\"face_down\":null}") &&
+	                    jeq(json_object_get(v0, "played"),
+	                        "{\"face_up\":\"enforcer\",\"face_down\":"
+	                        "\"mole\"}"));
+	test_cond(name, jeq(a1, "[" PICK_UP "," PICK_DOWN "]") &&
+	                    jeq(m1, "{\"type\":\"play\",\"face_up\":"
+	                            "\"enforcer\",\"face_down\":null}") &&
+	                    jeq(m0, play));
+	json_decref(v1), json_decref(vs), json_decref(v0), json_decref(a1);
+	json_decref(m1), json_decref(m0);
+
+	const char *name2 = "§6.17 after recruitment both cards are public";
+	test_cond(name2, move(g, 1, PICK_UP, &why) == 0);
+	v1 = engine_game_view(g, 1);
+	vs = engine_game_view(g, -1);
+	m1 = seen(after, g, 0, play, 1);
+	const char *last = "{\"active_player\":0,\"recruited\":["
+	                   "{\"seat\":0,\"card\":\"mole\",\"moved\":-3},"
+	                   "{\"seat\":1,\"card\":\"enforcer\",\"moved\":1}]}";
+	test_cond(name2, jeq(json_object_get(v1, "last_turn"), last) &&
+	                     jeq(json_object_get(vs, "last_turn"), last) &&
+	                     jeq(json_object_get(v1, "played"), "null") &&
+	                     jeq(m1, play));
+	json_decref(v1), json_decref(vs), json_decref(m1);
+
+	/* Turn 2 in its recruit phase: turn 1's card stays revealed. */
+	const char *name3 = "§6.17 a recruited face-down card stays public";
+	test_cond(name3, move(g, 1,
+	                      "{\"type\":\"play\",\"face_up\":\"sentinel\","
+	                      "\"face_down\":\"sentinel\"}",
+	                      &why) == 0 &&
+	                     st(g)->phase == AA_PHASE_RECRUIT &&
+	                     st(g)->turn == 2);
+	m1 = seen(after, g, 0, play, 1);
+	test_cond(name3, jeq(m1, play));
+	json_decref(m1);
+	engine_game_free(after);
+	engine_game_free(g);
+}
+
+/* ---- views and information (rules §5) ---- */
+
+static void test_view_exact(void)
+{
+	const char *name = "§5 full view of both seats in the recruit phase";
+	struct engine_game *g = new_game(
+	    name,
+	    "{\"first_player\":1,\"progress\":[-2,3],\"discards_used\":[1,0],"
+	    "\"deck\":[\"mole\",\"sidekick\",\"enforcer\"],\"hands\":"
+	    "[[\"saboteur\",\"daredevil\",\"daredevil\"],[\"sentinel\","
+	    "\"codebreaker\",\"enforcer\",\"double-agent\"]],"
+	    "\"in_play\":[{\"enforcer\":2,\"mole\":0},{\"sentinel\":1}]}",
+	    9);
+	if (!g)
+		return;
+	struct rules_why why = {{0}, {0}};
+	test_cond(name, move(g, 1,
+	                     "{\"type\":\"discard\",\"card\":"
+	                     "\"double-agent\"}",
+	                     &why) == 0 &&
+	                    move(g, 1,
+	                         "{\"type\":\"play\",\"face_up\":\"sentinel\","
+	                         "\"face_down\":\"codebreaker\"}",
+	                         &why) == 0);
+	json_t *v0 = engine_game_view(g, 0), *v1 = engine_game_view(g, 1);
+	const char *players0 =
+	    "\"players\":[{\"seat\":0,\"hand_size\":3,\"progress\":-2,"
+	    "\"space\":12,\"distance_to_catch\":12,\"in_play\":"
+	    "{\"enforcer\":2},\"discards\":1,\"discards_left\":3,"
+	    "\"discarded\":[]},"
+	    "{\"seat\":1,\"hand_size\":4,\"progress\":3,\"space\":10,"
+	    "\"distance_to_catch\":2,\"in_play\":{\"sentinel\":1},"
+	    "\"discards\":1,\"discards_left\":3}]";
+	char want[2048];
+	snprintf(want, sizeof want,
+	         "{\"custom\":true,\"turn\":1,\"phase\":\"recruit\","
+	         "\"active_player\":1,\"first_player\":1,\"deck_size\":0,"
+	         "\"hand\":[\"saboteur\",\"daredevil\",\"daredevil\"],%s,"
+	         "\"played\":{\"face_up\":\"sentinel\",\"face_down\":null},"
+	         "\"last_turn\":null}",
+	         players0);
+	test_cond(name, jeq(v0, want));
+	test_cond(name,
+	          jeq(json_object_get(v1, "hand"),
+	              "[\"enforcer\",\"mole\",\"sidekick\",\"enforcer\"]") &&
+	              jeq(json_object_get(v1, "played"),
+	                  "{\"face_up\":\"sentinel\",\"face_down\":"
+	                  "\"codebreaker\"}") &&
+	              jeq(json_object_get(player_of(v1, 1), "discarded"),
+	                  "[\"double-agent\"]") &&
+	              !json_object_get(player_of(v1, 0), "discarded"));
+	test_cond(name, engine_game_to_act(g) == 1u);
+	json_decref(v0), json_decref(v1);
+	engine_game_free(g);
+}
+
+static void test_hiding(void)
+{
+	const char *name = "§5 seat 1 and spectators never see seat 0's hand "
+	                   "or discards";
+	const char *discard = "{\"type\":\"discard\",\"card\":\"mole\"}";
+	struct engine_game *g =
+	    new_game(name,
+	             "{\"first_player\":0,\"hands\":[[\"sidekick\",\"mole\","
+	             "\"enforcer\",\"enforcer\"],[\"sentinel\",\"sentinel\","
+	             "\"saboteur\",\"saboteur\"]]}",
+	             4);
+	if (!g)
+		return;
+	struct rules_why why = {{0}, {0}};
+	test_cond(name, move(g, 0, discard, &why) == 0);
+	struct engine_game *after = engine_game_clone(g);
+	json_t *v1 = engine_game_view(g, 1), *vs = engine_game_view(g, -1);
+	json_t *v0 = engine_game_view(g, 0);
+	json_t *m1 = seen(after, g, 0, discard, 1);
+	json_t *ms = seen(after, g, 0, discard, -1);
+	json_t *m0 = seen(after, g, 0, discard, 0);
+	test_cond(name, !mentions(v1, "sidekick") && !mentions(v1, "mole") &&
+	                    !mentions(vs, "sidekick") && !mentions(vs, "mole"));
+	test_cond(name, jeq(json_object_get(v1, "hand"),
+	                    "[\"sentinel\",\"sentinel\",\"saboteur\","
+	                    "\"saboteur\"]") &&
+	                    jeq(json_object_get(vs, "hand"), "null") &&
+	                    !json_object_get(v1, "hands") &&
+	                    !json_object_get(v1, "deck") &&
+	                    !json_object_get(player_of(v1, 0), "discarded") &&
+	                    !json_object_get(player_of(vs, 1), "discarded"));
+	test_cond(name, player_int(v1, 0, "discards") == 1 &&
+	                    jeq(json_object_get(player_of(v0, 0), "discarded"),
+	                        "[\"mole\"]"));
+	test_cond(name, jeq(m1, "{\"type\":\"discard\"}") &&
+	                    jeq(ms, "{\"type\":\"discard\"}") &&
+	                    jeq(m0, discard));
+	json_decref(v1), json_decref(vs), json_decref(v0);
+	json_decref(m1), json_decref(ms), json_decref(m0);
+
+	/* Finish with the last listed action every time (a play or a pick,
+	 * never a discard); then everything is shown to everyone. */
+	const char *name2 = "§5 after game over everything is shown";
+	struct rules_result res;
+	for (int guard = 0; guard < 200 && !engine_game_result(g, &res);
+	     guard++) {
+		int seat = engine_game_to_act(g) == 1u ? 0 : 1;
+		json_t *acts = engine_game_actions(g, seat);
+		engine_game_apply(
+		    g, seat, json_array_get(acts, json_array_size(acts) - 1),
+		    &why);
+		json_decref(acts);
+	}
+	test_cond(name2, engine_game_result(g, &res));
+	vs = engine_game_view(g, -1);
+	m1 = seen(after, g, 0, discard, 1);
+	test_cond(
+	    name2,
+	    jeq(json_object_get(player_of(vs, 0), "discarded"), "[\"mole\"]") &&
+	        json_is_array(json_object_get(player_of(vs, 1), "discarded")) &&
+	        json_array_size(json_object_get(vs, "hands")) == 2 &&
+	        json_is_array(json_object_get(vs, "deck")) &&
+	        jeq(json_object_get(vs, "hand"), "null") && jeq(m1, discard));
+	json_decref(vs), json_decref(m1);
+	engine_game_free(after);
+	engine_game_free(g);
+}
+
+static void test_reveal_exact(void)
+{
+	const char *name = "§5 game over: hands, deck (top first), discards";
+	struct engine_game *g = new_game(
+	    name,
+	    "{\"first_player\":0,\"progress\":[5,0],\"hands\":[["
+	    "\"codebreaker\","
+	    "\"enforcer\",\"saboteur\",\"saboteur\"]," SENTINELS "],"
+	    "\"deck\":[\"mole\",\"sidekick\",\"double-agent\",\"daredevil\","
+	    "\"saboteur\"],\"in_play\":[{\"enforcer\":2},{}]}",
+	    2);
+	if (!g)
+		return;
+	const char *moves[] = {
+	    "0 {\"type\":\"discard\",\"card\":\"saboteur\"}",
+	    "0 {\"type\":\"play\",\"face_up\":\"codebreaker\","
+	    "\"face_down\":\"enforcer\"}",
+	    "1 " PICK_UP, NULL};
+	test_cond(name, play_moves(g, moves));
+	json_t *v = engine_game_view(g, 1);
+	test_cond(
+	    name,
+	    streq(json_string_value(json_object_get(v, "phase")), "over") &&
+	        jeq(json_object_get(v, "hands"),
+	            "[[\"saboteur\",\"mole\",\"sidekick\","
+	            "\"double-agent\"]," SENTINELS "]") &&
+	        jeq(json_object_get(v, "deck"),
+	            "[\"daredevil\",\"saboteur\"]") &&
+	        jeq(json_object_get(player_of(v, 0), "discarded"),
+	            "[\"saboteur\"]") &&
+	        jeq(json_object_get(player_of(v, 1), "discarded"), "[]") &&
+	        jeq(json_object_get(v, "played"), "null"));
+	json_t *a = engine_game_actions(g, 0), *b = engine_game_actions(g, 1);
+	test_cond(name, json_array_size(a) == 0 && json_array_size(b) == 0);
+	struct rules_why why = {{0}, {0}};
+	test_cond(name, move(g, 1, PICK_UP, &why) == BD_EGAMEOVER);
+	json_decref(v), json_decref(a), json_decref(b);
+	engine_game_free(g);
+}
+
+/* ---- setup ---- */
+
+static void test_default_setup(void)
+{
+	const char *name = "§2 default setup: 4 cards each, 30 in the deck";
+	int firsts[2] = {0, 0};
+	for (uint64_t seed = 1; seed <= 40; seed++) {
+		struct engine_game *g = new_game(name, NULL, seed);
+		if (!g)
+			return;
+		const struct aa_state *s = st(g);
+		int count[AA_KINDS] = {0}, total = 0;
+		for (int p = 0; p < 2; p++)
+			for (int i = 0; i < s->players[p].hand_size; i++)
+				count[s->players[p].hand[i]]++, total++;
+		for (int i = 0; i < s->deck_size; i++)
+			count[s->deck[i]]++, total++;
+		int inventory = 1;
+		for (int k = 0; k < AA_KINDS; k++)
+			inventory =
+			    inventory && count[k] == (k < AA_SIDEKICK ? 6 : 1);
+		test_cond(name, s->players[0].hand_size == 4 &&
+		                    s->players[1].hand_size == 4 &&
+		                    s->deck_size == 30 && !s->custom &&
+		                    s->turn == 1 && s->phase == AA_PHASE_PLAY &&
+		                    s->active == s->first_player);
+		test_cond("§1 inventory 38 = 6x6 + 1 + 1",
+		          total == 38 && inventory);
+		firsts[s->first_player]++;
+		engine_game_free(g);
+	}
+	test_cond("§2 the first player is drawn at random",
+	          firsts[0] > 0 && firsts[1] > 0);
+	struct engine_game *g = new_game(name, NULL, 77);
+	if (!g)
+		return;
+	json_t *v = engine_game_view(g, ENGINE_SPECTATOR);
+	test_cond(name,
+	          jeq(json_object_get(v, "custom"), "false") &&
+	              json_integer_value(json_object_get(v, "deck_size")) ==
+	                  30 &&
+	              jeq(json_object_get(v, "played"), "null") &&
+	              jeq(json_object_get(v, "last_turn"), "null") &&
+	              player_int(v, 1, "space") == 7 &&
+	              player_int(v, 0, "distance_to_catch") == 7 &&
+	              player_int(v, 1, "discards_left") == 4 &&
+	              jeq(json_object_get(player_of(v, 0), "in_play"), "{}"));
+	json_decref(v);
+	engine_game_free(g);
+}
+
+static void test_setup_defaults(void)
+{
+	const char *name = "§2 custom setup: deck top first, rest dealt";
+	struct engine_game *g =
+	    new_game(name,
+	             "{\"first_player\":1,\"deck\":[\"mole\",\"sidekick\"],"
+	             "\"in_play\":[{\"enforcer\":1},{}]}",
+	             6);
+	if (!g)
+		return;
+	const struct aa_state *s = st(g);
+	int total =
+	    s->deck_size + s->players[1].hand_size + s->players[0].hand_size;
+	test_cond(name, s->custom && s->players[0].hand_size == 4 &&
+	                    s->players[1].hand_size == 4 && total == 10 &&
+	                    s->active == 1 && s->players[0].in_play[1] == 1);
+	struct rules_why why = {{0}, {0}};
+	char discard[96];
+	snprintf(discard, sizeof discard,
+	         "{\"type\":\"discard\",\"card\":\"%s\"}",
+	         aa_card_info[s->players[1].hand[0]].id);
+	test_cond(name, move(g, 1, discard, &why) == 0 &&
+	                    st(g)->players[1].hand[3] == AA_MOLE);
+	engine_game_free(g);
+	g = new_game("§2 custom setup: hands given, deck = the rest",
+	             "{\"first_player\":0,\"hands\":[[\"mole\",\"sidekick\"],"
+	             "[\"enforcer\",\"enforcer\"]]}",
+	             6);
+	test_cond("§2 custom setup: hands given, deck = the rest",
+	          g && st(g)->deck_size == 34);
+	engine_game_free(g);
+}
+
+struct bad_setup {
+	const char *name;
+	const char *setup;
+	const char *detail;
+};
+
+static const struct bad_setup bad_setups[] = {
+    {"unknown card id", "{\"hands\":[[\"spy\"],[]]}",
+     "'spy' in hands[0] is not an agent card id"},
+    {"7 enforcers",
+     "{\"deck\":[\"enforcer\",\"enforcer\",\"enforcer\",\"enforcer\","
+     "\"enforcer\",\"enforcer\",\"enforcer\"]}",
+     "7 enforcer cards named but the game has 6"},
+    {"2 moles across hand and deck",
+     "{\"hands\":[[\"mole\",\"enforcer\"],[]],\"deck\":[\"mole\"]}",
+     "2 mole cards named but the game has 1"},
+    {"in_play counts toward the inventory",
+     "{\"in_play\":[{\"enforcer\":4},{\"enforcer\":2}],\"deck\":"
+     "[\"enforcer\"]}",
+     "7 enforcer cards named but the game has 6"},
+    {"3 hands", "{\"hands\":[[],[],[]]}",
+     "hands must be an array of 2 arrays of card ids, one per seat"},
+    {"a hand that is not an array", "{\"hands\":[\"mole\",[]]}",
+     "hands[0] must be an array of card ids"},
+    {"a card that is not a string", "{\"deck\":[1]}",
+     "deck must be an array of card ids"},
+    {"progress for 1 seat", "{\"progress\":[1]}",
+     "progress must be an array of 2 integers, one per seat"},
+    {"progress not an integer", "{\"progress\":[1.5,0]}",
+     "progress must be an integer"},
+    {"progress out of range", "{\"progress\":[100001,100001]}",
+     "progress[0] must be between -100000 and 100000"},
+    {"progress beyond int32", "{\"progress\":[0,99999999999]}",
+     "progress[1] must be between -100000 and 100000"},
+    {"first_player 2", "{\"first_player\":2}",
+     "first_player must be 0 or 1, not 2"},
+    {"first_player a string", "{\"first_player\":\"0\"}",
+     "first_player must be an integer"},
+    {"discards_used 5", "{\"discards_used\":[5,0]}",
+     "discards_used[0] is 5, but a player discards 0 to 4 times per game"},
+    {"discards_used -1", "{\"discards_used\":[0,-1]}",
+     "discards_used[1] is -1, but a player discards 0 to 4 times per game"},
+    {"lead 7", "{\"progress\":[7,0]}",
+     "a lead of 7 means a meeple is already caught; the lead must stay "
+     "below 7"},
+    {"lead -9", "{\"progress\":[-4,5]}",
+     "a lead of 9 means a meeple is already caught; the lead must stay "
+     "below 7"},
+    {"3 codebreakers in play", "{\"in_play\":[{},{\"codebreaker\":3}]}",
+     "seat 1 already has 3 codebreaker cards in play, so the game would "
+     "already be over"},
+    {"4 daredevils in play", "{\"in_play\":[{\"daredevil\":4},{}]}",
+     "seat 0 already has 4 daredevil cards in play, so the game would "
+     "already be over"},
+    {"negative count in play", "{\"in_play\":[{\"mole\":-1},{}]}",
+     "seat 0 cannot have a negative number of mole cards in play"},
+    {"unknown card in play", "{\"in_play\":[{\"spy\":1},{}]}",
+     "'spy' in in_play is not an agent card id"},
+    {"in_play entry not an object", "{\"in_play\":[[],{}]}",
+     "each in_play entry must be an object of card id: count"},
+    {"first player holds 1 card",
+     "{\"first_player\":0,\"hands\":[[\"mole\"],[\"enforcer\","
+     "\"enforcer\"]]}",
+     "the first player (seat 0) holds 1 card(s) but must play 2"},
+    {"second player stuck with 1 card",
+     "{\"first_player\":0,\"hands\":[[\"mole\",\"sidekick\",\"enforcer\","
+     "\"enforcer\"],[\"enforcer\"]],\"deck\":[\"saboteur\",\"saboteur\","
+     "\"saboteur\"]}",
+     "seat 1 holds 1 card(s) and could not play 2 on turn 2, because the "
+     "deck would not be empty yet"},
+    {"unknown setup key", "{\"seed\":1}", "unknown setup key 'seed'"},
+    {"setup not an object", "[]", "the setup must be a JSON object"},
+    {"too few cards left to deal",
+     "{\"deck\":[\"double-agent\",\"double-agent\",\"double-agent\","
+     "\"double-agent\",\"double-agent\",\"double-agent\",\"enforcer\","
+     "\"enforcer\",\"enforcer\",\"enforcer\",\"enforcer\",\"enforcer\","
+     "\"codebreaker\",\"codebreaker\",\"codebreaker\",\"codebreaker\","
+     "\"codebreaker\",\"codebreaker\",\"saboteur\",\"saboteur\","
+     "\"saboteur\",\"saboteur\",\"saboteur\",\"saboteur\",\"daredevil\","
+     "\"daredevil\",\"daredevil\",\"daredevil\",\"daredevil\","
+     "\"daredevil\",\"sentinel\",\"sentinel\",\"sentinel\","
+     "\"sentinel\"]}",
+     "only 4 cards are left to deal, but the two hands need 8"},
+};
+
+static void test_bad_setups(void)
+{
+	for (size_t i = 0; i < sizeof bad_setups / sizeof bad_setups[0]; i++) {
+		const struct bad_setup *b = &bad_setups[i];
+		char name[160];
+		snprintf(name, sizeof name, "impossible setup refused: %s",
+		         b->name);
+		struct engine_game *g;
+		struct rules_why why = {{0}, {0}};
+		int rc = try_new(b->setup, 1, &g, &why);
+		test_cond(name, rc == BD_EBADSETUP && g == NULL &&
+		                    streq(why.detail, b->detail) &&
+		                    why.rule[0] == "§"[0]);
+		engine_game_free(g);
+	}
+	/* 39 cards in one hand. */
+	char big[1024];
+	int at = snprintf(big, sizeof big, "{\"hands\":[[\"mole\"");
+	for (int i = 1; i < 39; i++)
+		at += snprintf(big + at, sizeof big - (size_t)at, ",\"mole\"");
+	snprintf(big + at, sizeof big - (size_t)at, "],[]]}");
+	struct engine_game *g;
+	struct rules_why why = {{0}, {0}};
+	test_cond("impossible setup refused: a hand of 39",
+	          try_new(big, 1, &g, &why) == BD_EBADSETUP &&
+	              streq(why.detail,
+	                    "hands[0] names 39 cards but the game has 38"));
+}
+
+static void test_boundary_setups(void)
+{
+	static const char *const ok[] = {
+	    "{\"progress\":[6,0]}",
+	    "{\"progress\":[-100000,-99994]}",
+	    "{\"discards_used\":[4,4]}",
+	    "{\"in_play\":[{\"codebreaker\":2,\"daredevil\":2},"
+	    "{\"codebreaker\":2,\"daredevil\":2}]}",
+	    "{\"first_player\":0,\"hands\":[[\"mole\",\"sidekick\","
+	    "\"enforcer\","
+	    "\"enforcer\"],[\"enforcer\"]],\"deck\":[\"saboteur\","
+	    "\"saboteur\"]}",
+	    "{\"first_player\":0,\"hands\":[[\"mole\",\"sidekick\"],[]],"
+	    "\"deck\":[]}",
+	    "{}",
+	};
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		struct engine_game *g =
+		    new_game("possible setup accepted (boundaries)", ok[i], 1);
+		test_cond("a custom setup sets the custom flag",
+		          g && st(g)->custom);
+		engine_game_free(g);
+	}
+	struct engine_game *g = new_game("a JSON null setup", "null", 1);
+	test_cond("a JSON null setup is the normal deal", g && !st(g)->custom);
+	engine_game_free(g);
+}
+
+static void test_options(void)
+{
+	const char *name = "options: none exist";
+	struct engine_game *g = NULL;
+	struct rules_why why = {{0}, {0}};
+	json_t *o = js("{\"x\":1}"), *arr = js("[]"), *empty = js("{}");
+	test_cond(name, engine_game_new(&aa_rules, 2, o, NULL, 1, &g, &why) ==
+	                        BD_EBADOPTIONS &&
+	                    streq(why.detail, "unknown option 'x'"));
+	test_cond(name, engine_game_new(&aa_rules, 2, arr, NULL, 1, &g, &why) ==
+	                        BD_EBADOPTIONS &&
+	                    streq(why.detail, "options must be a JSON object"));
+	test_cond(name, engine_game_new(&aa_rules, 3, empty, NULL, 1, &g,
+	                                &why) == BD_EBADOPTIONS);
+	test_cond(
+	    name,
+	    engine_game_new(&aa_rules, 2, empty, NULL, 1, &g, &why) == 0 && g);
+	engine_game_free(g);
+	json_decref(o), json_decref(arr), json_decref(empty);
+}
+
+/* ---- refused actions ---- */
+
+struct bad_action {
+	int seat;
+	const char *action;
+	const char *rule;
+	const char *detail;
+};
+
+static const struct bad_action bad_actions[] = {
+    {0, "[]", "§4", "an action must be a JSON object"},
+    {0, "{}", "§4",
+     "an action needs a \"type\" string: discard, play or recruit"},
+    {0, "{\"type\":7}", "§4",
+     "an action needs a \"type\" string: discard, play or recruit"},
+    {0, "{\"type\":\"pass\"}", "§4",
+     "unknown action type 'pass'; use discard, play or recruit"},
+    {0, "{\"type\":\"discard\"}", "§4 Step 1.1",
+     "a discard action needs \"card\""},
+    {0, "{\"type\":\"discard\",\"card\":3}", "§4 Step 1.1",
+     "\"card\" must be a string"},
+    {0, "{\"type\":\"discard\",\"card\":\"spy\"}", "§4 Step 1.1",
+     "'spy' is not an agent card id"},
+    {0, "{\"type\":\"discard\",\"card\":\"mole\",\"extra\":1}", "§4 Step 1.1",
+     "unknown key 'extra' in a discard action"},
+    {0, "{\"type\":\"discard\",\"card\":\"daredevil\"}", "§4 Step 1.1",
+     "you hold no daredevil card"},
+    {0, "{\"type\":\"play\",\"face_up\":\"enforcer\"}", "§4 Step 1.2",
+     "a play action needs \"face_down\""},
+    {0,
+     "{\"type\":\"play\",\"face_up\":\"enforcer\",\"face_down\":"
+     "\"sidekick\"}",
+     "§4 Step 1.2", "you hold no sidekick card"},
+    {0,
+     "{\"type\":\"play\",\"face_up\":\"sidekick\",\"face_down\":"
+     "\"sidekick\"}",
+     "§4 Step 1.2", "you hold no sidekick card"},
+    {0, "{\"type\":\"recruit\",\"pick\":\"face_up\"}", "§4 Step 2.1",
+     "only the opponent of the active player recruits, after the active "
+     "player has played"},
+    {0, "{\"type\":\"recruit\",\"pick\":\"left\"}", "§4 Step 2.1",
+     "\"pick\" must be \"face_up\" or \"face_down\""},
+};
+
+static void test_bad_actions(void)
+{
+	struct engine_game *g =
+	    new_game("refused actions: setup",
+	             "{\"first_player\":0,\"hands\":[[\"enforcer\",\"mole\","
+	             "\"saboteur\",\"saboteur\"]," SENTINELS "]}",
+	             1);
+	if (!g)
+		return;
+	for (size_t i = 0; i < sizeof bad_actions / sizeof bad_actions[0];
+	     i++) {
+		const struct bad_action *b = &bad_actions[i];
+		char name[192];
+		snprintf(name, sizeof name, "refused action %s", b->action);
+		struct rules_why why = {{0}, {0}};
+		int rc = move(g, b->seat, b->action, &why);
+		test_cond(name, rc == BD_EILLEGAL && streq(why.rule, b->rule) &&
+		                    streq(why.detail, b->detail) &&
+		                    g->seq == 0);
+	}
+	struct rules_why why = {{0}, {0}};
+	test_cond("refused action: wrong seat is the engine's BD_ENOTTURN",
+	          move(g, 1, "{\"type\":\"discard\",\"card\":\"sentinel\"}",
+	               &why) == BD_ENOTTURN);
+	engine_game_free(g);
+}
+
+/* ---- catalog ---- */
+
+static void test_catalog(void)
+{
+	json_t *c = aa_rules.catalog();
+	test_cond(
+	    "catalog lists the 8 agents and the 3 actions",
+	    jeq(c,
+	        "{\"options\":{},\"cards\":["
+	        "{\"id\":\"double-agent\",\"name\":\"Double "
+	        "Agent\",\"copies\":6,"
+	        "\"moves\":[-1,6,-1]},"
+	        "{\"id\":\"enforcer\",\"name\":\"Enforcer\",\"copies\":6,"
+	        "\"moves\":[1,2,3]},"
+	        "{\"id\":\"codebreaker\",\"name\":\"Codebreaker\",\"copies\":6,"
+	        "\"moves\":[0,0,null]},"
+	        "{\"id\":\"saboteur\",\"name\":\"Saboteur\",\"copies\":6,"
+	        "\"moves\":[-1,-1,-2]},"
+	        "{\"id\":\"daredevil\",\"name\":\"Daredevil\",\"copies\":6,"
+	        "\"moves\":[2,3,null]},"
+	        "{\"id\":\"sentinel\",\"name\":\"Sentinel\",\"copies\":6,"
+	        "\"moves\":[0,2,6]},"
+	        "{\"id\":\"sidekick\",\"name\":\"Sidekick\",\"copies\":1,"
+	        "\"moves\":[4]},"
+	        "{\"id\":\"mole\",\"name\":\"Mole\",\"copies\":1,\"moves\":[-3]"
+	        "}],"
+	        "\"actions\":["
+	        "{\"type\":\"discard\",\"fields\":{\"card\":\"card id\"}},"
+	        "{\"type\":\"play\",\"fields\":{\"face_up\":\"card id\","
+	        "\"face_down\":\"card id\"}},"
+	        "{\"type\":\"recruit\",\"fields\":{\"pick\":"
+	        "\"face_up | face_down\"}}]}"));
+	json_decref(c);
+	test_cond("engine table: id, title, version, seats",
+	          streq(aa_rules.id, "agent-avenue") &&
+	              streq(aa_rules.title, "Agent Avenue") &&
+	              aa_rules.version == 1 && aa_rules.min_seats == 2 &&
+	              aa_rules.max_seats == 2 &&
+	              aa_rules.state_size == sizeof(struct aa_state));
+}
+
+/* ---- random games ---- */
+
+/* Cards in the game: hands + deck + played + in play + known discards
+ * (38 in a normal game). */
+static int cards_in_game(const struct aa_state *s)
+{
+	int total = s->deck_size + (s->phase == AA_PHASE_RECRUIT ? 2 : 0);
+	for (int p = 0; p < 2; p++) {
+		total += s->players[p].hand_size + s->players[p].discarded_size;
+		for (int k = 0; k < AA_KINDS; k++)
+			total += s->players[p].in_play[k];
+	}
+	return total;
+}
+
+/* rules §5 while running: viewers see their own hand only; seat 0's
+ * face-down card is hidden from the others. */
+static int hidden_ok(const struct engine_game *g)
+{
+	const struct aa_state *s = st(g);
+	int ok = 1;
+	for (int viewer = -1; viewer < 2; viewer++) {
+		json_t *v = engine_game_view(g, viewer);
+		json_t *fd =
+		    json_object_get(json_object_get(v, "played"), "face_down");
+		ok = ok && !json_object_get(v, "hands") &&
+		     !json_object_get(v, "deck");
+		for (int p = 0; p < 2; p++)
+			ok = ok && (p == viewer) ==
+			               (json_object_get(player_of(v, p),
+			                                "discarded") != NULL);
+		if (s->phase == AA_PHASE_RECRUIT)
+			ok = ok && json_is_null(fd) == (viewer != s->active);
+		ok = ok && (viewer >= 0
+		                ? json_array_size(json_object_get(v, "hand")) ==
+		                      s->players[viewer].hand_size
+		                : json_is_null(json_object_get(v, "hand")));
+		json_decref(v);
+	}
+	return ok;
+}
+
+/* Every listed action is accepted when posted back (on a copy). */
+static int listed_ok(const struct engine_game *g, const json_t *acts, int seat)
+{
+	size_t i;
+	const json_t *a;
+	int ok = 1;
+	json_array_foreach(acts, i, a)
+	{
+		struct engine_game *c = engine_game_clone(g);
+		struct rules_why why = {{0}, {0}};
+		ok = ok && engine_game_apply(c, seat, a, &why) == 0;
+		engine_game_free(c);
+	}
+	return ok;
+}
+
+/* 1 if the action is a discard. */
+static int is_discard(const json_t *a)
+{
+	const char *type = json_string_value(json_object_get(a, "type"));
+	return type && strcmp(type, "discard") == 0;
+}
+
+struct tally {
+	int bad_listing, bad_apply, bad_hiding, bad_cards, too_long;
+	int bad_result;
+	int reasons[6];
+};
+
+/* Plays one game to the end with random listed actions (never discards
+ * when no_discards).  Records trouble in *t. */
+static void random_game(struct engine_game *g, struct rng *pick,
+                        int no_discards, int check_all, struct tally *t)
+{
+	struct rules_result res;
+	int cards = cards_in_game(st(g));
+	for (int step = 0; step < 500 && !engine_game_result(g, &res); step++) {
+		unsigned who = engine_game_to_act(g);
+		int seat = who == 1u ? 0 : 1;
+		json_t *acts = engine_game_actions(g, seat);
+		json_t *idle = engine_game_actions(g, 1 - seat);
+		size_t n = json_array_size(acts), first = 0;
+		t->bad_listing += (who != 1u && who != 2u) || n == 0 ||
+		                  json_array_size(idle) != 0;
+		if (check_all) {
+			t->bad_apply += !listed_ok(g, acts, seat);
+			t->bad_hiding += !hidden_ok(g);
+		}
+		while (no_discards && first < n &&
+		       is_discard(json_array_get(acts, first)))
+			first++;
+		struct rules_why why = {{0}, {0}};
+		size_t k = first + rng_below(pick, (uint32_t)(n - first));
+		t->bad_apply +=
+		    engine_game_apply(g, seat, json_array_get(acts, k), &why) !=
+		    0;
+		t->bad_cards += cards_in_game(st(g)) != cards;
+		json_decref(acts);
+		json_decref(idle);
+	}
+	int over = engine_game_result(g, &res);
+	t->too_long += !over || st(g)->turn > 19;
+	t->bad_result += over && res.winners != 1u && res.winners != 2u;
+	for (int r = 1; over && r < 6; r++)
+		t->reasons[r] +=
+		    strcmp(res.reason, aa_reason_word((enum aa_reason)r)) == 0;
+}
+
+static void test_random_games(void)
+{
+	struct rng pick;
+	struct tally t;
+	memset(&t, 0, sizeof t);
+	rng_seed(&pick, 2024);
+	for (uint64_t seed = 1; seed <= 300; seed++) {
+		struct engine_game *g =
+		    new_game("random game setup", NULL, seed);
+		if (!g)
+			return;
+		random_game(g, &pick, 0, 1, &t);
+		engine_game_free(g);
+	}
+	printf("random games: catch %d, codebreakers %d, daredevils %d, "
+	       "tie %d, out_of_cards %d\n",
+	       t.reasons[1], t.reasons[2], t.reasons[3], t.reasons[4],
+	       t.reasons[5]);
+	test_cond("300 random games end within 19 turns", t.too_long == 0);
+	test_cond("random games: exactly one winner", t.bad_result == 0);
+	test_cond("random games: one seat acts, with listed actions",
+	          t.bad_listing == 0);
+	test_cond("random games: every listed action is accepted",
+	          t.bad_apply == 0);
+	test_cond("random games: views hide what §5 hides", t.bad_hiding == 0);
+	test_cond("random games: cards are conserved", t.bad_cards == 0);
+	test_cond("random games: catch, codebreakers, daredevils, tie occur",
+	          t.reasons[1] && t.reasons[2] && t.reasons[3] && t.reasons[4]);
+}
+
+/* A short deck (26 cards set aside) makes running out of cards common. */
+static void test_short_deck_games(void)
+{
+	struct rng pick;
+	struct tally t;
+	memset(&t, 0, sizeof t);
+	rng_seed(&pick, 5);
+	for (uint64_t seed = 500; seed < 700; seed++) {
+		struct engine_game *g = new_game(
+		    "random short-deck game setup",
+		    "{\"deck\":[\"enforcer\",\"saboteur\",\"double-agent\","
+		    "\"sentinel\"]}",
+		    seed);
+		if (!g)
+			return;
+		random_game(g, &pick, 0, 1, &t);
+		engine_game_free(g);
+	}
+	test_cond("200 short-deck random games end with no error",
+	          t.too_long == 0 && t.bad_result == 0 && t.bad_listing == 0 &&
+	              t.bad_apply == 0 && t.bad_hiding == 0 &&
+	              t.bad_cards == 0);
+	test_cond("short-deck random games: running out of cards occurs",
+	          t.reasons[AA_REASON_OUT_OF_CARDS] > 0);
+}
+
+static void test_no_discard_games(void)
+{
+	struct rng pick;
+	struct tally t;
+	memset(&t, 0, sizeof t);
+	rng_seed(&pick, 99);
+	for (uint64_t seed = 1000; seed < 1300; seed++) {
+		struct engine_game *g =
+		    new_game("random game setup", NULL, seed);
+		if (!g)
+			return;
+		random_game(g, &pick, 1, 0, &t);
+		engine_game_free(g);
+	}
+	test_cond("§4 Step 3 without discards, running out of cards never "
+	          "decides",
+	          t.reasons[AA_REASON_OUT_OF_CARDS] == 0 && t.too_long == 0 &&
+	              t.bad_apply == 0);
+}
+
+static void test_determinism(void)
+{
+	const char *name = "same seed, same moves: same state bytes";
+	int same = 1;
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		struct engine_game *a = new_game(name, NULL, seed);
+		struct engine_game *b = new_game(name, NULL, seed);
+		const char *custom = "{\"hands\":[[\"mole\",\"sidekick\"],"
+		                     "[\"enforcer\",\"enforcer\"]]}";
+		struct engine_game *c = new_game(name, custom, seed);
+		struct engine_game *d = new_game(name, custom, seed);
+		if (!a || !b || !c || !d)
+			return;
+		same = same && memcmp(a, b, engine_game_size(&aa_rules)) == 0 &&
+		       memcmp(c, d, engine_game_size(&aa_rules)) == 0;
+		struct rng p1, p2;
+		struct tally t;
+		memset(&t, 0, sizeof t);
+		rng_seed(&p1, seed);
+		rng_seed(&p2, seed);
+		random_game(a, &p1, 0, 0, &t);
+		random_game(b, &p2, 0, 0, &t);
+		same = same && a->seq == b->seq &&
+		       memcmp(a->state, b->state, aa_rules.state_size) == 0;
+		engine_game_free(a), engine_game_free(b);
+		engine_game_free(c), engine_game_free(d);
+	}
+	test_cond(name, same);
+	struct engine_game *x = new_game(name, NULL, 1);
+	struct engine_game *y = new_game(name, NULL, 2);
+	test_cond("different seeds deal differently",
+	          x && y &&
+	              memcmp(x->state, y->state, aa_rules.state_size) != 0);
+	engine_game_free(x), engine_game_free(y);
+}
+
+int main(void)
+{
+	for (size_t i = 0; i < sizeof icon_cases / sizeof icon_cases[0]; i++)
+		run_icon_case(&icon_cases[i]);
+	for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++)
+		run_scenario(&scenarios[i]);
+	test_6_1();
+	test_6_2();
+	test_6_3_empty_deck();
+	test_6_3_fifth();
+	test_6_3_setup_discards();
+	test_6_3_after_play();
+	test_6_4();
+	test_6_17();
+	test_view_exact();
+	test_hiding();
+	test_reveal_exact();
+	test_default_setup();
+	test_setup_defaults();
+	test_bad_setups();
+	test_boundary_setups();
+	test_options();
+	test_bad_actions();
+	test_catalog();
+	test_determinism();
+	test_random_games();
+	test_short_deck_games();
+
+	test_no_discard_games();
+	return test_report("agent-avenue");
+}
