@@ -16,7 +16,15 @@
 struct service {
 	struct store *st;           /* borrowed */
 	struct engine_cache *cache; /* owned */
+	service_move_fn on_move;    /* listener for committed moves, or NULL */
+	void *on_move_ctx;          /* its context */
 };
+
+void service_on_move(struct service *svc, service_move_fn fn, void *ctx)
+{
+	svc->on_move = fn;
+	svc->on_move_ctx = ctx;
+}
 
 struct service *service_new(struct store *st, size_t cache_games)
 {
@@ -470,8 +478,11 @@ static int try_move(struct service *svc, struct loaded *l, int seat,
 	free(text);
 	free(res_text);
 	json_decref(res);
-	if (rc == 0)
+	if (rc == 0) {
 		engine_cache_put(svc->cache, l->row.key, l->g);
+		if (svc->on_move)
+			svc->on_move(svc->on_move_ctx, l->row.key, l->g->seq);
+	}
 	if (rc == BD_ECONFLICT && m->has_expected)
 		return stale(err, current);
 	return rc;

@@ -71,4 +71,14 @@ int service_move(struct service *svc, const char *id, const char *token,
 int service_moves(struct service *svc, const char *id, const char *token,
 		  const char *after, json_t **out, struct svc_err *err);
 
+/* ---- live updates ---- */
+
+/* Called after every committed move, on the thread that committed it,
+ * with the game's store key and its new seq.  Must be quick and must not
+ * call back into the service. */
+typedef void (*service_move_fn)(void *ctx, int64_t game_key, uint64_t seq);
+
+/* Sets the one move listener (NULL to clear).  Call before serving. */
+void service_on_move(struct service *svc, service_move_fn fn, void *ctx);
+
 #endif
