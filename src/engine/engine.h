@@ -107,6 +107,8 @@ struct engine_game {
 	int seats;                 /* rules->min_seats..max_seats */
 	uint64_t seq;              /* moves applied so far */
 	struct rng rng;            /* the game's generator */
+	unsigned resigned;         /* bit s set: seat s resigned */
+	int ended_by_resignation;  /* 1: over because one seat was left */
 	_Alignas(16) unsigned char state[]; /* rules->state_size bytes */
 };
 
@@ -127,10 +129,18 @@ struct engine_game *engine_game_clone(const struct engine_game *g);
 void engine_game_free(struct engine_game *g);
 
 /* Applies one move by `seat`.  g is changed only on success (seq+1).
+ * The engine's own action {"type":"resign"} (any time, turn or not) is
+ * handled here, not by the rules: with one seat left that seat wins at
+ * once; otherwise the game goes on and every decision of a resigned seat
+ * is taken by a uniformly random legal action drawn from the game's
+ * generator (so replays agree).  After any move the same auto-play runs.
  * Errors: BD_EGAMEOVER, BD_ENOTTURN, BD_EILLEGAL (with *why),
  * BD_EBADREQUEST (seat out of range). */
 int engine_game_apply(struct engine_game *g, int seat, const json_t *action,
 		      struct rules_why *why);
+
+/* 1 if action is the engine's resign action. */
+int engine_action_is_resign(const json_t *action);
 
 /* Seats to act now (bit set). */
 unsigned engine_game_to_act(const struct engine_game *g);

@@ -68,23 +68,92 @@ void engine_game_free(struct engine_game *g)
 	free(g);
 }
 
+/* Decisions of resigned seats are random; a bound keeps a buggy module
+ * from looping for ever. */
+#define AUTOPLAY_MAX 100000
+
+int engine_action_is_resign(const json_t *action)
+{
+	const char *type = json_string_value(json_object_get(action, "type"));
+	return type && strcmp(type, "resign") == 0 && json_object_size(action) == 1;
+}
+
+static int seats_left(const struct engine_game *g)
+{
+	int n = 0;
+	for (int s = 0; s < g->seats; s++)
+		n += !(g->resigned & (1u << s));
+	return n;
+}
+
+/* The lowest resigned seat that must act now, or -1. */
+static int resigned_to_act(const struct engine_game *g)
+{
+	unsigned due = engine_game_to_act(g) & g->resigned;
+	for (int s = 0; s < g->seats; s++)
+		if (due & (1u << s))
+			return s;
+	return -1;
+}
+
+/* Plays every pending decision of a resigned seat with a uniformly random
+ * legal action.  Operates on a scratch copy; nonzero means the module
+ * refused its own listed action or never stopped asking. */
+static int autoplay(struct engine_game *g, struct rules_why *why)
+{
+	int seat, rounds = 0;
+	while ((seat = resigned_to_act(g)) >= 0) {
+		json_t *acts = g->rules->actions(g->state, seat);
+		size_t n = json_array_size(acts);
+		int rc = n == 0 || ++rounds > AUTOPLAY_MAX ? BD_EINTERNAL : 0;
+		if (rc == 0)
+			rc = g->rules->apply(
+				g->state, seat,
+				json_array_get(acts, rng_below(&g->rng, (uint32_t)n)),
+				&g->rng, why);
+		json_decref(acts);
+		if (rc < 0)
+			return rules_fail(why, BD_EINTERNAL, "",
+					  "a resigned seat could not be played");
+	}
+	return 0;
+}
+
+/* The engine's resign action, on a scratch copy. */
+static int resign(struct engine_game *g, int seat, struct rules_why *why)
+{
+	if (g->resigned & (1u << seat))
+		return rules_fail(why, BD_EILLEGAL, "resign",
+				  "seat %d has already resigned", seat);
+	g->resigned |= 1u << seat;
+	if (seats_left(g) <= 1) {
+		g->ended_by_resignation = 1;
+		return 0;
+	}
+	return autoplay(g, why);
+}
+
 int engine_game_apply(struct engine_game *g, int seat, const json_t *action,
 		      struct rules_why *why)
 {
 	struct rules_result res;
-	if (g->rules->result(g->state, &res))
+	if (engine_game_result(g, &res))
 		return rules_fail(why, BD_EGAMEOVER, "", "the game is over");
 	if (seat < 0 || seat >= g->seats)
 		return rules_fail(why, BD_EBADREQUEST, "", "no seat %d", seat);
-	if (!(g->rules->to_act(g->state) & (1u << seat)))
+	int is_resign = engine_action_is_resign(action);
+	if (!is_resign && !(engine_game_to_act(g) & (1u << seat)))
 		return rules_fail(why, BD_ENOTTURN, "",
 				  "seat %d may not act now", seat);
 	/* Apply to a scratch copy: a refused action leaves g untouched. */
 	struct engine_game *scratch = engine_game_clone(g);
 	if (!scratch)
 		return BD_ENOMEM;
-	int rc = g->rules->apply(scratch->state, seat, action, &scratch->rng,
-				 why);
+	int rc = is_resign ? resign(scratch, seat, why)
+			   : g->rules->apply(scratch->state, seat, action,
+					     &scratch->rng, why);
+	if (rc == 0 && !is_resign)
+		rc = autoplay(scratch, why);
 	if (rc == 0) {
 		scratch->seq = g->seq + 1;
 		memcpy(g, scratch, engine_game_size(g->rules));
@@ -95,11 +164,17 @@ int engine_game_apply(struct engine_game *g, int seat, const json_t *action,
 
 unsigned engine_game_to_act(const struct engine_game *g)
 {
-	return g->rules->to_act(g->state);
+	struct rules_result res;
+	return engine_game_result(g, &res) ? 0 : g->rules->to_act(g->state);
 }
 
 int engine_game_result(const struct engine_game *g, struct rules_result *out)
 {
+	if (g->ended_by_resignation) {
+		out->winners = ((1u << g->seats) - 1) & ~g->resigned;
+		out->reason = "resignation";
+		return 1;
+	}
 	return g->rules->result(g->state, out);
 }
 

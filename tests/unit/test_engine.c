@@ -1,0 +1,236 @@
+/* test_engine.c: the game-agnostic engine, driven by a toy rules module
+ * ("race to 10": seats take turns adding 1 or 2; whoever reaches 10 wins).
+ * Covers apply-on-a-copy, resignation and the random auto-play of
+ * resigned seats, determinism of replays, and the state cache. */
+#include <string.h>
+
+#include "engine/cache.h"
+#include "engine/engine.h"
+#include "testhelp.h"
+
+struct race {
+	int seats;  /* 2..4 */
+	int turn;   /* seat to act */
+	int total;  /* 0..10 */
+	int winner; /* -1 while running */
+};
+
+static int race_setup(void *state, int seats, const json_t *options,
+		      const json_t *setup, struct rng *rng,
+		      struct rules_why *why)
+{
+	(void)options, (void)setup, (void)why;
+	struct race *r = state;
+	r->seats = seats;
+	r->turn = (int)rng_below(rng, (uint32_t)seats);
+	r->total = 0;
+	r->winner = -1;
+	return 0;
+}
+
+static unsigned race_to_act(const void *state)
+{
+	const struct race *r = state;
+	return r->winner >= 0 ? 0 : 1u << r->turn;
+}
+
+static json_t *race_actions(const void *state, int seat)
+{
+	json_t *a = json_array();
+	if (race_to_act(state) & (1u << seat))
+		for (int n = 1; n <= 2; n++)
+			json_array_append_new(
+				a, json_pack("{s:s,s:i}", "type", "add", "n", n));
+	return a;
+}
+
+static int race_apply(void *state, int seat, const json_t *action,
+		      struct rng *rng, struct rules_why *why)
+{
+	(void)rng;
+	struct race *r = state;
+	json_int_t n = json_integer_value(json_object_get(action, "n"));
+	if (n < 1 || n > 2)
+		return rules_fail(why, BD_EILLEGAL, "§1", "add 1 or 2");
+	r->total += (int)n;
+	if (r->total >= 10)
+		r->winner = seat;
+	r->turn = (r->turn + 1) % r->seats;
+	return 0;
+}
+
+static json_t *race_view(const void *state, int viewer)
+{
+	(void)viewer;
+	const struct race *r = state;
+	return json_pack("{s:i}", "total", r->total);
+}
+
+static json_t *race_move_view(const void *after, const void *now, int actor,
+			      const json_t *action, int viewer)
+{
+	(void)after, (void)now, (void)actor, (void)viewer;
+	return json_deep_copy(action);
+}
+
+static int race_result(const void *state, struct rules_result *out)
+{
+	const struct race *r = state;
+	if (r->winner < 0)
+		return 0;
+	out->winners = 1u << r->winner;
+	out->reason = "ten";
+	return 1;
+}
+
+static json_t *race_catalog(void)
+{
+	return json_object();
+}
+
+static const struct rules race_rules = {
+	"race", "Race to 10", 1, 2, 4, sizeof(struct race), race_catalog,
+	race_setup, race_to_act, race_actions, race_apply, race_view,
+	race_move_view, race_result,
+};
+
+static struct engine_game *new_game(int seats, uint64_t seed)
+{
+	struct engine_game *g = NULL;
+	struct rules_why why;
+	engine_game_new(&race_rules, seats, NULL, NULL, seed, &g, &why);
+	return g;
+}
+
+static int apply_json(struct engine_game *g, int seat, const char *text)
+{
+	json_t *a = json_loads(text, 0, NULL);
+	struct rules_why why;
+	int rc = engine_game_apply(g, seat, a, &why);
+	json_decref(a);
+	return rc;
+}
+
+static int turn_of(const struct engine_game *g)
+{
+	return ((const struct race *)g->state)->turn;
+}
+
+static void test_refused_move_changes_nothing(void)
+{
+	struct engine_game *g = new_game(2, 1);
+	struct engine_game *before = engine_game_clone(g);
+	int seat = turn_of(g);
+	test_cond("illegal action is refused",
+		  apply_json(g, seat, "{\"type\":\"add\",\"n\":3}") ==
+			  BD_EILLEGAL);
+	test_cond("not your turn is refused",
+		  apply_json(g, 1 - seat, "{\"type\":\"add\",\"n\":1}") ==
+			  BD_ENOTTURN);
+	test_cond("seat out of range is refused",
+		  apply_json(g, 7, "{\"type\":\"add\",\"n\":1}") ==
+			  BD_EBADREQUEST);
+	test_cond("a refused move leaves the game bit for bit",
+		  memcmp(g, before, engine_game_size(&race_rules)) == 0);
+	test_cond("a legal move advances seq",
+		  apply_json(g, seat, "{\"type\":\"add\",\"n\":2}") == 0 &&
+			  g->seq == 1);
+	engine_game_free(before);
+	engine_game_free(g);
+}
+
+static void test_two_seat_resignation(void)
+{
+	struct engine_game *g = new_game(2, 2);
+	int seat = turn_of(g);
+	struct rules_result res;
+	test_cond("resign off turn is allowed",
+		  apply_json(g, 1 - seat, "{\"type\":\"resign\"}") == 0);
+	test_cond("the other seat wins at once",
+		  engine_game_result(g, &res) && res.winners == 1u << seat &&
+			  strcmp(res.reason, "resignation") == 0);
+	test_cond("nobody acts after it", engine_game_to_act(g) == 0);
+	test_cond("no move after it",
+		  apply_json(g, seat, "{\"type\":\"add\",\"n\":1}") ==
+			  BD_EGAMEOVER);
+	engine_game_free(g);
+}
+
+/* Three seats, seat 1 resigns: its turns are played for it, the game goes
+ * on, and the same log replays to the same bytes. */
+static void test_resigned_seat_is_played_randomly(void)
+{
+	const char *add = "{\"type\":\"add\",\"n\":1}";
+	struct engine_game *a = new_game(3, 99), *b = new_game(3, 99);
+	test_cond("resign with three seats",
+		  apply_json(a, 1, "{\"type\":\"resign\"}") == 0);
+	test_cond("the game goes on", engine_game_to_act(a) != 0);
+	test_cond("a resigned seat never waits to act",
+		  !(engine_game_to_act(a) & 2u));
+	apply_json(b, 1, "{\"type\":\"resign\"}");
+	int again = apply_json(a, 1, "{\"type\":\"resign\"}");
+	test_cond("resigning twice is illegal", again == BD_EILLEGAL);
+	struct rules_result res;
+	for (int i = 0; i < 20 && !engine_game_result(a, &res); i++) {
+		int seat = turn_of(a);
+		apply_json(a, seat, add);
+		apply_json(b, seat, add);
+	}
+	test_cond("the game ends", engine_game_result(a, &res));
+	test_cond("replay of the same log is bit for bit",
+		  memcmp(a, b, engine_game_size(&race_rules)) == 0);
+	engine_game_free(a);
+	engine_game_free(b);
+}
+
+static void test_cache(void)
+{
+	struct engine_cache *c = engine_cache_new(2);
+	struct engine_game *g = new_game(2, 5);
+	test_cond("miss on an empty cache", engine_cache_get(c, 1) == NULL);
+	engine_cache_put(c, 1, g);
+	g->seq = 4;
+	engine_cache_put(c, 2, g);
+	struct engine_game *x = engine_cache_get(c, 1);
+	test_cond("hit returns a copy at its seq", x && x->seq == 0);
+	engine_game_free(x);
+	g->seq = 2;
+	engine_cache_put(c, 2, g); /* older than the cached seq 4 */
+	x = engine_cache_get(c, 2);
+	test_cond("an older state never replaces a newer one",
+		  x && x->seq == 4);
+	engine_game_free(x);
+	engine_cache_put(c, 3, g); /* evicts key 1, least recently used */
+	x = engine_cache_get(c, 1);
+	test_cond("least recently used is evicted", x == NULL);
+	engine_game_free(g);
+	engine_cache_free(c);
+}
+
+static void test_rng(void)
+{
+	struct rng a, b;
+	rng_seed(&a, 42);
+	rng_seed(&b, 42);
+	int same = 1, in_range = 1;
+	for (int i = 0; i < 1000; i++) {
+		uint32_t x = rng_below(&a, 6), y = rng_below(&b, 6);
+		same &= x == y;
+		in_range &= x < 6;
+	}
+	test_cond("same seed, same numbers", same);
+	test_cond("rng_below stays below n", in_range);
+	rng_seed(&a, 0);
+	test_cond("seed 0 is usable", rng_next(&a) != rng_next(&a));
+	test_cond("rng_below(0) is 0", rng_below(&a, 0) == 0);
+}
+
+int main(void)
+{
+	test_refused_move_changes_nothing();
+	test_two_seat_resignation();
+	test_resigned_seat_is_played_randomly();
+	test_cache();
+	test_rng();
+	return test_report("engine");
+}
