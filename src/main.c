@@ -7,6 +7,8 @@
  *   --threads N  BOARDD_THREADS  cores       HTTP worker threads
  *   --sync MODE  BOARDD_SYNC     full        full: durable acks; normal: faster
  *   --quiet      BOARDD_QUIET=1              no access log
+ *   --keepalive S BOARDD_KEEPALIVE 15        seconds between an idle event
+ *                                            stream's keep-alives
  *
  * Runs until SIGINT or SIGTERM, then finishes in-flight requests and
  * closes the database cleanly. */
@@ -16,21 +18,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "http/http.h"
+#include "http/hub.h"
 #include "store/store.h"
 
 struct config {
 	const char *addr, *db, *sync;
-	long port, threads;
+	long port, threads, keepalive;
 	int quiet;
 };
 
 static void usage(FILE *f)
 {
 	fputs("usage: boardd [--addr A] [--port P] [--db PATH] [--threads N]"
-	      " [--sync full|normal] [--quiet]\n"
+	      " [--sync full|normal] [--quiet] [--keepalive S]\n"
 	      "environment: BOARDD_ADDR BOARDD_PORT BOARDD_DB BOARDD_THREADS"
 	      " BOARDD_SYNC BOARDD_QUIET\n",
 	      f);
@@ -57,6 +61,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 {
 	const char *port = env_or("BOARDD_PORT", "8080");
 	const char *threads = env_or("BOARDD_THREADS", NULL);
+	const char *keepalive = env_or("BOARDD_KEEPALIVE", "15");
 	c->addr = env_or("BOARDD_ADDR", "127.0.0.1");
 	c->db = env_or("BOARDD_DB", "boardd.db");
 	c->sync = env_or("BOARDD_SYNC", "full");
@@ -83,6 +88,8 @@ static int parse_args(int argc, char **argv, struct config *c)
 			threads = v;
 		else if (strcmp(a, "--sync") == 0)
 			c->sync = v;
+		else if (strcmp(a, "--keepalive") == 0)
+			keepalive = v;
 		else
 			return -1;
 		i++;
@@ -92,9 +99,29 @@ static int parse_args(int argc, char **argv, struct config *c)
 		c->threads = 1;
 	if (parse_long(port, 0, 65535, &c->port) < 0 ||
 	    (threads && parse_long(threads, 1, 64, &c->threads) < 0) ||
+	    parse_long(keepalive, 1, 3600, &c->keepalive) < 0 ||
 	    (strcmp(c->sync, "full") != 0 && strcmp(c->sync, "normal") != 0))
 		return -1;
 	return 0;
+}
+
+/* Raises the open-file soft limit to the hard one (every live stream and
+ * long-poll holds a socket) and returns the connection limit it allows:
+ * the descriptors left after the database's and the daemon's own, at
+ * most 4096.  The library counts suspended connections too. */
+static unsigned max_connections(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return 1000;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > 4096 + 128)
+		return 4096;
+	return rl.rlim_cur > 256 ? (unsigned)rl.rlim_cur - 128 : 128;
 }
 
 /* Blocks SIGINT/SIGTERM in every thread (the daemon's inherit the mask)
@@ -133,12 +160,16 @@ int main(int argc, char **argv)
 	}
 	int rc = 1;
 	struct service *svc = service_new(st, 4096);
+	struct hub *hub = svc ? hub_new() : NULL; /* live updates */
+	if (hub)
+		service_on_move(svc, hub_on_move, hub);
 	struct http_config hc = {c.addr, (unsigned)c.port, (unsigned)c.threads,
-				 30, 1000, !c.quiet};
+				 30, max_connections(), !c.quiet, hub,
+				 (unsigned)c.keepalive};
 	struct http_server *srv =
-		svc ? http_server_start(&hc, svc, err, sizeof err) : NULL;
+		hub ? http_server_start(&hc, svc, err, sizeof err) : NULL;
 	if (!srv) {
-		fprintf(stderr, "boardd: %s\n", svc ? err : "out of memory");
+		fprintf(stderr, "boardd: %s\n", hub ? err : "out of memory");
 		goto out_service;
 	}
 	fprintf(stderr, "boardd: listening on http://%s%s%s:%u (db %s)\n",
@@ -151,6 +182,9 @@ int main(int argc, char **argv)
 	http_server_stop(srv);
 	rc = 0;
 out_service:
+	if (svc)
+		service_on_move(svc, NULL, NULL);
+	hub_free(hub);
 	service_free(svc);
 	store_close(st);
 	return rc;

@@ -30,6 +30,11 @@ enum bd_err {
 	BD_ENOMEM = -18,        /* allocation failed */
 	BD_EINTERNAL = -19,     /* a bug or an I/O failure */
 	BD_ECONFLICT = -20,     /* a concurrent write won: internal, retried */
+	BD_EWAITING = -21,      /* the game still has open seats */
+	BD_ESEATTAKEN = -22,    /* the seat asked for is not open */
+	BD_EALREADYSEATED = -23,/* the player already holds a seat here */
+	BD_EREPLAY = -24,       /* an Idempotency-Key was recorded meanwhile */
+	BD_EIDEMPOTENCY = -25,  /* same Idempotency-Key, different request */
 };
 
 /* Longest human-readable detail an error carries, including the NUL. */

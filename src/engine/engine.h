@@ -150,6 +150,12 @@ int engine_game_result(const struct engine_game *g, struct rules_result *out);
 
 /* New references; see struct rules. */
 json_t *engine_game_view(const struct engine_game *g, int viewer);
+
+/* A logged action as `viewer` may see it (rules->move_view, except for the
+ * engine's own resign action, which is public).  New reference. */
+json_t *engine_move_view(const struct engine_game *after,
+			 const struct engine_game *now, int actor,
+			 const json_t *action, int viewer);
 json_t *engine_game_actions(const struct engine_game *g, int seat);
 
 #endif

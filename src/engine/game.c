@@ -187,3 +187,13 @@ json_t *engine_game_actions(const struct engine_game *g, int seat)
 {
 	return g->rules->actions(g->state, seat);
 }
+
+json_t *engine_move_view(const struct engine_game *after,
+			 const struct engine_game *now, int actor,
+			 const json_t *action, int viewer)
+{
+	if (engine_action_is_resign(action))
+		return json_deep_copy(action);
+	return after->rules->move_view(after->state, now->state, actor,
+				       action, viewer);
+}

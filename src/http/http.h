@@ -17,6 +17,11 @@
 
 #define HTTP_BODY_MAX (64 * 1024) /* request body cap, bytes */
 #define HTTP_JSON_DEPTH_MAX 32    /* deepest nesting accepted in a body */
+#define HTTP_DRAIN_MS 5000        /* at stop: longest wait for live ones */
+
+struct hub;         /* hub.h */
+struct hub_waiter;  /* hub.h */
+struct live_stream; /* live.c */
 
 struct http_config {
 	const char *addr;      /* IPv4 or IPv6 literal to bind */
@@ -25,6 +30,9 @@ struct http_config {
 	unsigned timeout_s;    /* idle connection timeout, seconds */
 	unsigned max_conns;    /* simultaneous connections */
 	int access_log;        /* 1: one line per request on stderr */
+	struct hub *hub;       /* live updates' waiters (hub.h); required,
+				  borrowed, must outlive the server */
+	unsigned keepalive_s;  /* event streams' keep-alive period; 0: 15 */
 };
 
 /* A parsed request, as handlers see it.  Every pointer is borrowed and
@@ -35,8 +43,13 @@ struct http_req {
 	const char *token;  /* bearer token, or NULL when none was sent */
 	const json_t *body; /* parsed JSON body of a POST, else NULL */
 	int body_rc;        /* 0, or why there is no body (a bd_err) */
+	int body_empty;     /* 1: the request had no body bytes at all */
 	const char *body_detail; /* sentence for body_rc, or NULL */
 	void *conn;         /* struct MHD_Connection *, for header lookups */
+	struct hub *hub;    /* where waiting requests wait (live.h) */
+	struct hub_waiter *waiter; /* this request's, for a long-poll */
+	int resumed;        /* 1: the run after a long-poll's wait */
+	unsigned keepalive_ms; /* event streams' keep-alive period */
 };
 
 /* What a handler answers.  body is owned by the reply and released by
@@ -52,6 +65,9 @@ struct http_reply {
 	char location[64];        /* Location path, or "" */
 	const char *allow;        /* Allow header for 405, or NULL */
 	int retry_after;          /* seconds for Retry-After, or 0 */
+	int suspend;              /* 1: no answer yet, wait on req->waiter */
+	struct live_stream *stream; /* owned: an event stream body (live.h) */
+	int replayed;             /* 1: an Idempotency-Key replay */
 };
 
 /* The value of request header `name`, or NULL.  Borrowed. */
@@ -81,7 +97,9 @@ struct http_server *http_server_start(const struct http_config *cfg,
 /* The port actually bound (useful with port 0). */
 unsigned http_server_port(const struct http_server *s);
 
-/* Stops accepting, finishes in-flight requests, frees everything. */
+/* Stops accepting, ends event streams and answers long-polls (waiting
+ * up to HTTP_DRAIN_MS for them), finishes in-flight requests, frees
+ * everything but cfg->hub. */
 void http_server_stop(struct http_server *s);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "http.h"
+#include "live.h"
 
 extern const char openapi_yaml[];
 extern const size_t openapi_yaml_len;
@@ -73,6 +74,35 @@ static int have_body(const struct http_req *req, struct http_reply *rep)
 	return 0;
 }
 
+/* Reads Idempotency-Key into *idem; *idemp is idem, or NULL without the
+ * header.  0, or -1 with the problem filled in. */
+static int read_idem(const struct http_req *req, struct http_reply *rep,
+		     struct svc_idem *idem, struct svc_idem **idemp)
+{
+	const char *key = http_header(req, "Idempotency-Key");
+	struct svc_err err = {0};
+	*idemp = NULL;
+	if (!key)
+		return 0;
+	int rc = service_idem_init(idem, key, req->token, req->method,
+				   req->path, req->body,
+				   http_header(req, "If-Match"), &err);
+	if (rc < 0) {
+		problem_reply(rep, rc, &err, req->path);
+		return -1;
+	}
+	*idemp = idem;
+	return 0;
+}
+
+/* The status of a write that may be an Idempotency-Key replay. */
+static unsigned write_status(struct http_reply *rep,
+			     const struct svc_idem *idem, unsigned fresh)
+{
+	rep->replayed = idem && idem->replayed;
+	return rep->replayed ? idem->replayed : fresh;
+}
+
 /* ---- handlers ---- */
 
 static void h_health(struct service *svc, const struct http_req *req,
@@ -107,11 +137,12 @@ static void h_create(struct service *svc, const struct http_req *req,
 {
 	(void)a;
 	struct svc_err err = {0};
+	struct svc_idem idem, *idemp;
 	json_t *out = NULL;
-	if (!have_body(req, rep))
+	if (!have_body(req, rep) || read_idem(req, rep, &idem, &idemp) < 0)
 		return;
-	int rc = service_create(svc, req->body, &out, &err);
-	finish(rep, req, rc, 201, out, &err);
+	int rc = service_create(svc, req->body, req->token, idemp, &out, &err);
+	finish(rep, req, rc, write_status(rep, idemp, 201), out, &err);
 	if (rc == 0)
 		snprintf(rep->location, sizeof rep->location, "/v1/games/%s",
 			 json_string_value(json_object_get(out, "id")));
@@ -137,6 +168,8 @@ static void h_game(struct service *svc, const struct http_req *req,
 	json_t *out = NULL;
 	uint64_t seq = 0, want = 0;
 	int any;
+	if (live_game_wait(svc, req, a->id, rep))
+		return; /* ?wait=: a problem, or suspended until a move */
 	int rc = service_game(svc, a->id, req->token, &out, &seq, &err);
 	finish(rep, req, rc, 200, out, &err);
 	if (rc < 0)
@@ -167,7 +200,8 @@ static void h_move(struct service *svc, const struct http_req *req,
 	uint64_t want = 0, seq = 0;
 	int any = 1;
 	const char *im = http_header(req, "If-Match");
-	if (!have_body(req, rep))
+	struct svc_idem idem, *idemp;
+	if (!have_body(req, rep) || read_idem(req, rep, &idem, &idemp) < 0)
 		return;
 	if (im && parse_etag(im, &any, &want) < 0) {
 		snprintf(err.detail, sizeof err.detail,
@@ -176,8 +210,8 @@ static void h_move(struct service *svc, const struct http_req *req,
 		return;
 	}
 	int rc = service_move(svc, a->id, req->token, req->body,
-			      any ? NULL : &want, &out, &seq, &err);
-	finish(rep, req, rc, 201, out, &err);
+			      any ? NULL : &want, idemp, &out, &seq, &err);
+	finish(rep, req, rc, write_status(rep, idemp, 201), out, &err);
 	if (rc == 0)
 		reply_seq_etag(rep, seq);
 }
@@ -190,6 +224,101 @@ static void h_moves(struct service *svc, const struct http_req *req,
 	int rc = service_moves(svc, a->id, req->token,
 			       http_query(req, "after"), &out, &err);
 	finish(rep, req, rc, 200, out, &err);
+}
+
+static void h_resign(struct service *svc, const struct http_req *req,
+		     const struct route_args *a, struct http_reply *rep)
+{
+	struct svc_err err = {0};
+	struct svc_idem idem, *idemp;
+	json_t *out = NULL;
+	uint64_t seq = 0;
+	if (read_idem(req, rep, &idem, &idemp) < 0)
+		return;
+	int rc = service_resign(svc, a->id, req->token, idemp, &out, &seq,
+				&err);
+	finish(rep, req, rc, write_status(rep, idemp, 201), out, &err);
+	if (rc == 0)
+		reply_seq_etag(rep, seq);
+}
+
+static void h_join(struct service *svc, const struct http_req *req,
+		   const struct route_args *a, struct http_reply *rep)
+{
+	struct svc_err err = {0};
+	struct svc_idem idem, *idemp;
+	json_t *out = NULL;
+	/* The body is optional: none means "the first open seat". */
+	if ((!req->body_empty && !have_body(req, rep)) ||
+	    read_idem(req, rep, &idem, &idemp) < 0)
+		return;
+	int rc = service_join(svc, a->id, req->token, req->body, idemp, &out,
+			      &err);
+	finish(rep, req, rc, write_status(rep, idemp, 200), out, &err);
+}
+
+static void h_player_create(struct service *svc, const struct http_req *req,
+			    const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct svc_err err = {0};
+	struct svc_idem idem, *idemp;
+	json_t *out = NULL;
+	if (!have_body(req, rep) || read_idem(req, rep, &idem, &idemp) < 0)
+		return;
+	int rc = service_player_create(svc, req->body, idemp, &out, &err);
+	finish(rep, req, rc, write_status(rep, idemp, 201), out, &err);
+}
+
+static void h_player_me(struct service *svc, const struct http_req *req,
+			const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	int rc = service_player_me(svc, req->token, &out, &err);
+	finish(rep, req, rc, 200, out, &err);
+}
+
+/* A weak ETag from the body's bytes, for bodies without a natural
+ * version; answers 304 to a matching If-None-Match. */
+static void body_etag(const struct http_req *req, struct http_reply *rep)
+{
+	char *text = json_dumps(rep->body, JSON_COMPACT | JSON_SORT_KEYS);
+	if (!text)
+		return;
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a, 64 bits */
+	for (const char *p = text; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	free(text);
+	snprintf(rep->etag, sizeof rep->etag, "W/\"%016" PRIx64 "\"", h);
+	const char *inm = http_header(req, "If-None-Match");
+	if (inm && strstr(inm, rep->etag)) {
+		json_decref(rep->body);
+		rep->body = NULL;
+		rep->status = 304;
+	}
+}
+
+static void h_player_games(struct service *svc, const struct http_req *req,
+			   const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct svc_my_games_query q = {
+		http_query(req, "status"), http_query(req, "my_turn"),
+		http_query(req, "limit"), http_query(req, "cursor")};
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	int rc = service_player_games(svc, req->token, &q, &out, &err);
+	finish(rep, req, rc, 200, out, &err);
+	if (rc == 0)
+		body_etag(req, rep);
+}
+
+static void h_events(struct service *svc, const struct http_req *req,
+		     const struct route_args *a, struct http_reply *rep)
+{
+	live_events(svc, req, a->id, rep);
 }
 
 /* ---- the table ---- */
@@ -208,9 +337,15 @@ static const struct route routes[] = {
 	{"/v1/games", "GET", h_list, "GET, HEAD, POST"},
 	{"/v1/games", "POST", h_create, "GET, HEAD, POST"},
 	{"{id}", "GET", h_game, "GET, HEAD"},
+	{"{id}/events", "GET", h_events, "GET, HEAD"},
 	{"{id}/actions", "GET", h_actions, "GET, HEAD"},
 	{"{id}/moves", "GET", h_moves, "GET, HEAD, POST"},
 	{"{id}/moves", "POST", h_move, "GET, HEAD, POST"},
+	{"{id}/join", "POST", h_join, "POST"},
+	{"{id}/resign", "POST", h_resign, "POST"},
+	{"/v1/players", "POST", h_player_create, "POST"},
+	{"/v1/players/me", "GET", h_player_me, "GET, HEAD"},
+	{"/v1/players/me/games", "GET", h_player_games, "GET, HEAD"},
 };
 
 /* Splits /v1/games/{id}[sub] into a; 1 if the path has that shape. */

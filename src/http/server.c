@@ -11,12 +11,17 @@
 #include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "http.h"
+#include "hub.h"
+#include "live.h"
 
 struct http_server {
 	struct MHD_Daemon *daemon;
 	struct service *svc; /* borrowed */
+	struct hub *hub;     /* borrowed: live updates' waiters */
+	unsigned keepalive_ms; /* event streams' keep-alive period */
 	int access_log;
 	unsigned port;
 };
@@ -30,6 +35,8 @@ struct req_ctx {
 	struct timespec t0;/* when the headers arrived */
 	const char *method;/* borrowed from MHD until completion */
 	const char *url;   /* borrowed from MHD until completion */
+	struct hub_waiter waiter; /* a long-poll's, joined while it waits */
+	int waiting;       /* 1: suspended in a long-poll, to run again */
 };
 
 const char *http_header(const struct http_req *req, const char *name)
@@ -109,6 +116,7 @@ static json_t *parse_body(struct req_ctx *ctx, struct http_req *req,
 		req->body_rc = BD_EMEDIATYPE;
 		snprintf(detail, dlen, "send the body as application/json");
 	} else if (ctx->len == 0) {
+		req->body_empty = 1;
 		req->body_rc = BD_EMALFORMED;
 		snprintf(detail, dlen, "this request needs a JSON body");
 	} else {
@@ -161,7 +169,8 @@ static void add_common_headers(struct MHD_Response *r,
 {
 	MHD_add_response_header(r, "Access-Control-Allow-Origin", "*");
 	MHD_add_response_header(r, "Access-Control-Expose-Headers",
-				"ETag, Location, Retry-After");
+				"ETag, Location, Retry-After, "
+				"Idempotent-Replayed");
 	MHD_add_response_header(r, "Cache-Control", "no-store");
 	MHD_add_response_header(r, "Vary", "Authorization");
 	if (rep->etag[0])
@@ -172,6 +181,8 @@ static void add_common_headers(struct MHD_Response *r,
 		MHD_add_response_header(r, "Allow", rep->allow);
 	if (rep->status == 401)
 		MHD_add_response_header(r, "WWW-Authenticate", "Bearer");
+	if (rep->replayed)
+		MHD_add_response_header(r, "Idempotent-Replayed", "true");
 	if (rep->retry_after) {
 		char s[16];
 		snprintf(s, sizeof s, "%d", rep->retry_after);
@@ -183,7 +194,10 @@ static struct MHD_Response *make_response(struct http_reply *rep)
 {
 	struct MHD_Response *r;
 	const char *type = NULL;
-	if (rep->raw) {
+	if (rep->stream) {
+		r = live_response(rep->stream); /* takes the stream */
+		rep->stream = NULL;
+	} else if (rep->raw) {
 		r = MHD_create_response_from_buffer(rep->raw_len,
 						    (void *)rep->raw,
 						    MHD_RESPMEM_PERSISTENT);
@@ -236,7 +250,8 @@ static enum MHD_Result preflight(struct MHD_Connection *c,
 				"GET, HEAD, POST, OPTIONS");
 	MHD_add_response_header(
 		r, "Access-Control-Allow-Headers",
-		"Authorization, Content-Type, If-Match, If-None-Match");
+		"Authorization, Content-Type, If-Match, If-None-Match, "
+		"Idempotency-Key, Last-Event-ID");
 	MHD_add_response_header(r, "Access-Control-Max-Age", "86400");
 	ctx->status = 204;
 	enum MHD_Result ok = MHD_queue_response(c, 204, r);
@@ -245,6 +260,26 @@ static enum MHD_Result preflight(struct MHD_Connection *c,
 }
 
 /* ---- the access handler ---- */
+
+/* Routes req.  A handler that asks to wait (a long-poll, its waiter
+ * joined) has the connection suspended, unless its wake came already:
+ * then it runs again at once.  1 when suspended: nothing to send yet. */
+static int dispatch(struct http_server *s, struct req_ctx *ctx,
+		    struct http_req *req, struct http_reply *rep)
+{
+	router_dispatch(s->svc, req, rep);
+	if (!rep->suspend)
+		return 0;
+	if (hub_take(s->hub, &ctx->waiter) == 0) {
+		ctx->waiting = 1;
+		return 1;
+	}
+	hub_leave(s->hub, &ctx->waiter);
+	*rep = (struct http_reply){0};
+	req->resumed = 1;
+	router_dispatch(s->svc, req, rep);
+	return 0;
+}
 
 static enum MHD_Result handle(struct http_server *s, struct MHD_Connection *c,
 			      struct req_ctx *ctx, const char *url,
@@ -259,7 +294,15 @@ static enum MHD_Result handle(struct http_server *s, struct MHD_Connection *c,
 		.method = strcmp(method, "HEAD") == 0 ? "GET" : method,
 		.path = url,
 		.conn = c,
+		.hub = s->hub,
+		.waiter = &ctx->waiter,
+		.resumed = ctx->waiting,
+		.keepalive_ms = s->keepalive_ms,
 	};
+	if (ctx->waiting) { /* woken: a move, the deadline or shutdown */
+		hub_leave(s->hub, &ctx->waiter);
+		ctx->waiting = 0;
+	}
 	req.token = bearer_token(&req, &bad_auth);
 	json_t *body = NULL;
 	if (strcmp(method, "POST") == 0)
@@ -271,8 +314,9 @@ static enum MHD_Result handle(struct http_server *s, struct MHD_Connection *c,
 		problem_reply(&rep, BD_EUNAUTHORIZED, &err, url);
 	} else if (ctx->too_large) {
 		problem_reply(&rep, BD_ETOOLARGE, NULL, url);
-	} else {
-		router_dispatch(s->svc, &req, &rep);
+	} else if (dispatch(s, ctx, &req, &rep)) {
+		json_decref(body);
+		return MHD_YES; /* suspended; this handler runs again */
 	}
 	json_decref(body);
 	return send_reply(c, ctx, &rep);
@@ -337,6 +381,7 @@ static void on_completed(void *cls, struct MHD_Connection *c,
 		fprintf(stderr, "%s %s %u %.2fms\n", ctx->method, ctx->url,
 			ctx->status, ms);
 	}
+	hub_leave(s->hub, &ctx->waiter);
 	free(ctx->buf);
 	free(ctx);
 	*con_cls = NULL;
@@ -380,8 +425,12 @@ struct http_server *http_server_start(const struct http_config *cfg,
 		return NULL;
 	}
 	s->svc = svc;
+	s->hub = cfg->hub;
+	s->keepalive_ms = (cfg->keepalive_s ? cfg->keepalive_s : 15) * 1000u;
 	s->access_log = cfg->access_log;
-	unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG;
+	/* Suspend/resume: waiting requests hold no thread (live.h). */
+	unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG |
+			 MHD_ALLOW_SUSPEND_RESUME;
 	if (family == AF_INET6)
 		flags |= MHD_USE_IPv6;
 	/* 0.9.75 ignores (and warns about) a pool size of 1. */
@@ -415,6 +464,17 @@ void http_server_stop(struct http_server *s)
 {
 	if (!s)
 		return;
+	/* Stopping with a connection suspended is undefined (notes §2.5):
+	 * stop accepting, wake every waiter (streams end, long-polls
+	 * answer), let them finish, then stop. */
+	MHD_socket ls = MHD_quiesce_daemon(s->daemon);
+	hub_shutdown(s->hub);
+	size_t left = hub_drain(s->hub, HTTP_DRAIN_MS);
+	if (left)
+		fprintf(stderr, "boardd: %zu live connections still open\n",
+			left);
 	MHD_stop_daemon(s->daemon);
+	if (ls != MHD_INVALID_SOCKET)
+		close(ls);
 	free(s);
 }

@@ -110,15 +110,30 @@ int load_seat(struct store *st, const struct loaded *l, const char *token,
 	if (!token) {
 		if (required)
 			return fail(err, BD_EUNAUTHORIZED,
-				    "this needs a seat's bearer token");
+				    "this needs a seat's or a player's bearer "
+				    "token");
 		*seat = ENGINE_SPECTATOR;
 		return 0;
 	}
 	uint8_t hash[STORE_TOKEN_HASH_LEN];
 	token_hash(token, hash);
 	int rc = store_seat_for_token(st, l->row.key, hash, seat);
+	if (rc != BD_ENOTFOUND)
+		return rc;
+	/* Not a seat token of this game: a player's token, then? */
+	struct store_player p;
+	rc = store_player_by_token(st, hash, &p);
 	if (rc == BD_ENOTFOUND)
 		return fail(err, BD_EFORBIDDEN,
 			    "that token holds no seat in this game");
+	if (rc == 0)
+		rc = store_seat_for_player(st, l->row.key, p.key, seat);
+	if (rc == BD_ENOTFOUND && !required) {
+		*seat = ENGINE_SPECTATOR; /* a player looking on */
+		return 0;
+	}
+	if (rc == BD_ENOTFOUND)
+		return fail(err, BD_EFORBIDDEN,
+			    "you hold no seat in this game");
 	return rc;
 }

@@ -32,9 +32,11 @@ int load_fresh(const struct store_game *row, const struct rules *r,
 int load_apply_logged(struct engine_game *g, uint64_t seq, int seat,
 		      const char *action, struct svc_err *err);
 
-/* The seat the bearer token holds in game l, ENGINE_SPECTATOR for no token
- * when `required` is 0.  BD_EUNAUTHORIZED (no token, required) or
- * BD_EFORBIDDEN (a token that holds no seat here). */
+/* The seat the bearer token holds in game l: a seat token of this game,
+ * or the token of a player who holds a seat here.  With `required` 0, no
+ * token (or a player without a seat here) is ENGINE_SPECTATOR.
+ * BD_EUNAUTHORIZED (no token, required) or BD_EFORBIDDEN (a token that
+ * holds no seat here, or no known token at all). */
 int load_seat(struct store *st, const struct loaded *l, const char *token,
 	      int required, int *seat, struct svc_err *err);
 

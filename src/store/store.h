@@ -51,24 +51,49 @@ struct store_game {
 	uint64_t seed;                 /* secret while the game runs */
 	char *options;                 /* JSON object text, malloc'd */
 	char *setup;                   /* JSON object text or NULL, malloc'd */
-	char status[16];               /* "active" | "finished" */
+	char status[16];               /* "waiting" | "active" | "finished" */
 	uint64_t seq;                  /* moves in the log */
 	unsigned to_act;               /* seats to act (bit set) after seq */
 	char *result;                  /* JSON text or NULL, malloc'd */
 	int64_t created_ms;            /* unix time, milliseconds */
 	int64_t updated_ms;            /* time of the last move (or creation) */
+	int open_seats;                /* seats not yet claimed (0..seats) */
 };
 
 /* Frees the malloc'd fields of g (not g itself) and zeroes them. */
 void store_game_release(struct store_game *g);
 
-/* Inserts a game and its seats in one transaction.  g->key, seq,
- * created_ms and updated_ms are ignored; g->seq starts at 0.
- * token_hashes holds g->seats hashes, seat order.  On success *key_out
- * receives the new row id.  BD_ECONFLICT if g->id is taken (pick another). */
+/* A response kept for Idempotency-Key retries, written in the same
+ * transaction as the change it answers. */
+struct store_idem {
+	uint8_t scope[32];   /* hash of credential, method, path and key */
+	uint8_t request[32]; /* hash of what was sent */
+	unsigned status;     /* HTTP status of the first response */
+	const void *response;/* the (encrypted) first response, borrowed */
+	size_t response_len; /* bytes at response */
+};
+
+/* Who holds a seat, as written at creation and read back. */
+struct store_seat {
+	int seat;                     /* 0..seats-1 */
+	int open;                     /* 1: nobody holds it yet */
+	int has_token;                /* 1: held by the token in token_hash */
+	uint8_t token_hash[STORE_TOKEN_HASH_LEN];
+	int64_t player_key;           /* holder, or 0 */
+	int64_t invited_key;          /* open seat reserved for, or 0 */
+	char player_id[STORE_ID_LEN + 1];  /* read back: holder's id or "" */
+	char player_name[65];              /* read back: holder's name or "" */
+	char invited_id[STORE_ID_LEN + 1]; /* read back: invitee's id or "" */
+};
+
+/* Inserts a game and its g->seats seats (seats[i].seat == i) in one
+ * transaction, with the idempotency record idem if not NULL.  g->key, seq,
+ * created_ms and updated_ms are ignored; open_seats is counted from seats.
+ * On success *key_out receives the new row id.  BD_ECONFLICT if g->id is
+ * taken (pick another); BD_EREPLAY if idem's scope is already recorded. */
 int store_game_create(struct store *s, const struct store_game *g,
-		      const uint8_t (*token_hashes)[STORE_TOKEN_HASH_LEN],
-		      int64_t *key_out);
+		      const struct store_seat *seats,
+		      const struct store_idem *idem, int64_t *key_out);
 
 /* Loads the game with public id `id` into *out (caller releases).
  * BD_ENOTFOUND if there is none. */
@@ -97,12 +122,14 @@ struct store_move {
 };
 
 /* Appends move expected_seq+1 to game `key`, in one BEGIN IMMEDIATE
- * transaction that first checks the game is still at expected_seq.
- * BD_ECONFLICT (and *current_seq, if not NULL, set) when another move
- * landed first; BD_ENOTFOUND when no such game; BD_EBUSY when the lock
- * could not be had within the busy timeout. */
+ * transaction that first checks the game is still at expected_seq, with
+ * the idempotency record idem if not NULL.  BD_ECONFLICT (and
+ * *current_seq, if not NULL, set) when another move landed first;
+ * BD_ENOTFOUND when no such game; BD_EREPLAY when idem's scope is already
+ * recorded; BD_EBUSY when the lock could not be had in time. */
 int store_move_append(struct store *s, int64_t key, uint64_t expected_seq,
-		      const struct store_move *m, uint64_t *current_seq);
+		      const struct store_move *m,
+		      const struct store_idem *idem, uint64_t *current_seq);
 
 /* Which games store_games_each lists. */
 struct store_filter {
@@ -118,5 +145,81 @@ struct store_filter {
 typedef int (*store_game_fn)(void *ctx, const struct store_game *g);
 int store_games_each(struct store *s, const struct store_filter *f,
 		     store_game_fn fn, void *ctx);
+
+/* ---- seats and players (store_players.c) ---- */
+
+/* Reads the seats of game `key` into out[0..max) in seat order; *n gets
+ * the count. */
+int store_seats_get(struct store *s, int64_t key, struct store_seat *out,
+		    int max, int *n);
+
+/* The seat player `player_key` holds in game `key`; BD_ENOTFOUND if none. */
+int store_seat_for_player(struct store *s, int64_t key, int64_t player_key,
+			  int *seat);
+
+/* A claim of an open seat. */
+struct store_claim {
+	int seat;              /* the seat wanted, or -1 for the first open */
+	int64_t player_key;    /* the joining player, or 0 for a newcomer */
+	const uint8_t *token_hash; /* newcomer's token hash (player_key 0) */
+};
+
+/* Claims an open seat in one transaction (with idem if not NULL): the
+ * seat stops being open, the game's open_seats drops by one and its
+ * status becomes "active" when none is left.  *seat_out gets the seat.
+ * Errors: BD_ENOTFOUND (no game), BD_ESEATTAKEN (that seat, or every
+ * seat, is taken), BD_EFORBIDDEN (reserved for another player),
+ * BD_EALREADYSEATED (the player holds a seat of this game), BD_EREPLAY. */
+int store_seat_claim(struct store *s, int64_t key, const struct store_claim *c,
+		     const struct store_idem *idem, int *seat_out);
+
+/* A player row. */
+struct store_player {
+	int64_t key;                /* internal row id */
+	char id[STORE_ID_LEN + 1];  /* public id */
+	char name[65];              /* display name, 1..64 bytes of UTF-8 */
+	int64_t created_ms;         /* unix time, milliseconds */
+};
+
+/* Inserts a player (with idem if not NULL; created_ms 0 means now);
+ * *key_out gets its key.
+ * BD_ECONFLICT if the id is taken; BD_EREPLAY. */
+int store_player_create(struct store *s, const struct store_player *p,
+			const uint8_t token_hash[STORE_TOKEN_HASH_LEN],
+			const struct store_idem *idem, int64_t *key_out);
+
+/* The player whose token hashes to `hash`; BD_ENOTFOUND if none. */
+int store_player_by_token(struct store *s,
+			  const uint8_t hash[STORE_TOKEN_HASH_LEN],
+			  struct store_player *out);
+
+/* The player with public id `id`; BD_ENOTFOUND if none. */
+int store_player_by_id(struct store *s, const char *id,
+		       struct store_player *out);
+
+/* Which of a player's games store_player_games_each lists. */
+struct store_player_filter {
+	const char *status;     /* NULL or "waiting"/"active"/"finished" */
+	int my_turn;            /* 1: only games where the player's seat acts */
+	int64_t before_updated; /* cursor: 0, or games updated before … */
+	int64_t before_key;     /* … this (updated_ms, key) pair */
+	int limit;              /* 1..100 */
+};
+
+/* Calls fn for each game the player holds a seat in, newest activity
+ * first (updated_ms, then key, descending), with the player's seat. */
+typedef int (*store_seated_fn)(void *ctx, const struct store_game *g,
+			       int seat);
+int store_player_games_each(struct store *s, int64_t player_key,
+			    const struct store_player_filter *f,
+			    store_seated_fn fn, void *ctx);
+
+/* ---- idempotency (store_players.c) ---- */
+
+/* The record kept under `scope`: its request hash, status and a malloc'd
+ * copy of the response (caller frees *response).  BD_ENOTFOUND if none. */
+int store_idem_get(struct store *s, const uint8_t scope[32],
+		   uint8_t request[32], unsigned *status, void **response,
+		   size_t *response_len);
 
 #endif

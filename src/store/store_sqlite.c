@@ -18,7 +18,7 @@
 #include <sqlite3.h>
 
 #include "migrations.h"
-#include "store.h"
+#include "sqlite_int.h"
 
 /* PRAGMA application_id of our files: 'brdd'.  A file with another
  * non-zero id belongs to another program and is refused untouched. */
@@ -27,50 +27,6 @@
 /* PRAGMA journal_size_limit: the WAL file is truncated back to this size
  * after a checkpoint, so a burst of writes does not keep disk forever. */
 #define STORE_JOURNAL_LIMIT (8 * 1024 * 1024)
-
-/* The prepared statements of a connection, indexed into stmt_sql[]. */
-enum stmt {
-	ST_BEGIN,
-	ST_COMMIT,
-	ST_ROLLBACK,
-	ST_GAME_INSERT,
-	ST_SEAT_INSERT,
-	ST_GAME_GET,
-	ST_SEAT_FIND,
-	ST_GAME_SEQ,
-	ST_MOVE_INSERT,
-	ST_GAME_ADVANCE,
-	ST_MOVES_AFTER,
-	/* The four listings, in this order: ST_LIST_ALL + 1 if filtering on
-	 * status + 2 if filtering on rules_id (see list_stmt). */
-	ST_LIST_ALL,
-	ST_LIST_STATUS,
-	ST_LIST_RULES,
-	ST_LIST_BOTH,
-	ST_COUNT
-};
-
-/* The columns of a game row, in the order of enum game_col. */
-#define GAME_COLS                                                              \
-	"key, id, rules_id, rules_version, seats, seed, options, setup, "      \
-	"status, seq, to_act, result, created_ms, updated_ms"
-
-enum game_col {
-	GC_KEY,
-	GC_ID,
-	GC_RULES_ID,
-	GC_RULES_VERSION,
-	GC_SEATS,
-	GC_SEED,
-	GC_OPTIONS,
-	GC_SETUP,
-	GC_STATUS,
-	GC_SEQ,
-	GC_TO_ACT,
-	GC_RESULT,
-	GC_CREATED_MS,
-	GC_UPDATED_MS
-};
 
 /* Every listing binds ?1 status, ?2 rules_id, ?3 before_key, ?4 limit; a
  * statement that has no filter simply leaves ?1 or ?2 unused.  Separate
@@ -85,10 +41,12 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_ROLLBACK] = "ROLLBACK",
     [ST_GAME_INSERT] = "INSERT INTO games (id, rules_id, rules_version, "
                        "seats, seed, options, setup, status, seq, to_act, "
-                       "result, created_ms, updated_ms) VALUES (?1, ?2, "
-                       "?3, ?4, ?5, ?6, ?7, ?8, 0, ?9, ?10, ?11, ?11)",
-    [ST_SEAT_INSERT] = "INSERT INTO seats (game_key, seat, token_hash) "
-                       "VALUES (?1, ?2, ?3)",
+                       "result, created_ms, updated_ms, open_seats) VALUES "
+                       "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, ?9, ?10, ?11, "
+                       "?11, ?12)",
+    [ST_SEAT_INSERT] = "INSERT INTO seats (game_key, seat, token_hash, "
+                       "player_key, invited, open) "
+                       "VALUES (?1, ?2, ?3, nullif(?4, 0), nullif(?5, 0), ?6)",
     [ST_GAME_GET] = "SELECT " GAME_COLS " FROM games WHERE id = ?1",
     [ST_SEAT_FIND] = "SELECT seat FROM seats "
                      "WHERE game_key = ?1 AND token_hash = ?2",
@@ -104,20 +62,45 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_LIST_STATUS] = LIST_SQL(" AND status = ?1"),
     [ST_LIST_RULES] = LIST_SQL(" AND rules_id = ?2"),
     [ST_LIST_BOTH] = LIST_SQL(" AND status = ?1 AND rules_id = ?2"),
-};
-
-/* One pooled connection. */
-struct conn {
-	sqlite3 *db;                /* opened NOMUTEX: one thread at a time */
-	sqlite3_stmt *st[ST_COUNT]; /* prepared once, reset after every use */
-	int checked_out;            /* 1 while a call holds it; under s->mu */
-};
-
-struct store {
-	pthread_mutex_t mu;   /* guards every conns[i].checked_out */
-	pthread_cond_t freed; /* signalled when a connection is checked in */
-	int nconns;           /* pool size, >= 1 */
-	struct conn conns[];  /* the pool */
+    [ST_SEATS_GET] =
+        "SELECT s.seat, s.open, s.token_hash, coalesce(s.player_key, 0), "
+        "coalesce(s.invited, 0), coalesce(p.id, ''), coalesce(p.name, ''), "
+        "coalesce(i.id, '') FROM seats s "
+        "LEFT JOIN players p ON p.key = s.player_key "
+        "LEFT JOIN players i ON i.key = s.invited "
+        "WHERE s.game_key = ?1 ORDER BY s.seat",
+    [ST_SEAT_FOR_PLAYER] = "SELECT seat FROM seats "
+                           "WHERE game_key = ?1 AND player_key = ?2",
+    [ST_SEAT_FIRST_OPEN] = "SELECT seat FROM seats WHERE game_key = ?1 "
+                           "AND open = 1 AND (invited IS NULL OR "
+                           "invited = ?2) ORDER BY seat LIMIT 1",
+    [ST_SEAT_STATE] = "SELECT open, coalesce(invited, 0) FROM seats "
+                      "WHERE game_key = ?1 AND seat = ?2",
+    [ST_SEAT_TAKE] = "UPDATE seats SET open = 0, invited = NULL, "
+                     "token_hash = ?3, player_key = nullif(?4, 0) "
+                     "WHERE game_key = ?1 AND seat = ?2 AND open = 1",
+    [ST_GAME_SEAT_TAKEN] =
+        "UPDATE games SET open_seats = open_seats - 1, updated_ms = ?2, "
+        "status = CASE WHEN open_seats = 1 AND status = 'waiting' "
+        "THEN 'active' ELSE status END WHERE key = ?1",
+    [ST_PLAYER_INSERT] = "INSERT INTO players (id, name, token_hash, "
+                         "created_ms) VALUES (?1, ?2, ?3, ?4)",
+    [ST_PLAYER_BY_TOKEN] = "SELECT key, id, name, created_ms FROM players "
+                           "WHERE token_hash = ?1",
+    [ST_PLAYER_BY_ID] = "SELECT key, id, name, created_ms FROM players "
+                        "WHERE id = ?1",
+    [ST_PLAYER_GAMES] =
+        "SELECT " GAME_COLS ", s.seat FROM seats s "
+        "JOIN games g ON g.key = s.game_key WHERE s.player_key = ?1 "
+        "AND (?2 IS NULL OR g.status = ?2) "
+        "AND (?3 = 0 OR (g.status = 'active' AND (g.to_act >> s.seat) & 1)) "
+        "AND (g.updated_ms < ?4 OR (g.updated_ms = ?4 AND g.key < ?5)) "
+        "ORDER BY g.updated_ms DESC, g.key DESC LIMIT ?6",
+    [ST_IDEM_INSERT] = "INSERT INTO idempotency (scope, request, status, "
+                       "response, created_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+    [ST_IDEM_GET] = "SELECT request, status, response FROM idempotency "
+                    "WHERE scope = ?1",
+    [ST_IDEM_EXPIRE] = "DELETE FROM idempotency WHERE created_ms < ?1",
 };
 
 /* ---- errors ---------------------------------------------------------- */
@@ -140,7 +123,7 @@ static int bd_from_sqlite(int rc)
 
 /* Maps a failed call on db to a bd_err, and reports on stderr the ones no
  * caller can expect (a bug, a broken file, an I/O error). */
-static int sql_fail(sqlite3 *db, int rc)
+int store__fail(sqlite3 *db, int rc)
 {
 	int code = bd_from_sqlite(rc);
 	if (code == BD_EINTERNAL)
@@ -163,29 +146,8 @@ static int open_fail(char *err, size_t errlen, int code, const char *fmt, ...)
 
 /* ---- running statements ---------------------------------------------- */
 
-/* A value to bind to a statement parameter. */
-struct arg {
-	enum { ARG_I64, ARG_TEXT, ARG_BLOB } type; /* which field is set */
-	int64_t i;                                 /* ARG_I64 */
-	const void *p; /* ARG_TEXT (NULL binds NULL) or ARG_BLOB */
-	int n;         /* ARG_BLOB: bytes at p */
-};
-
-#define A_I64(v)       ((struct arg){.type = ARG_I64, .i = (int64_t)(v)})
-#define A_TEXT(s)      ((struct arg){.type = ARG_TEXT, .p = (s)})
-#define A_BLOB(b, len) ((struct arg){.type = ARG_BLOB, .p = (b), .n = (len)})
-/* An argument list and its length, as two function arguments. */
-#define ARGS(...)                                                              \
-	(const struct arg[]){__VA_ARGS__},                                     \
-	    (int)(sizeof((const struct arg[]){__VA_ARGS__}) /                  \
-	          sizeof(struct arg))
-#define NO_ARGS NULL, 0
-
-/* Called for each row a statement returns; 0 goes on, negative stops. */
-typedef int (*row_fn)(sqlite3_stmt *st, void *ctx);
-
 /* Binds a[0..n) to ?1..?n.  Buffers are bound SQLITE_STATIC: they outlive
- * the statement's use, since sql_run clears the bindings before it returns.
+ * the statement's use, since store__run clears the bindings before it returns.
  */
 static int bind_args(sqlite3_stmt *st, const struct arg *a, int n)
 {
@@ -202,7 +164,7 @@ static int bind_args(sqlite3_stmt *st, const struct arg *a, int n)
 		else
 			rc = sqlite3_bind_null(st, i + 1);
 		if (rc != SQLITE_OK)
-			return sql_fail(sqlite3_db_handle(st), rc);
+			return store__fail(sqlite3_db_handle(st), rc);
 	}
 	return 0;
 }
@@ -210,7 +172,7 @@ static int bind_args(sqlite3_stmt *st, const struct arg *a, int n)
 /* Runs statement `id` of c with arguments a[0..n) to completion, calling
  * fn (if not NULL) on each row, then resets it and clears its bindings so
  * it holds no snapshot.  Returns 0, fn's negative code, or a bd_err. */
-static int sql_run(struct conn *c, enum stmt id, const struct arg *a, int n,
+int store__run(struct conn *c, enum stmt id, const struct arg *a, int n,
                    row_fn fn, void *ctx)
 {
 	sqlite3_stmt *st = c->st[id];
@@ -220,7 +182,7 @@ static int sql_run(struct conn *c, enum stmt id, const struct arg *a, int n,
 		if (step == SQLITE_DONE)
 			break;
 		if (step != SQLITE_ROW)
-			rc = sql_fail(c->db, step);
+			rc = store__fail(c->db, step);
 		else if (fn)
 			rc = fn(st, ctx);
 	}
@@ -229,13 +191,7 @@ static int sql_run(struct conn *c, enum stmt id, const struct arg *a, int n,
 	return rc;
 }
 
-/* A single integer column 0, and whether a row held it. */
-struct one_i64 {
-	int found; /* 1 once a row was read */
-	int64_t v; /* column 0 of that row */
-};
-
-static int read_one_i64(sqlite3_stmt *st, void *ctx)
+int store__read_i64(sqlite3_stmt *st, void *ctx)
 {
 	struct one_i64 *o = ctx;
 	o->found = 1;
@@ -245,7 +201,7 @@ static int read_one_i64(sqlite3_stmt *st, void *ctx)
 
 /* ---- values ---------------------------------------------------------- */
 
-static int64_t now_ms(void)
+int64_t store__now_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -253,7 +209,7 @@ static int64_t now_ms(void)
 }
 
 /* The int64 with the bit pattern of u: how SQLite stores a uint64. */
-static int64_t u64_bits(uint64_t u)
+int64_t store__u64_bits(uint64_t u)
 {
 	int64_t i;
 	memcpy(&i, &u, sizeof i);
@@ -262,7 +218,7 @@ static int64_t u64_bits(uint64_t u)
 
 /* Copies text column col into buf; BD_EINTERNAL if it does not fit (the
  * schema's CHECKs make that a corrupt file). */
-static int col_copy(sqlite3_stmt *st, int col, char *buf, size_t len)
+int store__col_copy(sqlite3_stmt *st, int col, char *buf, size_t len)
 {
 	const unsigned char *t = sqlite3_column_text(st, col);
 	size_t n = (size_t)sqlite3_column_bytes(st, col);
@@ -296,7 +252,7 @@ void store_game_release(struct store_game *g)
 
 /* Reads the GAME_COLS row at st into *g (caller releases, even on
  * failure: every pointer is NULL or owned). */
-static int game_read(sqlite3_stmt *st, struct store_game *g)
+int store__game_read(sqlite3_stmt *st, struct store_game *g)
 {
 	memset(g, 0, sizeof *g);
 	g->key = sqlite3_column_int64(st, GC_KEY);
@@ -307,11 +263,12 @@ static int game_read(sqlite3_stmt *st, struct store_game *g)
 	g->to_act = (unsigned)sqlite3_column_int64(st, GC_TO_ACT);
 	g->created_ms = sqlite3_column_int64(st, GC_CREATED_MS);
 	g->updated_ms = sqlite3_column_int64(st, GC_UPDATED_MS);
-	int rc = col_copy(st, GC_ID, g->id, sizeof g->id);
+	g->open_seats = sqlite3_column_int(st, GC_OPEN_SEATS);
+	int rc = store__col_copy(st, GC_ID, g->id, sizeof g->id);
 	if (rc == 0)
-		rc = col_copy(st, GC_RULES_ID, g->rules_id, sizeof g->rules_id);
+		rc = store__col_copy(st, GC_RULES_ID, g->rules_id, sizeof g->rules_id);
 	if (rc == 0)
-		rc = col_copy(st, GC_STATUS, g->status, sizeof g->status);
+		rc = store__col_copy(st, GC_STATUS, g->status, sizeof g->status);
 	if (rc == 0)
 		rc = col_strdup(st, GC_OPTIONS, &g->options);
 	if (rc == 0)
@@ -324,7 +281,7 @@ static int game_read(sqlite3_stmt *st, struct store_game *g)
 /* ---- the pool -------------------------------------------------------- */
 
 /* Blocks until a connection is free and takes it. */
-static struct conn *pool_checkout(struct store *s)
+struct conn *store__checkout(struct store *s)
 {
 	pthread_mutex_lock(&s->mu);
 	for (;;) {
@@ -339,7 +296,7 @@ static struct conn *pool_checkout(struct store *s)
 	}
 }
 
-static void pool_checkin(struct store *s, struct conn *c)
+void store__checkin(struct store *s, struct conn *c)
 {
 	pthread_mutex_lock(&s->mu);
 	c->checked_out = 0;
@@ -349,39 +306,35 @@ static void pool_checkin(struct store *s, struct conn *c)
 
 /* ---- transactions ---------------------------------------------------- */
 
-/* The body of a write transaction, run between BEGIN IMMEDIATE and COMMIT.
- * Negative rolls everything back. */
-typedef int (*tx_fn)(struct conn *c, void *ctx);
-
 /* Undoes the open transaction of c, if SQLite has not already done so. */
 static void tx_rollback(struct conn *c)
 {
 	if (!sqlite3_get_autocommit(c->db))
-		sql_run(c, ST_ROLLBACK, NO_ARGS, NULL, NULL);
+		store__run(c, ST_ROLLBACK, NO_ARGS, NULL, NULL);
 }
 
 /* Runs fn in one BEGIN IMMEDIATE transaction on a pooled connection:
  * either all its writes are committed or none is. */
-static int write_tx(struct store *s, tx_fn fn, void *ctx)
+int store__write_tx(struct store *s, tx_fn fn, void *ctx)
 {
-	struct conn *c = pool_checkout(s);
-	int rc = sql_run(c, ST_BEGIN, NO_ARGS, NULL, NULL);
+	struct conn *c = store__checkout(s);
+	int rc = store__run(c, ST_BEGIN, NO_ARGS, NULL, NULL);
 	if (rc < 0)
 		goto out_checkin;
 	rc = fn(c, ctx);
 	if (rc == 0)
-		rc = sql_run(c, ST_COMMIT, NO_ARGS, NULL, NULL);
+		rc = store__run(c, ST_COMMIT, NO_ARGS, NULL, NULL);
 	if (rc < 0)
 		tx_rollback(c);
 out_checkin:
-	pool_checkin(s, c);
+	store__checkin(s, c);
 	return rc;
 }
 
 /* ---- opening --------------------------------------------------------- */
 
-/* Runs a PRAGMA that returns one row; its first column goes to *num
- * and/or text (either may be NULL). */
+/* Runs a PRAGMA; the first column of its first row (if any) goes to *num
+ * and/or text (either may be NULL; untouched when there is no row). */
 static int pragma_get(sqlite3 *db, const char *sql, int64_t *num, char *text,
                       size_t textlen, char *err, size_t errlen)
 {
@@ -395,6 +348,8 @@ static int pragma_get(sqlite3 *db, const char *sql, int64_t *num, char *text,
 			         (const char *)sqlite3_column_text(st, 0));
 		rc = SQLITE_OK;
 	}
+	if (rc == SQLITE_DONE) /* no row: nothing to report */
+		rc = SQLITE_OK;
 	int code = rc == SQLITE_OK ? 0 : bd_from_sqlite(rc);
 	if (code < 0)
 		open_fail(err, errlen, code, "%s: %s", sql, sqlite3_errmsg(db));
@@ -553,6 +508,29 @@ static int migrate(sqlite3 *db, char *err, size_t errlen)
 	return rc;
 }
 
+/* Migrations may rebuild tables that others reference, which SQLite allows
+ * only with foreign keys off (they cannot be switched inside a
+ * transaction); the keys are checked before they are switched back on. */
+static int migrate_checked(sqlite3 *db, char *err, size_t errlen)
+{
+	int rc = exec_sql(db, "foreign keys off", "PRAGMA foreign_keys=OFF",
+	                  err, errlen);
+	if (rc == 0)
+		rc = migrate(db, err, errlen);
+	char bad[64] = "";
+	if (rc == 0)
+		rc = pragma_get(db, "PRAGMA foreign_key_check", NULL, bad,
+		                sizeof bad, err, errlen);
+	if (rc == 0 && bad[0])
+		rc = open_fail(err, errlen, BD_EINTERNAL,
+		               "after migrating, table %s has a broken "
+		               "foreign key",
+		               bad);
+	int on = exec_sql(db, "foreign keys on", "PRAGMA foreign_keys=ON", err,
+	                  errlen);
+	return rc < 0 ? rc : on;
+}
+
 /* Opens conns[i], migrating the schema through the first one before any
  * statement is prepared against it. */
 static int pool_open(struct store *s, const struct store_config *cfg, char *err,
@@ -562,7 +540,7 @@ static int pool_open(struct store *s, const struct store_config *cfg, char *err,
 		struct conn *c = &s->conns[i];
 		int rc = conn_connect(c, cfg, err, errlen);
 		if (rc == 0 && i == 0)
-			rc = migrate(c->db, err, errlen);
+			rc = migrate_checked(c->db, err, errlen);
 		if (rc == 0)
 			rc = conn_prepare(c, err, errlen);
 		if (rc < 0)
@@ -632,42 +610,65 @@ void store_close(struct store *s)
 
 /* What store_game_create's transaction inserts, and the key it got. */
 struct create_ctx {
-	const struct store_game *g;                    /* the game */
-	const uint8_t (*hashes)[STORE_TOKEN_HASH_LEN]; /* g->seats */
-	int64_t key;                                   /* out: its key */
+	const struct store_game *g;     /* the game */
+	const struct store_seat *seats; /* g->seats of them */
+	const struct store_idem *idem;  /* or NULL */
+	int64_t key;                    /* out: its key */
 };
+
+static int count_open(const struct store_seat *seats, int n)
+{
+	int open = 0;
+	for (int i = 0; i < n; i++)
+		open += seats[i].open;
+	return open;
+}
+
+static int seat_insert(struct conn *c, int64_t key,
+                       const struct store_seat *st)
+{
+	return store__run(
+	    c, ST_SEAT_INSERT,
+	    ARGS(A_I64(key), A_I64(st->seat),
+	         st->has_token ? A_BLOB(st->token_hash, STORE_TOKEN_HASH_LEN)
+	                       : A_TEXT(NULL),
+	         A_I64(st->player_key), A_I64(st->invited_key),
+	         A_I64(st->open)),
+	    NULL, NULL);
+}
 
 static int create_tx(struct conn *c, void *ctx)
 {
 	struct create_ctx *x = ctx;
 	const struct store_game *g = x->g;
-	int rc = sql_run(
-	    c, ST_GAME_INSERT,
-	    ARGS(A_TEXT(g->id), A_TEXT(g->rules_id), A_I64(g->rules_version),
-	         A_I64(g->seats), A_I64(u64_bits(g->seed)), A_TEXT(g->options),
-	         A_TEXT(g->setup), A_TEXT(g->status), A_I64(g->to_act),
-	         A_TEXT(g->result), A_I64(now_ms())),
-	    NULL, NULL);
+	int open = count_open(x->seats, g->seats);
+	int rc = store__idem_put(c, x->idem);
+	if (rc == 0)
+		rc = store__run(
+		    c, ST_GAME_INSERT,
+		    ARGS(A_TEXT(g->id), A_TEXT(g->rules_id),
+		         A_I64(g->rules_version), A_I64(g->seats),
+		         A_I64(store__u64_bits(g->seed)), A_TEXT(g->options),
+		         A_TEXT(g->setup), A_TEXT(open ? "waiting" : g->status),
+		         A_I64(g->to_act), A_TEXT(g->result),
+		         A_I64(store__now_ms()), A_I64(open)),
+		    NULL, NULL);
 	if (rc < 0)
 		return rc; /* BD_ECONFLICT: the id is taken */
 	x->key = sqlite3_last_insert_rowid(c->db);
 	for (int seat = 0; seat < g->seats && rc == 0; seat++)
-		rc =
-		    sql_run(c, ST_SEAT_INSERT,
-		            ARGS(A_I64(x->key), A_I64(seat),
-		                 A_BLOB(x->hashes[seat], STORE_TOKEN_HASH_LEN)),
-		            NULL, NULL);
-	/* Two seats with one token is the caller's bug, not a taken id:
-	 * retrying with another id would not help. */
+		rc = seat_insert(c, x->key, &x->seats[seat]);
+	/* Two seats with one token or one player is the caller's bug, not a
+	 * taken id: retrying with another id would not help. */
 	return rc == BD_ECONFLICT ? BD_EINTERNAL : rc;
 }
 
 int store_game_create(struct store *s, const struct store_game *g,
-                      const uint8_t (*token_hashes)[STORE_TOKEN_HASH_LEN],
-                      int64_t *key_out)
+                      const struct store_seat *seats,
+                      const struct store_idem *idem, int64_t *key_out)
 {
-	struct create_ctx x = {.g = g, .hashes = token_hashes};
-	int rc = write_tx(s, create_tx, &x);
+	struct create_ctx x = {.g = g, .seats = seats, .idem = idem};
+	int rc = store__write_tx(s, create_tx, &x);
 	if (rc == 0)
 		*key_out = x.key;
 	return rc;
@@ -683,15 +684,15 @@ static int read_game_row(sqlite3_stmt *st, void *ctx)
 {
 	struct game_row *r = ctx;
 	r->found = 1;
-	return game_read(st, &r->g);
+	return store__game_read(st, &r->g);
 }
 
 int store_game_get(struct store *s, const char *id, struct store_game *out)
 {
 	struct game_row r = {0};
-	struct conn *c = pool_checkout(s);
-	int rc = sql_run(c, ST_GAME_GET, ARGS(A_TEXT(id)), read_game_row, &r);
-	pool_checkin(s, c);
+	struct conn *c = store__checkout(s);
+	int rc = store__run(c, ST_GAME_GET, ARGS(A_TEXT(id)), read_game_row, &r);
+	store__checkin(s, c);
 	if (rc == 0 && !r.found)
 		rc = BD_ENOTFOUND;
 	if (rc < 0) {
@@ -706,11 +707,11 @@ int store_seat_for_token(struct store *s, int64_t key,
                          const uint8_t hash[STORE_TOKEN_HASH_LEN], int *seat)
 {
 	struct one_i64 r = {0};
-	struct conn *c = pool_checkout(s);
-	int rc = sql_run(c, ST_SEAT_FIND,
+	struct conn *c = store__checkout(s);
+	int rc = store__run(c, ST_SEAT_FIND,
 	                 ARGS(A_I64(key), A_BLOB(hash, STORE_TOKEN_HASH_LEN)),
-	                 read_one_i64, &r);
-	pool_checkin(s, c);
+	                 store__read_i64, &r);
+	store__checkin(s, c);
 	if (rc == 0 && !r.found)
 		rc = BD_ENOTFOUND;
 	if (rc == 0)
@@ -728,7 +729,7 @@ static int list_row(sqlite3_stmt *st, void *ctx)
 {
 	struct games_ctx *x = ctx;
 	struct store_game g;
-	int rc = game_read(st, &g);
+	int rc = store__game_read(st, &g);
 	if (rc == 0)
 		rc = x->fn(x->ctx, &g);
 	store_game_release(&g);
@@ -748,12 +749,12 @@ int store_games_each(struct store *s, const struct store_filter *f,
 		return BD_EBADREQUEST;
 	struct games_ctx x = {.fn = fn, .ctx = ctx};
 	int64_t before = f->before_key ? f->before_key : INT64_MAX;
-	struct conn *c = pool_checkout(s);
-	int rc = sql_run(c, list_stmt(f),
+	struct conn *c = store__checkout(s);
+	int rc = store__run(c, list_stmt(f),
 	                 ARGS(A_TEXT(f->status), A_TEXT(f->rules_id),
 	                      A_I64(before), A_I64(f->limit)),
 	                 list_row, &x);
-	pool_checkin(s, c);
+	store__checkin(s, c);
 	return rc;
 }
 
@@ -779,15 +780,16 @@ int store_moves_each(struct store *s, int64_t key, uint64_t after_seq,
 {
 	struct moves_ctx x = {.fn = fn, .ctx = ctx};
 	int64_t after = after_seq > INT64_MAX ? INT64_MAX : (int64_t)after_seq;
-	struct conn *c = pool_checkout(s);
-	int rc = sql_run(c, ST_MOVES_AFTER, ARGS(A_I64(key), A_I64(after)),
+	struct conn *c = store__checkout(s);
+	int rc = store__run(c, ST_MOVES_AFTER, ARGS(A_I64(key), A_I64(after)),
 	                 move_row, &x);
-	pool_checkin(s, c);
+	store__checkin(s, c);
 	return rc;
 }
 
 /* What store_move_append's transaction writes, and the seq it found. */
 struct append_ctx {
+	const struct store_idem *idem; /* or NULL */
 	int64_t key;                /* the game */
 	uint64_t expected;          /* the seq the caller saw */
 	const struct store_move *m; /* the move */
@@ -799,7 +801,7 @@ static int append_tx(struct conn *c, void *ctx)
 	struct append_ctx *x = ctx;
 	struct one_i64 seq = {0};
 	int rc =
-	    sql_run(c, ST_GAME_SEQ, ARGS(A_I64(x->key)), read_one_i64, &seq);
+	    store__run(c, ST_GAME_SEQ, ARGS(A_I64(x->key)), store__read_i64, &seq);
 	if (rc < 0)
 		return rc;
 	if (!seq.found)
@@ -807,14 +809,16 @@ static int append_tx(struct conn *c, void *ctx)
 	x->found = (uint64_t)seq.v;
 	if (x->found != x->expected)
 		return BD_ECONFLICT;
-	int64_t next = seq.v + 1, now = now_ms();
+	if ((rc = store__idem_put(c, x->idem)) < 0)
+		return rc;
+	int64_t next = seq.v + 1, now = store__now_ms();
 	const struct store_move *m = x->m;
-	rc = sql_run(c, ST_MOVE_INSERT,
+	rc = store__run(c, ST_MOVE_INSERT,
 	             ARGS(A_I64(x->key), A_I64(next), A_I64(m->seat),
 	                  A_TEXT(m->action), A_I64(now)),
 	             NULL, NULL);
 	if (rc == 0)
-		rc = sql_run(c, ST_GAME_ADVANCE,
+		rc = store__run(c, ST_GAME_ADVANCE,
 		             ARGS(A_I64(x->key), A_I64(next), A_TEXT(m->status),
 		                  A_I64(m->to_act), A_TEXT(m->result),
 		                  A_I64(now)),
@@ -823,10 +827,12 @@ static int append_tx(struct conn *c, void *ctx)
 }
 
 int store_move_append(struct store *s, int64_t key, uint64_t expected_seq,
-                      const struct store_move *m, uint64_t *current_seq)
+                      const struct store_move *m,
+                      const struct store_idem *idem, uint64_t *current_seq)
 {
-	struct append_ctx x = {.key = key, .expected = expected_seq, .m = m};
-	int rc = write_tx(s, append_tx, &x);
+	struct append_ctx x = {
+	    .idem = idem, .key = key, .expected = expected_seq, .m = m};
+	int rc = store__write_tx(s, append_tx, &x);
 	/* The one out-parameter written on failure, by contract.  Only a
 	 * stale expected_seq reports it: a conflict from the primary key
 	 * backstop (log and games.seq disagree) has no seq to report. */

@@ -21,9 +21,20 @@
 
 #define APPLICATION_ID 0x62726464 /* 'brdd', what store_sqlite.c writes */
 #define RACE_MOVES     200        /* appends per racing thread */
-/* uint8_t[n][32] as store_game_create's parameter: C adds no const to the
- * element type of a pointer to array by itself. */
-#define HASHES(h) ((const uint8_t(*)[STORE_TOKEN_HASH_LEN])(h))
+/* Token-held seats from an array of token hashes, for store_game_create. */
+#define HASHES(h) token_seats(h, (int)(sizeof(h) / sizeof(h)[0]))
+static const struct store_seat *token_seats(uint8_t (*h)[STORE_TOKEN_HASH_LEN],
+                                            int n)
+{
+	static struct store_seat seats[4];
+	for (int i = 0; i < n && i < 4; i++) {
+		memset(&seats[i], 0, sizeof seats[i]);
+		seats[i].seat = i;
+		seats[i].has_token = 1;
+		memcpy(seats[i].token_hash, h[i], STORE_TOKEN_HASH_LEN);
+	}
+	return seats;
+}
 
 static char tmpdir[64]; /* mkdtemp'd directory holding every database */
 
@@ -86,7 +97,7 @@ static int create_game(struct store *s, int tag, const char *rules_id,
 	uint8_t hashes[2][STORE_TOKEN_HASH_LEN];
 	token_hash(hashes[0], tag, 0);
 	token_hash(hashes[1], tag, 1);
-	return store_game_create(s, &g, HASHES(hashes), key);
+	return store_game_create(s, &g, HASHES(hashes), NULL, key);
 }
 
 /* The first column of the first row of sql on the file `name`, as an
@@ -240,7 +251,7 @@ static void test_create_get_round_trip(void)
 		token_hash(hashes[i], 0xabc, i);
 	int64_t key = -1, before = wall_ms();
 	test_cond("roundtrip: create succeeds",
-	          store_game_create(s, &in, HASHES(hashes), &key) == 0);
+	          store_game_create(s, &in, HASHES(hashes), NULL, &key) == 0);
 	int64_t after = wall_ms();
 	test_cond("roundtrip: the key is a row id", key >= 1);
 	struct store_game g = {0};
@@ -300,7 +311,7 @@ static void test_duplicate_id(void)
 	token_hash(hashes[0], 99, 0);
 	token_hash(hashes[1], 99, 1);
 	test_cond("dupid: a taken id is a conflict",
-	          store_game_create(s, &g, HASHES(hashes), &key) ==
+	          store_game_create(s, &g, HASHES(hashes), NULL, &key) ==
 	              BD_ECONFLICT);
 	test_cond("dupid: key_out is not written", key == -7);
 	struct store_game got = {0};
@@ -332,7 +343,7 @@ static void test_duplicate_token_rolls_back(void)
 	token_hash(hashes[1], 6, 0); /* the same token for both seats */
 	int64_t key = -7;
 	test_cond("duptoken: one token for two seats is refused",
-	          store_game_create(s, &g, HASHES(hashes), &key) ==
+	          store_game_create(s, &g, HASHES(hashes), NULL, &key) ==
 	              BD_EINTERNAL);
 	struct store_game got = {0};
 	test_cond("duptoken: the game row was rolled back",
@@ -379,18 +390,18 @@ static void test_append(void)
 	struct store_move m = move(0, "{\"recruit\":1}");
 	uint64_t cur = 77;
 	test_cond("append: move 1 at expected 0",
-	          store_move_append(s, key, 0, &m, &cur) == 0);
+	          store_move_append(s, key, 0, &m, NULL, &cur) == 0);
 	test_cond("append: success leaves current_seq alone", cur == 77);
 	m = move(1, "{\"recruit\":2}");
 	test_cond("append: move 2 at expected 1",
-	          store_move_append(s, key, 1, &m, NULL) == 0);
+	          store_move_append(s, key, 1, &m, NULL, NULL) == 0);
 	m = (struct store_move){.seat = 0,
 	                        .action = "{\"scrapyard\":true}",
 	                        .status = "finished",
 	                        .to_act = 0,
 	                        .result = "{\"winner\":0}"};
 	test_cond("append: move 3 finishes the game",
-	          store_move_append(s, key, 2, &m, NULL) == 0);
+	          store_move_append(s, key, 2, &m, NULL, NULL) == 0);
 	struct store_game g = {0};
 	store_game_get(s, "0000000000000014", &g);
 	test_cond("append: the game is at seq 3", g.seq == 3);
@@ -402,7 +413,7 @@ static void test_append(void)
 	test_cond("append: updated_ms moved on", g.updated_ms >= g.created_ms);
 	store_game_release(&g);
 	test_cond("append: an unknown game is not found",
-	          store_move_append(s, key + 1, 0, &m, &cur) == BD_ENOTFOUND);
+	          store_move_append(s, key + 1, 0, &m, NULL, &cur) == BD_ENOTFOUND);
 	test_cond("append: not found leaves current_seq alone", cur == 77);
 	store_close(s);
 	test_cond("append: seqs are dense from 1",
@@ -419,8 +430,8 @@ static void test_append_stale(void)
 	int64_t key = 0;
 	create_game(s, 30, "agent-avenue", "active", &key);
 	struct store_move m = move(0, "{\"a\":1}");
-	store_move_append(s, key, 0, &m, NULL);
-	store_move_append(s, key, 1, &m, NULL);
+	store_move_append(s, key, 0, &m, NULL, NULL);
+	store_move_append(s, key, 1, &m, NULL, NULL);
 	struct store_game before = {0};
 	store_game_get(s, "000000000000001e", &before);
 	m = (struct store_move){.seat = 1,
@@ -430,10 +441,10 @@ static void test_append_stale(void)
 	                        .result = "{\"winner\":1}"};
 	uint64_t cur = 0;
 	test_cond("stale: expected 1 at seq 2 is a conflict",
-	          store_move_append(s, key, 1, &m, &cur) == BD_ECONFLICT);
+	          store_move_append(s, key, 1, &m, NULL, &cur) == BD_ECONFLICT);
 	test_cond("stale: current_seq is reported", cur == 2);
 	test_cond("stale: a NULL current_seq is allowed",
-	          store_move_append(s, key, 5, &m, NULL) == BD_ECONFLICT);
+	          store_move_append(s, key, 5, &m, NULL, NULL) == BD_ECONFLICT);
 	struct store_game after = {0};
 	store_game_get(s, "000000000000001e", &after);
 	test_cond("stale: the game row is unchanged",
@@ -457,10 +468,10 @@ static void test_moves_each(void)
 	                         "{\"n\":4}"};
 	for (int i = 0; i < 4; i++) {
 		struct store_move m = move(i % 2, actions[i]);
-		store_move_append(s, key, (uint64_t)i, &m, NULL);
+		store_move_append(s, key, (uint64_t)i, &m, NULL, NULL);
 	}
 	struct store_move m = move(0, "{\"other\":1}");
-	store_move_append(s, other, 0, &m, NULL);
+	store_move_append(s, other, 0, &m, NULL, NULL);
 
 	struct seen_moves all = {0};
 	test_cond("moves: all after 0",
@@ -573,7 +584,7 @@ static void *race(void *arg)
 			uint64_t seq = g.seq, cur = 0;
 			store_game_release(&g);
 			sched_yield(); /* widen the read-then-append window */
-			int rc = store_move_append(r->s, r->key, seq, &m, &cur);
+			int rc = store_move_append(r->s, r->key, seq, &m, NULL, &cur);
 			if (rc == 0)
 				break;
 			if (rc != BD_ECONFLICT || cur <= seq) {

@@ -1,0 +1,347 @@
+/* hub.c: per-game waiter lists, the deadline timer, wake and shutdown.
+ * See hub.h.
+ *
+ * One mutex guards everything.  Lock order: a content reader holds its
+ * response's mutex when it calls hub_take, which takes the hub's mutex
+ * and then (inside MHD_suspend_connection) the worker's connection
+ * mutex.  Wakers never call MHD_resume_connection with the hub's mutex
+ * held: under the mutex they clear `suspended` and chain the waiter on a
+ * private list; after unlocking they resume the chain.  That is safe
+ * because a suspended connection cannot run, finish or be freed until
+ * resumed, and only the waker that cleared the flag resumes it. */
+#include <errno.h>
+#include <microhttpd.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "hub.h"
+
+#define HUB_BUCKETS 1024 /* game lists, hashed by store key */
+
+struct hub {
+	pthread_mutex_t mu;
+	pthread_cond_t timer_cv; /* the timer thread sleeps here */
+	pthread_cond_t drain_cv; /* hub_drain sleeps here */
+	pthread_t timer;
+	int stop;      /* 1: the timer thread must exit */
+	int closing;   /* 1: after hub_shutdown */
+	size_t joined; /* waiters between join and leave */
+	struct hub_waiter *buckets[HUB_BUCKETS];
+	struct hub_waiter **heap; /* min-heap on deadline_ms */
+	size_t heap_len, heap_cap;
+};
+
+int64_t hub_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static struct hub_waiter **bucket_of(struct hub *h, int64_t key)
+{
+	return &h->buckets[(uint64_t)key % HUB_BUCKETS];
+}
+
+/* ---- the deadline heap ---- */
+
+static void heap_set(struct hub *h, size_t i, struct hub_waiter *w)
+{
+	h->heap[i] = w;
+	w->heap_pos = i + 1;
+}
+
+static void heap_up(struct hub *h, size_t i)
+{
+	struct hub_waiter *w = h->heap[i];
+	while (i > 0 && h->heap[(i - 1) / 2]->deadline_ms > w->deadline_ms) {
+		heap_set(h, i, h->heap[(i - 1) / 2]);
+		i = (i - 1) / 2;
+	}
+	heap_set(h, i, w);
+}
+
+static void heap_down(struct hub *h, size_t i)
+{
+	struct hub_waiter *w = h->heap[i];
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= h->heap_len)
+			break;
+		if (c + 1 < h->heap_len &&
+		    h->heap[c + 1]->deadline_ms < h->heap[c]->deadline_ms)
+			c++;
+		if (h->heap[c]->deadline_ms >= w->deadline_ms)
+			break;
+		heap_set(h, i, h->heap[c]);
+		i = c;
+	}
+	heap_set(h, i, w);
+}
+
+/* Adds w (not in the heap); -1 when out of memory. */
+static int heap_push(struct hub *h, struct hub_waiter *w)
+{
+	if (h->heap_len == h->heap_cap) {
+		size_t cap = h->heap_cap ? 2 * h->heap_cap : 64;
+		struct hub_waiter **nh = realloc(h->heap, cap * sizeof *nh);
+		if (!nh)
+			return -1;
+		h->heap = nh;
+		h->heap_cap = cap;
+	}
+	heap_set(h, h->heap_len++, w);
+	heap_up(h, h->heap_len - 1);
+	if (w->heap_pos == 1)
+		pthread_cond_signal(&h->timer_cv); /* a new earliest deadline */
+	return 0;
+}
+
+static void heap_remove(struct hub *h, struct hub_waiter *w)
+{
+	if (!w->heap_pos)
+		return;
+	size_t i = w->heap_pos - 1;
+	struct hub_waiter *last = h->heap[--h->heap_len];
+	w->heap_pos = 0;
+	if (last == w)
+		return;
+	heap_set(h, i, last);
+	heap_up(h, i);
+	heap_down(h, last->heap_pos - 1);
+}
+
+/* ---- waking ---- */
+
+/* Marks bits on w; if the hub holds w suspended, chains it on *list for
+ * resume_all (to be called after unlocking). */
+static void fire(struct hub_waiter *w, unsigned bits, struct hub_waiter **list)
+{
+	w->fired |= bits;
+	if (!w->suspended)
+		return;
+	w->suspended = 0;
+	w->resume_next = *list;
+	*list = w;
+}
+
+/* Resumes each chained connection.  Reads the link before resuming: a
+ * resumed connection may finish and free its waiter at once. */
+static void resume_all(struct hub_waiter *list)
+{
+	while (list) {
+		struct hub_waiter *next = list->resume_next;
+		MHD_resume_connection(list->conn);
+		list = next;
+	}
+}
+
+void hub_on_move(void *hub, int64_t key, uint64_t seq)
+{
+	struct hub *h = hub;
+	struct hub_waiter *list = NULL;
+	pthread_mutex_lock(&h->mu);
+	for (struct hub_waiter *w = *bucket_of(h, key); w; w = w->next)
+		if (w->key == key && seq > w->after)
+			fire(w, HUB_MOVE, &list);
+	pthread_mutex_unlock(&h->mu);
+	resume_all(list);
+}
+
+/* ---- the timer thread ---- */
+
+static void wait_until(struct hub *h, int64_t deadline_ms)
+{
+	struct timespec ts = {(time_t)(deadline_ms / 1000),
+	                      (long)(deadline_ms % 1000) * 1000000};
+	pthread_cond_timedwait(&h->timer_cv, &h->mu, &ts);
+}
+
+static void *timer_main(void *arg)
+{
+	struct hub *h = arg;
+	pthread_mutex_lock(&h->mu);
+	while (!h->stop) {
+		struct hub_waiter *list = NULL;
+		int64_t now = hub_now_ms();
+		while (h->heap_len && h->heap[0]->deadline_ms <= now) {
+			struct hub_waiter *w = h->heap[0];
+			heap_remove(h, w);
+			w->deadline_ms = 0;
+			fire(w, HUB_TIMEOUT, &list);
+		}
+		if (list) {
+			pthread_mutex_unlock(&h->mu);
+			resume_all(list);
+			pthread_mutex_lock(&h->mu);
+		} else if (h->heap_len) {
+			wait_until(h, h->heap[0]->deadline_ms);
+		} else {
+			pthread_cond_wait(&h->timer_cv, &h->mu);
+		}
+	}
+	pthread_mutex_unlock(&h->mu);
+	return NULL;
+}
+
+/* ---- lifecycle ---- */
+
+static int init_cond(pthread_cond_t *cv)
+{
+	pthread_condattr_t a;
+	if (pthread_condattr_init(&a) != 0)
+		return -1;
+	int rc = pthread_condattr_setclock(&a, CLOCK_MONOTONIC) == 0 &&
+	                 pthread_cond_init(cv, &a) == 0
+	             ? 0
+	             : -1;
+	pthread_condattr_destroy(&a);
+	return rc;
+}
+
+struct hub *hub_new(void)
+{
+	struct hub *h = calloc(1, sizeof *h);
+	if (!h)
+		return NULL;
+	if (pthread_mutex_init(&h->mu, NULL) != 0)
+		goto out_free;
+	if (init_cond(&h->timer_cv) < 0)
+		goto out_mutex;
+	if (init_cond(&h->drain_cv) < 0)
+		goto out_timer_cv;
+	if (pthread_create(&h->timer, NULL, timer_main, h) != 0)
+		goto out_drain_cv;
+	return h;
+out_drain_cv:
+	pthread_cond_destroy(&h->drain_cv);
+out_timer_cv:
+	pthread_cond_destroy(&h->timer_cv);
+out_mutex:
+	pthread_mutex_destroy(&h->mu);
+out_free:
+	free(h);
+	return NULL;
+}
+
+void hub_free(struct hub *h)
+{
+	if (!h)
+		return;
+	pthread_mutex_lock(&h->mu);
+	h->stop = 1;
+	pthread_cond_signal(&h->timer_cv);
+	pthread_mutex_unlock(&h->mu);
+	pthread_join(h->timer, NULL);
+	pthread_cond_destroy(&h->drain_cv);
+	pthread_cond_destroy(&h->timer_cv);
+	pthread_mutex_destroy(&h->mu);
+	free(h->heap);
+	free(h);
+}
+
+/* ---- waiters ---- */
+
+int hub_join(struct hub *h, struct hub_waiter *w, struct MHD_Connection *c,
+             int64_t key, uint64_t after, int64_t deadline_ms, unsigned fired)
+{
+	pthread_mutex_lock(&h->mu);
+	if (h->closing) {
+		pthread_mutex_unlock(&h->mu);
+		return HUB_SHUTDOWN;
+	}
+	*w = (struct hub_waiter){.conn = c,
+	                         .key = key,
+	                         .after = after,
+	                         .deadline_ms = deadline_ms,
+	                         .fired = fired};
+	if (deadline_ms && heap_push(h, w) < 0) {
+		pthread_mutex_unlock(&h->mu);
+		return -1;
+	}
+	struct hub_waiter **b = bucket_of(h, key);
+	w->next = *b;
+	if (*b)
+		(*b)->prev = w;
+	*b = w;
+	w->joined = 1;
+	h->joined++;
+	pthread_mutex_unlock(&h->mu);
+	return 0;
+}
+
+unsigned hub_take(struct hub *h, struct hub_waiter *w)
+{
+	pthread_mutex_lock(&h->mu);
+	unsigned bits = w->fired | (h->closing ? HUB_SHUTDOWN : 0);
+	w->fired = 0;
+	if (!bits) {
+		/* Under the mutex, so no waker can see `suspended` before the
+		 * library has the connection suspended. */
+		w->suspended = 1;
+		MHD_suspend_connection(w->conn);
+	}
+	pthread_mutex_unlock(&h->mu);
+	return bits;
+}
+
+void hub_set_deadline(struct hub *h, struct hub_waiter *w, int64_t deadline_ms)
+{
+	pthread_mutex_lock(&h->mu);
+	if (w->joined) {
+		heap_remove(h, w);
+		w->deadline_ms = deadline_ms;
+		if (deadline_ms && heap_push(h, w) < 0)
+			w->fired |= HUB_TIMEOUT; /* no room: fire it now */
+	}
+	pthread_mutex_unlock(&h->mu);
+}
+
+void hub_leave(struct hub *h, struct hub_waiter *w)
+{
+	pthread_mutex_lock(&h->mu);
+	if (w->joined) {
+		heap_remove(h, w);
+		if (w->prev)
+			w->prev->next = w->next;
+		else
+			*bucket_of(h, w->key) = w->next;
+		if (w->next)
+			w->next->prev = w->prev;
+		w->prev = w->next = NULL;
+		w->joined = 0;
+		w->fired = 0;
+		if (--h->joined == 0)
+			pthread_cond_broadcast(&h->drain_cv);
+	}
+	pthread_mutex_unlock(&h->mu);
+}
+
+void hub_shutdown(struct hub *h)
+{
+	struct hub_waiter *list = NULL;
+	pthread_mutex_lock(&h->mu);
+	h->closing = 1;
+	for (size_t i = 0; i < HUB_BUCKETS; i++)
+		for (struct hub_waiter *w = h->buckets[i]; w; w = w->next)
+			fire(w, HUB_SHUTDOWN, &list);
+	pthread_mutex_unlock(&h->mu);
+	resume_all(list);
+}
+
+size_t hub_drain(struct hub *h, int timeout_ms)
+{
+	int64_t end = hub_now_ms() + timeout_ms;
+	pthread_mutex_lock(&h->mu);
+	while (h->joined && hub_now_ms() < end) {
+		struct timespec ts = {(time_t)(end / 1000),
+		                      (long)(end % 1000) * 1000000};
+		if (pthread_cond_timedwait(&h->drain_cv, &h->mu, &ts) ==
+		    ETIMEDOUT)
+			break;
+	}
+	size_t left = h->joined;
+	pthread_mutex_unlock(&h->mu);
+	return left;
+}

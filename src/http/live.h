@@ -1,0 +1,48 @@
+/* live.h: live updates over HTTP.  Its manual.
+ *
+ * Two ways to learn of moves without asking again and again:
+ *
+ * - GET /v1/games/{id}/events: a stream, Server-Sent Events
+ *   (text/event-stream) or, with `Accept: application/x-ndjson`, one JSON
+ *   object a line.  A content-reader response: its reader hands out the
+ *   bytes it has, fetches new events when its waiter was woken, or
+ *   suspends the connection through the hub when there is nothing to send.
+ * - GET /v1/games/{id}?wait=S&after=N: a long-poll.  The handler suspends
+ *   the request through the hub; when woken (a move, S seconds, shutdown)
+ *   the handler runs again and answers as a plain GET does.
+ *
+ * Neither holds a thread while it waits.  The events themselves come from
+ * the service (service_stream_*), which applies the seat's view.
+ */
+#ifndef BD_LIVE_H
+#define BD_LIVE_H
+
+#include "http.h"
+
+#define LIVE_WAIT_MAX_S 60         /* a longer ?wait= is cut to this */
+#define LIVE_RETRY_MS   3000       /* the SSE `retry:` sent at the start */
+#define LIVE_BUF_MAX    (4u << 20) /* bytes of events a stream buffers */
+
+/* The long-poll part of GET /v1/games/{id}.  Returns 0 when the caller
+ * should answer as a plain GET now: no (or zero) ?wait=, the game is
+ * already past `after`, the request is the resumed run (req->resumed),
+ * or the game cannot be read (the plain GET then answers the error).
+ * Returns 1 when it filled rep: a 400 problem for a bad ?wait= or
+ * ?after=, or rep->suspend with req->waiter joined to the game. */
+int live_game_wait(struct service *svc, const struct http_req *req,
+                   const char *id, struct http_reply *rep);
+
+/* GET /v1/games/{id}/events.  Fills rep with a problem, a 204 (a
+ * finished game with nothing left to send) or a 200 whose rep->stream
+ * server.c turns into a response with live_response. */
+void live_events(struct service *svc, const struct http_req *req,
+                 const char *id, struct http_reply *rep);
+
+struct MHD_Response;
+
+/* The content-reader response for stream ls, which it takes over (it is
+ * freed when the library is done with the response, or here when the
+ * response cannot be made: then NULL). */
+struct MHD_Response *live_response(struct live_stream *ls);
+
+#endif

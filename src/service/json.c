@@ -1,0 +1,166 @@
+/* json.c: JSON pieces the endpoints share, above all the game body. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+
+int svc__fail(struct svc_err *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err->detail, sizeof err->detail, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+int svc__give(json_t *v, json_t **out)
+{
+	if (!v)
+		return BD_ENOMEM;
+	*out = v;
+	return 0;
+}
+
+int svc__only_keys(const json_t *obj, const char *const *keys,
+		   struct svc_err *err)
+{
+	const char *k;
+	json_t *v;
+	json_object_foreach((json_t *)obj, k, v) {
+		int known = 0;
+		for (const char *const *p = keys; *p && !known; p++)
+			known = strcmp(*p, k) == 0;
+		if (!known)
+			return svc__fail(err, BD_EBADREQUEST,
+					 "unknown field '%s' in the request "
+					 "body",
+					 k);
+	}
+	return 0;
+}
+
+int svc__parse_uint(const char *s, int64_t lo, int64_t hi, int64_t *v)
+{
+	if (!s || !*s || strlen(s) > 18 || strspn(s, "0123456789") != strlen(s))
+		return 0;
+	long long n = strtoll(s, NULL, 10);
+	if (n < lo || n > hi)
+		return 0;
+	*v = n;
+	return 1;
+}
+
+json_t *svc__seat_list(unsigned bits)
+{
+	json_t *a = json_array();
+	for (int s = 0; a && s < ENGINE_MAX_SEATS; s++)
+		if (bits & (1u << s))
+			json_array_append_new(a, json_integer(s));
+	return a;
+}
+
+int64_t svc__now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+json_t *svc__iso_time(int64_t ms)
+{
+	time_t t = (time_t)(ms / 1000);
+	struct tm tm;
+	char buf[40];
+	gmtime_r(&t, &tm);
+	size_t n = strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, sizeof buf - n, ".%03dZ", (int)(ms % 1000));
+	return json_string(buf);
+}
+
+json_t *svc__result_json(const struct engine_game *g)
+{
+	struct rules_result res;
+	if (!engine_game_result(g, &res))
+		return json_null();
+	return json_pack("{s:o,s:s}", "winners", svc__seat_list(res.winners),
+			 "reason", res.reason);
+}
+
+const char *svc__status(const struct engine_game *g, int open_seats)
+{
+	struct rules_result res;
+	if (engine_game_result(g, &res))
+		return "finished";
+	return open_seats > 0 ? "waiting" : "active";
+}
+
+void svc__moved(struct service *svc, int64_t key, uint64_t seq)
+{
+	if (svc->on_move)
+		svc->on_move(svc->on_move_ctx, key, seq);
+}
+
+/* The seed, revealed once the game is over so anyone can re-run the log. */
+static json_t *seed_json(const struct loaded *l)
+{
+	struct rules_result res;
+	if (!engine_game_result(l->g, &res))
+		return json_null();
+	char hex[17];
+	snprintf(hex, sizeof hex, "%016" PRIx64, l->row.seed);
+	return json_string(hex);
+}
+
+static json_t *seat_json(const struct store_seat *s, int resigned)
+{
+	json_t *player = s->player_id[0]
+				 ? json_pack("{s:s,s:s}", "id", s->player_id,
+					     "name", s->player_name)
+				 : json_null();
+	json_t *invited = s->invited_id[0] ? json_string(s->invited_id)
+					   : json_null();
+	return json_pack("{s:i,s:b,s:o,s:o,s:b}", "seat", s->seat, "open",
+			 s->open, "player", player, "invited", invited,
+			 "resigned", resigned);
+}
+
+/* [{seat, open, player, invited, resigned}] for every seat. */
+static json_t *seats_json(struct service *svc, const struct loaded *l)
+{
+	struct store_seat seats[ENGINE_MAX_SEATS];
+	int n = 0;
+	if (store_seats_get(svc->st, l->row.key, seats, ENGINE_MAX_SEATS, &n) <
+	    0)
+		return NULL;
+	json_t *a = json_array();
+	for (int i = 0; a && i < n; i++)
+		if (json_array_append_new(
+			    a, seat_json(&seats[i], (l->g->resigned >>
+						     seats[i].seat) & 1)) < 0) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
+json_t *svc__game_json(struct service *svc, const struct loaded *l,
+		       int viewer)
+{
+	const char *status = svc__status(l->g, l->row.open_seats);
+	/* Nobody acts while seats are still open. */
+	unsigned to_act = l->row.open_seats ? 0 : engine_game_to_act(l->g);
+	return json_pack(
+		"{s:s,s:s,s:I,s:i,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "id",
+		l->row.id, "game", l->rules->id, "seq", (json_int_t)l->g->seq,
+		"seats", l->g->seats, "status", status, "to_act",
+		svc__seat_list(to_act), "you",
+		viewer >= 0 ? json_integer(viewer) : json_null(), "players",
+		seats_json(svc, l), "view", engine_game_view(l->g, viewer),
+		"result", svc__result_json(l->g), "seed", seed_json(l),
+		"created", svc__iso_time(l->row.created_ms), "updated",
+		svc__iso_time(l->row.updated_ms));
+}

@@ -1,0 +1,353 @@
+/* players.c: players (a name and a token that works for every seat the
+ * player holds), joining open seats, and a player's list of games. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define NAME_MAX_BYTES 64
+#define MY_GAMES_DEFAULT 50
+#define MY_GAMES_MAX 100
+
+/* ---- POST /v1/players ---- */
+
+/* 1..64 bytes (Jansson has already checked the UTF-8), no control
+ * characters. */
+static int name_ok(const char *name)
+{
+	size_t n = strlen(name);
+	if (n == 0 || n > NAME_MAX_BYTES)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)
+			return 0;
+	return 1;
+}
+
+static int parse_player(const json_t *body, const char **name,
+			struct svc_err *err)
+{
+	static const char *const keys[] = {"name", NULL};
+	if (!json_is_object(body))
+		return svc__fail(err, BD_EBADREQUEST,
+				 "the body must be an object");
+	int rc = svc__only_keys(body, keys, err);
+	if (rc < 0)
+		return rc;
+	*name = json_string_value(json_object_get(body, "name"));
+	if (!*name || !name_ok(*name))
+		return svc__fail(err, BD_EBADREQUEST,
+				 "field 'name' must be 1 to 64 bytes of text "
+				 "without control characters");
+	return 0;
+}
+
+static json_t *player_json(const struct store_player *p, const char *token)
+{
+	json_t *o = json_pack("{s:s,s:s,s:o}", "id", p->id, "name", p->name,
+			      "created", svc__iso_time(p->created_ms));
+	if (o && token)
+		json_object_set_new(o, "token", json_string(token));
+	return o;
+}
+
+int service_player_create(struct service *svc, const json_t *body,
+			  struct svc_idem *idem, json_t **out,
+			  struct svc_err *err)
+{
+	int rc = svc__idem_replay(svc, idem, out, err);
+	if (rc != BD_ENOTFOUND)
+		return rc;
+	const char *name;
+	if ((rc = parse_player(body, &name, err)) < 0)
+		return rc;
+	struct store_player p = {0};
+	char token[TOKEN_LEN + 1];
+	uint8_t hash[STORE_TOKEN_HASH_LEN];
+	snprintf(p.name, sizeof p.name, "%s", name);
+	token_new(token);
+	token_hash(token, hash);
+	rc = BD_ECONFLICT;
+	for (int attempt = 0; rc == BD_ECONFLICT && attempt < 4; attempt++) {
+		token_game_id(p.id); /* player ids look like game ids */
+		p.created_ms = svc__now_ms();
+		json_t *answer = player_json(&p, token);
+		struct store_idem rec, *recp = NULL;
+		void *buf = NULL;
+		int64_t key;
+		rc = answer ? svc__idem_record(idem, 201, answer, &rec, &recp,
+					       &buf)
+			    : BD_ENOMEM;
+		if (rc == 0)
+			rc = store_player_create(svc->st, &p, hash, recp, &key);
+		free(buf);
+		if (rc == 0)
+			*out = answer;
+		else
+			json_decref(answer);
+	}
+	if (rc == BD_EREPLAY)
+		return svc__idem_replay(svc, idem, out, err);
+	return rc == BD_ECONFLICT ? BD_EINTERNAL : rc;
+}
+
+/* ---- GET /v1/players/me ---- */
+
+/* The player whose token this is. */
+static int player_of(struct service *svc, const char *token,
+		     struct store_player *p, struct svc_err *err)
+{
+	if (!token)
+		return svc__fail(err, BD_EUNAUTHORIZED,
+				 "this needs a player's bearer token");
+	uint8_t hash[STORE_TOKEN_HASH_LEN];
+	token_hash(token, hash);
+	int rc = store_player_by_token(svc->st, hash, p);
+	if (rc == BD_ENOTFOUND)
+		return svc__fail(err, BD_EFORBIDDEN,
+				 "that token is not a player's token");
+	return rc;
+}
+
+int service_player_me(struct service *svc, const char *token, json_t **out,
+		      struct svc_err *err)
+{
+	struct store_player p;
+	int rc = player_of(svc, token, &p, err);
+	return rc < 0 ? rc : svc__give(player_json(&p, NULL), out);
+}
+
+/* ---- GET /v1/players/me/games ---- */
+
+struct my_games_ctx {
+	json_t *games;
+	int64_t last_updated, last_key;
+};
+
+static int my_game(void *ctx, const struct store_game *g, int seat)
+{
+	struct my_games_ctx *x = ctx;
+	json_t *e = svc__list_entry(g);
+	int my_turn = !g->open_seats && strcmp(g->status, "active") == 0 &&
+		      ((g->to_act >> seat) & 1);
+	x->last_updated = g->updated_ms;
+	x->last_key = g->key;
+	if (e) {
+		json_object_set_new(e, "seat", json_integer(seat));
+		json_object_set_new(e, "my_turn", json_boolean(my_turn));
+	}
+	return json_array_append_new(x->games, e) < 0 ? BD_ENOMEM : 0;
+}
+
+/* Parses "<updated_ms>.<key>" as written in next_cursor. */
+static int parse_cursor(const char *s, struct store_player_filter *f)
+{
+	char a[24], b[24];
+	const char *dot = strchr(s, '.');
+	if (!dot || (size_t)(dot - s) >= sizeof a || strlen(dot + 1) >= sizeof b)
+		return 0;
+	memcpy(a, s, (size_t)(dot - s));
+	a[dot - s] = '\0';
+	snprintf(b, sizeof b, "%s", dot + 1);
+	return svc__parse_uint(a, 1, INT64_MAX, &f->before_updated) &&
+	       svc__parse_uint(b, 1, INT64_MAX, &f->before_key);
+}
+
+static int parse_my_games(const struct svc_my_games_query *q,
+			  struct store_player_filter *f, struct svc_err *err)
+{
+	int64_t limit = MY_GAMES_DEFAULT;
+	memset(f, 0, sizeof *f);
+	f->status = q->status;
+	if (q->status && strcmp(q->status, "waiting") != 0 &&
+	    strcmp(q->status, "active") != 0 &&
+	    strcmp(q->status, "finished") != 0)
+		return svc__fail(err, BD_EBADREQUEST,
+				 "status must be waiting, active or finished");
+	if (q->my_turn && strcmp(q->my_turn, "true") != 0 &&
+	    strcmp(q->my_turn, "false") != 0)
+		return svc__fail(err, BD_EBADREQUEST,
+				 "my_turn must be true or false");
+	f->my_turn = q->my_turn && strcmp(q->my_turn, "true") == 0;
+	if (q->limit && !svc__parse_uint(q->limit, 1, MY_GAMES_MAX, &limit))
+		return svc__fail(err, BD_EBADREQUEST,
+				 "limit must be an integer from 1 to 100");
+	if (q->cursor && !parse_cursor(q->cursor, f))
+		return svc__fail(err, BD_EBADREQUEST,
+				 "cursor must be a next_cursor from a listing");
+	f->limit = (int)limit;
+	return 0;
+}
+
+int service_player_games(struct service *svc, const char *token,
+			 const struct svc_my_games_query *q, json_t **out,
+			 struct svc_err *err)
+{
+	struct store_player p;
+	struct store_player_filter f;
+	int rc = player_of(svc, token, &p, err);
+	if (rc == 0)
+		rc = parse_my_games(q, &f, err);
+	if (rc < 0)
+		return rc;
+	struct my_games_ctx x = {json_array(), 0, 0};
+	if (!x.games)
+		return BD_ENOMEM;
+	rc = store_player_games_each(svc->st, p.key, &f, my_game, &x);
+	if (rc < 0) {
+		json_decref(x.games);
+		return rc;
+	}
+	json_t *next = json_null();
+	if (json_array_size(x.games) == (size_t)f.limit) {
+		char buf[48];
+		snprintf(buf, sizeof buf, "%" PRId64 ".%" PRId64,
+			 x.last_updated, x.last_key);
+		next = json_string(buf);
+	}
+	return svc__give(json_pack("{s:o,s:o}", "games", x.games,
+				   "next_cursor", next),
+			 out);
+}
+
+/* ---- POST /v1/games/{id}/join ---- */
+
+static int parse_join(const json_t *body, int *seat, int seats,
+		      struct svc_err *err)
+{
+	static const char *const keys[] = {"seat", NULL};
+	*seat = -1;
+	if (!body)
+		return 0;
+	if (!json_is_object(body))
+		return svc__fail(err, BD_EBADREQUEST,
+				 "the body must be an object");
+	int rc = svc__only_keys(body, keys, err);
+	json_t *s = json_object_get(body, "seat");
+	if (rc == 0 && s &&
+	    (!json_is_integer(s) || json_integer_value(s) < 0 ||
+	     json_integer_value(s) >= seats))
+		return svc__fail(err, BD_EBADREQUEST,
+				 "field 'seat' must be a seat number, 0 to %d",
+				 seats - 1);
+	if (s)
+		*seat = (int)json_integer_value(s);
+	return rc;
+}
+
+/* Who is joining: a player (by token) or a newcomer (no token). */
+struct joiner {
+	struct store_player player; /* key 0: a newcomer */
+	char token[TOKEN_LEN + 1];  /* the newcomer's new seat token */
+	uint8_t hash[STORE_TOKEN_HASH_LEN];
+};
+
+static int joiner_init(struct service *svc, const char *token,
+		       struct joiner *j, struct svc_err *err)
+{
+	memset(j, 0, sizeof *j);
+	if (token)
+		return player_of(svc, token, &j->player, err);
+	token_new(j->token);
+	token_hash(j->token, j->hash);
+	return 0;
+}
+
+static json_t *join_answer(const struct loaded *l, const struct joiner *j,
+			   int seat)
+{
+	int left = l->row.open_seats - 1;
+	json_t *o = json_pack("{s:s,s:i,s:s}", "id", l->row.id, "seat", seat,
+			      "status", left > 0 ? "waiting" : "active");
+	if (o && j->player.key)
+		json_object_set_new(o, "player", json_string(j->player.id));
+	else if (o)
+		json_object_set_new(o, "token", json_string(j->token));
+	return o;
+}
+
+static int join_fail(int rc, struct svc_err *err)
+{
+	switch (rc) {
+	case BD_ESEATTAKEN:
+		return svc__fail(err, rc, "that seat is not open (taken, or "
+					  "no seat is left)");
+	case BD_EFORBIDDEN:
+		return svc__fail(err, rc,
+				 "that seat is reserved for another player");
+	case BD_EALREADYSEATED:
+		return svc__fail(err, rc, "you already hold a seat here");
+	}
+	return rc;
+}
+
+/* Claims `seat` for j, recording the answer with it. */
+static int claim_one(struct service *svc, const struct loaded *l,
+		     const struct joiner *j, int seat, struct svc_idem *idem,
+		     json_t **out)
+{
+	struct store_claim c = {seat, j->player.key,
+				j->player.key ? NULL : j->hash};
+	json_t *answer = join_answer(l, j, seat);
+	struct store_idem rec, *recp = NULL;
+	void *buf = NULL;
+	int got;
+	int rc = answer ? svc__idem_record(idem, 200, answer, &rec, &recp,
+					   &buf)
+			: BD_ENOMEM;
+	if (rc == 0)
+		rc = store_seat_claim(svc->st, l->row.key, &c, recp, &got);
+	free(buf);
+	if (rc == 0)
+		*out = answer;
+	else
+		json_decref(answer);
+	return rc;
+}
+
+/* Claims the seat asked for, or the first one open to j.  (The answer
+ * names the seat and is recorded in the same transaction, so each
+ * candidate is tried in turn rather than picked by the store.) */
+static int claim(struct service *svc, struct loaded *l,
+		 const struct joiner *j, int want, struct svc_idem *idem,
+		 json_t **out, struct svc_err *err)
+{
+	int rc = BD_ESEATTAKEN;
+	if (want >= 0)
+		rc = claim_one(svc, l, j, want, idem, out);
+	for (int s = 0; want < 0 && s < l->g->seats; s++) {
+		rc = claim_one(svc, l, j, s, idem, out);
+		if (rc != BD_ESEATTAKEN && rc != BD_EFORBIDDEN)
+			break;
+	}
+	if (want < 0 && rc == BD_EFORBIDDEN)
+		rc = BD_ESEATTAKEN; /* every open seat is someone else's */
+	return rc == BD_EREPLAY ? svc__idem_replay(svc, idem, out, err)
+				: join_fail(rc, err);
+}
+
+int service_join(struct service *svc, const char *id, const char *token,
+		 const json_t *body, struct svc_idem *idem, json_t **out,
+		 struct svc_err *err)
+{
+	int rc = svc__idem_replay(svc, idem, out, err);
+	if (rc != BD_ENOTFOUND)
+		return rc;
+	struct loaded l;
+	struct joiner j;
+	int want;
+	if ((rc = load_game(svc->st, svc->cache, id, &l, err)) < 0)
+		return rc;
+	rc = parse_join(body, &want, l.g->seats, err);
+	if (rc == 0)
+		rc = joiner_init(svc, token, &j, err);
+	if (rc == 0 && l.row.open_seats == 0)
+		rc = svc__fail(err, BD_ESEATTAKEN, "no seat of this game is "
+						   "open");
+	if (rc == 0)
+		rc = claim(svc, &l, &j, want, idem, out, err);
+	loaded_release(&l);
+	return rc;
+}

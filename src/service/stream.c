@@ -1,0 +1,220 @@
+/* stream.c: live updates of one game for one viewer.  See service.h.
+ *
+ * A stream owns an engine_game copy at the seq of the last event it
+ * produced.  Each service_stream_next applies the log tail after that seq
+ * (never the whole log again) and turns each move into an event the
+ * viewer may see: the action through engine_move_view, the state through
+ * the view, exactly as GET /v1/games/{id}/moves and GET /v1/games/{id}
+ * show them at that seq. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* A store_moves_each callback's code for "batch full, stop here"; never
+ * leaves this file. */
+#define STREAM_STOP (-1000)
+
+struct svc_stream {
+	int64_t key;           /* the game's store key */
+	int viewer;            /* a seat, or ENGINE_SPECTATOR */
+	int open_seats;        /* seats open when the stream was opened */
+	struct engine_game *g; /* owned: the state after g->seq moves */
+	uint64_t sent;         /* moves up to this seq need no event */
+	int need_state;        /* 1: the next batch opens with `state` */
+	int emitted;           /* 1: some event has been produced */
+	int ended;             /* 1: nothing more will come */
+};
+
+/* {"event":…,"seq":…}, the head every event starts with. */
+static json_t *event_head(const char *event, uint64_t seq)
+{
+	return json_pack("{s:s,s:I}", "event", event, "seq", (json_int_t)seq);
+}
+
+/* Adds status, to_act, view and result of g as `viewer` sees it. */
+static int add_state(json_t *e, const struct engine_game *g, int viewer,
+                     int open_seats)
+{
+	unsigned to_act = open_seats ? 0 : engine_game_to_act(g);
+	json_t *more = json_pack(
+	    "{s:s,s:o,s:o,s:o}", "status", svc__status(g, open_seats), "to_act",
+	    svc__seat_list(to_act), "view", engine_game_view(g, viewer),
+	    "result", svc__result_json(g));
+	int rc = more && e ? json_object_update(e, more) : -1;
+	json_decref(more);
+	return rc < 0 ? BD_ENOMEM : 0;
+}
+
+static int append(json_t *events, json_t *e)
+{
+	return e && json_array_append_new(events, e) == 0 ? 0 : BD_ENOMEM;
+}
+
+static json_t *state_event(const struct svc_stream *st)
+{
+	json_t *e = event_head("state", st->g->seq);
+	if (add_state(e, st->g, st->viewer, st->open_seats) < 0) {
+		json_decref(e);
+		return NULL;
+	}
+	return e;
+}
+
+/* The move event for move `seq` by `seat`, g being the state right after
+ * it.  `action` is the logged JSON text. */
+static json_t *move_event(const struct svc_stream *st, uint64_t seq, int seat,
+                          const char *action)
+{
+	json_t *a = json_loads(action, 0, NULL);
+	json_t *shown =
+	    a ? engine_move_view(st->g, st->g, seat, a, st->viewer) : NULL;
+	json_decref(a);
+	json_t *e = event_head("move", seq);
+	if (!shown || !e ||
+	    json_object_set_new(e, "seat", json_integer(seat)) < 0 ||
+	    json_object_set_new(e, "action", shown) < 0 ||
+	    add_state(e, st->g, st->viewer, 0) < 0) {
+		json_decref(e);
+		return NULL;
+	}
+	return e;
+}
+
+static json_t *end_event(const struct svc_stream *st)
+{
+	json_t *e = event_head("end", st->g->seq);
+	if (e &&
+	    json_object_set_new(e, "status", json_string("finished")) == 0 &&
+	    json_object_set_new(e, "result", svc__result_json(st->g)) == 0)
+		return e;
+	json_decref(e);
+	return NULL;
+}
+
+/* ---- opening ---- */
+
+int service_game_seq(struct service *svc, const char *id, const char *token,
+                     int64_t *key, uint64_t *seq, struct svc_err *err)
+{
+	struct loaded l;
+	int seat;
+	int rc = load_game(svc->st, svc->cache, id, &l, err);
+	if (rc < 0)
+		return rc;
+	rc = load_seat(svc->st, &l, token, 0, &seat, err);
+	if (rc == 0) {
+		*key = l.row.key;
+		*seq = l.g->seq;
+	}
+	loaded_release(&l);
+	return rc;
+}
+
+/* Points st at the state the first batch starts from: the current state
+ * l->g (taken over) for a `state` event or a resume at the current seq,
+ * else a fresh game the log is replayed onto up to `after`. */
+static int start_state(struct svc_stream *st, struct loaded *l,
+                       const uint64_t *after, struct svc_err *err)
+{
+	st->sent = l->g->seq;
+	if (!after || *after >= l->g->seq) {
+		/* Beyond the log (a lost tail, a bogus id): start afresh. */
+		st->need_state = !after || *after > l->g->seq;
+		st->g = l->g;
+		l->g = NULL;
+		return 0;
+	}
+	st->sent = *after;
+	return load_fresh(&l->row, l->rules, &st->g, err);
+}
+
+int service_stream_open(struct service *svc, const char *id, const char *token,
+                        const uint64_t *after, struct svc_stream **out,
+                        int64_t *game_key, struct svc_err *err)
+{
+	struct loaded l;
+	int rc = load_game(svc->st, svc->cache, id, &l, err);
+	if (rc < 0)
+		return rc;
+	struct svc_stream *st = calloc(1, sizeof *st);
+	rc =
+	    st ? load_seat(svc->st, &l, token, 0, &st->viewer, err) : BD_ENOMEM;
+	if (rc == 0) {
+		st->key = l.row.key;
+		st->open_seats = l.row.open_seats;
+		rc = start_state(st, &l, after, err);
+	}
+	if (rc == 0) {
+		*out = st;
+		*game_key = l.row.key;
+	} else {
+		service_stream_close(st);
+	}
+	loaded_release(&l);
+	return rc;
+}
+
+void service_stream_close(struct svc_stream *st)
+{
+	if (!st)
+		return;
+	engine_game_free(st->g);
+	free(st);
+}
+
+/* ---- the next batch ---- */
+
+struct next_ctx {
+	struct svc_stream *st;
+	json_t *events;
+	struct svc_err err;
+};
+
+static int next_one(void *ctx, uint64_t seq, int seat, const char *action)
+{
+	struct next_ctx *nc = ctx;
+	struct svc_stream *st = nc->st;
+	if (seq > st->sent && json_array_size(nc->events) >= SVC_STREAM_BATCH)
+		return STREAM_STOP;
+	int rc = load_apply_logged(st->g, seq, seat, action, &nc->err);
+	if (rc < 0 || seq <= st->sent)
+		return rc; /* replaying up to where the client is */
+	rc = append(nc->events, move_event(st, seq, seat, action));
+	if (rc == 0) {
+		st->sent = seq;
+		st->emitted = 1;
+	}
+	return rc;
+}
+
+int service_stream_next(struct service *svc, struct svc_stream *st,
+                        json_t **events, int *finished)
+{
+	struct next_ctx nc = {.st = st, .events = json_array()};
+	int rc = nc.events ? 0 : BD_ENOMEM;
+	if (rc == 0 && st->need_state && !st->ended) {
+		rc = append(nc.events, state_event(st));
+		st->need_state = rc < 0;
+		st->emitted |= rc == 0;
+	}
+	if (rc == 0 && !st->ended)
+		rc = store_moves_each(svc->st, st->key, st->g->seq, next_one,
+		                      &nc);
+	struct rules_result res;
+	if (rc == STREAM_STOP) {
+		rc = 0; /* a full batch: the caller asks again */
+	} else if (rc == 0 && !st->ended && engine_game_result(st->g, &res) &&
+	           json_array_size(nc.events) < SVC_STREAM_BATCH) {
+		if (st->emitted)
+			rc = append(nc.events, end_event(st));
+		st->ended = rc == 0;
+	}
+	if (rc < 0) {
+		json_decref(nc.events);
+		return rc;
+	}
+	*events = nc.events;
+	*finished = st->ended;
+	return 0;
+}

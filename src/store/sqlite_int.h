@@ -1,0 +1,156 @@
+/* sqlite_int.h: internals shared by the files of the SQLite store
+ * (store_sqlite.c: pool, statements, games and moves; store_players.c:
+ * players, seats, idempotency).  Not part of the store interface. */
+#ifndef BD_SQLITE_INT_H
+#define BD_SQLITE_INT_H
+
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "store.h"
+
+/* The prepared statements of a connection, indexed into stmt_sql[]. */
+enum stmt {
+	ST_BEGIN,
+	ST_COMMIT,
+	ST_ROLLBACK,
+	ST_GAME_INSERT,
+	ST_SEAT_INSERT,
+	ST_GAME_GET,
+	ST_SEAT_FIND,
+	ST_GAME_SEQ,
+	ST_MOVE_INSERT,
+	ST_GAME_ADVANCE,
+	ST_MOVES_AFTER,
+	/* The four listings, in this order: ST_LIST_ALL + 1 if filtering on
+	 * status + 2 if filtering on rules_id (see list_stmt). */
+	ST_LIST_ALL,
+	ST_LIST_STATUS,
+	ST_LIST_RULES,
+	ST_LIST_BOTH,
+	/* store_players.c */
+	ST_SEATS_GET,
+	ST_SEAT_FOR_PLAYER,
+	ST_SEAT_FIRST_OPEN,
+	ST_SEAT_STATE,
+	ST_SEAT_TAKE,
+	ST_GAME_SEAT_TAKEN,
+	ST_PLAYER_INSERT,
+	ST_PLAYER_BY_TOKEN,
+	ST_PLAYER_BY_ID,
+	ST_PLAYER_GAMES,
+	ST_IDEM_INSERT,
+	ST_IDEM_GET,
+	ST_IDEM_EXPIRE,
+	ST_COUNT
+};
+
+/* The columns of a game row, in the order of enum game_col. */
+#define GAME_COLS                                                              \
+	"key, id, rules_id, rules_version, seats, seed, options, setup, "      \
+	"status, seq, to_act, result, created_ms, updated_ms, open_seats"
+
+enum game_col {
+	GC_KEY,
+	GC_ID,
+	GC_RULES_ID,
+	GC_RULES_VERSION,
+	GC_SEATS,
+	GC_SEED,
+	GC_OPTIONS,
+	GC_SETUP,
+	GC_STATUS,
+	GC_SEQ,
+	GC_TO_ACT,
+	GC_RESULT,
+	GC_CREATED_MS,
+	GC_UPDATED_MS,
+	GC_OPEN_SEATS,
+	GC_COUNT /* the first column after GAME_COLS */
+};
+
+/* One pooled connection. */
+struct conn {
+	sqlite3 *db;                /* opened NOMUTEX: one thread at a time */
+	sqlite3_stmt *st[ST_COUNT]; /* prepared once, reset after every use */
+	int checked_out;            /* 1 while a call holds it; under s->mu */
+};
+
+struct store {
+	pthread_mutex_t mu;   /* guards every conns[i].checked_out */
+	pthread_cond_t freed; /* signalled when a connection is checked in */
+	int nconns;           /* pool size, >= 1 */
+	struct conn conns[];  /* the pool */
+};
+
+/* A value to bind to a statement parameter. */
+struct arg {
+	enum { ARG_I64, ARG_TEXT, ARG_BLOB } type; /* which field is set */
+	int64_t i;                                 /* ARG_I64 */
+	const void *p; /* ARG_TEXT (NULL binds NULL) or ARG_BLOB */
+	int n;         /* ARG_BLOB: bytes at p */
+};
+
+#define A_I64(v)       ((struct arg){.type = ARG_I64, .i = (int64_t)(v)})
+#define A_TEXT(s)      ((struct arg){.type = ARG_TEXT, .p = (s)})
+#define A_BLOB(b, len) ((struct arg){.type = ARG_BLOB, .p = (b), .n = (len)})
+/* An argument list and its length, as two function arguments. */
+#define ARGS(...)                                                              \
+	(const struct arg[]){__VA_ARGS__},                                     \
+	    (int)(sizeof((const struct arg[]){__VA_ARGS__}) /                  \
+	          sizeof(struct arg))
+#define NO_ARGS NULL, 0
+
+/* Called for each row a statement returns; 0 goes on, negative stops. */
+typedef int (*row_fn)(sqlite3_stmt *st, void *ctx);
+
+/* Called for each row a statement returns; 0 goes on, negative stops. */
+typedef int (*row_fn)(sqlite3_stmt *st, void *ctx);
+
+/* A single integer column 0, and whether a row held it. */
+struct one_i64 {
+	int found; /* 1 once a row was read */
+	int64_t v; /* column 0 of that row */
+};
+
+/* The body of a write transaction, run between BEGIN IMMEDIATE and COMMIT.
+ * Negative rolls everything back. */
+typedef int (*tx_fn)(struct conn *c, void *ctx);
+
+/* Maps a failed call on db to a bd_err (reporting unexpected ones). */
+int store__fail(sqlite3 *db, int rc);
+
+/* Runs statement `id` of c with arguments a[0..n) to completion, calling
+ * fn (if not NULL) on each row, then resets it and clears its bindings.
+ * Returns 0, fn's negative code, or a bd_err. */
+int store__run(struct conn *c, enum stmt id, const struct arg *a, int n,
+	       row_fn fn, void *ctx);
+
+/* row_fn reading column 0 into a struct one_i64. */
+int store__read_i64(sqlite3_stmt *st, void *ctx);
+
+/* Unix time in milliseconds. */
+int64_t store__now_ms(void);
+
+/* The int64 with the bit pattern of u: how SQLite stores a uint64. */
+int64_t store__u64_bits(uint64_t u);
+
+/* Copies text column col into buf; BD_EINTERNAL if it does not fit. */
+int store__col_copy(sqlite3_stmt *st, int col, char *buf, size_t len);
+
+/* Reads a GAME_COLS row into *g (caller releases, even on failure). */
+int store__game_read(sqlite3_stmt *st, struct store_game *g);
+
+/* Takes a free pooled connection, blocking until one is free. */
+struct conn *store__checkout(struct store *s);
+void store__checkin(struct store *s, struct conn *c);
+
+/* Runs fn in one BEGIN IMMEDIATE transaction: all of it or nothing. */
+int store__write_tx(struct store *s, tx_fn fn, void *ctx);
+
+/* Inside a write transaction: records idem (NULL: nothing).  BD_EREPLAY
+ * if its scope is already there. */
+int store__idem_put(struct conn *c, const struct store_idem *idem);
+
+#endif
