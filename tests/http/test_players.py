@@ -1,0 +1,213 @@
+"""test_players.py: play by turn — players, open seats and joining, a
+player's games, Idempotency-Key retries, resigning.  Real binary, real
+SQLite file.  Usage: test_players.py BOARDD [test names...]"""
+import random
+import threading
+
+from harness import check, run_all, test
+from gamehelp import AA, actions, game, move, server
+
+
+def new_player(s, name):
+    r = s.request("POST", "/v1/players", {"name": name})
+    check(r.status == 201, "player: %r" % r)
+    return r.json["id"], r.json["token"]
+
+
+def create_seated(s, token, seating, status=201):
+    r = s.request("POST", "/v1/games", {"game": AA, "seats": 2, "seating": seating}, token=token)
+    check(r.status == status, "create: %r" % r)
+    return r
+
+
+@test
+def players_find_each_other_through_an_open_seat(binary):
+    """Two players who never share a token play a whole game."""
+    rng = random.Random(5)
+    with server(binary) as s:
+        alice, at = new_player(s, "Alice")
+        bob, bt = new_player(s, "Bob")
+        me = s.request("GET", "/v1/players/me", token=at)
+        check(me.status == 200 and me.json["id"] == alice and me.json["name"] == "Alice"
+              and "token" not in me.json, "players/me: %r" % me)
+        gid = create_seated(s, at, ["me", "open"]).json["id"]
+        g = game(s, gid, at)
+        check(g["status"] == "waiting" and g["to_act"] == [], "waiting, nobody acts: %r" % g)
+        check(actions(s, gid, at) == [], "no actions while waiting")
+        r = move(s, gid, at, {"type": "play", "face_up": "enforcer", "face_down": "mole"})
+        check(r.status == 409 and r.json["type"].endswith(":waiting-for-players"), "no moves while waiting: %r" % r)
+        listed = s.request("GET", "/v1/games?status=waiting").json["games"]
+        check([x["id"] for x in listed] == [gid] and listed[0]["open_seats"] == 1, "listed with an open seat")
+        r = s.request("POST", "/v1/games/%s/join" % gid, token=bt)
+        check(r.status == 200 and r.json["seat"] == 1 and r.json["status"] == "active", "join: %r" % r)
+        check("token" not in r.json, "a player needs no seat token")
+        g = game(s, gid, bt)
+        check(g["status"] == "active" and g["you"] == 1, "bob sits at seat 1")
+        check([p["player"]["name"] for p in g["players"]] == ["Alice", "Bob"], "players named")
+        tokens = {0: at, 1: bt}
+        for _ in range(200):
+            g = game(s, gid, at)
+            if g["status"] == "finished":
+                break
+            seat = g["to_act"][0]
+            r = move(s, gid, tokens[seat], rng.choice(actions(s, gid, tokens[seat])))
+            check(r.status == 201, "move: %r" % r)
+        check(g["status"] == "finished", "the game ends")
+
+
+@test
+def a_newcomer_joins_without_an_account(binary):
+    with server(binary) as s:
+        r = s.request("POST", "/v1/games", {"game": AA, "seating": ["token", "open"]})
+        gid = r.json["id"]
+        check(r.json["seats"][1] == {"seat": 1, "open": True}, "open seat in the answer: %r" % r.json)
+        r = s.request("POST", "/v1/games/%s/join" % gid, {"seat": 1})
+        check(r.status == 200 and len(r.json["token"]) >= 22, "newcomer gets a seat token: %r" % r)
+        check(game(s, gid, r.json["token"])["you"] == 1, "the token works")
+        r = s.request("POST", "/v1/games/%s/join" % gid)
+        check(r.status == 409 and r.json["type"].endswith(":seat-taken"), "full: %r" % r)
+
+
+@test
+def invited_seat_is_only_for_the_invitee(binary):
+    with server(binary) as s:
+        alice, at = new_player(s, "Alice")
+        bob, bt = new_player(s, "Bob")
+        carol, ct = new_player(s, "Carol")
+        gid = create_seated(s, at, ["me", {"invite": bob}]).json["id"]
+        r = s.request("POST", "/v1/games/%s/join" % gid, {"seat": 1}, token=ct)
+        check(r.status == 403, "carol may not take bob's seat: %r" % r)
+        r = s.request("POST", "/v1/games/%s/join" % gid, token=at)
+        check(r.status == 409, "alice already sits here: %r" % r)
+        r = s.request("POST", "/v1/games/%s/join" % gid, token=bt)
+        check(r.status == 200 and r.json["seat"] == 1, "bob joins: %r" % r)
+        r = create_seated(s, at, ["me", {"invite": "ffffffffffffffff"}], status=400)
+        check(r.json["type"].endswith(":bad-request"), "unknown invitee")
+        create_seated(s, None, ["me", "open"], status=401)
+        create_seated(s, at, ["me", "me"], status=400)
+        create_seated(s, at, ["open"], status=400)
+
+
+@test
+def racing_joins_for_the_last_seat(binary):
+    with server(binary, extra=["--threads", "2"]) as s:
+        _, at = new_player(s, "Host")
+        gid = create_seated(s, at, ["me", "open"]).json["id"]
+        players = [new_player(s, "P%d" % i)[1] for i in range(12)]
+        results = []
+
+        def join(tok):
+            r = s.request("POST", "/v1/games/%s/join" % gid, token=tok, validate=False)
+            results.append(r.status)
+
+        threads = [threading.Thread(target=join, args=(t,)) for t in players]
+        [t.start() for t in threads]
+        [t.join() for t in threads]
+        check(results.count(200) == 1, "exactly one join wins: %r" % results)
+        check(results.count(409) == len(players) - 1, "the others get 409: %r" % results)
+        g = game(s, gid)
+        check(g["status"] == "active" and all(not p["open"] for p in g["players"]), "the game started once")
+
+
+@test
+def my_games_and_my_turn(binary):
+    with server(binary) as s:
+        _, at = new_player(s, "Alice")
+        bob, bt = new_player(s, "Bob")
+        ids = []
+        for i in range(5):
+            gid = create_seated(s, at, ["me", {"invite": bob}]).json["id"]
+            s.request("POST", "/v1/games/%s/join" % gid, token=bt)
+            ids.append(gid)
+        mine = s.request("GET", "/v1/players/me/games", token=at)
+        check(mine.status == 200 and len(mine.json["games"]) == 5, "five games: %r" % mine)
+        turn_a = {g["id"] for g in s.request("GET", "/v1/players/me/games?my_turn=true", token=at).json["games"]}
+        turn_b = {g["id"] for g in s.request("GET", "/v1/players/me/games?my_turn=true", token=bt).json["games"]}
+        check(turn_a | turn_b == set(ids) and not (turn_a & turn_b), "each game is one player's turn")
+        for gid in ids:
+            g = game(s, gid, at)
+            check((gid in turn_a) == (g["to_act"] == [g["you"]]), "my_turn agrees with to_act")
+        etag = mine.headers["etag"]
+        r = s.request("GET", "/v1/players/me/games", token=at, headers={"If-None-Match": etag})
+        check(r.status == 304, "304 when nothing changed: %r" % r)
+        gid = sorted(turn_a)[0]
+        move(s, gid, at, actions(s, gid, at)[-1])
+        r = s.request("GET", "/v1/players/me/games", token=at, headers={"If-None-Match": etag})
+        check(r.status == 200 and r.json["games"][0]["id"] == gid, "changed, newest activity first")
+        page = s.request("GET", "/v1/players/me/games?limit=2", token=at).json
+        rest = s.request("GET", "/v1/players/me/games?limit=10&cursor=" + page["next_cursor"], token=at).json
+        check(len(page["games"]) + len(rest["games"]) == 5 and
+              not ({g["id"] for g in page["games"]} & {g["id"] for g in rest["games"]}), "cursor pages")
+        for bad in ("status=won", "my_turn=yes", "limit=0", "cursor=x"):
+            check(s.request("GET", "/v1/players/me/games?" + bad, token=at).status == 400, bad)
+        check(s.request("GET", "/v1/players/me/games").status == 401, "needs a token")
+
+
+@test
+def retries_with_an_idempotency_key_land_once(binary):
+    with server(binary) as s:
+        key = {"Idempotency-Key": "create-1"}
+        body = {"game": AA, "seats": 2}
+        r1 = s.request("POST", "/v1/games", body, headers=key)
+        r2 = s.request("POST", "/v1/games", body, headers=key)
+        check(r1.status == r2.status == 201 and r1.json == r2.json, "same game, same tokens")
+        check(r2.headers.get("idempotent-replayed") == "true", "marked as a replay")
+        check(len(s.request("GET", "/v1/games").json["games"]) == 1, "one game created")
+        r3 = s.request("POST", "/v1/games", {"game": AA, "seats": 2, "options": {}}, headers=key)
+        check(r3.status == 422 and r3.json["type"].endswith(":idempotency-key-reused"), "other body: %r" % r3)
+        gid, tok = r1.json["id"], [x["token"] for x in r1.json["seats"]]
+        seat = game(s, gid)["to_act"][0]
+        act = actions(s, gid, tok[seat])[0]
+        hk = {"Idempotency-Key": "move-1", "If-Match": '"0"'}
+        m1 = move(s, gid, tok[seat], act, headers=hk)
+        m2 = move(s, gid, tok[seat], act, headers=hk)
+        check(m1.status == m2.status == 201 and m1.json == m2.json, "the retry returns the first answer")
+        check(game(s, gid)["seq"] == 1, "the move landed once")
+        check(len(s.request("GET", "/v1/games/%s/moves" % gid).json["moves"]) == 1, "one move in the log")
+        r = move(s, gid, tok[seat], act, headers={"Idempotency-Key": "x" * 300})
+        check(r.status == 400, "over-long key: %r" % r)
+
+
+@test
+def resigning(binary):
+    with server(binary) as s:
+        r = s.request("POST", "/v1/games", {"game": AA})
+        gid, tok = r.json["id"], [x["token"] for x in r.json["seats"]]
+        waiting = game(s, gid)["to_act"][0]
+        other = 1 - waiting
+        r = s.request("POST", "/v1/games/%s/resign" % gid)
+        check(r.status == 401, "resign needs a token")
+        r = move(s, gid, tok[other], {"type": "resign"})
+        check(r.status == 400, "resign is its own endpoint: %r" % r)
+        r = s.request("POST", "/v1/games/%s/resign" % gid, token=tok[other])
+        check(r.status == 201 and r.json["status"] == "finished", "resign off turn ends it: %r" % r)
+        check(r.json["result"] == {"winners": [waiting], "reason": "resignation"}, "the other seat wins")
+        check(r.json["players"][other]["resigned"] is True, "shown as resigned")
+        log = s.request("GET", "/v1/games/%s/moves" % gid).json["moves"]
+        check(log == [{"seq": 1, "seat": other, "action": {"type": "resign"}}], "logged: %r" % log)
+        r = s.request("POST", "/v1/games/%s/resign" % gid, token=tok[waiting])
+        check(r.status == 409 and r.json["type"].endswith(":game-over"), "over: %r" % r)
+        s.kill()
+        s.start()
+        check(game(s, gid)["result"]["reason"] == "resignation", "replays after restart")
+
+
+@test
+def bad_player_requests(binary):
+    with server(binary) as s:
+        for body in ({"name": ""}, {"name": "x" * 65}, {"name": "a\nb"}, {"name": 3}, {}, {"name": "A", "x": 1}):
+            r = s.request("POST", "/v1/players", body)
+            check(r.status == 400, "%r -> %r" % (body, r))
+        check(s.request("GET", "/v1/players/me").status == 401, "me needs a token")
+        check(s.request("GET", "/v1/players/me", token="A" * 43).status == 403, "unknown token")
+        r = s.request("POST", "/v1/games", {"game": AA})
+        seat_token = r.json["seats"][0]["token"]
+        check(s.request("GET", "/v1/players/me", token=seat_token).status == 403, "a seat token is no player")
+        _, pt = new_player(s, "Eve")
+        g = s.request("GET", "/v1/games/%s" % r.json["id"], token=pt)
+        check(g.status == 200 and g.json["you"] is None, "an unseated player looks on as a spectator")
+        check(s.request("GET", "/v1/games/%s/actions" % r.json["id"], token=pt).status == 403, "but has no actions")
+
+
+if __name__ == "__main__":
+    run_all("players")
