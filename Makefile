@@ -33,7 +33,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:.c=.o)
 UNIT_SRC := $(filter-out $(foreach g,$(filter-out $(GAMES),agent_avenue quantum),tests/unit/test_$(g)%),$(wildcard tests/unit/test_*.c))
 TESTS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all deps run test unit-build bench clean format lint
+.PHONY: all deps run test unit-build bench fuzz clean format lint
 all: $(BUILD)/boardd
 
 deps:
@@ -60,6 +60,29 @@ $(BUILD)/gen/openapi.c: openapi/openapi.yaml tools/embed.sh
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(CFLAGS) $(LDFLAGS) -Itests/unit -o $@ $^ $(LDLIBS)
+
+# Fuzzing (clang libFuzzer + ASan/UBSan), time-bounded: FUZZ_TIME seconds
+# per target.  Corpora grow in build/fuzz/corpus-<target>, seeded from
+# tests/fuzz/seeds/<target>; crashes land in build/fuzz/.
+FUZZ_TIME ?= 60
+FUZZ_TARGETS := actions setup
+FUZZ_SRC := src/engine/game.c src/engine/rng.c src/engine/registry.c \
+	$(foreach g,$(GAMES),$(wildcard src/games/$(g)/*.c))
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC)
+	@mkdir -p $(dir $@)
+	clang -std=c11 -D_GNU_SOURCE -g -O1 -Isrc \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-o $@ $^ -ljansson
+
+fuzz: deps $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
+	@for t in $(FUZZ_TARGETS); do \
+		mkdir -p build/fuzz/corpus-$$t; \
+		echo "fuzz: $$t for $(FUZZ_TIME)s"; \
+		build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_TIME) \
+			-artifact_prefix=build/fuzz/ -print_final_stats=1 \
+			build/fuzz/corpus-$$t tests/fuzz/seeds/$$t 2>&1 | \
+			grep -E '^(#[0-9]+.*DONE|stat::number_of_executed_units|stat::peak_rss|==[0-9]+==ERROR|SUMMARY)' ; \
+	done
 
 # Configurable at run time too: boardd --help.
 ADDR ?= 127.0.0.1
