@@ -59,7 +59,7 @@ $(BUILD)/gen/openapi.c: openapi/openapi.yaml tools/embed.sh
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) $(CFLAGS) $(LDFLAGS) -Itests/unit -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS_COMMON) $(CFLAGS) $(LDFLAGS) -Itests/unit -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
 # Fuzzing (clang libFuzzer + ASan/UBSan), time-bounded: FUZZ_TIME seconds
 # per target.  Corpora grow in build/fuzz/corpus-<target>, seeded from
@@ -84,6 +84,12 @@ fuzz: deps $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 			grep -E '^(#[0-9]+.*DONE|stat::number_of_executed_units|stat::peak_rss|==[0-9]+==ERROR|SUMMARY)' ; \
 	done
 
+# Benchmarks (make bench): tests/bench/*.c linked against the library.
+$(BUILD)/bench/%: tests/bench/%.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(CFLAGS) $(LDFLAGS) -o $@ \
+		$(filter-out %.h,$^) $(LDLIBS)
+
 # Configurable at run time too: boardd --help.
 ADDR ?= 127.0.0.1
 PORT ?= 8080
@@ -93,13 +99,14 @@ run: deps
 	$(BUILD)/boardd --addr $(ADDR) --port $(PORT) --db $(DB)
 
 test: deps
+	$(MAKE) all  # the release build of `make run` must compile too (-O2 warns more)
 	$(MAKE) SANITIZER=address,undefined unit-build
 	./tests/run.sh build/address-undefined
 
 unit-build: $(BUILD)/boardd $(TESTS)
 
 bench: deps
-	$(MAKE) all
+	$(MAKE) all $(BUILD)/bench/bench_engine $(BUILD)/bench/bench_http
 	./tests/bench.sh $(BUILD)
 
 format:

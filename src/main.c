@@ -7,7 +7,7 @@
  *   --threads N  BOARDD_THREADS  cores       HTTP worker threads
  *   --sync MODE  BOARDD_SYNC     full        full: durable acks; normal: faster
  *   --quiet      BOARDD_QUIET=1              no access log
- *   --keepalive S BOARDD_KEEPALIVE 15        seconds between an idle event
+ *   --keepalive S  BOARDD_KEEPALIVE  15      seconds between an event
  *                                            stream's keep-alives
  *
  * Runs until SIGINT or SIGTERM, then finishes in-flight requests and
@@ -36,7 +36,7 @@ static void usage(FILE *f)
 	fputs("usage: boardd [--addr A] [--port P] [--db PATH] [--threads N]"
 	      " [--sync full|normal] [--quiet] [--keepalive S]\n"
 	      "environment: BOARDD_ADDR BOARDD_PORT BOARDD_DB BOARDD_THREADS"
-	      " BOARDD_SYNC BOARDD_QUIET\n",
+	      " BOARDD_SYNC BOARDD_QUIET BOARDD_KEEPALIVE\n",
 	      f);
 }
 

@@ -44,6 +44,7 @@ for t in "$build"/tests/test_*; do
 	run_suite "$suite" "$t"
 done
 run_suite http /usr/bin/python3 "$here/http/test_http.py" "$build/boardd"
+run_suite live /usr/bin/python3 "$here/http/test_live.py" "$build/boardd"
 run_suite players /usr/bin/python3 "$here/http/test_players.py" "$build/boardd"
 
 echo "$passed passed, $failed failed"

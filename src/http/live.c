@@ -43,44 +43,57 @@ static void bad_request(struct http_reply *rep, const struct http_req *req,
 
 /* ---- long-poll ---- */
 
+/* Reads ?wait= (seconds, 0 when absent) and ?after= (*has_after).  0, or
+ * -1 with a 400 problem in rep. */
+static int wait_params(const struct http_req *req, struct http_reply *rep,
+                       uint64_t *wait_s, uint64_t *after, int *has_after)
+{
+	const char *ws = http_query(req, "wait");
+	const char *as = http_query(req, "after");
+	*wait_s = *after = 0;
+	*has_after = as != NULL;
+	if (ws && parse_u64(ws, wait_s) < 0) {
+		bad_request(rep, req, "wait must be whole seconds, 0 to 60");
+		return -1;
+	}
+	if (as && parse_u64(as, after) < 0) {
+		bad_request(rep, req, "after must be a non-negative seq");
+		return -1;
+	}
+	if (*wait_s > LIVE_WAIT_MAX_S)
+		*wait_s = LIVE_WAIT_MAX_S;
+	return 0;
+}
+
 int live_game_wait(struct service *svc, const struct http_req *req,
                    const char *id, struct http_reply *rep)
 {
-	const char *ws = http_query(req, "wait"),
-	           *as = http_query(req, "after");
-	uint64_t wait_s = 0, after = 0, seq;
+	uint64_t wait_s, after, seq;
+	int has_after;
 	int64_t key;
 	struct svc_err err = {0};
-	if (req->resumed || (!ws && !as))
+	if (req->resumed)
 		return 0;
-	if (ws && parse_u64(ws, &wait_s) < 0) {
-		bad_request(rep, req, "wait must be whole seconds, 0 to 60");
+	if (wait_params(req, rep, &wait_s, &after, &has_after) < 0)
 		return 1;
-	}
-	if (as && parse_u64(as, &after) < 0) {
-		bad_request(rep, req, "after must be a non-negative seq");
-		return 1;
-	}
+	/* An error is the plain GET's to answer. */
 	if (wait_s == 0 ||
 	    service_game_seq(svc, id, req->token, &key, &seq, &err) < 0)
 		return 0;
-	if (!as)
-		after = seq; /* no after: wait for the next move */
+	if (!has_after)
+		after = seq; /* wait for the next move */
 	if (seq > after)
 		return 0;
-	if (wait_s > LIVE_WAIT_MAX_S)
-		wait_s = LIVE_WAIT_MAX_S;
 	int64_t deadline = hub_now_ms() + (int64_t)wait_s * 1000;
 	if (hub_join(req->hub, req->waiter, req->conn, key, after, deadline,
 	             0) != 0)
 		return 0; /* shutting down (or no memory): answer now */
 	/* Joined: a move from now on wakes us.  One that landed since the
-	 * first look would not, so look again. */
+	 * first look would not, so look again.  (The waiter stays joined
+	 * until the request completes: server.c leaves then.) */
 	if (service_game_seq(svc, id, req->token, &key, &seq, &err) < 0 ||
-	    seq > after) {
-		hub_leave(req->hub, req->waiter);
+	    seq > after)
 		return 0;
-	}
 	rep->suspend = 1;
 	return 1;
 }

@@ -28,7 +28,9 @@
  * already past `after`, the request is the resumed run (req->resumed),
  * or the game cannot be read (the plain GET then answers the error).
  * Returns 1 when it filled rep: a 400 problem for a bad ?wait= or
- * ?after=, or rep->suspend with req->waiter joined to the game. */
+ * ?after=, or rep->suspend with req->waiter joined to the game.  Either
+ * way req->waiter may be left joined: the caller leaves it when the
+ * request completes (so that shutdown waits until the answer is sent). */
 int live_game_wait(struct service *svc, const struct http_req *req,
                    const char *id, struct http_reply *rep);
 

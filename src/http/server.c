@@ -35,7 +35,7 @@ struct req_ctx {
 	struct timespec t0;/* when the headers arrived */
 	const char *method;/* borrowed from MHD until completion */
 	const char *url;   /* borrowed from MHD until completion */
-	struct hub_waiter waiter; /* a long-poll's, joined while it waits */
+	struct hub_waiter waiter; /* a long-poll's, joined until completion */
 	int waiting;       /* 1: suspended in a long-poll, to run again */
 };
 
@@ -274,7 +274,6 @@ static int dispatch(struct http_server *s, struct req_ctx *ctx,
 		ctx->waiting = 1;
 		return 1;
 	}
-	hub_leave(s->hub, &ctx->waiter);
 	*rep = (struct http_reply){0};
 	req->resumed = 1;
 	router_dispatch(s->svc, req, rep);
@@ -299,10 +298,10 @@ static enum MHD_Result handle(struct http_server *s, struct MHD_Connection *c,
 		.resumed = ctx->waiting,
 		.keepalive_ms = s->keepalive_ms,
 	};
-	if (ctx->waiting) { /* woken: a move, the deadline or shutdown */
-		hub_leave(s->hub, &ctx->waiter);
-		ctx->waiting = 0;
-	}
+	/* Woken (a move, the deadline or shutdown): answer.  The waiter
+	 * stays joined until on_completed, so that a shutdown waits for the
+	 * answer to be sent, not only made. */
+	ctx->waiting = 0;
 	req.token = bearer_token(&req, &bad_auth);
 	json_t *body = NULL;
 	if (strcmp(method, "POST") == 0)

@@ -224,7 +224,7 @@ int service_create(struct service *svc, const json_t *body,
 	int rc = svc__idem_replay(svc, idem, out, err);
 	if (rc != BD_ENOTFOUND)
 		return rc;
-	struct create_req c;
+	struct create_req c = {0};
 	if ((rc = parse_create(body, &c, err)) < 0)
 		return rc;
 	struct store_game row = {.seats = c.seats, .seed = token_seed()};

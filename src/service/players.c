@@ -60,7 +60,7 @@ int service_player_create(struct service *svc, const json_t *body,
 	int rc = svc__idem_replay(svc, idem, out, err);
 	if (rc != BD_ENOTFOUND)
 		return rc;
-	const char *name;
+	const char *name = NULL;
 	if ((rc = parse_player(body, &name, err)) < 0)
 		return rc;
 	struct store_player p = {0};

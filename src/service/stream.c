@@ -70,11 +70,12 @@ static json_t *move_event(const struct svc_stream *st, uint64_t seq, int seat,
 	json_t *shown =
 	    a ? engine_move_view(st->g, st->g, seat, a, st->viewer) : NULL;
 	json_decref(a);
+	/* "o" steals shown even when json_pack fails. */
+	json_t *who = json_pack("{s:i,s:o}", "seat", seat, "action", shown);
 	json_t *e = event_head("move", seq);
-	if (!shown || !e ||
-	    json_object_set_new(e, "seat", json_integer(seat)) < 0 ||
-	    json_object_set_new(e, "action", shown) < 0 ||
-	    add_state(e, st->g, st->viewer, 0) < 0) {
+	int rc = who && e ? json_object_update(e, who) : -1;
+	json_decref(who);
+	if (rc < 0 || add_state(e, st->g, st->viewer, 0) < 0) {
 		json_decref(e);
 		return NULL;
 	}
