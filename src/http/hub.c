@@ -143,7 +143,9 @@ void hub_on_move(void *hub, int64_t key, uint64_t seq)
 	struct hub_waiter *list = NULL;
 	pthread_mutex_lock(&h->mu);
 	for (struct hub_waiter *w = *bucket_of(h, key); w; w = w->next)
-		if (w->key == key && seq > w->after)
+		/* seq == after: the game changed without a move (a seat was
+		 * taken); waiters look again. */
+		if (w->key == key && seq >= w->after)
 			fire(w, HUB_MOVE, &list);
 	pthread_mutex_unlock(&h->mu);
 	resume_all(list);

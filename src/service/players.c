@@ -348,6 +348,8 @@ int service_join(struct service *svc, const char *id, const char *token,
 						   "open");
 	if (rc == 0)
 		rc = claim(svc, &l, &j, want, idem, out, err);
+	if (rc == 0 && !(idem && idem->replayed))
+		svc__moved(svc, l.row.key, l.g->seq); /* status may change */
 	loaded_release(&l);
 	return rc;
 }

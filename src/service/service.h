@@ -130,8 +130,9 @@ int service_moves(struct service *svc, const char *id, const char *token,
 /* ---- live updates ---- */
 
 /* Called after every committed move, on the thread that committed it,
- * with the game's store key and its new seq.  Must be quick and must not
- * call back into the service. */
+ * with the game's store key and its new seq; also after a seat is taken,
+ * with the unchanged seq (the game's status may have changed).  Must be
+ * quick and must not call back into the service. */
 typedef void (*service_move_fn)(void *ctx, int64_t game_key, uint64_t seq);
 
 /* Sets the one move listener (NULL to clear).  Call before serving. */

@@ -189,11 +189,27 @@ static int next_one(void *ctx, uint64_t seq, int seat, const char *action)
 	return rc;
 }
 
+/* A seat taken since the last look changes the status without a move:
+ * the next batch then opens with a fresh `state` event. */
+static int seats_changed(struct service *svc, struct svc_stream *st)
+{
+	struct store_game row = {0};
+	if (st->open_seats == 0)
+		return 0; /* seats never open again */
+	int rc = store_game_by_key(svc->st, st->key, &row);
+	if (rc == 0 && row.open_seats != st->open_seats) {
+		st->open_seats = row.open_seats;
+		st->need_state = 1;
+	}
+	store_game_release(&row);
+	return rc;
+}
+
 int service_stream_next(struct service *svc, struct svc_stream *st,
                         json_t **events, int *finished)
 {
 	struct next_ctx nc = {.st = st, .events = json_array()};
-	int rc = nc.events ? 0 : BD_ENOMEM;
+	int rc = nc.events ? seats_changed(svc, st) : BD_ENOMEM;
 	if (rc == 0 && st->need_state && !st->ended) {
 		rc = append(nc.events, state_event(st));
 		st->need_state = rc < 0;

@@ -99,6 +99,10 @@ int store_game_create(struct store *s, const struct store_game *g,
  * BD_ENOTFOUND if there is none. */
 int store_game_get(struct store *s, const char *id, struct store_game *out);
 
+/* Loads the game with store key `key` into *out (caller releases).
+ * BD_ENOTFOUND if there is none. */
+int store_game_by_key(struct store *s, int64_t key, struct store_game *out);
+
 /* The seat of game `key` whose token hashes to `hash`.  BD_ENOTFOUND if no
  * seat of this game has that token. */
 int store_seat_for_token(struct store *s, int64_t key,

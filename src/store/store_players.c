@@ -197,7 +197,7 @@ static int seat_claimable(struct conn *c, int64_t key, int seat,
 static int claim_pick(struct conn *c, struct claim_ctx *x)
 {
 	const struct store_claim *cl = x->claim;
-	int64_t v;
+	int64_t v = 0;
 	int rc;
 	if (cl->player_key &&
 	    lookup_i64(c, ST_SEAT_FOR_PLAYER,
@@ -219,7 +219,7 @@ static int claim_tx(struct conn *c, void *ctx)
 {
 	struct claim_ctx *x = ctx;
 	const struct store_claim *cl = x->claim;
-	int64_t seq;
+	int64_t seq = 0;
 	int rc = lookup_i64(c, ST_GAME_SEQ, ARGS(A_I64(x->key)), &seq);
 	if (rc == 0)
 		rc = claim_pick(c, x);

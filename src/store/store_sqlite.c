@@ -48,6 +48,7 @@ static const char *const stmt_sql[ST_COUNT] = {
                        "player_key, invited, open) "
                        "VALUES (?1, ?2, ?3, nullif(?4, 0), nullif(?5, 0), ?6)",
     [ST_GAME_GET] = "SELECT " GAME_COLS " FROM games WHERE id = ?1",
+    [ST_GAME_BY_KEY] = "SELECT " GAME_COLS " FROM games WHERE key = ?1",
     [ST_SEAT_FIND] = "SELECT seat FROM seats "
                      "WHERE game_key = ?1 AND token_hash = ?2",
     [ST_GAME_SEQ] = "SELECT seq FROM games WHERE key = ?1",
@@ -687,11 +688,13 @@ static int read_game_row(sqlite3_stmt *st, void *ctx)
 	return store__game_read(st, &r->g);
 }
 
-int store_game_get(struct store *s, const char *id, struct store_game *out)
+/* Runs a one-game lookup statement into *out. */
+static int game_lookup(struct store *s, enum stmt id, const struct arg *a,
+                       int n, struct store_game *out)
 {
 	struct game_row r = {0};
 	struct conn *c = store__checkout(s);
-	int rc = store__run(c, ST_GAME_GET, ARGS(A_TEXT(id)), read_game_row, &r);
+	int rc = store__run(c, id, a, n, read_game_row, &r);
 	store__checkin(s, c);
 	if (rc == 0 && !r.found)
 		rc = BD_ENOTFOUND;
@@ -701,6 +704,16 @@ int store_game_get(struct store *s, const char *id, struct store_game *out)
 	}
 	*out = r.g;
 	return 0;
+}
+
+int store_game_get(struct store *s, const char *id, struct store_game *out)
+{
+	return game_lookup(s, ST_GAME_GET, ARGS(A_TEXT(id)), out);
+}
+
+int store_game_by_key(struct store *s, int64_t key, struct store_game *out)
+{
+	return game_lookup(s, ST_GAME_BY_KEY, ARGS(A_I64(key)), out);
 }
 
 int store_seat_for_token(struct store *s, int64_t key,

@@ -455,6 +455,32 @@ def long_poll_answers_within_100ms_of_the_move(binary):
 
 
 @test
+def taking_the_last_seat_wakes_streams_and_long_polls(binary):
+    """A join changes no seq, but it starts the game: a stream gets a
+    fresh `state` event and a long-poll answers with status active."""
+    with server(binary) as s:
+        r = s.request("POST", "/v1/games", {"game": "agent-avenue", "seating": ["token", "open"]})
+        gid, t0 = r.json["id"], r.json["seats"][0]["token"]
+        stream = Conn(s.port, events_path(gid), t0)
+        check(pump([stream], lambda: len(stream.events()[0]) >= 1, 5), "first state event")
+        first = stream.events()[0][0]["data"]
+        check(first["status"] == "waiting" and first["to_act"] == [], "waiting: %r" % first)
+        poll = Conn(s.port, "/v1/games/%s?wait=10&after=0" % gid, t0)
+        time.sleep(0.2)
+        r = s.request("POST", "/v1/games/%s/join" % gid)
+        check(r.status == 200, "join: %r" % r)
+        check(pump([stream, poll], lambda: len(stream.events()[0]) >= 2 and poll.done, 5),
+              "both woken by the join")
+        second = stream.events()[0][1]
+        check_event(second)
+        check(second["event"] == "state" and second["data"]["status"] == "active", "now active: %r" % second)
+        check(second["data"]["to_act"] != [], "someone acts")
+        check(json.loads(poll.body)["status"] == "active", "the long-poll sees it too")
+        stream.close()
+        poll.close()
+
+
+@test
 def long_poll_times_out_with_the_unchanged_game(binary):
     with server(binary) as s:
         gid, tok = create(s)
