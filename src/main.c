@@ -153,7 +153,7 @@ int main(int argc, char **argv)
 	char err[256];
 	struct store *st = NULL;
 	struct store_config sc = {c.db, strcmp(c.sync, "full") == 0,
-				  (int)c.threads + 1, 5000};
+	                          (int)c.threads + 1, 5000};
 	if (store_open(&sc, &st, err, sizeof err) < 0) {
 		fprintf(stderr, "boardd: %s: %s\n", c.db, err);
 		return 1;
@@ -163,22 +163,23 @@ int main(int argc, char **argv)
 	struct hub *hub = svc ? hub_new() : NULL; /* live updates */
 	if (hub)
 		service_on_move(svc, hub_on_move, hub);
-	struct http_config hc = {c.addr, (unsigned)c.port, (unsigned)c.threads,
-				 30, max_connections(), !c.quiet, hub,
-				 (unsigned)c.keepalive};
+	struct http_config hc = {
+	    c.addr, (unsigned)c.port,     (unsigned)c.threads,
+	    30,     max_connections(),    !c.quiet,
+	    hub,    (unsigned)c.keepalive};
 	struct http_server *srv =
-		hub ? http_server_start(&hc, svc, err, sizeof err) : NULL;
+	    hub ? http_server_start(&hc, svc, err, sizeof err) : NULL;
 	if (!srv) {
 		fprintf(stderr, "boardd: %s\n", hub ? err : "out of memory");
 		goto out_service;
 	}
 	fprintf(stderr, "boardd: listening on http://%s%s%s:%u (db %s)\n",
-		strchr(c.addr, ':') ? "[" : "", c.addr,
-		strchr(c.addr, ':') ? "]" : "", http_server_port(srv), c.db);
+	        strchr(c.addr, ':') ? "[" : "", c.addr,
+	        strchr(c.addr, ':') ? "]" : "", http_server_port(srv), c.db);
 	int sig;
 	sigwait(&set, &sig);
 	fprintf(stderr, "boardd: %s, shutting down\n",
-		sig == SIGINT ? "SIGINT" : "SIGTERM");
+	        sig == SIGINT ? "SIGINT" : "SIGTERM");
 	http_server_stop(srv);
 	rc = 0;
 out_service:

@@ -10,31 +10,31 @@
 
 enum bd_err {
 	BD_OK = 0,
-	BD_EMALFORMED = -1,     /* the body is not well-formed JSON */
-	BD_EBADREQUEST = -2,    /* well-formed, but not the documented shape */
-	BD_ENOTFOUND = -3,      /* no such game */
-	BD_ENOROUTE = -4,       /* no such path */
-	BD_EMETHOD = -5,        /* path exists, method does not */
-	BD_EUNKNOWNRULES = -6,  /* "game" names no registered rules module */
-	BD_EBADOPTIONS = -7,    /* options or seat count rejected */
-	BD_EBADSETUP = -8,      /* custom setup impossible */
-	BD_EUNAUTHORIZED = -9,  /* no usable bearer token where one is needed */
-	BD_EFORBIDDEN = -10,    /* token holds no seat in this game */
-	BD_ENOTTURN = -11,      /* the caller's seat may not act now */
-	BD_EILLEGAL = -12,      /* the rules forbid this action */
-	BD_ESTALE = -13,        /* If-Match / expected_seq is not the current seq */
-	BD_EGAMEOVER = -14,     /* the game has finished */
-	BD_ETOOLARGE = -15,     /* request body over the cap */
-	BD_EMEDIATYPE = -16,    /* body is not application/json */
-	BD_EBUSY = -17,         /* storage busy: retry later */
-	BD_ENOMEM = -18,        /* allocation failed */
-	BD_EINTERNAL = -19,     /* a bug or an I/O failure */
-	BD_ECONFLICT = -20,     /* a concurrent write won: internal, retried */
-	BD_EWAITING = -21,      /* the game still has open seats */
-	BD_ESEATTAKEN = -22,    /* the seat asked for is not open */
-	BD_EALREADYSEATED = -23,/* the player already holds a seat here */
-	BD_EREPLAY = -24,       /* an Idempotency-Key was recorded meanwhile */
-	BD_EIDEMPOTENCY = -25,  /* same Idempotency-Key, different request */
+	BD_EMALFORMED = -1,    /* the body is not well-formed JSON */
+	BD_EBADREQUEST = -2,   /* well-formed, but not the documented shape */
+	BD_ENOTFOUND = -3,     /* no such game */
+	BD_ENOROUTE = -4,      /* no such path */
+	BD_EMETHOD = -5,       /* path exists, method does not */
+	BD_EUNKNOWNRULES = -6, /* "game" names no registered rules module */
+	BD_EBADOPTIONS = -7,   /* options or seat count rejected */
+	BD_EBADSETUP = -8,     /* custom setup impossible */
+	BD_EUNAUTHORIZED = -9, /* no usable bearer token where one is needed */
+	BD_EFORBIDDEN = -10,   /* token holds no seat in this game */
+	BD_ENOTTURN = -11,     /* the caller's seat may not act now */
+	BD_EILLEGAL = -12,     /* the rules forbid this action */
+	BD_ESTALE = -13,    /* If-Match / expected_seq is not the current seq */
+	BD_EGAMEOVER = -14, /* the game has finished */
+	BD_ETOOLARGE = -15, /* request body over the cap */
+	BD_EMEDIATYPE = -16,     /* body is not application/json */
+	BD_EBUSY = -17,          /* storage busy: retry later */
+	BD_ENOMEM = -18,         /* allocation failed */
+	BD_EINTERNAL = -19,      /* a bug or an I/O failure */
+	BD_ECONFLICT = -20,      /* a concurrent write won: internal, retried */
+	BD_EWAITING = -21,       /* the game still has open seats */
+	BD_ESEATTAKEN = -22,     /* the seat asked for is not open */
+	BD_EALREADYSEATED = -23, /* the player already holds a seat here */
+	BD_EREPLAY = -24,        /* an Idempotency-Key was recorded meanwhile */
+	BD_EIDEMPOTENCY = -25,   /* same Idempotency-Key, different request */
 };
 
 /* Longest human-readable detail an error carries, including the NUL. */

@@ -7,15 +7,15 @@
 #include "cache.h"
 
 struct cache_entry {
-	int64_t key;            /* game key; 0 = empty slot */
-	uint64_t used;          /* tick of the last get or put (LRU order) */
-	struct engine_game *g;  /* owned copy */
+	int64_t key;           /* game key; 0 = empty slot */
+	uint64_t used;         /* tick of the last get or put (LRU order) */
+	struct engine_game *g; /* owned copy */
 };
 
 struct engine_cache {
 	pthread_mutex_t lock;
-	uint64_t tick;              /* grows on every access */
-	size_t capacity;            /* slots in entries */
+	uint64_t tick;                /* grows on every access */
+	size_t capacity;              /* slots in entries */
 	struct cache_entry entries[]; /* capacity slots */
 };
 
@@ -24,7 +24,7 @@ struct engine_cache *engine_cache_new(size_t capacity)
 	if (capacity == 0)
 		capacity = 1;
 	struct engine_cache *c =
-		calloc(1, sizeof *c + capacity * sizeof c->entries[0]);
+	    calloc(1, sizeof *c + capacity * sizeof c->entries[0]);
 	if (!c)
 		return NULL;
 	pthread_mutex_init(&c->lock, NULL);
@@ -78,7 +78,7 @@ struct engine_game *engine_cache_get(struct engine_cache *c, int64_t key)
 }
 
 void engine_cache_put(struct engine_cache *c, int64_t key,
-		      const struct engine_game *g)
+                      const struct engine_game *g)
 {
 	struct engine_game *copy = engine_game_clone(g);
 	if (!copy)

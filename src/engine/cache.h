@@ -28,6 +28,6 @@ struct engine_game *engine_cache_get(struct engine_cache *c, int64_t key);
  * a newer seq for it.  Call only with committed states.  Best effort: an
  * allocation failure just leaves the cache as it was. */
 void engine_cache_put(struct engine_cache *c, int64_t key,
-		      const struct engine_game *g);
+                      const struct engine_game *g);
 
 #endif

@@ -32,7 +32,7 @@ struct rules_why {
 /* Fills *why (may be NULL) with a rule reference and a printf-style detail,
  * and returns code, so rules code can write `return rules_fail(...)`. */
 int rules_fail(struct rules_why *why, int code, const char *rule,
-	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+               const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* The outcome of a finished game. */
 struct rules_result {
@@ -45,12 +45,12 @@ struct rules_result {
  * `state` points to state_size bytes, suitably aligned, that the module
  * owns the layout of; states copy with memcpy. */
 struct rules {
-	const char *id;     /* "agent-avenue": the catalog id clients send */
-	const char *title;  /* human title */
-	unsigned version;   /* bump whenever a replay could differ */
-	int min_seats;      /* 1..ENGINE_MAX_SEATS */
-	int max_seats;      /* min_seats..ENGINE_MAX_SEATS */
-	size_t state_size;  /* sizeof the module's state struct */
+	const char *id;    /* "agent-avenue": the catalog id clients send */
+	const char *title; /* human title */
+	unsigned version;  /* bump whenever a replay could differ */
+	int min_seats;     /* 1..ENGINE_MAX_SEATS */
+	int max_seats;     /* min_seats..ENGINE_MAX_SEATS */
+	size_t state_size; /* sizeof the module's state struct */
 
 	/* Catalog entry fields beyond id/title/seats, e.g. {"options":{…},
 	 * "actions":{…}}.  New reference. */
@@ -60,33 +60,33 @@ struct rules {
 	 * JSON object (never NULL); `setup` is the custom setup object or NULL.
 	 * Returns 0, BD_EBADOPTIONS or BD_EBADSETUP (with *why filled). */
 	int (*setup)(void *state, int seats, const json_t *options,
-		     const json_t *setup, struct rng *rng,
-		     struct rules_why *why);
+	             const json_t *setup, struct rng *rng,
+	             struct rules_why *why);
 
 	/* The seats that may act now, as a bit set; 0 once the game is over. */
 	unsigned (*to_act)(const void *state);
 
 	/* Every legal action of `seat` now, each a complete object that may be
-	 * posted back unchanged.  New reference to an array (empty when the seat
-	 * may not act). */
+	 * posted back unchanged.  New reference to an array (empty when the
+	 * seat may not act). */
 	json_t *(*actions)(const void *state, int seat);
 
 	/* Applies `action` (borrowed) by `seat`, which the engine has checked
 	 * is in to_act().  Returns 0, or BD_EILLEGAL with *why filled.  On
 	 * failure the state may be garbage: the engine applies to a copy. */
 	int (*apply)(void *state, int seat, const json_t *action,
-		     struct rng *rng, struct rules_why *why);
+	             struct rng *rng, struct rules_why *why);
 
 	/* What `viewer` (a seat or ENGINE_SPECTATOR) may see.  After the game
 	 * is over, everything.  New reference to an object. */
 	json_t *(*view)(const void *state, int viewer);
 
-	/* The logged `action` of `actor` as `viewer` may see it.  `after` is the
-	 * state right after that move, `now` the game's current state (so a
+	/* The logged `action` of `actor` as `viewer` may see it.  `after` is
+	 * the state right after that move, `now` the game's current state (so a
 	 * card hidden when played can show once it is revealed).  New
 	 * reference. */
 	json_t *(*move_view)(const void *after, const void *now, int actor,
-			     const json_t *action, int viewer);
+	                     const json_t *action, int viewer);
 
 	/* 1 and *out filled when the game is over, else 0. */
 	int (*result)(const void *state, struct rules_result *out);
@@ -120,8 +120,8 @@ size_t engine_game_size(const struct rules *r);
  * the caller frees with engine_game_free.  Errors: BD_EBADOPTIONS,
  * BD_EBADSETUP (with *why), BD_ENOMEM. */
 int engine_game_new(const struct rules *r, int seats, const json_t *options,
-		    const json_t *setup, uint64_t seed,
-		    struct engine_game **out, struct rules_why *why);
+                    const json_t *setup, uint64_t seed,
+                    struct engine_game **out, struct rules_why *why);
 
 /* A new copy of g, or NULL on allocation failure. */
 struct engine_game *engine_game_clone(const struct engine_game *g);
@@ -137,7 +137,7 @@ void engine_game_free(struct engine_game *g);
  * Errors: BD_EGAMEOVER, BD_ENOTTURN, BD_EILLEGAL (with *why),
  * BD_EBADREQUEST (seat out of range). */
 int engine_game_apply(struct engine_game *g, int seat, const json_t *action,
-		      struct rules_why *why);
+                      struct rules_why *why);
 
 /* 1 if action is the engine's resign action. */
 int engine_action_is_resign(const json_t *action);
@@ -154,8 +154,8 @@ json_t *engine_game_view(const struct engine_game *g, int viewer);
 /* A logged action as `viewer` may see it (rules->move_view, except for the
  * engine's own resign action, which is public).  New reference. */
 json_t *engine_move_view(const struct engine_game *after,
-			 const struct engine_game *now, int actor,
-			 const json_t *action, int viewer);
+                         const struct engine_game *now, int actor,
+                         const json_t *action, int viewer);
 json_t *engine_game_actions(const struct engine_game *g, int seat);
 
 #endif

@@ -7,7 +7,7 @@
 #include "engine.h"
 
 int rules_fail(struct rules_why *why, int code, const char *rule,
-	       const char *fmt, ...)
+               const char *fmt, ...)
 {
 	if (why) {
 		snprintf(why->rule, sizeof why->rule, "%s", rule ? rule : "");
@@ -25,13 +25,13 @@ size_t engine_game_size(const struct rules *r)
 }
 
 int engine_game_new(const struct rules *r, int seats, const json_t *options,
-		    const json_t *setup, uint64_t seed,
-		    struct engine_game **out, struct rules_why *why)
+                    const json_t *setup, uint64_t seed,
+                    struct engine_game **out, struct rules_why *why)
 {
 	if (seats < r->min_seats || seats > r->max_seats)
 		return rules_fail(why, BD_EBADOPTIONS, "seats",
-				  "%s takes %d to %d seats, not %d", r->title,
-				  r->min_seats, r->max_seats, seats);
+		                  "%s takes %d to %d seats, not %d", r->title,
+		                  r->min_seats, r->max_seats, seats);
 	json_t *empty = NULL;
 	if (!options)
 		options = empty = json_object();
@@ -75,7 +75,8 @@ void engine_game_free(struct engine_game *g)
 int engine_action_is_resign(const json_t *action)
 {
 	const char *type = json_string_value(json_object_get(action, "type"));
-	return type && strcmp(type, "resign") == 0 && json_object_size(action) == 1;
+	return type && strcmp(type, "resign") == 0 &&
+	       json_object_size(action) == 1;
 }
 
 static int seats_left(const struct engine_game *g)
@@ -108,13 +109,15 @@ static int autoplay(struct engine_game *g, struct rules_why *why)
 		int rc = n == 0 || ++rounds > AUTOPLAY_MAX ? BD_EINTERNAL : 0;
 		if (rc == 0)
 			rc = g->rules->apply(
-				g->state, seat,
-				json_array_get(acts, rng_below(&g->rng, (uint32_t)n)),
-				&g->rng, why);
+			    g->state, seat,
+			    json_array_get(acts,
+			                   rng_below(&g->rng, (uint32_t)n)),
+			    &g->rng, why);
 		json_decref(acts);
 		if (rc < 0)
-			return rules_fail(why, BD_EINTERNAL, "",
-					  "a resigned seat could not be played");
+			return rules_fail(
+			    why, BD_EINTERNAL, "",
+			    "a resigned seat could not be played");
 	}
 	return 0;
 }
@@ -124,7 +127,7 @@ static int resign(struct engine_game *g, int seat, struct rules_why *why)
 {
 	if (g->resigned & (1u << seat))
 		return rules_fail(why, BD_EILLEGAL, "resign",
-				  "seat %d has already resigned", seat);
+		                  "seat %d has already resigned", seat);
 	g->resigned |= 1u << seat;
 	if (seats_left(g) <= 1) {
 		g->ended_by_resignation = 1;
@@ -134,7 +137,7 @@ static int resign(struct engine_game *g, int seat, struct rules_why *why)
 }
 
 int engine_game_apply(struct engine_game *g, int seat, const json_t *action,
-		      struct rules_why *why)
+                      struct rules_why *why)
 {
 	struct rules_result res;
 	if (engine_game_result(g, &res))
@@ -144,14 +147,14 @@ int engine_game_apply(struct engine_game *g, int seat, const json_t *action,
 	int is_resign = engine_action_is_resign(action);
 	if (!is_resign && !(engine_game_to_act(g) & (1u << seat)))
 		return rules_fail(why, BD_ENOTTURN, "",
-				  "seat %d may not act now", seat);
+		                  "seat %d may not act now", seat);
 	/* Apply to a scratch copy: a refused action leaves g untouched. */
 	struct engine_game *scratch = engine_game_clone(g);
 	if (!scratch)
 		return BD_ENOMEM;
 	int rc = is_resign ? resign(scratch, seat, why)
-			   : g->rules->apply(scratch->state, seat, action,
-					     &scratch->rng, why);
+	                   : g->rules->apply(scratch->state, seat, action,
+	                                     &scratch->rng, why);
 	if (rc == 0 && !is_resign)
 		rc = autoplay(scratch, why);
 	if (rc == 0) {
@@ -189,11 +192,11 @@ json_t *engine_game_actions(const struct engine_game *g, int seat)
 }
 
 json_t *engine_move_view(const struct engine_game *after,
-			 const struct engine_game *now, int actor,
-			 const json_t *action, int viewer)
+                         const struct engine_game *now, int actor,
+                         const json_t *action, int viewer)
 {
 	if (engine_action_is_resign(action))
 		return json_deep_copy(action);
-	return after->rules->move_view(after->state, now->state, actor,
-				       action, viewer);
+	return after->rules->move_view(after->state, now->state, actor, action,
+	                               viewer);
 }

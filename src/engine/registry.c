@@ -7,7 +7,7 @@
 #include "games/agent_avenue/aa.h"
 
 static const struct rules *const registry[] = {
-	&aa_rules,
+    &aa_rules,
 };
 
 const struct rules *engine_rules_find(const char *id)

@@ -15,59 +15,59 @@
 
 #include "../service/service.h"
 
-#define HTTP_BODY_MAX (64 * 1024) /* request body cap, bytes */
-#define HTTP_JSON_DEPTH_MAX 32    /* deepest nesting accepted in a body */
-#define HTTP_DRAIN_MS 5000        /* at stop: longest wait for live ones */
+#define HTTP_BODY_MAX       (64 * 1024) /* request body cap, bytes */
+#define HTTP_JSON_DEPTH_MAX 32          /* deepest nesting accepted in a body */
+#define HTTP_DRAIN_MS       5000 /* at stop: longest wait for live ones */
 
 struct hub;         /* hub.h */
 struct hub_waiter;  /* hub.h */
 struct live_stream; /* live.c */
 
 struct http_config {
-	const char *addr;      /* IPv4 or IPv6 literal to bind */
-	unsigned port;         /* 0: any free port (printed at start) */
-	unsigned threads;      /* worker threads, >= 1 */
-	unsigned timeout_s;    /* idle connection timeout, seconds */
-	unsigned max_conns;    /* simultaneous connections */
-	int access_log;        /* 1: one line per request on stderr */
-	struct hub *hub;       /* live updates' waiters (hub.h); required,
-				  borrowed, must outlive the server */
-	unsigned keepalive_s;  /* event streams' keep-alive period; 0: 15 */
+	const char *addr;     /* IPv4 or IPv6 literal to bind */
+	unsigned port;        /* 0: any free port (printed at start) */
+	unsigned threads;     /* worker threads, >= 1 */
+	unsigned timeout_s;   /* idle connection timeout, seconds */
+	unsigned max_conns;   /* simultaneous connections */
+	int access_log;       /* 1: one line per request on stderr */
+	struct hub *hub;      /* live updates' waiters (hub.h); required,
+	                         borrowed, must outlive the server */
+	unsigned keepalive_s; /* event streams' keep-alive period; 0: 15 */
 };
 
 /* A parsed request, as handlers see it.  Every pointer is borrowed and
  * valid for the handler call. */
 struct http_req {
-	const char *method; /* "GET", "POST", …; HEAD arrives as "GET" */
-	const char *path;   /* percent-decoded, without the query */
-	const char *token;  /* bearer token, or NULL when none was sent */
-	const json_t *body; /* parsed JSON body of a POST, else NULL */
-	int body_rc;        /* 0, or why there is no body (a bd_err) */
-	int body_empty;     /* 1: the request had no body bytes at all */
+	const char *method;      /* "GET", "POST", …; HEAD arrives as "GET" */
+	const char *path;        /* percent-decoded, without the query */
+	const char *token;       /* bearer token, or NULL when none was sent */
+	const json_t *body;      /* parsed JSON body of a POST, else NULL */
+	int body_rc;             /* 0, or why there is no body (a bd_err) */
+	int body_empty;          /* 1: the request had no body bytes at all */
 	const char *body_detail; /* sentence for body_rc, or NULL */
-	void *conn;         /* struct MHD_Connection *, for header lookups */
-	struct hub *hub;    /* where waiting requests wait (live.h) */
+	void *conn;      /* struct MHD_Connection *, for header lookups */
+	struct hub *hub; /* where waiting requests wait (live.h) */
 	struct hub_waiter *waiter; /* this request's, for a long-poll */
-	int resumed;        /* 1: the run after a long-poll's wait */
-	unsigned keepalive_ms; /* event streams' keep-alive period */
+	int resumed;               /* 1: the run after a long-poll's wait */
+	unsigned keepalive_ms;     /* event streams' keep-alive period */
 };
 
 /* What a handler answers.  body is owned by the reply and released by
  * server.c after sending. */
 struct http_reply {
-	unsigned status;          /* 200, 201, 204, 304, 4xx, 5xx */
-	json_t *body;             /* JSON body or NULL */
-	int problem;              /* 1: body is application/problem+json */
-	const char *raw;          /* static non-JSON body, or NULL */
-	size_t raw_len;           /* bytes of raw */
-	const char *raw_type;     /* Content-Type of raw */
-	char etag[32];            /* ETag value with quotes, or "" */
-	char location[64];        /* Location path, or "" */
-	const char *allow;        /* Allow header for 405, or NULL */
-	int retry_after;          /* seconds for Retry-After, or 0 */
-	int suspend;              /* 1: no answer yet, wait on req->waiter */
+	unsigned status;            /* 200, 201, 204, 304, 4xx, 5xx */
+	json_t *body;               /* JSON body or NULL */
+	int problem;                /* 1: body is application/problem+json */
+	const char *raw;            /* static non-JSON body, or NULL */
+	size_t raw_len;             /* bytes of raw */
+	const char *raw_type;       /* Content-Type of raw */
+	char etag[32];              /* ETag value with quotes, or "" */
+	char location[64];          /* Location path, or "" */
+	const char *allow;          /* Allow header for 405, or NULL */
+	int retry_after;            /* seconds for Retry-After, or 0 */
+	int suspend;                /* 1: no answer yet, wait on req->waiter */
 	struct live_stream *stream; /* owned: an event stream body (live.h) */
-	int replayed;             /* 1: an Idempotency-Key replay */
+	int replayed;               /* 1: an Idempotency-Key replay */
 };
 
 /* The value of request header `name`, or NULL.  Borrowed. */
@@ -78,21 +78,21 @@ const char *http_query(const struct http_req *req, const char *name);
 
 /* Routes one request to its handler and fills *rep. */
 void router_dispatch(struct service *svc, const struct http_req *req,
-		     struct http_reply *rep);
+                     struct http_reply *rep);
 
 /* Fills *rep with the problem response for error `code`.  `err` may be
  * NULL (the table's generic detail is used); `instance` is the request
  * path. */
-void problem_reply(struct http_reply *rep, int code,
-		   const struct svc_err *err, const char *instance);
+void problem_reply(struct http_reply *rep, int code, const struct svc_err *err,
+                   const char *instance);
 
 struct http_server;
 
 /* Starts serving svc (borrowed, must outlive the server) on cfg.  On
  * failure returns NULL and writes a sentence into err. */
 struct http_server *http_server_start(const struct http_config *cfg,
-				      struct service *svc, char *err,
-				      size_t errlen);
+                                      struct service *svc, char *err,
+                                      size_t errlen);
 
 /* The port actually bound (useful with port 0). */
 unsigned http_server_port(const struct http_server *s);

@@ -12,33 +12,31 @@ struct problem_kind {
 };
 
 static const struct problem_kind kinds[] = {
-	{BD_EMALFORMED, 400, "malformed-json", "Malformed JSON"},
-	{BD_EBADREQUEST, 400, "bad-request", "Bad request"},
-	{BD_EUNAUTHORIZED, 401, "unauthorized", "Bearer token required"},
-	{BD_EFORBIDDEN, 403, "forbidden", "Token not valid for this game"},
-	{BD_ENOTFOUND, 404, "unknown-game", "Unknown game"},
-	{BD_ENOROUTE, 404, "not-found", "No such resource"},
-	{BD_EMETHOD, 405, "method-not-allowed", "Method not allowed"},
-	{BD_ENOTTURN, 409, "not-your-turn", "Not your turn"},
-	{BD_EGAMEOVER, 409, "game-over", "Game over"},
-	{BD_ECONFLICT, 409, "conflict", "Conflicting write"},
-	{BD_EREPLAY, 409, "conflict", "Conflicting write"},
-	{BD_EWAITING, 409, "waiting-for-players", "Waiting for players"},
-	{BD_ESEATTAKEN, 409, "seat-taken", "Seat not open"},
-	{BD_EALREADYSEATED, 409, "already-seated", "Already seated"},
-	{BD_ESTALE, 412, "stale-state", "Stale state"},
-	{BD_ETOOLARGE, 413, "payload-too-large", "Payload too large"},
-	{BD_EMEDIATYPE, 415, "unsupported-media-type",
-	 "Unsupported media type"},
-	{BD_EUNKNOWNRULES, 422, "unknown-rules", "Unknown rules"},
-	{BD_EBADOPTIONS, 422, "bad-options", "Bad options"},
-	{BD_EBADSETUP, 422, "bad-setup", "Impossible setup"},
-	{BD_EILLEGAL, 422, "illegal-action", "Illegal action"},
-	{BD_EIDEMPOTENCY, 422, "idempotency-key-reused",
-	 "Idempotency-Key reused"},
-	{BD_EBUSY, 503, "busy", "Busy"},
-	{BD_ENOMEM, 503, "out-of-memory", "Out of memory"},
-	{BD_EINTERNAL, 500, "internal", "Internal error"},
+    {BD_EMALFORMED, 400, "malformed-json", "Malformed JSON"},
+    {BD_EBADREQUEST, 400, "bad-request", "Bad request"},
+    {BD_EUNAUTHORIZED, 401, "unauthorized", "Bearer token required"},
+    {BD_EFORBIDDEN, 403, "forbidden", "Token not valid for this game"},
+    {BD_ENOTFOUND, 404, "unknown-game", "Unknown game"},
+    {BD_ENOROUTE, 404, "not-found", "No such resource"},
+    {BD_EMETHOD, 405, "method-not-allowed", "Method not allowed"},
+    {BD_ENOTTURN, 409, "not-your-turn", "Not your turn"},
+    {BD_EGAMEOVER, 409, "game-over", "Game over"},
+    {BD_ECONFLICT, 409, "conflict", "Conflicting write"},
+    {BD_EREPLAY, 409, "conflict", "Conflicting write"},
+    {BD_EWAITING, 409, "waiting-for-players", "Waiting for players"},
+    {BD_ESEATTAKEN, 409, "seat-taken", "Seat not open"},
+    {BD_EALREADYSEATED, 409, "already-seated", "Already seated"},
+    {BD_ESTALE, 412, "stale-state", "Stale state"},
+    {BD_ETOOLARGE, 413, "payload-too-large", "Payload too large"},
+    {BD_EMEDIATYPE, 415, "unsupported-media-type", "Unsupported media type"},
+    {BD_EUNKNOWNRULES, 422, "unknown-rules", "Unknown rules"},
+    {BD_EBADOPTIONS, 422, "bad-options", "Bad options"},
+    {BD_EBADSETUP, 422, "bad-setup", "Impossible setup"},
+    {BD_EILLEGAL, 422, "illegal-action", "Illegal action"},
+    {BD_EIDEMPOTENCY, 422, "idempotency-key-reused", "Idempotency-Key reused"},
+    {BD_EBUSY, 503, "busy", "Busy"},
+    {BD_ENOMEM, 503, "out-of-memory", "Out of memory"},
+    {BD_EINTERNAL, 500, "internal", "Internal error"},
 };
 
 static const struct problem_kind *kind_of(int code)
@@ -49,20 +47,21 @@ static const struct problem_kind *kind_of(int code)
 	return &kinds[sizeof kinds / sizeof *kinds - 1]; /* internal */
 }
 
-void problem_reply(struct http_reply *rep, int code,
-		   const struct svc_err *err, const char *instance)
+void problem_reply(struct http_reply *rep, int code, const struct svc_err *err,
+                   const char *instance)
 {
 	const struct problem_kind *k = kind_of(code);
 	char type[96];
 	snprintf(type, sizeof type, "urn:boardd:problem:%s", k->slug);
 	const char *detail = err && err->detail[0] ? err->detail : k->title;
 	json_t *p = json_pack("{s:s,s:s,s:i,s:s,s:s}", "type", type, "title",
-			      k->title, "status", (int)k->status, "detail",
-			      detail, "instance", instance ? instance : "/");
+	                      k->title, "status", (int)k->status, "detail",
+	                      detail, "instance", instance ? instance : "/");
 	if (p && err && err->rule[0])
 		json_object_set_new(p, "rule", json_string(err->rule));
 	if (p && err && err->has_seq)
-		json_object_set_new(p, "seq", json_integer((json_int_t)err->seq));
+		json_object_set_new(p, "seq",
+		                    json_integer((json_int_t)err->seq));
 	if (p && code == BD_ETOOLARGE)
 		json_object_set_new(p, "limit", json_integer(HTTP_BODY_MAX));
 	rep->status = k->status;

@@ -18,7 +18,7 @@ struct route_args {
 };
 
 typedef void (*handler_fn)(struct service *svc, const struct http_req *req,
-			   const struct route_args *a, struct http_reply *rep);
+                           const struct route_args *a, struct http_reply *rep);
 
 static void reply_json(struct http_reply *rep, unsigned status, json_t *body)
 {
@@ -32,8 +32,8 @@ static void reply_seq_etag(struct http_reply *rep, uint64_t seq)
 }
 
 /* Answers a service call: the body with `ok` status, or the problem. */
-static void finish(struct http_reply *rep, const struct http_req *req,
-		   int rc, unsigned ok, json_t *out, const struct svc_err *err)
+static void finish(struct http_reply *rep, const struct http_req *req, int rc,
+                   unsigned ok, json_t *out, const struct svc_err *err)
 {
 	if (rc < 0)
 		problem_reply(rep, rc, err, req->path);
@@ -67,26 +67,26 @@ static int have_body(const struct http_req *req, struct http_reply *rep)
 		return 1;
 	struct svc_err err = {0};
 	snprintf(err.detail, sizeof err.detail, "%s",
-		 req->body_detail ? req->body_detail
-				  : "this request needs a JSON body");
+	         req->body_detail ? req->body_detail
+	                          : "this request needs a JSON body");
 	problem_reply(rep, req->body_rc < 0 ? req->body_rc : BD_EMALFORMED,
-		      &err, req->path);
+	              &err, req->path);
 	return 0;
 }
 
 /* Reads Idempotency-Key into *idem; *idemp is idem, or NULL without the
  * header.  0, or -1 with the problem filled in. */
 static int read_idem(const struct http_req *req, struct http_reply *rep,
-		     struct svc_idem *idem, struct svc_idem **idemp)
+                     struct svc_idem *idem, struct svc_idem **idemp)
 {
 	const char *key = http_header(req, "Idempotency-Key");
 	struct svc_err err = {0};
 	*idemp = NULL;
 	if (!key)
 		return 0;
-	int rc = service_idem_init(idem, key, req->token, req->method,
-				   req->path, req->body,
-				   http_header(req, "If-Match"), &err);
+	int rc =
+	    service_idem_init(idem, key, req->token, req->method, req->path,
+	                      req->body, http_header(req, "If-Match"), &err);
 	if (rc < 0) {
 		problem_reply(rep, rc, &err, req->path);
 		return -1;
@@ -97,7 +97,7 @@ static int read_idem(const struct http_req *req, struct http_reply *rep,
 
 /* The status of a write that may be an Idempotency-Key replay. */
 static unsigned write_status(struct http_reply *rep,
-			     const struct svc_idem *idem, unsigned fresh)
+                             const struct svc_idem *idem, unsigned fresh)
 {
 	rep->replayed = idem && idem->replayed;
 	return rep->replayed ? idem->replayed : fresh;
@@ -106,14 +106,14 @@ static unsigned write_status(struct http_reply *rep,
 /* ---- handlers ---- */
 
 static void h_health(struct service *svc, const struct http_req *req,
-		     const struct route_args *a, struct http_reply *rep)
+                     const struct route_args *a, struct http_reply *rep)
 {
 	(void)svc, (void)req, (void)a;
 	reply_json(rep, 200, json_pack("{s:s}", "status", "ok"));
 }
 
 static void h_openapi(struct service *svc, const struct http_req *req,
-		      const struct route_args *a, struct http_reply *rep)
+                      const struct route_args *a, struct http_reply *rep)
 {
 	(void)svc, (void)req, (void)a;
 	rep->status = 200;
@@ -123,7 +123,7 @@ static void h_openapi(struct service *svc, const struct http_req *req,
 }
 
 static void h_catalog(struct service *svc, const struct http_req *req,
-		      const struct route_args *a, struct http_reply *rep)
+                      const struct route_args *a, struct http_reply *rep)
 {
 	(void)a;
 	struct svc_err err = {0};
@@ -133,7 +133,7 @@ static void h_catalog(struct service *svc, const struct http_req *req,
 }
 
 static void h_create(struct service *svc, const struct http_req *req,
-		     const struct route_args *a, struct http_reply *rep)
+                     const struct route_args *a, struct http_reply *rep)
 {
 	(void)a;
 	struct svc_err err = {0};
@@ -145,16 +145,16 @@ static void h_create(struct service *svc, const struct http_req *req,
 	finish(rep, req, rc, write_status(rep, idemp, 201), out, &err);
 	if (rc == 0)
 		snprintf(rep->location, sizeof rep->location, "/v1/games/%s",
-			 json_string_value(json_object_get(out, "id")));
+		         json_string_value(json_object_get(out, "id")));
 }
 
 static void h_list(struct service *svc, const struct http_req *req,
-		   const struct route_args *a, struct http_reply *rep)
+                   const struct route_args *a, struct http_reply *rep)
 {
 	(void)a;
 	struct svc_list_query q = {
-		http_query(req, "status"), http_query(req, "game"),
-		http_query(req, "limit"), http_query(req, "cursor")};
+	    http_query(req, "status"), http_query(req, "game"),
+	    http_query(req, "limit"), http_query(req, "cursor")};
 	struct svc_err err = {0};
 	json_t *out = NULL;
 	int rc = service_list(svc, &q, &out, &err);
@@ -162,7 +162,7 @@ static void h_list(struct service *svc, const struct http_req *req,
 }
 
 static void h_game(struct service *svc, const struct http_req *req,
-		   const struct route_args *a, struct http_reply *rep)
+                   const struct route_args *a, struct http_reply *rep)
 {
 	struct svc_err err = {0};
 	json_t *out = NULL;
@@ -184,7 +184,7 @@ static void h_game(struct service *svc, const struct http_req *req,
 }
 
 static void h_actions(struct service *svc, const struct http_req *req,
-		      const struct route_args *a, struct http_reply *rep)
+                      const struct route_args *a, struct http_reply *rep)
 {
 	struct svc_err err = {0};
 	json_t *out = NULL;
@@ -193,7 +193,7 @@ static void h_actions(struct service *svc, const struct http_req *req,
 }
 
 static void h_move(struct service *svc, const struct http_req *req,
-		   const struct route_args *a, struct http_reply *rep)
+                   const struct route_args *a, struct http_reply *rep)
 {
 	struct svc_err err = {0};
 	json_t *out = NULL;
@@ -205,29 +205,29 @@ static void h_move(struct service *svc, const struct http_req *req,
 		return;
 	if (im && parse_etag(im, &any, &want) < 0) {
 		snprintf(err.detail, sizeof err.detail,
-			 "If-Match must be \"<seq>\" as sent in the ETag");
+		         "If-Match must be \"<seq>\" as sent in the ETag");
 		problem_reply(rep, BD_EBADREQUEST, &err, req->path);
 		return;
 	}
 	int rc = service_move(svc, a->id, req->token, req->body,
-			      any ? NULL : &want, idemp, &out, &seq, &err);
+	                      any ? NULL : &want, idemp, &out, &seq, &err);
 	finish(rep, req, rc, write_status(rep, idemp, 201), out, &err);
 	if (rc == 0)
 		reply_seq_etag(rep, seq);
 }
 
 static void h_moves(struct service *svc, const struct http_req *req,
-		    const struct route_args *a, struct http_reply *rep)
+                    const struct route_args *a, struct http_reply *rep)
 {
 	struct svc_err err = {0};
 	json_t *out = NULL;
-	int rc = service_moves(svc, a->id, req->token,
-			       http_query(req, "after"), &out, &err);
+	int rc = service_moves(svc, a->id, req->token, http_query(req, "after"),
+	                       &out, &err);
 	finish(rep, req, rc, 200, out, &err);
 }
 
 static void h_resign(struct service *svc, const struct http_req *req,
-		     const struct route_args *a, struct http_reply *rep)
+                     const struct route_args *a, struct http_reply *rep)
 {
 	struct svc_err err = {0};
 	struct svc_idem idem, *idemp;
@@ -235,15 +235,15 @@ static void h_resign(struct service *svc, const struct http_req *req,
 	uint64_t seq = 0;
 	if (read_idem(req, rep, &idem, &idemp) < 0)
 		return;
-	int rc = service_resign(svc, a->id, req->token, idemp, &out, &seq,
-				&err);
+	int rc =
+	    service_resign(svc, a->id, req->token, idemp, &out, &seq, &err);
 	finish(rep, req, rc, write_status(rep, idemp, 201), out, &err);
 	if (rc == 0)
 		reply_seq_etag(rep, seq);
 }
 
 static void h_join(struct service *svc, const struct http_req *req,
-		   const struct route_args *a, struct http_reply *rep)
+                   const struct route_args *a, struct http_reply *rep)
 {
 	struct svc_err err = {0};
 	struct svc_idem idem, *idemp;
@@ -252,13 +252,13 @@ static void h_join(struct service *svc, const struct http_req *req,
 	if ((!req->body_empty && !have_body(req, rep)) ||
 	    read_idem(req, rep, &idem, &idemp) < 0)
 		return;
-	int rc = service_join(svc, a->id, req->token, req->body, idemp, &out,
-			      &err);
+	int rc =
+	    service_join(svc, a->id, req->token, req->body, idemp, &out, &err);
 	finish(rep, req, rc, write_status(rep, idemp, 200), out, &err);
 }
 
 static void h_player_create(struct service *svc, const struct http_req *req,
-			    const struct route_args *a, struct http_reply *rep)
+                            const struct route_args *a, struct http_reply *rep)
 {
 	(void)a;
 	struct svc_err err = {0};
@@ -271,7 +271,7 @@ static void h_player_create(struct service *svc, const struct http_req *req,
 }
 
 static void h_player_me(struct service *svc, const struct http_req *req,
-			const struct route_args *a, struct http_reply *rep)
+                        const struct route_args *a, struct http_reply *rep)
 {
 	(void)a;
 	struct svc_err err = {0};
@@ -301,12 +301,12 @@ static void body_etag(const struct http_req *req, struct http_reply *rep)
 }
 
 static void h_player_games(struct service *svc, const struct http_req *req,
-			   const struct route_args *a, struct http_reply *rep)
+                           const struct route_args *a, struct http_reply *rep)
 {
 	(void)a;
 	struct svc_my_games_query q = {
-		http_query(req, "status"), http_query(req, "my_turn"),
-		http_query(req, "limit"), http_query(req, "cursor")};
+	    http_query(req, "status"), http_query(req, "my_turn"),
+	    http_query(req, "limit"), http_query(req, "cursor")};
 	struct svc_err err = {0};
 	json_t *out = NULL;
 	int rc = service_player_games(svc, req->token, &q, &out, &err);
@@ -316,7 +316,7 @@ static void h_player_games(struct service *svc, const struct http_req *req,
 }
 
 static void h_events(struct service *svc, const struct http_req *req,
-		     const struct route_args *a, struct http_reply *rep)
+                     const struct route_args *a, struct http_reply *rep)
 {
 	live_events(svc, req, a->id, rep);
 }
@@ -331,21 +331,21 @@ struct route {
 };
 
 static const struct route routes[] = {
-	{"/healthz", "GET", h_health, "GET, HEAD"},
-	{"/openapi.yaml", "GET", h_openapi, "GET, HEAD"},
-	{"/v1/catalog", "GET", h_catalog, "GET, HEAD"},
-	{"/v1/games", "GET", h_list, "GET, HEAD, POST"},
-	{"/v1/games", "POST", h_create, "GET, HEAD, POST"},
-	{"{id}", "GET", h_game, "GET, HEAD"},
-	{"{id}/events", "GET", h_events, "GET, HEAD"},
-	{"{id}/actions", "GET", h_actions, "GET, HEAD"},
-	{"{id}/moves", "GET", h_moves, "GET, HEAD, POST"},
-	{"{id}/moves", "POST", h_move, "GET, HEAD, POST"},
-	{"{id}/join", "POST", h_join, "POST"},
-	{"{id}/resign", "POST", h_resign, "POST"},
-	{"/v1/players", "POST", h_player_create, "POST"},
-	{"/v1/players/me", "GET", h_player_me, "GET, HEAD"},
-	{"/v1/players/me/games", "GET", h_player_games, "GET, HEAD"},
+    {"/healthz", "GET", h_health, "GET, HEAD"},
+    {"/openapi.yaml", "GET", h_openapi, "GET, HEAD"},
+    {"/v1/catalog", "GET", h_catalog, "GET, HEAD"},
+    {"/v1/games", "GET", h_list, "GET, HEAD, POST"},
+    {"/v1/games", "POST", h_create, "GET, HEAD, POST"},
+    {"{id}", "GET", h_game, "GET, HEAD"},
+    {"{id}/events", "GET", h_events, "GET, HEAD"},
+    {"{id}/actions", "GET", h_actions, "GET, HEAD"},
+    {"{id}/moves", "GET", h_moves, "GET, HEAD, POST"},
+    {"{id}/moves", "POST", h_move, "GET, HEAD, POST"},
+    {"{id}/join", "POST", h_join, "POST"},
+    {"{id}/resign", "POST", h_resign, "POST"},
+    {"/v1/players", "POST", h_player_create, "POST"},
+    {"/v1/players/me", "GET", h_player_me, "GET, HEAD"},
+    {"/v1/players/me/games", "GET", h_player_games, "GET, HEAD"},
 };
 
 /* Splits /v1/games/{id}[sub] into a; 1 if the path has that shape. */
@@ -366,7 +366,7 @@ static int split_game_path(const char *path, struct route_args *a)
 }
 
 static int route_matches(const struct route *r, const char *path,
-			 const struct route_args *a, int game_path)
+                         const struct route_args *a, int game_path)
 {
 	if (strncmp(r->pattern, "{id}", 4) == 0)
 		return game_path && strcmp(r->pattern + 4, a->sub) == 0;
@@ -374,7 +374,7 @@ static int route_matches(const struct route *r, const char *path,
 }
 
 void router_dispatch(struct service *svc, const struct http_req *req,
-		     struct http_reply *rep)
+                     struct http_reply *rep)
 {
 	struct route_args a = {"", ""};
 	int game_path = split_game_path(req->path, &a);

@@ -19,8 +19,8 @@
 
 struct http_server {
 	struct MHD_Daemon *daemon;
-	struct service *svc; /* borrowed */
-	struct hub *hub;     /* borrowed: live updates' waiters */
+	struct service *svc;   /* borrowed */
+	struct hub *hub;       /* borrowed: live updates' waiters */
 	unsigned keepalive_ms; /* event streams' keep-alive period */
 	int access_log;
 	unsigned port;
@@ -28,15 +28,15 @@ struct http_server {
 
 /* Per-request state, from the first callback to the completion one. */
 struct req_ctx {
-	char *buf;         /* body bytes so far (malloc'd), not NUL-ended */
-	size_t len;        /* bytes in buf */
-	int too_large;     /* body passed HTTP_BODY_MAX: discard the rest */
-	unsigned status;   /* the status sent, for the access log */
-	struct timespec t0;/* when the headers arrived */
-	const char *method;/* borrowed from MHD until completion */
-	const char *url;   /* borrowed from MHD until completion */
+	char *buf;          /* body bytes so far (malloc'd), not NUL-ended */
+	size_t len;         /* bytes in buf */
+	int too_large;      /* body passed HTTP_BODY_MAX: discard the rest */
+	unsigned status;    /* the status sent, for the access log */
+	struct timespec t0; /* when the headers arrived */
+	const char *method; /* borrowed from MHD until completion */
+	const char *url;    /* borrowed from MHD until completion */
 	struct hub_waiter waiter; /* a long-poll's, joined until completion */
-	int waiting;       /* 1: suspended in a long-poll, to run again */
+	int waiting; /* 1: suspended in a long-poll, to run again */
 };
 
 const char *http_header(const struct http_req *req, const char *name)
@@ -47,7 +47,7 @@ const char *http_header(const struct http_req *req, const char *name)
 const char *http_query(const struct http_req *req, const char *name)
 {
 	return MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND,
-					   name);
+	                                   name);
 }
 
 /* ---- body ---- */
@@ -75,11 +75,12 @@ static int depth_ok(const json_t *v, int depth)
 	json_t *child;
 	size_t i;
 	if (json_is_object(v)) {
-		json_object_foreach((json_t *)v, k, child) if (!depth_ok(
-			child, depth + 1)) return 0;
+		json_object_foreach(
+		    (json_t *)v, k,
+		    child) if (!depth_ok(child, depth + 1)) return 0;
 	} else if (json_is_array(v)) {
-		json_array_foreach(v, i, child) if (!depth_ok(child,
-							      depth + 1)) return 0;
+		json_array_foreach(
+		    v, i, child) if (!depth_ok(child, depth + 1)) return 0;
 	}
 	return 1;
 }
@@ -105,13 +106,13 @@ static int media_type_ok(const char *ct)
 /* Parses ctx's body into req->body (a new reference the caller drops), or
  * sets req->body_rc and req->body_detail (into detail). */
 static json_t *parse_body(struct req_ctx *ctx, struct http_req *req,
-			  char *detail, size_t dlen)
+                          char *detail, size_t dlen)
 {
 	json_error_t e;
 	if (ctx->too_large) {
 		req->body_rc = BD_ETOOLARGE;
 		snprintf(detail, dlen, "the body is over %d bytes",
-			 HTTP_BODY_MAX);
+		         HTTP_BODY_MAX);
 	} else if (!media_type_ok(http_header(req, "Content-Type"))) {
 		req->body_rc = BD_EMEDIATYPE;
 		snprintf(detail, dlen, "send the body as application/json");
@@ -120,17 +121,17 @@ static json_t *parse_body(struct req_ctx *ctx, struct http_req *req,
 		req->body_rc = BD_EMALFORMED;
 		snprintf(detail, dlen, "this request needs a JSON body");
 	} else {
-		json_t *v = json_loadb(ctx->buf, ctx->len,
-				       JSON_REJECT_DUPLICATES, &e);
+		json_t *v =
+		    json_loadb(ctx->buf, ctx->len, JSON_REJECT_DUPLICATES, &e);
 		if (v && depth_ok(v, 0))
 			return v;
 		req->body_rc = BD_EMALFORMED;
 		if (v)
 			snprintf(detail, dlen, "JSON nested deeper than %d",
-				 HTTP_JSON_DEPTH_MAX);
+			         HTTP_JSON_DEPTH_MAX);
 		else
-			snprintf(detail, dlen, "line %d, column %d: %s",
-				 e.line, e.column, e.text);
+			snprintf(detail, dlen, "line %d, column %d: %s", e.line,
+			         e.column, e.text);
 		json_decref(v);
 	}
 	req->body_detail = detail;
@@ -152,7 +153,7 @@ static const char *bearer_token(const struct http_req *req, int *bad)
 	h += 7;
 	h += strspn(h, " ");
 	size_t n = strspn(h, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuv"
-			     "wxyz0123456789-._~+/");
+	                     "wxyz0123456789-._~+/");
 	n += strspn(h + n, "=");
 	if (n == 0 || n > 256 || h[n + strspn(h + n, " ")] != '\0')
 		goto out_bad;
@@ -165,12 +166,12 @@ out_bad:
 /* ---- replies ---- */
 
 static void add_common_headers(struct MHD_Response *r,
-			       const struct http_reply *rep)
+                               const struct http_reply *rep)
 {
 	MHD_add_response_header(r, "Access-Control-Allow-Origin", "*");
 	MHD_add_response_header(r, "Access-Control-Expose-Headers",
-				"ETag, Location, Retry-After, "
-				"Idempotent-Replayed");
+	                        "ETag, Location, Retry-After, "
+	                        "Idempotent-Replayed");
 	MHD_add_response_header(r, "Cache-Control", "no-store");
 	MHD_add_response_header(r, "Vary", "Authorization");
 	if (rep->etag[0])
@@ -198,9 +199,8 @@ static struct MHD_Response *make_response(struct http_reply *rep)
 		r = live_response(rep->stream); /* takes the stream */
 		rep->stream = NULL;
 	} else if (rep->raw) {
-		r = MHD_create_response_from_buffer(rep->raw_len,
-						    (void *)rep->raw,
-						    MHD_RESPMEM_PERSISTENT);
+		r = MHD_create_response_from_buffer(
+		    rep->raw_len, (void *)rep->raw, MHD_RESPMEM_PERSISTENT);
 		type = rep->raw_type;
 	} else if (rep->body) {
 		char *text = json_dumps(rep->body, JSON_COMPACT);
@@ -209,14 +209,14 @@ static struct MHD_Response *make_response(struct http_reply *rep)
 		size_t n = strlen(text);
 		text[n] = '\n'; /* replace the NUL: curl output ends a line */
 		r = MHD_create_response_from_buffer(n + 1, text,
-						    MHD_RESPMEM_MUST_FREE);
+		                                    MHD_RESPMEM_MUST_FREE);
 		if (!r)
 			free(text);
 		type = rep->problem ? "application/problem+json"
-				    : "application/json";
+		                    : "application/json";
 	} else {
 		r = MHD_create_response_from_buffer(0, NULL,
-						    MHD_RESPMEM_PERSISTENT);
+		                                    MHD_RESPMEM_PERSISTENT);
 	}
 	if (r && type)
 		MHD_add_response_header(r, "Content-Type", type);
@@ -225,8 +225,8 @@ static struct MHD_Response *make_response(struct http_reply *rep)
 	return r;
 }
 
-static enum MHD_Result send_reply(struct MHD_Connection *c,
-				  struct req_ctx *ctx, struct http_reply *rep)
+static enum MHD_Result send_reply(struct MHD_Connection *c, struct req_ctx *ctx,
+                                  struct http_reply *rep)
 {
 	struct MHD_Response *r = make_response(rep);
 	json_decref(rep->body);
@@ -239,19 +239,18 @@ static enum MHD_Result send_reply(struct MHD_Connection *c,
 	return ok;
 }
 
-static enum MHD_Result preflight(struct MHD_Connection *c,
-				 struct req_ctx *ctx)
+static enum MHD_Result preflight(struct MHD_Connection *c, struct req_ctx *ctx)
 {
 	struct http_reply rep = {.status = 204};
 	struct MHD_Response *r = make_response(&rep);
 	if (!r)
 		return MHD_NO;
 	MHD_add_response_header(r, "Access-Control-Allow-Methods",
-				"GET, HEAD, POST, OPTIONS");
+	                        "GET, HEAD, POST, OPTIONS");
 	MHD_add_response_header(
-		r, "Access-Control-Allow-Headers",
-		"Authorization, Content-Type, If-Match, If-None-Match, "
-		"Idempotency-Key, Last-Event-ID");
+	    r, "Access-Control-Allow-Headers",
+	    "Authorization, Content-Type, If-Match, If-None-Match, "
+	    "Idempotency-Key, Last-Event-ID");
 	MHD_add_response_header(r, "Access-Control-Max-Age", "86400");
 	ctx->status = 204;
 	enum MHD_Result ok = MHD_queue_response(c, 204, r);
@@ -265,7 +264,7 @@ static enum MHD_Result preflight(struct MHD_Connection *c,
  * joined) has the connection suspended, unless its wake came already:
  * then it runs again at once.  1 when suspended: nothing to send yet. */
 static int dispatch(struct http_server *s, struct req_ctx *ctx,
-		    struct http_req *req, struct http_reply *rep)
+                    struct http_req *req, struct http_reply *rep)
 {
 	router_dispatch(s->svc, req, rep);
 	if (!rep->suspend)
@@ -281,8 +280,8 @@ static int dispatch(struct http_server *s, struct req_ctx *ctx,
 }
 
 static enum MHD_Result handle(struct http_server *s, struct MHD_Connection *c,
-			      struct req_ctx *ctx, const char *url,
-			      const char *method)
+                              struct req_ctx *ctx, const char *url,
+                              const char *method)
 {
 	if (strcmp(method, "OPTIONS") == 0)
 		return preflight(c, ctx);
@@ -290,13 +289,13 @@ static enum MHD_Result handle(struct http_server *s, struct MHD_Connection *c,
 	char detail[BD_DETAIL_LEN];
 	int bad_auth;
 	struct http_req req = {
-		.method = strcmp(method, "HEAD") == 0 ? "GET" : method,
-		.path = url,
-		.conn = c,
-		.hub = s->hub,
-		.waiter = &ctx->waiter,
-		.resumed = ctx->waiting,
-		.keepalive_ms = s->keepalive_ms,
+	    .method = strcmp(method, "HEAD") == 0 ? "GET" : method,
+	    .path = url,
+	    .conn = c,
+	    .hub = s->hub,
+	    .waiter = &ctx->waiter,
+	    .resumed = ctx->waiting,
+	    .keepalive_ms = s->keepalive_ms,
 	};
 	/* Woken (a move, the deadline or shutdown): answer.  The waiter
 	 * stays joined until on_completed, so that a shutdown waits for the
@@ -309,7 +308,7 @@ static enum MHD_Result handle(struct http_server *s, struct MHD_Connection *c,
 	if (bad_auth) {
 		struct svc_err err = {0};
 		snprintf(err.detail, sizeof err.detail,
-			 "Authorization must be 'Bearer <token>'");
+		         "Authorization must be 'Bearer <token>'");
 		problem_reply(&rep, BD_EUNAUTHORIZED, &err, url);
 	} else if (ctx->too_large) {
 		problem_reply(&rep, BD_ETOOLARGE, NULL, url);
@@ -324,7 +323,7 @@ static enum MHD_Result handle(struct http_server *s, struct MHD_Connection *c,
 /* The first callback: a context, and an early 413 for a declared
  * oversized body (so no 100 Continue is sent for it). */
 static enum MHD_Result begin(struct MHD_Connection *c, void **con_cls,
-				const char *url, const char *method)
+                             const char *url, const char *method)
 {
 	struct req_ctx *ctx = calloc(1, sizeof *ctx);
 	if (!ctx)
@@ -333,8 +332,8 @@ static enum MHD_Result begin(struct MHD_Connection *c, void **con_cls,
 	ctx->method = method;
 	clock_gettime(CLOCK_MONOTONIC, &ctx->t0);
 	*con_cls = ctx;
-	const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-						     "Content-Length");
+	const char *cl =
+	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
 	if (cl && strtoull(cl, NULL, 10) > HTTP_BODY_MAX) {
 		struct http_reply rep = {0};
 		problem_reply(&rep, BD_ETOOLARGE, NULL, url);
@@ -345,9 +344,9 @@ static enum MHD_Result begin(struct MHD_Connection *c, void **con_cls,
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
-				  const char *url, const char *method,
-				  const char *version, const char *data,
-				  size_t *data_size, void **con_cls)
+                                  const char *url, const char *method,
+                                  const char *version, const char *data,
+                                  size_t *data_size, void **con_cls)
 {
 	(void)version;
 	struct req_ctx *ctx = *con_cls;
@@ -364,8 +363,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	return handle(cls, c, ctx, url, method);
 }
 
-static void on_completed(void *cls, struct MHD_Connection *c,
-			 void **con_cls, enum MHD_RequestTerminationCode toe)
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+                         enum MHD_RequestTerminationCode toe)
 {
 	struct http_server *s = cls;
 	struct req_ctx *ctx = *con_cls;
@@ -376,9 +375,9 @@ static void on_completed(void *cls, struct MHD_Connection *c,
 		struct timespec t1;
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		double ms = (t1.tv_sec - ctx->t0.tv_sec) * 1e3 +
-			    (t1.tv_nsec - ctx->t0.tv_nsec) / 1e6;
+		            (t1.tv_nsec - ctx->t0.tv_nsec) / 1e6;
 		fprintf(stderr, "%s %s %u %.2fms\n", ctx->method, ctx->url,
-			ctx->status, ms);
+		        ctx->status, ms);
 	}
 	hub_leave(s->hub, &ctx->waiter);
 	free(ctx->buf);
@@ -389,7 +388,7 @@ static void on_completed(void *cls, struct MHD_Connection *c,
 /* ---- lifecycle ---- */
 
 static int make_addr(const char *addr, unsigned port,
-		     struct sockaddr_storage *ss)
+                     struct sockaddr_storage *ss)
 {
 	memset(ss, 0, sizeof *ss);
 	struct sockaddr_in *v4 = (struct sockaddr_in *)ss;
@@ -408,14 +407,14 @@ static int make_addr(const char *addr, unsigned port,
 }
 
 struct http_server *http_server_start(const struct http_config *cfg,
-				      struct service *svc, char *err,
-				      size_t errlen)
+                                      struct service *svc, char *err,
+                                      size_t errlen)
 {
 	struct sockaddr_storage ss;
 	int family = make_addr(cfg->addr, cfg->port, &ss);
 	if (family < 0) {
 		snprintf(err, errlen, "'%s' is not an IPv4 or IPv6 address",
-			 cfg->addr);
+		         cfg->addr);
 		return NULL;
 	}
 	struct http_server *s = calloc(1, sizeof *s);
@@ -429,27 +428,27 @@ struct http_server *http_server_start(const struct http_config *cfg,
 	s->access_log = cfg->access_log;
 	/* Suspend/resume: waiting requests hold no thread (live.h). */
 	unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG |
-			 MHD_ALLOW_SUSPEND_RESUME;
+	                 MHD_ALLOW_SUSPEND_RESUME;
 	if (family == AF_INET6)
 		flags |= MHD_USE_IPv6;
 	/* 0.9.75 ignores (and warns about) a pool size of 1. */
 	unsigned pool = cfg->threads > 1 ? cfg->threads : 0;
 	s->daemon = MHD_start_daemon(
-		flags, (uint16_t)cfg->port, NULL, NULL, on_request, s,
-		MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-		MHD_OPTION_THREAD_POOL_SIZE, pool,
-		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->timeout_s,
-		MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_conns,
-		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
-		MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_END);
+	    flags, (uint16_t)cfg->port, NULL, NULL, on_request, s,
+	    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+	    MHD_OPTION_THREAD_POOL_SIZE, pool, MHD_OPTION_CONNECTION_TIMEOUT,
+	    (unsigned int)cfg->timeout_s, MHD_OPTION_CONNECTION_LIMIT,
+	    (unsigned int)cfg->max_conns, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+	    (size_t)(64 * 1024), MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+	    MHD_OPTION_END);
 	if (!s->daemon) {
-		snprintf(err, errlen, "cannot listen on %s port %u",
-			 cfg->addr, cfg->port);
+		snprintf(err, errlen, "cannot listen on %s port %u", cfg->addr,
+		         cfg->port);
 		free(s);
 		return NULL;
 	}
 	const union MHD_DaemonInfo *di =
-		MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
+	    MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
 	s->port = di ? di->port : cfg->port;
 	return s;
 }
@@ -471,7 +470,7 @@ void http_server_stop(struct http_server *s)
 	size_t left = hub_drain(s->hub, HTTP_DRAIN_MS);
 	if (left)
 		fprintf(stderr, "boardd: %zu live connections still open\n",
-			left);
+		        left);
 	MHD_stop_daemon(s->daemon);
 	if (ls != MHD_INVALID_SOCKET)
 		close(ls);

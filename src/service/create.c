@@ -16,13 +16,13 @@ struct create_req {
 };
 
 static int parse_create(const json_t *body, struct create_req *c,
-			struct svc_err *err)
+                        struct svc_err *err)
 {
 	static const char *const keys[] = {"game",  "seats",   "options",
-					   "setup", "seating", NULL};
+	                                   "setup", "seating", NULL};
 	if (!json_is_object(body))
 		return svc__fail(err, BD_EBADREQUEST,
-				 "the body must be an object");
+		                 "the body must be an object");
 	int rc = svc__only_keys(body, keys, err);
 	if (rc < 0)
 		return rc;
@@ -33,26 +33,27 @@ static int parse_create(const json_t *body, struct create_req *c,
 	c->seating = json_object_get(body, "seating");
 	if (!json_is_string(game))
 		return svc__fail(err, BD_EBADREQUEST,
-				 "field 'game' (a catalog id) is required");
+		                 "field 'game' (a catalog id) is required");
 	if (seats && !json_is_integer(seats))
 		return svc__fail(err, BD_EBADREQUEST,
-				 "field 'seats' must be an integer");
+		                 "field 'seats' must be an integer");
 	if (c->options && !json_is_object(c->options))
 		return svc__fail(err, BD_EBADREQUEST,
-				 "field 'options' must be an object");
+		                 "field 'options' must be an object");
 	if (json_is_null(c->setup))
 		c->setup = NULL;
 	if (c->setup && !json_is_object(c->setup))
 		return svc__fail(err, BD_EBADREQUEST,
-				 "field 'setup' must be an object");
+		                 "field 'setup' must be an object");
 	if (c->seating && !json_is_array(c->seating))
 		return svc__fail(err, BD_EBADREQUEST,
-				 "field 'seating' must be an array");
+		                 "field 'seating' must be an array");
 	c->rules = engine_rules_find(json_string_value(game));
 	if (!c->rules)
-		return svc__fail(err, BD_EUNKNOWNRULES,
-				 "no game '%s' in the catalog (GET /v1/catalog)",
-				 json_string_value(game));
+		return svc__fail(
+		    err, BD_EUNKNOWNRULES,
+		    "no game '%s' in the catalog (GET /v1/catalog)",
+		    json_string_value(game));
 	json_int_t n = seats ? json_integer_value(seats) : c->rules->min_seats;
 	c->seats = n >= 0 && n <= ENGINE_MAX_SEATS ? (int)n : -1;
 	return 0;
@@ -60,35 +61,35 @@ static int parse_create(const json_t *body, struct create_req *c,
 
 /* What the creator asked for one seat, and what the answer shows. */
 struct seat_plan {
-	struct store_seat row;       /* what the store writes */
-	char token[TOKEN_LEN + 1];   /* a new seat token, or "" */
-	char player_id[STORE_ID_LEN + 1]; /* "me": the player, or "" */
-	char invited_id[STORE_ID_LEN + 1];/* invitee, or "" */
+	struct store_seat row;             /* what the store writes */
+	char token[TOKEN_LEN + 1];         /* a new seat token, or "" */
+	char player_id[STORE_ID_LEN + 1];  /* "me": the player, or "" */
+	char invited_id[STORE_ID_LEN + 1]; /* invitee, or "" */
 };
 
 /* Resolves the caller's player token (for "me"), once. */
 static int me(struct service *svc, const char *token, struct store_player *p,
-	      int *have, struct svc_err *err)
+              int *have, struct svc_err *err)
 {
 	if (*have)
 		return 0;
 	if (!token)
 		return svc__fail(err, BD_EUNAUTHORIZED,
-				 "a \"me\" seat needs a player's bearer token");
+		                 "a \"me\" seat needs a player's bearer token");
 	uint8_t hash[STORE_TOKEN_HASH_LEN];
 	token_hash(token, hash);
 	int rc = store_player_by_token(svc->st, hash, p);
 	if (rc == BD_ENOTFOUND)
 		return svc__fail(err, BD_EFORBIDDEN,
-				 "that token is not a player's token");
+		                 "that token is not a player's token");
 	*have = rc == 0;
 	return rc;
 }
 
 /* Fills plan from one "seating" entry (NULL: a seat token). */
-static int plan_seat(struct service *svc, const json_t *spec,
-		     const char *token, struct store_player *p, int *have_me,
-		     struct seat_plan *plan, struct svc_err *err)
+static int plan_seat(struct service *svc, const json_t *spec, const char *token,
+                     struct store_player *p, int *have_me,
+                     struct seat_plan *plan, struct svc_err *err)
 {
 	const char *word = json_string_value(spec);
 	json_t *invite = json_object_get(spec, "invite");
@@ -115,36 +116,36 @@ static int plan_seat(struct service *svc, const json_t *spec,
 	    token_is_game_id(json_string_value(invite))) {
 		plan->row.open = 1;
 		snprintf(plan->invited_id, sizeof plan->invited_id, "%s",
-			 json_string_value(invite));
+		         json_string_value(invite));
 		return 0; /* the key is looked up by the caller */
 	}
 	return svc__fail(err, BD_EBADREQUEST,
-			 "each seating entry is \"token\", \"me\", \"open\" "
-			 "or {\"invite\": a player id}");
+	                 "each seating entry is \"token\", \"me\", \"open\" "
+	                 "or {\"invite\": a player id}");
 }
 
 /* The key of the player with public id `id` (an invitee). */
 static int invitee_key(struct service *svc, const char *id, int64_t *key,
-		       struct svc_err *err)
+                       struct svc_err *err)
 {
 	struct store_player p;
 	int rc = store_player_by_id(svc->st, id, &p);
 	if (rc == BD_ENOTFOUND)
 		return svc__fail(err, BD_EBADREQUEST,
-				 "no player has the id '%s'", id);
+		                 "no player has the id '%s'", id);
 	if (rc == 0)
 		*key = p.key;
 	return rc;
 }
 
 static int plan_seats(struct service *svc, const struct create_req *c,
-		      const char *token, struct seat_plan *plan,
-		      struct svc_err *err)
+                      const char *token, struct seat_plan *plan,
+                      struct svc_err *err)
 {
 	if (c->seating && json_array_size(c->seating) != (size_t)c->seats)
 		return svc__fail(err, BD_EBADREQUEST,
-				 "'seating' must have one entry per seat (%d)",
-				 c->seats);
+		                 "'seating' must have one entry per seat (%d)",
+		                 c->seats);
 	struct store_player p;
 	int have_me = 0, mes = 0, rc = 0;
 	for (int s = 0; s < c->seats && rc == 0; s++) {
@@ -155,11 +156,11 @@ static int plan_seats(struct service *svc, const struct create_req *c,
 		mes += plan[s].player_id[0] != '\0';
 		if (rc == 0 && plan[s].invited_id[0])
 			rc = invitee_key(svc, plan[s].invited_id,
-					 &plan[s].row.invited_key, err);
+			                 &plan[s].row.invited_key, err);
 	}
 	if (rc == 0 && mes > 1)
 		return svc__fail(err, BD_EBADREQUEST,
-				 "a player holds at most one seat of a game");
+		                 "a player holds at most one seat of a game");
 	return rc;
 }
 
@@ -178,19 +179,19 @@ static json_t *seat_answer(const struct seat_plan *p)
 }
 
 static json_t *create_answer(const struct store_game *row,
-			     const struct seat_plan *plan)
+                             const struct seat_plan *plan)
 {
 	json_t *seats = json_array();
 	for (int s = 0; seats && s < row->seats; s++)
 		json_array_append_new(seats, seat_answer(&plan[s]));
 	return json_pack("{s:s,s:s,s:o}", "id", row->id, "game", row->rules_id,
-			 "seats", seats);
+	                 "seats", seats);
 }
 
 /* Writes the game, retrying on an id collision; *out is the answer. */
 static int insert_game(struct service *svc, struct store_game *row,
-		       const struct seat_plan *plan, struct svc_idem *idem,
-		       int64_t *key, json_t **out, struct svc_err *err)
+                       const struct seat_plan *plan, struct svc_idem *idem,
+                       int64_t *key, json_t **out, struct svc_err *err)
 {
 	struct store_seat seats[ENGINE_MAX_SEATS];
 	for (int s = 0; s < row->seats; s++)
@@ -202,8 +203,8 @@ static int insert_game(struct service *svc, struct store_game *row,
 		struct store_idem rec, *recp = NULL;
 		void *buf = NULL;
 		rc = answer ? svc__idem_record(idem, 201, answer, &rec, &recp,
-					       &buf)
-			    : BD_ENOMEM;
+		                               &buf)
+		            : BD_ENOMEM;
 		if (rc == 0)
 			rc = store_game_create(svc->st, row, seats, recp, key);
 		free(buf);
@@ -217,9 +218,8 @@ static int insert_game(struct service *svc, struct store_game *row,
 	return rc == BD_ECONFLICT ? BD_EINTERNAL : rc;
 }
 
-int service_create(struct service *svc, const json_t *body,
-		   const char *token, struct svc_idem *idem, json_t **out,
-		   struct svc_err *err)
+int service_create(struct service *svc, const json_t *body, const char *token,
+                   struct svc_idem *idem, json_t **out, struct svc_err *err)
 {
 	int rc = svc__idem_replay(svc, idem, out, err);
 	if (rc != BD_ENOTFOUND)
@@ -230,8 +230,8 @@ int service_create(struct service *svc, const json_t *body,
 	struct store_game row = {.seats = c.seats, .seed = token_seed()};
 	struct rules_why why;
 	struct engine_game *g = NULL;
-	rc = engine_game_new(c.rules, c.seats, c.options, c.setup, row.seed,
-			     &g, &why);
+	rc = engine_game_new(c.rules, c.seats, c.options, c.setup, row.seed, &g,
+	                     &why);
 	if (rc < 0)
 		return svc__fail(err, rc, "%s", why.detail);
 	struct seat_plan plan[ENGINE_MAX_SEATS];
@@ -240,11 +240,11 @@ int service_create(struct service *svc, const json_t *body,
 	row.rules_version = c.rules->version;
 	snprintf(row.status, sizeof row.status, "%s", svc__status(g, 0));
 	row.to_act = engine_game_to_act(g);
-	row.options = c.options ? json_dumps(c.options, JSON_COMPACT |
-							       JSON_SORT_KEYS)
-				: strdup("{}");
-	row.setup = c.setup ? json_dumps(c.setup, JSON_COMPACT | JSON_SORT_KEYS)
-			    : NULL;
+	row.options = c.options
+	                  ? json_dumps(c.options, JSON_COMPACT | JSON_SORT_KEYS)
+	                  : strdup("{}");
+	row.setup =
+	    c.setup ? json_dumps(c.setup, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 	int64_t key = 0;
 	if (rc == 0 && (!row.options || (c.setup && !row.setup)))
 		rc = BD_ENOMEM;

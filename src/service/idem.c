@@ -13,13 +13,12 @@
 static void hash_part(crypto_hash_sha256_state *h, const char *s)
 {
 	crypto_hash_sha256_update(h, (const unsigned char *)(s ? s : ""),
-				  strlen(s ? s : "") + 1);
+	                          strlen(s ? s : "") + 1);
 }
 
-int service_idem_init(struct svc_idem *idem, const char *key,
-		      const char *token, const char *method, const char *path,
-		      const json_t *body, const char *precondition,
-		      struct svc_err *err)
+int service_idem_init(struct svc_idem *idem, const char *key, const char *token,
+                      const char *method, const char *path, const json_t *body,
+                      const char *precondition, struct svc_err *err)
 {
 	size_t n = strlen(key);
 	for (size_t i = 0; i < n; i++)
@@ -27,8 +26,8 @@ int service_idem_init(struct svc_idem *idem, const char *key,
 			n = 0;
 	if (n == 0 || n >= sizeof idem->key)
 		return svc__fail(err, BD_EBADREQUEST,
-				 "Idempotency-Key must be 1 to 255 visible "
-				 "ASCII characters");
+		                 "Idempotency-Key must be 1 to 255 visible "
+		                 "ASCII characters");
 	memcpy(idem->key, key, n + 1);
 	idem->replayed = 0;
 	crypto_hash_sha256_state h;
@@ -39,8 +38,8 @@ int service_idem_init(struct svc_idem *idem, const char *key,
 	hash_part(&h, key);
 	crypto_hash_sha256_final(&h, idem->scope);
 	char *canon = body ? json_dumps(body, JSON_COMPACT | JSON_SORT_KEYS |
-						      JSON_ENCODE_ANY)
-			   : NULL;
+	                                          JSON_ENCODE_ANY)
+	                   : NULL;
 	if (body && !canon)
 		return BD_ENOMEM;
 	crypto_hash_sha256_init(&h);
@@ -52,17 +51,17 @@ int service_idem_init(struct svc_idem *idem, const char *key,
 }
 
 static void secret_key(const struct svc_idem *idem,
-		       unsigned char k[crypto_secretbox_KEYBYTES])
+                       unsigned char k[crypto_secretbox_KEYBYTES])
 {
 	static const unsigned char ctx[] = "boardd idempotency response key";
 	crypto_generichash(k, crypto_secretbox_KEYBYTES,
-			   (const unsigned char *)idem->key, strlen(idem->key),
-			   ctx, sizeof ctx - 1);
+	                   (const unsigned char *)idem->key, strlen(idem->key),
+	                   ctx, sizeof ctx - 1);
 }
 
 int svc__idem_record(const struct svc_idem *idem, unsigned status,
-		     const json_t *body, struct store_idem *rec,
-		     struct store_idem **recp, void **buf)
+                     const json_t *body, struct store_idem *rec,
+                     struct store_idem **recp, void **buf)
 {
 	*recp = NULL;
 	*buf = NULL;
@@ -72,7 +71,8 @@ int svc__idem_record(const struct svc_idem *idem, unsigned status,
 	if (!text)
 		return BD_ENOMEM;
 	size_t n = strlen(text);
-	size_t total = crypto_secretbox_NONCEBYTES + crypto_secretbox_MACBYTES + n;
+	size_t total =
+	    crypto_secretbox_NONCEBYTES + crypto_secretbox_MACBYTES + n;
 	unsigned char *out = malloc(total), k[crypto_secretbox_KEYBYTES];
 	if (!out) {
 		free(text);
@@ -81,7 +81,7 @@ int svc__idem_record(const struct svc_idem *idem, unsigned status,
 	secret_key(idem, k);
 	randombytes_buf(out, crypto_secretbox_NONCEBYTES);
 	crypto_secretbox_easy(out + crypto_secretbox_NONCEBYTES,
-			      (const unsigned char *)text, n, out, k);
+	                      (const unsigned char *)text, n, out, k);
 	sodium_memzero(k, sizeof k);
 	free(text);
 	memcpy(rec->scope, idem->scope, 32);
@@ -97,7 +97,7 @@ int svc__idem_record(const struct svc_idem *idem, unsigned status,
 /* Decrypts a stored response into a JSON value; NULL if it does not
  * open (a corrupt row). */
 static json_t *open_response(const struct svc_idem *idem,
-			     const unsigned char *blob, size_t len)
+                             const unsigned char *blob, size_t len)
 {
 	size_t head = crypto_secretbox_NONCEBYTES + crypto_secretbox_MACBYTES;
 	if (len < head)
@@ -106,18 +106,17 @@ static json_t *open_response(const struct svc_idem *idem,
 	unsigned char *plain = malloc(len - head + 1);
 	json_t *v = NULL;
 	secret_key(idem, k);
-	if (plain &&
-	    crypto_secretbox_open_easy(plain, blob + crypto_secretbox_NONCEBYTES,
-				       len - crypto_secretbox_NONCEBYTES, blob,
-				       k) == 0)
+	if (plain && crypto_secretbox_open_easy(
+	                 plain, blob + crypto_secretbox_NONCEBYTES,
+	                 len - crypto_secretbox_NONCEBYTES, blob, k) == 0)
 		v = json_loadb((const char *)plain, len - head, 0, NULL);
 	sodium_memzero(k, sizeof k);
 	free(plain);
 	return v;
 }
 
-int svc__idem_replay(struct service *svc, struct svc_idem *idem,
-		     json_t **out, struct svc_err *err)
+int svc__idem_replay(struct service *svc, struct svc_idem *idem, json_t **out,
+                     struct svc_err *err)
 {
 	if (!idem)
 		return BD_ENOTFOUND;
@@ -125,21 +124,21 @@ int svc__idem_replay(struct service *svc, struct svc_idem *idem,
 	unsigned status;
 	void *blob = NULL;
 	size_t len = 0;
-	int rc = store_idem_get(svc->st, idem->scope, request, &status, &blob,
-				&len);
+	int rc =
+	    store_idem_get(svc->st, idem->scope, request, &status, &blob, &len);
 	if (rc < 0)
 		return rc;
 	if (sodium_memcmp(request, idem->request, 32) != 0) {
 		free(blob);
 		return svc__fail(err, BD_EIDEMPOTENCY,
-				 "this Idempotency-Key was used for a "
-				 "different request");
+		                 "this Idempotency-Key was used for a "
+		                 "different request");
 	}
 	json_t *v = open_response(idem, blob, len);
 	free(blob);
 	if (!v)
 		return svc__fail(err, BD_EINTERNAL,
-				 "the recorded response cannot be read");
+		                 "the recorded response cannot be read");
 	idem->replayed = status;
 	*out = v;
 	return 0;

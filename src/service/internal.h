@@ -16,14 +16,14 @@ struct service {
 
 /* Writes a printf-style detail into err and returns code. */
 int svc__fail(struct svc_err *err, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /* Takes ownership of v: *out = v, or BD_ENOMEM when v is NULL. */
 int svc__give(json_t *v, json_t **out);
 
 /* BD_EBADREQUEST unless every key of obj is in the NULL-ended list. */
 int svc__only_keys(const json_t *obj, const char *const *keys,
-		   struct svc_err *err);
+                   struct svc_err *err);
 
 /* Parses a decimal in [lo, hi]; 1 on success. */
 int svc__parse_uint(const char *s, int64_t lo, int64_t hi, int64_t *v);
@@ -42,8 +42,7 @@ const char *svc__status(const struct engine_game *g, int open_seats);
 json_t *svc__result_json(const struct engine_game *g);
 
 /* The body of GET /v1/games/{id} as `viewer` sees it; new reference. */
-json_t *svc__game_json(struct service *svc, const struct loaded *l,
-		       int viewer);
+json_t *svc__game_json(struct service *svc, const struct loaded *l, int viewer);
 
 /* A game in a listing (id, game, status, seq, seats, open_seats, to_act,
  * created, updated); new reference. */
@@ -57,13 +56,13 @@ void svc__moved(struct service *svc, int64_t key, uint64_t seq);
 /* If idem (may be NULL) names a recorded request: the same request gives
  * 0 with *out the stored body and idem->replayed the stored status; a
  * different one BD_EIDEMPOTENCY.  BD_ENOTFOUND: go ahead. */
-int svc__idem_replay(struct service *svc, struct svc_idem *idem,
-		     json_t **out, struct svc_err *err);
+int svc__idem_replay(struct service *svc, struct svc_idem *idem, json_t **out,
+                     struct svc_err *err);
 
 /* Builds the record to write with the change: *rec points into *buf,
  * which the caller frees.  NULL idem: *rec = NULL. */
 int svc__idem_record(const struct svc_idem *idem, unsigned status,
-		     const json_t *body, struct store_idem *rec,
-		     struct store_idem **recp, void **buf);
+                     const json_t *body, struct store_idem *rec,
+                     struct store_idem **recp, void **buf);
 
 #endif

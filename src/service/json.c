@@ -26,19 +26,20 @@ int svc__give(json_t *v, json_t **out)
 }
 
 int svc__only_keys(const json_t *obj, const char *const *keys,
-		   struct svc_err *err)
+                   struct svc_err *err)
 {
 	const char *k;
 	json_t *v;
-	json_object_foreach((json_t *)obj, k, v) {
+	json_object_foreach((json_t *)obj, k, v)
+	{
 		int known = 0;
 		for (const char *const *p = keys; *p && !known; p++)
 			known = strcmp(*p, k) == 0;
 		if (!known)
 			return svc__fail(err, BD_EBADREQUEST,
-					 "unknown field '%s' in the request "
-					 "body",
-					 k);
+			                 "unknown field '%s' in the request "
+			                 "body",
+			                 k);
 	}
 	return 0;
 }
@@ -87,7 +88,7 @@ json_t *svc__result_json(const struct engine_game *g)
 	if (!engine_game_result(g, &res))
 		return json_null();
 	return json_pack("{s:o,s:s}", "winners", svc__seat_list(res.winners),
-			 "reason", res.reason);
+	                 "reason", res.reason);
 }
 
 const char *svc__status(const struct engine_game *g, int open_seats)
@@ -118,14 +119,14 @@ static json_t *seed_json(const struct loaded *l)
 static json_t *seat_json(const struct store_seat *s, int resigned)
 {
 	json_t *player = s->player_id[0]
-				 ? json_pack("{s:s,s:s}", "id", s->player_id,
-					     "name", s->player_name)
-				 : json_null();
-	json_t *invited = s->invited_id[0] ? json_string(s->invited_id)
-					   : json_null();
+	                     ? json_pack("{s:s,s:s}", "id", s->player_id,
+	                                 "name", s->player_name)
+	                     : json_null();
+	json_t *invited =
+	    s->invited_id[0] ? json_string(s->invited_id) : json_null();
 	return json_pack("{s:i,s:b,s:o,s:o,s:b}", "seat", s->seat, "open",
-			 s->open, "player", player, "invited", invited,
-			 "resigned", resigned);
+	                 s->open, "player", player, "invited", invited,
+	                 "resigned", resigned);
 }
 
 /* [{seat, open, player, invited, resigned}] for every seat. */
@@ -139,28 +140,28 @@ static json_t *seats_json(struct service *svc, const struct loaded *l)
 	json_t *a = json_array();
 	for (int i = 0; a && i < n; i++)
 		if (json_array_append_new(
-			    a, seat_json(&seats[i], (l->g->resigned >>
-						     seats[i].seat) & 1)) < 0) {
+		        a, seat_json(&seats[i],
+		                     (l->g->resigned >> seats[i].seat) & 1)) <
+		    0) {
 			json_decref(a);
 			return NULL;
 		}
 	return a;
 }
 
-json_t *svc__game_json(struct service *svc, const struct loaded *l,
-		       int viewer)
+json_t *svc__game_json(struct service *svc, const struct loaded *l, int viewer)
 {
 	const char *status = svc__status(l->g, l->row.open_seats);
 	/* Nobody acts while seats are still open. */
 	unsigned to_act = l->row.open_seats ? 0 : engine_game_to_act(l->g);
 	return json_pack(
-		"{s:s,s:s,s:I,s:i,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "id",
-		l->row.id, "game", l->rules->id, "seq", (json_int_t)l->g->seq,
-		"seats", l->g->seats, "status", status, "to_act",
-		svc__seat_list(to_act), "you",
-		viewer >= 0 ? json_integer(viewer) : json_null(), "players",
-		seats_json(svc, l), "view", engine_game_view(l->g, viewer),
-		"result", svc__result_json(l->g), "seed", seed_json(l),
-		"created", svc__iso_time(l->row.created_ms), "updated",
-		svc__iso_time(l->row.updated_ms));
+	    "{s:s,s:s,s:I,s:i,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "id",
+	    l->row.id, "game", l->rules->id, "seq", (json_int_t)l->g->seq,
+	    "seats", l->g->seats, "status", status, "to_act",
+	    svc__seat_list(to_act), "you",
+	    viewer >= 0 ? json_integer(viewer) : json_null(), "players",
+	    seats_json(svc, l), "view", engine_game_view(l->g, viewer),
+	    "result", svc__result_json(l->g), "seed", seed_json(l), "created",
+	    svc__iso_time(l->row.created_ms), "updated",
+	    svc__iso_time(l->row.updated_ms));
 }

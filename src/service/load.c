@@ -13,7 +13,7 @@ static int fail(struct svc_err *err, int code, const char *detail)
 }
 
 int load_fresh(const struct store_game *row, const struct rules *r,
-	       struct engine_game **out, struct svc_err *err)
+               struct engine_game **out, struct svc_err *err)
 {
 	json_t *options = json_loads(row->options, 0, NULL);
 	json_t *setup = row->setup ? json_loads(row->setup, 0, NULL) : NULL;
@@ -22,7 +22,7 @@ int load_fresh(const struct store_game *row, const struct rules *r,
 	if (!options || (row->setup && !setup))
 		goto out_decref;
 	rc = engine_game_new(r, row->seats, options, setup, row->seed, out,
-			     &why);
+	                     &why);
 	if (rc == BD_ENOMEM)
 		goto out_decref;
 	if (rc < 0)
@@ -36,7 +36,7 @@ out_decref:
 }
 
 int load_apply_logged(struct engine_game *g, uint64_t seq, int seat,
-		      const char *action, struct svc_err *err)
+                      const char *action, struct svc_err *err)
 {
 	if (seq != g->seq + 1)
 		return fail(err, BD_EINTERNAL, "the move log has a gap");
@@ -50,7 +50,7 @@ int load_apply_logged(struct engine_game *g, uint64_t seq, int seat,
 		return rc;
 	if (rc < 0)
 		return fail(err, BD_EINTERNAL,
-			    "a logged move no longer replays");
+		            "a logged move no longer replays");
 	return 0;
 }
 
@@ -66,7 +66,7 @@ static int apply_tail(void *ctx, uint64_t seq, int seat, const char *action)
 }
 
 int load_game(struct store *st, struct engine_cache *cache, const char *id,
-	      struct loaded *out, struct svc_err *err)
+              struct loaded *out, struct svc_err *err)
 {
 	struct loaded l = {0};
 	if (!token_is_game_id(id))
@@ -79,7 +79,7 @@ int load_game(struct store *st, struct engine_cache *cache, const char *id,
 	l.rules = engine_rules_find(l.row.rules_id);
 	if (!l.rules || l.rules->version != l.row.rules_version) {
 		rc = fail(err, BD_EINTERNAL,
-			  "the game's rules version is not served here");
+		          "the game's rules version is not served here");
 		goto out_release;
 	}
 	l.g = engine_cache_get(cache, l.row.key);
@@ -105,13 +105,13 @@ void loaded_release(struct loaded *l)
 }
 
 int load_seat(struct store *st, const struct loaded *l, const char *token,
-	      int required, int *seat, struct svc_err *err)
+              int required, int *seat, struct svc_err *err)
 {
 	if (!token) {
 		if (required)
 			return fail(err, BD_EUNAUTHORIZED,
-				    "this needs a seat's or a player's bearer "
-				    "token");
+			            "this needs a seat's or a player's bearer "
+			            "token");
 		*seat = ENGINE_SPECTATOR;
 		return 0;
 	}
@@ -125,7 +125,7 @@ int load_seat(struct store *st, const struct loaded *l, const char *token,
 	rc = store_player_by_token(st, hash, &p);
 	if (rc == BD_ENOTFOUND)
 		return fail(err, BD_EFORBIDDEN,
-			    "that token holds no seat in this game");
+		            "that token holds no seat in this game");
 	if (rc == 0)
 		rc = store_seat_for_player(st, l->row.key, p.key, seat);
 	if (rc == BD_ENOTFOUND && !required) {
@@ -134,6 +134,6 @@ int load_seat(struct store *st, const struct loaded *l, const char *token,
 	}
 	if (rc == BD_ENOTFOUND)
 		return fail(err, BD_EFORBIDDEN,
-			    "you hold no seat in this game");
+		            "you hold no seat in this game");
 	return rc;
 }

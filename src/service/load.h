@@ -17,7 +17,7 @@ struct loaded {
 /* Loads game `id`.  BD_ENOTFOUND for an unknown or malformed id;
  * BD_EINTERNAL (with err->detail) when the stored log does not replay. */
 int load_game(struct store *st, struct engine_cache *cache, const char *id,
-	      struct loaded *out, struct svc_err *err);
+              struct loaded *out, struct svc_err *err);
 
 /* Frees what load_game gave. */
 void loaded_release(struct loaded *l);
@@ -25,12 +25,12 @@ void loaded_release(struct loaded *l);
 /* A fresh engine game at seq 0 from a stored row (options, setup, seed).
  * Used for full replays.  *out is the caller's. */
 int load_fresh(const struct store_game *row, const struct rules *r,
-	       struct engine_game **out, struct svc_err *err);
+               struct engine_game **out, struct svc_err *err);
 
 /* Applies one logged move to g; any refusal means the log and the engine
  * disagree, which is BD_EINTERNAL. */
 int load_apply_logged(struct engine_game *g, uint64_t seq, int seat,
-		      const char *action, struct svc_err *err);
+                      const char *action, struct svc_err *err);
 
 /* The seat the bearer token holds in game l: a seat token of this game,
  * or the token of a player who holds a seat here.  With `required` 0, no
@@ -38,6 +38,6 @@ int load_apply_logged(struct engine_game *g, uint64_t seq, int seat,
  * BD_EUNAUTHORIZED (no token, required) or BD_EFORBIDDEN (a token that
  * holds no seat here, or no known token at all). */
 int load_seat(struct store *st, const struct loaded *l, const char *token,
-	      int required, int *seat, struct svc_err *err);
+              int required, int *seat, struct svc_err *err);
 
 #endif

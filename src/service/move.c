@@ -18,31 +18,31 @@ struct move_req {
 };
 
 static int parse_move(const json_t *body, const uint64_t *if_match,
-		      struct move_req *m, struct svc_err *err)
+                      struct move_req *m, struct svc_err *err)
 {
 	static const char *const keys[] = {"action", "expected_seq", NULL};
 	if (!json_is_object(body))
 		return svc__fail(err, BD_EBADREQUEST,
-				 "the body must be an object");
+		                 "the body must be an object");
 	int rc = svc__only_keys(body, keys, err);
 	if (rc < 0)
 		return rc;
 	m->action = json_object_get(body, "action");
 	if (!json_is_object(m->action))
 		return svc__fail(err, BD_EBADREQUEST,
-				 "field 'action' (an object from GET "
-				 "/v1/games/{id}/actions) is required");
+		                 "field 'action' (an object from GET "
+		                 "/v1/games/{id}/actions) is required");
 	if (engine_action_is_resign(m->action))
 		return svc__fail(err, BD_EBADREQUEST,
-				 "to resign, POST /v1/games/{id}/resign");
+		                 "to resign, POST /v1/games/{id}/resign");
 	json_t *exp = json_object_get(body, "expected_seq");
 	if (exp && (!json_is_integer(exp) || json_integer_value(exp) < 0))
 		return svc__fail(err, BD_EBADREQUEST,
-				 "field 'expected_seq' must be a non-negative "
-				 "integer");
+		                 "field 'expected_seq' must be a non-negative "
+		                 "integer");
 	if (exp && if_match && (uint64_t)json_integer_value(exp) != *if_match)
 		return svc__fail(err, BD_EBADREQUEST,
-				 "If-Match and expected_seq disagree");
+		                 "If-Match and expected_seq disagree");
 	m->has_expected = exp || if_match;
 	m->expected = if_match ? *if_match : (uint64_t)json_integer_value(exp);
 	return 0;
@@ -53,31 +53,30 @@ static int stale(struct svc_err *err, uint64_t current)
 	err->has_seq = 1;
 	err->seq = current;
 	return svc__fail(err, BD_ESTALE,
-			 "the game is at seq %" PRIu64
-			 "; fetch it again and choose a move",
-			 current);
+	                 "the game is at seq %" PRIu64
+	                 "; fetch it again and choose a move",
+	                 current);
 }
 
 /* What the store writes for the move l->g has just taken. */
 static int append(struct service *svc, struct loaded *l, uint64_t before,
-		  int seat, const json_t *action, const json_t *answer,
-		  struct svc_idem *idem, uint64_t *current)
+                  int seat, const json_t *action, const json_t *answer,
+                  struct svc_idem *idem, uint64_t *current)
 {
 	char *text = json_dumps(action, JSON_COMPACT | JSON_SORT_KEYS);
 	json_t *res = svc__result_json(l->g);
-	char *res_text = json_is_null(res) ? NULL
-					   : json_dumps(res, JSON_COMPACT);
+	char *res_text =
+	    json_is_null(res) ? NULL : json_dumps(res, JSON_COMPACT);
 	struct store_move mv = {seat, text, svc__status(l->g, 0),
-				engine_game_to_act(l->g), res_text};
+	                        engine_game_to_act(l->g), res_text};
 	struct store_idem rec, *recp = NULL;
 	void *buf = NULL;
 	int rc = !text || !res || (!res_text && !json_is_null(res))
-			 ? BD_ENOMEM
-			 : svc__idem_record(idem, 201, answer, &rec, &recp,
-					    &buf);
+	             ? BD_ENOMEM
+	             : svc__idem_record(idem, 201, answer, &rec, &recp, &buf);
 	if (rc == 0)
 		rc = store_move_append(svc->st, l->row.key, before, &mv, recp,
-				       current);
+		                       current);
 	free(buf);
 	free(text);
 	free(res_text);
@@ -88,12 +87,12 @@ static int append(struct service *svc, struct loaded *l, uint64_t before,
 /* Validates and applies the move to l->g, then appends it.  BD_ECONFLICT
  * means another move landed first and the caller may retry. */
 static int try_move(struct service *svc, struct loaded *l, int seat,
-		    const struct move_req *m, struct svc_idem *idem,
-		    json_t **out, struct svc_err *err)
+                    const struct move_req *m, struct svc_idem *idem,
+                    json_t **out, struct svc_err *err)
 {
 	if (l->row.open_seats)
 		return svc__fail(err, BD_EWAITING,
-				 "the game starts when every seat is taken");
+		                 "the game starts when every seat is taken");
 	if (m->has_expected && m->expected != l->g->seq)
 		return stale(err, l->g->seq);
 	uint64_t before = l->g->seq, current = 0;
@@ -105,8 +104,8 @@ static int try_move(struct service *svc, struct loaded *l, int seat,
 	}
 	json_t *answer = svc__game_json(svc, l, seat);
 	rc = answer ? append(svc, l, before, seat, m->action, answer, idem,
-			     &current)
-		    : BD_ENOMEM;
+	                     &current)
+	            : BD_ENOMEM;
 	if (rc == 0) {
 		engine_cache_put(svc->cache, l->row.key, l->g);
 		svc__moved(svc, l->row.key, l->g->seq);
@@ -121,8 +120,8 @@ static int try_move(struct service *svc, struct loaded *l, int seat,
 
 /* Loads, authorises and tries the move, retrying lost races. */
 static int move_loop(struct service *svc, const char *id, const char *token,
-		     const struct move_req *m, struct svc_idem *idem,
-		     json_t **out, uint64_t *seq, struct svc_err *err)
+                     const struct move_req *m, struct svc_idem *idem,
+                     json_t **out, uint64_t *seq, struct svc_err *err)
 {
 	int rc = 0;
 	for (int attempt = 0; attempt < MOVE_RETRIES; attempt++) {
@@ -151,9 +150,9 @@ static void replayed_seq(const json_t *out, uint64_t *seq)
 }
 
 int service_move(struct service *svc, const char *id, const char *token,
-		 const json_t *body, const uint64_t *if_match,
-		 struct svc_idem *idem, json_t **out, uint64_t *seq,
-		 struct svc_err *err)
+                 const json_t *body, const uint64_t *if_match,
+                 struct svc_idem *idem, json_t **out, uint64_t *seq,
+                 struct svc_err *err)
 {
 	int rc = svc__idem_replay(svc, idem, out, err);
 	if (rc == 0)
@@ -167,8 +166,8 @@ int service_move(struct service *svc, const char *id, const char *token,
 }
 
 int service_resign(struct service *svc, const char *id, const char *token,
-		   struct svc_idem *idem, json_t **out, uint64_t *seq,
-		   struct svc_err *err)
+                   struct svc_idem *idem, json_t **out, uint64_t *seq,
+                   struct svc_err *err)
 {
 	int rc = svc__idem_replay(svc, idem, out, err);
 	if (rc == 0)
@@ -178,7 +177,7 @@ int service_resign(struct service *svc, const char *id, const char *token,
 	json_t *resign = json_pack("{s:s}", "type", "resign");
 	struct move_req m = {resign, 0, 0};
 	rc = resign ? move_loop(svc, id, token, &m, idem, out, seq, err)
-		    : BD_ENOMEM;
+	            : BD_ENOMEM;
 	json_decref(resign);
 	return rc;
 }

@@ -7,9 +7,9 @@
 
 #include "internal.h"
 
-#define NAME_MAX_BYTES 64
+#define NAME_MAX_BYTES   64
 #define MY_GAMES_DEFAULT 50
-#define MY_GAMES_MAX 100
+#define MY_GAMES_MAX     100
 
 /* ---- POST /v1/players ---- */
 
@@ -27,35 +27,35 @@ static int name_ok(const char *name)
 }
 
 static int parse_player(const json_t *body, const char **name,
-			struct svc_err *err)
+                        struct svc_err *err)
 {
 	static const char *const keys[] = {"name", NULL};
 	if (!json_is_object(body))
 		return svc__fail(err, BD_EBADREQUEST,
-				 "the body must be an object");
+		                 "the body must be an object");
 	int rc = svc__only_keys(body, keys, err);
 	if (rc < 0)
 		return rc;
 	*name = json_string_value(json_object_get(body, "name"));
 	if (!*name || !name_ok(*name))
 		return svc__fail(err, BD_EBADREQUEST,
-				 "field 'name' must be 1 to 64 bytes of text "
-				 "without control characters");
+		                 "field 'name' must be 1 to 64 bytes of text "
+		                 "without control characters");
 	return 0;
 }
 
 static json_t *player_json(const struct store_player *p, const char *token)
 {
 	json_t *o = json_pack("{s:s,s:s,s:o}", "id", p->id, "name", p->name,
-			      "created", svc__iso_time(p->created_ms));
+	                      "created", svc__iso_time(p->created_ms));
 	if (o && token)
 		json_object_set_new(o, "token", json_string(token));
 	return o;
 }
 
 int service_player_create(struct service *svc, const json_t *body,
-			  struct svc_idem *idem, json_t **out,
-			  struct svc_err *err)
+                          struct svc_idem *idem, json_t **out,
+                          struct svc_err *err)
 {
 	int rc = svc__idem_replay(svc, idem, out, err);
 	if (rc != BD_ENOTFOUND)
@@ -78,8 +78,8 @@ int service_player_create(struct service *svc, const json_t *body,
 		void *buf = NULL;
 		int64_t key;
 		rc = answer ? svc__idem_record(idem, 201, answer, &rec, &recp,
-					       &buf)
-			    : BD_ENOMEM;
+		                               &buf)
+		            : BD_ENOMEM;
 		if (rc == 0)
 			rc = store_player_create(svc->st, &p, hash, recp, &key);
 		free(buf);
@@ -97,22 +97,22 @@ int service_player_create(struct service *svc, const json_t *body,
 
 /* The player whose token this is. */
 static int player_of(struct service *svc, const char *token,
-		     struct store_player *p, struct svc_err *err)
+                     struct store_player *p, struct svc_err *err)
 {
 	if (!token)
 		return svc__fail(err, BD_EUNAUTHORIZED,
-				 "this needs a player's bearer token");
+		                 "this needs a player's bearer token");
 	uint8_t hash[STORE_TOKEN_HASH_LEN];
 	token_hash(token, hash);
 	int rc = store_player_by_token(svc->st, hash, p);
 	if (rc == BD_ENOTFOUND)
 		return svc__fail(err, BD_EFORBIDDEN,
-				 "that token is not a player's token");
+		                 "that token is not a player's token");
 	return rc;
 }
 
 int service_player_me(struct service *svc, const char *token, json_t **out,
-		      struct svc_err *err)
+                      struct svc_err *err)
 {
 	struct store_player p;
 	int rc = player_of(svc, token, &p, err);
@@ -131,7 +131,7 @@ static int my_game(void *ctx, const struct store_game *g, int seat)
 	struct my_games_ctx *x = ctx;
 	json_t *e = svc__list_entry(g);
 	int my_turn = !g->open_seats && strcmp(g->status, "active") == 0 &&
-		      ((g->to_act >> seat) & 1);
+	              ((g->to_act >> seat) & 1);
 	x->last_updated = g->updated_ms;
 	x->last_key = g->key;
 	if (e) {
@@ -146,7 +146,8 @@ static int parse_cursor(const char *s, struct store_player_filter *f)
 {
 	char a[24], b[24];
 	const char *dot = strchr(s, '.');
-	if (!dot || (size_t)(dot - s) >= sizeof a || strlen(dot + 1) >= sizeof b)
+	if (!dot || (size_t)(dot - s) >= sizeof a ||
+	    strlen(dot + 1) >= sizeof b)
 		return 0;
 	memcpy(a, s, (size_t)(dot - s));
 	a[dot - s] = '\0';
@@ -156,7 +157,7 @@ static int parse_cursor(const char *s, struct store_player_filter *f)
 }
 
 static int parse_my_games(const struct svc_my_games_query *q,
-			  struct store_player_filter *f, struct svc_err *err)
+                          struct store_player_filter *f, struct svc_err *err)
 {
 	int64_t limit = MY_GAMES_DEFAULT;
 	memset(f, 0, sizeof *f);
@@ -165,25 +166,25 @@ static int parse_my_games(const struct svc_my_games_query *q,
 	    strcmp(q->status, "active") != 0 &&
 	    strcmp(q->status, "finished") != 0)
 		return svc__fail(err, BD_EBADREQUEST,
-				 "status must be waiting, active or finished");
+		                 "status must be waiting, active or finished");
 	if (q->my_turn && strcmp(q->my_turn, "true") != 0 &&
 	    strcmp(q->my_turn, "false") != 0)
 		return svc__fail(err, BD_EBADREQUEST,
-				 "my_turn must be true or false");
+		                 "my_turn must be true or false");
 	f->my_turn = q->my_turn && strcmp(q->my_turn, "true") == 0;
 	if (q->limit && !svc__parse_uint(q->limit, 1, MY_GAMES_MAX, &limit))
 		return svc__fail(err, BD_EBADREQUEST,
-				 "limit must be an integer from 1 to 100");
+		                 "limit must be an integer from 1 to 100");
 	if (q->cursor && !parse_cursor(q->cursor, f))
 		return svc__fail(err, BD_EBADREQUEST,
-				 "cursor must be a next_cursor from a listing");
+		                 "cursor must be a next_cursor from a listing");
 	f->limit = (int)limit;
 	return 0;
 }
 
 int service_player_games(struct service *svc, const char *token,
-			 const struct svc_my_games_query *q, json_t **out,
-			 struct svc_err *err)
+                         const struct svc_my_games_query *q, json_t **out,
+                         struct svc_err *err)
 {
 	struct store_player p;
 	struct store_player_filter f;
@@ -204,18 +205,17 @@ int service_player_games(struct service *svc, const char *token,
 	if (json_array_size(x.games) == (size_t)f.limit) {
 		char buf[48];
 		snprintf(buf, sizeof buf, "%" PRId64 ".%" PRId64,
-			 x.last_updated, x.last_key);
+		         x.last_updated, x.last_key);
 		next = json_string(buf);
 	}
-	return svc__give(json_pack("{s:o,s:o}", "games", x.games,
-				   "next_cursor", next),
-			 out);
+	return svc__give(
+	    json_pack("{s:o,s:o}", "games", x.games, "next_cursor", next), out);
 }
 
 /* ---- POST /v1/games/{id}/join ---- */
 
 static int parse_join(const json_t *body, int *seat, int seats,
-		      struct svc_err *err)
+                      struct svc_err *err)
 {
 	static const char *const keys[] = {"seat", NULL};
 	*seat = -1;
@@ -223,15 +223,15 @@ static int parse_join(const json_t *body, int *seat, int seats,
 		return 0;
 	if (!json_is_object(body))
 		return svc__fail(err, BD_EBADREQUEST,
-				 "the body must be an object");
+		                 "the body must be an object");
 	int rc = svc__only_keys(body, keys, err);
 	json_t *s = json_object_get(body, "seat");
 	if (rc == 0 && s &&
 	    (!json_is_integer(s) || json_integer_value(s) < 0 ||
 	     json_integer_value(s) >= seats))
 		return svc__fail(err, BD_EBADREQUEST,
-				 "field 'seat' must be a seat number, 0 to %d",
-				 seats - 1);
+		                 "field 'seat' must be a seat number, 0 to %d",
+		                 seats - 1);
 	if (s)
 		*seat = (int)json_integer_value(s);
 	return rc;
@@ -244,8 +244,8 @@ struct joiner {
 	uint8_t hash[STORE_TOKEN_HASH_LEN];
 };
 
-static int joiner_init(struct service *svc, const char *token,
-		       struct joiner *j, struct svc_err *err)
+static int joiner_init(struct service *svc, const char *token, struct joiner *j,
+                       struct svc_err *err)
 {
 	memset(j, 0, sizeof *j);
 	if (token)
@@ -256,11 +256,11 @@ static int joiner_init(struct service *svc, const char *token,
 }
 
 static json_t *join_answer(const struct loaded *l, const struct joiner *j,
-			   int seat)
+                           int seat)
 {
 	int left = l->row.open_seats - 1;
 	json_t *o = json_pack("{s:s,s:i,s:s}", "id", l->row.id, "seat", seat,
-			      "status", left > 0 ? "waiting" : "active");
+	                      "status", left > 0 ? "waiting" : "active");
 	if (o && j->player.key)
 		json_object_set_new(o, "player", json_string(j->player.id));
 	else if (o)
@@ -272,11 +272,12 @@ static int join_fail(int rc, struct svc_err *err)
 {
 	switch (rc) {
 	case BD_ESEATTAKEN:
-		return svc__fail(err, rc, "that seat is not open (taken, or "
-					  "no seat is left)");
+		return svc__fail(err, rc,
+		                 "that seat is not open (taken, or "
+		                 "no seat is left)");
 	case BD_EFORBIDDEN:
 		return svc__fail(err, rc,
-				 "that seat is reserved for another player");
+		                 "that seat is reserved for another player");
 	case BD_EALREADYSEATED:
 		return svc__fail(err, rc, "you already hold a seat here");
 	}
@@ -285,18 +286,17 @@ static int join_fail(int rc, struct svc_err *err)
 
 /* Claims `seat` for j, recording the answer with it. */
 static int claim_one(struct service *svc, const struct loaded *l,
-		     const struct joiner *j, int seat, struct svc_idem *idem,
-		     json_t **out)
+                     const struct joiner *j, int seat, struct svc_idem *idem,
+                     json_t **out)
 {
 	struct store_claim c = {seat, j->player.key,
-				j->player.key ? NULL : j->hash};
+	                        j->player.key ? NULL : j->hash};
 	json_t *answer = join_answer(l, j, seat);
 	struct store_idem rec, *recp = NULL;
 	void *buf = NULL;
 	int got;
-	int rc = answer ? svc__idem_record(idem, 200, answer, &rec, &recp,
-					   &buf)
-			: BD_ENOMEM;
+	int rc = answer ? svc__idem_record(idem, 200, answer, &rec, &recp, &buf)
+	                : BD_ENOMEM;
 	if (rc == 0)
 		rc = store_seat_claim(svc->st, l->row.key, &c, recp, &got);
 	free(buf);
@@ -310,9 +310,9 @@ static int claim_one(struct service *svc, const struct loaded *l,
 /* Claims the seat asked for, or the first one open to j.  (The answer
  * names the seat and is recorded in the same transaction, so each
  * candidate is tried in turn rather than picked by the store.) */
-static int claim(struct service *svc, struct loaded *l,
-		 const struct joiner *j, int want, struct svc_idem *idem,
-		 json_t **out, struct svc_err *err)
+static int claim(struct service *svc, struct loaded *l, const struct joiner *j,
+                 int want, struct svc_idem *idem, json_t **out,
+                 struct svc_err *err)
 {
 	int rc = BD_ESEATTAKEN;
 	if (want >= 0)
@@ -325,12 +325,12 @@ static int claim(struct service *svc, struct loaded *l,
 	if (want < 0 && rc == BD_EFORBIDDEN)
 		rc = BD_ESEATTAKEN; /* every open seat is someone else's */
 	return rc == BD_EREPLAY ? svc__idem_replay(svc, idem, out, err)
-				: join_fail(rc, err);
+	                        : join_fail(rc, err);
 }
 
 int service_join(struct service *svc, const char *id, const char *token,
-		 const json_t *body, struct svc_idem *idem, json_t **out,
-		 struct svc_err *err)
+                 const json_t *body, struct svc_idem *idem, json_t **out,
+                 struct svc_err *err)
 {
 	int rc = svc__idem_replay(svc, idem, out, err);
 	if (rc != BD_ENOTFOUND)
@@ -344,8 +344,9 @@ int service_join(struct service *svc, const char *id, const char *token,
 	if (rc == 0)
 		rc = joiner_init(svc, token, &j, err);
 	if (rc == 0 && l.row.open_seats == 0)
-		rc = svc__fail(err, BD_ESEATTAKEN, "no seat of this game is "
-						   "open");
+		rc = svc__fail(err, BD_ESEATTAKEN,
+		               "no seat of this game is "
+		               "open");
 	if (rc == 0)
 		rc = claim(svc, &l, &j, want, idem, out, err);
 	if (rc == 0 && !(idem && idem->replayed))

@@ -9,7 +9,7 @@
 #include "internal.h"
 
 #define LIST_LIMIT_DEFAULT 20
-#define LIST_LIMIT_MAX 100
+#define LIST_LIMIT_MAX     100
 
 struct service *service_new(struct store *st, size_t cache_games)
 {
@@ -74,12 +74,12 @@ int service_catalog(struct service *svc, json_t **out, struct svc_err *err)
 json_t *svc__list_entry(const struct store_game *g)
 {
 	return json_pack("{s:s,s:s,s:s,s:I,s:i,s:i,s:o,s:o,s:o}", "id", g->id,
-			 "game", g->rules_id, "status", g->status, "seq",
-			 (json_int_t)g->seq, "seats", g->seats, "open_seats",
-			 g->open_seats, "to_act",
-			 svc__seat_list(g->open_seats ? 0 : g->to_act),
-			 "created", svc__iso_time(g->created_ms), "updated",
-			 svc__iso_time(g->updated_ms));
+	                 "game", g->rules_id, "status", g->status, "seq",
+	                 (json_int_t)g->seq, "seats", g->seats, "open_seats",
+	                 g->open_seats, "to_act",
+	                 svc__seat_list(g->open_seats ? 0 : g->to_act),
+	                 "created", svc__iso_time(g->created_ms), "updated",
+	                 svc__iso_time(g->updated_ms));
 }
 
 struct list_ctx {
@@ -91,8 +91,9 @@ static int list_one(void *ctx, const struct store_game *g)
 {
 	struct list_ctx *lc = ctx;
 	lc->last_key = g->key;
-	return json_array_append_new(lc->games, svc__list_entry(g)) < 0 ? BD_ENOMEM
-								   : 0;
+	return json_array_append_new(lc->games, svc__list_entry(g)) < 0
+	           ? BD_ENOMEM
+	           : 0;
 }
 
 /* 1 if s is NULL or one of the listable statuses. */
@@ -103,20 +104,20 @@ static int status_ok(const char *s)
 }
 
 int service_list(struct service *svc, const struct svc_list_query *q,
-		 json_t **out, struct svc_err *err)
+                 json_t **out, struct svc_err *err)
 {
 	struct store_filter f = {.status = q->status, .rules_id = q->game};
 	int64_t limit = LIST_LIMIT_DEFAULT;
 	if (q->limit && !svc__parse_uint(q->limit, 1, LIST_LIMIT_MAX, &limit))
 		return svc__fail(err, BD_EBADREQUEST,
-				 "limit must be an integer from 1 to 100");
+		                 "limit must be an integer from 1 to 100");
 	if (q->cursor &&
 	    !svc__parse_uint(q->cursor, 1, INT64_MAX, &f.before_key))
 		return svc__fail(err, BD_EBADREQUEST,
-				 "cursor must be a next_cursor from a listing");
+		                 "cursor must be a next_cursor from a listing");
 	if (!status_ok(q->status))
 		return svc__fail(err, BD_EBADREQUEST,
-				 "status must be waiting, active or finished");
+		                 "status must be waiting, active or finished");
 	f.limit = (int)limit;
 	struct list_ctx lc = {json_array(), 0};
 	if (!lc.games)
@@ -132,15 +133,15 @@ int service_list(struct service *svc, const struct svc_list_query *q,
 		snprintf(buf, sizeof buf, "%" PRId64, lc.last_key);
 		next = json_string(buf);
 	}
-	return svc__give(json_pack("{s:o,s:o}", "games", lc.games,
-				   "next_cursor", next),
-			 out);
+	return svc__give(
+	    json_pack("{s:o,s:o}", "games", lc.games, "next_cursor", next),
+	    out);
 }
 
 /* ---- GET /v1/games/{id} and /actions ---- */
 
 int service_game(struct service *svc, const char *id, const char *token,
-		 json_t **out, uint64_t *seq, struct svc_err *err)
+                 json_t **out, uint64_t *seq, struct svc_err *err)
 {
 	struct loaded l;
 	int seat;
@@ -148,14 +149,15 @@ int service_game(struct service *svc, const char *id, const char *token,
 	if (rc < 0)
 		return rc;
 	rc = load_seat(svc->st, &l, token, 0, &seat, err);
-	if (rc == 0 && (rc = svc__give(svc__game_json(svc, &l, seat), out)) == 0)
+	if (rc == 0 &&
+	    (rc = svc__give(svc__game_json(svc, &l, seat), out)) == 0)
 		*seq = l.g->seq;
 	loaded_release(&l);
 	return rc;
 }
 
 int service_actions(struct service *svc, const char *id, const char *token,
-		    json_t **out, struct svc_err *err)
+                    json_t **out, struct svc_err *err)
 {
 	struct loaded l;
 	int seat;
@@ -164,13 +166,13 @@ int service_actions(struct service *svc, const char *id, const char *token,
 		return rc;
 	rc = load_seat(svc->st, &l, token, 1, &seat, err);
 	/* Nobody acts while seats are still open. */
-	json_t *acts = rc < 0 ? NULL
-		       : l.row.open_seats ? json_array()
-					  : engine_game_actions(l.g, seat);
+	json_t *acts = rc < 0             ? NULL
+	               : l.row.open_seats ? json_array()
+	                                  : engine_game_actions(l.g, seat);
 	if (rc == 0)
 		rc = svc__give(json_pack("{s:I,s:o}", "seq",
-					 (json_int_t)l.g->seq, "actions", acts),
-			       out);
+		                         (json_int_t)l.g->seq, "actions", acts),
+		               out);
 	loaded_release(&l);
 	return rc;
 }
@@ -195,39 +197,37 @@ static int moves_one(void *ctx, uint64_t seq, int seat, const char *action)
 	if (rc < 0 || seq <= mc->after)
 		return rc;
 	json_t *a = json_loads(action, 0, NULL);
-	json_t *shown = a ? engine_move_view(mc->g, mc->now, seat, a,
-					     mc->viewer)
-			  : NULL;
+	json_t *shown =
+	    a ? engine_move_view(mc->g, mc->now, seat, a, mc->viewer) : NULL;
 	json_decref(a);
 	json_t *e = json_pack("{s:I,s:i,s:o}", "seq", (json_int_t)seq, "seat",
-			      seat, "action", shown);
+	                      seat, "action", shown);
 	return json_array_append_new(mc->moves, e) < 0 ? BD_ENOMEM : 0;
 }
 
 int service_moves(struct service *svc, const char *id, const char *token,
-		  const char *after, json_t **out, struct svc_err *err)
+                  const char *after, json_t **out, struct svc_err *err)
 {
 	int64_t from = 0;
 	if (after && !svc__parse_uint(after, 0, INT64_MAX, &from))
 		return svc__fail(err, BD_EBADREQUEST,
-				 "after must be a non-negative integer seq");
+		                 "after must be a non-negative integer seq");
 	struct loaded l;
 	int rc = load_game(svc->st, svc->cache, id, &l, err);
 	if (rc < 0)
 		return rc;
-	struct moves_ctx mc = {NULL, l.g, 0, (uint64_t)from, json_array(),
-			       err};
+	struct moves_ctx mc = {NULL, l.g, 0, (uint64_t)from, json_array(), err};
 	rc = load_seat(svc->st, &l, token, 0, &mc.viewer, err);
 	if (rc == 0)
 		rc = mc.moves ? load_fresh(&l.row, l.rules, &mc.g, err)
-			      : BD_ENOMEM;
+		              : BD_ENOMEM;
 	if (rc == 0)
 		rc = store_moves_each(svc->st, l.row.key, 0, moves_one, &mc);
 	if (rc == 0) {
 		rc = svc__give(json_pack("{s:I,s:o}", "seq",
-					 (json_int_t)l.g->seq, "moves",
-					 mc.moves),
-			       out);
+		                         (json_int_t)l.g->seq, "moves",
+		                         mc.moves),
+		               out);
 		mc.moves = NULL;
 	}
 	json_decref(mc.moves);

@@ -33,20 +33,19 @@ struct svc_err {
 /* An Idempotency-Key of a request (see service_idem_init).  The service
  * functions that take one return the first response again for a retry. */
 struct svc_idem {
-	char key[256];        /* the header's value */
-	uint8_t scope[32];    /* hash of credential, method, path, key */
-	uint8_t request[32];  /* hash of body and preconditions */
-	unsigned replayed;    /* out: the stored status when replayed, else 0 */
+	char key[256];       /* the header's value */
+	uint8_t scope[32];   /* hash of credential, method, path, key */
+	uint8_t request[32]; /* hash of body and preconditions */
+	unsigned replayed;   /* out: the stored status when replayed, else 0 */
 };
 
 /* Fills *idem for a request.  `token` may be NULL; `body` is the parsed
  * body (may be NULL; compared in canonical form, so key order does not
  * matter); `precondition` is If-Match or NULL.  BD_EBADREQUEST if the key
  * is not 1..255 visible ASCII characters. */
-int service_idem_init(struct svc_idem *idem, const char *key,
-		      const char *token, const char *method, const char *path,
-		      const json_t *body, const char *precondition,
-		      struct svc_err *err);
+int service_idem_init(struct svc_idem *idem, const char *key, const char *token,
+                      const char *method, const char *path, const json_t *body,
+                      const char *precondition, struct svc_err *err);
 
 /* A new service over store `st` (borrowed; must outlive the service) with
  * a state cache of `cache_games` games.  NULL on allocation failure. */
@@ -58,9 +57,8 @@ int service_catalog(struct service *svc, json_t **out, struct svc_err *err);
 
 /* POST /v1/games.  `body` is borrowed; `token` (may be NULL) is needed
  * when a seat of "seating" is "me".  idem may be NULL. */
-int service_create(struct service *svc, const json_t *body,
-		   const char *token, struct svc_idem *idem, json_t **out,
-		   struct svc_err *err);
+int service_create(struct service *svc, const json_t *body, const char *token,
+                   struct svc_idem *idem, json_t **out, struct svc_err *err);
 
 /* GET /v1/games.  Each argument is the raw query value or NULL; status
  * may be "waiting" (games with open seats), "active" or "finished". */
@@ -71,46 +69,46 @@ struct svc_list_query {
 	const char *cursor;
 };
 int service_list(struct service *svc, const struct svc_list_query *q,
-		 json_t **out, struct svc_err *err);
+                 json_t **out, struct svc_err *err);
 
 /* GET /v1/games/{id}.  *seq receives the game's seq (for the ETag). */
 int service_game(struct service *svc, const char *id, const char *token,
-		 json_t **out, uint64_t *seq, struct svc_err *err);
+                 json_t **out, uint64_t *seq, struct svc_err *err);
 
 /* GET /v1/games/{id}/actions.  Needs a token. */
 int service_actions(struct service *svc, const char *id, const char *token,
-		    json_t **out, struct svc_err *err);
+                    json_t **out, struct svc_err *err);
 
 /* POST /v1/games/{id}/moves.  `if_match` is the seq the client expects,
  * or NULL for none (the body's expected_seq is the other way to say it).
  * *seq receives the game's seq after the move. */
 int service_move(struct service *svc, const char *id, const char *token,
-		 const json_t *body, const uint64_t *if_match,
-		 struct svc_idem *idem, json_t **out, uint64_t *seq,
-		 struct svc_err *err);
+                 const json_t *body, const uint64_t *if_match,
+                 struct svc_idem *idem, json_t **out, uint64_t *seq,
+                 struct svc_err *err);
 
 /* POST /v1/games/{id}/resign: the caller's seat resigns (rules of the
  * engine: with one seat left it wins; otherwise resigned seats are played
  * at random).  *seq receives the game's seq after it. */
 int service_resign(struct service *svc, const char *id, const char *token,
-		   struct svc_idem *idem, json_t **out, uint64_t *seq,
-		   struct svc_err *err);
+                   struct svc_idem *idem, json_t **out, uint64_t *seq,
+                   struct svc_err *err);
 
 /* POST /v1/games/{id}/join: claims an open seat ({"seat":n} or the first
  * free) for the calling player, or for a newcomer without a token (who
  * gets a seat token).  `body` may be NULL. */
 int service_join(struct service *svc, const char *id, const char *token,
-		 const json_t *body, struct svc_idem *idem, json_t **out,
-		 struct svc_err *err);
+                 const json_t *body, struct svc_idem *idem, json_t **out,
+                 struct svc_err *err);
 
 /* POST /v1/players: {"name":…} → the player and its token (shown once). */
 int service_player_create(struct service *svc, const json_t *body,
-			  struct svc_idem *idem, json_t **out,
-			  struct svc_err *err);
+                          struct svc_idem *idem, json_t **out,
+                          struct svc_err *err);
 
 /* GET /v1/players/me. */
 int service_player_me(struct service *svc, const char *token, json_t **out,
-		      struct svc_err *err);
+                      struct svc_err *err);
 
 /* GET /v1/players/me/games.  Raw query values or NULL. */
 struct svc_my_games_query {
@@ -120,12 +118,12 @@ struct svc_my_games_query {
 	const char *cursor;
 };
 int service_player_games(struct service *svc, const char *token,
-			 const struct svc_my_games_query *q, json_t **out,
-			 struct svc_err *err);
+                         const struct svc_my_games_query *q, json_t **out,
+                         struct svc_err *err);
 
 /* GET /v1/games/{id}/moves.  `after` is the raw ?after= value or NULL. */
 int service_moves(struct service *svc, const char *id, const char *token,
-		  const char *after, json_t **out, struct svc_err *err);
+                  const char *after, json_t **out, struct svc_err *err);
 
 /* ---- live updates ---- */
 
@@ -142,7 +140,7 @@ void service_on_move(struct service *svc, service_move_fn fn, void *ctx);
  * checked as GET /v1/games/{id} checks it (NULL: a spectator).  Errors as
  * service_game's. */
 int service_game_seq(struct service *svc, const char *id, const char *token,
-		     int64_t *key, uint64_t *seq, struct svc_err *err);
+                     int64_t *key, uint64_t *seq, struct svc_err *err);
 
 /* ---- event streams (stream.c) ---- */
 
@@ -161,10 +159,9 @@ struct svc_stream;
  * success *out is the caller's (service_stream_close) and *game_key is
  * the key service_move_fn reports for this game.  Errors as
  * service_game's. */
-int service_stream_open(struct service *svc, const char *id,
-			const char *token, const uint64_t *after,
-			struct svc_stream **out, int64_t *game_key,
-			struct svc_err *err);
+int service_stream_open(struct service *svc, const char *id, const char *token,
+                        const uint64_t *after, struct svc_stream **out,
+                        int64_t *game_key, struct svc_err *err);
 
 /* The events since the last call: *events is a new reference to an array
  * of objects, each {"event":"state"|"move"|"end","seq":n,…}:
@@ -177,7 +174,7 @@ int service_stream_open(struct service *svc, const char *id,
  * after the final move, with nothing to send).  0, or a negative bd_err
  * (the stream should then be closed; a client resumes by seq). */
 int service_stream_next(struct service *svc, struct svc_stream *st,
-			json_t **events, int *finished);
+                        json_t **events, int *finished);
 
 /* Frees st.  NULL is a no-op. */
 void service_stream_close(struct svc_stream *st);

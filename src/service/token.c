@@ -9,7 +9,7 @@ void token_new(char out[TOKEN_LEN + 1])
 	unsigned char raw[32];
 	randombytes_buf(raw, sizeof raw);
 	sodium_bin2base64(out, TOKEN_LEN + 1, raw, sizeof raw,
-			  sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+	                  sodium_base64_VARIANT_URLSAFE_NO_PADDING);
 	sodium_memzero(raw, sizeof raw);
 }
 

@@ -126,7 +126,7 @@ int store__fail(sqlite3 *db, int rc);
  * fn (if not NULL) on each row, then resets it and clears its bindings.
  * Returns 0, fn's negative code, or a bd_err. */
 int store__run(struct conn *c, enum stmt id, const struct arg *a, int n,
-	       row_fn fn, void *ctx);
+               row_fn fn, void *ctx);
 
 /* row_fn reading column 0 into a struct one_i64. */
 int store__read_i64(sqlite3_stmt *st, void *ctx);

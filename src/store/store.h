@@ -19,23 +19,24 @@
 
 #include "../common/err.h"
 
-#define STORE_ID_LEN 16        /* public game ids: 16 lowercase hex chars */
+#define STORE_ID_LEN         16 /* public game ids: 16 lowercase hex chars */
 #define STORE_TOKEN_HASH_LEN 32 /* SHA-256 of a bearer token */
 
 struct store;
 
 struct store_config {
-	const char *path;   /* database file; created if missing */
-	int sync_full;      /* 1: PRAGMA synchronous=FULL (durable acks), 0: NORMAL */
-	int connections;    /* pool size, >= 1 */
-	int busy_timeout_ms;/* how long a writer waits for the lock */
+	const char *path; /* database file; created if missing */
+	int sync_full;   /* 1: PRAGMA synchronous=FULL (durable acks), 0: NORMAL
+	                  */
+	int connections; /* pool size, >= 1 */
+	int busy_timeout_ms; /* how long a writer waits for the lock */
 };
 
 /* Opens (creating if needed) the database, applies the migrations of sql/
  * that it lacks, and opens the pool.  On success *out is the caller's, to
  * release with store_close.  On failure err receives a sentence. */
-int store_open(const struct store_config *cfg, struct store **out,
-	       char *err, size_t errlen);
+int store_open(const struct store_config *cfg, struct store **out, char *err,
+               size_t errlen);
 
 /* Closes every connection and frees the store.  NULL is a no-op. */
 void store_close(struct store *s);
@@ -43,21 +44,21 @@ void store_close(struct store *s);
 /* A game row.  Strings marked malloc'd are owned by the struct and freed
  * by store_game_release. */
 struct store_game {
-	int64_t key;                   /* internal row id; also the list cursor */
-	char id[STORE_ID_LEN + 1];     /* public id */
-	char rules_id[32];             /* e.g. "agent-avenue" */
-	unsigned rules_version;        /* engine version that created it */
-	int seats;                     /* seat count */
-	uint64_t seed;                 /* secret while the game runs */
-	char *options;                 /* JSON object text, malloc'd */
-	char *setup;                   /* JSON object text or NULL, malloc'd */
-	char status[16];               /* "waiting" | "active" | "finished" */
-	uint64_t seq;                  /* moves in the log */
-	unsigned to_act;               /* seats to act (bit set) after seq */
-	char *result;                  /* JSON text or NULL, malloc'd */
-	int64_t created_ms;            /* unix time, milliseconds */
-	int64_t updated_ms;            /* time of the last move (or creation) */
-	int open_seats;                /* seats not yet claimed (0..seats) */
+	int64_t key;               /* internal row id; also the list cursor */
+	char id[STORE_ID_LEN + 1]; /* public id */
+	char rules_id[32];         /* e.g. "agent-avenue" */
+	unsigned rules_version;    /* engine version that created it */
+	int seats;                 /* seat count */
+	uint64_t seed;             /* secret while the game runs */
+	char *options;             /* JSON object text, malloc'd */
+	char *setup;               /* JSON object text or NULL, malloc'd */
+	char status[16];           /* "waiting" | "active" | "finished" */
+	uint64_t seq;              /* moves in the log */
+	unsigned to_act;           /* seats to act (bit set) after seq */
+	char *result;              /* JSON text or NULL, malloc'd */
+	int64_t created_ms;        /* unix time, milliseconds */
+	int64_t updated_ms;        /* time of the last move (or creation) */
+	int open_seats;            /* seats not yet claimed (0..seats) */
 };
 
 /* Frees the malloc'd fields of g (not g itself) and zeroes them. */
@@ -66,21 +67,21 @@ void store_game_release(struct store_game *g);
 /* A response kept for Idempotency-Key retries, written in the same
  * transaction as the change it answers. */
 struct store_idem {
-	uint8_t scope[32];   /* hash of credential, method, path and key */
-	uint8_t request[32]; /* hash of what was sent */
-	unsigned status;     /* HTTP status of the first response */
-	const void *response;/* the (encrypted) first response, borrowed */
-	size_t response_len; /* bytes at response */
+	uint8_t scope[32];    /* hash of credential, method, path and key */
+	uint8_t request[32];  /* hash of what was sent */
+	unsigned status;      /* HTTP status of the first response */
+	const void *response; /* the (encrypted) first response, borrowed */
+	size_t response_len;  /* bytes at response */
 };
 
 /* Who holds a seat, as written at creation and read back. */
 struct store_seat {
-	int seat;                     /* 0..seats-1 */
-	int open;                     /* 1: nobody holds it yet */
-	int has_token;                /* 1: held by the token in token_hash */
+	int seat;      /* 0..seats-1 */
+	int open;      /* 1: nobody holds it yet */
+	int has_token; /* 1: held by the token in token_hash */
 	uint8_t token_hash[STORE_TOKEN_HASH_LEN];
-	int64_t player_key;           /* holder, or 0 */
-	int64_t invited_key;          /* open seat reserved for, or 0 */
+	int64_t player_key;                /* holder, or 0 */
+	int64_t invited_key;               /* open seat reserved for, or 0 */
 	char player_id[STORE_ID_LEN + 1];  /* read back: holder's id or "" */
 	char player_name[65];              /* read back: holder's name or "" */
 	char invited_id[STORE_ID_LEN + 1]; /* read back: invitee's id or "" */
@@ -92,8 +93,8 @@ struct store_seat {
  * On success *key_out receives the new row id.  BD_ECONFLICT if g->id is
  * taken (pick another); BD_EREPLAY if idem's scope is already recorded. */
 int store_game_create(struct store *s, const struct store_game *g,
-		      const struct store_seat *seats,
-		      const struct store_idem *idem, int64_t *key_out);
+                      const struct store_seat *seats,
+                      const struct store_idem *idem, int64_t *key_out);
 
 /* Loads the game with public id `id` into *out (caller releases).
  * BD_ENOTFOUND if there is none. */
@@ -106,23 +107,23 @@ int store_game_by_key(struct store *s, int64_t key, struct store_game *out);
 /* The seat of game `key` whose token hashes to `hash`.  BD_ENOTFOUND if no
  * seat of this game has that token. */
 int store_seat_for_token(struct store *s, int64_t key,
-			 const uint8_t hash[STORE_TOKEN_HASH_LEN], int *seat);
+                         const uint8_t hash[STORE_TOKEN_HASH_LEN], int *seat);
 
 /* Calls fn for each move of game `key` with seq > after_seq, in seq order.
  * `action` is the move's JSON text, borrowed for the call.  fn returns 0 to
  * go on or a negative code to stop; that code is returned. */
 typedef int (*store_move_fn)(void *ctx, uint64_t seq, int seat,
-			     const char *action);
+                             const char *action);
 int store_moves_each(struct store *s, int64_t key, uint64_t after_seq,
-		     store_move_fn fn, void *ctx);
+                     store_move_fn fn, void *ctx);
 
 /* What a move changes in the game row besides the log. */
 struct store_move {
-	int seat;            /* who moved */
-	const char *action;  /* JSON text of the action, as applied */
-	const char *status;  /* the game's status after the move */
-	unsigned to_act;     /* seats to act after the move */
-	const char *result;  /* JSON text, or NULL while the game runs */
+	int seat;           /* who moved */
+	const char *action; /* JSON text of the action, as applied */
+	const char *status; /* the game's status after the move */
+	unsigned to_act;    /* seats to act after the move */
+	const char *result; /* JSON text, or NULL while the game runs */
 };
 
 /* Appends move expected_seq+1 to game `key`, in one BEGIN IMMEDIATE
@@ -132,8 +133,8 @@ struct store_move {
  * BD_ENOTFOUND when no such game; BD_EREPLAY when idem's scope is already
  * recorded; BD_EBUSY when the lock could not be had in time. */
 int store_move_append(struct store *s, int64_t key, uint64_t expected_seq,
-		      const struct store_move *m,
-		      const struct store_idem *idem, uint64_t *current_seq);
+                      const struct store_move *m, const struct store_idem *idem,
+                      uint64_t *current_seq);
 
 /* Which games store_games_each lists. */
 struct store_filter {
@@ -148,23 +149,23 @@ struct store_filter {
  * (that code is returned). */
 typedef int (*store_game_fn)(void *ctx, const struct store_game *g);
 int store_games_each(struct store *s, const struct store_filter *f,
-		     store_game_fn fn, void *ctx);
+                     store_game_fn fn, void *ctx);
 
 /* ---- seats and players (store_players.c) ---- */
 
 /* Reads the seats of game `key` into out[0..max) in seat order; *n gets
  * the count. */
 int store_seats_get(struct store *s, int64_t key, struct store_seat *out,
-		    int max, int *n);
+                    int max, int *n);
 
 /* The seat player `player_key` holds in game `key`; BD_ENOTFOUND if none. */
 int store_seat_for_player(struct store *s, int64_t key, int64_t player_key,
-			  int *seat);
+                          int *seat);
 
 /* A claim of an open seat. */
 struct store_claim {
-	int seat;              /* the seat wanted, or -1 for the first open */
-	int64_t player_key;    /* the joining player, or 0 for a newcomer */
+	int seat;           /* the seat wanted, or -1 for the first open */
+	int64_t player_key; /* the joining player, or 0 for a newcomer */
 	const uint8_t *token_hash; /* newcomer's token hash (player_key 0) */
 };
 
@@ -175,31 +176,31 @@ struct store_claim {
  * seat, is taken), BD_EFORBIDDEN (reserved for another player),
  * BD_EALREADYSEATED (the player holds a seat of this game), BD_EREPLAY. */
 int store_seat_claim(struct store *s, int64_t key, const struct store_claim *c,
-		     const struct store_idem *idem, int *seat_out);
+                     const struct store_idem *idem, int *seat_out);
 
 /* A player row. */
 struct store_player {
-	int64_t key;                /* internal row id */
-	char id[STORE_ID_LEN + 1];  /* public id */
-	char name[65];              /* display name, 1..64 bytes of UTF-8 */
-	int64_t created_ms;         /* unix time, milliseconds */
+	int64_t key;               /* internal row id */
+	char id[STORE_ID_LEN + 1]; /* public id */
+	char name[65];             /* display name, 1..64 bytes of UTF-8 */
+	int64_t created_ms;        /* unix time, milliseconds */
 };
 
 /* Inserts a player (with idem if not NULL; created_ms 0 means now);
  * *key_out gets its key.
  * BD_ECONFLICT if the id is taken; BD_EREPLAY. */
 int store_player_create(struct store *s, const struct store_player *p,
-			const uint8_t token_hash[STORE_TOKEN_HASH_LEN],
-			const struct store_idem *idem, int64_t *key_out);
+                        const uint8_t token_hash[STORE_TOKEN_HASH_LEN],
+                        const struct store_idem *idem, int64_t *key_out);
 
 /* The player whose token hashes to `hash`; BD_ENOTFOUND if none. */
 int store_player_by_token(struct store *s,
-			  const uint8_t hash[STORE_TOKEN_HASH_LEN],
-			  struct store_player *out);
+                          const uint8_t hash[STORE_TOKEN_HASH_LEN],
+                          struct store_player *out);
 
 /* The player with public id `id`; BD_ENOTFOUND if none. */
 int store_player_by_id(struct store *s, const char *id,
-		       struct store_player *out);
+                       struct store_player *out);
 
 /* Which of a player's games store_player_games_each lists. */
 struct store_player_filter {
@@ -212,18 +213,17 @@ struct store_player_filter {
 
 /* Calls fn for each game the player holds a seat in, newest activity
  * first (updated_ms, then key, descending), with the player's seat. */
-typedef int (*store_seated_fn)(void *ctx, const struct store_game *g,
-			       int seat);
+typedef int (*store_seated_fn)(void *ctx, const struct store_game *g, int seat);
 int store_player_games_each(struct store *s, int64_t player_key,
-			    const struct store_player_filter *f,
-			    store_seated_fn fn, void *ctx);
+                            const struct store_player_filter *f,
+                            store_seated_fn fn, void *ctx);
 
 /* ---- idempotency (store_players.c) ---- */
 
 /* The record kept under `scope`: its request hash, status and a malloc'd
  * copy of the response (caller frees *response).  BD_ENOTFOUND if none. */
 int store_idem_get(struct store *s, const uint8_t scope[32],
-		   uint8_t request[32], unsigned *status, void **response,
-		   size_t *response_len);
+                   uint8_t request[32], unsigned *status, void **response,
+                   size_t *response_len);
 
 #endif

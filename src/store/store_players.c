@@ -16,16 +16,15 @@ int store__idem_put(struct conn *c, const struct store_idem *idem)
 		return 0;
 	int64_t now = store__now_ms();
 	int rc = store__run(c, ST_IDEM_EXPIRE, ARGS(A_I64(now - IDEM_TTL_MS)),
-			    NULL, NULL);
+	                    NULL, NULL);
 	if (rc == 0)
-		rc = store__run(c, ST_IDEM_INSERT,
-				ARGS(A_BLOB(idem->scope, 32),
-				     A_BLOB(idem->request, 32),
-				     A_I64(idem->status),
-				     A_BLOB(idem->response,
-					    (int)idem->response_len),
-				     A_I64(now)),
-				NULL, NULL);
+		rc = store__run(
+		    c, ST_IDEM_INSERT,
+		    ARGS(A_BLOB(idem->scope, 32), A_BLOB(idem->request, 32),
+		         A_I64(idem->status),
+		         A_BLOB(idem->response, (int)idem->response_len),
+		         A_I64(now)),
+		    NULL, NULL);
 	return rc == BD_ECONFLICT ? BD_EREPLAY : rc;
 }
 
@@ -59,13 +58,13 @@ static int read_idem(sqlite3_stmt *st, void *ctx)
 }
 
 int store_idem_get(struct store *s, const uint8_t scope[32],
-		   uint8_t request[32], unsigned *status, void **response,
-		   size_t *response_len)
+                   uint8_t request[32], unsigned *status, void **response,
+                   size_t *response_len)
 {
 	struct idem_row r = {0};
 	struct conn *c = store__checkout(s);
-	int rc = store__run(c, ST_IDEM_GET, ARGS(A_BLOB(scope, 32)), read_idem,
-			    &r);
+	int rc =
+	    store__run(c, ST_IDEM_GET, ARGS(A_BLOB(scope, 32)), read_idem, &r);
 	store__checkin(s, c);
 	if (rc == 0 && !r.found)
 		rc = BD_ENOTFOUND;
@@ -107,16 +106,16 @@ static int read_seat(sqlite3_stmt *st, void *ctx)
 	int rc = store__col_copy(st, 5, t->player_id, sizeof t->player_id);
 	if (rc == 0)
 		rc = store__col_copy(st, 6, t->player_name,
-				     sizeof t->player_name);
+		                     sizeof t->player_name);
 	if (rc == 0)
-		rc = store__col_copy(st, 7, t->invited_id,
-				     sizeof t->invited_id);
+		rc =
+		    store__col_copy(st, 7, t->invited_id, sizeof t->invited_id);
 	x->n++;
 	return rc;
 }
 
 int store_seats_get(struct store *s, int64_t key, struct store_seat *out,
-		    int max, int *n)
+                    int max, int *n)
 {
 	struct seats_out x = {out, max, 0};
 	struct conn *c = store__checkout(s);
@@ -128,8 +127,8 @@ int store_seats_get(struct store *s, int64_t key, struct store_seat *out,
 }
 
 /* One integer lookup: *v on a hit, BD_ENOTFOUND on a miss. */
-static int lookup_i64(struct conn *c, enum stmt id, const struct arg *a,
-		      int n, int64_t *v)
+static int lookup_i64(struct conn *c, enum stmt id, const struct arg *a, int n,
+                      int64_t *v)
 {
 	struct one_i64 r = {0};
 	int rc = store__run(c, id, a, n, store__read_i64, &r);
@@ -141,12 +140,12 @@ static int lookup_i64(struct conn *c, enum stmt id, const struct arg *a,
 }
 
 int store_seat_for_player(struct store *s, int64_t key, int64_t player_key,
-			  int *seat)
+                          int *seat)
 {
 	int64_t v = 0;
 	struct conn *c = store__checkout(s);
 	int rc = lookup_i64(c, ST_SEAT_FOR_PLAYER,
-			    ARGS(A_I64(key), A_I64(player_key)), &v);
+	                    ARGS(A_I64(key), A_I64(player_key)), &v);
 	store__checkin(s, c);
 	if (rc == 0)
 		*seat = (int)v;
@@ -179,11 +178,11 @@ static int read_seat_state(sqlite3_stmt *st, void *ctx)
 
 /* Checks that `seat` of game `key` is open to player_key (0: newcomer). */
 static int seat_claimable(struct conn *c, int64_t key, int seat,
-			  int64_t player_key)
+                          int64_t player_key)
 {
 	struct seat_state r = {0};
 	int rc = store__run(c, ST_SEAT_STATE, ARGS(A_I64(key), A_I64(seat)),
-			    read_seat_state, &r);
+	                    read_seat_state, &r);
 	if (rc < 0)
 		return rc;
 	if (!r.found || !r.open)
@@ -201,14 +200,14 @@ static int claim_pick(struct conn *c, struct claim_ctx *x)
 	int rc;
 	if (cl->player_key &&
 	    lookup_i64(c, ST_SEAT_FOR_PLAYER,
-		       ARGS(A_I64(x->key), A_I64(cl->player_key)), &v) == 0)
+	               ARGS(A_I64(x->key), A_I64(cl->player_key)), &v) == 0)
 		return BD_EALREADYSEATED;
 	if (cl->seat >= 0) {
 		x->seat = cl->seat;
 		return seat_claimable(c, x->key, cl->seat, cl->player_key);
 	}
 	rc = lookup_i64(c, ST_SEAT_FIRST_OPEN,
-			ARGS(A_I64(x->key), A_I64(cl->player_key)), &v);
+	                ARGS(A_I64(x->key), A_I64(cl->player_key)), &v);
 	if (rc == BD_ENOTFOUND)
 		return BD_ESEATTAKEN;
 	x->seat = (int)v;
@@ -227,25 +226,24 @@ static int claim_tx(struct conn *c, void *ctx)
 		rc = store__idem_put(c, x->idem);
 	if (rc == 0)
 		rc = store__run(
-			c, ST_SEAT_TAKE,
-			ARGS(A_I64(x->key), A_I64(x->seat),
-			     cl->token_hash
-				     ? A_BLOB(cl->token_hash,
-					      STORE_TOKEN_HASH_LEN)
-				     : A_TEXT(NULL),
-			     A_I64(cl->player_key)),
-			NULL, NULL);
+		    c, ST_SEAT_TAKE,
+		    ARGS(A_I64(x->key), A_I64(x->seat),
+		         cl->token_hash
+		             ? A_BLOB(cl->token_hash, STORE_TOKEN_HASH_LEN)
+		             : A_TEXT(NULL),
+		         A_I64(cl->player_key)),
+		    NULL, NULL);
 	if (rc == 0 && sqlite3_changes(c->db) != 1)
 		rc = BD_ESEATTAKEN;
 	if (rc == 0)
 		rc = store__run(c, ST_GAME_SEAT_TAKEN,
-				ARGS(A_I64(x->key), A_I64(store__now_ms())),
-				NULL, NULL);
+		                ARGS(A_I64(x->key), A_I64(store__now_ms())),
+		                NULL, NULL);
 	return rc;
 }
 
 int store_seat_claim(struct store *s, int64_t key, const struct store_claim *c,
-		     const struct store_idem *idem, int *seat_out)
+                     const struct store_idem *idem, int *seat_out)
 {
 	if ((c->player_key == 0) == (c->token_hash == NULL))
 		return BD_EBADREQUEST; /* exactly one holder */
@@ -270,20 +268,20 @@ static int player_tx(struct conn *c, void *ctx)
 	struct player_ctx *x = ctx;
 	int rc = store__idem_put(c, x->idem);
 	if (rc == 0)
-		rc = store__run(c, ST_PLAYER_INSERT,
-				ARGS(A_TEXT(x->p->id), A_TEXT(x->p->name),
-				     A_BLOB(x->hash, STORE_TOKEN_HASH_LEN),
-				     A_I64(x->p->created_ms > 0
-						   ? x->p->created_ms
-						   : store__now_ms())),
-				NULL, NULL);
+		rc = store__run(
+		    c, ST_PLAYER_INSERT,
+		    ARGS(A_TEXT(x->p->id), A_TEXT(x->p->name),
+		         A_BLOB(x->hash, STORE_TOKEN_HASH_LEN),
+		         A_I64(x->p->created_ms > 0 ? x->p->created_ms
+		                                    : store__now_ms())),
+		    NULL, NULL);
 	x->key = sqlite3_last_insert_rowid(c->db);
 	return rc;
 }
 
 int store_player_create(struct store *s, const struct store_player *p,
-			const uint8_t token_hash[STORE_TOKEN_HASH_LEN],
-			const struct store_idem *idem, int64_t *key_out)
+                        const uint8_t token_hash[STORE_TOKEN_HASH_LEN],
+                        const struct store_idem *idem, int64_t *key_out)
 {
 	struct player_ctx x = {p, token_hash, idem, 0};
 	int rc = store__write_tx(s, player_tx, &x);
@@ -309,7 +307,7 @@ static int read_player(sqlite3_stmt *st, void *ctx)
 
 /* Runs a one-player lookup statement. */
 static int player_lookup(struct store *s, enum stmt id, const struct arg *a,
-			 int n, struct store_player *out)
+                         int n, struct store_player *out)
 {
 	struct player_row r = {0};
 	struct conn *c = store__checkout(s);
@@ -323,15 +321,15 @@ static int player_lookup(struct store *s, enum stmt id, const struct arg *a,
 }
 
 int store_player_by_token(struct store *s,
-			  const uint8_t hash[STORE_TOKEN_HASH_LEN],
-			  struct store_player *out)
+                          const uint8_t hash[STORE_TOKEN_HASH_LEN],
+                          struct store_player *out)
 {
 	return player_lookup(s, ST_PLAYER_BY_TOKEN,
-			     ARGS(A_BLOB(hash, STORE_TOKEN_HASH_LEN)), out);
+	                     ARGS(A_BLOB(hash, STORE_TOKEN_HASH_LEN)), out);
 }
 
 int store_player_by_id(struct store *s, const char *id,
-		       struct store_player *out)
+                       struct store_player *out)
 {
 	return player_lookup(s, ST_PLAYER_BY_ID, ARGS(A_TEXT(id)), out);
 }
@@ -355,8 +353,8 @@ static int read_seated(sqlite3_stmt *st, void *ctx)
 }
 
 int store_player_games_each(struct store *s, int64_t player_key,
-			    const struct store_player_filter *f,
-			    store_seated_fn fn, void *ctx)
+                            const struct store_player_filter *f,
+                            store_seated_fn fn, void *ctx)
 {
 	if (f->limit < 1 || f->limit > 100)
 		return BD_EBADREQUEST;
@@ -365,10 +363,10 @@ int store_player_games_each(struct store *s, int64_t player_key,
 	int64_t key = f->before_updated ? f->before_key : INT64_MAX;
 	struct conn *c = store__checkout(s);
 	int rc = store__run(c, ST_PLAYER_GAMES,
-			    ARGS(A_I64(player_key), A_TEXT(f->status),
-				 A_I64(f->my_turn), A_I64(upd), A_I64(key),
-				 A_I64(f->limit)),
-			    read_seated, &x);
+	                    ARGS(A_I64(player_key), A_TEXT(f->status),
+	                         A_I64(f->my_turn), A_I64(upd), A_I64(key),
+	                         A_I64(f->limit)),
+	                    read_seated, &x);
 	store__checkin(s, c);
 	return rc;
 }

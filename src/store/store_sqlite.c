@@ -174,7 +174,7 @@ static int bind_args(sqlite3_stmt *st, const struct arg *a, int n)
  * fn (if not NULL) on each row, then resets it and clears its bindings so
  * it holds no snapshot.  Returns 0, fn's negative code, or a bd_err. */
 int store__run(struct conn *c, enum stmt id, const struct arg *a, int n,
-                   row_fn fn, void *ctx)
+               row_fn fn, void *ctx)
 {
 	sqlite3_stmt *st = c->st[id];
 	int rc = bind_args(st, a, n);
@@ -267,9 +267,11 @@ int store__game_read(sqlite3_stmt *st, struct store_game *g)
 	g->open_seats = sqlite3_column_int(st, GC_OPEN_SEATS);
 	int rc = store__col_copy(st, GC_ID, g->id, sizeof g->id);
 	if (rc == 0)
-		rc = store__col_copy(st, GC_RULES_ID, g->rules_id, sizeof g->rules_id);
+		rc = store__col_copy(st, GC_RULES_ID, g->rules_id,
+		                     sizeof g->rules_id);
 	if (rc == 0)
-		rc = store__col_copy(st, GC_STATUS, g->status, sizeof g->status);
+		rc =
+		    store__col_copy(st, GC_STATUS, g->status, sizeof g->status);
 	if (rc == 0)
 		rc = col_strdup(st, GC_OPTIONS, &g->options);
 	if (rc == 0)
@@ -625,8 +627,7 @@ static int count_open(const struct store_seat *seats, int n)
 	return open;
 }
 
-static int seat_insert(struct conn *c, int64_t key,
-                       const struct store_seat *st)
+static int seat_insert(struct conn *c, int64_t key, const struct store_seat *st)
 {
 	return store__run(
 	    c, ST_SEAT_INSERT,
@@ -645,15 +646,15 @@ static int create_tx(struct conn *c, void *ctx)
 	int open = count_open(x->seats, g->seats);
 	int rc = store__idem_put(c, x->idem);
 	if (rc == 0)
-		rc = store__run(
-		    c, ST_GAME_INSERT,
-		    ARGS(A_TEXT(g->id), A_TEXT(g->rules_id),
-		         A_I64(g->rules_version), A_I64(g->seats),
-		         A_I64(store__u64_bits(g->seed)), A_TEXT(g->options),
-		         A_TEXT(g->setup), A_TEXT(open ? "waiting" : g->status),
-		         A_I64(g->to_act), A_TEXT(g->result),
-		         A_I64(store__now_ms()), A_I64(open)),
-		    NULL, NULL);
+		rc = store__run(c, ST_GAME_INSERT,
+		                ARGS(A_TEXT(g->id), A_TEXT(g->rules_id),
+		                     A_I64(g->rules_version), A_I64(g->seats),
+		                     A_I64(store__u64_bits(g->seed)),
+		                     A_TEXT(g->options), A_TEXT(g->setup),
+		                     A_TEXT(open ? "waiting" : g->status),
+		                     A_I64(g->to_act), A_TEXT(g->result),
+		                     A_I64(store__now_ms()), A_I64(open)),
+		                NULL, NULL);
 	if (rc < 0)
 		return rc; /* BD_ECONFLICT: the id is taken */
 	x->key = sqlite3_last_insert_rowid(c->db);
@@ -721,9 +722,10 @@ int store_seat_for_token(struct store *s, int64_t key,
 {
 	struct one_i64 r = {0};
 	struct conn *c = store__checkout(s);
-	int rc = store__run(c, ST_SEAT_FIND,
-	                 ARGS(A_I64(key), A_BLOB(hash, STORE_TOKEN_HASH_LEN)),
-	                 store__read_i64, &r);
+	int rc =
+	    store__run(c, ST_SEAT_FIND,
+	               ARGS(A_I64(key), A_BLOB(hash, STORE_TOKEN_HASH_LEN)),
+	               store__read_i64, &r);
 	store__checkin(s, c);
 	if (rc == 0 && !r.found)
 		rc = BD_ENOTFOUND;
@@ -764,9 +766,9 @@ int store_games_each(struct store *s, const struct store_filter *f,
 	int64_t before = f->before_key ? f->before_key : INT64_MAX;
 	struct conn *c = store__checkout(s);
 	int rc = store__run(c, list_stmt(f),
-	                 ARGS(A_TEXT(f->status), A_TEXT(f->rules_id),
-	                      A_I64(before), A_I64(f->limit)),
-	                 list_row, &x);
+	                    ARGS(A_TEXT(f->status), A_TEXT(f->rules_id),
+	                         A_I64(before), A_I64(f->limit)),
+	                    list_row, &x);
 	store__checkin(s, c);
 	return rc;
 }
@@ -795,7 +797,7 @@ int store_moves_each(struct store *s, int64_t key, uint64_t after_seq,
 	int64_t after = after_seq > INT64_MAX ? INT64_MAX : (int64_t)after_seq;
 	struct conn *c = store__checkout(s);
 	int rc = store__run(c, ST_MOVES_AFTER, ARGS(A_I64(key), A_I64(after)),
-	                 move_row, &x);
+	                    move_row, &x);
 	store__checkin(s, c);
 	return rc;
 }
@@ -803,18 +805,18 @@ int store_moves_each(struct store *s, int64_t key, uint64_t after_seq,
 /* What store_move_append's transaction writes, and the seq it found. */
 struct append_ctx {
 	const struct store_idem *idem; /* or NULL */
-	int64_t key;                /* the game */
-	uint64_t expected;          /* the seq the caller saw */
-	const struct store_move *m; /* the move */
-	uint64_t found;             /* out: the game's seq at BEGIN */
+	int64_t key;                   /* the game */
+	uint64_t expected;             /* the seq the caller saw */
+	const struct store_move *m;    /* the move */
+	uint64_t found;                /* out: the game's seq at BEGIN */
 };
 
 static int append_tx(struct conn *c, void *ctx)
 {
 	struct append_ctx *x = ctx;
 	struct one_i64 seq = {0};
-	int rc =
-	    store__run(c, ST_GAME_SEQ, ARGS(A_I64(x->key)), store__read_i64, &seq);
+	int rc = store__run(c, ST_GAME_SEQ, ARGS(A_I64(x->key)),
+	                    store__read_i64, &seq);
 	if (rc < 0)
 		return rc;
 	if (!seq.found)
@@ -827,21 +829,21 @@ static int append_tx(struct conn *c, void *ctx)
 	int64_t next = seq.v + 1, now = store__now_ms();
 	const struct store_move *m = x->m;
 	rc = store__run(c, ST_MOVE_INSERT,
-	             ARGS(A_I64(x->key), A_I64(next), A_I64(m->seat),
-	                  A_TEXT(m->action), A_I64(now)),
-	             NULL, NULL);
+	                ARGS(A_I64(x->key), A_I64(next), A_I64(m->seat),
+	                     A_TEXT(m->action), A_I64(now)),
+	                NULL, NULL);
 	if (rc == 0)
 		rc = store__run(c, ST_GAME_ADVANCE,
-		             ARGS(A_I64(x->key), A_I64(next), A_TEXT(m->status),
-		                  A_I64(m->to_act), A_TEXT(m->result),
-		                  A_I64(now)),
-		             NULL, NULL);
+		                ARGS(A_I64(x->key), A_I64(next),
+		                     A_TEXT(m->status), A_I64(m->to_act),
+		                     A_TEXT(m->result), A_I64(now)),
+		                NULL, NULL);
 	return rc;
 }
 
 int store_move_append(struct store *s, int64_t key, uint64_t expected_seq,
-                      const struct store_move *m,
-                      const struct store_idem *idem, uint64_t *current_seq)
+                      const struct store_move *m, const struct store_idem *idem,
+                      uint64_t *current_seq)
 {
 	struct append_ctx x = {
 	    .idem = idem, .key = key, .expected = expected_seq, .m = m};

@@ -49,7 +49,7 @@ static void apply_listed(struct engine_game *g)
 		struct rules_why why;
 		if (json_array_size(acts) &&
 		    engine_game_apply(g, seat, json_array_get(acts, 0), &why) <
-			    0)
+		        0)
 			abort(); /* a listed action was refused */
 		json_decref(acts);
 		return;
@@ -66,25 +66,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	const struct rules *r = all[data[0] % n];
 	int seats = r->min_seats + data[1] % (r->max_seats - r->min_seats + 1);
-	const char *p = (const char *)data + 2, *end = (const char *)data + size;
+	const char *p = (const char *)data + 2,
+	           *end = (const char *)data + size;
 	size_t len;
 	const char *line = next_line(&p, end, &len);
 	json_t *setup = line && !(len == 1 && *line == '-')
-				? json_loadb(line, len, 0, NULL)
-				: NULL;
+	                    ? json_loadb(line, len, 0, NULL)
+	                    : NULL;
 	struct engine_game *g = NULL;
 	struct rules_why why;
-	int rc = engine_game_new(r, seats, NULL, json_is_object(setup) ? setup
-									: NULL,
-				 0x5eed, &g, &why);
+	int rc = engine_game_new(r, seats, NULL,
+	                         json_is_object(setup) ? setup : NULL, 0x5eed,
+	                         &g, &why);
 	json_decref(setup);
 	if (rc < 0)
 		return 0;
 	while ((line = next_line(&p, end, &len)) != NULL) {
-		json_t *a = len > 1 ? json_loadb(line + 1, len - 1, 0, NULL)
-				    : NULL;
+		json_t *a =
+		    len > 1 ? json_loadb(line + 1, len - 1, 0, NULL) : NULL;
 		if (a)
-			apply_one(g, (unsigned char)line[0] % (g->seats + 1), a);
+			apply_one(g, (unsigned char)line[0] % (g->seats + 1),
+			          a);
 		else
 			apply_listed(g);
 		json_decref(a);

@@ -27,12 +27,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_t *setup = nl ? json_loadb(nl + 1, len - olen - 1, 0, NULL) : NULL;
 	struct engine_game *g = NULL;
 	struct rules_why why = {"", ""};
-	int rc = engine_game_new(r, seats, json_is_object(options) ? options
-								   : NULL,
-				 json_is_object(setup) ? setup : NULL, 42, &g,
-				 &why);
-	if (rc < 0 && (rc != BD_EBADOPTIONS && rc != BD_EBADSETUP &&
-		       rc != BD_ENOMEM))
+	int rc =
+	    engine_game_new(r, seats, json_is_object(options) ? options : NULL,
+	                    json_is_object(setup) ? setup : NULL, 42, &g, &why);
+	if (rc < 0 &&
+	    (rc != BD_EBADOPTIONS && rc != BD_EBADSETUP && rc != BD_ENOMEM))
 		abort(); /* an undocumented refusal */
 	if (rc < 0 && rc != BD_ENOMEM && !why.detail[0])
 		abort(); /* a refusal must say why */
@@ -40,9 +39,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		json_t *acts = engine_game_actions(g, seat);
 		for (size_t i = 0; i < json_array_size(acts); i++) {
 			struct engine_game *c = engine_game_clone(g);
-			if (c && engine_game_apply(c, seat,
-						   json_array_get(acts, i),
-						   &why) < 0)
+			if (c &&
+			    engine_game_apply(c, seat, json_array_get(acts, i),
+			                      &why) < 0)
 				abort(); /* a listed action was refused */
 			engine_game_free(c);
 		}

@@ -16,8 +16,8 @@ struct race {
 };
 
 static int race_setup(void *state, int seats, const json_t *options,
-		      const json_t *setup, struct rng *rng,
-		      struct rules_why *why)
+                      const json_t *setup, struct rng *rng,
+                      struct rules_why *why)
 {
 	(void)options, (void)setup, (void)why;
 	struct race *r = state;
@@ -40,12 +40,12 @@ static json_t *race_actions(const void *state, int seat)
 	if (race_to_act(state) & (1u << seat))
 		for (int n = 1; n <= 2; n++)
 			json_array_append_new(
-				a, json_pack("{s:s,s:i}", "type", "add", "n", n));
+			    a, json_pack("{s:s,s:i}", "type", "add", "n", n));
 	return a;
 }
 
 static int race_apply(void *state, int seat, const json_t *action,
-		      struct rng *rng, struct rules_why *why)
+                      struct rng *rng, struct rules_why *why)
 {
 	(void)rng;
 	struct race *r = state;
@@ -67,7 +67,7 @@ static json_t *race_view(const void *state, int viewer)
 }
 
 static json_t *race_move_view(const void *after, const void *now, int actor,
-			      const json_t *action, int viewer)
+                              const json_t *action, int viewer)
 {
 	(void)after, (void)now, (void)actor, (void)viewer;
 	return json_deep_copy(action);
@@ -89,9 +89,20 @@ static json_t *race_catalog(void)
 }
 
 static const struct rules race_rules = {
-	"race", "Race to 10", 1, 2, 4, sizeof(struct race), race_catalog,
-	race_setup, race_to_act, race_actions, race_apply, race_view,
-	race_move_view, race_result,
+    "race",
+    "Race to 10",
+    1,
+    2,
+    4,
+    sizeof(struct race),
+    race_catalog,
+    race_setup,
+    race_to_act,
+    race_actions,
+    race_apply,
+    race_view,
+    race_move_view,
+    race_result,
 };
 
 static struct engine_game *new_game(int seats, uint64_t seed)
@@ -122,19 +133,19 @@ static void test_refused_move_changes_nothing(void)
 	struct engine_game *before = engine_game_clone(g);
 	int seat = turn_of(g);
 	test_cond("illegal action is refused",
-		  apply_json(g, seat, "{\"type\":\"add\",\"n\":3}") ==
-			  BD_EILLEGAL);
+	          apply_json(g, seat, "{\"type\":\"add\",\"n\":3}") ==
+	              BD_EILLEGAL);
 	test_cond("not your turn is refused",
-		  apply_json(g, 1 - seat, "{\"type\":\"add\",\"n\":1}") ==
-			  BD_ENOTTURN);
+	          apply_json(g, 1 - seat, "{\"type\":\"add\",\"n\":1}") ==
+	              BD_ENOTTURN);
 	test_cond("seat out of range is refused",
-		  apply_json(g, 7, "{\"type\":\"add\",\"n\":1}") ==
-			  BD_EBADREQUEST);
+	          apply_json(g, 7, "{\"type\":\"add\",\"n\":1}") ==
+	              BD_EBADREQUEST);
 	test_cond("a refused move leaves the game bit for bit",
-		  memcmp(g, before, engine_game_size(&race_rules)) == 0);
+	          memcmp(g, before, engine_game_size(&race_rules)) == 0);
 	test_cond("a legal move advances seq",
-		  apply_json(g, seat, "{\"type\":\"add\",\"n\":2}") == 0 &&
-			  g->seq == 1);
+	          apply_json(g, seat, "{\"type\":\"add\",\"n\":2}") == 0 &&
+	              g->seq == 1);
 	engine_game_free(before);
 	engine_game_free(g);
 }
@@ -145,14 +156,14 @@ static void test_two_seat_resignation(void)
 	int seat = turn_of(g);
 	struct rules_result res;
 	test_cond("resign off turn is allowed",
-		  apply_json(g, 1 - seat, "{\"type\":\"resign\"}") == 0);
+	          apply_json(g, 1 - seat, "{\"type\":\"resign\"}") == 0);
 	test_cond("the other seat wins at once",
-		  engine_game_result(g, &res) && res.winners == 1u << seat &&
-			  strcmp(res.reason, "resignation") == 0);
+	          engine_game_result(g, &res) && res.winners == 1u << seat &&
+	              strcmp(res.reason, "resignation") == 0);
 	test_cond("nobody acts after it", engine_game_to_act(g) == 0);
 	test_cond("no move after it",
-		  apply_json(g, seat, "{\"type\":\"add\",\"n\":1}") ==
-			  BD_EGAMEOVER);
+	          apply_json(g, seat, "{\"type\":\"add\",\"n\":1}") ==
+	              BD_EGAMEOVER);
 	engine_game_free(g);
 }
 
@@ -163,10 +174,10 @@ static void test_resigned_seat_is_played_randomly(void)
 	const char *add = "{\"type\":\"add\",\"n\":1}";
 	struct engine_game *a = new_game(3, 99), *b = new_game(3, 99);
 	test_cond("resign with three seats",
-		  apply_json(a, 1, "{\"type\":\"resign\"}") == 0);
+	          apply_json(a, 1, "{\"type\":\"resign\"}") == 0);
 	test_cond("the game goes on", engine_game_to_act(a) != 0);
 	test_cond("a resigned seat never waits to act",
-		  !(engine_game_to_act(a) & 2u));
+	          !(engine_game_to_act(a) & 2u));
 	apply_json(b, 1, "{\"type\":\"resign\"}");
 	int again = apply_json(a, 1, "{\"type\":\"resign\"}");
 	test_cond("resigning twice is illegal", again == BD_EILLEGAL);
@@ -178,7 +189,7 @@ static void test_resigned_seat_is_played_randomly(void)
 	}
 	test_cond("the game ends", engine_game_result(a, &res));
 	test_cond("replay of the same log is bit for bit",
-		  memcmp(a, b, engine_game_size(&race_rules)) == 0);
+	          memcmp(a, b, engine_game_size(&race_rules)) == 0);
 	engine_game_free(a);
 	engine_game_free(b);
 }
@@ -198,7 +209,7 @@ static void test_cache(void)
 	engine_cache_put(c, 2, g); /* older than the cached seq 4 */
 	x = engine_cache_get(c, 2);
 	test_cond("an older state never replaces a newer one",
-		  x && x->seq == 4);
+	          x && x->seq == 4);
 	engine_game_free(x);
 	engine_cache_put(c, 3, g); /* evicts key 1, least recently used */
 	x = engine_cache_get(c, 1);

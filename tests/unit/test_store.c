@@ -413,7 +413,8 @@ static void test_append(void)
 	test_cond("append: updated_ms moved on", g.updated_ms >= g.created_ms);
 	store_game_release(&g);
 	test_cond("append: an unknown game is not found",
-	          store_move_append(s, key + 1, 0, &m, NULL, &cur) == BD_ENOTFOUND);
+	          store_move_append(s, key + 1, 0, &m, NULL, &cur) ==
+	              BD_ENOTFOUND);
 	test_cond("append: not found leaves current_seq alone", cur == 77);
 	store_close(s);
 	test_cond("append: seqs are dense from 1",
@@ -584,7 +585,8 @@ static void *race(void *arg)
 			uint64_t seq = g.seq, cur = 0;
 			store_game_release(&g);
 			sched_yield(); /* widen the read-then-append window */
-			int rc = store_move_append(r->s, r->key, seq, &m, NULL, &cur);
+			int rc = store_move_append(r->s, r->key, seq, &m, NULL,
+			                           &cur);
 			if (rc == 0)
 				break;
 			if (rc != BD_ECONFLICT || cur <= seq) {

@@ -11,15 +11,15 @@
 
 static int test_passed, test_failed;
 
-#define test_cond(name, cond)                                                 \
-	do {                                                                  \
-		if (cond) {                                                   \
-			test_passed++;                                        \
-		} else {                                                      \
-			test_failed++;                                        \
+#define test_cond(name, cond)                                                  \
+	do {                                                                   \
+		if (cond) {                                                    \
+			test_passed++;                                         \
+		} else {                                                       \
+			test_failed++;                                         \
 			fprintf(stderr, "FAIL %s (%s:%d)\n", (name), __FILE__, \
-				__LINE__);                                    \
-		}                                                             \
+			        __LINE__);                                     \
+		}                                                              \
 	} while (0)
 
 static inline int test_report(const char *suite)
