@@ -708,6 +708,177 @@ static void remove_tmpdir(void)
 	rmdir(tmpdir);
 }
 
+/* ---- players, seats, idempotency (store_players.c) ------------------ */
+
+static int64_t make_player(struct store *s, int tag, const char *name)
+{
+	struct store_player p = {0};
+	uint8_t h[STORE_TOKEN_HASH_LEN];
+	int64_t key = 0;
+	snprintf(p.id, sizeof p.id, "%016x", 0x100000u + (unsigned)tag);
+	snprintf(p.name, sizeof p.name, "%s", name);
+	token_hash(h, 1000 + tag, 0);
+	if (store_player_create(s, &p, h, NULL, &key) < 0)
+		return -1;
+	return key;
+}
+
+/* A 2-seat game: seat 0 held by player `host`, seat 1 open (reserved for
+ * `invited` unless 0). */
+static int64_t open_game(struct store *s, int tag, int64_t host,
+                         int64_t invited)
+{
+	struct store_game g = new_game(tag, "agent-avenue", "active");
+	struct store_seat seats[2] = {
+	    {.seat = 0, .player_key = host},
+	    {.seat = 1, .open = 1, .invited_key = invited}};
+	int64_t key = -1;
+	if (store_game_create(s, &g, seats, NULL, &key) < 0)
+		return -1;
+	return key;
+}
+
+static void test_players(void)
+{
+	struct store *s = NULL;
+	open_store("players", 2, &s);
+	int64_t a = make_player(s, 1, "Alice");
+	test_cond("players: create", a > 0);
+	test_cond("players: same id again is a conflict",
+	          make_player(s, 1, "Alice again") == -1);
+	struct store_player p;
+	uint8_t h[STORE_TOKEN_HASH_LEN];
+	token_hash(h, 1001, 0);
+	test_cond("players: by token", store_player_by_token(s, h, &p) == 0 &&
+	                                   p.key == a &&
+	                                   strcmp(p.name, "Alice") == 0);
+	test_cond("players: by id",
+	          store_player_by_id(s, "0000000000100001", &p) == 0 &&
+	              p.key == a);
+	token_hash(h, 999, 9);
+	test_cond("players: unknown token",
+	          store_player_by_token(s, h, &p) == BD_ENOTFOUND);
+	store_close(s);
+}
+
+static void test_claims(void)
+{
+	struct store *s = NULL;
+	open_store("claims", 2, &s);
+	int64_t host = make_player(s, 1, "Host"),
+	        bob = make_player(s, 2, "Bob");
+	int64_t carol = make_player(s, 3, "Carol");
+	int64_t key = open_game(s, 50, host, bob);
+	struct store_game g = {0};
+	store_game_by_key(s, key, &g);
+	test_cond("claims: a game with an open seat is waiting",
+	          strcmp(g.status, "waiting") == 0 && g.open_seats == 1);
+	store_game_release(&g);
+	int seat = -1;
+	struct store_claim c = {.seat = 1, .player_key = carol};
+	test_cond("claims: reserved for another player",
+	          store_seat_claim(s, key, &c, NULL, &seat) == BD_EFORBIDDEN);
+	c.player_key = host;
+	test_cond("claims: the host already sits here",
+	          store_seat_claim(s, key, &c, NULL, &seat) ==
+	              BD_EALREADYSEATED);
+	c.player_key = bob;
+	c.seat = -1;
+	test_cond("claims: the invitee takes the first open seat",
+	          store_seat_claim(s, key, &c, NULL, &seat) == 0 && seat == 1);
+	store_game_by_key(s, key, &g);
+	test_cond("claims: the game is active with no open seat",
+	          strcmp(g.status, "active") == 0 && g.open_seats == 0);
+	store_game_release(&g);
+	int got = -1;
+	test_cond("claims: bob holds seat 1",
+	          store_seat_for_player(s, key, bob, &got) == 0 && got == 1);
+	c.player_key = carol;
+	test_cond("claims: nothing left",
+	          store_seat_claim(s, key, &c, NULL, &seat) == BD_ESEATTAKEN);
+	struct store_seat seats[4];
+	int n = 0;
+	test_cond("claims: seats read back",
+	          store_seats_get(s, key, seats, 4, &n) == 0 && n == 2 &&
+	              strcmp(seats[0].player_name, "Host") == 0 &&
+	              strcmp(seats[1].player_name, "Bob") == 0 &&
+	              !seats[1].open);
+	store_close(s);
+}
+
+static void test_idempotency_records(void)
+{
+	struct store *s = NULL;
+	open_store("idem", 1, &s);
+	int64_t key;
+	create_game(s, 60, "agent-avenue", "active", &key);
+	struct store_idem rec = {
+	    .status = 201, .response = "answer", .response_len = 6};
+	memset(rec.scope, 7, 32);
+	memset(rec.request, 8, 32);
+	struct store_move m = {0, "{\"type\":\"x\"}", "active", 1, NULL};
+	test_cond("idem: recorded with the move",
+	          store_move_append(s, key, 0, &m, &rec, NULL) == 0);
+	uint64_t cur = 0;
+	test_cond("idem: the same scope again is a replay, nothing written",
+	          store_move_append(s, key, 1, &m, &rec, &cur) == BD_EREPLAY);
+	struct store_game g = {0};
+	store_game_by_key(s, key, &g);
+	test_cond("idem: still one move", g.seq == 1);
+	store_game_release(&g);
+	uint8_t req[32];
+	unsigned status = 0;
+	void *resp = NULL;
+	size_t len = 0;
+	test_cond("idem: read back",
+	          store_idem_get(s, rec.scope, req, &status, &resp, &len) ==
+	                  0 &&
+	              status == 201 && len == 6 &&
+	              memcmp(resp, "answer", 6) == 0 && req[0] == 8);
+	free(resp);
+	memset(rec.scope, 9, 32);
+	test_cond("idem: unknown scope",
+	          store_idem_get(s, rec.scope, req, &status, &resp, &len) ==
+	              BD_ENOTFOUND);
+	store_close(s);
+}
+
+static int count_seated(void *ctx, const struct store_game *g, int seat)
+{
+	(void)g;
+	(void)seat;
+	(*(int *)ctx)++;
+	return 0;
+}
+
+static void test_player_games(void)
+{
+	struct store *s = NULL;
+	open_store("mygames", 1, &s);
+	int64_t host = make_player(s, 1, "Host");
+	for (int i = 0; i < 3; i++)
+		open_game(s, 70 + i, host, 0);
+	int n = 0;
+	struct store_player_filter f = {.limit = 10};
+	test_cond("mygames: all three",
+	          store_player_games_each(s, host, &f, count_seated, &n) == 0 &&
+	              n == 3);
+	n = 0;
+	f.status = "active";
+	store_player_games_each(s, host, &f, count_seated, &n);
+	test_cond("mygames: none active while seats are open", n == 0);
+	n = 0;
+	f.status = NULL;
+	f.my_turn = 1;
+	store_player_games_each(s, host, &f, count_seated, &n);
+	test_cond("mygames: no turn while waiting", n == 0);
+	f.limit = 0;
+	test_cond("mygames: limit checked",
+	          store_player_games_each(s, host, &f, count_seated, &n) ==
+	              BD_EBADREQUEST);
+	store_close(s);
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof tmpdir, "/tmp/test_store.XXXXXX");
@@ -728,6 +899,10 @@ int main(void)
 	test_race();
 	test_foreign_application_id();
 	test_newer_user_version();
+	test_players();
+	test_claims();
+	test_idempotency_records();
+	test_player_games();
 	remove_tmpdir();
 	return test_report("store");
 }
