@@ -1,0 +1,71 @@
+"""test_games.py: every game in the catalog, every seat count, played over
+real HTTP by random players choosing among the listed actions; then the
+server is killed with SIGKILL and restarted, and every seat's view must be
+identical.  A game added to the registry is covered without a change here.
+Usage: test_games.py BOARDD [test names...]"""
+import random
+
+from gamehelp import server
+from harness import check, run_all, test
+
+GAMES_PER_SEAT_COUNT = 4
+MOVE_CAP = 3000  # a game not over by then is reported, not failed
+
+
+def catalog(s):
+    return s.request("GET", "/v1/catalog").json["games"]
+
+
+def play(s, gid, tokens, rng):
+    """Random listed actions until the game ends or MOVE_CAP; checks that
+    exactly the seats in to_act have actions and every one is accepted."""
+    for _ in range(MOVE_CAP):
+        g = s.request("GET", "/v1/games/%s" % gid, token=tokens[0]).json
+        if g["status"] == "finished":
+            return g
+        check(g["to_act"], "someone acts in an active game")
+        seat = rng.choice(g["to_act"])
+        acts = s.request("GET", "/v1/games/%s/actions" % gid, token=tokens[seat]).json
+        check(acts["seq"] == g["seq"] and acts["actions"], "seat %d to act has actions" % seat)
+        r = s.request("POST", "/v1/games/%s/moves" % gid, {"action": rng.choice(acts["actions"])},
+                      token=tokens[seat], headers={"If-Match": '"%d"' % g["seq"]})
+        check(r.status == 201, "listed action refused: %r" % r)
+    return g
+
+
+def views(s, gid, tokens):
+    out = []
+    for t in list(tokens) + [None]:
+        body = s.request("GET", "/v1/games/%s" % gid, token=t).json
+        body.pop("updated")
+        out.append(body)
+        out.append(s.request("GET", "/v1/games/%s/moves" % gid, token=t).json)
+    return out
+
+
+@test
+def random_games_of_every_game_and_seat_count(binary):
+    rng = random.Random(20261130)
+    with server(binary) as s:
+        played = []
+        for entry in catalog(s):
+            for seats in range(entry["min_seats"], entry["max_seats"] + 1):
+                for _ in range(GAMES_PER_SEAT_COUNT):
+                    r = s.request("POST", "/v1/games", {"game": entry["id"], "seats": seats})
+                    check(r.status == 201, "create %s/%d: %r" % (entry["id"], seats, r))
+                    tokens = [x["token"] for x in r.json["seats"]]
+                    g = play(s, r.json["id"], tokens, rng)
+                    played.append((entry["id"], seats, r.json["id"], tokens, g["status"]))
+        unfinished = [p for p in played if p[4] != "finished"]
+        print("     %d games played, %d still running at the cap of %d moves" %
+              (len(played), len(unfinished), MOVE_CAP))
+        before = {p[2]: views(s, p[2], p[3]) for p in played}
+        s.kill()
+        s.start()
+        for p in played:
+            check(views(s, p[2], p[3]) == before[p[2]],
+                  "%s/%d seats: identical after SIGKILL and restart" % (p[0], p[1]))
+
+
+if __name__ == "__main__":
+    run_all("games")
