@@ -7,7 +7,7 @@
 #   make         release build only (build/release/boardd)
 
 CC      ?= cc
-GAMES   := agent_avenue
+GAMES   := agent_avenue quantum
 CFLAGS_COMMON := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
 	-Wstrict-prototypes -Wmissing-prototypes -Isrc -MMD -MP
 LDLIBS  := -lmicrohttpd -ljansson -lsqlite3 -lsodium -lpthread
@@ -57,9 +57,14 @@ $(BUILD)/gen/openapi.c: openapi/openapi.yaml tools/embed.sh
 	@mkdir -p $(dir $@)
 	./tools/embed.sh blob openapi_yaml $< > $@
 
+# Random games per Quantum map in its unit test: enough for make test to
+# stay within minutes under ASan; raise it for a long run.
+QT_TEST_GAMES_PER_MAP ?= 4
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) $(CFLAGS) $(LDFLAGS) -Itests/unit -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+	$(CC) $(CFLAGS_COMMON) $(CFLAGS) $(LDFLAGS) -Itests/unit \
+		-DQT_TEST_GAMES_PER_MAP=$(QT_TEST_GAMES_PER_MAP) \
+		-o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
 # Fuzzing (clang libFuzzer + ASan/UBSan), time-bounded: FUZZ_TIME seconds
 # per target.  Corpora grow in build/fuzz/corpus-<target>, seeded from

@@ -77,16 +77,18 @@ struct rules {
 	int (*apply)(void *state, int seat, const json_t *action,
 	             struct rng *rng, struct rules_why *why);
 
-	/* What `viewer` (a seat or ENGINE_SPECTATOR) may see.  After the game
-	 * is over, everything.  New reference to an object. */
-	json_t *(*view)(const void *state, int viewer);
+	/* What `viewer` (a seat or ENGINE_SPECTATOR) may see.  `over` is 1
+	 * once the game has ended, by the rules or by the engine (every
+	 * other seat resigned): then everything is shown.  New reference to
+	 * an object. */
+	json_t *(*view)(const void *state, int viewer, int over);
 
-	/* The logged `action` of `actor` as `viewer` may see it.  `after` is
-	 * the state right after that move, `now` the game's current state (so a
-	 * card hidden when played can show once it is revealed).  New
-	 * reference. */
+	/* The logged `action` of `actor` as `viewer` may see it.  `after` is the
+	 * state right after that move, `now` the game's current state (so a
+	 * card hidden when played can show once it is revealed); `over` as
+	 * for view.  New reference. */
 	json_t *(*move_view)(const void *after, const void *now, int actor,
-	                     const json_t *action, int viewer);
+			     const json_t *action, int viewer, int over);
 
 	/* 1 and *out filled when the game is over, else 0. */
 	int (*result)(const void *state, struct rules_result *out);

@@ -183,11 +183,15 @@ int engine_game_result(const struct engine_game *g, struct rules_result *out)
 
 json_t *engine_game_view(const struct engine_game *g, int viewer)
 {
-	return g->rules->view(g->state, viewer);
+	struct rules_result res;
+	return g->rules->view(g->state, viewer, engine_game_result(g, &res));
 }
 
 json_t *engine_game_actions(const struct engine_game *g, int seat)
 {
+	if (seat < 0 || seat >= g->seats ||
+	    !(engine_game_to_act(g) & (1u << seat)))
+		return json_array();
 	return g->rules->actions(g->state, seat);
 }
 
@@ -197,6 +201,7 @@ json_t *engine_move_view(const struct engine_game *after,
 {
 	if (engine_action_is_resign(action))
 		return json_deep_copy(action);
+	struct rules_result res;
 	return after->rules->move_view(after->state, now->state, actor, action,
-	                               viewer);
+	                               viewer, engine_game_result(now, &res));
 }

@@ -5,9 +5,11 @@
 
 #include "engine.h"
 #include "games/agent_avenue/aa.h"
+#include "games/quantum/quantum.h"
 
 static const struct rules *const registry[] = {
-    &aa_rules,
+	&aa_rules,
+	&qt_rules,
 };
 
 const struct rules *engine_rules_find(const char *id)

@@ -676,8 +676,7 @@ static json_t *seen(const struct engine_game *after,
                     const char *action, int viewer)
 {
 	json_t *a = js(action);
-	json_t *m =
-	    aa_rules.move_view(after->state, now->state, actor, a, viewer);
+	json_t *m = engine_move_view(after, now, actor, a, viewer);
 	json_decref(a);
 	return m;
 }

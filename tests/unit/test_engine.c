@@ -59,17 +59,17 @@ static int race_apply(void *state, int seat, const json_t *action,
 	return 0;
 }
 
-static json_t *race_view(const void *state, int viewer)
+static json_t *race_view(const void *state, int viewer, int over)
 {
-	(void)viewer;
+	(void)viewer, (void)over;
 	const struct race *r = state;
 	return json_pack("{s:i}", "total", r->total);
 }
 
 static json_t *race_move_view(const void *after, const void *now, int actor,
-                              const json_t *action, int viewer)
+                              const json_t *action, int viewer, int over)
 {
-	(void)after, (void)now, (void)actor, (void)viewer;
+	(void)after, (void)now, (void)actor, (void)viewer, (void)over;
 	return json_deep_copy(action);
 }
 

@@ -453,7 +453,8 @@ static json_t *in_play_json(const struct aa_player *p)
 
 /* rules §5: sizes, positions and recruited agents are public; discard
  * faces only for their owner (everyone once over). */
-static json_t *player_json(const struct aa_state *s, int seat, int viewer)
+static json_t *player_json(const struct aa_state *s, int seat, int viewer,
+                           int over)
 {
 	const struct aa_player *p = &s->players[seat];
 	json_t *o =
@@ -463,7 +464,7 @@ static json_t *player_json(const struct aa_state *s, int seat, int viewer)
 	              (int)aa_distance_to_catch(s, seat), "in_play",
 	              in_play_json(p), "discards", p->discards, "discards_left",
 	              AA_MAX_DISCARDS - p->discards);
-	if (seat == viewer || s->phase == AA_PHASE_OVER)
+	if (seat == viewer || over)
 		json_object_set_new(
 		    o, "discarded",
 		    cards_json(p->discarded, p->discarded_size, 0));
@@ -471,13 +472,14 @@ static json_t *player_json(const struct aa_state *s, int seat, int viewer)
 }
 
 /* rules §5: the face-down card is its owner's until recruited. */
-static json_t *played_json(const struct aa_state *s, int viewer)
+static json_t *played_json(const struct aa_state *s, int viewer, int over)
 {
 	if (s->phase != AA_PHASE_RECRUIT)
 		return json_null();
-	return json_pack(
-	    "{s:o,s:o}", "face_up", card_json(s->played[0]), "face_down",
-	    viewer == s->active ? card_json(s->played[1]) : json_null());
+	return json_pack("{s:o,s:o}", "face_up", card_json(s->played[0]),
+	                 "face_down",
+	                 viewer == s->active || over ? card_json(s->played[1])
+	                                             : json_null());
 }
 
 static json_t *last_turn_json(const struct aa_state *s)
@@ -506,13 +508,15 @@ static void reveal_all(const struct aa_state *s, json_t *v)
 	json_object_set_new(v, "deck", cards_json(s->deck, s->deck_size, 1));
 }
 
-static json_t *edge_view(const void *state, int viewer)
+/* `over` comes from the engine: the rules' own end, or every other seat
+ * resigned (then the phase is not AA_PHASE_OVER, but all is shown). */
+static json_t *edge_view(const void *state, int viewer, int over)
 {
 	const struct aa_state *s = state;
 	int seated = viewer >= 0 && viewer < AA_SEATS;
 	json_t *players = json_array();
 	for (int p = 0; p < AA_SEATS; p++)
-		json_array_append_new(players, player_json(s, p, viewer));
+		json_array_append_new(players, player_json(s, p, viewer, over));
 	json_t *v = json_pack(
 	    "{s:b,s:i,s:s,s:i,s:i,s:i,s:o,s:o,s:o,s:o}", "custom", s->custom,
 	    "turn", s->turn, "phase", phase_words[s->phase], "active_player",
@@ -521,9 +525,10 @@ static json_t *edge_view(const void *state, int viewer)
 	    seated ? cards_json(s->players[viewer].hand,
 	                        s->players[viewer].hand_size, 0)
 	           : json_null(),
-	    "players", players, "played", played_json(s, viewer), "last_turn",
+	    "players", players, "played", played_json(s, viewer, over),
+	    "last_turn",
 	    last_turn_json(s));
-	if (v && s->phase == AA_PHASE_OVER)
+	if (v && over)
 		reveal_all(s, v);
 	return v;
 }
@@ -531,14 +536,14 @@ static json_t *edge_view(const void *state, int viewer)
 /* rules §5: a discard's face is its owner's; a face-down card is hidden
  * from the others while it waits to be recruited. */
 static json_t *edge_move_view(const void *after, const void *now, int actor,
-                              const json_t *action, int viewer)
+                              const json_t *action, int viewer, int over)
 {
 	const struct aa_state *a = after, *n = now;
 	struct aa_action act;
 	if (parse_action(action, &act, NULL))
 		return json_object(); /* never logged: show nothing */
 	json_t *o = action_json(&act);
-	int shown = viewer == actor || n->phase == AA_PHASE_OVER;
+	int shown = viewer == actor || over;
 	if (act.type == AA_ACT_DISCARD && !shown)
 		json_object_del(o, "card");
 	if (act.type == AA_ACT_PLAY && !shown && n->phase == AA_PHASE_RECRUIT &&

@@ -1,0 +1,373 @@
+/* qt.h: the Quantum rules module's flat state and its internal API.
+ *
+ * Rules references (§N) point into shared/rules/quantum.md.  The state is
+ * one plain struct without pointers: it copies with memcpy and the engine
+ * applies every action to a scratch copy.  The rules core (every qt_*.c
+ * file except qt_json.c) knows no JSON: actions are struct qt_action values,
+ * refusals are struct qt_why.  qt_json.c is the module's JSON edge and
+ * defines `const struct rules qt_rules`.
+ *
+ * Scope: rules §1-§8, §9.1 (card phase), §9.3 (gambits), §10, §11, §14.
+ * Command cards (§9.2) exist as inert cards: they can be taken, held (at
+ * most 3), discarded and sabotaged, but none of their powers is built yet.
+ */
+#ifndef QT_H
+#define QT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../common/err.h"
+#include "../../engine/rng.h"
+#include "qt_maps.h"
+
+#define QT_MAX_SEATS    4
+#define QT_SHIPS        5  /* ships 0-2 start in play, 3-4 expansion */
+#define QT_START_SHIPS  3  /* rules §3.3 */
+#define QT_ACTIONS      3  /* actions per turn, rules §4 */
+#define QT_BONUS_ACTS   2  /* MOMENTUM bonus turn, rules §9.3 */
+#define QT_MAX_TRACK    6  /* dominance and research, 1..6 */
+#define QT_SCRIPT_DICE  64 /* scripted dice of a custom setup */
+#define QT_LAST_DICE    16 /* dice shown as "last dice rolled" */
+#define QT_MAX_DECISION 16 /* queued decisions */
+#define QT_ROW          3  /* face-up cards per deck, rules §9.1 */
+#define QT_MAX_HELD     3  /* command cards held, rules §9.1 */
+#define QT_NO_CARD      0xff
+
+/* Card ids.  Gambits first (rules §9.3), then the 31 command cards of
+ * rules §9.2 in its order. */
+enum qt_card {
+	QT_EXPANSION,
+	QT_AGGRESSION,
+	QT_MOMENTUM,
+	QT_REORGANIZATION,
+	QT_RELOCATION,
+	QT_SABOTAGE,
+	QT_NGAMBIT_KINDS,
+	QT_FIRST_COMMAND = QT_NGAMBIT_KINDS,
+	QT_NCOMMANDS = 31,
+	QT_NCARDS = QT_FIRST_COMMAND + QT_NCOMMANDS,
+	QT_NGAMBITS = 22, /* copies in the gambit deck */
+};
+
+enum qt_where {
+	QT_RESERVE,   /* expansion ship not in play */
+	QT_MAP,       /* on a square of the board */
+	QT_SCRAPYARD, /* in its owner's scrapyard */
+};
+
+/* One ship die. */
+struct qt_ship {
+	uint8_t value;        /* face 1..6; 0 while in reserve */
+	uint8_t where;        /* enum qt_where */
+	struct qt_sq at;      /* square when where == QT_MAP, else -1,-1 */
+	uint8_t moved;        /* 1: moved (or move-attacked) this turn */
+	uint8_t ability_used; /* 1: used its ability this turn */
+};
+
+enum qt_phase {
+	QT_PH_REROLL,  /* rules §3.3: each seat keeps or re-rolls */
+	QT_PH_PLANET,  /* rules §3.5: starting planets in turn order */
+	QT_PH_ARRANGE, /* rules §3.6: ships around the starting planet */
+	QT_PH_ACTIONS, /* rules §4 Phase 1 */
+	QT_PH_CARDS,   /* rules §4 Phase 2, §9.1 */
+	QT_PH_OVER,    /* rules §10 */
+};
+
+enum qt_decision_kind {
+	QT_DEC_ADVANCE,    /* attacker won: advance or stay, §6.1 */
+	QT_DEC_INFAMY,     /* dominance 6: place a cube, §7.1 */
+	QT_DEC_DISCARD,    /* a 4th command card: discard one, §9.1 */
+	QT_DEC_SABOTAGE,   /* SABOTAGE: discard a command card, §9.3 */
+	QT_DEC_PLACE_SHIP, /* EXPANSION/REORGANIZATION placement, §9.3 */
+	QT_DEC_REORGANIZE, /* REORGANIZATION: choose the ships, §9.3 */
+	QT_DEC_RELOCATE,   /* RELOCATION: move a cube, §9.3 */
+};
+
+/* A decision owed by one seat; decision[0] is the current one. */
+struct qt_decision {
+	uint8_t kind;    /* enum qt_decision_kind */
+	uint8_t seat;    /* who decides, 0..seats-1 */
+	int8_t ship;     /* QT_DEC_ADVANCE/PLACE_SHIP: the ship, 0..4 */
+	struct qt_sq sq; /* QT_DEC_ADVANCE: the destroyed ship's square */
+};
+
+/* The whole game. */
+struct qt_state {
+	uint8_t seats;        /* 2..4 */
+	uint8_t map;          /* index into the map table (qt_maps.h) */
+	uint8_t entanglement; /* 1: Quantum Entanglement on, §7.3 */
+	uint8_t reloc_first;  /* 1: first-printing RELOCATION limit, §9.4 */
+	uint8_t custom;       /* 1: started from a custom setup */
+	uint8_t phase;        /* enum qt_phase */
+	uint8_t active;       /* seat whose turn (or setup step) it is */
+	uint8_t owner;        /* seat whose regular turn it is; play passes
+	                         clockwise from it (differs from active only
+	                         in another seat's MOMENTUM bonus turn) */
+	uint8_t first;        /* first player, §3.4 */
+	uint8_t actions_left; /* 0..3 in Phase 1 */
+	uint8_t bonus_turn;   /* 1 in a MOMENTUM bonus turn */
+	uint8_t winner;       /* seat, valid in QT_PH_OVER */
+	uint8_t undecided;    /* QT_PH_REROLL: bit set of seats to decide */
+	uint8_t placed;       /* QT_PH_PLANET/ARRANGE: seats done, 0..4 */
+	int8_t start_planet[QT_MAX_SEATS]; /* planet index, -1 unchosen */
+	struct qt_board board;             /* the map, decoded */
+	/* owner seat of each cube location of each planet, -1 empty */
+	int8_t cube[QT_MAX_PLANETS][4];
+	uint8_t cubes_left[QT_MAX_SEATS]; /* cubes still to place, 0..7 */
+	uint8_t dominance[QT_MAX_SEATS];  /* 1..6 */
+	uint8_t research[QT_MAX_SEATS];   /* 1..6 */
+	uint8_t picks[QT_MAX_SEATS];      /* advance-card picks owed */
+	struct qt_ship ship[QT_MAX_SEATS][QT_SHIPS];
+	/* cards: decks are stacks, the top card is deck[n-1] */
+	uint8_t cmd_deck[QT_NCOMMANDS], cmd_deck_n;       /* 0..31 */
+	uint8_t cmd_discard[QT_NCOMMANDS], cmd_discard_n; /* 0..31 */
+	uint8_t gam_deck[QT_NGAMBITS], gam_deck_n;        /* 0..22 */
+	uint8_t gam_discard[QT_NGAMBITS], gam_discard_n;  /* 0..22 */
+	uint8_t row_cmd[QT_ROW]; /* face-up command cards, QT_NO_CARD */
+	uint8_t row_gam[QT_ROW]; /* face-up gambit cards, QT_NO_CARD */
+	uint8_t held[QT_MAX_SEATS][QT_MAX_HELD + 1]; /* commands held; slot 3
+	                                                only while a discard
+	                                                is pending */
+	/* queued decisions, decision[0] first */
+	struct qt_decision decision[QT_MAX_DECISION];
+	uint8_t ndecisions; /* 0..QT_MAX_DECISION */
+	/* scripted dice (custom setup): used in order before the generator */
+	uint8_t script[QT_SCRIPT_DICE]; /* 1..6 */
+	uint8_t script_n;               /* dice scripted, 0..64 */
+	uint8_t script_pos;             /* dice used, 0..script_n */
+	/* the dice rolled by the last action, in roll order */
+	uint8_t last_dice[QT_LAST_DICE]; /* 1..6 */
+	uint8_t last_dice_n;             /* 0..QT_LAST_DICE */
+	uint8_t reorg_ships;             /* REORGANIZATION: bit set of ships
+	                                    still to place */
+};
+
+/* Why the core refused: a rules section and a sentence. */
+struct qt_why {
+	char rule[48];
+	char detail[BD_DETAIL_LEN];
+};
+
+/* Fills *why (may be NULL) and returns code. */
+int qt_fail(struct qt_why *why, int code, const char *rule, const char *fmt,
+            ...) __attribute__((format(printf, 4, 5)));
+
+enum qt_action_type {
+	QT_A_SETUP_REROLL,
+	QT_A_SETUP_KEEP,
+	QT_A_CHOOSE_PLANET,
+	QT_A_ARRANGE,
+	QT_A_RECONFIGURE,
+	QT_A_DEPLOY,
+	QT_A_MOVE,
+	QT_A_ATTACK,
+	QT_A_TRANSPORT,
+	QT_A_CONSTRUCT,
+	QT_A_RESEARCH,
+	QT_A_END_TURN,
+	QT_A_STRIKE,
+	QT_A_WARP,
+	QT_A_MODIFY,
+	QT_A_SCOUT,
+	QT_A_ADVANCE,
+	QT_A_STAY,
+	QT_A_INFAMY,
+	QT_A_TAKE_CARD,
+	QT_A_REFRESH_CARDS,
+	QT_A_DISCARD_COMMAND,
+	QT_A_PLACE_SHIP,
+	QT_A_REORGANIZE,
+	QT_A_RELOCATE,
+	QT_NACTION_TYPES,
+};
+
+/* One action in binary form; only the fields of its type are meaningful. */
+struct qt_action {
+	uint8_t type;           /* enum qt_action_type */
+	int8_t ship;            /* 0..4 */
+	int8_t other;           /* passenger (transport), with (warp) */
+	int8_t owner;           /* relocate: the cube's owner seat */
+	uint8_t value;          /* modify: 3 or 5 */
+	uint8_t card;           /* take_card, discard_command: enum qt_card */
+	uint8_t scrapyard;      /* place_ship: 1 = to the scrapyard */
+	uint8_t nships;         /* reorganize: entries in ships[] */
+	int8_t ships[QT_SHIPS]; /* reorganize: ship numbers */
+	struct qt_sq to;        /* deploy, move, transport, place, relocate */
+	struct qt_sq from;      /* attack (launch square), relocate */
+	struct qt_sq target;    /* attack, strike */
+	struct qt_sq drop;      /* transport */
+	struct qt_sq planet;    /* choose_planet, construct, infamy */
+	struct qt_sq sq[QT_START_SHIPS]; /* arrange: ships 0, 1, 2 */
+};
+
+/* Called once per legal action by qt_list_actions. */
+typedef void (*qt_emit_fn)(void *ctx, const struct qt_action *a);
+
+/* A custom setup (§ custom setup of the module), parsed by the JSON edge.
+ * Absent optional fields hold -1 (or 0 counts). */
+struct qt_custom_ship {
+	uint8_t value;        /* 1..6 (ignored for QT_RESERVE) */
+	uint8_t where;        /* enum qt_where */
+	struct qt_sq at;      /* square when QT_MAP */
+	uint8_t moved;        /* 0/1 */
+	uint8_t ability_used; /* 0/1 */
+};
+
+struct qt_custom {
+	int first_player; /* -1: seat 0 */
+	int actions_left; /* -1: 3 */
+	int nships[QT_MAX_SEATS];
+	struct qt_custom_ship ship[QT_MAX_SEATS][QT_SHIPS];
+	int ncubes;
+	struct {
+		int seat;
+		struct qt_sq planet;
+	} cubes[QT_MAX_SEATS * 7];
+	int dominance[QT_MAX_SEATS]; /* -1: 1 */
+	int research[QT_MAX_SEATS];  /* -1: 1 */
+	int has_row, has_decks, has_held;
+	int row_cmd_n, row_gam_n, deck_cmd_n, deck_gam_n;
+	uint8_t row_cmd[QT_ROW], row_gam[QT_ROW];
+	uint8_t deck_cmd[QT_NCOMMANDS + 8]; /* top first */
+	uint8_t deck_gam[QT_NGAMBITS + 8];  /* top first */
+	int held_n[QT_MAX_SEATS];
+	uint8_t held[QT_MAX_SEATS][QT_MAX_HELD + 1];
+	int ndice;
+	uint8_t dice[QT_SCRIPT_DICE];
+};
+
+/* ---- qt_setup.c ---- */
+
+/* Writes a fresh game (setup phase) into *s.  `map` is a map index valid
+ * for `seats`; the options are already validated. */
+void qt_setup_new(struct qt_state *s, int seats, int map, int entanglement,
+                  int reloc_first, struct rng *rng);
+
+/* Writes the game described by *cu into *s, starting in the first
+ * player's Phase 1.  Returns 0 or BD_EBADSETUP with *why. */
+int qt_setup_custom(struct qt_state *s, int seats, int map, int entanglement,
+                    int reloc_first, const struct qt_custom *cu,
+                    struct rng *rng, struct qt_why *why);
+
+/* Setup-phase actions (§3). */
+int qt_setup_apply(struct qt_state *s, int seat, const struct qt_action *a,
+                   struct rng *rng, struct qt_why *why);
+void qt_setup_list(const struct qt_state *s, int seat, qt_emit_fn emit,
+                   void *ctx);
+
+/* ---- qt_rules.c ---- */
+
+/* Seats that may act now (bit set), 0 once the game is over. */
+unsigned qt_to_act(const struct qt_state *s);
+
+/* Applies *a by seat.  Returns 0 or BD_EILLEGAL with *why. */
+int qt_apply(struct qt_state *s, int seat, const struct qt_action *a,
+             struct rng *rng, struct qt_why *why);
+
+/* Emits every legal action of seat. */
+void qt_list_actions(const struct qt_state *s, int seat, qt_emit_fn emit,
+                     void *ctx);
+
+/* A die roll 1..6: the next scripted die, else the generator.  Recorded
+ * in last_dice. */
+int qt_roll(struct qt_state *s, struct rng *rng);
+
+/* Starts the turn of seat (§4 start of turn) with n actions. */
+void qt_start_turn(struct qt_state *s, int seat, int n);
+
+/* The ship of seat standing on sq, or -1; *owner receives the seat. */
+int qt_ship_at(const struct qt_state *s, struct qt_sq sq, int *owner);
+
+/* 1 if sq is a square a ship may enter now: open and no ship on it. */
+int qt_square_free(const struct qt_state *s, struct qt_sq sq);
+
+/* 1 if seat may place a cube on planet p now (§5 construct (a)(b), §7.3);
+ * *own receives the seat's cubes already there. */
+int qt_cube_allowed(const struct qt_state *s, int seat, int p, int *own);
+
+/* Places a cube of seat on planet p; ends the game on the last cube
+ * (§10).  Returns 1 if the game is over. */
+int qt_place_cube(struct qt_state *s, int seat, int p);
+
+/* 1 if seat has a cube on planet p. */
+int qt_has_cube(const struct qt_state *s, int seat, int p);
+
+/* Cubes of seat on planet p; free cube locations of planet p. */
+int qt_cubes_of(const struct qt_state *s, int seat, int p);
+int qt_free_locations(const struct qt_state *s, int p);
+
+/* Queues decisions before the older ones (§14 order of decisions). */
+void qt_push_decision(struct qt_state *s, struct qt_decision d);
+/* Inserts d at position pos of the queue (0 = first). */
+void qt_push_decision_after(struct qt_state *s, int pos, struct qt_decision d);
+/* Removes decision[0]. */
+void qt_pop_decision(struct qt_state *s);
+
+/* ---- qt_actions.c: reconfigure, deploy, construct, research (§5) ---- */
+int qt_basic_apply(struct qt_state *s, int seat, const struct qt_action *a,
+                   struct rng *rng, struct qt_why *why);
+void qt_basic_list(const struct qt_state *s, int seat, qt_emit_fn emit,
+                   void *ctx);
+
+/* 1 if sq is an empty orbital position of a planet with seat's cube
+ * (rules §5 Deploy; also EXPANSION and REORGANIZATION, §9.3). */
+int qt_deploy_square(const struct qt_state *s, int seat, struct qt_sq sq);
+
+/* Re-rolls a ship until it differs from `old` (0: any value). */
+int qt_reroll_ship(struct qt_state *s, struct rng *rng, int old);
+
+/* ---- qt_move.c: moves, attacks, transport, abilities (§5, §6.2) ---- */
+int qt_move_apply(struct qt_state *s, int seat, const struct qt_action *a,
+                  struct rng *rng, struct qt_why *why);
+void qt_move_list(const struct qt_state *s, int seat, qt_emit_fn emit,
+                  void *ctx);
+
+/* ---- qt_combat.c: combat, dominance, infamy (§6.1, §7.1) ---- */
+
+/* Resolves an attack by (seat, ship) standing on its launch square on the
+ * ship of defender standing on target.  Queues advance/stay and infamy. */
+void qt_combat(struct qt_state *s, int seat, int ship, struct qt_sq target,
+               struct rng *rng);
+
+/* Raises seat's dominance by n (cap 6) and queues infamy at 6. */
+void qt_gain_dominance(struct qt_state *s, int seat, int n);
+
+/* 1 if seat has somewhere to place an infamy cube (§7.1, §7.3). */
+int qt_infamy_possible(const struct qt_state *s, int seat);
+
+/* Answers an advance/stay or infamy decision; lists its options. */
+int qt_combat_decide(struct qt_state *s, int seat, const struct qt_action *a,
+                     struct qt_why *why);
+void qt_combat_list(const struct qt_state *s, qt_emit_fn emit, void *ctx);
+
+/* ---- qt_cards.c: card phase and gambits (§9.1, §9.3) ---- */
+
+/* Card id from its lower-case name, or -1; name of a card id. */
+int qt_card_find(const char *name);
+const char *qt_card_name(int card);
+/* Copies of a card in the game: 8 for EXPANSION … 1 for a command. */
+int qt_card_copies(int card);
+
+/* Shuffles both decks and deals the rows (§3.7). */
+void qt_cards_deal(struct qt_state *s, struct rng *rng);
+
+/* Ends Phase 1 of the active seat: starts Phase 2 or the next turn. */
+void qt_cards_begin(struct qt_state *s, struct rng *rng);
+
+/* Moves play on when no decision is pending: the next pick, the next
+ * seat's picks, or the next turn. */
+void qt_cards_settle(struct qt_state *s, struct rng *rng);
+
+int qt_cards_apply(struct qt_state *s, int seat, const struct qt_action *a,
+                   struct rng *rng, struct qt_why *why);
+/* Answers a card decision (discard, place_ship, reorganize, relocate). */
+int qt_cards_decide(struct qt_state *s, int seat, const struct qt_action *a,
+                    struct rng *rng, struct qt_why *why);
+void qt_cards_list(const struct qt_state *s, int seat, qt_emit_fn emit,
+                   void *ctx);
+
+/* The seat taking picks now in QT_PH_CARDS, or -1. */
+int qt_cards_picker(const struct qt_state *s);
+
+#endif

@@ -1,0 +1,314 @@
+/* qt_rules.c: turn flow, dispatch and the helpers every Quantum file
+ * shares: dice, squares, cubes, decisions.  See qt.h. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "qt.h"
+
+int qt_fail(struct qt_why *why, int code, const char *rule, const char *fmt,
+            ...)
+{
+	if (why) {
+		snprintf(why->rule, sizeof why->rule, "%s", rule);
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(why->detail, sizeof why->detail, fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
+int qt_roll(struct qt_state *s, struct rng *rng)
+{
+	int v;
+	if (s->script_pos < s->script_n)
+		v = s->script[s->script_pos++];
+	else
+		v = (int)rng_below(rng, 6) + 1;
+	if (s->last_dice_n < QT_LAST_DICE)
+		s->last_dice[s->last_dice_n++] = (uint8_t)v;
+	return v;
+}
+
+int qt_ship_at(const struct qt_state *s, struct qt_sq sq, int *owner)
+{
+	for (int p = 0; p < s->seats; p++)
+		for (int i = 0; i < QT_SHIPS; i++) {
+			const struct qt_ship *sh = &s->ship[p][i];
+			if (sh->where == QT_MAP && qt_sq_eq(sh->at, sq)) {
+				if (owner)
+					*owner = p;
+				return i;
+			}
+		}
+	return -1;
+}
+
+int qt_square_free(const struct qt_state *s, struct qt_sq sq)
+{
+	return qt_board_open(&s->board, sq.r, sq.c) &&
+	       qt_ship_at(s, sq, NULL) < 0;
+}
+
+int qt_has_cube(const struct qt_state *s, int seat, int p)
+{
+	return qt_cubes_of(s, seat, p) > 0;
+}
+
+int qt_cubes_of(const struct qt_state *s, int seat, int p)
+{
+	int n = 0;
+	for (int k = 0; k < 4; k++)
+		n += s->cube[p][k] == seat;
+	return n;
+}
+
+int qt_free_locations(const struct qt_state *s, int p)
+{
+	int n = 0;
+	for (int k = 0; k < s->board.planet[p].number - 6; k++)
+		n += s->cube[p][k] < 0;
+	return n;
+}
+
+int qt_cube_allowed(const struct qt_state *s, int seat, int p, int *own)
+{
+	if (qt_free_locations(s, p) == 0)
+		return 0;
+	int mine = qt_cubes_of(s, seat, p);
+	if (mine > 0) {
+		/* rules §7.3: entanglement only when every planet with room
+		 * already holds one of the seat's cubes. */
+		if (!s->entanglement)
+			return 0;
+		for (int q = 0; q < s->board.nplanets; q++)
+			if (qt_free_locations(s, q) > 0 &&
+			    !qt_has_cube(s, seat, q))
+				return 0;
+	}
+	if (own)
+		*own = mine;
+	return 1;
+}
+
+int qt_place_cube(struct qt_state *s, int seat, int p)
+{
+	for (int k = 0; k < 4; k++)
+		if (s->cube[p][k] < 0) {
+			s->cube[p][k] = (int8_t)seat;
+			break;
+		}
+	if (s->cubes_left[seat] > 0)
+		s->cubes_left[seat]--;
+	if (s->cubes_left[seat] == 0) {
+		/* rules §10: the last cube wins at once, on any turn. */
+		s->phase = QT_PH_OVER;
+		s->winner = (uint8_t)seat;
+		s->ndecisions = 0;
+		return 1;
+	}
+	return 0;
+}
+
+void qt_push_decision(struct qt_state *s, struct qt_decision d)
+{
+	if (s->ndecisions >= QT_MAX_DECISION)
+		return; /* cannot happen: at most a few are ever queued */
+	memmove(&s->decision[1], &s->decision[0],
+	        s->ndecisions * sizeof s->decision[0]);
+	s->decision[0] = d;
+	s->ndecisions++;
+}
+
+void qt_push_decision_after(struct qt_state *s, int pos, struct qt_decision d)
+{
+	if (s->ndecisions >= QT_MAX_DECISION || pos > s->ndecisions)
+		return;
+	memmove(&s->decision[pos + 1], &s->decision[pos],
+	        (size_t)(s->ndecisions - pos) * sizeof s->decision[0]);
+	s->decision[pos] = d;
+	s->ndecisions++;
+}
+
+void qt_pop_decision(struct qt_state *s)
+{
+	if (s->ndecisions == 0)
+		return;
+	s->ndecisions--;
+	memmove(&s->decision[0], &s->decision[1],
+	        s->ndecisions * sizeof s->decision[0]);
+}
+
+void qt_start_turn(struct qt_state *s, int seat, int n)
+{
+	s->phase = QT_PH_ACTIONS;
+	s->active = (uint8_t)seat;
+	s->actions_left = (uint8_t)n;
+	s->bonus_turn = n == QT_BONUS_ACTS;
+	/* rules §4: per-die limits last one turn. */
+	for (int p = 0; p < s->seats; p++)
+		for (int i = 0; i < QT_SHIPS; i++) {
+			s->ship[p][i].moved = 0;
+			s->ship[p][i].ability_used = 0;
+		}
+	/* rules §8: +1 research per own ship on a Void tile, cap 6. */
+	for (int i = 0; i < QT_SHIPS; i++) {
+		const struct qt_ship *sh = &s->ship[seat][i];
+		if (sh->where == QT_MAP &&
+		    qt_board_is_void(&s->board, sh->at.r, sh->at.c) &&
+		    s->research[seat] < QT_MAX_TRACK)
+			s->research[seat]++;
+	}
+}
+
+unsigned qt_to_act(const struct qt_state *s)
+{
+	if (s->phase == QT_PH_OVER)
+		return 0;
+	if (s->ndecisions > 0)
+		return 1u << s->decision[0].seat;
+	if (s->phase == QT_PH_REROLL)
+		return s->undecided;
+	if (s->phase == QT_PH_CARDS) {
+		int p = qt_cards_picker(s);
+		return p < 0 ? 0 : 1u << p;
+	}
+	return 1u << s->active;
+}
+
+/* Which decision an action answers. */
+static int answers(const struct qt_decision *d, const struct qt_action *a)
+{
+	switch (d->kind) {
+	case QT_DEC_ADVANCE:
+		return a->type == QT_A_ADVANCE || a->type == QT_A_STAY;
+	case QT_DEC_INFAMY:
+		return a->type == QT_A_INFAMY;
+	case QT_DEC_DISCARD:
+	case QT_DEC_SABOTAGE:
+		return a->type == QT_A_DISCARD_COMMAND;
+	case QT_DEC_PLACE_SHIP:
+		return a->type == QT_A_PLACE_SHIP;
+	case QT_DEC_REORGANIZE:
+		return a->type == QT_A_REORGANIZE;
+	case QT_DEC_RELOCATE:
+		return a->type == QT_A_RELOCATE;
+	}
+	return 0;
+}
+
+/* What each decision is called and the rule that asks for it. */
+static const struct {
+	const char *name, *rule;
+} decision_info[] = {
+    [QT_DEC_ADVANCE] = {"advance or stay", "§6.1"},
+    [QT_DEC_INFAMY] = {"infamy", "§7.1"},
+    [QT_DEC_DISCARD] = {"discard_command", "§9.1"},
+    [QT_DEC_SABOTAGE] = {"discard_command", "§9.3"},
+    [QT_DEC_PLACE_SHIP] = {"place_ship", "§9.3"},
+    [QT_DEC_REORGANIZE] = {"reorganize", "§9.3"},
+    [QT_DEC_RELOCATE] = {"relocate", "§9.3"},
+};
+
+static int apply_decision(struct qt_state *s, int seat,
+                          const struct qt_action *a, struct rng *rng,
+                          struct qt_why *why)
+{
+	const struct qt_decision *d = &s->decision[0];
+	const char *rule = decision_info[d->kind].rule;
+	if (d->seat != seat)
+		return qt_fail(why, BD_EILLEGAL, rule,
+		               "seat %d must decide first", d->seat);
+	if (!answers(d, a))
+		return qt_fail(why, BD_EILLEGAL, rule,
+		               "a decision is pending: %s",
+		               decision_info[d->kind].name);
+	int rc;
+	if (d->kind == QT_DEC_ADVANCE || d->kind == QT_DEC_INFAMY)
+		rc = qt_combat_decide(s, seat, a, why);
+	else
+		rc = qt_cards_decide(s, seat, a, rng, why);
+	if (rc == 0 && s->phase == QT_PH_CARDS)
+		qt_cards_settle(s, rng);
+	return rc;
+}
+
+static int apply_phase1(struct qt_state *s, int seat, const struct qt_action *a,
+                        struct rng *rng, struct qt_why *why)
+{
+	if (seat != s->active)
+		return qt_fail(why, BD_EILLEGAL, "§4", "not your turn");
+	switch (a->type) {
+	case QT_A_RECONFIGURE:
+	case QT_A_DEPLOY:
+	case QT_A_CONSTRUCT:
+	case QT_A_RESEARCH:
+		return qt_basic_apply(s, seat, a, rng, why);
+	case QT_A_END_TURN:
+		qt_cards_begin(s, rng);
+		return 0;
+	case QT_A_MOVE:
+	case QT_A_ATTACK:
+	case QT_A_TRANSPORT:
+	case QT_A_STRIKE:
+	case QT_A_WARP:
+	case QT_A_MODIFY:
+	case QT_A_SCOUT:
+		return qt_move_apply(s, seat, a, rng, why);
+	default:
+		return qt_fail(why, BD_EILLEGAL, "§4",
+		               "not an action of Phase 1 (actions)");
+	}
+}
+
+int qt_apply(struct qt_state *s, int seat, const struct qt_action *a,
+             struct rng *rng, struct qt_why *why)
+{
+	s->last_dice_n = 0;
+	if (s->phase == QT_PH_OVER)
+		return qt_fail(why, BD_EILLEGAL, "§10", "the game is over");
+	if (s->ndecisions > 0)
+		return apply_decision(s, seat, a, rng, why);
+	switch (s->phase) {
+	case QT_PH_REROLL:
+	case QT_PH_PLANET:
+	case QT_PH_ARRANGE:
+		return qt_setup_apply(s, seat, a, rng, why);
+	case QT_PH_ACTIONS:
+		return apply_phase1(s, seat, a, rng, why);
+	case QT_PH_CARDS:
+		return qt_cards_apply(s, seat, a, rng, why);
+	}
+	return qt_fail(why, BD_EILLEGAL, "§4", "no such phase");
+}
+
+void qt_list_actions(const struct qt_state *s, int seat, qt_emit_fn emit,
+                     void *ctx)
+{
+	if (!(qt_to_act(s) & (1u << seat)))
+		return;
+	if (s->ndecisions > 0) {
+		int k = s->decision[0].kind;
+		if (k == QT_DEC_ADVANCE || k == QT_DEC_INFAMY)
+			qt_combat_list(s, emit, ctx);
+		else
+			qt_cards_list(s, seat, emit, ctx);
+		return;
+	}
+	switch (s->phase) {
+	case QT_PH_REROLL:
+	case QT_PH_PLANET:
+	case QT_PH_ARRANGE:
+		qt_setup_list(s, seat, emit, ctx);
+		return;
+	case QT_PH_ACTIONS:
+		qt_basic_list(s, seat, emit, ctx);
+		qt_move_list(s, seat, emit, ctx);
+		emit(ctx, &(struct qt_action){.type = QT_A_END_TURN});
+		return;
+	case QT_PH_CARDS:
+		qt_cards_list(s, seat, emit, ctx);
+		return;
+	}
+}

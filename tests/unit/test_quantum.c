@@ -1,0 +1,1717 @@
+/* test_quantum.c: Quantum rules scenarios (rules §12) and seeded random
+ * games, driven through engine_game_new / engine_game_apply. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "games/quantum/qt.h"
+#include "games/quantum/quantum.h"
+#include "testhelp.h"
+
+/* ---- helpers ---- */
+
+static struct rules_why last_why;
+
+/* A new game or NULL; prints the refusal. */
+static struct engine_game *game(int seats, const char *options,
+                                const char *setup, uint64_t seed)
+{
+	json_error_t err;
+	json_t *o = options ? json_loads(options, 0, &err) : NULL;
+	json_t *s = setup ? json_loads(setup, 0, &err) : NULL;
+	if ((options && !o) || (setup && !s)) {
+		fprintf(stderr, "bad test JSON: %s\n", err.text);
+		exit(2);
+	}
+	struct engine_game *g = NULL;
+	memset(&last_why, 0, sizeof last_why);
+	int rc = engine_game_new(&qt_rules, seats, o, s, seed, &g, &last_why);
+	json_decref(o);
+	json_decref(s);
+	if (rc)
+		return NULL;
+	return g;
+}
+
+/* Setup error code of a custom setup (0 if accepted). */
+static int setup_rc(int seats, const char *options, const char *setup)
+{
+	json_error_t err;
+	json_t *o = options ? json_loads(options, 0, &err) : NULL;
+	json_t *s = setup ? json_loads(setup, 0, &err) : NULL;
+	struct engine_game *g = NULL;
+	memset(&last_why, 0, sizeof last_why);
+	int rc = engine_game_new(&qt_rules, seats, o, s, 1, &g, &last_why);
+	json_decref(o);
+	json_decref(s);
+	engine_game_free(g);
+	return rc;
+}
+
+/* Applies a JSON action text; returns the engine's code. */
+static int act(struct engine_game *g, int seat, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	json_error_t err;
+	json_t *a = json_loads(buf, 0, &err);
+	if (!a) {
+		fprintf(stderr, "bad action JSON %s: %s\n", buf, err.text);
+		exit(2);
+	}
+	memset(&last_why, 0, sizeof last_why);
+	int rc = engine_game_apply(g, seat, a, &last_why);
+	json_decref(a);
+	return rc;
+}
+
+static struct qt_state *st(struct engine_game *g)
+{
+	return (struct qt_state *)g->state;
+}
+
+static const struct qt_ship *ship(struct engine_game *g, int seat, int i)
+{
+	return &st(g)->ship[seat][i];
+}
+
+static int ship_on(struct engine_game *g, int seat, int i, int r, int c)
+{
+	const struct qt_ship *sh = ship(g, seat, i);
+	return sh->where == QT_MAP && sh->at.r == r && sh->at.c == c;
+}
+
+/* 1 if the action text is among the listed actions of seat. */
+static int listed(struct engine_game *g, int seat, const char *text)
+{
+	json_t *want = json_loads(text, 0, NULL);
+	json_t *all = engine_game_actions(g, seat);
+	size_t i;
+	json_t *a;
+	int found = 0;
+	json_array_foreach(all, i, a) found |= json_equal(a, want);
+	json_decref(all);
+	json_decref(want);
+	return found;
+}
+
+static int count_listed(struct engine_game *g, int seat, const char *type)
+{
+	json_t *all = engine_game_actions(g, seat);
+	size_t i;
+	json_t *a;
+	int n = 0;
+	json_array_foreach(all, i, a)
+	{
+		n += strcmp(json_string_value(json_object_get(a, "type")),
+		            type) == 0;
+	}
+	json_decref(all);
+	return n;
+}
+
+static int cubes_of(struct engine_game *g, int seat, int r, int c)
+{
+	int p = qt_board_planet_at(&st(g)->board, r, c);
+	return p < 0 ? -1 : qt_cubes_of(st(g), seat, p);
+}
+
+#define OK(g, seat, ...)      (act((g), (seat), __VA_ARGS__) == 0)
+#define ILLEGAL(g, seat, ...) (act((g), (seat), __VA_ARGS__) == BD_EILLEGAL)
+
+/* ---- seeded random games ---- */
+
+#ifndef QT_TEST_CHECK_ALL
+#define QT_TEST_CHECK_ALL 1
+#endif
+#ifndef QT_TEST_GAMES_PER_MAP
+#define QT_TEST_GAMES_PER_MAP 20
+#endif
+
+/* Invariants of any reachable state. */
+static int sane(const struct qt_state *s)
+{
+	const struct qt_map *m = qt_map_get(s->map);
+	for (int p = 0; p < s->seats; p++) {
+		int placed = 0;
+		for (int q = 0; q < s->board.nplanets; q++)
+			placed += qt_cubes_of(s, p, q);
+		if (placed + s->cubes_left[p] != m->cubes)
+			return 0;
+		if (s->dominance[p] < 1 || s->dominance[p] > 6 ||
+		    s->research[p] < 1 || s->research[p] > 6)
+			return 0;
+		for (int i = 0; i < QT_SHIPS; i++) {
+			const struct qt_ship *sh = &s->ship[p][i];
+			if (sh->where != QT_MAP)
+				continue;
+			int owner;
+			if (!qt_board_open(&s->board, sh->at.r, sh->at.c) ||
+			    qt_ship_at(s, sh->at, &owner) != i || owner != p)
+				return 0;
+		}
+	}
+	for (int q = 0; q < s->board.nplanets; q++)
+		for (int k = s->board.planet[q].number - 6; k < 4; k++)
+			if (s->cube[q][k] >= 0)
+				return 0;
+	return 1;
+}
+
+struct rstats {
+	int games, ended, stalled, bad_listed, insane, bad_end, steps;
+	int checked;
+};
+
+/* Picks a random seat among to_act (several in the re-roll step). */
+static int pick_seat(unsigned to_act, struct rng *r)
+{
+	int seats[QT_MAX_SEATS], n = 0;
+	for (int p = 0; p < QT_MAX_SEATS; p++)
+		if (to_act >> p & 1)
+			seats[n++] = p;
+	return seats[rng_below(r, (uint32_t)n)];
+}
+
+/* Applies every listed action to a copy: all must be accepted. */
+static void check_all_listed(struct engine_game *g, int seat, json_t *all,
+                             struct rstats *st_)
+{
+	size_t i;
+	json_t *a;
+	json_array_foreach(all, i, a)
+	{
+		struct engine_game *c = engine_game_clone(g);
+		struct rules_why why;
+		int rc = engine_game_apply(c, seat, a, &why);
+		if (rc) {
+			char *t = json_dumps(a, JSON_COMPACT);
+			fprintf(stderr, "listed action refused: %s: %s %s\n", t,
+			        why.rule, why.detail);
+			free(t);
+			st_->bad_listed++;
+		}
+		st_->checked++;
+		engine_game_free(c);
+	}
+}
+
+static void random_game(int seats, const char *map, uint64_t seed,
+                        int check_all, struct rstats *rs)
+{
+	char opts[160];
+	snprintf(opts, sizeof opts, "{\"map\":\"%s\"}", map);
+	struct engine_game *g = game(seats, opts, NULL, seed);
+	if (!g) {
+		fprintf(stderr, "map %s: %s\n", map, last_why.detail);
+		rs->insane++;
+		return;
+	}
+	struct rng r;
+	rng_seed(&r, seed ^ 0x5eed);
+	rs->games++;
+	int turns = 0, last_type_cube = 0, start = rs->steps;
+	struct rules_result res;
+	while (!engine_game_result(g, &res)) {
+		unsigned ta = engine_game_to_act(g);
+		if (!ta) {
+			rs->insane++;
+			break;
+		}
+		int seat = pick_seat(ta, &r);
+		json_t *all = engine_game_actions(g, seat);
+		size_t n = json_array_size(all);
+		if (n == 0) {
+			fprintf(stderr, "seat %d to act with no action\n",
+			        seat);
+			rs->insane++;
+			json_decref(all);
+			break;
+		}
+		/* every listed action for the first 400 steps of a map's first
+		 * game, then a sample of two per step */
+		if (check_all && rs->steps - start < 400) {
+			check_all_listed(g, seat, all, rs);
+		} else {
+			/* a sample: two listed actions per step */
+			json_t *few = json_array();
+			for (int k = 0; k < 2; k++)
+				json_array_append(
+				    few, json_array_get(
+				             all, rng_below(&r, (uint32_t)n)));
+			check_all_listed(g, seat, few, rs);
+			json_decref(few);
+		}
+		json_t *a = json_array_get(all, rng_below(&r, (uint32_t)n));
+		const char *type =
+		    json_string_value(json_object_get(a, "type"));
+		last_type_cube =
+		    !strcmp(type, "construct") || !strcmp(type, "infamy");
+		turns += !strcmp(type, "end_turn");
+		struct rules_why why;
+		if (engine_game_apply(g, seat, a, &why)) {
+			char *t = json_dumps(a, JSON_COMPACT);
+			fprintf(stderr, "chosen action refused: %s: %s %s\n", t,
+			        why.rule, why.detail);
+			free(t);
+			rs->bad_listed++;
+			json_decref(all);
+			break;
+		}
+		json_decref(all);
+		rs->steps++;
+		if (!sane(st(g))) {
+			rs->insane++;
+			break;
+		}
+		if (getenv("QT_TRACE") && rs->steps % 1000 == 0)
+			fprintf(stderr,
+			        "step %d turn %d cubes %d %d dom %d %d\n",
+			        rs->steps, turns, st(g)->cubes_left[0],
+			        st(g)->cubes_left[1], st(g)->dominance[0],
+			        st(g)->dominance[1]);
+		if (turns > 4000) {
+			rs->stalled++;
+			fprintf(stderr, "stalled: %d seats, %s, seed %llu\n",
+			        seats, map, (unsigned long long)seed);
+			break;
+		}
+	}
+	if (engine_game_result(g, &res)) {
+		rs->ended++;
+		int w = st(g)->winner;
+		if (!last_type_cube || strcmp(res.reason, "last_cube") ||
+		    res.winners != 1u << w || st(g)->cubes_left[w] != 0)
+			rs->bad_end++;
+	}
+	engine_game_free(g);
+}
+
+static void test_random_games(void)
+{
+	static const struct {
+		int seats;
+		const char *map;
+	} maps[] = {
+	    {2, "Alpha sector - Basic map"}, {2, "Tactics - Add-on pack"},
+	    {2, "Axiomatic - The Void"},     {2, "Blocus - Add-on pack"},
+	    {3, "Beta sector - Basic map"},  {3, "Pivot point - The Void"},
+	    {3, "Invaders - Add-on pack"},   {3, "Crux"},
+	    {4, "Gamma sector - Basic map"}, {4, "Eden - Add-on pack"},
+	    {4, "Supercollider - The Void"}, {4, "Everything (huge)"},
+	};
+	struct rstats rs = {0};
+	int per_map = QT_TEST_GAMES_PER_MAP;
+	for (int k = 0; k < (int)(sizeof maps / sizeof maps[0]); k++)
+		for (int i = 0; i < per_map; i++)
+			random_game(maps[k].seats, maps[k].map,
+			            (uint64_t)(1000 * k + i),
+			            i < QT_TEST_CHECK_ALL, &rs);
+	printf("random games: %d played, %d ended, %d stalled, %d steps, "
+	       "%d listed actions applied to copies\n",
+	       rs.games, rs.ended, rs.stalled, rs.steps, rs.checked);
+	test_cond("random: every listed action accepted", rs.bad_listed == 0);
+	test_cond("random: states stay sane", rs.insane == 0);
+	test_cond("random: games end only by a last cube", rs.bad_end == 0);
+	test_cond("random: no game stalls", rs.stalled == 0);
+	test_cond("random: all games ended", rs.ended == rs.games);
+}
+
+/* ---- rules §12 scenarios (no command card needed) ---- */
+
+/* Seat 1's fleet parked in the far corner of Alpha sector. */
+#define FAR1                                                                   \
+	"[{\"value\":6,\"at\":[8,8]},{\"value\":6,\"at\":[8,6]},{\"value\":6," \
+	"\"at\":[6,8]}]"
+
+static struct engine_game *alpha(const char *setup)
+{
+	struct engine_game *g = game(2, NULL, setup, 7);
+	if (!g) {
+		fprintf(stderr, "setup refused: %s %s\n", last_why.rule,
+		        last_why.detail);
+		exit(2);
+	}
+	return g;
+}
+
+/* §12.1: a ship that moved and is reconfigured cannot move again. */
+static void case_move_then_reconfigure(void)
+{
+	struct engine_game *g =
+	    alpha("{\"ships\":[[{\"value\":3,\"at\":[3,0]},{\"value\":2,\"at\":"
+	          "[0,0]},{\"value\":4,\"at\":\"scrapyard\"}]," FAR1
+	          "],\"dice\":[5]}");
+	test_cond("§12.1 move 3 squares",
+	          OK(g, 0, "{\"type\":\"move\",\"ship\":0,\"to\":[3,3]}"));
+	test_cond("§12.1 reconfigure",
+	          OK(g, 0, "{\"type\":\"reconfigure\",\"ship\":0}"));
+	test_cond("§12.1 reconfigure used the scripted 5",
+	          ship(g, 0, 0)->value == 5);
+	test_cond("§12.1 cannot move again",
+	          ILLEGAL(g, 0, "{\"type\":\"move\",\"ship\":0,\"to\":[3,4]}"));
+	test_cond("§12.1 refusal cites §4", strcmp(last_why.rule, "§4") == 0);
+	test_cond("§12.1 two actions used", st(g)->actions_left == 1);
+	engine_game_free(g);
+}
+
+/* §5 Reconfigure keeps rolling until the number changes. */
+static void case_reconfigure_differs(void)
+{
+	struct engine_game *g =
+	    alpha("{\"ships\":[[{\"value\":3,\"at\":[3,0]},{\"value\":2,\"at\":"
+	          "[0,0]},{\"value\":4,\"at\":\"scrapyard\"}]," FAR1
+	          "],\"dice\":[3,3,1,4,2]}");
+	test_cond("§5 reconfigure",
+	          OK(g, 0, "{\"type\":\"reconfigure\",\"ship\":0}"));
+	test_cond("§5 reconfigure skips the old number",
+	          ship(g, 0, 0)->value == 1);
+	test_cond("§5 scrapyard ship can be reconfigured",
+	          OK(g, 0, "{\"type\":\"reconfigure\",\"ship\":2}"));
+	test_cond("§5 scrapyard reconfigure",
+	          ship(g, 0, 2)->value == 2 &&
+	              ship(g, 0, 2)->where == QT_SCRAPYARD);
+	test_cond("§5 reserve ship cannot be reconfigured",
+	          ILLEGAL(g, 0, "{\"type\":\"reconfigure\",\"ship\":3}"));
+	engine_game_free(g);
+}
+
+/* §12.2: a deployed ship may move the same turn. */
+static void case_deploy_then_move(void)
+{
+	struct engine_game *g =
+	    alpha("{\"ships\":[[{\"value\":3,\"at\":[3,0]},{\"value\":2,\"at\":"
+	          "[0,0]},{\"value\":4,\"at\":\"scrapyard\"}]," FAR1
+	          "],\"cubes\":[{\"seat\":0,\"planet\":[1,1]}]}");
+	test_cond(
+	    "§12.2 deploy listed",
+	    listed(g, 0, "{\"type\":\"deploy\",\"ship\":2,\"to\":[1,2]}"));
+	test_cond(
+	    "§12.2 deploy to an orbital of a planet without cube refused",
+	    ILLEGAL(g, 0, "{\"type\":\"deploy\",\"ship\":2,\"to\":[0,4]}"));
+	test_cond(
+	    "§12.2 deploy to an occupied orbital refused",
+	    ILLEGAL(g, 0, "{\"type\":\"deploy\",\"ship\":0,\"to\":[1,2]}"));
+	test_cond("§12.2 deploy",
+	          OK(g, 0, "{\"type\":\"deploy\",\"ship\":2,\"to\":[1,2]}"));
+	test_cond("§12.2 then move",
+	          OK(g, 0, "{\"type\":\"move\",\"ship\":2,\"to\":[3,3]}"));
+	test_cond("§12.2 ship on (3,3)",
+	          ship_on(g, 0, 2, 3, 3) && ship(g, 0, 2)->value == 4);
+	engine_game_free(g);
+}
+
+/* §12.4, §12.37, §12.20: free abilities with no action left. */
+static void case_free_abilities(void)
+{
+	struct engine_game *g =
+	    alpha("{\"actions_left\":0,\"ships\":[[{\"value\":3,\"at\":[3,0]},"
+	          "{\"value\":6,\"at\":[0,0]},{\"value\":4,\"at\":[5,5]},"
+	          "{\"value\":1,\"at\":[2,8]}],[{\"value\":6,\"at\":[3,8]},"
+	          "{\"value\":6,\"at\":[8,6]},{\"value\":6,\"at\":[6,8]}]],"
+	          "\"dice\":[6,6,2,1,6,4]}");
+	test_cond("§12.4 no move listed with 0 actions",
+	          count_listed(g, 0, "move") == 0);
+	test_cond("§12.4 warp",
+	          OK(g, 0, "{\"type\":\"warp\",\"ship\":0,\"with\":1}"));
+	test_cond("§12.4 warp swapped",
+	          ship_on(g, 0, 0, 0, 0) && ship_on(g, 0, 1, 3, 0));
+	test_cond("§12.37 scout", OK(g, 0, "{\"type\":\"scout\",\"ship\":1}"));
+	test_cond("§12.37 scout re-rolls its 6s", ship(g, 0, 1)->value == 2);
+	test_cond("§12.4 modify",
+	          OK(g, 0, "{\"type\":\"modify\",\"ship\":2,\"value\":3}"));
+	test_cond("§12.4 modified", ship(g, 0, 2)->value == 3);
+	test_cond(
+	    "§6.2 modify only to 3 or 5 (ship used)",
+	    ILLEGAL(g, 0, "{\"type\":\"modify\",\"ship\":2,\"value\":5}"));
+	test_cond(
+	    "§12.4 strike",
+	    OK(g, 0, "{\"type\":\"strike\",\"ship\":3,\"target\":[3,8]}"));
+	/* 1+1 = 2 against 6+6 = 12: destroyed, re-rolled to 4 */
+	test_cond("§12.4 strike destroyed the ship",
+	          ship(g, 1, 0)->where == QT_SCRAPYARD &&
+	              ship(g, 1, 0)->value == 4);
+	test_cond("§14 dice order: attacker, defender, re-roll",
+	          st(g)->last_dice_n == 3 && st(g)->last_dice[0] == 1 &&
+	              st(g)->last_dice[1] == 6 && st(g)->last_dice[2] == 4);
+	test_cond("§12.4 advance or stay pending",
+	          engine_game_to_act(g) == 1 &&
+	              count_listed(g, 0, "advance") == 1);
+	test_cond("§12.4 advance", OK(g, 0, "{\"type\":\"advance\"}"));
+	test_cond("§12.4 striker advanced", ship_on(g, 0, 3, 3, 8));
+	test_cond("§12.4 dominance 2 and 1",
+	          st(g)->dominance[0] == 2 && st(g)->dominance[1] == 1);
+	test_cond("§12.4 strike used no action", st(g)->actions_left == 0);
+	engine_game_free(g);
+}
+
+/* §12.5: an enemy on the 3rd step can be attacked by a 3, not on the 4th. */
+static void case_attack_reach(void)
+{
+	struct engine_game *g = alpha(
+	    "{\"ships\":[[{\"value\":3,\"at\":[3,0]},{\"value\":2,\"at\":"
+	    "[0,0]},{\"value\":4,\"at\":\"scrapyard\"}],[{\"value\":6,"
+	    "\"at\":[3,3]},{\"value\":6,\"at\":[3,6]},{\"value\":6,\"at\":"
+	    "[6,8]}]],\"dice\":[6,1]}");
+	test_cond("§12.5 attack on the 3rd step listed",
+	          listed(g, 0,
+	                 "{\"type\":\"attack\",\"ship\":0,\"from\":[3,2],"
+	                 "\"target\":[3,3]}"));
+	test_cond("§12.5 no attack on (3,6)",
+	          ILLEGAL(g, 0,
+	                  "{\"type\":\"attack\",\"ship\":0,\"from\":[3,5],"
+	                  "\"target\":[3,6]}"));
+	test_cond("§12.5 attack", OK(g, 0,
+	                             "{\"type\":\"attack\",\"ship\":0,\"from\":"
+	                             "[3,2],\"target\":[3,3]}"));
+	/* 3+6 = 9 against 6+1 = 7: repelled (§12.16) */
+	test_cond("§12.16 repelled to its launch square",
+	          ship_on(g, 0, 0, 3, 2));
+	test_cond("§12.16 defender stays", ship_on(g, 1, 0, 3, 3));
+	test_cond("§12.16 no dominance change",
+	          st(g)->dominance[0] == 1 && st(g)->dominance[1] == 1);
+	test_cond("§12.16 move used",
+	          ship(g, 0, 0)->moved && st(g)->actions_left == 2);
+	test_cond("§12.16 no decision pending", st(g)->ndecisions == 0);
+	engine_game_free(g);
+	g = alpha(
+	    "{\"ships\":[[{\"value\":3,\"at\":[3,0]},{\"value\":2,\"at\":"
+	    "[0,0]},{\"value\":4,\"at\":\"scrapyard\"}],[{\"value\":6,"
+	    "\"at\":[3,4]},{\"value\":6,\"at\":[8,6]},{\"value\":6,\"at\":"
+	    "[6,8]}]]}");
+	test_cond("§12.5 enemy on the 4th step: no attack",
+	          ILLEGAL(g, 0,
+	                  "{\"type\":\"attack\",\"ship\":0,\"from\":[3,3],"
+	                  "\"target\":[3,4]}"));
+	test_cond("§12.5 no attack listed", count_listed(g, 0, "attack") == 0);
+	engine_game_free(g);
+}
+
+/* §12.6, §12.7: blocked paths go around; no 0-square move. */
+static void case_paths(void)
+{
+	struct engine_game *g =
+	    alpha("{\"ships\":[[{\"value\":2,\"at\":[3,0]},{\"value\":2,\"at\":"
+	          "[3,1]},{\"value\":3,\"at\":[1,0]},{\"value\":4,\"at\":[4,0]}"
+	          "]," FAR1 "]}");
+	test_cond("§12.6 own ship blocks: (3,2) out of reach of a 2",
+	          ILLEGAL(g, 0, "{\"type\":\"move\",\"ship\":0,\"to\":[3,2]}"));
+	test_cond("§12.6 planet blocks: (1,2) out of reach of a 3",
+	          ILLEGAL(g, 0, "{\"type\":\"move\",\"ship\":2,\"to\":[1,2]}"));
+	test_cond("§12.6 cannot end on a planet",
+	          ILLEGAL(g, 0, "{\"type\":\"move\",\"ship\":2,\"to\":[1,1]}"));
+	test_cond("§12.6 cannot end on a ship",
+	          ILLEGAL(g, 0, "{\"type\":\"move\",\"ship\":0,\"to\":[3,1]}"));
+	test_cond("§12.7 no 0-square move",
+	          ILLEGAL(g, 0, "{\"type\":\"move\",\"ship\":0,\"to\":[3,0]}"));
+	test_cond("§12.6 a 4 goes around the planet",
+	          OK(g, 0, "{\"type\":\"move\",\"ship\":3,\"to\":[4,2]}"));
+	test_cond(
+	    "§12.6 off the board refused",
+	    ILLEGAL(g, 0, "{\"type\":\"move\",\"ship\":2,\"to\":[20,0]}"));
+	engine_game_free(g);
+}
+
+/* §12.8-§12.13: construct. */
+static void case_construct(void)
+{
+	/* 3 + 4 around the 7 at (1,4) */
+	struct engine_game *g =
+	    alpha("{\"actions_left\":1,\"ships\":[[{\"value\":3,\"at\":[0,4]},"
+	          "{\"value\":4,\"at\":[1,3]},{\"value\":4,\"at\":"
+	          "\"scrapyard\"}]," FAR1 "]}");
+	test_cond("§12.8 construct with 1 action left refused",
+	          ILLEGAL(g, 0, "{\"type\":\"construct\",\"planet\":[1,4]}"));
+	test_cond("§12.8 not listed", count_listed(g, 0, "construct") == 0);
+	engine_game_free(g);
+	g = alpha("{\"ships\":[[{\"value\":3,\"at\":[0,4]},{\"value\":4,"
+	          "\"at\":[1,3]},{\"value\":4,\"at\":\"scrapyard\"}]," FAR1
+	          "]}");
+	test_cond("§5 construct listed",
+	          listed(g, 0, "{\"type\":\"construct\",\"planet\":[1,4]}"));
+	test_cond("§5 construct",
+	          OK(g, 0, "{\"type\":\"construct\",\"planet\":[1,4]}"));
+	test_cond("§5 cube placed, 2 actions spent, a pick owed",
+	          cubes_of(g, 0, 1, 4) == 1 && st(g)->actions_left == 1 &&
+	              st(g)->picks[0] == 1 && st(g)->cubes_left[0] == 4);
+	test_cond("§5 ships stay",
+	          ship_on(g, 0, 0, 0, 4) && ship_on(g, 0, 1, 1, 3));
+	engine_game_free(g);
+
+	/* §12.9: 6+2+1 on an 8 */
+	g = alpha("{\"ships\":[[{\"value\":6,\"at\":[3,4]},{\"value\":2,"
+	          "\"at\":[5,4]},{\"value\":1,\"at\":[4,3]}]," FAR1 "]}");
+	test_cond("§12.9 all orbital ships count: 9 is not 8",
+	          ILLEGAL(g, 0, "{\"type\":\"construct\",\"planet\":[4,4]}"));
+	test_cond("§12.9 refusal names the sum",
+	          strstr(last_why.detail, "add up to 9") != NULL);
+	engine_game_free(g);
+
+	/* §12.10: 5+3 with an enemy 1 in the third orbital square */
+	g = alpha(
+	    "{\"ships\":[[{\"value\":5,\"at\":[3,4]},{\"value\":3,"
+	    "\"at\":[5,4]},{\"value\":1,\"at\":[0,0]}],[{\"value\":1,"
+	    "\"at\":[4,3]},{\"value\":6,\"at\":[8,6]},{\"value\":6,\"at\":"
+	    "[6,8]}]]}");
+	test_cond("§12.10 enemy orbital ship ignored",
+	          OK(g, 0, "{\"type\":\"construct\",\"planet\":[4,4]}"));
+	engine_game_free(g);
+
+	/* §12.11: a diagonal ship is ignored */
+	g = alpha("{\"ships\":[[{\"value\":5,\"at\":[3,4]},{\"value\":2,"
+	          "\"at\":[5,4]},{\"value\":1,\"at\":[3,3]}]," FAR1 "]}");
+	test_cond("§12.11 diagonal 1 does not make 5+2 an 8",
+	          ILLEGAL(g, 0, "{\"type\":\"construct\",\"planet\":[4,4]}"));
+	engine_game_free(g);
+
+	/* §12.12: a 7 with an enemy cube is full */
+	g = alpha("{\"dominance\":[5,1],\"ships\":[[{\"value\":3,\"at\":[0,4]},"
+	          "{\"value\":4,\"at\":[1,3]},{\"value\":1,\"at\":[3,0]}],"
+	          "[{\"value\":6,\"at\":[3,1]},{\"value\":6,\"at\":[8,6]},"
+	          "{\"value\":6,\"at\":[6,8]}]],\"cubes\":[{\"seat\":1,"
+	          "\"planet\":[1,4]}],\"dice\":[1,6,2]}");
+	test_cond("§12.12 full 7 refused",
+	          ILLEGAL(g, 0, "{\"type\":\"construct\",\"planet\":[1,4]}"));
+	test_cond("§12.12 refusal cites §7.3",
+	          strcmp(last_why.rule, "§7.3") == 0);
+	test_cond("§12.38 win at dominance 5",
+	          OK(g, 0,
+	             "{\"type\":\"attack\",\"ship\":2,\"from\":[3,0],"
+	             "\"target\":[3,1]}"));
+	test_cond("§12.38 infamy pending first",
+	          st(g)->ndecisions == 2 &&
+	              st(g)->decision[0].kind == QT_DEC_INFAMY &&
+	              st(g)->decision[1].kind == QT_DEC_ADVANCE);
+	test_cond("§12.12 infamy not offered on the full 7",
+	          !listed(g, 0, "{\"type\":\"infamy\",\"planet\":[1,4]}"));
+	test_cond("§12.38 infamy on the 8 offered",
+	          listed(g, 0, "{\"type\":\"infamy\",\"planet\":[4,4]}"));
+	test_cond("§12.38 advance refused before infamy",
+	          ILLEGAL(g, 0, "{\"type\":\"advance\"}"));
+	test_cond("§12.38 infamy",
+	          OK(g, 0, "{\"type\":\"infamy\",\"planet\":[4,4]}"));
+	test_cond("§12.38 cube placed, dominance reset, a pick owed",
+	          cubes_of(g, 0, 4, 4) == 1 && st(g)->dominance[0] == 1 &&
+	              st(g)->picks[0] == 1 && st(g)->cubes_left[0] == 4);
+	test_cond("§12.38 then advance or stay",
+	          OK(g, 0, "{\"type\":\"stay\"}"));
+	test_cond("§12.38 stayed", ship_on(g, 0, 2, 3, 0));
+	test_cond("§12.38 the turn goes on",
+	          st(g)->phase == QT_PH_ACTIONS && st(g)->actions_left == 2);
+	test_cond("§12.39 end turn", OK(g, 0, "{\"type\":\"end_turn\"}"));
+	test_cond("§12.39 the infamy cube earns a card",
+	          st(g)->phase == QT_PH_CARDS && engine_game_to_act(g) == 1 &&
+	              count_listed(g, 0, "take_card") >= 1);
+	engine_game_free(g);
+
+	/* §12.13: an 8 with one enemy cube can be shared */
+	g = alpha("{\"ships\":[[{\"value\":5,\"at\":[3,4]},{\"value\":3,"
+	          "\"at\":[5,4]},{\"value\":1,\"at\":[0,0]}]," FAR1
+	          "],\"cubes\":[{\"seat\":1,\"planet\":[4,4]}]}");
+	test_cond("§12.13 share the 8",
+	          OK(g, 0, "{\"type\":\"construct\",\"planet\":[4,4]}"));
+	test_cond("§12.13 both cubes there",
+	          cubes_of(g, 0, 4, 4) == 1 && cubes_of(g, 1, 4, 4) == 1);
+	engine_game_free(g);
+}
+
+/* §12.14, §7.3, §10: entanglement, and the game ends on the last cube. */
+static void case_entanglement(void)
+{
+	/* Alpha: own cube on the 8, other planets have room */
+	struct engine_game *g =
+	    alpha("{\"ships\":[[{\"value\":5,\"at\":[3,4]},{\"value\":6,\"at\":"
+	          "[5,4]},{\"value\":1,\"at\":[0,0]}]," FAR1
+	          "],\"cubes\":[{\"seat\":0,\"planet\":[4,4]}]}");
+	test_cond("§12.14 own cube, other planets with room: refused",
+	          ILLEGAL(g, 0, "{\"type\":\"construct\",\"planet\":[4,4]}"));
+	engine_game_free(g);
+
+	/* Tactics: every planet with room holds a cube of seat 0 */
+	const char *tactics =
+	    "{\"ships\":[[{\"value\":5,\"at\":[3,1]},{\"value\":6,\"at\":"
+	    "[5,1]},{\"value\":1,\"at\":[3,3]}],[{\"value\":3,\"at\":[3,7]},"
+	    "{\"value\":5,\"at\":[5,7]},{\"value\":6,\"at\":[3,5]}]],"
+	    "\"cubes\":[{\"seat\":0,\"planet\":[4,1]},{\"seat\":0,\"planet\":"
+	    "[4,7]},{\"seat\":0,\"planet\":[1,4]},{\"seat\":1,\"planet\":"
+	    "[4,4]},{\"seat\":1,\"planet\":[7,4]}]}";
+	g = game(2, "{\"map\":\"Tactics - Add-on pack\"}", tactics, 3);
+	test_cond("§7.3 Tactics setup", g != NULL);
+	if (!g)
+		return;
+	test_cond("§12.14 entanglement: 5+6 = 8+3 listed",
+	          listed(g, 0, "{\"type\":\"construct\",\"planet\":[4,1]}"));
+	test_cond("§12.14 no construct where the sum is 0",
+	          !listed(g, 0, "{\"type\":\"construct\",\"planet\":[4,7]}"));
+	struct qt_state off = *st(g);
+	off.entanglement = 0;
+	test_cond("§7.3 with entanglement off the second cube is refused",
+	          !qt_cube_allowed(&off, 0,
+	                           qt_board_planet_at(&off.board, 4, 1), NULL));
+	test_cond("§7.3 seat 1 has no cube there: ordinary placement",
+	          qt_cube_allowed(&off, 1, qt_board_planet_at(&off.board, 4, 1),
+	                          NULL));
+	test_cond("§10 the last cube",
+	          OK(g, 0, "{\"type\":\"construct\",\"planet\":[4,1]}"));
+	struct rules_result res;
+	test_cond("§10 game over", engine_game_result(g, &res) == 1 &&
+	                               res.winners == 1u &&
+	                               strcmp(res.reason, "last_cube") == 0);
+	test_cond("§10 nobody acts", engine_game_to_act(g) == 0);
+	test_cond("§10 no card phase", st(g)->phase == QT_PH_OVER);
+	test_cond("§10 moves refused",
+	          act(g, 0, "{\"type\":\"end_turn\"}") == BD_EGAMEOVER);
+	json_t *v = engine_game_view(g, ENGINE_SPECTATOR);
+	test_cond("§10 view shows the winner",
+	          json_integer_value(json_object_get(v, "winner")) == 0 &&
+	              !strcmp(json_string_value(json_object_get(v, "phase")),
+	                      "over"));
+	json_decref(v);
+	engine_game_free(g);
+
+	test_cond(
+	    "§14 entanglement off refused on negative slack",
+	    setup_rc(
+	        2, "{\"map\":\"Tactics - Add-on pack\",\"entanglement\":false}",
+	        NULL) == BD_EBADOPTIONS);
+	test_cond("§14 entanglement off allowed on Alpha",
+	          setup_rc(2, "{\"entanglement\":false}", NULL) == 0);
+}
+
+/* §12.15, §12.17, §12.18: combat results. */
+static void case_combat(void)
+{
+	struct engine_game *g = alpha(
+	    "{\"dominance\":[3,3],\"ships\":[[{\"value\":3,\"at\":[3,0]},"
+	    "{\"value\":2,\"at\":[0,0]},{\"value\":4,\"at\":\"scrapyard\"}],"
+	    "[{\"value\":3,\"at\":[3,1]},{\"value\":6,\"at\":[8,6]},"
+	    "{\"value\":6,\"at\":[6,8]}]],\"dice\":[2,2,3]}");
+	test_cond("§12.15 attack", OK(g, 0,
+	                              "{\"type\":\"attack\",\"ship\":0,"
+	                              "\"from\":[3,0],\"target\":[3,1]}"));
+	test_cond("§12.15 tie goes to the attacker",
+	          ship(g, 1, 0)->where == QT_SCRAPYARD);
+	test_cond("§12.17 dominance +1 / -1",
+	          st(g)->dominance[0] == 4 && st(g)->dominance[1] == 2);
+	test_cond("§12.18 the destroyed ship shows its re-roll (3 again)",
+	          ship(g, 1, 0)->value == 3);
+	test_cond("§12.17 advance or stay listed",
+	          count_listed(g, 0, "advance") == 1 &&
+	              count_listed(g, 0, "stay") == 1 &&
+	              count_listed(g, 0, "move") == 0);
+	test_cond("§12.17 attacker on its launch square while deciding",
+	          ship_on(g, 0, 0, 3, 0));
+	json_t *v = engine_game_view(g, 1);
+	json_t *pend = json_array_get(json_object_get(v, "pending"), 0);
+	json_t *s10 = json_array_get(
+	    json_object_get(json_array_get(json_object_get(v, "players"), 1),
+	                    "ships"),
+	    0);
+	test_cond("view: advance pending for seat 0",
+	          !strcmp(json_string_value(json_object_get(pend, "kind")),
+	                  "advance") &&
+	              json_integer_value(json_object_get(pend, "seat")) == 0);
+	test_cond("view: destroyed ship, owner 1, in the scrapyard",
+	          json_integer_value(json_object_get(s10, "owner")) == 1 &&
+	              !strcmp(json_string_value(json_object_get(s10, "at")),
+	                      "scrapyard"));
+	test_cond("view: last dice 2, 2, 3",
+	          json_array_size(json_object_get(v, "last_dice")) == 3 &&
+	              json_integer_value(json_array_get(
+	                  json_object_get(v, "last_dice"), 2)) == 3);
+	json_decref(v);
+	test_cond("§12.17 advance", OK(g, 0, "{\"type\":\"advance\"}"));
+	test_cond("§12.17 advanced", ship_on(g, 0, 0, 3, 1));
+	test_cond("§12.17 the ship moved", ship(g, 0, 0)->moved == 1);
+	engine_game_free(g);
+}
+
+/* §12.19-§12.23: abilities and movement of single ships. */
+static void case_abilities(void)
+{
+	struct engine_game *g = alpha(
+	    "{\"ships\":[[{\"value\":4,\"at\":[3,0]},{\"value\":1,\"at\":"
+	    "[6,0]},{\"value\":4,\"at\":[0,0]}],[{\"value\":6,\"at\":[3,3]},"
+	    "{\"value\":5,\"at\":[7,0]},{\"value\":5,\"at\":[5,1]}]],"
+	    "\"dice\":[1,6,3,1,6,2]}");
+	test_cond("§12.19 frigate moves next to the enemy",
+	          OK(g, 0, "{\"type\":\"move\",\"ship\":0,\"to\":[3,2]}"));
+	test_cond("§12.19 modify after the move",
+	          OK(g, 0, "{\"type\":\"modify\",\"ship\":0,\"value\":3}"));
+	test_cond("§12.19 no attack with the new number in that move",
+	          ILLEGAL(g, 0,
+	                  "{\"type\":\"attack\",\"ship\":0,\"from\":[3,2],"
+	                  "\"target\":[3,3]}"));
+	/* §12.20: battlestation move-attacks, then strikes */
+	test_cond(
+	    "§12.21 diagonal strike refused",
+	    ILLEGAL(g, 0, "{\"type\":\"strike\",\"ship\":1,\"target\":[5,1]}"));
+	test_cond("§12.21 refusal cites §6.2",
+	          strcmp(last_why.rule, "§6.2") == 0);
+	test_cond("§12.20 move-attack", OK(g, 0,
+	                                   "{\"type\":\"attack\",\"ship\":1,"
+	                                   "\"from\":[6,0],\"target\":[7,0]}"));
+	test_cond("§12.20 stay", OK(g, 0, "{\"type\":\"stay\"}"));
+	test_cond("§12.20 no orthogonal enemy left: no strike listed",
+	          count_listed(g, 0, "strike") == 0); /* nobody adjacent now */
+	engine_game_free(g);
+
+	g = alpha(
+	    "{\"ships\":[[{\"value\":1,\"at\":[3,0]},{\"value\":2,\"at\":"
+	    "[0,0]},{\"value\":4,\"at\":\"scrapyard\"}],[{\"value\":5,"
+	    "\"at\":[3,1]},{\"value\":5,\"at\":[2,0]},{\"value\":6,\"at\":"
+	    "[6,8]}]],\"dice\":[1,6,3,1,6,2]}");
+	test_cond("§12.20 attack", OK(g, 0,
+	                              "{\"type\":\"attack\",\"ship\":0,"
+	                              "\"from\":[3,0],\"target\":[3,1]}"));
+	test_cond("§12.20 stay", OK(g, 0, "{\"type\":\"stay\"}"));
+	test_cond(
+	    "§12.20 strike the other neighbour",
+	    OK(g, 0, "{\"type\":\"strike\",\"ship\":0,\"target\":[2,0]}"));
+	test_cond("§12.20 both destroyed",
+	          ship(g, 1, 0)->where == QT_SCRAPYARD &&
+	              ship(g, 1, 1)->where == QT_SCRAPYARD &&
+	              ship(g, 1, 0)->value == 3 && ship(g, 1, 1)->value == 2);
+	test_cond("§12.20 strike costs no action", st(g)->actions_left == 2);
+	test_cond("§12.20 dominance 3", st(g)->dominance[0] == 3);
+	test_cond("§12.20 no second strike", count_listed(g, 0, "strike") == 0);
+	engine_game_free(g);
+
+	/* §12.22: interceptor attacks diagonally and is repelled */
+	g = alpha(
+	    "{\"ships\":[[{\"value\":5,\"at\":[3,0]},{\"value\":2,\"at\":"
+	    "[0,0]},{\"value\":4,\"at\":\"scrapyard\"}],[{\"value\":2,"
+	    "\"at\":[5,3]},{\"value\":6,\"at\":[8,6]},{\"value\":6,\"at\":"
+	    "[6,8]}]],\"dice\":[6,1]}");
+	test_cond("§12.22 diagonal attack",
+	          OK(g, 0,
+	             "{\"type\":\"attack\",\"ship\":0,\"from\":[4,2],"
+	             "\"target\":[5,3]}"));
+	test_cond("§12.22 repelled to its diagonal launch square",
+	          ship_on(g, 0, 0, 4, 2) && ship(g, 0, 0)->moved);
+	test_cond("§12.22 maneuver used", ship(g, 0, 0)->ability_used == 1);
+	engine_game_free(g);
+
+	/* §12.23: corner squeeze; maneuver only when needed */
+	g = alpha("{\"ships\":[[{\"value\":5,\"at\":[2,2]},{\"value\":6,\"at\":"
+	          "[2,3]},{\"value\":6,\"at\":[3,2]},{\"value\":5,\"at\":[5,5]}"
+	          "]," FAR1 "]}");
+	test_cond("§12.23 slip diagonally between two ships",
+	          OK(g, 0, "{\"type\":\"move\",\"ship\":0,\"to\":[3,3]}"));
+	test_cond("§12.23 maneuver used", ship(g, 0, 0)->ability_used == 1);
+	test_cond("§14 orthogonal reach: no maneuver",
+	          OK(g, 0, "{\"type\":\"move\",\"ship\":3,\"to\":[5,7]}") &&
+	              ship(g, 0, 3)->ability_used == 0);
+	engine_game_free(g);
+}
+
+/* §12.30-§12.36: transport, warp, modify. */
+static void case_transport(void)
+{
+	struct engine_game *g = alpha(
+	    "{\"ships\":[[{\"value\":2,\"at\":[3,3]},{\"value\":4,\"at\":"
+	    "[3,0]},{\"value\":3,\"at\":[0,0]}],[{\"value\":6,\"at\":[6,6]},"
+	    "{\"value\":6,\"at\":[5,3]},{\"value\":6,\"at\":[6,8]}]],"
+	    "\"dice\":[6,1]}");
+	test_cond("§12.30 passenger moves first",
+	          OK(g, 0, "{\"type\":\"move\",\"ship\":1,\"to\":[3,2]}"));
+	test_cond("§12.32 no transport onto an enemy",
+	          ILLEGAL(g, 0,
+	                  "{\"type\":\"transport\",\"ship\":0,\"passenger\":1,"
+	                  "\"to\":[5,3],\"drop\":[5,4]}"));
+	test_cond("§6.2 no transport of 3 squares",
+	          ILLEGAL(g, 0,
+	                  "{\"type\":\"transport\",\"ship\":0,\"passenger\":1,"
+	                  "\"to\":[3,6],\"drop\":[2,6]}"));
+	test_cond("§12.30 carry a ship that moved",
+	          OK(g, 0,
+	             "{\"type\":\"transport\",\"ship\":0,\"passenger\":1,"
+	             "\"to\":[3,5],\"drop\":[4,6]}"));
+	test_cond("§12.30 both placed",
+	          ship_on(g, 0, 0, 3, 5) && ship_on(g, 0, 1, 4, 6));
+	test_cond("§12.30 flagship used move and ability",
+	          ship(g, 0, 0)->moved && ship(g, 0, 0)->ability_used);
+	test_cond("§12.30 passenger still cannot move",
+	          ILLEGAL(g, 0, "{\"type\":\"move\",\"ship\":1,\"to\":[4,5]}"));
+	test_cond("§12.35 warp after move actions",
+	          OK(g, 0, "{\"type\":\"warp\",\"ship\":2,\"with\":0}"));
+	test_cond("§12.35 destroyer then moves",
+	          OK(g, 0, "{\"type\":\"move\",\"ship\":2,\"to\":[2,3]}") &&
+	              ship_on(g, 0, 2, 2, 3) && ship_on(g, 0, 0, 0, 0));
+	engine_game_free(g);
+
+	g = alpha(
+	    "{\"ships\":[[{\"value\":2,\"at\":[3,3]},{\"value\":3,\"at\":"
+	    "[3,2]},{\"value\":4,\"at\":[0,0]}],[{\"value\":6,\"at\":[6,6]},"
+	    "{\"value\":6,\"at\":[8,6]},{\"value\":6,\"at\":[6,8]}]],"
+	    "\"dice\":[6,1]}");
+	test_cond("§12.31 carry an unmoved ship 2 squares",
+	          OK(g, 0,
+	             "{\"type\":\"transport\",\"ship\":0,\"passenger\":1,"
+	             "\"to\":[5,3],\"drop\":[6,4]}"));
+	test_cond("§12.31 passenger not marked as moved",
+	          ship(g, 0, 1)->moved == 0);
+	test_cond("§12.31 then the passenger attacks",
+	          OK(g, 0,
+	             "{\"type\":\"attack\",\"ship\":1,\"from\":[6,5],"
+	             "\"target\":[6,6]}"));
+	test_cond("§12.31 repelled to (6,5)", ship_on(g, 0, 1, 6, 5));
+	test_cond(
+	    "§12.36 modify then warp refused",
+	    OK(g, 0, "{\"type\":\"modify\",\"ship\":2,\"value\":3}") &&
+	        ILLEGAL(g, 0, "{\"type\":\"warp\",\"ship\":2,\"with\":0}"));
+	engine_game_free(g);
+
+	g = alpha("{\"ships\":[[{\"value\":2,\"at\":[3,3]},{\"value\":3,\"at\":"
+	          "[3,2]},{\"value\":2,\"at\":[3,4]}]," FAR1 "]}");
+	test_cond("§12.33 out and back",
+	          OK(g, 0,
+	             "{\"type\":\"transport\",\"ship\":0,\"passenger\":1,"
+	             "\"to\":[3,3],\"drop\":[2,2]}"));
+	test_cond("§12.33 flagship home, passenger dropped",
+	          ship_on(g, 0, 0, 3, 3) && ship_on(g, 0, 1, 2, 2));
+	engine_game_free(g);
+
+	g = alpha("{\"ships\":[[{\"value\":2,\"at\":[3,3]},{\"value\":2,\"at\":"
+	          "[3,4]},{\"value\":4,\"at\":[0,0]}]," FAR1 "]}");
+	test_cond("§12.34 A carries flagship B",
+	          OK(g, 0,
+	             "{\"type\":\"transport\",\"ship\":0,\"passenger\":1,"
+	             "\"to\":[3,5],\"drop\":[2,6]}"));
+	test_cond("§12.34 B carries A on",
+	          OK(g, 0,
+	             "{\"type\":\"transport\",\"ship\":1,\"passenger\":0,"
+	             "\"to\":[2,8],\"drop\":[3,8]}"));
+	test_cond("§12.34 placed",
+	          ship_on(g, 0, 1, 2, 8) && ship_on(g, 0, 0, 3, 8));
+	test_cond("§12.34 A cannot transport again",
+	          count_listed(g, 0, "transport") == 0);
+	engine_game_free(g);
+}
+
+/* §12.60: Void research at the start of the turn. */
+static void case_void(void)
+{
+	struct engine_game *g =
+	    game(3, "{\"map\":\"Pivot point - The Void\"}",
+	         "{\"research\":[1,5,1],\"ships\":[[{\"value\":2,\"at\":[8,0]},"
+	         "{\"value\":2,\"at\":[8,2]},{\"value\":2,\"at\":[6,0]}],"
+	         "[{\"value\":3,\"at\":[3,3]},{\"value\":3,\"at\":[4,4]},"
+	         "{\"value\":3,\"at\":[6,6]}],[{\"value\":4,\"at\":[0,6]},"
+	         "{\"value\":4,\"at\":[0,8]},{\"value\":4,\"at\":[2,8]}]]}",
+	         5);
+	test_cond("§8 setup", g != NULL);
+	if (!g)
+		return;
+	test_cond("§8 custom start: no start-of-turn effects",
+	          st(g)->research[1] == 5);
+	test_cond("§8 end turn", OK(g, 0, "{\"type\":\"end_turn\"}"));
+	test_cond("§12.60 two Void ships: 5 -> 6 (capped)",
+	          st(g)->active == 1 && st(g)->research[1] == 6);
+	test_cond("§12.60 Void ships move normally",
+	          OK(g, 1, "{\"type\":\"move\",\"ship\":1,\"to\":[4,5]}"));
+	test_cond("§14 research at 6 not offered",
+	          count_listed(g, 1, "research") == 0 &&
+	              ILLEGAL(g, 1, "{\"type\":\"research\"}"));
+	test_cond("§12.42 end turn", OK(g, 1, "{\"type\":\"end_turn\"}"));
+	test_cond("§12.42 research 6: a card and research 1",
+	          st(g)->phase == QT_PH_CARDS && st(g)->research[1] == 1 &&
+	              st(g)->picks[1] == 1 && engine_game_to_act(g) == 2);
+	test_cond("§9.1 refresh", OK(g, 1, "{\"type\":\"refresh_cards\"}"));
+	test_cond("§9.1 refresh spends the pick; 6 discarded",
+	          st(g)->active == 2 && st(g)->phase == QT_PH_ACTIONS &&
+	              st(g)->cmd_discard_n == 3 && st(g)->gam_discard_n == 3 &&
+	              st(g)->cmd_deck_n == 31 - 6 &&
+	              st(g)->gam_deck_n == 22 - 6);
+	test_cond("§8 seat 2 has no Void ship", st(g)->research[2] == 1);
+	engine_game_free(g);
+}
+
+/* A 2-seat Alpha position in seat 0's Phase 2 with research 6 (one pick),
+ * the given rows and decks, and extra JSON fields. */
+static struct engine_game *cards_game(const char *extra)
+{
+	char buf[2048];
+	snprintf(buf, sizeof buf,
+	         "{\"research\":[6,1],\"ships\":[[{\"value\":3,\"at\":[3,0]},"
+	         "{\"value\":2,\"at\":[0,0]},{\"value\":4,\"at\":\"scrapyard\"}"
+	         "]," FAR1
+	         "],\"cubes\":[{\"seat\":0,\"planet\":[1,1]},{\"seat\":1,"
+	         "\"planet\":[7,7]}]%s}",
+	         extra);
+	struct engine_game *g = alpha(buf);
+	if (act(g, 0, "{\"type\":\"end_turn\"}") != 0) {
+		fprintf(stderr, "end_turn refused: %s\n", last_why.detail);
+		exit(2);
+	}
+	return g;
+}
+
+/* §12.41, §12.46, §9.1: AGGRESSION at 4 in Phase 2, refill from the deck. */
+static void case_aggression(void)
+{
+	struct engine_game *g = cards_game(
+	    ",\"dominance\":[4,1],\"row\":{\"command\":[\"agile\","
+	    "\"brilliant\",\"cruel\"],\"gambit\":[\"aggression\","
+	    "\"momentum\",\"sabotage\"]},\"decks\":{\"command\":[\"warlike\"],"
+	    "\"gambit\":[\"expansion\",\"relocation\"]}");
+	test_cond("§12.42 one pick", st(g)->phase == QT_PH_CARDS &&
+	                                 st(g)->picks[0] == 1 &&
+	                                 st(g)->research[0] == 1);
+	test_cond("§9.1 7 choices: 6 cards and refresh",
+	          count_listed(g, 0, "take_card") == 6 &&
+	              count_listed(g, 0, "refresh_cards") == 1);
+	test_cond("§12.41 take aggression",
+	          OK(g, 0, "{\"type\":\"take_card\",\"card\":\"aggression\"}"));
+	test_cond("§9.1 slot refilled from the deck top",
+	          st(g)->row_gam[0] == QT_EXPANSION && st(g)->gam_deck_n == 1);
+	test_cond("§12.46 resolved at once: dominance 6, infamy pending",
+	          st(g)->dominance[0] == 6 && st(g)->ndecisions == 1 &&
+	              st(g)->decision[0].kind == QT_DEC_INFAMY);
+	test_cond("§12.41 infamy",
+	          OK(g, 0, "{\"type\":\"infamy\",\"planet\":[4,4]}"));
+	test_cond("§12.41 one more card", st(g)->picks[0] == 1 &&
+	                                      st(g)->dominance[0] == 1 &&
+	                                      st(g)->phase == QT_PH_CARDS);
+	test_cond("§9.1 take a command card",
+	          OK(g, 0, "{\"type\":\"take_card\",\"card\":\"agile\"}"));
+	test_cond("§9.1 held, refilled",
+	          st(g)->held[0][0] == qt_card_find("agile") &&
+	              st(g)->row_cmd[0] == qt_card_find("warlike"));
+	test_cond("§4 next player's turn", st(g)->active == 1 &&
+	                                       st(g)->phase == QT_PH_ACTIONS &&
+	                                       st(g)->actions_left == 3);
+	/* given decks: the cards named nowhere start in the discards */
+	test_cond("§9.3 gambit discarded on top of the discards",
+	          st(g)->gam_discard_n == 22 - 3 - 2 + 1 &&
+	              st(g)->gam_discard[st(g)->gam_discard_n - 1] ==
+	                  QT_AGGRESSION);
+	engine_game_free(g);
+}
+
+/* §12.45 and EXPANSION placement. */
+static void case_expansion(void)
+{
+	struct engine_game *g = cards_game(
+	    ",\"row\":{\"gambit\":[\"expansion\",\"aggression\",\"sabotage\"]},"
+	    "\"dice\":[4,5]");
+	test_cond("§9.3 take expansion",
+	          OK(g, 0, "{\"type\":\"take_card\",\"card\":\"expansion\"}"));
+	test_cond("§14 ship 3 rolled first", ship(g, 0, 3)->value == 4);
+	test_cond(
+	    "§9.3 place_ship listed: scrapyard and free orbitals of (1,1)",
+	    count_listed(g, 0, "place_ship") == 1 + 4 &&
+	        listed(g, 0,
+	               "{\"type\":\"place_ship\",\"ship\":3,\"to\":"
+	               "\"scrapyard\"}"));
+	test_cond(
+	    "§9.3 not on a planet without cube",
+	    ILLEGAL(g, 0, "{\"type\":\"place_ship\",\"ship\":3,\"to\":[0,4]}"));
+	test_cond(
+	    "§9.3 place",
+	    OK(g, 0, "{\"type\":\"place_ship\",\"ship\":3,\"to\":[1,2]}"));
+	test_cond("§9.3 placed", ship_on(g, 0, 3, 1, 2));
+	engine_game_free(g);
+
+	g = alpha(
+	    "{\"research\":[6,1],\"ships\":[[{\"value\":3,\"at\":[3,0]},"
+	    "{\"value\":2,\"at\":[0,0]},{\"value\":4,\"at\":\"scrapyard\"},"
+	    "{\"value\":1,\"at\":[5,5]},{\"value\":6,\"at\":\"scrapyard\"}]"
+	    "," FAR1 "],\"row\":{\"gambit\":[\"expansion\",\"aggression\","
+	    "\"sabotage\"]}}");
+	test_cond("step {type:end_turn}", OK(g, 0, "{\"type\":\"end_turn\"}"));
+	test_cond(
+	    "§12.45 both expansion ships in play: not listed",
+	    !listed(g, 0, "{\"type\":\"take_card\",\"card\":\"expansion\"}"));
+	test_cond(
+	    "§12.45 refused",
+	    ILLEGAL(g, 0, "{\"type\":\"take_card\",\"card\":\"expansion\"}"));
+	engine_game_free(g);
+}
+
+/* §12.47, §12.48: MOMENTUM with a pick still owed. */
+static void case_momentum(void)
+{
+	struct engine_game *g =
+	    alpha("{\"research\":[5,1],\"ships\":[[{\"value\":3,\"at\":[0,4]},"
+	          "{\"value\":4,\"at\":[1,3]},{\"value\":2,\"at\":[3,0]}]," FAR1
+	          "],\"row\":{\"gambit\":[\"momentum\",\"aggression\","
+	          "\"sabotage\"]}}");
+	test_cond("step {type:construct,planet:[1,4]}",
+	          OK(g, 0, "{\"type\":\"construct\",\"planet\":[1,4]}"));
+	test_cond("step {type:move,ship:2,to:[3,2]}",
+	          OK(g, 0, "{\"type\":\"move\",\"ship\":2,\"to\":[3,2]}"));
+	test_cond("§12.48 one pick owed", OK(g, 0, "{\"type\":\"end_turn\"}") &&
+	                                      st(g)->picks[0] == 1 &&
+	                                      st(g)->research[0] == 5);
+	/* research 5: only the construct's pick */
+	test_cond("§12.47 take momentum",
+	          OK(g, 0, "{\"type\":\"take_card\",\"card\":\"momentum\"}"));
+	test_cond("§12.47 bonus turn with 2 actions",
+	          st(g)->phase == QT_PH_ACTIONS && st(g)->active == 0 &&
+	              st(g)->actions_left == 2 && st(g)->bonus_turn == 1);
+	test_cond("§12.47 the ship that moved may move again",
+	          OK(g, 0, "{\"type\":\"move\",\"ship\":2,\"to\":[3,3]}"));
+	test_cond("§14 momentum discarded as the bonus turn starts",
+	          st(g)->gam_discard_n == 1 &&
+	              st(g)->gam_discard[0] == QT_MOMENTUM);
+	test_cond("§12.47 bonus Phase 2: nothing owed",
+	          OK(g, 0, "{\"type\":\"end_turn\"}") && st(g)->active == 1 &&
+	              st(g)->actions_left == 3 && st(g)->bonus_turn == 0);
+	engine_game_free(g);
+
+	g = alpha("{\"research\":[6,1],\"ships\":[[{\"value\":3,\"at\":[0,4]},"
+	          "{\"value\":4,\"at\":[1,3]},{\"value\":2,\"at\":[3,0]}]," FAR1
+	          "],\"row\":{\"gambit\":[\"momentum\",\"aggression\","
+	          "\"sabotage\"]}}");
+	test_cond("step {type:construct,planet:[1,4]}",
+	          OK(g, 0, "{\"type\":\"construct\",\"planet\":[1,4]}"));
+	test_cond("step {type:end_turn}", OK(g, 0, "{\"type\":\"end_turn\"}"));
+	test_cond("§12.48 construct + research: 2 picks", st(g)->picks[0] == 2);
+	test_cond("step {type:take_card,card:momentum}",
+	          OK(g, 0, "{\"type\":\"take_card\",\"card\":\"momentum\"}"));
+	test_cond("§12.48 the bonus turn comes before the owed pick",
+	          st(g)->phase == QT_PH_ACTIONS && st(g)->picks[0] == 1);
+	test_cond("step {type:end_turn}", OK(g, 0, "{\"type\":\"end_turn\"}"));
+	test_cond("§12.48 the owed pick in the bonus turn's Phase 2",
+	          st(g)->phase == QT_PH_CARDS && st(g)->picks[0] == 1 &&
+	              engine_game_to_act(g) == 1);
+	test_cond("step {type:take_card,card:aggression}",
+	          OK(g, 0, "{\"type\":\"take_card\",\"card\":\"aggression\"}"));
+	test_cond("§12.48 then seat 1",
+	          st(g)->active == 1 && st(g)->dominance[0] == 3);
+	engine_game_free(g);
+}
+
+/* §12.49: REORGANIZATION. */
+static void case_reorganization(void)
+{
+	struct engine_game *g = cards_game(
+	    ",\"row\":{\"gambit\":[\"reorganization\",\"aggression\","
+	    "\"sabotage\"]},\"dice\":[5,1]");
+	test_cond(
+	    "step {type:take_card,card:reorganization}",
+	    OK(g, 0, "{\"type\":\"take_card\",\"card\":\"reorganization\"}"));
+	test_cond("§12.49 every subset of map and scrapyard ships listed",
+	          count_listed(g, 0, "reorganize") == 8);
+	test_cond("§12.49 no reserve ship",
+	          ILLEGAL(g, 0, "{\"type\":\"reorganize\",\"ships\":[0,3]}"));
+	test_cond("§12.49 choose a map ship and a scrapyard ship",
+	          OK(g, 0, "{\"type\":\"reorganize\",\"ships\":[0,2]}"));
+	test_cond("§14 rolled in ship order",
+	          ship(g, 0, 0)->value == 5 && ship(g, 0, 2)->value == 1 &&
+	              ship(g, 0, 0)->where == QT_SCRAPYARD);
+	test_cond(
+	    "§14 ship 0 placed first",
+	    ILLEGAL(
+	        g, 0,
+	        "{\"type\":\"place_ship\",\"ship\":2,\"to\":\"scrapyard\"}"));
+	test_cond(
+	    "§12.49 ship 0 to the scrapyard",
+	    OK(g, 0,
+	       "{\"type\":\"place_ship\",\"ship\":0,\"to\":\"scrapyard\"}"));
+	test_cond(
+	    "§12.49 ship 2 to an orbital of (1,1)",
+	    OK(g, 0, "{\"type\":\"place_ship\",\"ship\":2,\"to\":[2,1]}"));
+	test_cond("§12.49 done", ship_on(g, 0, 2, 2, 1) && st(g)->active == 1);
+	engine_game_free(g);
+}
+
+/* §12.50: RELOCATION, revised and first printing. */
+static void case_relocation(void)
+{
+	const char *extra =
+	    ",\"row\":{\"gambit\":[\"relocation\",\"aggression\","
+	    "\"sabotage\"]}";
+	struct engine_game *g = cards_game(extra);
+	test_cond("step {type:take_card,card:relocation}",
+	          OK(g, 0, "{\"type\":\"take_card\",\"card\":\"relocation\"}"));
+	test_cond("§12.50 revised: to a higher planet",
+	          OK(g, 0,
+	             "{\"type\":\"relocate\",\"owner\":1,\"from\":[7,7],\"to\":"
+	             "[4,4]}"));
+	test_cond("§12.50 moved", cubes_of(g, 1, 7, 7) == 0 &&
+	                              cubes_of(g, 1, 4, 4) == 1 &&
+	                              st(g)->cubes_left[1] == 4);
+	engine_game_free(g);
+
+	char buf[2048];
+	snprintf(buf, sizeof buf,
+	         "{\"research\":[6,1],\"ships\":[[{\"value\":3,\"at\":[3,0]},"
+	         "{\"value\":2,\"at\":[0,0]},{\"value\":4,\"at\":\"scrapyard\"}"
+	         "]," FAR1
+	         "],\"cubes\":[{\"seat\":0,\"planet\":[1,1]},{\"seat\":1,"
+	         "\"planet\":[7,7]}]%s}",
+	         extra);
+	g = game(2, "{\"relocation\":\"first-printing\"}", buf, 4);
+	test_cond("step {type:end_turn}", OK(g, 0, "{\"type\":\"end_turn\"}"));
+	test_cond("step {type:take_card,card:relocation}",
+	          OK(g, 0, "{\"type\":\"take_card\",\"card\":\"relocation\"}"));
+	test_cond("§9.4 first printing: not to a higher planet",
+	          ILLEGAL(g, 0,
+	                  "{\"type\":\"relocate\",\"owner\":1,\"from\":[7,7],"
+	                  "\"to\":[4,4]}"));
+	test_cond("§12.50 not your own cube",
+	          ILLEGAL(g, 0,
+	                  "{\"type\":\"relocate\",\"owner\":0,\"from\":[1,1],"
+	                  "\"to\":[1,4]}"));
+	test_cond("§9.4 first printing: 7 to 7",
+	          OK(g, 0,
+	             "{\"type\":\"relocate\",\"owner\":1,\"from\":[7,7],\"to\":"
+	             "[1,4]}"));
+	engine_game_free(g);
+}
+
+/* §12.51 SABOTAGE, and the fourth command card. */
+static void case_sabotage(void)
+{
+	struct engine_game *g =
+	    cards_game(",\"row\":{\"gambit\":[\"sabotage\",\"aggression\","
+	               "\"momentum\"]}");
+	test_cond("step {type:take_card,card:sabotage}",
+	          OK(g, 0, "{\"type\":\"take_card\",\"card\":\"sabotage\"}"));
+	test_cond("§12.51 no command cards: nothing happens",
+	          st(g)->active == 1 && st(g)->ndecisions == 0);
+	engine_game_free(g);
+
+	g = cards_game(
+	    ",\"row\":{\"gambit\":[\"sabotage\",\"aggression\","
+	    "\"momentum\"]},\"commands\":[[],[\"agile\",\"cruel\"]]");
+	test_cond("step {type:take_card,card:sabotage}",
+	          OK(g, 0, "{\"type\":\"take_card\",\"card\":\"sabotage\"}"));
+	test_cond("§9.3 seat 1 decides on seat 0's turn",
+	          engine_game_to_act(g) == 2 &&
+	              count_listed(g, 1, "discard_command") == 2);
+	test_cond(
+	    "§9.3 discard",
+	    OK(g, 1, "{\"type\":\"discard_command\",\"card\":\"cruel\"}"));
+	test_cond("§9.3 one left", st(g)->held[1][0] == qt_card_find("agile") &&
+	                               st(g)->held[1][1] == QT_NO_CARD &&
+	                               st(g)->active == 1);
+	engine_game_free(g);
+
+	g = cards_game(",\"row\":{\"gambit\":[\"sabotage\",\"aggression\","
+	               "\"momentum\"]},\"commands\":[[],[\"agile\"]]");
+	test_cond("step {type:take_card,card:sabotage}",
+	          OK(g, 0, "{\"type\":\"take_card\",\"card\":\"sabotage\"}"));
+	test_cond("§14 a single command card goes automatically",
+	          st(g)->held[1][0] == QT_NO_CARD &&
+	              st(g)->cmd_discard_n == 1 && st(g)->active == 1);
+	engine_game_free(g);
+
+	g = cards_game(
+	    ",\"row\":{\"command\":[\"eager\",\"agile\",\"cruel\"]},"
+	    "\"commands\":[[\"warlike\",\"tactical\",\"scrappy\"],[]]");
+	test_cond("step {type:take_card,card:eager}",
+	          OK(g, 0, "{\"type\":\"take_card\",\"card\":\"eager\"}"));
+	test_cond("§9.1 a fourth command card: discard one of four",
+	          count_listed(g, 0, "discard_command") == 4);
+	test_cond(
+	    "§14 the new card may be discarded",
+	    OK(g, 0, "{\"type\":\"discard_command\",\"card\":\"eager\"}"));
+	test_cond("§9.1 three kept",
+	          st(g)->held[0][2] == qt_card_find("scrappy") &&
+	              st(g)->held[0][3] == QT_NO_CARD);
+	engine_game_free(g);
+}
+
+/* §3: the setup phase of a normal game. */
+static void case_setup_phase(void)
+{
+	struct engine_game *g = game(2, NULL, NULL, 11);
+	test_cond("§3 new game", g != NULL);
+	if (!g)
+		return;
+	test_cond("§3.3 both seats decide at once",
+	          engine_game_to_act(g) == 3 && st(g)->phase == QT_PH_REROLL);
+	test_cond("§3.3 keep or re-roll listed",
+	          count_listed(g, 0, "setup_reroll") == 1 &&
+	              count_listed(g, 0, "setup_keep") == 1);
+	test_cond("§3.7 rows dealt", st(g)->row_cmd[2] != QT_NO_CARD &&
+	                                 st(g)->row_gam[2] != QT_NO_CARD &&
+	                                 st(g)->cmd_deck_n == 28 &&
+	                                 st(g)->gam_deck_n == 19);
+	test_cond("§3 no game action yet",
+	          ILLEGAL(g, 0, "{\"type\":\"research\"}"));
+	test_cond("§3.3 seat 1 re-rolls",
+	          OK(g, 1, "{\"type\":\"setup_reroll\"}"));
+	test_cond("§3.3 only once",
+	          act(g, 1, "{\"type\":\"setup_keep\"}") == BD_ENOTTURN);
+	int t0 = 0, t1 = 0;
+	for (int i = 0; i < 3; i++) {
+		t0 += ship(g, 0, i)->value;
+		t1 += ship(g, 1, i)->value;
+	}
+	test_cond("§3.3 seat 0 keeps", OK(g, 0, "{\"type\":\"setup_keep\"}"));
+	int first = st(g)->first;
+	test_cond("§3.4 lowest total starts",
+	          t0 == t1 || first == (t0 < t1 ? 0 : 1));
+	test_cond("§3.5 first player chooses a planet",
+	          st(g)->phase == QT_PH_PLANET &&
+	              engine_game_to_act(g) == 1u << first &&
+	              count_listed(g, first, "choose_planet") == 2);
+	test_cond(
+	    "§3.5 not a starting planet",
+	    ILLEGAL(g, first, "{\"type\":\"choose_planet\",\"planet\":[4,4]}"));
+	test_cond(
+	    "§3.5 choose",
+	    OK(g, first, "{\"type\":\"choose_planet\",\"planet\":[7,7]}"));
+	int other = 1 - first;
+	test_cond(
+	    "§14 the last planet is assigned",
+	    st(g)->phase == QT_PH_ARRANGE && cubes_of(g, other, 1, 1) == 1 &&
+	        cubes_of(g, first, 7, 7) == 1 && st(g)->cubes_left[first] == 4);
+	test_cond("§3.6 24 arrangements",
+	          count_listed(g, first, "arrange") == 24);
+	test_cond(
+	    "§3.6 not around another planet",
+	    ILLEGAL(g, first,
+	            "{\"type\":\"arrange\",\"ships\":[[0,1],[1,0],[2,1]]}"));
+	test_cond(
+	    "§3.6 three different squares",
+	    ILLEGAL(g, first,
+	            "{\"type\":\"arrange\",\"ships\":[[6,7],[6,7],[7,6]]}"));
+	test_cond("§3.6 arrange",
+	          OK(g, first,
+	             "{\"type\":\"arrange\",\"ships\":[[6,7],[8,7],[7,6]]}"));
+	test_cond("§3.6 arranged", ship_on(g, first, 1, 8, 7));
+	test_cond("§3.6 other arranges",
+	          OK(g, other,
+	             "{\"type\":\"arrange\",\"ships\":[[0,1],[1,0],[2,1]]}"));
+	test_cond("§3 first turn: 3 actions, no handicap",
+	          st(g)->phase == QT_PH_ACTIONS && st(g)->active == first &&
+	              st(g)->actions_left == 3 && st(g)->picks[first] == 0);
+	json_t *v = engine_game_view(g, ENGINE_SPECTATOR);
+	test_cond("view: custom false",
+	          json_is_false(json_object_get(v, "custom")));
+	json_decref(v);
+	engine_game_free(g);
+
+	/* §14 tie roll-off: find a seed whose kept totals tie */
+	int found = 0;
+	for (uint64_t seed = 1; seed < 400 && !found; seed++) {
+		g = game(2, NULL, NULL, seed);
+		int a = 0, b = 0;
+		for (int i = 0; i < 3; i++) {
+			a += ship(g, 0, i)->value;
+			b += ship(g, 1, i)->value;
+		}
+		if (a == b) {
+			found = 1;
+			test_cond("step {type:setup_keep}",
+			          OK(g, 0, "{\"type\":\"setup_keep\"}"));
+			test_cond("step {type:setup_keep}",
+			          OK(g, 1, "{\"type\":\"setup_keep\"}"));
+			int n = st(g)->last_dice_n;
+			const uint8_t *d = st(g)->last_dice;
+			test_cond("§14 tie: roll-off dice shown",
+			          n >= 2 && n % 2 == 0);
+			test_cond("§14 tie: lower roll-off die starts",
+			          n >= 2 && d[n - 2] != d[n - 1] &&
+			              st(g)->first ==
+			                  (d[n - 2] < d[n - 1] ? 0 : 1));
+		}
+		engine_game_free(g);
+	}
+	test_cond("§14 a tie was found", found);
+}
+
+/* JSON edge: malformed actions, options, custom setups, view. */
+static void case_json(void)
+{
+	struct engine_game *g = alpha("{\"ships\":[[{\"value\":3,\"at\":[3,0]},"
+	                              "{\"value\":2,\"at\":[0,0]},{\"value\":4,"
+	                              "\"at\":\"scrapyard\"}]," FAR1 "]}");
+	test_cond("json: unknown type", ILLEGAL(g, 0, "{\"type\":\"fly\"}") &&
+	                                    strstr(last_why.detail, "fly"));
+	test_cond("json: no type", ILLEGAL(g, 0, "{\"ship\":0}"));
+	test_cond(
+	    "json: unknown field",
+	    ILLEGAL(
+	        g, 0,
+	        "{\"type\":\"move\",\"ship\":0,\"to\":[3,2],\"speed\":2}") &&
+	        strcmp(last_why.rule, "§5") == 0 &&
+	        strstr(last_why.detail, "speed"));
+	test_cond("json: missing field",
+	          ILLEGAL(g, 0, "{\"type\":\"move\",\"ship\":0}"));
+	test_cond("json: bad square",
+	          ILLEGAL(g, 0, "{\"type\":\"move\",\"ship\":0,\"to\":[3]}"));
+	test_cond("json: bad ship",
+	          ILLEGAL(g, 0, "{\"type\":\"move\",\"ship\":9,\"to\":[3,2]}"));
+	test_cond("json: not an object", ILLEGAL(g, 0, "[1]"));
+	test_cond("json: unknown card",
+	          ILLEGAL(g, 0, "{\"type\":\"take_card\",\"card\":\"joker\"}"));
+	test_cond("json: wrong seat",
+	          act(g, 1, "{\"type\":\"end_turn\"}") == BD_ENOTTURN);
+	test_cond("json: advance without a battle",
+	          ILLEGAL(g, 0, "{\"type\":\"advance\"}"));
+	json_t *v = engine_game_view(g, 1);
+	json_t *p0 = json_array_get(json_object_get(v, "players"), 0);
+	json_t *s2 = json_array_get(json_object_get(p0, "ships"), 2);
+	json_t *s3 = json_array_get(json_object_get(p0, "ships"), 3);
+	test_cond("view: custom true",
+	          json_is_true(json_object_get(v, "custom")));
+	test_cond("view: scrapyard ship",
+	          !strcmp(json_string_value(json_object_get(s2, "at")),
+	                  "scrapyard") &&
+	              json_integer_value(json_object_get(s2, "value")) == 4);
+	test_cond(
+	    "view: reserve ship",
+	    !strcmp(json_string_value(json_object_get(s3, "at")), "reserve") &&
+	        json_is_null(json_object_get(s3, "value")));
+	test_cond("view: map name",
+	          !strcmp(json_string_value(json_object_get(
+	                      json_object_get(v, "map"), "name")),
+	                  "Alpha sector - Basic map"));
+	test_cond("view: 9 planets",
+	          json_array_size(json_object_get(json_object_get(v, "map"),
+	                                          "planets")) == 9);
+	test_cond("view: deck sizes only",
+	          json_is_integer(
+	              json_object_get(json_object_get(v, "decks"), "command")));
+	test_cond("view: phase and actions",
+	          !strcmp(json_string_value(json_object_get(v, "phase")),
+	                  "actions") &&
+	              json_integer_value(json_object_get(v, "actions_left")) ==
+	                  3);
+	json_t *v2 = engine_game_view(g, ENGINE_SPECTATOR);
+	test_cond("view: same for every viewer", json_equal(v, v2));
+	json_decref(v2);
+	json_decref(v);
+	json_t *end = json_pack("{ss}", "type", "end_turn");
+	json_t *mv = qt_rules.move_view(g->state, g->state, 0, end, 1, 0);
+	test_cond("move_view: public", json_equal(mv, end));
+	json_decref(mv);
+	json_decref(end);
+	engine_game_free(g);
+
+	test_cond("options: unknown map",
+	          setup_rc(2, "{\"map\":\"Nowhere\"}", NULL) == BD_EBADOPTIONS);
+	test_cond("options: map for 4 seats",
+	          setup_rc(2, "{\"map\":\"Gamma sector - Basic map\"}", NULL) ==
+	                  BD_EBADOPTIONS &&
+	              strstr(last_why.detail, "4 players"));
+	test_cond("options: unknown option",
+	          setup_rc(2, "{\"speed\":1}", NULL) == BD_EBADOPTIONS);
+	test_cond(
+	    "options: 1st-printing map",
+	    setup_rc(3,
+	             "{\"map\":\"Beta Sector — 1st printing (2013 rulebook)\"}",
+	             NULL) == 0);
+	test_cond("options: relocation bool",
+	          setup_rc(2, "{\"relocation\":true}", NULL) == 0);
+	test_cond("options: 5 seats refused",
+	          setup_rc(5, NULL, NULL) == BD_EBADOPTIONS);
+
+	const char *two_on_one =
+	    "{\"ships\":[[{\"value\":3,\"at\":[3,0]},{\"value\":2,\"at\":[3,0]}"
+	    ","
+	    "{\"value\":4,\"at\":\"scrapyard\"}]," FAR1 "]}";
+	test_cond("setup: two ships on a square",
+	          setup_rc(2, NULL, two_on_one) == BD_EBADSETUP &&
+	              strstr(last_why.detail, "two ships"));
+	test_cond(
+	    "setup: ship on a planet",
+	    setup_rc(2, NULL,
+	             "{\"ships\":[[{\"value\":3,\"at\":[1,1]},{\"value\":2,"
+	             "\"at\":[3,0]},{\"value\":4,\"at\":\"scrapyard\"}]," FAR1
+	             "]}") == BD_EBADSETUP);
+	test_cond(
+	    "setup: too many cubes on a 7",
+	    setup_rc(2, NULL,
+	             "{\"ships\":[[{\"value\":3,\"at\":[3,1]},{\"value\":2,"
+	             "\"at\":[3,0]},{\"value\":4,\"at\":\"scrapyard\"}]," FAR1
+	             "],\"cubes\":[{\"seat\":0,\"planet\":[1,1]},{\"seat\":1,"
+	             "\"planet\":[1,1]}]}") == BD_EBADSETUP);
+	test_cond(
+	    "setup: all cubes placed",
+	    setup_rc(
+	        2, NULL,
+	        "{\"ships\":[[{\"value\":3,\"at\":[3,1]},{\"value\":2,"
+	        "\"at\":[3,0]},{\"value\":4,\"at\":\"scrapyard\"}]," FAR1
+	        "],\"cubes\":[{\"seat\":0,\"planet\":[1,1]},{\"seat\":0,"
+	        "\"planet\":[1,4]},{\"seat\":0,\"planet\":[1,7]},{\"seat\":0,"
+	        "\"planet\":[4,1]},{\"seat\":0,\"planet\":[4,4]}]}") ==
+	        BD_EBADSETUP);
+	test_cond("setup: no ships",
+	          setup_rc(2, NULL, "{\"cubes\":[]}") == BD_EBADSETUP);
+	test_cond(
+	    "setup: unknown field",
+	    setup_rc(2, NULL,
+	             "{\"ships\":[[{\"value\":3,\"at\":[3,1]},{\"value\":2,"
+	             "\"at\":[3,0]},{\"value\":4,\"at\":\"scrapyard\"}]," FAR1
+	             "],\"weather\":1}") == BD_EBADSETUP);
+	test_cond(
+	    "setup: unknown card",
+	    setup_rc(2, NULL,
+	             "{\"ships\":[[{\"value\":3,\"at\":[3,1]},{\"value\":2,"
+	             "\"at\":[3,0]},{\"value\":4,\"at\":\"scrapyard\"}]," FAR1
+	             "],\"row\":{\"gambit\":[\"joker\"]}}") == BD_EBADSETUP);
+	test_cond(
+	    "setup: too many copies",
+	    setup_rc(2, NULL,
+	             "{\"ships\":[[{\"value\":3,\"at\":[3,1]},{\"value\":2,"
+	             "\"at\":[3,0]},{\"value\":4,\"at\":\"scrapyard\"}]," FAR1
+	             "],\"row\":{\"gambit\":[\"sabotage\",\"sabotage\","
+	             "\"sabotage\"]}}") == BD_EBADSETUP);
+	test_cond(
+	    "setup: gambit in the command row",
+	    setup_rc(2, NULL,
+	             "{\"ships\":[[{\"value\":3,\"at\":[3,1]},{\"value\":2,"
+	             "\"at\":[3,0]},{\"value\":4,\"at\":\"scrapyard\"}]," FAR1
+	             "],\"row\":{\"command\":[\"sabotage\"]}}") ==
+	        BD_EBADSETUP);
+	test_cond(
+	    "setup: starting ship in reserve",
+	    setup_rc(
+	        2, NULL,
+	        "{\"ships\":[[{\"value\":3,\"at\":\"reserve\"},{\"value\":2,"
+	        "\"at\":[3,0]},{\"value\":4,\"at\":\"scrapyard\"}]," FAR1
+	        "]}") == BD_EBADSETUP);
+	test_cond(
+	    "setup: dominance 6",
+	    setup_rc(2, NULL,
+	             "{\"dominance\":[6,1],\"ships\":[[{\"value\":3,\"at\":[3,"
+	             "1]},{\"value\":2,"
+	             "\"at\":[3,0]},{\"value\":4,\"at\":\"scrapyard\"}]," FAR1
+	             "]}") == BD_EBADSETUP);
+
+	json_t *cat = qt_rules.catalog();
+	json_t *maps = json_object_get(cat, "maps");
+	test_cond("catalog: 71 + 3 maps",
+	          json_array_size(json_object_get(maps, "2")) +
+	                  json_array_size(json_object_get(maps, "3")) +
+	                  json_array_size(json_object_get(maps, "4")) ==
+	              74);
+	test_cond("catalog: 25 action types",
+	          json_array_size(json_object_get(cat, "actions")) == 25);
+	test_cond("catalog: entanglement default true",
+	          json_is_true(json_object_get(
+	              json_object_get(json_object_get(cat, "options"),
+	                              "entanglement"),
+	              "default")));
+	json_decref(cat);
+}
+
+/* §7.1 off-turn infamy.  Without command cards only STUBBORN (not built
+ * yet) raises a dominance on another player's turn, so the test raises
+ * seat 1's dominance directly, as STUBBORN will, during seat 0's turn. */
+static void case_off_turn_infamy(void)
+{
+	struct engine_game *g = alpha(
+	    "{\"research\":[6,1],\"dominance\":[1,5],\"ships\":[[{\"value\":"
+	    "3,\"at\":[3,0]},{\"value\":2,\"at\":[0,0]},{\"value\":4,\"at\":"
+	    "\"scrapyard\"}]," FAR1 "]}");
+	qt_gain_dominance(st(g), 1, 1);
+	test_cond("§7.1 off-turn: seat 1 places its cube now",
+	          engine_game_to_act(g) == 2 &&
+	              count_listed(g, 1, "infamy") == 9 &&
+	              count_listed(g, 0, "end_turn") == 0);
+	test_cond("§7.1 off-turn infamy",
+	          OK(g, 1, "{\"type\":\"infamy\",\"planet\":[4,4]}"));
+	test_cond("§7.1 seat 0's turn goes on",
+	          engine_game_to_act(g) == 1 && st(g)->picks[1] == 1 &&
+	              st(g)->dominance[1] == 1 && cubes_of(g, 1, 4, 4) == 1);
+	test_cond("step end", OK(g, 0, "{\"type\":\"end_turn\"}"));
+	test_cond("§14 the active player picks first",
+	          engine_game_to_act(g) == 1);
+	test_cond("step refresh", OK(g, 0, "{\"type\":\"refresh_cards\"}"));
+	test_cond("§14 then the off-turn player",
+	          engine_game_to_act(g) == 2 && st(g)->phase == QT_PH_CARDS &&
+	              count_listed(g, 1, "refresh_cards") == 1);
+	test_cond("step refresh 1", OK(g, 1, "{\"type\":\"refresh_cards\"}"));
+	test_cond("§4 then seat 1's own turn", st(g)->phase == QT_PH_ACTIONS &&
+	                                           st(g)->active == 1 &&
+	                                           st(g)->picks[1] == 0);
+	engine_game_free(g);
+
+	/* §12.61: the last cube by off-turn infamy ends the game at once */
+	g = alpha("{\"dominance\":[1,5],\"ships\":[[{\"value\":3,\"at\":[3,0]},"
+	          "{\"value\":2,\"at\":[0,0]},{\"value\":4,\"at\":"
+	          "\"scrapyard\"}]," FAR1
+	          "],\"cubes\":[{\"seat\":1,\"planet\":[1,1]},{\"seat\":1,"
+	          "\"planet\":[1,4]},{\"seat\":1,\"planet\":[1,7]},{\"seat\":1,"
+	          "\"planet\":[4,1]}]}");
+	qt_gain_dominance(st(g), 1, 1);
+	test_cond("§12.61 off-turn last cube",
+	          OK(g, 1, "{\"type\":\"infamy\",\"planet\":[4,4]}"));
+	struct rules_result res;
+	test_cond("§12.61 seat 1 wins on seat 0's turn",
+	          engine_game_result(g, &res) == 1 && res.winners == 2u &&
+	              engine_game_to_act(g) == 0);
+	engine_game_free(g);
+
+	/* §14: no legal infamy square: dominance stays 6.  Unreachable with
+	 * entanglement on (maps have at least players*(cubes-1)+1 cube
+	 * locations), so the board is filled directly, entanglement off. */
+	g = game(2, "{\"entanglement\":false}",
+	         "{\"ships\":[[{\"value\":3,\"at\":[3,0]},{\"value\":2,\"at\":"
+	         "[0,0]},{\"value\":4,\"at\":\"scrapyard\"}]," FAR1 "]}",
+	         9);
+	struct qt_state *q = st(g);
+	for (int p = 0; p < q->board.nplanets; p++)
+		q->cube[p][0] = 1;
+	q->cube[qt_board_planet_at(&q->board, 4, 4)][0] = 0;
+	qt_gain_dominance(q, 0, 5);
+	test_cond("§14 nowhere to place: dominance stays 6, no decision",
+	          q->dominance[0] == 6 && q->ndecisions == 0);
+	q->cube[qt_board_planet_at(&q->board, 1, 1)][0] = -1;
+	qt_gain_dominance(q, 0, 1);
+	test_cond("§14 retried on the next gain",
+	          q->ndecisions == 1 && q->decision[0].kind == QT_DEC_INFAMY &&
+	              count_listed(g, 0, "infamy") == 1);
+	engine_game_free(g);
+}
+
+/* §12.59: 3 players on The Empty Center; the left 8s are full and seat 2
+ * holds a cube on every planet with room: entanglement at 8+3. */
+static void case_empty_center(void)
+{
+	struct engine_game *g = game(
+	    3, "{\"map\":\"The empty center - The Void\"}",
+	    "{\"first_player\":2,\"ships\":[[{\"value\":1,\"at\":[0,0]},"
+	    "{\"value\":1,\"at\":[0,2]},{\"value\":1,\"at\":[2,0]}],"
+	    "[{\"value\":1,\"at\":[6,0]},{\"value\":1,\"at\":[8,0]},"
+	    "{\"value\":1,\"at\":[8,2]}],[{\"value\":5,\"at\":[0,4]},"
+	    "{\"value\":6,\"at\":[2,4]},{\"value\":1,\"at\":[3,3]}]],"
+	    "\"cubes\":[{\"seat\":0,\"planet\":[1,1]},{\"seat\":1,\"planet\":"
+	    "[1,1]},{\"seat\":0,\"planet\":[4,1]},{\"seat\":1,\"planet\":"
+	    "[4,1]},{\"seat\":0,\"planet\":[7,1]},{\"seat\":1,\"planet\":"
+	    "[7,1]},{\"seat\":2,\"planet\":[1,4]},{\"seat\":2,\"planet\":"
+	    "[1,7]},{\"seat\":2,\"planet\":[4,7]},{\"seat\":2,\"planet\":"
+	    "[7,4]},{\"seat\":2,\"planet\":[7,7]}]}",
+	    6);
+	test_cond("§12.59 setup", g != NULL);
+	if (!g)
+		return;
+	test_cond("§12.59 seat 0 could still build on (1,4) at 8",
+	          qt_cube_allowed(
+	              st(g), 0, qt_board_planet_at(&st(g)->board, 1, 4), NULL));
+	test_cond("§12.59 seat 2: 5+6 = 8+3 on its own planet",
+	          OK(g, 2, "{\"type\":\"construct\",\"planet\":[1,4]}"));
+	struct rules_result res;
+	test_cond("§12.59 the last cube wins",
+	          engine_game_result(g, &res) == 1 && res.winners == 4u &&
+	              cubes_of(g, 2, 1, 4) == 2);
+	engine_game_free(g);
+}
+
+/* §9.1: an empty deck takes its shuffled discards. */
+static void case_reshuffle(void)
+{
+	struct engine_game *g = cards_game(
+	    ",\"row\":{\"command\":[\"agile\",\"brilliant\",\"cruel\"],"
+	    "\"gambit\":[\"aggression\",\"momentum\",\"sabotage\"]},"
+	    "\"decks\":{\"command\":[],\"gambit\":[]}");
+	test_cond("§9.1 decks empty, the rest in the discards",
+	          st(g)->gam_deck_n == 0 && st(g)->gam_discard_n == 19 &&
+	              st(g)->cmd_deck_n == 0 && st(g)->cmd_discard_n == 28);
+	test_cond("step take",
+	          OK(g, 0, "{\"type\":\"take_card\",\"card\":\"aggression\"}"));
+	test_cond("§9.1 refilled from the shuffled discards",
+	          st(g)->row_gam[0] != QT_NO_CARD && st(g)->gam_deck_n == 18 &&
+	              st(g)->gam_discard_n == 1);
+	engine_game_free(g);
+}
+
+/* §9.3: gambit copies in the row are one choice. */
+static void case_row_copies(void)
+{
+	struct engine_game *g = cards_game(
+	    ",\"row\":{\"command\":[\"agile\",\"brilliant\",\"cruel\"],"
+	    "\"gambit\":[\"expansion\",\"expansion\",\"aggression\"]}");
+	test_cond("§9.3 two expansions listed once",
+	          count_listed(g, 0, "take_card") == 5);
+	engine_game_free(g);
+}
+
+/* §4, §6.2: per-die limits, ability edge cases, hidden script. */
+static void case_limits(void)
+{
+	struct engine_game *g = alpha(
+	    "{\"ships\":[[{\"value\":5,\"at\":[3,0],\"ability_used\":true},"
+	    "{\"value\":6,\"at\":[0,0],\"ability_used\":true},{\"value\":3,"
+	    "\"at\":[5,5]},{\"value\":2,\"at\":\"scrapyard\"}],"
+	    "[{\"value\":6,\"at\":[2,1]},{\"value\":6,\"at\":[8,6]},"
+	    "{\"value\":6,\"at\":[6,8]}]],\"dice\":[4,2,6]}");
+	test_cond("§6.2 no maneuver once the ability is used",
+	          ILLEGAL(g, 0,
+	                  "{\"type\":\"attack\",\"ship\":0,\"from\":[3,0],"
+	                  "\"target\":[2,1]}"));
+	test_cond("§6.2 the interceptor still moves orthogonally",
+	          listed(g, 0, "{\"type\":\"move\",\"ship\":0,\"to\":[3,5]}"));
+	test_cond("§6.2 scout ability used: no scout",
+	          count_listed(g, 0, "scout") == 0 &&
+	              ILLEGAL(g, 0, "{\"type\":\"scout\",\"ship\":1}"));
+	test_cond("§6.2 no warp with a scrapyard ship",
+	          ILLEGAL(g, 0, "{\"type\":\"warp\",\"ship\":2,\"with\":3}"));
+	test_cond("§6.2 warp needs a 3",
+	          ILLEGAL(g, 0, "{\"type\":\"warp\",\"ship\":1,\"with\":2}"));
+	test_cond("§6.2 warp listed with both map ships",
+	          count_listed(g, 0, "warp") == 2);
+	json_t *v = engine_game_view(g, 0);
+	char *text = json_dumps(v, JSON_COMPACT);
+	test_cond("view: scripted dice stay hidden",
+	          !json_object_get(v, "dice") &&
+	              !json_object_get(v, "script") &&
+	              !strstr(text, "[4,2,6]"));
+	free(text);
+	json_decref(v);
+	test_cond("step move", OK(g, 0,
+	                          "{\"type\":\"move\",\"ship\":2,"
+	                          "\"to\":[5,7]}"));
+	test_cond("step end 0", OK(g, 0, "{\"type\":\"end_turn\"}"));
+	test_cond("§4 seat 1 plays", st(g)->active == 1 &&
+	                                 st(g)->actions_left == 3 &&
+	                                 ship(g, 0, 2)->moved == 0 &&
+	                                 ship(g, 0, 0)->ability_used == 0);
+	test_cond("step end 1", OK(g, 1, "{\"type\":\"end_turn\"}"));
+	test_cond("§4 next turn: the die may move again",
+	          OK(g, 0, "{\"type\":\"move\",\"ship\":2,\"to\":[5,4]}"));
+	test_cond("§4 and the interceptor may maneuver again",
+	          OK(g, 0,
+	             "{\"type\":\"attack\",\"ship\":0,\"from\":[3,0],"
+	             "\"target\":[2,1]}") &&
+	              ship(g, 0, 0)->ability_used == 1);
+	engine_game_free(g);
+}
+
+static void test_cases(void)
+{
+	case_move_then_reconfigure();
+	case_reconfigure_differs();
+	case_deploy_then_move();
+	case_free_abilities();
+	case_attack_reach();
+	case_paths();
+	case_construct();
+	case_entanglement();
+	case_combat();
+	case_abilities();
+	case_transport();
+	case_void();
+	case_aggression();
+	case_expansion();
+	case_momentum();
+	case_reorganization();
+	case_relocation();
+	case_sabotage();
+	case_setup_phase();
+	case_json();
+	case_off_turn_infamy();
+	case_empty_center();
+	case_reshuffle();
+	case_row_copies();
+	case_limits();
+}
+
+int main(void)
+{
+	test_cases();
+	test_random_games();
+	return test_report("quantum");
+}
