@@ -41,6 +41,8 @@ struct http_req {
 	const char *method;      /* "GET", "POST", …; HEAD arrives as "GET" */
 	const char *path;        /* percent-decoded, without the query */
 	const char *token;       /* bearer token, or NULL when none was sent */
+	int bad_auth;            /* 1: an Authorization header that is not
+	                            "Bearer <token>" (token is then NULL) */
 	const json_t *body;      /* parsed JSON body of a POST, else NULL */
 	int body_rc;             /* 0, or why there is no body (a bd_err) */
 	int body_empty;          /* 1: the request had no body bytes at all */
@@ -49,6 +51,7 @@ struct http_req {
 	struct hub *hub; /* where waiting requests wait (live.h) */
 	struct hub_waiter *waiter; /* this request's, for a long-poll */
 	int resumed;               /* 1: the run after a long-poll's wait */
+	int head;                  /* 1: a HEAD (method reads "GET") */
 	unsigned keepalive_ms;     /* event streams' keep-alive period */
 };
 

@@ -1,6 +1,8 @@
 /* problem.c: the one table from bd_err to HTTP status and RFC 9457
  * problem type.  Types are stable URNs; clients switch on them. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "http.h"
 
@@ -47,6 +49,24 @@ static const struct problem_kind *kind_of(int code)
 	return &kinds[sizeof kinds / sizeof *kinds - 1]; /* internal */
 }
 
+/* A JSON string of s; bytes that are not valid UTF-8 (a path that
+ * decodes to them, a detail cut mid-character) become '?'. */
+static json_t *text_json(const char *s)
+{
+	json_t *v = json_string(s);
+	if (v)
+		return v;
+	char *c = strdup(s);
+	if (!c)
+		return NULL;
+	for (char *p = c; *p; p++)
+		if ((unsigned char)*p >= 0x80)
+			*p = '?';
+	v = json_string(c);
+	free(c);
+	return v;
+}
+
 void problem_reply(struct http_reply *rep, int code, const struct svc_err *err,
                    const char *instance)
 {
@@ -54,9 +74,10 @@ void problem_reply(struct http_reply *rep, int code, const struct svc_err *err,
 	char type[96];
 	snprintf(type, sizeof type, "urn:boardd:problem:%s", k->slug);
 	const char *detail = err && err->detail[0] ? err->detail : k->title;
-	json_t *p = json_pack("{s:s,s:s,s:i,s:s,s:s}", "type", type, "title",
+	json_t *p = json_pack("{s:s,s:s,s:i,s:o,s:o}", "type", type, "title",
 	                      k->title, "status", (int)k->status, "detail",
-	                      detail, "instance", instance ? instance : "/");
+	                      text_json(detail), "instance",
+	                      text_json(instance ? instance : "/"));
 	if (p && err && err->rule[0])
 		json_object_set_new(p, "rule", json_string(err->rule));
 	if (p && err && err->has_seq)

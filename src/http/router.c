@@ -176,6 +176,24 @@ static void h_game(struct service *svc, const struct http_req *req,
 		return;
 	reply_seq_etag(rep, seq);
 	const char *inm = http_header(req, "If-None-Match");
+	const char *status =
+	    json_string_value(json_object_get(rep->body, "status"));
+	if (status && strcmp(status, "waiting") == 0) {
+		/* Seats are taken without a move: the tag names how many are
+		 * open, and a later "<seq>" never matches it. */
+		size_t i, open = 0;
+		json_t *p;
+		json_array_foreach(json_object_get(rep->body, "players"), i, p)
+			open += json_is_true(json_object_get(p, "open"));
+		snprintf(rep->etag, sizeof rep->etag,
+		         "W/\"%" PRIu64 "-open-%zu\"", seq, open);
+		if (inm && strstr(inm, rep->etag)) {
+			json_decref(rep->body);
+			rep->body = NULL;
+			rep->status = 304;
+		}
+		return;
+	}
 	if (inm && parse_etag(inm, &any, &want) == 0 && (any || want == seq)) {
 		json_decref(rep->body);
 		rep->body = NULL;
@@ -318,6 +336,15 @@ static void h_player_games(struct service *svc, const struct http_req *req,
 static void h_events(struct service *svc, const struct http_req *req,
                      const struct route_args *a, struct http_reply *rep)
 {
+	if (req->head) {
+		/* No stream for a HEAD: libmicrohttpd would still send the
+		 * chunked terminator, which is content. */
+		rep->status = 200;
+		rep->raw = "";
+		rep->raw_len = 0;
+		rep->raw_type = "text/event-stream";
+		return;
+	}
 	live_events(svc, req, a->id, rep);
 }
 
@@ -328,24 +355,26 @@ struct route {
 	const char *method;
 	handler_fn fn;
 	const char *allow; /* every method the path takes, for 405 */
+	int token;         /* 1: reads the bearer token (so a malformed
+	                      Authorization header is a 401 here) */
 };
 
 static const struct route routes[] = {
-    {"/healthz", "GET", h_health, "GET, HEAD"},
-    {"/openapi.yaml", "GET", h_openapi, "GET, HEAD"},
-    {"/v1/catalog", "GET", h_catalog, "GET, HEAD"},
-    {"/v1/games", "GET", h_list, "GET, HEAD, POST"},
-    {"/v1/games", "POST", h_create, "GET, HEAD, POST"},
-    {"{id}", "GET", h_game, "GET, HEAD"},
-    {"{id}/events", "GET", h_events, "GET, HEAD"},
-    {"{id}/actions", "GET", h_actions, "GET, HEAD"},
-    {"{id}/moves", "GET", h_moves, "GET, HEAD, POST"},
-    {"{id}/moves", "POST", h_move, "GET, HEAD, POST"},
-    {"{id}/join", "POST", h_join, "POST"},
-    {"{id}/resign", "POST", h_resign, "POST"},
-    {"/v1/players", "POST", h_player_create, "POST"},
-    {"/v1/players/me", "GET", h_player_me, "GET, HEAD"},
-    {"/v1/players/me/games", "GET", h_player_games, "GET, HEAD"},
+    {"/healthz", "GET", h_health, "GET, HEAD", 0},
+    {"/openapi.yaml", "GET", h_openapi, "GET, HEAD", 0},
+    {"/v1/catalog", "GET", h_catalog, "GET, HEAD", 0},
+    {"/v1/games", "GET", h_list, "GET, HEAD, POST", 0},
+    {"/v1/games", "POST", h_create, "GET, HEAD, POST", 1},
+    {"{id}", "GET", h_game, "GET, HEAD", 1},
+    {"{id}/events", "GET", h_events, "GET, HEAD", 1},
+    {"{id}/actions", "GET", h_actions, "GET, HEAD", 1},
+    {"{id}/moves", "GET", h_moves, "GET, HEAD, POST", 1},
+    {"{id}/moves", "POST", h_move, "GET, HEAD, POST", 1},
+    {"{id}/join", "POST", h_join, "POST", 1},
+    {"{id}/resign", "POST", h_resign, "POST", 1},
+    {"/v1/players", "POST", h_player_create, "POST", 0},
+    {"/v1/players/me", "GET", h_player_me, "GET, HEAD", 1},
+    {"/v1/players/me/games", "GET", h_player_games, "GET, HEAD", 1},
 };
 
 /* Splits /v1/games/{id}[sub] into a; 1 if the path has that shape. */
@@ -373,6 +402,15 @@ static int route_matches(const struct route *r, const char *path,
 	return strcmp(r->pattern, path) == 0;
 }
 
+static void bad_authorization(const struct http_req *req,
+                              struct http_reply *rep)
+{
+	struct svc_err err = {0};
+	snprintf(err.detail, sizeof err.detail,
+	         "Authorization must be 'Bearer <token>'");
+	problem_reply(rep, BD_EUNAUTHORIZED, &err, req->path);
+}
+
 void router_dispatch(struct service *svc, const struct http_req *req,
                      struct http_reply *rep)
 {
@@ -383,7 +421,10 @@ void router_dispatch(struct service *svc, const struct http_req *req,
 		if (!route_matches(&routes[i], req->path, &a, game_path))
 			continue;
 		if (strcmp(routes[i].method, req->method) == 0) {
-			routes[i].fn(svc, req, &a, rep);
+			if (req->bad_auth && routes[i].token)
+				bad_authorization(req, rep);
+			else
+				routes[i].fn(svc, req, &a, rep);
 			return;
 		}
 		allow = routes[i].allow;

@@ -155,7 +155,7 @@ static const char *bearer_token(const struct http_req *req, int *bad)
 	size_t n = strspn(h, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuv"
 	                     "wxyz0123456789-._~+/");
 	n += strspn(h + n, "=");
-	if (n == 0 || n > 256 || h[n + strspn(h + n, " ")] != '\0')
+	if (n == 0 || n > 256 || h[n] != '\0')
 		goto out_bad;
 	return h;
 out_bad:
@@ -287,7 +287,6 @@ static enum MHD_Result handle(struct http_server *s, struct MHD_Connection *c,
 		return preflight(c, ctx);
 	struct http_reply rep = {0};
 	char detail[BD_DETAIL_LEN];
-	int bad_auth;
 	struct http_req req = {
 	    .method = strcmp(method, "HEAD") == 0 ? "GET" : method,
 	    .path = url,
@@ -296,21 +295,17 @@ static enum MHD_Result handle(struct http_server *s, struct MHD_Connection *c,
 	    .waiter = &ctx->waiter,
 	    .resumed = ctx->waiting,
 	    .keepalive_ms = s->keepalive_ms,
+	    .head = strcmp(method, "HEAD") == 0,
 	};
 	/* Woken (a move, the deadline or shutdown): answer.  The waiter
 	 * stays joined until on_completed, so that a shutdown waits for the
 	 * answer to be sent, not only made. */
 	ctx->waiting = 0;
-	req.token = bearer_token(&req, &bad_auth);
+	req.token = bearer_token(&req, &req.bad_auth);
 	json_t *body = NULL;
 	if (strcmp(method, "POST") == 0)
 		req.body = body = parse_body(ctx, &req, detail, sizeof detail);
-	if (bad_auth) {
-		struct svc_err err = {0};
-		snprintf(err.detail, sizeof err.detail,
-		         "Authorization must be 'Bearer <token>'");
-		problem_reply(&rep, BD_EUNAUTHORIZED, &err, url);
-	} else if (ctx->too_large) {
+	if (ctx->too_large) {
 		problem_reply(&rep, BD_ETOOLARGE, NULL, url);
 	} else if (dispatch(s, ctx, &req, &rep)) {
 		json_decref(body);
@@ -334,7 +329,9 @@ static enum MHD_Result begin(struct MHD_Connection *c, void **con_cls,
 	*con_cls = ctx;
 	const char *cl =
 	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
-	if (cl && strtoull(cl, NULL, 10) > HTTP_BODY_MAX) {
+	/* Only POST bodies are read; others are discarded unread. */
+	if (cl && strcmp(method, "POST") == 0 &&
+	    strtoull(cl, NULL, 10) > HTTP_BODY_MAX) {
 		struct http_reply rep = {0};
 		problem_reply(&rep, BD_ETOOLARGE, NULL, url);
 		ctx->too_large = 1;
@@ -355,7 +352,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	if (ctx->status)
 		return MHD_YES; /* answered early; the rest is discarded */
 	if (*data_size) {
-		if (append_body(ctx, data, *data_size) < 0)
+		if (strcmp(method, "POST") == 0 &&
+		    append_body(ctx, data, *data_size) < 0)
 			return MHD_NO;
 		*data_size = 0;
 		return MHD_YES;
@@ -376,7 +374,15 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		double ms = (t1.tv_sec - ctx->t0.tv_sec) * 1e3 +
 		            (t1.tv_nsec - ctx->t0.tv_nsec) / 1e6;
-		fprintf(stderr, "%s %s %u %.2fms\n", ctx->method, ctx->url,
+		char url[512];
+		size_t o = 0;
+		for (const char *p = ctx->url; *p && o + 5 < sizeof url; p++)
+			o += (unsigned char)*p < 0x20 || *p == 0x7f
+			         ? (size_t)snprintf(url + o, sizeof url - o,
+			                            "\\x%02x", (unsigned char)*p)
+			         : (url[o] = *p, 1);
+		url[o] = '\0';
+		fprintf(stderr, "%s %s %u %.2fms\n", ctx->method, url,
 		        ctx->status, ms);
 	}
 	hub_leave(s->hub, &ctx->waiter);

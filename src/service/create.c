@@ -218,6 +218,14 @@ static int insert_game(struct service *svc, struct store_game *row,
 	return rc == BD_ECONFLICT ? BD_EINTERNAL : rc;
 }
 
+static int has_open_seat(const struct seat_plan *plan, int seats)
+{
+	for (int s = 0; s < seats; s++)
+		if (plan[s].row.open)
+			return 1;
+	return 0;
+}
+
 int service_create(struct service *svc, const json_t *body, const char *token,
                    struct svc_idem *idem, json_t **out, struct svc_err *err)
 {
@@ -236,6 +244,11 @@ int service_create(struct service *svc, const json_t *body, const char *token,
 		return svc__fail(err, rc, "%s", why.detail);
 	struct seat_plan plan[ENGINE_MAX_SEATS];
 	rc = plan_seats(svc, &c, token, plan, err);
+	if (rc == 0 && c.setup && has_open_seat(plan, c.seats))
+		rc = svc__fail(err, BD_EBADSETUP,
+			       "a custom setup needs every seat held at "
+			       "creation: whoever joins an open seat must "
+			       "not find a position its creator chose");
 	snprintf(row.rules_id, sizeof row.rules_id, "%s", c.rules->id);
 	row.rules_version = c.rules->version;
 	snprintf(row.status, sizeof row.status, "%s", svc__status(g, 0));

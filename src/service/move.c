@@ -135,8 +135,15 @@ static int move_loop(struct service *svc, const char *id, const char *token,
 		if (rc == 0)
 			*seq = l.g->seq;
 		loaded_release(&l);
-		if (rc == BD_EREPLAY)
-			return svc__idem_replay(svc, idem, out, err);
+		if (rc == BD_EREPLAY || (idem && rc < 0 && rc != BD_ECONFLICT)) {
+			/* A racer with this key may have won: its answer. */
+			int r2 = svc__idem_replay(svc, idem, out, err);
+			if (r2 == 0)
+				*seq = (uint64_t)json_integer_value(
+				    json_object_get(*out, "seq"));
+			if (r2 != BD_ENOTFOUND || rc == BD_EREPLAY)
+				return r2;
+		}
 		if (rc != BD_ECONFLICT)
 			return rc;
 	}

@@ -349,6 +349,12 @@ int service_join(struct service *svc, const char *id, const char *token,
 		               "open");
 	if (rc == 0)
 		rc = claim(svc, &l, &j, want, idem, out, err);
+	if (rc < 0 && idem && rc != BD_EREPLAY) {
+		/* A racer with this key may have won: its answer. */
+		int r2 = svc__idem_replay(svc, idem, out, err);
+		if (r2 != BD_ENOTFOUND)
+			rc = r2;
+	}
 	if (rc == 0 && !(idem && idem->replayed))
 		svc__moved(svc, l.row.key, l.g->seq); /* status may change */
 	loaded_release(&l);
