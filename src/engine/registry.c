@@ -8,8 +8,8 @@
 #include "games/quantum/quantum.h"
 
 static const struct rules *const registry[] = {
-	&aa_rules,
-	&qt_rules,
+    &aa_rules,
+    &qt_rules,
 };
 
 const struct rules *engine_rules_find(const char *id)

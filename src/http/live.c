@@ -69,6 +69,7 @@ int live_game_wait(struct service *svc, const struct http_req *req,
                    const char *id, struct http_reply *rep)
 {
 	uint64_t wait_s, after, seq;
+	int finished = 0;
 	int has_after;
 	int64_t key;
 	struct svc_err err = {0};
@@ -77,13 +78,13 @@ int live_game_wait(struct service *svc, const struct http_req *req,
 	if (wait_params(req, rep, &wait_s, &after, &has_after) < 0)
 		return 1;
 	/* An error is the plain GET's to answer. */
-	if (wait_s == 0 ||
-	    service_game_seq(svc, id, req->token, &key, &seq, &err) < 0)
+	if (wait_s == 0 || service_game_seq(svc, id, req->token, &key, &seq,
+	                                    &finished, &err) < 0)
 		return 0;
 	if (!has_after)
 		after = seq; /* wait for the next move */
-	if (seq > after)
-		return 0;
+	if (seq > after || finished)
+		return 0; /* a finished game will never move again */
 	int64_t deadline = hub_now_ms() + (int64_t)wait_s * 1000;
 	if (hub_join(req->hub, req->waiter, req->conn, key, after, deadline,
 	             0) != 0)
@@ -91,7 +92,8 @@ int live_game_wait(struct service *svc, const struct http_req *req,
 	/* Joined: a move from now on wakes us.  One that landed since the
 	 * first look would not, so look again.  (The waiter stays joined
 	 * until the request completes: server.c leaves then.) */
-	if (service_game_seq(svc, id, req->token, &key, &seq, &err) < 0 ||
+	if (service_game_seq(svc, id, req->token, &key, &seq, &finished, &err) <
+	        0 ||
 	    seq > after)
 		return 0;
 	rep->suspend = 1;

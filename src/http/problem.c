@@ -74,10 +74,10 @@ void problem_reply(struct http_reply *rep, int code, const struct svc_err *err,
 	char type[96];
 	snprintf(type, sizeof type, "urn:boardd:problem:%s", k->slug);
 	const char *detail = err && err->detail[0] ? err->detail : k->title;
-	json_t *p = json_pack("{s:s,s:s,s:i,s:o,s:o}", "type", type, "title",
-	                      k->title, "status", (int)k->status, "detail",
-	                      text_json(detail), "instance",
-	                      text_json(instance ? instance : "/"));
+	json_t *p =
+	    json_pack("{s:s,s:s,s:i,s:o,s:o}", "type", type, "title", k->title,
+	              "status", (int)k->status, "detail", text_json(detail),
+	              "instance", text_json(instance ? instance : "/"));
 	if (p && err && err->rule[0])
 		json_object_set_new(p, "rule", json_string(err->rule));
 	if (p && err && err->has_seq)

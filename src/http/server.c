@@ -377,10 +377,11 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 		char url[512];
 		size_t o = 0;
 		for (const char *p = ctx->url; *p && o + 5 < sizeof url; p++)
-			o += (unsigned char)*p < 0x20 || *p == 0x7f
-			         ? (size_t)snprintf(url + o, sizeof url - o,
-			                            "\\x%02x", (unsigned char)*p)
-			         : (url[o] = *p, 1);
+			o +=
+			    (unsigned char)*p < 0x20 || *p == 0x7f
+			        ? (size_t)snprintf(url + o, sizeof url - o,
+			                           "\\x%02x", (unsigned char)*p)
+			        : (url[o] = *p, 1);
 		url[o] = '\0';
 		fprintf(stderr, "%s %s %u %.2fms\n", ctx->method, url,
 		        ctx->status, ms);

@@ -246,9 +246,9 @@ int service_create(struct service *svc, const json_t *body, const char *token,
 	rc = plan_seats(svc, &c, token, plan, err);
 	if (rc == 0 && c.setup && has_open_seat(plan, c.seats))
 		rc = svc__fail(err, BD_EBADSETUP,
-			       "a custom setup needs every seat held at "
-			       "creation: whoever joins an open seat must "
-			       "not find a position its creator chose");
+		               "a custom setup needs every seat held at "
+		               "creation: whoever joins an open seat must "
+		               "not find a position its creator chose");
 	snprintf(row.rules_id, sizeof row.rules_id, "%s", c.rules->id);
 	row.rules_version = c.rules->version;
 	snprintf(row.status, sizeof row.status, "%s", svc__status(g, 0));

@@ -10,6 +10,8 @@
 
 #include "internal.h"
 
+#define IDEM_ANON_MIN 16 /* characters, for a request without a token */
+
 static void hash_part(crypto_hash_sha256_state *h, const char *s)
 {
 	crypto_hash_sha256_update(h, (const unsigned char *)(s ? s : ""),
@@ -28,6 +30,13 @@ int service_idem_init(struct svc_idem *idem, const char *key, const char *token,
 		return svc__fail(err, BD_EBADREQUEST,
 		                 "Idempotency-Key must be 1 to 255 visible "
 		                 "ASCII characters");
+	/* Without a credential the key alone ties a retry to the first
+	 * answer (which may hold a new token): it must be hard to guess. */
+	if (!token && n < IDEM_ANON_MIN)
+		return svc__fail(err, BD_EBADREQUEST,
+		                 "without a bearer token, an Idempotency-Key "
+		                 "must be at least %d characters (a UUID, say)",
+		                 IDEM_ANON_MIN);
 	memcpy(idem->key, key, n + 1);
 	idem->replayed = 0;
 	crypto_hash_sha256_state h;

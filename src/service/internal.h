@@ -12,6 +12,7 @@ struct service {
 	struct engine_cache *cache; /* owned */
 	service_move_fn on_move;    /* listener for committed moves, or NULL */
 	void *on_move_ctx;          /* its context */
+	json_t *catalog;            /* built once: the rules never change */
 };
 
 /* Writes a printf-style detail into err and returns code. */

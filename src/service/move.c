@@ -67,8 +67,12 @@ static int append(struct service *svc, struct loaded *l, uint64_t before,
 	json_t *res = svc__result_json(l->g);
 	char *res_text =
 	    json_is_null(res) ? NULL : json_dumps(res, JSON_COMPACT);
-	struct store_move mv = {seat, text, svc__status(l->g, 0),
-	                        engine_game_to_act(l->g), res_text};
+	struct store_move mv = {seat,
+	                        text,
+	                        svc__status(l->g, 0),
+	                        engine_game_to_act(l->g),
+	                        res_text,
+	                        l->row.updated_ms};
 	struct store_idem rec, *recp = NULL;
 	void *buf = NULL;
 	int rc = !text || !res || (!res_text && !json_is_null(res))
@@ -102,6 +106,8 @@ static int try_move(struct service *svc, struct loaded *l, int seat,
 		snprintf(err->rule, sizeof err->rule, "%s", why.rule);
 		return svc__fail(err, rc, "%s", why.detail);
 	}
+	l->row.updated_ms =
+	    svc__now_ms(); /* the answer shows this move's time */
 	json_t *answer = svc__game_json(svc, l, seat);
 	rc = answer ? append(svc, l, before, seat, m->action, answer, idem,
 	                     &current)
@@ -135,7 +141,8 @@ static int move_loop(struct service *svc, const char *id, const char *token,
 		if (rc == 0)
 			*seq = l.g->seq;
 		loaded_release(&l);
-		if (rc == BD_EREPLAY || (idem && rc < 0 && rc != BD_ECONFLICT)) {
+		if (rc == BD_EREPLAY ||
+		    (idem && rc < 0 && rc != BD_ECONFLICT)) {
 			/* A racer with this key may have won: its answer. */
 			int r2 = svc__idem_replay(svc, idem, out, err);
 			if (r2 == 0)

@@ -11,34 +11,6 @@
 #define LIST_LIMIT_DEFAULT 20
 #define LIST_LIMIT_MAX     100
 
-struct service *service_new(struct store *st, size_t cache_games)
-{
-	struct service *svc = calloc(1, sizeof *svc);
-	if (!svc)
-		return NULL;
-	svc->st = st;
-	svc->cache = engine_cache_new(cache_games);
-	if (!svc->cache) {
-		free(svc);
-		return NULL;
-	}
-	return svc;
-}
-
-void service_free(struct service *svc)
-{
-	if (!svc)
-		return;
-	engine_cache_free(svc->cache);
-	free(svc);
-}
-
-void service_on_move(struct service *svc, service_move_fn fn, void *ctx)
-{
-	svc->on_move = fn;
-	svc->on_move_ctx = ctx;
-}
-
 /* ---- GET /v1/catalog ---- */
 
 static json_t *catalog_entry(const struct rules *r)
@@ -54,19 +26,50 @@ static json_t *catalog_entry(const struct rules *r)
 	return e;
 }
 
-int service_catalog(struct service *svc, json_t **out, struct svc_err *err)
+/* The catalog body; new reference, or NULL. */
+static json_t *build_catalog(void)
 {
-	(void)svc;
-	(void)err;
 	size_t n;
 	const struct rules *const *all = engine_rules_all(&n);
 	json_t *games = json_array();
 	for (size_t i = 0; games && i < n; i++)
 		if (json_array_append_new(games, catalog_entry(all[i])) < 0) {
 			json_decref(games);
-			return BD_ENOMEM;
+			return NULL;
 		}
-	return svc__give(json_pack("{s:o}", "games", games), out);
+	return json_pack("{s:o}", "games", games);
+}
+
+int service_catalog(struct service *svc, json_t **out, struct svc_err *err)
+{
+	(void)err;
+	/* Shared read-only; Jansson's reference counts are atomic here. */
+	*out = json_incref(svc->catalog);
+	return 0;
+}
+
+struct service *service_new(struct store *st, size_t cache_games)
+{
+	struct service *svc = calloc(1, sizeof *svc);
+	if (!svc)
+		return NULL;
+	svc->st = st;
+	svc->cache = engine_cache_new(cache_games);
+	svc->catalog = build_catalog();
+	if (!svc->cache || !svc->catalog) {
+		service_free(svc);
+		return NULL;
+	}
+	return svc;
+}
+
+void service_free(struct service *svc)
+{
+	if (!svc)
+		return;
+	engine_cache_free(svc->cache);
+	json_decref(svc->catalog);
+	free(svc);
 }
 
 /* ---- GET /v1/games ---- */
@@ -234,4 +237,10 @@ int service_moves(struct service *svc, const char *id, const char *token,
 	engine_game_free(mc.g);
 	loaded_release(&l);
 	return rc;
+}
+
+void service_on_move(struct service *svc, service_move_fn fn, void *ctx)
+{
+	svc->on_move = fn;
+	svc->on_move_ctx = ctx;
 }

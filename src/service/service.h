@@ -136,11 +136,13 @@ typedef void (*service_move_fn)(void *ctx, int64_t game_key, uint64_t seq);
 /* Sets the one move listener (NULL to clear).  Call before serving. */
 void service_on_move(struct service *svc, service_move_fn fn, void *ctx);
 
-/* For a long-poll: game `id`'s store key and current seq, with `token`
- * checked as GET /v1/games/{id} checks it (NULL: a spectator).  Errors as
+/* For a long-poll: game `id`'s store key, current seq and whether it is
+ * finished (nothing more will come), with `token` checked as GET
+ * /v1/games/{id} checks it (NULL: a spectator).  Errors as
  * service_game's. */
 int service_game_seq(struct service *svc, const char *id, const char *token,
-                     int64_t *key, uint64_t *seq, struct svc_err *err);
+                     int64_t *key, uint64_t *seq, int *finished,
+                     struct svc_err *err);
 
 /* ---- event streams (stream.c) ---- */
 

@@ -96,7 +96,8 @@ static json_t *end_event(const struct svc_stream *st)
 /* ---- opening ---- */
 
 int service_game_seq(struct service *svc, const char *id, const char *token,
-                     int64_t *key, uint64_t *seq, struct svc_err *err)
+                     int64_t *key, uint64_t *seq, int *finished,
+                     struct svc_err *err)
 {
 	struct loaded l;
 	int seat;
@@ -105,8 +106,10 @@ int service_game_seq(struct service *svc, const char *id, const char *token,
 		return rc;
 	rc = load_seat(svc->st, &l, token, 0, &seat, err);
 	if (rc == 0) {
+		struct rules_result res;
 		*key = l.row.key;
 		*seq = l.g->seq;
+		*finished = engine_game_result(l.g, &res);
 	}
 	loaded_release(&l);
 	return rc;

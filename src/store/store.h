@@ -124,6 +124,7 @@ struct store_move {
 	const char *status; /* the game's status after the move */
 	unsigned to_act;    /* seats to act after the move */
 	const char *result; /* JSON text, or NULL while the game runs */
+	int64_t at_ms;      /* when it was made (unix ms); 0: now */
 };
 
 /* Appends move expected_seq+1 to game `key`, in one BEGIN IMMEDIATE

@@ -826,8 +826,8 @@ static int append_tx(struct conn *c, void *ctx)
 		return BD_ECONFLICT;
 	if ((rc = store__idem_put(c, x->idem)) < 0)
 		return rc;
-	int64_t next = seq.v + 1, now = store__now_ms();
 	const struct store_move *m = x->m;
+	int64_t next = seq.v + 1, now = m->at_ms ? m->at_ms : store__now_ms();
 	rc = store__run(c, ST_MOVE_INSERT,
 	                ARGS(A_I64(x->key), A_I64(next), A_I64(m->seat),
 	                     A_TEXT(m->action), A_I64(now)),

@@ -158,6 +158,7 @@ def seat_order_and_turns(binary):
         check(game(s, gid)["seq"] == 0, "rejected moves change nothing")
         r = move(s, gid, tok[0], {"type": "play", "face_up": "enforcer", "face_down": "mole"})
         check(r.status == 201 and r.json["to_act"] == [1], "recruit falls to seat 1")
+        check(r.json["updated"] == game(s, gid)["updated"], "the answer carries this move's time")
         check(r.json["view"]["played"] == {"face_up": "enforcer", "face_down": "mole"}, "player sees own face-down")
 
 

@@ -3,6 +3,7 @@ player's games, Idempotency-Key retries, resigning.  Real binary, real
 SQLite file.  Usage: test_players.py BOARDD [test names...]"""
 import random
 import threading
+import time
 
 from harness import check, run_all, test
 from gamehelp import AA, actions, game, move, server
@@ -146,7 +147,9 @@ def my_games_and_my_turn(binary):
 @test
 def retries_with_an_idempotency_key_land_once(binary):
     with server(binary) as s:
-        key = {"Idempotency-Key": "create-1"}
+        r = s.request("POST", "/v1/games", {"game": AA}, headers={"Idempotency-Key": "create-1"})
+        check(r.status == 400, "a short key without a token is guessable: %r" % r)
+        key = {"Idempotency-Key": "5b1f0c7e-2f7a-4a47-9d7e-6c0f3f1d2a90"}
         body = {"game": AA, "seats": 2}
         r1 = s.request("POST", "/v1/games", body, headers=key)
         r2 = s.request("POST", "/v1/games", body, headers=key)
@@ -190,6 +193,40 @@ def resigning(binary):
         s.kill()
         s.start()
         check(game(s, gid)["result"]["reason"] == "resignation", "replays after restart")
+        t = time.monotonic()
+        r = s.request("GET", "/v1/games/%s?wait=5" % gid)
+        check(r.status == 200 and time.monotonic() - t < 1, "a long-poll on a finished game answers at once")
+
+
+@test
+def a_resigned_quantum_seat_is_played_at_random(binary):
+    """Three seats: one resigns, the game goes on; the server takes its
+    decisions (uniformly random legal actions from the game's seeded
+    generator, so the log replays to the same game)."""
+    rng = random.Random(3)
+    with server(binary) as s:
+        r = s.request("POST", "/v1/games", {"game": "quantum", "seats": 3})
+        gid, tok = r.json["id"], [x["token"] for x in r.json["seats"]]
+        r = s.request("POST", "/v1/games/%s/resign" % gid, token=tok[1])
+        check(r.status == 201 and r.json["status"] == "active", "the game goes on: %r" % r)
+        check(r.json["players"][1]["resigned"] and 1 not in r.json["to_act"], "seat 1 never waits")
+        for _ in range(150):
+            g = game(s, gid, tok[0])
+            if g["status"] == "finished":
+                break
+            check(1 not in g["to_act"] and g["to_act"], "only live seats act: %r" % g["to_act"])
+            seat = rng.choice(g["to_act"])
+            r = move(s, gid, tok[seat], rng.choice(actions(s, gid, tok[seat])))
+            check(r.status == 201, "move: %r" % r)
+        check(actions(s, gid, tok[1]) == [], "the resigned seat has no actions")
+        log = s.request("GET", "/v1/games/%s/moves" % gid).json["moves"]
+        check(all(m["seat"] != 1 for m in log[1:]), "its decisions are not posted moves")
+        before = game(s, gid, tok[0])
+        s.kill()
+        s.start()
+        after = game(s, gid, tok[0])
+        before.pop("updated"), after.pop("updated")
+        check(before == after, "the log replays to the same game")
 
 
 @test

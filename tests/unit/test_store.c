@@ -816,7 +816,7 @@ static void test_idempotency_records(void)
 	    .status = 201, .response = "answer", .response_len = 6};
 	memset(rec.scope, 7, 32);
 	memset(rec.request, 8, 32);
-	struct store_move m = {0, "{\"type\":\"x\"}", "active", 1, NULL};
+	struct store_move m = {0, "{\"type\":\"x\"}", "active", 1, NULL, 0};
 	test_cond("idem: recorded with the move",
 	          store_move_append(s, key, 0, &m, &rec, NULL) == 0);
 	uint64_t cur = 0;

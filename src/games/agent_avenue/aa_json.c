@@ -526,8 +526,7 @@ static json_t *edge_view(const void *state, int viewer, int over)
 	                        s->players[viewer].hand_size, 0)
 	           : json_null(),
 	    "players", players, "played", played_json(s, viewer, over),
-	    "last_turn",
-	    last_turn_json(s));
+	    "last_turn", last_turn_json(s));
 	if (v && over)
 		reveal_all(s, v);
 	return v;
