@@ -33,7 +33,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:.c=.o)
 UNIT_SRC := $(filter-out $(foreach g,$(filter-out $(GAMES),agent_avenue quantum),tests/unit/test_$(g)%),$(wildcard tests/unit/test_*.c))
 TESTS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all deps run test unit-build bench fuzz clean format lint
+.PHONY: all deps run test unit-build bench fuzz fuzz-deps clean format lint
 all: $(BUILD)/boardd
 
 deps:
@@ -79,7 +79,7 @@ build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC)
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-o $@ $^ -ljansson
 
-fuzz: deps $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
+fuzz: fuzz-deps $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 	@for t in $(FUZZ_TARGETS); do \
 		mkdir -p build/fuzz/corpus-$$t; \
 		echo "fuzz: $$t for $(FUZZ_TIME)s"; \
@@ -114,10 +114,17 @@ bench: deps
 	$(MAKE) all $(BUILD)/bench/bench_engine $(BUILD)/bench/bench_http
 	./tests/bench.sh $(BUILD)
 
+fuzz-deps:
+	@./tools/deps.sh fuzz
+
 format:
+	@./tools/deps.sh lint
 	clang-format -i $(shell git ls-files '*.c' '*.h')
 
+# cppcheck, and the house format checked (make format applies it).
 lint:
+	@./tools/deps.sh lint
+	clang-format --dry-run -Werror $(shell git ls-files '*.c' '*.h')
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 		--inline-suppr -Isrc src
 

@@ -57,6 +57,17 @@ static int parse_long(const char *s, long lo, long hi, long *out)
 	return 0;
 }
 
+/* 1 if `a` is one of the options that take a value. */
+static int takes_value(const char *a)
+{
+	static const char *const opts[] = {
+	    "--addr", "--port", "--db", "--threads", "--sync", "--keepalive"};
+	for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
+		if (strcmp(a, opts[i]) == 0)
+			return 1;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct config *c)
 {
 	const char *port = env_or("BOARDD_PORT", "8080");
@@ -76,8 +87,14 @@ static int parse_args(int argc, char **argv, struct config *c)
 			usage(stdout);
 			exit(0);
 		}
-		if (!v)
+		if (!takes_value(a)) {
+			fprintf(stderr, "boardd: unknown option %s\n", a);
 			return -1;
+		}
+		if (!v) {
+			fprintf(stderr, "boardd: %s needs a value\n", a);
+			return -1;
+		}
 		if (strcmp(a, "--addr") == 0)
 			c->addr = v;
 		else if (strcmp(a, "--port") == 0)
@@ -90,8 +107,10 @@ static int parse_args(int argc, char **argv, struct config *c)
 			c->sync = v;
 		else if (strcmp(a, "--keepalive") == 0)
 			keepalive = v;
-		else
+		else {
+			fprintf(stderr, "boardd: unknown option %s\n", a);
 			return -1;
+		}
 		i++;
 	}
 	c->threads = sysconf(_SC_NPROCESSORS_ONLN);
@@ -100,8 +119,12 @@ static int parse_args(int argc, char **argv, struct config *c)
 	if (parse_long(port, 0, 65535, &c->port) < 0 ||
 	    (threads && parse_long(threads, 1, 64, &c->threads) < 0) ||
 	    parse_long(keepalive, 1, 3600, &c->keepalive) < 0 ||
-	    (strcmp(c->sync, "full") != 0 && strcmp(c->sync, "normal") != 0))
+	    (strcmp(c->sync, "full") != 0 && strcmp(c->sync, "normal") != 0)) {
+		fputs("boardd: a value is out of range (port 0-65535, threads "
+		      "1-64, keepalive 1-3600 s, sync full|normal)\n",
+		      stderr);
 		return -1;
+	}
 	return 0;
 }
 

@@ -1,12 +1,20 @@
 #!/bin/sh
-# deps.sh: installs the Debian 12 packages the build and the tests need,
-# and only those that are missing.  Called by `make deps` (and so by
-# `make run` and `make test`); safe to run again: it does nothing when
-# everything is present.
+# deps.sh [fuzz] [lint]: installs the Debian 12 packages the build and
+# the tests need, and only those that are missing.  Called by `make deps`
+# (and so by `make run` and `make test`); `make fuzz` adds clang and its
+# sanitizer runtime, `make lint` and `make format` add their tools.  Safe
+# to run again: it does nothing when everything is present.
 set -eu
 
 PKGS="gcc make libc6-dev libmicrohttpd-dev libjansson-dev libsqlite3-dev \
-libsodium-dev python3 python3-yaml python3-jsonschema curl"
+libsodium-dev python3 python3-yaml python3-jsonschema curl jq"
+for group in "$@"; do
+	case "$group" in
+	fuzz) PKGS="$PKGS clang libclang-rt-14-dev" ;;
+	lint) PKGS="$PKGS cppcheck clang-format" ;;
+	*) echo "deps: unknown group $group" >&2; exit 2 ;;
+	esac
+done
 
 missing=""
 for p in $PKGS; do

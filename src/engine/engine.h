@@ -83,12 +83,12 @@ struct rules {
 	 * an object. */
 	json_t *(*view)(const void *state, int viewer, int over);
 
-	/* The logged `action` of `actor` as `viewer` may see it.  `after` is the
-	 * state right after that move, `now` the game's current state (so a
+	/* The logged `action` of `actor` as `viewer` may see it.  `after` is
+	 * the state right after that move, `now` the game's current state (so a
 	 * card hidden when played can show once it is revealed); `over` as
 	 * for view.  New reference. */
 	json_t *(*move_view)(const void *after, const void *now, int actor,
-			     const json_t *action, int viewer, int over);
+	                     const json_t *action, int viewer, int over);
 
 	/* 1 and *out filled when the game is over, else 0. */
 	int (*result)(const void *state, struct rules_result *out);

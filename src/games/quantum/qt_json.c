@@ -776,7 +776,8 @@ static json_t *player_view(const struct qt_state *s, int p)
 
 static json_t *qj_view(const void *state, int viewer, int over)
 {
-	(void)viewer, (void)over; /* rules: everything but deck order is public */
+	(void)viewer,
+	    (void)over; /* rules: everything but deck order is public */
 	const struct qt_state *s = state;
 	json_t *players = json_array(), *pending = json_array(),
 	       *dice = json_array(), *to_act = json_array();
@@ -851,10 +852,9 @@ static json_t *catalog_actions(void)
 			json_object_set_new(
 			    fields, field_names[shapes[t].f[k]],
 			    json_string(field_kinds[shapes[t].f[k]]));
-		json_array_append_new(o, json_pack("{s:s,s:s,s:o}", "type",
-		                                   shapes[t].name, "rule",
-		                                   shapes[t].rule, "fields",
-		                                   fields));
+		json_array_append_new(
+		    o, json_pack("{s:s,s:s,s:o}", "type", shapes[t].name,
+		                 "rule", shapes[t].rule, "fields", fields));
 	}
 	return o;
 }
