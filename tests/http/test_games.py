@@ -8,7 +8,7 @@ import random
 from gamehelp import server
 from harness import check, run_all, test
 
-GAMES_PER_SEAT_COUNT = 2
+GAMES_PER_SEAT_COUNT = 3
 MOVE_CAP = 400  # keeps make test short; a game not over by then is
                 # reported (and still checked across the restart)
 
@@ -52,8 +52,13 @@ def random_games_of_every_game_and_seat_count(binary):
         played = []
         for entry in catalog(s):
             for seats in range(entry["min_seats"], entry["max_seats"] + 1):
-                for _ in range(GAMES_PER_SEAT_COUNT):
-                    r = s.request("POST", "/v1/games", {"game": entry["id"], "seats": seats})
+                # Games with maps: the default and other maps at random.
+                maps = [m["name"] for m in entry.get("maps", {}).get(str(seats), [])]
+                for i in range(GAMES_PER_SEAT_COUNT):
+                    body = {"game": entry["id"], "seats": seats}
+                    if maps and i > 0:
+                        body["options"] = {"map": rng.choice(maps)}
+                    r = s.request("POST", "/v1/games", body)
                     check(r.status == 201, "create %s/%d: %r" % (entry["id"], seats, r))
                     tokens = [x["token"] for x in r.json["seats"]]
                     g = play(s, r.json["id"], tokens, rng)
