@@ -73,15 +73,7 @@ static int me(struct service *svc, const char *token, struct store_player *p,
 {
 	if (*have)
 		return 0;
-	if (!token)
-		return svc__fail(err, BD_EUNAUTHORIZED,
-		                 "a \"me\" seat needs a player's bearer token");
-	uint8_t hash[STORE_TOKEN_HASH_LEN];
-	token_hash(token, hash);
-	int rc = store_player_by_token(svc->st, hash, p);
-	if (rc == BD_ENOTFOUND)
-		return svc__fail(err, BD_EFORBIDDEN,
-		                 "that token is not a player's token");
+	int rc = svc__player_of(svc, token, p, err);
 	*have = rc == 0;
 	return rc;
 }

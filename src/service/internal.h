@@ -49,6 +49,11 @@ json_t *svc__game_json(struct service *svc, const struct loaded *l, int viewer);
  * created, updated); new reference. */
 json_t *svc__list_entry(const struct store_game *g);
 
+/* The player whose bearer token this is.  BD_EUNAUTHORIZED without a
+ * token, BD_EFORBIDDEN when it is not a player's token. */
+int svc__player_of(struct service *svc, const char *token,
+                   struct store_player *p, struct svc_err *err);
+
 /* Calls the move listener, if any, after a commit. */
 void svc__moved(struct service *svc, int64_t key, uint64_t seq);
 

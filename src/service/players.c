@@ -95,9 +95,8 @@ int service_player_create(struct service *svc, const json_t *body,
 
 /* ---- GET /v1/players/me ---- */
 
-/* The player whose token this is. */
-static int player_of(struct service *svc, const char *token,
-                     struct store_player *p, struct svc_err *err)
+int svc__player_of(struct service *svc, const char *token,
+                   struct store_player *p, struct svc_err *err)
 {
 	if (!token)
 		return svc__fail(err, BD_EUNAUTHORIZED,
@@ -115,7 +114,7 @@ int service_player_me(struct service *svc, const char *token, json_t **out,
                       struct svc_err *err)
 {
 	struct store_player p;
-	int rc = player_of(svc, token, &p, err);
+	int rc = svc__player_of(svc, token, &p, err);
 	return rc < 0 ? rc : svc__give(player_json(&p, NULL), out);
 }
 
@@ -188,7 +187,7 @@ int service_player_games(struct service *svc, const char *token,
 {
 	struct store_player p;
 	struct store_player_filter f;
-	int rc = player_of(svc, token, &p, err);
+	int rc = svc__player_of(svc, token, &p, err);
 	if (rc == 0)
 		rc = parse_my_games(q, &f, err);
 	if (rc < 0)
@@ -249,7 +248,7 @@ static int joiner_init(struct service *svc, const char *token, struct joiner *j,
 {
 	memset(j, 0, sizeof *j);
 	if (token)
-		return player_of(svc, token, &j->player, err);
+		return svc__player_of(svc, token, &j->player, err);
 	token_new(j->token);
 	token_hash(j->token, j->hash);
 	return 0;
