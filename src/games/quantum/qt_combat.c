@@ -1,4 +1,6 @@
 /* qt_combat.c: combat (rules §6.1), dominance and infamy (rules §7.1). */
+#include <string.h>
+
 #include "qt.h"
 
 int qt_infamy_possible(const struct qt_state *s, int seat)
@@ -76,7 +78,23 @@ static int infamy(struct qt_state *s, int seat, struct qt_sq planet,
 	qt_pop_decision(s);
 	s->dominance[seat] = 1;
 	s->picks[seat]++; /* rules §7.1: an infamy cube earns a card */
-	qt_place_cube(s, seat, p);
+	if (qt_place_cube(s, seat, p))
+		return 0;
+	/* rules §14: an infamy still queued for another seat whose last
+	 * legal square this cube took is dropped; that seat's dominance
+	 * stays 6 and infamy retries on its next gain. */
+	for (int k = 0; k < s->ndecisions;) {
+		const struct qt_decision *d = &s->decision[k];
+		if (d->kind == QT_DEC_INFAMY &&
+		    !qt_infamy_possible(s, d->seat)) {
+			s->ndecisions--;
+			memmove(&s->decision[k], &s->decision[k + 1],
+			        (size_t)(s->ndecisions - k) *
+			            sizeof s->decision[0]);
+		} else {
+			k++;
+		}
+	}
 	return 0;
 }
 
