@@ -33,7 +33,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:.c=.o)
 UNIT_SRC := $(filter-out $(foreach g,$(filter-out $(GAMES),agent_avenue quantum),tests/unit/test_$(g)%),$(wildcard tests/unit/test_*.c))
 TESTS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all deps run test unit-build bench fuzz fuzz-deps clean format lint
+.PHONY: all deps run test unit-build bench fuzz fuzz-deps valgrind tsan clean format lint
 all: $(BUILD)/boardd
 
 deps:
@@ -113,6 +113,22 @@ unit-build: $(BUILD)/boardd $(TESTS)
 bench: deps
 	$(MAKE) all $(BUILD)/bench/bench_engine $(BUILD)/bench/bench_http
 	./tests/bench.sh $(BUILD)
+
+# The HTTP suites with the server under valgrind memcheck (no sanitizer
+# build: valgrind and ASan do not mix), and under ThreadSanitizer.  Long:
+# not part of make test.  Each ends with its own "N passed, N failed".
+VALGRIND := valgrind --quiet --error-exitcode=99 --leak-check=full \
+	--errors-for-leak-kinds=definite,indirect
+valgrind: deps
+	@./tools/deps.sh valgrind
+	$(MAKE) all
+	BOARDD_WRAP="$(VALGRIND)" /usr/bin/python3 tests/http/test_http.py build/release/boardd
+	BOARDD_WRAP="$(VALGRIND)" /usr/bin/python3 tests/http/test_players.py build/release/boardd
+
+tsan: deps
+	$(MAKE) SANITIZER=thread build/thread/boardd
+	TSAN_OPTIONS=halt_on_error=1 /usr/bin/python3 tests/http/test_live.py build/thread/boardd
+	TSAN_OPTIONS=halt_on_error=1 /usr/bin/python3 tests/http/test_players.py build/thread/boardd
 
 fuzz-deps:
 	@./tools/deps.sh fuzz

@@ -12,6 +12,7 @@ for group in "$@"; do
 	case "$group" in
 	fuzz) PKGS="$PKGS clang libclang-rt-14-dev" ;;
 	lint) PKGS="$PKGS cppcheck clang-format" ;;
+	valgrind) PKGS="$PKGS valgrind" ;;
 	*) echo "deps: unknown group $group" >&2; exit 2 ;;
 	esac
 done

@@ -20,10 +20,15 @@ import time
 import traceback
 
 import jsonschema
+import shlex
 import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SPEC = yaml.safe_load(open(os.path.join(ROOT, "openapi", "openapi.yaml")))
+# BOARDD_WRAP runs the server under a tool, e.g. "valgrind --error-exitcode=1"
+# (make valgrind): slower, so starts and stops get more time.
+WRAP = shlex.split(os.environ.get("BOARDD_WRAP", ""))
+SLOW = 20 if WRAP else 1
 
 
 class Failure(Exception):
@@ -70,11 +75,11 @@ class Server:
         self.start()
 
     def start(self):
-        args = [self.binary, "--addr", "127.0.0.1", "--port", str(self.port),
+        args = WRAP + [self.binary, "--addr", "127.0.0.1", "--port", str(self.port),
                 "--db", self.db, "--sync", "normal", "--quiet"] + self.extra
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL,
                                      stderr=open(self.log, "ab"))
-        deadline = time.time() + 10
+        deadline = time.time() + 10 * SLOW
         while time.time() < deadline:
             try:
                 if self.request("GET", "/healthz", validate=False).status == 200:
@@ -94,7 +99,7 @@ class Server:
         if self.proc and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
-                rc = self.proc.wait(timeout=20)
+                rc = self.proc.wait(timeout=20 * SLOW)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 rc = "timeout"
