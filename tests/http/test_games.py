@@ -1,5 +1,6 @@
 """test_games.py: every game in the catalog, every seat count, played over
-real HTTP by random players choosing among the listed actions; then the
+real HTTP by random players choosing among the listed actions (and now and
+then an unlisted one, which must be refused and change nothing); then the
 server is killed with SIGKILL and restarted, and every seat's view must be
 identical.  A game added to the registry is covered without a change here.
 Usage: test_games.py BOARDD [test names...]"""
@@ -9,12 +10,44 @@ from gamehelp import server
 from harness import check, run_all, test
 
 GAMES_PER_SEAT_COUNT = 3
-MOVE_CAP = 400  # keeps make test short; a game not over by then is
+MOVE_CAP = 400
+REFUSED = [0]  # unlisted actions posted (and refused)  # keeps make test short; a game not over by then is
                 # reported (and still checked across the restart)
 
 
 def catalog(s):
     return s.request("GET", "/v1/catalog").json["games"]
+
+
+def mutate(action, rng):
+    """A copy of action with one field changed: an integer (or an integer
+    in a square) moved by one, or a string swapped for a made-up one."""
+    a = dict(action)
+    keys = [k for k in a if k != "type"]
+    if not keys:
+        a["type"] = a["type"] + "_x"
+        return a
+    k = rng.choice(keys)
+    v = a[k]
+    if isinstance(v, int):
+        a[k] = v + rng.choice((-1, 1))
+    elif isinstance(v, list) and v and isinstance(v[0], int):
+        a[k] = [v[0] + rng.choice((-1, 1))] + v[1:]
+    else:
+        a[k] = "not-a-" + k
+    return a
+
+
+def refuse_unlisted(s, gid, token, seq, listed, rng):
+    """An action that is not listed must be refused and change nothing."""
+    a = mutate(rng.choice(listed), rng)
+    if a in listed:
+        return
+    r = s.request("POST", "/v1/games/%s/moves" % gid, {"action": a}, token=token, validate=False)
+    REFUSED[0] += 1
+    check(400 <= r.status < 500, "unlisted action %r accepted: %r" % (a, r))
+    after = s.request("GET", "/v1/games/%s" % gid, validate=False).json["seq"]
+    check(after == seq, "a refused action changed the game")
 
 
 def play(s, gid, tokens, rng):
@@ -29,6 +62,8 @@ def play(s, gid, tokens, rng):
         seat = rng.choice(g["to_act"])
         acts = s.request("GET", "/v1/games/%s/actions" % gid, token=tokens[seat], validate=v).json
         check(acts["seq"] == g["seq"] and acts["actions"], "seat %d to act has actions" % seat)
+        if step % 10 == 5:
+            refuse_unlisted(s, gid, tokens[seat], g["seq"], acts["actions"], rng)
         r = s.request("POST", "/v1/games/%s/moves" % gid, {"action": rng.choice(acts["actions"])},
                       token=tokens[seat], headers={"If-Match": '"%d"' % g["seq"]}, validate=v)
         check(r.status == 201, "listed action refused: %r" % r)
@@ -64,8 +99,9 @@ def random_games_of_every_game_and_seat_count(binary):
                     g = play(s, r.json["id"], tokens, rng)
                     played.append((entry["id"], seats, r.json["id"], tokens, g["status"]))
         unfinished = [p for p in played if p[4] != "finished"]
-        print("     %d games played, %d still running at the cap of %d moves" %
-              (len(played), len(unfinished), MOVE_CAP))
+        print("     %d games played, %d still running at the cap of %d moves; "
+              "%d unlisted actions refused" % (len(played), len(unfinished), MOVE_CAP, REFUSED[0]))
+        check(REFUSED[0] > 20, "unlisted actions were tried")
         before = {p[2]: views(s, p[2], p[3]) for p in played}
         s.kill()
         s.start()
