@@ -33,7 +33,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:.c=.o)
 UNIT_SRC := $(filter-out $(foreach g,$(filter-out $(GAMES),agent_avenue quantum),tests/unit/test_$(g)%),$(wildcard tests/unit/test_*.c))
 TESTS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all deps run test unit-build bench fuzz fuzz-deps valgrind tsan clean format lint
+.PHONY: all deps run test unit-build bench fuzz fuzz-deps valgrind tsan kill-loop clean format lint
 all: $(BUILD)/boardd
 
 deps:
@@ -129,6 +129,13 @@ tsan: deps
 	$(MAKE) SANITIZER=thread build/thread/boardd
 	TSAN_OPTIONS=halt_on_error=1 /usr/bin/python3 tests/http/test_live.py build/thread/boardd
 	TSAN_OPTIONS=halt_on_error=1 /usr/bin/python3 tests/http/test_players.py build/thread/boardd
+
+# Crash and restart under load: SIGKILL ROUNDS times while clients post
+# moves; every acknowledged move must be in the log once.  Long.
+ROUNDS ?= 20
+kill-loop: deps
+	$(MAKE) SANITIZER=address,undefined build/address-undefined/boardd
+	/usr/bin/python3 tests/http/kill_loop.py build/address-undefined/boardd $(ROUNDS)
 
 fuzz-deps:
 	@./tools/deps.sh fuzz
