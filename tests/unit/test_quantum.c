@@ -1,45 +1,15 @@
 /* test_quantum.c: Quantum rules scenarios (rules §12) and seeded random
  * games, driven through engine_game_new / engine_game_apply. */
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "games/quantum/qt.h"
-#include "games/quantum/quantum.h"
+#include "qt_testhelp.h"
 #include "testhelp.h"
 
 /* ---- helpers ---- */
 
-static struct rules_why last_why;
-
-/* A new game or NULL; prints the refusal. */
-static struct engine_game *game(int seats, const char *options,
-                                const char *setup, uint64_t seed)
-{
-	json_error_t err;
-	json_t *o = options ? json_loads(options, 0, &err) : NULL;
-	json_t *s = setup ? json_loads(setup, 0, &err) : NULL;
-	if ((options && !o) || (setup && !s)) {
-		fprintf(stderr, "bad test JSON: %s\n", err.text);
-		exit(2);
-	}
-	struct engine_game *g = NULL;
-	memset(&last_why, 0, sizeof last_why);
-	int rc = engine_game_new(&qt_rules, seats, o, s, seed, &g, &last_why);
-	json_decref(o);
-	json_decref(s);
-	if (rc)
-		return NULL;
-	return g;
-}
-
 /* Setup error code of a custom setup (0 if accepted). */
 static int setup_rc(int seats, const char *options, const char *setup)
 {
-	json_error_t err;
-	json_t *o = options ? json_loads(options, 0, &err) : NULL;
-	json_t *s = setup ? json_loads(setup, 0, &err) : NULL;
+	json_t *o = options ? parse(options) : NULL;
+	json_t *s = setup ? parse(setup) : NULL;
 	struct engine_game *g = NULL;
 	memset(&last_why, 0, sizeof last_why);
 	int rc = engine_game_new(&qt_rules, seats, o, s, 1, &g, &last_why);
@@ -48,80 +18,6 @@ static int setup_rc(int seats, const char *options, const char *setup)
 	engine_game_free(g);
 	return rc;
 }
-
-/* Applies a JSON action text; returns the engine's code. */
-static int act(struct engine_game *g, int seat, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	json_error_t err;
-	json_t *a = json_loads(buf, 0, &err);
-	if (!a) {
-		fprintf(stderr, "bad action JSON %s: %s\n", buf, err.text);
-		exit(2);
-	}
-	memset(&last_why, 0, sizeof last_why);
-	int rc = engine_game_apply(g, seat, a, &last_why);
-	json_decref(a);
-	return rc;
-}
-
-static struct qt_state *st(struct engine_game *g)
-{
-	return (struct qt_state *)g->state;
-}
-
-static const struct qt_ship *ship(struct engine_game *g, int seat, int i)
-{
-	return &st(g)->ship[seat][i];
-}
-
-static int ship_on(struct engine_game *g, int seat, int i, int r, int c)
-{
-	const struct qt_ship *sh = ship(g, seat, i);
-	return sh->where == QT_MAP && sh->at.r == r && sh->at.c == c;
-}
-
-/* 1 if the action text is among the listed actions of seat. */
-static int listed(struct engine_game *g, int seat, const char *text)
-{
-	json_t *want = json_loads(text, 0, NULL);
-	json_t *all = engine_game_actions(g, seat);
-	size_t i;
-	json_t *a;
-	int found = 0;
-	json_array_foreach(all, i, a) found |= json_equal(a, want);
-	json_decref(all);
-	json_decref(want);
-	return found;
-}
-
-static int count_listed(struct engine_game *g, int seat, const char *type)
-{
-	json_t *all = engine_game_actions(g, seat);
-	size_t i;
-	json_t *a;
-	int n = 0;
-	json_array_foreach(all, i, a)
-	{
-		n += strcmp(json_string_value(json_object_get(a, "type")),
-		            type) == 0;
-	}
-	json_decref(all);
-	return n;
-}
-
-static int cubes_of(struct engine_game *g, int seat, int r, int c)
-{
-	int p = qt_board_planet_at(&st(g)->board, r, c);
-	return p < 0 ? -1 : qt_cubes_of(st(g), seat, p);
-}
-
-#define OK(g, seat, ...)      (act((g), (seat), __VA_ARGS__) == 0)
-#define ILLEGAL(g, seat, ...) (act((g), (seat), __VA_ARGS__) == BD_EILLEGAL)
 
 /* ---- seeded random games ---- */
 

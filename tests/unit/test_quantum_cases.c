@@ -8,54 +8,10 @@
  * JSON texts in this file are written with single quotes for readability;
  * the helpers turn every ' into " before parsing (no JSON here needs a
  * literal single quote). */
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "games/quantum/qt.h"
-#include "games/quantum/quantum.h"
+#include "qt_testhelp.h"
 #include "testhelp.h"
 
 /* ---- helpers ---- */
-
-static struct rules_why last_why;
-
-/* Copies src into dst (size n) with every ' turned into ". */
-static void dequote(char *dst, size_t n, const char *src)
-{
-	size_t i = 0;
-	for (; src[i] && i + 1 < n; i++)
-		dst[i] = src[i] == '\'' ? '"' : src[i];
-	dst[i] = '\0';
-}
-
-static json_t *parse(const char *text)
-{
-	static char buf[4096];
-	dequote(buf, sizeof buf, text);
-	json_error_t err;
-	json_t *j = json_loads(buf, 0, &err);
-	if (!j) {
-		fprintf(stderr, "bad test JSON %s: %s\n", buf, err.text);
-		exit(2);
-	}
-	return j;
-}
-
-/* A new game or NULL (the refusal is in last_why). */
-static struct engine_game *game(int seats, const char *options,
-                                const char *setup, uint64_t seed)
-{
-	json_t *o = options ? parse(options) : NULL;
-	json_t *s = setup ? parse(setup) : NULL;
-	struct engine_game *g = NULL;
-	memset(&last_why, 0, sizeof last_why);
-	int rc = engine_game_new(&qt_rules, seats, o, s, seed, &g, &last_why);
-	json_decref(o);
-	json_decref(s);
-	return rc ? NULL : g;
-}
 
 /* A game that must be accepted. */
 static struct engine_game *must(int seats, const char *options,
@@ -76,84 +32,9 @@ static struct engine_game *alpha(const char *setup)
 	return must(2, NULL, setup);
 }
 
-/* Applies an action text; returns the engine's code. */
-static int act(struct engine_game *g, int seat, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	json_t *a = parse(buf);
-	memset(&last_why, 0, sizeof last_why);
-	int rc = engine_game_apply(g, seat, a, &last_why);
-	json_decref(a);
-	return rc;
-}
-
-#define OK(g, seat, ...)      (act((g), (seat), __VA_ARGS__) == 0)
-#define ILLEGAL(g, seat, ...) (act((g), (seat), __VA_ARGS__) == BD_EILLEGAL)
-
-static struct qt_state *st(struct engine_game *g)
-{
-	return (struct qt_state *)g->state;
-}
-
-static const struct qt_ship *ship(struct engine_game *g, int seat, int i)
-{
-	return &st(g)->ship[seat][i];
-}
-
-static int ship_on(struct engine_game *g, int seat, int i, int r, int c)
-{
-	const struct qt_ship *sh = ship(g, seat, i);
-	return sh->where == QT_MAP && sh->at.r == r && sh->at.c == c;
-}
-
 static int in_scrapyard(struct engine_game *g, int seat, int i)
 {
 	return ship(g, seat, i)->where == QT_SCRAPYARD;
-}
-
-/* 1 if the action text is among the listed actions of seat. */
-static int listed(struct engine_game *g, int seat, const char *text)
-{
-	json_t *want = parse(text);
-	json_t *all = engine_game_actions(g, seat);
-	size_t i;
-	json_t *a;
-	int found = 0;
-	json_array_foreach(all, i, a) found |= json_equal(a, want);
-	json_decref(all);
-	json_decref(want);
-	return found;
-}
-
-/* Listed actions of a type; ship >= 0 also matches their "ship". */
-static int count_ship(struct engine_game *g, int seat, const char *type,
-                      int shipno)
-{
-	json_t *all = engine_game_actions(g, seat);
-	size_t i;
-	json_t *a;
-	int n = 0;
-	json_array_foreach(all, i, a)
-	{
-		if (strcmp(json_string_value(json_object_get(a, "type")),
-		           type) != 0)
-			continue;
-		if (shipno >= 0 &&
-		    json_integer_value(json_object_get(a, "ship")) != shipno)
-			continue;
-		n++;
-	}
-	json_decref(all);
-	return n;
-}
-
-static int count_listed(struct engine_game *g, int seat, const char *type)
-{
-	return count_ship(g, seat, type, -1);
 }
 
 /* Listed moves of ship i that end on its own square (must be none). */
@@ -181,12 +62,6 @@ static int zero_moves(struct engine_game *g, int seat, int i)
 static int planet(struct engine_game *g, int r, int c)
 {
 	return qt_board_planet_at(&st(g)->board, r, c);
-}
-
-static int cubes_of(struct engine_game *g, int seat, int r, int c)
-{
-	int p = planet(g, r, c);
-	return p < 0 ? -1 : qt_cubes_of(st(g), seat, p);
 }
 
 static int over_won_by(struct engine_game *g, int seat)
