@@ -180,6 +180,20 @@ static json_t *create_answer(const struct store_game *row,
 	                 "seats", seats);
 }
 
+/* What store_game_create writes. */
+struct game_write {
+	struct service *svc;
+	const struct store_game *row;
+	const struct store_seat *seats;
+	int64_t *key;
+};
+
+static int write_game(void *ctx, const struct store_idem *rec)
+{
+	struct game_write *w = ctx;
+	return store_game_create(w->svc->st, w->row, w->seats, rec, w->key);
+}
+
 /* Writes the game, retrying on an id collision; *out is the answer. */
 static int insert_game(struct service *svc, struct store_game *row,
                        const struct seat_plan *plan, struct svc_idem *idem,
@@ -188,22 +202,12 @@ static int insert_game(struct service *svc, struct store_game *row,
 	struct store_seat seats[ENGINE_MAX_SEATS];
 	for (int s = 0; s < row->seats; s++)
 		seats[s] = plan[s].row;
+	struct game_write w = {svc, row, seats, key};
 	int rc = BD_ECONFLICT;
 	for (int attempt = 0; rc == BD_ECONFLICT && attempt < 4; attempt++) {
 		token_game_id(row->id);
-		json_t *answer = create_answer(row, plan);
-		struct store_idem rec, *recp = NULL;
-		void *buf = NULL;
-		rc = answer ? svc__idem_record(idem, 201, answer, &rec, &recp,
-		                               &buf)
-		            : BD_ENOMEM;
-		if (rc == 0)
-			rc = store_game_create(svc->st, row, seats, recp, key);
-		free(buf);
-		if (rc == 0)
-			*out = answer;
-		else
-			json_decref(answer);
+		rc = svc__write_answered(idem, 201, create_answer(row, plan),
+		                         write_game, &w, out);
 	}
 	if (rc == BD_EREPLAY)
 		return svc__idem_replay(svc, idem, out, err);

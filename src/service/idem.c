@@ -68,14 +68,11 @@ static void secret_key(const struct svc_idem *idem,
 	                   ctx, sizeof ctx - 1);
 }
 
-int svc__idem_record(const struct svc_idem *idem, unsigned status,
-                     const json_t *body, struct store_idem *rec,
-                     struct store_idem **recp, void **buf)
+/* Encrypts `body` for idem into a new buffer *blob of *len bytes
+ * (nonce, then the secretbox). */
+static int seal(const struct svc_idem *idem, const json_t *body,
+                unsigned char **blob, size_t *len)
 {
-	*recp = NULL;
-	*buf = NULL;
-	if (!idem)
-		return 0;
 	char *text = json_dumps(body, JSON_COMPACT);
 	if (!text)
 		return BD_ENOMEM;
@@ -93,14 +90,32 @@ int svc__idem_record(const struct svc_idem *idem, unsigned status,
 	                      (const unsigned char *)text, n, out, k);
 	sodium_memzero(k, sizeof k);
 	free(text);
-	memcpy(rec->scope, idem->scope, 32);
-	memcpy(rec->request, idem->request, 32);
-	rec->status = status;
-	rec->response = out;
-	rec->response_len = total;
-	*recp = rec;
-	*buf = out;
+	*blob = out;
+	*len = total;
 	return 0;
+}
+
+int svc__write_answered(const struct svc_idem *idem, unsigned status,
+                        json_t *answer, svc_write_fn write, void *ctx,
+                        json_t **out)
+{
+	struct store_idem rec = {.status = status};
+	unsigned char *blob = NULL;
+	int rc = answer ? 0 : BD_ENOMEM;
+	if (rc == 0 && idem) {
+		memcpy(rec.scope, idem->scope, 32);
+		memcpy(rec.request, idem->request, 32);
+		rc = seal(idem, answer, &blob, &rec.response_len);
+		rec.response = blob;
+	}
+	if (rc == 0)
+		rc = write(ctx, idem ? &rec : NULL);
+	free(blob);
+	if (rc == 0)
+		*out = answer;
+	else
+		json_decref(answer);
+	return rc;
 }
 
 /* Decrypts a stored response into a JSON value; NULL if it does not

@@ -65,10 +65,15 @@ void svc__moved(struct service *svc, int64_t key, uint64_t seq);
 int svc__idem_replay(struct service *svc, struct svc_idem *idem, json_t **out,
                      struct svc_err *err);
 
-/* Builds the record to write with the change: *rec points into *buf,
- * which the caller frees.  NULL idem: *rec = NULL. */
-int svc__idem_record(const struct svc_idem *idem, unsigned status,
-                     const json_t *body, struct store_idem *rec,
-                     struct store_idem **recp, void **buf);
+/* A store write that records `rec` (NULL: no Idempotency-Key) in the same
+ * transaction as its change.  Returns 0 or a bd_err. */
+typedef int (*svc_write_fn)(void *ctx, const struct store_idem *rec);
+
+/* Runs write(ctx, rec) with `answer` (owned, may be NULL: BD_ENOMEM)
+ * recorded for idem as the response with `status`.  On success *out =
+ * answer; otherwise answer is released. */
+int svc__write_answered(const struct svc_idem *idem, unsigned status,
+                        json_t *answer, svc_write_fn write, void *ctx,
+                        json_t **out);
 
 #endif

@@ -58,10 +58,27 @@ static int stale(struct svc_err *err, uint64_t current)
 	                 current);
 }
 
-/* What the store writes for the move l->g has just taken. */
+/* What store_move_append writes for the move l->g has just taken. */
+struct move_write {
+	struct service *svc;
+	int64_t key;
+	uint64_t before; /* the seq the move was validated at */
+	const struct store_move *mv;
+	uint64_t *current; /* out: the seq on BD_ECONFLICT */
+};
+
+static int write_move(void *ctx, const struct store_idem *rec)
+{
+	struct move_write *w = ctx;
+	return store_move_append(w->svc->st, w->key, w->before, w->mv, rec,
+	                         w->current);
+}
+
+/* Appends the move l->g has just taken, with `answer` (owned) recorded
+ * for idem; *out = answer on success. */
 static int append(struct service *svc, struct loaded *l, uint64_t before,
-                  int seat, const json_t *action, const json_t *answer,
-                  struct svc_idem *idem, uint64_t *current)
+                  int seat, const json_t *action, json_t *answer,
+                  struct svc_idem *idem, uint64_t *current, json_t **out)
 {
 	char *text = json_dumps(action, JSON_COMPACT | JSON_SORT_KEYS);
 	json_t *res = svc__result_json(l->g);
@@ -73,15 +90,15 @@ static int append(struct service *svc, struct loaded *l, uint64_t before,
 	                        engine_game_to_act(l->g),
 	                        res_text,
 	                        l->row.updated_ms};
-	struct store_idem rec, *recp = NULL;
-	void *buf = NULL;
-	int rc = !text || !res || (!res_text && !json_is_null(res))
-	             ? BD_ENOMEM
-	             : svc__idem_record(idem, 201, answer, &rec, &recp, &buf);
-	if (rc == 0)
-		rc = store_move_append(svc->st, l->row.key, before, &mv, recp,
-		                       current);
-	free(buf);
+	struct move_write w = {svc, l->row.key, before, &mv, current};
+	int rc;
+	if (!text || !res || (!res_text && !json_is_null(res))) {
+		json_decref(answer);
+		rc = BD_ENOMEM;
+	} else {
+		rc =
+		    svc__write_answered(idem, 201, answer, write_move, &w, out);
+	}
 	free(text);
 	free(res_text);
 	json_decref(res);
@@ -108,17 +125,13 @@ static int try_move(struct service *svc, struct loaded *l, int seat,
 	}
 	l->row.updated_ms =
 	    svc__now_ms(); /* the answer shows this move's time */
-	json_t *answer = svc__game_json(svc, l, seat);
-	rc = answer ? append(svc, l, before, seat, m->action, answer, idem,
-	                     &current)
-	            : BD_ENOMEM;
+	rc = append(svc, l, before, seat, m->action,
+	            svc__game_json(svc, l, seat), idem, &current, out);
 	if (rc == 0) {
 		engine_cache_put(svc->cache, l->row.key, l->g);
 		svc__moved(svc, l->row.key, l->g->seq);
-		*out = answer;
 		return 0;
 	}
-	json_decref(answer);
 	if (rc == BD_ECONFLICT && m->has_expected)
 		return stale(err, current);
 	return rc;

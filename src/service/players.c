@@ -53,6 +53,20 @@ static json_t *player_json(const struct store_player *p, const char *token)
 	return o;
 }
 
+/* What store_player_create writes. */
+struct player_write {
+	struct service *svc;
+	const struct store_player *p;
+	const uint8_t *hash;
+};
+
+static int write_player(void *ctx, const struct store_idem *rec)
+{
+	struct player_write *w = ctx;
+	int64_t key;
+	return store_player_create(w->svc->st, w->p, w->hash, rec, &key);
+}
+
 int service_player_create(struct service *svc, const json_t *body,
                           struct svc_idem *idem, json_t **out,
                           struct svc_err *err)
@@ -69,24 +83,13 @@ int service_player_create(struct service *svc, const json_t *body,
 	snprintf(p.name, sizeof p.name, "%s", name);
 	token_new(token);
 	token_hash(token, hash);
+	struct player_write w = {svc, &p, hash};
 	rc = BD_ECONFLICT;
 	for (int attempt = 0; rc == BD_ECONFLICT && attempt < 4; attempt++) {
 		token_game_id(p.id); /* player ids look like game ids */
 		p.created_ms = svc__now_ms();
-		json_t *answer = player_json(&p, token);
-		struct store_idem rec, *recp = NULL;
-		void *buf = NULL;
-		int64_t key;
-		rc = answer ? svc__idem_record(idem, 201, answer, &rec, &recp,
-		                               &buf)
-		            : BD_ENOMEM;
-		if (rc == 0)
-			rc = store_player_create(svc->st, &p, hash, recp, &key);
-		free(buf);
-		if (rc == 0)
-			*out = answer;
-		else
-			json_decref(answer);
+		rc = svc__write_answered(idem, 201, player_json(&p, token),
+		                         write_player, &w, out);
 	}
 	if (rc == BD_EREPLAY)
 		return svc__idem_replay(svc, idem, out, err);
@@ -283,27 +286,31 @@ static int join_fail(int rc, struct svc_err *err)
 	return rc;
 }
 
+/* What store_seat_claim writes. */
+struct claim_write {
+	struct service *svc;
+	int64_t key;
+	struct store_claim claim;
+};
+
+static int write_claim(void *ctx, const struct store_idem *rec)
+{
+	struct claim_write *w = ctx;
+	int got;
+	return store_seat_claim(w->svc->st, w->key, &w->claim, rec, &got);
+}
+
 /* Claims `seat` for j, recording the answer with it. */
 static int claim_one(struct service *svc, const struct loaded *l,
                      const struct joiner *j, int seat, struct svc_idem *idem,
                      json_t **out)
 {
-	struct store_claim c = {seat, j->player.key,
-	                        j->player.key ? NULL : j->hash};
-	json_t *answer = join_answer(l, j, seat);
-	struct store_idem rec, *recp = NULL;
-	void *buf = NULL;
-	int got;
-	int rc = answer ? svc__idem_record(idem, 200, answer, &rec, &recp, &buf)
-	                : BD_ENOMEM;
-	if (rc == 0)
-		rc = store_seat_claim(svc->st, l->row.key, &c, recp, &got);
-	free(buf);
-	if (rc == 0)
-		*out = answer;
-	else
-		json_decref(answer);
-	return rc;
+	struct claim_write w = {
+	    svc,
+	    l->row.key,
+	    {seat, j->player.key, j->player.key ? NULL : j->hash}};
+	return svc__write_answered(idem, 200, join_answer(l, j, seat),
+	                           write_claim, &w, out);
 }
 
 /* Claims the seat asked for, or the first one open to j.  (The answer
