@@ -51,20 +51,7 @@
 
 static int port;
 
-static void die(const char *what, const char *detail)
-{
-	fprintf(stderr, "bench_http: %s%s%s\n", what, detail ? ": " : "",
-	        detail ? detail : "");
-	exit(1);
-}
-
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-	if (!p)
-		die("out of memory", NULL);
-	return p;
-}
+const char *bench_prog = "bench_http";
 
 /* ---- one keep-alive connection ---- */
 

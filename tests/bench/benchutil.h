@@ -1,6 +1,6 @@
 /* benchutil.h: the few helpers bench_engine.c and bench_http.c share:
- * a monotonic clock, medians and percentiles, and the summary file that
- * tests/bench.sh turns into its closing table.
+ * fatal errors and allocation, a monotonic clock, medians and percentiles, and
+ * the summary file that tests/bench.sh turns into its closing table.
  *
  * A summary row is one line "figure<TAB>value<TAB>unit"; tools append
  * them to the file named by their -o option.  Nothing here asserts speed.
@@ -14,6 +14,26 @@
 #include <time.h>
 
 #define BENCH_RUNS 3 /* measured runs per figure; the median is reported */
+
+/* The program's name in error messages; each tool defines it. */
+extern const char *bench_prog;
+
+/* Reports a fatal error ("what: detail") and exits 1. */
+static inline void die(const char *what, const char *detail)
+{
+	fprintf(stderr, "%s: %s%s%s\n", bench_prog, what, detail ? ": " : "",
+	        detail ? detail : "");
+	exit(1);
+}
+
+/* malloc that dies on failure (never returns NULL, even for n == 0). */
+static inline void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		die("out of memory", NULL);
+	return p;
+}
 
 /* Seconds on the monotonic clock. */
 static inline double bench_now(void)
