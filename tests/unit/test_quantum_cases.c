@@ -1007,9 +1007,9 @@ static void case_7_1_off_turn_pick_order(void)
 
 /* §7.1, §14 "no legal infamy square: dominance stays 6, retry on the
  * next gain", with two infamy placements queued at once: the first one
- * takes the last free cube location.  Two seats reach 6 together only
- * through an off-turn gain (STUBBORN, not built yet), so the gains are
- * made directly, as test_quantum.c does for off-turn infamy. */
+ * takes the last free cube location.  No single action raises two seats
+ * to 6, so the gains are made directly, as test_quantum.c does for
+ * off-turn infamy. */
 static void case_14_second_infamy_without_square(void)
 {
 	struct engine_game *g = alpha(
@@ -1020,8 +1020,9 @@ static void case_14_second_infamy_without_square(void)
 		for (int j = 0; j < q->board.planet[p].number - 6; j++)
 			q->cube[p][j] = (int8_t)((p + j) % 2);
 	q->cube[planet(g, 1, 4)][0] = -1; /* the last free location */
-	qt_gain_dominance(q, 1, 1);
+	/* one action's new decisions queue in the order they arose */
 	qt_gain_dominance(q, 0, 1);
+	qt_gain_dominance(q, 1, 1);
 	test_cond("§7.1 both infamy placements queued, seat 0 first",
 	          q->ndecisions == 2 && q->decision[0].seat == 0 &&
 	              q->decision[1].seat == 1);

@@ -7,9 +7,8 @@
  * refusals are struct qt_why.  qt_json.c is the module's JSON edge and
  * defines `const struct rules qt_rules`.
  *
- * Scope: rules §1-§8, §9.1 (card phase), §9.3 (gambits), §10, §11, §14.
- * Command cards (§9.2) exist as inert cards: they can be taken, held (at
- * most 3), discarded and sabotaged, but none of their powers is built yet.
+ * Scope: rules §1-§11 and §14: the whole game with its 31 command cards
+ * (§9.2, read as §14.1 says) and their printing variants (§9.4).
  */
 #ifndef QT_H
 #define QT_H
@@ -45,10 +44,47 @@ enum qt_card {
 	QT_SABOTAGE,
 	QT_NGAMBIT_KINDS,
 	QT_FIRST_COMMAND = QT_NGAMBIT_KINDS,
-	QT_NCOMMANDS = 31,
-	QT_NCARDS = QT_FIRST_COMMAND + QT_NCOMMANDS,
+	QT_AGILE = QT_FIRST_COMMAND,
+	QT_ARROGANT,
+	QT_BRILLIANT,
+	QT_CEREBRAL,
+	QT_CLEVER,
+	QT_CONFORMIST,
+	QT_CRUEL,
+	QT_CUNNING,
+	QT_CURIOUS,
+	QT_DANGEROUS,
+	QT_EAGER,
+	QT_ENERGETIC,
+	QT_FEROCIOUS,
+	QT_FLEXIBLE,
+	QT_INGENIOUS,
+	QT_INTELLIGENT,
+	QT_NOMADIC,
+	QT_PLUNDERING,
+	QT_PRECOCIOUS,
+	QT_RATIONAL,
+	QT_RAVENOUS,
+	QT_RELENTLESS,
+	QT_RESOURCEFUL,
+	QT_RIGHTEOUS,
+	QT_SCRAPPY,
+	QT_STEALTHY,
+	QT_STRATEGIC,
+	QT_STUBBORN,
+	QT_TACTICAL,
+	QT_TYRANNICAL,
+	QT_WARLIKE,
+	QT_NCARDS,
+	QT_NCOMMANDS = QT_NCARDS - QT_FIRST_COMMAND, /* 31 */
 	QT_NGAMBITS = 22, /* copies in the gambit deck */
 };
+
+/* Bit of a command card in a per-seat card set (uint32_t). */
+#define QT_CARD_BIT(c) (1u << ((c)-QT_FIRST_COMMAND))
+
+/* CURIOUS printings (rules §9.4, §14.1), option "curious". */
+enum qt_curious { QT_CURIOUS_REVISED, QT_CURIOUS_ADDON, QT_CURIOUS_FIRST };
 
 enum qt_where {
 	QT_RESERVE,   /* expansion ship not in play */
@@ -75,41 +111,67 @@ enum qt_phase {
 };
 
 enum qt_decision_kind {
-	QT_DEC_ADVANCE,    /* attacker won: advance or stay, §6.1 */
-	QT_DEC_INFAMY,     /* dominance 6: place a cube, §7.1 */
-	QT_DEC_DISCARD,    /* a 4th command card: discard one, §9.1 */
-	QT_DEC_SABOTAGE,   /* SABOTAGE: discard a command card, §9.3 */
-	QT_DEC_PLACE_SHIP, /* EXPANSION/REORGANIZATION placement, §9.3 */
-	QT_DEC_REORGANIZE, /* REORGANIZATION: choose the ships, §9.3 */
-	QT_DEC_RELOCATE,   /* RELOCATION: move a cube, §9.3 */
+	QT_DEC_ADVANCE,      /* attacker won: advance or stay, §6.1 */
+	QT_DEC_INFAMY,       /* dominance 6: place a cube, §7.1 */
+	QT_DEC_DISCARD,      /* a 4th command card: discard one, §9.1 */
+	QT_DEC_SABOTAGE,     /* SABOTAGE: discard a command card, §9.3 */
+	QT_DEC_PLACE_SHIP,   /* EXPANSION/REORGANIZATION placement, §9.3 */
+	QT_DEC_REORGANIZE,   /* REORGANIZATION: choose the ships, §9.3 */
+	QT_DEC_RELOCATE,     /* RELOCATION: move a cube, §9.3 */
+	QT_DEC_DANGEROUS,    /* defender: destroy both ships?, §9.2 #10 */
+	QT_DEC_CRUEL,        /* re-roll the opponent's combat die?, §9.2 #7 */
+	QT_DEC_RELENTLESS,   /* re-roll your combat die?, §9.2 #22 */
+	QT_DEC_SCRAPPY,      /* attacker: re-roll your combat die?, §9.2 #25 */
+	QT_DEC_SCRAPPY_SHIP, /* re-roll the ship just rolled?, §9.2 #25 */
+	QT_DEC_CLEVER,       /* choose a ship roll's value, §9.2 #5 */
 };
 
 /* A decision owed by one seat; decision[0] is the current one. */
 struct qt_decision {
 	uint8_t kind;    /* enum qt_decision_kind */
 	uint8_t seat;    /* who decides, 0..seats-1 */
-	int8_t ship;     /* QT_DEC_ADVANCE/PLACE_SHIP: the ship, 0..4 */
+	int8_t ship;     /* ADVANCE, PLACE_SHIP, SCRAPPY_SHIP, CLEVER: 0..4 */
 	struct qt_sq sq; /* QT_DEC_ADVANCE: the destroyed ship's square */
+	uint8_t old;     /* SCRAPPY_SHIP, CLEVER: the value a roll must not
+	                    show (reconfigure: the old number; scout: 6),
+	                    0 for none */
+};
+
+/* A battle being resolved (rules §6.1, §14 combat-roll pipeline, §14.1):
+ * it stops at each card decision and goes on when it is answered. */
+struct qt_battle {
+	uint8_t on;            /* 1 while a battle is in progress */
+	uint8_t step;          /* next pipeline step (qt_combat.c) */
+	uint8_t att, def;      /* attacker and defender seats */
+	int8_t aship, dship;   /* their ships */
+	struct qt_sq from;     /* the attacker's launch square */
+	struct qt_sq target;   /* the defender's square */
+	uint8_t aroll, droll;  /* combat dice, 0 before the roll */
+	uint8_t def_cruel_hit; /* the defender's CRUEL re-rolled the
+	                          attacker's die (§14.1) */
+	uint8_t scrappy_used;  /* the attacker's SCRAPPY was used */
 };
 
 /* The whole game. */
 struct qt_state {
-	uint8_t seats;        /* 2..4 */
-	uint8_t map;          /* index into the map table (qt_maps.h) */
-	uint8_t entanglement; /* 1: Quantum Entanglement on, §7.3 */
-	uint8_t reloc_first;  /* 1: first-printing RELOCATION limit, §9.4 */
-	uint8_t custom;       /* 1: started from a custom setup */
-	uint8_t phase;        /* enum qt_phase */
-	uint8_t active;       /* seat whose turn (or setup step) it is */
-	uint8_t owner;        /* seat whose regular turn it is; play passes
-	                         clockwise from it (differs from active only
-	                         in another seat's MOMENTUM bonus turn) */
-	uint8_t first;        /* first player, §3.4 */
-	uint8_t actions_left; /* 0..3 in Phase 1 */
-	uint8_t bonus_turn;   /* 1 in a MOMENTUM bonus turn */
-	uint8_t winner;       /* seat, valid in QT_PH_OVER */
-	uint8_t undecided;    /* QT_PH_REROLL: bit set of seats to decide */
-	uint8_t placed;       /* QT_PH_PLANET/ARRANGE: seats done, 0..4 */
+	uint8_t seats;           /* 2..4 */
+	uint8_t map;             /* index into the map table (qt_maps.h) */
+	uint8_t entanglement;    /* 1: Quantum Entanglement on, §7.3 */
+	uint8_t reloc_first;     /* 1: first-printing RELOCATION limit, §9.4 */
+	uint8_t curious;         /* enum qt_curious, §9.4 */
+	uint8_t strategic_first; /* 1: first-printing STRATEGIC, §9.4 */
+	uint8_t custom;          /* 1: started from a custom setup */
+	uint8_t phase;           /* enum qt_phase */
+	uint8_t active;          /* seat whose turn (or setup step) it is */
+	uint8_t owner;           /* seat whose regular turn it is; play passes
+	                            clockwise from it (differs from active only
+	                            in another seat's MOMENTUM bonus turn) */
+	uint8_t first;           /* first player, §3.4 */
+	uint8_t actions_left;    /* 0..3 in Phase 1 */
+	uint8_t bonus_turn;      /* 1 in a MOMENTUM bonus turn */
+	uint8_t winner;          /* seat, valid in QT_PH_OVER */
+	uint8_t undecided;       /* QT_PH_REROLL: bit set of seats to decide */
+	uint8_t placed;          /* QT_PH_PLANET/ARRANGE: seats done, 0..4 */
 	int8_t start_planet[QT_MAX_SEATS]; /* planet index, -1 unchosen */
 	struct qt_board board;             /* the map, decoded */
 	/* owner seat of each cube location of each planet, -1 empty */
@@ -141,6 +203,16 @@ struct qt_state {
 	uint8_t last_dice_n;             /* 0..QT_LAST_DICE */
 	uint8_t reorg_ships;             /* REORGANIZATION: bit set of ships
 	                                    still to place */
+	/* command cards taken but not working yet: they start to work at
+	 * the next start of any turn (rules §9.1, §14.1); QT_CARD_BIT sets */
+	uint32_t waking[QT_MAX_SEATS];
+	/* the turn's card bookkeeping, reset at every start of turn */
+	uint32_t used;        /* once-per-turn powers used, QT_CARD_BIT set */
+	uint8_t attacked;     /* the active seat attacked this turn */
+	uint8_t curious_debt; /* revised CURIOUS: the next attack pays 1
+	                         action back (§14) */
+	uint8_t qnew;         /* decisions queued by the current action */
+	struct qt_battle battle;
 };
 
 /* Why the core refused: a rules section and a sentence. */
@@ -179,6 +251,19 @@ enum qt_action_type {
 	QT_A_PLACE_SHIP,
 	QT_A_REORGANIZE,
 	QT_A_RELOCATE,
+	QT_A_CEREBRAL,
+	QT_A_TYRANNICAL,
+	QT_A_FLEXIBLE,
+	QT_A_RESOURCEFUL,
+	QT_A_NOMADIC,
+	QT_A_TACTICAL,           /* a 1-square move */
+	QT_A_TACTICAL_ATTACK,    /* an attack from the ship's own square */
+	QT_A_TACTICAL_TRANSPORT, /* a 1-square TRANSPORT */
+	QT_A_DANGEROUS,
+	QT_A_CRUEL,
+	QT_A_RELENTLESS,
+	QT_A_SCRAPPY,
+	QT_A_CLEVER,
 	QT_NACTION_TYPES,
 };
 
@@ -188,11 +273,16 @@ struct qt_action {
 	int8_t ship;            /* 0..4 */
 	int8_t other;           /* passenger (transport), with (warp) */
 	int8_t owner;           /* relocate: the cube's owner seat */
-	uint8_t value;          /* modify: 3 or 5 */
+	uint8_t value;          /* modify: 3 or 5; flexible, clever: 1..6 */
+	uint8_t yes;            /* dangerous: destroy; cruel, relentless,
+	                           scrappy: reroll */
+	uint8_t cunning;        /* 1: CUNNING's second ability use */
+	uint8_t curious;        /* 1: CURIOUS's free move */
 	uint8_t card;           /* take_card, discard_command: enum qt_card */
 	uint8_t scrapyard;      /* place_ship: 1 = to the scrapyard */
-	uint8_t nships;         /* reorganize: entries in ships[] */
-	int8_t ships[QT_SHIPS]; /* reorganize: ship numbers */
+	uint8_t nships;         /* reorganize, construct: entries in ships[] */
+	int8_t ships[QT_SHIPS]; /* reorganize: ship numbers; construct: the
+	                           INGENIOUS diagonal ships */
 	struct qt_sq to;        /* deploy, move, transport, place, relocate */
 	struct qt_sq from;      /* attack (launch square), relocate */
 	struct qt_sq target;    /* attack, strike */
@@ -239,16 +329,24 @@ struct qt_custom {
 
 /* ---- qt_setup.c ---- */
 
-/* Writes a fresh game (setup phase) into *s.  `map` is a map index valid
- * for `seats`; the options are already validated. */
-void qt_setup_new(struct qt_state *s, int seats, int map, int entanglement,
-                  int reloc_first, struct rng *rng);
+/* The game options of rules §14, validated by the JSON edge. */
+struct qt_options {
+	int map;             /* map index valid for the seat count */
+	int entanglement;    /* 0/1, §7.3 */
+	int reloc_first;     /* 1: first-printing RELOCATION, §9.4 */
+	int curious;         /* enum qt_curious, §9.4 */
+	int strategic_first; /* 1: first-printing STRATEGIC, §9.4 */
+};
+
+/* Writes a fresh game (setup phase) into *s. */
+void qt_setup_new(struct qt_state *s, int seats, const struct qt_options *o,
+                  struct rng *rng);
 
 /* Writes the game described by *cu into *s, starting in the first
  * player's Phase 1.  Returns 0 or BD_EBADSETUP with *why. */
-int qt_setup_custom(struct qt_state *s, int seats, int map, int entanglement,
-                    int reloc_first, const struct qt_custom *cu,
-                    struct rng *rng, struct qt_why *why);
+int qt_setup_custom(struct qt_state *s, int seats, const struct qt_options *o,
+                    const struct qt_custom *cu, struct rng *rng,
+                    struct qt_why *why);
 
 /* Setup-phase actions (§3). */
 int qt_setup_apply(struct qt_state *s, int seat, const struct qt_action *a,
@@ -297,10 +395,10 @@ int qt_has_cube(const struct qt_state *s, int seat, int p);
 int qt_cubes_of(const struct qt_state *s, int seat, int p);
 int qt_free_locations(const struct qt_state *s, int p);
 
-/* Queues decisions before the older ones (§14 order of decisions). */
-void qt_push_decision(struct qt_state *s, struct qt_decision d);
-/* Inserts d at position pos of the queue (0 = first). */
-void qt_push_decision_after(struct qt_state *s, int pos, struct qt_decision d);
+/* Queues d (rules §14.1 order of queued decisions): the decisions one
+ * action raises go before the older pending ones, in the order they
+ * arose. */
+void qt_queue(struct qt_state *s, struct qt_decision d);
 /* Removes decision[0]. */
 void qt_pop_decision(struct qt_state *s);
 
@@ -369,5 +467,62 @@ void qt_cards_list(const struct qt_state *s, int seat, qt_emit_fn emit,
 
 /* The seat taking picks now in QT_PH_CARDS, or -1. */
 int qt_cards_picker(const struct qt_state *s);
+
+/* ---- qt_command.c: command cards (rules §9.2, §14.1) ---- */
+
+/* 1 if seat holds card (working or not); 1 if it holds it and the card
+ * works (taken before the last start of a turn, §14.1). */
+int qt_holds(const struct qt_state *s, int seat, int card);
+int qt_has(const struct qt_state *s, int seat, int card);
+
+/* 1 if seat, the active seat in Phase 1, has a working once-per-turn
+ * card it has not used this turn; marks it used. */
+int qt_power_ready(const struct qt_state *s, int seat, int card);
+void qt_power_use(struct qt_state *s, int card);
+
+/* Research +n, capped at 6 (rules §7.2). */
+void qt_gain_research(struct qt_state *s, int seat, int n);
+
+/* Start-of-turn card effects for seat (BRILLIANT, ARROGANT, CONFORMIST)
+ * after the turn's bookkeeping is reset and taken cards wake (§4). */
+void qt_cards_turn_start(struct qt_state *s, int seat);
+
+/* A ship roll of seat's ship that must not show `old` (0: any value;
+ * reconfigure: its number; scout: 6).  CLEVER makes it a decision;
+ * SCRAPPY on the holder's turn queues the offer of a re-roll (§14.1). */
+void qt_ship_roll(struct qt_state *s, struct rng *rng, int seat, int ship,
+                  int old);
+/* Answers and lists QT_DEC_CLEVER and QT_DEC_SCRAPPY_SHIP. */
+int qt_roll_decide(struct qt_state *s, int seat, const struct qt_action *a,
+                   struct rng *rng, struct qt_why *why);
+void qt_roll_list(const struct qt_state *s, qt_emit_fn emit, void *ctx);
+
+/* Dominance when seat's ship is destroyed / when seat destroys one
+ * (RIGHTEOUS, RAVENOUS), and PLUNDERING/WARLIKE at a kill. */
+void qt_lose_dominance(struct qt_state *s, int seat);
+void qt_gain_kill(struct qt_state *s, int seat);
+void qt_kill_triggers(struct qt_state *s, int seat);
+
+/* CURIOUS (§14): 1 if the active seat may make the free move now. */
+int qt_curious_ready(const struct qt_state *s, int seat);
+/* Extra actions an attack costs now, -1 if no attack is allowed. */
+int qt_attack_cost(const struct qt_state *s);
+/* 0 if an attack costing `base` actions may be made now, else refusal. */
+int qt_attack_check(const struct qt_state *s, int base, struct qt_why *why);
+/* Charges an attack: base actions plus any CURIOUS pay-back. */
+void qt_attack_pay(struct qt_state *s, int base);
+
+/* CEREBRAL, TYRANNICAL, FLEXIBLE, RESOURCEFUL, NOMADIC. */
+int qt_power_apply(struct qt_state *s, int seat, const struct qt_action *a,
+                   struct rng *rng, struct qt_why *why);
+void qt_power_list(const struct qt_state *s, int seat, qt_emit_fn emit,
+                   void *ctx);
+
+/* ---- qt_combat.c battle decisions ---- */
+
+/* Answers and lists DANGEROUS, CRUEL, RELENTLESS and combat SCRAPPY. */
+int qt_battle_decide(struct qt_state *s, int seat, const struct qt_action *a,
+                     struct rng *rng, struct qt_why *why);
+void qt_battle_list(const struct qt_state *s, qt_emit_fn emit, void *ctx);
 
 #endif

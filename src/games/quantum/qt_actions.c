@@ -28,21 +28,39 @@ static int reconfigure(struct qt_state *s, int seat, const struct qt_action *a,
 		return qt_fail(why, BD_EILLEGAL, "§5",
 		               "ship %d is an expansion ship in reserve",
 		               a->ship);
-	sh->value = (uint8_t)qt_reroll_ship(s, rng, sh->value);
 	s->actions_left--;
+	qt_ship_roll(s, rng, seat, a->ship, sh->value);
 	return 0;
 }
 
-/* 1 if sq is an empty orbital square of a planet holding seat's cube. */
-static int deploy_square(const struct qt_state *s, int seat, struct qt_sq sq)
+/* 1 if no ship stands orthogonally next to sq (STEALTHY, §14.1). */
+static int isolated(const struct qt_state *s, struct qt_sq sq)
 {
-	int p = qt_board_orbit_of(&s->board, sq.r, sq.c);
-	return p >= 0 && qt_has_cube(s, seat, p) && qt_square_free(s, sq);
+	static const int8_t d[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+	for (int k = 0; k < 4; k++)
+		if (qt_ship_at(s,
+		               (struct qt_sq){(int8_t)(sq.r + d[k][0]),
+		                              (int8_t)(sq.c + d[k][1])},
+		               NULL) >= 0)
+			return 0;
+	return 1;
 }
 
 int qt_deploy_square(const struct qt_state *s, int seat, struct qt_sq sq)
 {
-	return deploy_square(s, seat, sq);
+	if (!qt_square_free(s, sq))
+		return 0;
+	int p = qt_board_orbit_of(&s->board, sq.r, sq.c);
+	if (p >= 0 && qt_has_cube(s, seat, p))
+		return 1;
+	/* STEALTHY (§9.2 #26): any empty square next to no ship */
+	return qt_has(s, seat, QT_STEALTHY) && isolated(s, sq);
+}
+
+/* EAGER (§9.2 #11): deploy costs no action. */
+static int deploy_cost(const struct qt_state *s, int seat)
+{
+	return qt_has(s, seat, QT_EAGER) ? 0 : 1;
 }
 
 static int deploy(struct qt_state *s, int seat, const struct qt_action *a,
@@ -52,13 +70,13 @@ static int deploy(struct qt_state *s, int seat, const struct qt_action *a,
 	if (sh->where != QT_SCRAPYARD)
 		return qt_fail(why, BD_EILLEGAL, "§5",
 		               "only a ship in your scrapyard can be deployed");
-	if (!deploy_square(s, seat, a->to))
+	if (!qt_deploy_square(s, seat, a->to))
 		return qt_fail(why, BD_EILLEGAL, "§5",
 		               "deploy to an empty orbital position of a "
 		               "planet with one of your cubes");
 	sh->where = QT_MAP;
 	sh->at = a->to;
-	s->actions_left--;
+	s->actions_left = (uint8_t)(s->actions_left - deploy_cost(s, seat));
 	return 0;
 }
 
@@ -76,9 +94,44 @@ static int orbital_sum(const struct qt_state *s, int seat, int p)
 	return sum;
 }
 
-/* 0 if seat may construct on planet p now, else the refusal. */
+/* Bit set of seat's ships on the 4 corner squares of planet p. */
+static unsigned corner_ships(const struct qt_state *s, int seat, int p)
+{
+	struct qt_sq at = s->board.planet[p].at;
+	unsigned set = 0;
+	for (int dr = -1; dr <= 1; dr += 2)
+		for (int dc = -1; dc <= 1; dc += 2) {
+			int owner,
+			    i = qt_ship_at(s,
+			                   (struct qt_sq){(int8_t)(at.r + dr),
+			                                  (int8_t)(at.c + dc)},
+			                   &owner);
+			if (i >= 0 && owner == seat)
+				set |= 1u << i;
+		}
+	return set;
+}
+
+/* The INGENIOUS diagonal ships of a construct as a bit set, or -1 if the
+ * list is not a set of seat's ships on the planet's corners. */
+static int diagonals(const struct qt_state *s, int seat, int p,
+                     const struct qt_action *a)
+{
+	unsigned set = 0, corners = corner_ships(s, seat, p);
+	for (int k = 0; k < a->nships; k++) {
+		int i = a->ships[k];
+		if (i < 0 || i >= QT_SHIPS || !(corners >> i & 1) ||
+		    (set >> i & 1))
+			return -1;
+		set |= 1u << i;
+	}
+	return (int)set;
+}
+
+/* 0 if seat may construct on planet p now with the diagonal ships of a
+ * (INGENIOUS), else the refusal. */
 static int construct_check(const struct qt_state *s, int seat, int p,
-                           struct qt_why *why)
+                           const struct qt_action *a, struct qt_why *why)
 {
 	if (s->actions_left < 2)
 		return qt_fail(why, BD_EILLEGAL, "§5",
@@ -88,13 +141,23 @@ static int construct_check(const struct qt_state *s, int seat, int p,
 		return qt_fail(why, BD_EILLEGAL, "§7.3",
 		               "no cube can go on this planet: it is full or "
 		               "already holds your cube");
+	int diag = diagonals(s, seat, p, a);
+	if (diag < 0 || (diag && !qt_has(s, seat, QT_INGENIOUS)))
+		return qt_fail(why, BD_EILLEGAL, "§9.2",
+		               "diagonals: your ships on the planet's corner "
+		               "squares, with INGENIOUS only");
 	/* rules §7.3: +3 to the target per own cube already there. */
 	int target = s->board.planet[p].number + 3 * own;
 	int sum = orbital_sum(s, seat, p);
-	if (sum != target)
+	for (int i = 0; i < QT_SHIPS; i++)
+		if (diag >> i & 1)
+			sum += s->ship[seat][i].value;
+	/* INTELLIGENT (§9.2 #16): one higher or lower will do */
+	int slack = qt_has(s, seat, QT_INTELLIGENT) ? 1 : 0;
+	if (sum < target - slack || sum > target + slack)
 		return qt_fail(why, BD_EILLEGAL, "§5",
-		               "your orbital ships add up to %d, not %d", sum,
-		               target);
+		               "your ships add up to %d, not %d%s", sum, target,
+		               slack ? " (±1 with INTELLIGENT)" : "");
 	return 0;
 }
 
@@ -104,7 +167,7 @@ static int construct(struct qt_state *s, int seat, const struct qt_action *a,
 	int p = qt_board_planet_at(&s->board, a->planet.r, a->planet.c);
 	if (p < 0)
 		return qt_fail(why, BD_EILLEGAL, "§5", "no planet there");
-	int rc = construct_check(s, seat, p, why);
+	int rc = construct_check(s, seat, p, a, why);
 	if (rc)
 		return rc;
 	s->actions_left -= 2;
@@ -116,7 +179,10 @@ static int construct(struct qt_state *s, int seat, const struct qt_action *a,
 int qt_basic_apply(struct qt_state *s, int seat, const struct qt_action *a,
                    struct rng *rng, struct qt_why *why)
 {
-	if (a->type != QT_A_CONSTRUCT && s->actions_left < 1)
+	int need = a->type == QT_A_CONSTRUCT ? 0
+	           : a->type == QT_A_DEPLOY  ? deploy_cost(s, seat)
+	                                     : 1;
+	if (s->actions_left < need)
 		return qt_fail(why, BD_EILLEGAL, "§4", "no actions left");
 	if ((a->type == QT_A_RECONFIGURE || a->type == QT_A_DEPLOY) &&
 	    check_ship(a->ship, why))
@@ -143,38 +209,50 @@ int qt_basic_apply(struct qt_state *s, int seat, const struct qt_action *a,
 static void list_deploys(const struct qt_state *s, int seat, int i,
                          qt_emit_fn emit, void *ctx)
 {
-	for (int p = 0; p < s->board.nplanets; p++) {
-		if (!qt_has_cube(s, seat, p))
+	struct qt_action a = {.type = QT_A_DEPLOY, .ship = (int8_t)i};
+	for (int r = 0; r < qt_board_rows(&s->board); r++)
+		for (int c = 0; c < qt_board_cols(&s->board); c++) {
+			a.to = (struct qt_sq){(int8_t)r, (int8_t)c};
+			if (qt_deploy_square(s, seat, a.to))
+				emit(ctx, &a);
+		}
+}
+
+/* Every construct on planet p: with INGENIOUS, one per subset of the
+ * corner ships that makes a legal sum. */
+static void list_constructs(const struct qt_state *s, int seat, int p,
+                            qt_emit_fn emit, void *ctx)
+{
+	unsigned corners =
+	    qt_has(s, seat, QT_INGENIOUS) ? corner_ships(s, seat, p) : 0;
+	struct qt_action a = {.type = QT_A_CONSTRUCT,
+	                      .planet = s->board.planet[p].at};
+	for (unsigned set = 0; set < 1u << QT_SHIPS; set++) {
+		if (set & ~corners)
 			continue;
-		struct qt_sq o[4];
-		qt_board_orbitals(&s->board, p, o);
-		for (int k = 0; k < 4; k++)
-			if (qt_square_free(s, o[k]))
-				emit(ctx,
-				     &(struct qt_action){.type = QT_A_DEPLOY,
-				                         .ship = (int8_t)i,
-				                         .to = o[k]});
+		a.nships = 0;
+		for (int i = 0; i < QT_SHIPS; i++)
+			if (set >> i & 1)
+				a.ships[a.nships++] = (int8_t)i;
+		if (construct_check(s, seat, p, &a, NULL) == 0)
+			emit(ctx, &a);
 	}
 }
 
 void qt_basic_list(const struct qt_state *s, int seat, qt_emit_fn emit,
                    void *ctx)
 {
-	if (s->actions_left < 1)
-		return;
 	for (int i = 0; i < QT_SHIPS; i++) {
 		const struct qt_ship *sh = &s->ship[seat][i];
-		if (sh->where != QT_RESERVE)
+		if (sh->where != QT_RESERVE && s->actions_left >= 1)
 			emit(ctx, &(struct qt_action){.type = QT_A_RECONFIGURE,
 			                              .ship = (int8_t)i});
-		if (sh->where == QT_SCRAPYARD)
+		if (sh->where == QT_SCRAPYARD &&
+		    s->actions_left >= deploy_cost(s, seat))
 			list_deploys(s, seat, i, emit, ctx);
 	}
 	for (int p = 0; p < s->board.nplanets; p++)
-		if (construct_check(s, seat, p, NULL) == 0)
-			emit(ctx, &(struct qt_action){
-			              .type = QT_A_CONSTRUCT,
-			              .planet = s->board.planet[p].at});
-	if (s->research[seat] < QT_MAX_TRACK)
+		list_constructs(s, seat, p, emit, ctx);
+	if (s->research[seat] < QT_MAX_TRACK && s->actions_left >= 1)
 		emit(ctx, &(struct qt_action){.type = QT_A_RESEARCH});
 }

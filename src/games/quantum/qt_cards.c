@@ -1,6 +1,6 @@
 /* qt_cards.c: the card phase (rules §9.1) and the six gambits (rules
  * §9.3).  Command cards (§9.2) are taken, held and discarded here; their
- * powers are a later piece of work and nothing here depends on them. */
+ * powers live in qt_command.c, qt_move.c, qt_actions.c, qt_combat.c. */
 #include <string.h>
 
 #include "qt.h"
@@ -163,8 +163,10 @@ void qt_cards_settle(struct qt_state *s, struct rng *rng)
 void qt_cards_begin(struct qt_state *s, struct rng *rng)
 {
 	int a = s->active;
-	/* rules §7.2: research 6 gives one card and resets to 1. */
-	if (s->research[a] >= QT_MAX_TRACK) {
+	/* rules §7.2: research 6 gives one card and resets to 1;
+	 * PRECOCIOUS (§9.2 #19): 4 or more. */
+	if (s->research[a] >=
+	    (qt_has(s, a, QT_PRECOCIOUS) ? 4 : QT_MAX_TRACK)) {
 		s->research[a] = 1;
 		s->picks[a]++;
 	}
@@ -211,7 +213,6 @@ static int relocation_possible(const struct qt_state *s, int seat)
 static void sabotage(struct qt_state *s, int seat)
 {
 	/* rules §14: in turn order, one at a time; one card goes at once. */
-	int queued = 0;
 	for (int k = 1; k < s->seats; k++) {
 		int p = (seat + k) % s->seats;
 		int n = held_count(s, p);
@@ -220,10 +221,9 @@ static void sabotage(struct qt_state *s, int seat)
 				if (s->held[p][i] != QT_NO_CARD)
 					discard_held(s, p, i);
 		} else if (n > 1) {
-			qt_push_decision_after(
-			    s, queued++,
-			    (struct qt_decision){.kind = QT_DEC_SABOTAGE,
-			                         .seat = (uint8_t)p});
+			qt_queue(s,
+			         (struct qt_decision){.kind = QT_DEC_SABOTAGE,
+			                              .seat = (uint8_t)p});
 		}
 	}
 }
@@ -235,12 +235,11 @@ static void gambit(struct qt_state *s, int seat, int c, struct rng *rng)
 	case QT_EXPANSION: {
 		int i = reserve_ship(s, seat);
 		struct qt_ship *sh = &s->ship[seat][i];
-		sh->value = (uint8_t)qt_roll(s, rng);
-		sh->where = QT_SCRAPYARD; /* until placed */
-		qt_push_decision(s,
-		                 (struct qt_decision){.kind = QT_DEC_PLACE_SHIP,
-		                                      .seat = (uint8_t)seat,
-		                                      .ship = (int8_t)i});
+		sh->where = QT_SCRAPYARD;         /* until placed */
+		qt_ship_roll(s, rng, seat, i, 0); /* CLEVER, SCRAPPY */
+		qt_queue(s, (struct qt_decision){.kind = QT_DEC_PLACE_SHIP,
+		                                 .seat = (uint8_t)seat,
+		                                 .ship = (int8_t)i});
 		return;
 	}
 	case QT_AGGRESSION:
@@ -253,15 +252,14 @@ static void gambit(struct qt_state *s, int seat, int c, struct rng *rng)
 		qt_start_turn(s, seat, QT_BONUS_ACTS);
 		return;
 	case QT_REORGANIZATION:
-		qt_push_decision(s,
-		                 (struct qt_decision){.kind = QT_DEC_REORGANIZE,
-		                                      .seat = (uint8_t)seat});
+		qt_queue(s, (struct qt_decision){.kind = QT_DEC_REORGANIZE,
+		                                 .seat = (uint8_t)seat});
 		return;
 	case QT_RELOCATION:
 		if (relocation_possible(s, seat)) /* else no effect */
-			qt_push_decision(
-			    s, (struct qt_decision){.kind = QT_DEC_RELOCATE,
-			                            .seat = (uint8_t)seat});
+			qt_queue(s,
+			         (struct qt_decision){.kind = QT_DEC_RELOCATE,
+			                              .seat = (uint8_t)seat});
 		return;
 	case QT_SABOTAGE:
 		sabotage(s, seat);
@@ -297,11 +295,12 @@ static int take(struct qt_state *s, int seat, int c, struct rng *rng,
 			s->held[seat][i] = (uint8_t)c;
 			break;
 		}
+	/* rules §14.1: it works from the next start of a turn */
+	s->waking[seat] |= QT_CARD_BIT(c);
 	/* rules §9.1: keep 3; §14: any of the 4, the new one included */
 	if (held_count(s, seat) > QT_MAX_HELD)
-		qt_push_decision(s,
-		                 (struct qt_decision){.kind = QT_DEC_DISCARD,
-		                                      .seat = (uint8_t)seat});
+		qt_queue(s, (struct qt_decision){.kind = QT_DEC_DISCARD,
+		                                 .seat = (uint8_t)seat});
 	return 0;
 }
 
@@ -396,21 +395,23 @@ static int reorganize(struct qt_state *s, int seat, const struct qt_action *a,
 		chosen |= 1u << i;
 	}
 	qt_pop_decision(s);
-	/* rules §14: roll in ascending ship number, then place one at a
-	 * time in that order. */
-	int queued = 0;
+	/* rules §14: roll in ascending ship number (§14.1: CLEVER and
+	 * SCRAPPY are asked in that order), then place one at a time in
+	 * that order. */
 	for (int i = 0; i < QT_SHIPS; i++) {
 		if (!(chosen >> i & 1))
 			continue;
 		struct qt_ship *sh = &s->ship[seat][i];
 		sh->where = QT_SCRAPYARD;
 		sh->at = (struct qt_sq){-1, -1};
-		sh->value = (uint8_t)qt_roll(s, rng);
-		qt_push_decision_after(
-		    s, queued++,
-		    (struct qt_decision){.kind = QT_DEC_PLACE_SHIP,
-		                         .seat = (uint8_t)seat,
-		                         .ship = (int8_t)i});
+		qt_ship_roll(s, rng, seat, i, 0);
+	}
+	for (int i = 0; i < QT_SHIPS; i++) {
+		if (!(chosen >> i & 1))
+			continue;
+		qt_queue(s, (struct qt_decision){.kind = QT_DEC_PLACE_SHIP,
+		                                 .seat = (uint8_t)seat,
+		                                 .ship = (int8_t)i});
 	}
 	return 0;
 }

@@ -28,43 +28,222 @@ void qt_gain_dominance(struct qt_state *s, int seat, int n)
 	 * place it, dominance stays 6 and infamy retries on the next gain. */
 	if (s->dominance[seat] == QT_MAX_TRACK && !infamy_pending(s, seat) &&
 	    qt_infamy_possible(s, seat))
-		qt_push_decision(s,
-		                 (struct qt_decision){.kind = QT_DEC_INFAMY,
-		                                      .seat = (uint8_t)seat});
+		qt_queue(s, (struct qt_decision){.kind = QT_DEC_INFAMY,
+		                                 .seat = (uint8_t)seat});
 }
 
-static void lose_dominance(struct qt_state *s, int seat)
+/* ---- the battle pipeline (rules §6.1, §14, §14.1) ---- */
+
+enum step {
+	B_DANGEROUS,
+	B_ROLL,
+	B_ATT_CRUEL,
+	B_ATT_RELENTLESS,
+	B_ATT_SCRAPPY,
+	B_DEF_CRUEL,
+	B_ATT_SCRAPPY_AGAIN,
+	B_DEF_RELENTLESS,
+	B_RESOLVE,
+};
+
+/* A combat die of seat: RATIONAL rolls none and counts 3 (§14.1). */
+static uint8_t combat_die(struct qt_state *s, struct rng *rng, int seat)
 {
-	if (s->dominance[seat] > 1)
-		s->dominance[seat]--;
+	return (uint8_t)(qt_has(s, seat, QT_RATIONAL) ? 3 : qt_roll(s, rng));
+}
+
+/* 1 if `holder` may re-roll, with `card`, the die of `die_owner`: never a
+ * RATIONAL 3 (§14.1). */
+static int offer(const struct qt_state *s, int holder, int card, int die_owner)
+{
+	return qt_has(s, holder, card) && !qt_has(s, die_owner, QT_RATIONAL);
+}
+
+static int ask(struct qt_state *s, int seat, int kind)
+{
+	qt_queue(s, (struct qt_decision){.kind = (uint8_t)kind,
+	                                 .seat = (uint8_t)seat});
+	return 1;
+}
+
+/* Runs one pipeline step; 1 if it asked a decision. */
+static int step(struct qt_state *s, int st, struct rng *rng)
+{
+	struct qt_battle *b = &s->battle;
+	switch (st) {
+	case B_DANGEROUS:
+		return qt_has(s, b->def, QT_DANGEROUS) &&
+		       ask(s, b->def, QT_DEC_DANGEROUS);
+	case B_ROLL: /* rules §14: the attacker's die, then the defender's */
+		b->aroll = combat_die(s, rng, b->att);
+		b->droll = combat_die(s, rng, b->def);
+		return 0;
+	case B_ATT_CRUEL:
+		return offer(s, b->att, QT_CRUEL, b->def) &&
+		       ask(s, b->att, QT_DEC_CRUEL);
+	case B_ATT_RELENTLESS:
+		return offer(s, b->att, QT_RELENTLESS, b->att) &&
+		       ask(s, b->att, QT_DEC_RELENTLESS);
+	case B_ATT_SCRAPPY: /* combat is always on the attacker's turn */
+		return offer(s, b->att, QT_SCRAPPY, b->att) &&
+		       ask(s, b->att, QT_DEC_SCRAPPY);
+	case B_DEF_CRUEL:
+		return offer(s, b->def, QT_CRUEL, b->att) &&
+		       ask(s, b->def, QT_DEC_CRUEL);
+	case B_ATT_SCRAPPY_AGAIN:
+		return b->def_cruel_hit && !b->scrappy_used &&
+		       offer(s, b->att, QT_SCRAPPY, b->att) &&
+		       ask(s, b->att, QT_DEC_SCRAPPY);
+	case B_DEF_RELENTLESS:
+		return offer(s, b->def, QT_RELENTLESS, b->def) &&
+		       ask(s, b->def, QT_DEC_RELENTLESS);
+	}
+	return 0;
+}
+
+/* 1 if another of seat's ships than `self` is orthogonally adjacent to
+ * sq (STRATEGIC, §14.1). */
+static int supported(const struct qt_state *s, int seat, int self,
+                     struct qt_sq sq)
+{
+	for (int i = 0; i < QT_SHIPS; i++) {
+		const struct qt_ship *sh = &s->ship[seat][i];
+		if (i != self && sh->where == QT_MAP &&
+		    qt_sq_adjacent(sh->at, sq))
+			return 1;
+	}
+	return 0;
+}
+
+/* rules §14 pipeline: ship number + roll, then FEROCIOUS -1 and
+ * STRATEGIC -2 (totals may go below 1). */
+static int total(const struct qt_state *s, int attacker)
+{
+	const struct qt_battle *b = &s->battle;
+	int seat = attacker ? b->att : b->def;
+	int ship = attacker ? b->aship : b->dship;
+	int t = s->ship[seat][ship].value + (attacker ? b->aroll : b->droll);
+	if (qt_has(s, seat, QT_FEROCIOUS))
+		t -= 1;
+	int strategic = attacker ? supported(s, seat, ship, b->from) ||
+	                               (s->strategic_first &&
+	                                supported(s, seat, ship, b->target))
+	                         : supported(s, seat, ship, b->target);
+	if (qt_has(s, seat, QT_STRATEGIC) && strategic)
+		t -= 2;
+	return t;
+}
+
+/* A destroyed ship: re-rolled into its owner's scrapyard, keeping its
+ * moved/ability flags (rules §4, §6.1.5). */
+static void destroy(struct qt_state *s, struct rng *rng, int seat, int ship)
+{
+	struct qt_ship *sh = &s->ship[seat][ship];
+	sh->where = QT_SCRAPYARD;
+	sh->at = (struct qt_sq){-1, -1};
+	qt_ship_roll(s, rng, seat, ship, 0);
+}
+
+static void resolve(struct qt_state *s, struct rng *rng)
+{
+	struct qt_battle *b = &s->battle;
+	int at = total(s, 1), dt = total(s, 0);
+	int stubborn = qt_has(s, b->def, QT_STUBBORN);
+	b->on = 0;
+	/* rules §6.1.4: lower total wins, ties to the attacker; STUBBORN
+	 * defenders win ties (§9.2 #28). */
+	if (stubborn ? at < dt : at <= dt) {
+		/* §14.1: the destroyed ship's roll, then dominance and
+		 * infamy, then advance or stay */
+		destroy(s, rng, b->def, b->dship);
+		qt_lose_dominance(s, b->def);
+		qt_gain_kill(s, b->att);
+		qt_kill_triggers(s, b->att);
+		if (s->phase != QT_PH_OVER)
+			qt_queue(s, (struct qt_decision){.kind = QT_DEC_ADVANCE,
+			                                 .seat = b->att,
+			                                 .ship = b->aship,
+			                                 .sq = b->target});
+	} else if (stubborn) {
+		/* §14.1: the defender's gain before the attacker's loss; the
+		 * defender does not advance */
+		destroy(s, rng, b->att, b->aship);
+		qt_gain_kill(s, b->def);
+		qt_lose_dominance(s, b->att);
+	}
+	/* else rules §6.1.6: repelled, it stays on its launch square */
+}
+
+static void battle_run(struct qt_state *s, struct rng *rng)
+{
+	while (s->battle.on && s->battle.step < B_RESOLVE)
+		if (step(s, s->battle.step++, rng))
+			return;
+	if (s->battle.on)
+		resolve(s, rng);
 }
 
 void qt_combat(struct qt_state *s, int seat, int ship, struct qt_sq target,
                struct rng *rng)
 {
 	int def, k = qt_ship_at(s, target, &def);
-	struct qt_ship *att = &s->ship[seat][ship], *dsh = &s->ship[def][k];
-	/* rules §14: attacker's die, then defender's, then the re-roll of
-	 * the destroyed ship. */
-	int a_total = att->value + qt_roll(s, rng);
-	int d_total = dsh->value + qt_roll(s, rng);
-	if (a_total > d_total)
-		return; /* rules §6.1.6: repelled, stays on its launch square */
-	/* rules §6.1.5: the defender is re-rolled into its scrapyard; it
-	 * keeps its moved/ability flags (rules §4). */
-	dsh->value = (uint8_t)qt_roll(s, rng);
-	dsh->where = QT_SCRAPYARD;
-	dsh->at = (struct qt_sq){-1, -1};
-	lose_dominance(s, def);
-	/* rules §14: dominance and infamy come before advance/stay, and the
-	 * new decisions go first in the order they arose. */
-	int before = s->ndecisions;
-	qt_gain_dominance(s, seat, 1);
-	qt_push_decision_after(s, s->ndecisions - before,
-	                       (struct qt_decision){.kind = QT_DEC_ADVANCE,
-	                                            .seat = (uint8_t)seat,
-	                                            .ship = (int8_t)ship,
-	                                            .sq = target});
+	s->battle = (struct qt_battle){.on = 1,
+	                               .step = B_DANGEROUS,
+	                               .att = (uint8_t)seat,
+	                               .def = (uint8_t)def,
+	                               .aship = (int8_t)ship,
+	                               .dship = (int8_t)k,
+	                               .from = s->ship[seat][ship].at,
+	                               .target = target};
+	s->attacked = 1;
+	battle_run(s, rng);
+}
+
+int qt_battle_decide(struct qt_state *s, int seat, const struct qt_action *a,
+                     struct rng *rng, struct qt_why *why)
+{
+	(void)why;
+	struct qt_battle *b = &s->battle;
+	int kind = s->decision[0].kind;
+	qt_pop_decision(s);
+	if (kind == QT_DEC_DANGEROUS) {
+		if (a->yes) {
+			/* §14.1: the attacker's ship first; no dominance
+			 * change, no PLUNDERING or WARLIKE */
+			b->on = 0;
+			destroy(s, rng, b->att, b->aship);
+			destroy(s, rng, b->def, b->dship);
+			return 0;
+		}
+	} else if (a->yes) {
+		/* CRUEL re-rolls the opponent's die, RELENTLESS and
+		 * SCRAPPY one's own; the new roll is kept */
+		int own = kind != QT_DEC_CRUEL;
+		int attacker_die = (seat == b->att) == own;
+		if (attacker_die)
+			b->aroll = (uint8_t)qt_roll(s, rng);
+		else
+			b->droll = (uint8_t)qt_roll(s, rng);
+		if (kind == QT_DEC_CRUEL && seat == b->def)
+			b->def_cruel_hit = 1;
+		if (kind == QT_DEC_SCRAPPY)
+			b->scrappy_used = 1;
+	}
+	battle_run(s, rng);
+	return 0;
+}
+
+void qt_battle_list(const struct qt_state *s, qt_emit_fn emit, void *ctx)
+{
+	static const uint8_t type[] = {
+	    [QT_DEC_DANGEROUS] = QT_A_DANGEROUS,
+	    [QT_DEC_CRUEL] = QT_A_CRUEL,
+	    [QT_DEC_RELENTLESS] = QT_A_RELENTLESS,
+	    [QT_DEC_SCRAPPY] = QT_A_SCRAPPY,
+	};
+	uint8_t t = type[s->decision[0].kind];
+	emit(ctx, &(struct qt_action){.type = t, .yes = 1});
+	emit(ctx, &(struct qt_action){.type = t, .yes = 0});
 }
 
 static int infamy(struct qt_state *s, int seat, struct qt_sq planet,

@@ -24,12 +24,25 @@ enum field {
 	F_CARD,
 	F_OWNER,
 	F_TO_OR_SCRAP,
+	F_REROLL,
+	F_DESTROY,
+	F_FACE,
 	F_NONE,
 };
 
+/* Optional fields (§14.1 forms), a bit set per shape. */
+enum { OPT_CUNNING = 1, OPT_CURIOUS = 2, OPT_DIAGONALS = 4 };
+static const char *const opt_names[] = {"cunning", "curious", "diagonals"};
+static const char *const opt_kinds[] = {
+    "true: CUNNING's second use of the ship's ability (optional)",
+    "true: CURIOUS's free move (optional)",
+    "list of ship numbers on the planet's corners: INGENIOUS (optional)"};
+#define NOPTS 3
+
 static const char *const field_names[] = {
-    "ship", "passenger", "with",  "value", "to",   "from",  "target",
-    "drop", "planet",    "ships", "ships", "card", "owner", "to",
+    "ship",   "passenger", "with",   "value",   "to",    "from",
+    "target", "drop",      "planet", "ships",   "ships", "card",
+    "owner",  "to",        "reroll", "destroy", "value",
 };
 
 static const char *const field_kinds[] = {
@@ -47,12 +60,16 @@ static const char *const field_kinds[] = {
     "card id",
     "seat",
     "square [row,col] or \"scrapyard\"",
+    "true or false",
+    "true or false",
+    "1..6",
 };
 
 struct shape {
-	const char *name; /* the "type" value */
+	const char *name; /* the "type" value (TACTICAL has 3 shapes) */
 	const char *rule; /* rules section for refusals */
 	uint8_t f[4];     /* fields, F_NONE-terminated */
+	uint8_t opt;      /* optional fields, OPT_* bits */
 };
 
 /* Indexed by enum qt_action_type. */
@@ -63,18 +80,25 @@ static const struct shape shapes[QT_NACTION_TYPES] = {
     [QT_A_ARRANGE] = {"arrange", "§3.6", {F_SQUARES3, F_NONE}},
     [QT_A_RECONFIGURE] = {"reconfigure", "§5", {F_SHIP, F_NONE}},
     [QT_A_DEPLOY] = {"deploy", "§5", {F_SHIP, F_TO, F_NONE}},
-    [QT_A_MOVE] = {"move", "§5", {F_SHIP, F_TO, F_NONE}},
-    [QT_A_ATTACK] = {"attack", "§6.1", {F_SHIP, F_FROM, F_TARGET, F_NONE}},
+    [QT_A_MOVE] = {"move",
+                   "§5",
+                   {F_SHIP, F_TO, F_NONE},
+                   OPT_CUNNING | OPT_CURIOUS},
+    [QT_A_ATTACK] = {"attack",
+                     "§6.1",
+                     {F_SHIP, F_FROM, F_TARGET, F_NONE},
+                     OPT_CUNNING},
     [QT_A_TRANSPORT] = {"transport",
                         "§6.2",
-                        {F_SHIP, F_PASSENGER, F_TO, F_DROP}},
-    [QT_A_CONSTRUCT] = {"construct", "§5", {F_PLANET, F_NONE}},
+                        {F_SHIP, F_PASSENGER, F_TO, F_DROP},
+                        OPT_CUNNING | OPT_CURIOUS},
+    [QT_A_CONSTRUCT] = {"construct", "§5", {F_PLANET, F_NONE}, OPT_DIAGONALS},
     [QT_A_RESEARCH] = {"research", "§5", {F_NONE}},
     [QT_A_END_TURN] = {"end_turn", "§4", {F_NONE}},
-    [QT_A_STRIKE] = {"strike", "§6.2", {F_SHIP, F_TARGET, F_NONE}},
-    [QT_A_WARP] = {"warp", "§6.2", {F_SHIP, F_WITH, F_NONE}},
-    [QT_A_MODIFY] = {"modify", "§6.2", {F_SHIP, F_VALUE, F_NONE}},
-    [QT_A_SCOUT] = {"scout", "§6.2", {F_SHIP, F_NONE}},
+    [QT_A_STRIKE] = {"strike", "§6.2", {F_SHIP, F_TARGET, F_NONE}, OPT_CUNNING},
+    [QT_A_WARP] = {"warp", "§6.2", {F_SHIP, F_WITH, F_NONE}, OPT_CUNNING},
+    [QT_A_MODIFY] = {"modify", "§6.2", {F_SHIP, F_VALUE, F_NONE}, OPT_CUNNING},
+    [QT_A_SCOUT] = {"scout", "§6.2", {F_SHIP, F_NONE}, OPT_CUNNING},
     [QT_A_ADVANCE] = {"advance", "§6.1", {F_NONE}},
     [QT_A_STAY] = {"stay", "§6.1", {F_NONE}},
     [QT_A_INFAMY] = {"infamy", "§7.1", {F_PLANET, F_NONE}},
@@ -84,6 +108,28 @@ static const struct shape shapes[QT_NACTION_TYPES] = {
     [QT_A_PLACE_SHIP] = {"place_ship", "§9.3", {F_SHIP, F_TO_OR_SCRAP, F_NONE}},
     [QT_A_REORGANIZE] = {"reorganize", "§9.3", {F_SHIPLIST, F_NONE}},
     [QT_A_RELOCATE] = {"relocate", "§9.3", {F_OWNER, F_FROM, F_TO, F_NONE}},
+    [QT_A_CEREBRAL] = {"cerebral", "§9.2", {F_NONE}},
+    [QT_A_TYRANNICAL] = {"tyrannical", "§9.2", {F_NONE}},
+    [QT_A_FLEXIBLE] = {"flexible", "§9.2", {F_SHIP, F_FACE, F_NONE}},
+    [QT_A_RESOURCEFUL] = {"resourceful", "§9.2", {F_SHIP, F_NONE}},
+    [QT_A_NOMADIC] = {"nomadic", "§9.2", {F_SHIP, F_TO, F_NONE}},
+    [QT_A_TACTICAL] = {"tactical",
+                       "§14.1",
+                       {F_SHIP, F_TO, F_NONE},
+                       OPT_CUNNING},
+    [QT_A_TACTICAL_ATTACK] = {"tactical",
+                              "§14.1",
+                              {F_SHIP, F_TARGET, F_NONE},
+                              OPT_CUNNING},
+    [QT_A_TACTICAL_TRANSPORT] = {"tactical",
+                                 "§14.1",
+                                 {F_SHIP, F_PASSENGER, F_TO, F_DROP},
+                                 OPT_CUNNING},
+    [QT_A_DANGEROUS] = {"dangerous", "§9.2", {F_DESTROY, F_NONE}},
+    [QT_A_CRUEL] = {"cruel", "§14.1", {F_REROLL, F_NONE}},
+    [QT_A_RELENTLESS] = {"relentless", "§14.1", {F_REROLL, F_NONE}},
+    [QT_A_SCRAPPY] = {"scrappy", "§14.1", {F_REROLL, F_NONE}},
+    [QT_A_CLEVER] = {"clever", "§14.1", {F_SHIP, F_FACE, F_NONE}},
 };
 
 static int nfields(const struct shape *sh)
@@ -146,9 +192,16 @@ static int read_field(int f, const json_t *v, struct qt_action *a)
 			a->other = (int8_t)x;
 		return 0;
 	case F_VALUE:
+	case F_FACE:
 		if (read_int(v, 1, 6, &x))
 			return -1;
 		a->value = (uint8_t)x;
+		return 0;
+	case F_REROLL:
+	case F_DESTROY:
+		if (!json_is_boolean(v))
+			return -1;
+		a->yes = json_is_true(v);
 		return 0;
 	case F_TO:
 		return read_sq(v, &a->to);
@@ -198,7 +251,98 @@ static int has_field(const struct shape *sh, const char *key)
 	return 0;
 }
 
-/* Parses a JSON action strictly: known type, exactly its fields. */
+/* OPT_* bit of an optional field of sh named key, or 0. */
+static int opt_field(const struct shape *sh, const char *key)
+{
+	for (int k = 0; k < NOPTS; k++)
+		if ((sh->opt >> k & 1) && strcmp(opt_names[k], key) == 0)
+			return 1 << k;
+	return 0;
+}
+
+/* 1 if j has every field of sh and no other (optional ones aside). */
+static int keys_match(const struct shape *sh, const json_t *j)
+{
+	const char *key;
+	json_t *v;
+	json_object_foreach((json_t *)j, key, v)
+	{
+		if (strcmp(key, "type") && !has_field(sh, key) &&
+		    !opt_field(sh, key))
+			return 0;
+	}
+	for (int k = 0; k < nfields(sh); k++)
+		if (!json_object_get(j, field_names[sh->f[k]]))
+			return 0;
+	return 1;
+}
+
+/* Why j does not fit the one shape sh. */
+static int shape_refusal(const struct shape *sh, const json_t *j,
+                         struct rules_why *why)
+{
+	const char *key;
+	json_t *v;
+	json_object_foreach((json_t *)j, key, v)
+	{
+		if (strcmp(key, "type") && !has_field(sh, key) &&
+		    !opt_field(sh, key))
+			return rules_fail(why, BD_EILLEGAL, sh->rule,
+			                  "%s has no field \"%s\"", sh->name,
+			                  key);
+	}
+	for (int k = 0; k < nfields(sh); k++)
+		if (!json_object_get(j, field_names[sh->f[k]]))
+			return rules_fail(why, BD_EILLEGAL, sh->rule,
+			                  "%s needs \"%s\"", sh->name,
+			                  field_names[sh->f[k]]);
+	return rules_fail(why, BD_EILLEGAL, sh->rule, "%s: malformed",
+	                  sh->name);
+}
+
+static int read_diagonals(const json_t *v, struct qt_action *a)
+{
+	int x;
+	if (!json_is_array(v) || json_array_size(v) == 0 ||
+	    json_array_size(v) > 4)
+		return -1;
+	a->nships = (uint8_t)json_array_size(v);
+	for (int i = 0; i < a->nships; i++) {
+		if (read_int(json_array_get(v, (size_t)i), 0, 4, &x))
+			return -1;
+		a->ships[i] = (int8_t)x;
+	}
+	return 0;
+}
+
+/* Reads the optional fields of sh present in j. */
+static int read_options_of(const struct shape *sh, const json_t *j,
+                           struct qt_action *a, struct rules_why *why)
+{
+	for (int k = 0; k < NOPTS; k++) {
+		const json_t *v = json_object_get(j, opt_names[k]);
+		if (!(sh->opt >> k & 1) || !v)
+			continue;
+		int bad = (1 << k) == OPT_DIAGONALS ? read_diagonals(v, a)
+		          : json_is_true(v)         ? 0
+		                                    : -1;
+		if (bad)
+			return rules_fail(why, BD_EILLEGAL, sh->rule,
+			                  "%s: \"%s\" must be %s", sh->name,
+			                  opt_names[k],
+			                  (1 << k) == OPT_DIAGONALS
+			                      ? "a list of 1 to 4 ship numbers"
+			                      : "true (or left out)");
+		if ((1 << k) == OPT_CUNNING)
+			a->cunning = 1;
+		if ((1 << k) == OPT_CURIOUS)
+			a->curious = 1;
+	}
+	return 0;
+}
+
+/* Parses a JSON action strictly: known type, exactly the fields of one of
+ * its shapes (optional fields aside). */
 static int action_from_json(const json_t *j, struct qt_action *a,
                             struct rules_why *why)
 {
@@ -207,38 +351,36 @@ static int action_from_json(const json_t *j, struct qt_action *a,
 	if (!json_is_string(t))
 		return rules_fail(why, BD_EILLEGAL, "§4",
 		                  "an action is an object with a \"type\"");
-	int type = -1;
-	for (int i = 0; i < QT_NACTION_TYPES; i++)
-		if (strcmp(shapes[i].name, json_string_value(t)) == 0)
+	int type = -1, named = -1, forms = 0;
+	for (int i = 0; i < QT_NACTION_TYPES; i++) {
+		if (strcmp(shapes[i].name, json_string_value(t)) != 0)
+			continue;
+		named = i;
+		forms++;
+		if (type < 0 && keys_match(&shapes[i], j))
 			type = i;
-	if (type < 0)
+	}
+	if (named < 0)
 		return rules_fail(why, BD_EILLEGAL, "§4",
 		                  "unknown action type \"%s\"",
 		                  json_string_value(t));
+	if (type < 0 && forms == 1)
+		return shape_refusal(&shapes[named], j, why);
+	if (type < 0)
+		return rules_fail(why, BD_EILLEGAL, shapes[named].rule,
+		                  "%s takes {ship,to}, {ship,target} or "
+		                  "{ship,passenger,to,drop}",
+		                  shapes[named].name);
 	const struct shape *sh = &shapes[type];
 	a->type = (uint8_t)type;
-	const char *key;
-	json_t *v;
-	json_object_foreach((json_t *)j, key, v)
-	{
-		if (strcmp(key, "type") != 0 && !has_field(sh, key))
-			return rules_fail(why, BD_EILLEGAL, sh->rule,
-			                  "%s has no field \"%s\"", sh->name,
-			                  key);
-	}
 	for (int k = 0; k < nfields(sh); k++) {
 		int f = sh->f[k];
-		v = json_object_get(j, field_names[f]);
-		if (!v)
-			return rules_fail(why, BD_EILLEGAL, sh->rule,
-			                  "%s needs \"%s\"", sh->name,
-			                  field_names[f]);
-		if (read_field(f, v, a))
+		if (read_field(f, json_object_get(j, field_names[f]), a))
 			return rules_fail(why, BD_EILLEGAL, sh->rule,
 			                  "%s: \"%s\" must be a %s", sh->name,
 			                  field_names[f], field_kinds[f]);
 	}
-	return 0;
+	return read_options_of(sh, j, a, why);
 }
 
 static json_t *sq_json(struct qt_sq sq)
@@ -257,7 +399,11 @@ static json_t *field_json(int f, const struct qt_action *a)
 	case F_OWNER:
 		return json_integer(a->owner);
 	case F_VALUE:
+	case F_FACE:
 		return json_integer(a->value);
+	case F_REROLL:
+	case F_DESTROY:
+		return json_boolean(a->yes);
 	case F_TO:
 		return sq_json(a->to);
 	case F_FROM:
@@ -296,21 +442,38 @@ static json_t *action_to_json(const struct qt_action *a)
 	for (int k = 0; k < nfields(sh); k++)
 		json_object_set_new(o, field_names[sh->f[k]],
 		                    field_json(sh->f[k], a));
+	if (a->cunning)
+		json_object_set_new(o, "cunning", json_true());
+	if (a->curious)
+		json_object_set_new(o, "curious", json_true());
+	if ((sh->opt & OPT_DIAGONALS) && a->nships > 0)
+		json_object_set_new(o, "diagonals", field_json(F_SHIPLIST, a));
 	return o;
 }
 
 /* ---- options ---- */
 
-struct options {
-	int map, entanglement, reloc_first;
-};
+/* Printing variants (rules §9.4, §14), in enum order; index 0 is the
+ * default. */
+static const char *const two_printings[] = {"revised", "first-printing", NULL};
+static const char *const curious_printings[] = {"revised", "addon",
+                                                "first-printing", NULL};
 
-static int read_options(const json_t *o, int seats, struct options *out,
+/* Index of v's string among names, or -1. */
+static int printing(const json_t *v, const char *const *names)
+{
+	const char *sv = json_string_value(v);
+	for (int i = 0; sv && names[i]; i++)
+		if (strcmp(sv, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+static int read_options(const json_t *o, int seats, struct qt_options *out,
                         struct rules_why *why)
 {
-	out->map = qt_map_default(seats);
-	out->entanglement = 1;
-	out->reloc_first = 0;
+	*out = (struct qt_options){.map = qt_map_default(seats),
+	                           .entanglement = 1};
 	if (!json_is_object(o))
 		return rules_fail(why, BD_EBADOPTIONS, "§14",
 		                  "options are an object");
@@ -339,17 +502,23 @@ static int read_options(const json_t *o, int seats, struct options *out,
 				    why, BD_EBADOPTIONS, "§7.3",
 				    "entanglement: true or false");
 			out->entanglement = json_is_true(v);
-		} else if (strcmp(key, "relocation") == 0) {
-			const char *sv = json_string_value(v);
-			if (json_is_boolean(v))
-				out->reloc_first = json_is_true(v);
-			else if (sv && strcmp(sv, "revised") == 0)
-				out->reloc_first = 0;
-			else if (sv && strcmp(sv, "first-printing") == 0)
-				out->reloc_first = 1;
-			else
+		} else if (strcmp(key, "relocation") == 0 ||
+		           strcmp(key, "strategic") == 0) {
+			int x = json_is_boolean(v) && key[0] == 'r'
+			            ? json_is_true(v)
+			            : printing(v, two_printings);
+			if (x < 0)
 				return rules_fail(why, BD_EBADOPTIONS, "§14",
-				                  "relocation: \"revised\" or "
+				                  "%s: \"revised\" or "
+				                  "\"first-printing\"",
+				                  key);
+			*(key[0] == 'r' ? &out->reloc_first
+			                : &out->strategic_first) = x;
+		} else if (strcmp(key, "curious") == 0) {
+			if ((out->curious = printing(v, curious_printings)) < 0)
+				return rules_fail(why, BD_EBADOPTIONS, "§14",
+				                  "curious: \"revised\", "
+				                  "\"addon\" or "
 				                  "\"first-printing\"");
 		} else {
 			return rules_fail(why, BD_EBADOPTIONS, "§14",
@@ -635,13 +804,12 @@ static void copy_why(struct rules_why *why, int code, const struct qt_why *w)
 static int qj_setup(void *state, int seats, const json_t *options,
                     const json_t *setup, struct rng *rng, struct rules_why *why)
 {
-	struct options o;
+	struct qt_options o;
 	int rc = read_options(options, seats, &o, why);
 	if (rc)
 		return rc;
 	if (!setup) {
-		qt_setup_new(state, seats, o.map, o.entanglement, o.reloc_first,
-		             rng);
+		qt_setup_new(state, seats, &o, rng);
 		return 0;
 	}
 	struct qt_custom cu;
@@ -649,8 +817,7 @@ static int qj_setup(void *state, int seats, const json_t *options,
 	if (rc)
 		return rc;
 	struct qt_why w;
-	rc = qt_setup_custom(state, seats, o.map, o.entanglement, o.reloc_first,
-	                     &cu, rng, &w);
+	rc = qt_setup_custom(state, seats, &o, &cu, rng, &w);
 	if (rc)
 		copy_why(why, rc, &w);
 	return rc;
@@ -694,8 +861,46 @@ static const char *const phase_names[] = {
     "setup_reroll", "choose_planet", "arrange", "actions", "cards", "over"};
 
 static const char *const decision_names[] = {
-    "advance",    "infamy",     "discard_command", "sabotage",
-    "place_ship", "reorganize", "relocate"};
+    "advance",    "infamy",   "discard_command", "sabotage", "place_ship",
+    "reorganize", "relocate", "dangerous",       "cruel",    "relentless",
+    "scrappy",    "scrappy",  "clever"};
+
+/* The command cards in a QT_CARD_BIT set, by name. */
+static json_t *card_set(uint32_t set)
+{
+	json_t *arr = json_array();
+	for (int c = QT_FIRST_COMMAND; c < QT_NCARDS; c++)
+		if (set & QT_CARD_BIT(c))
+			json_array_append_new(arr,
+			                      json_string(qt_card_name(c)));
+	return arr;
+}
+
+/* The battle being resolved (rules §6.1), or null. */
+static json_t *battle_view(const struct qt_state *s)
+{
+	const struct qt_battle *b = &s->battle;
+	if (!b->on)
+		return json_null();
+	return json_pack(
+	    "{s:i,s:i,s:i,s:i,s:o,s:o,s:o,s:o}", "attacker", b->att,
+	    "attacker_ship", b->aship, "defender", b->def, "defender_ship",
+	    b->dship, "from", sq_json(b->from), "target", sq_json(b->target),
+	    "attack_roll", b->aroll ? json_integer(b->aroll) : json_null(),
+	    "defense_roll", b->droll ? json_integer(b->droll) : json_null());
+}
+
+/* One pending decision: its kind, seat and, when it is about one ship,
+ * the ship. */
+static json_t *decision_view(const struct qt_decision *d)
+{
+	json_t *o = json_pack("{s:s,s:i}", "kind", decision_names[d->kind],
+	                      "seat", d->seat);
+	if (d->kind == QT_DEC_ADVANCE || d->kind == QT_DEC_PLACE_SHIP ||
+	    d->kind == QT_DEC_SCRAPPY_SHIP || d->kind == QT_DEC_CLEVER)
+		json_object_set_new(o, "ship", json_integer(d->ship));
+	return o;
+}
 
 static json_t *map_view(const struct qt_state *s)
 {
@@ -765,11 +970,12 @@ static json_t *player_view(const struct qt_state *s, int p)
 	const struct qt_map *m = qt_map_get(s->map);
 	int sp = s->start_planet[p];
 	return json_pack(
-	    "{s:i,s:i,s:i,s:i,s:i,s:i,s:o,s:o,s:o}", "seat", p, "cubes_left",
-	    s->cubes_left[p], "cubes_placed", m->cubes - s->cubes_left[p],
-	    "dominance", s->dominance[p], "research", s->research[p],
-	    "picks_owed", s->picks[p], "commands",
-	    card_list(s->held[p], QT_MAX_HELD + 1, 0), "start_planet",
+	    "{s:i,s:i,s:i,s:i,s:i,s:i,s:o,s:o,s:o,s:o}", "seat", p,
+	    "cubes_left", s->cubes_left[p], "cubes_placed",
+	    m->cubes - s->cubes_left[p], "dominance", s->dominance[p],
+	    "research", s->research[p], "picks_owed", s->picks[p], "commands",
+	    card_list(s->held[p], QT_MAX_HELD + 1, 0), "commands_waking",
+	    card_set(s->waking[p]), "start_planet",
 	    sp >= 0 ? sq_json(s->board.planet[sp].at) : json_null(), "ships",
 	    ships);
 }
@@ -787,22 +993,21 @@ static json_t *qj_view(const void *state, int viewer, int over)
 			json_array_append_new(to_act, json_integer(p));
 	}
 	for (int k = 0; k < s->ndecisions; k++)
-		json_array_append_new(
-		    pending, json_pack("{s:s,s:i}", "kind",
-		                       decision_names[s->decision[k].kind],
-		                       "seat", s->decision[k].seat));
+		json_array_append_new(pending, decision_view(&s->decision[k]));
 	for (int k = 0; k < s->last_dice_n; k++)
 		json_array_append_new(dice, json_integer(s->last_dice[k]));
 	json_t *v = json_pack(
-	    "{s:b,s:{s:s,s:b,s:s},s:o,s:o,s:s,s:i,s:i,s:i,s:b,s:o,s:o,"
-	    "s:o}",
+	    "{s:b,s:{s:s,s:b,s:s,s:s,s:s},s:o,s:o,s:s,s:i,s:i,s:i,s:b,s:o,"
+	    "s:o,s:o}",
 	    "custom", s->custom, "options", "map", qt_map_get(s->map)->name,
 	    "entanglement", s->entanglement, "relocation",
-	    s->reloc_first ? "first-printing" : "revised", "map", map_view(s),
-	    "players", players, "phase", phase_names[s->phase], "active",
-	    s->active, "first_player", s->first, "actions_left",
-	    s->actions_left, "bonus_turn", s->bonus_turn, "to_act", to_act,
-	    "pending", pending, "last_dice", dice);
+	    two_printings[s->reloc_first], "curious",
+	    curious_printings[s->curious], "strategic",
+	    two_printings[s->strategic_first], "map", map_view(s), "players",
+	    players, "phase", phase_names[s->phase], "active", s->active,
+	    "first_player", s->first, "actions_left", s->actions_left,
+	    "bonus_turn", s->bonus_turn, "to_act", to_act, "pending", pending,
+	    "last_dice", dice);
 	json_object_set_new(
 	    v, "row",
 	    json_pack("{s:o,s:o}", "command", card_list(s->row_cmd, QT_ROW, 1),
@@ -815,6 +1020,12 @@ static json_t *qj_view(const void *state, int viewer, int over)
 	    json_pack("{s:o,s:o}", "command",
 	              card_list(s->cmd_discard, s->cmd_discard_n, 0), "gambit",
 	              card_list(s->gam_discard, s->gam_discard_n, 0)));
+	json_object_set_new(v, "battle", battle_view(s));
+	json_object_set_new(v, "turn",
+	                    json_pack("{s:o,s:b,s:b}", "powers_used",
+	                              card_set(s->used), "attacked",
+	                              s->attacked, "curious_owed",
+	                              s->curious_debt));
 	json_object_set_new(v, "winner",
 	                    s->phase == QT_PH_OVER ? json_integer(s->winner)
 	                                           : json_null());
@@ -852,6 +1063,10 @@ static json_t *catalog_actions(void)
 			json_object_set_new(
 			    fields, field_names[shapes[t].f[k]],
 			    json_string(field_kinds[shapes[t].f[k]]));
+		for (int k = 0; k < NOPTS; k++)
+			if (shapes[t].opt >> k & 1)
+				json_object_set_new(fields, opt_names[k],
+				                    json_string(opt_kinds[k]));
 		json_array_append_new(
 		    o, json_pack("{s:s,s:s,s:o}", "type", shapes[t].name,
 		                 "rule", shapes[t].rule, "fields", fields));
@@ -886,24 +1101,27 @@ static json_t *qj_catalog(void)
 		              c < QT_FIRST_COMMAND ? "gambit" : "command",
 		              "copies", qt_card_copies(c)));
 	json_t *options = json_pack(
-	    "{s:{s:s,s:o,s:s},s:{s:s,s:b,s:s},s:{s:s,s:[ss],s:s,s:s}}", "map",
-	    "type", "string", "default", defaults, "rule", "§11",
+	    "{s:{s:s,s:o,s:s},s:{s:s,s:b,s:s},s:{s:s,s:[ss],s:s,s:s},"
+	    "s:{s:s,s:[sss],s:s,s:s},s:{s:s,s:[ss],s:s,s:s}}",
+	    "map", "type", "string", "default", defaults, "rule", "§11",
 	    "entanglement", "type", "boolean", "default", 1, "rule", "§7.3",
 	    "relocation", "type", "string", "values", "revised",
-	    "first-printing", "default", "revised", "rule", "§9.4");
-	return json_pack(
-	    "{s:o,s:o,s:o,s:o,s:s,s:[ssssssssss]}", "options", options, "maps",
-	    maps, "actions", catalog_actions(), "cards", cards, "note",
-	    "command cards are dealt, taken, held and discarded, but their "
-	    "powers are not built yet",
-	    "setup_fields", "first_player", "actions_left", "ships", "cubes",
-	    "dominance", "research", "row", "decks", "commands", "dice");
+	    "first-printing", "default", "revised", "rule", "§9.4", "curious",
+	    "type", "string", "values", "revised", "addon", "first-printing",
+	    "default", "revised", "rule", "§9.4", "strategic", "type", "string",
+	    "values", "revised", "first-printing", "default", "revised", "rule",
+	    "§9.4");
+	return json_pack("{s:o,s:o,s:o,s:o,s:[ssssssssss]}", "options", options,
+	                 "maps", maps, "actions", catalog_actions(), "cards",
+	                 cards, "setup_fields", "first_player", "actions_left",
+	                 "ships", "cubes", "dominance", "research", "row",
+	                 "decks", "commands", "dice");
 }
 
 const struct rules qt_rules = {
     .id = "quantum",
     .title = "Quantum",
-    .version = 1,
+    .version = 2, /* 2: command-card powers */
     .min_seats = 2,
     .max_seats = 4,
     .state_size = sizeof(struct qt_state),

@@ -1,6 +1,7 @@
 /* qt_move.c: ship movement and ship abilities: move, move/attack,
- * TRANSPORT, MANEUVER (rules §5, §6.2) and the free abilities STRIKE, WARP,
- * MODIFY and SCOUT (rules §6.2). */
+ * TRANSPORT, MANEUVER (rules §5, §6.2), the free abilities STRIKE, WARP,
+ * MODIFY and SCOUT (rules §6.2), and the command cards that change them:
+ * AGILE, ENERGETIC, CUNNING, CURIOUS and TACTICAL (rules §9.2, §14.1). */
 #include <string.h>
 
 #include "qt.h"
@@ -62,12 +63,50 @@ struct moves {
 	struct qt_sq at; /* start square */
 };
 
+/* How ship i of seat may use its ability now: 0 not at all, 1 its use of
+ * the turn, 2 CUNNING's second use (§9.2 #8). */
+static int ability_mode(const struct qt_state *s, int seat, int i)
+{
+	if (!s->ship[seat][i].ability_used)
+		return 1;
+	return qt_power_ready(s, seat, QT_CUNNING) ? 2 : 0;
+}
+
+/* Checks the "cunning" flag of an action that uses ship i's ability in
+ * `mode`, and marks the use. */
+static int use_ability(struct qt_state *s, int seat, int i, int mode,
+                       int cunning, struct qt_why *why)
+{
+	if (mode == 0)
+		return qt_fail(why, BD_EILLEGAL, "§6.2",
+		               "ship %d already used its ability this turn", i);
+	if (cunning != (mode == 2))
+		return qt_fail(why, BD_EILLEGAL, "§14.1",
+		               cunning ? "\"cunning\" marks a second use of "
+		                         "the ability only"
+		                       : "ship %d already used its ability: "
+		                         "a second use needs CUNNING, "
+		                         "\"cunning\":true",
+		               i);
+	if (mode == 1)
+		s->ship[seat][i].ability_used = 1;
+	else
+		qt_power_use(s, QT_CUNNING);
+	return 0;
+}
+
+/* Movement points: the number, +1 with AGILE (§9.2 #1). */
+static int movement(const struct qt_state *s, int seat, int i)
+{
+	return s->ship[seat][i].value + qt_has(s, seat, QT_AGILE);
+}
+
 static void moves_of(const struct qt_state *s, int seat, int i, struct moves *m)
 {
 	const struct qt_ship *sh = &s->ship[seat][i];
 	m->at = sh->at;
-	m->n = sh->value;
-	m->man = sh->value == INTERCEPTOR && !sh->ability_used;
+	m->n = movement(s, seat, i);
+	m->man = sh->value == INTERCEPTOR && ability_mode(s, seat, i);
 	reach(s, sh->at, 4, &m->o);
 	if (m->man)
 		reach(s, sh->at, 8, &m->x);
@@ -120,23 +159,61 @@ static int map_ship(const struct qt_state *s, int seat, int i,
 	return 0;
 }
 
-static int may_move(const struct qt_state *s, int seat, int i,
+/* 1 if ship i may make a move (or move/attack) now: not moved yet, or
+ * ENERGETIC (§9.2 #12). */
+static int unmoved(const struct qt_state *s, int seat, int i)
+{
+	return !s->ship[seat][i].moved || qt_has(s, seat, QT_ENERGETIC);
+}
+
+/* A move action: 1 action, or none with CURIOUS's free move (§14.1). */
+static int may_move(const struct qt_state *s, int seat, int i, int curious,
                     struct qt_why *why)
 {
 	if (map_ship(s, seat, i, why))
 		return BD_EILLEGAL;
-	if (s->actions_left < 1)
+	if (curious && !qt_curious_ready(s, seat))
+		return qt_fail(why, BD_EILLEGAL, "§14.1",
+		               "no CURIOUS free move now (once per turn; not "
+		               "after an attack but with the first printing)");
+	if (!curious && s->actions_left < 1)
 		return qt_fail(why, BD_EILLEGAL, "§4", "no actions left");
-	if (s->ship[seat][i].moved)
+	if (!unmoved(s, seat, i))
 		return qt_fail(why, BD_EILLEGAL, "§4",
 		               "ship %d already moved this turn", i);
+	return 0;
+}
+
+/* Pays for a move: an action, or CURIOUS's free move (revised: the
+ * first later attack pays it back, §14). */
+static void pay_move(struct qt_state *s, int curious)
+{
+	if (!curious) {
+		s->actions_left--;
+		return;
+	}
+	qt_power_use(s, QT_CURIOUS);
+	s->curious_debt = s->curious == QT_CURIOUS_REVISED;
+}
+
+/* Checks and marks MANEUVER (k == 1) for a move or attack of ship i. */
+static int maneuver(struct qt_state *s, int seat, int i, int k, int cunning,
+                    struct qt_why *why)
+{
+	if (k == 1) /* rules §6.2 MANEUVER */
+		return use_ability(s, seat, i, ability_mode(s, seat, i),
+		                   cunning, why);
+	if (cunning)
+		return qt_fail(why, BD_EILLEGAL, "§14.1",
+		               "\"cunning\" only when a diagonal step needs "
+		               "a second MANEUVER");
 	return 0;
 }
 
 static int do_move(struct qt_state *s, int seat, const struct qt_action *a,
                    struct qt_why *why)
 {
-	if (may_move(s, seat, a->ship, why))
+	if (may_move(s, seat, a->ship, a->curious, why))
 		return BD_EILLEGAL;
 	struct moves m;
 	moves_of(s, seat, a->ship, &m);
@@ -146,19 +223,19 @@ static int do_move(struct qt_state *s, int seat, const struct qt_action *a,
 		               "ship %d cannot reach (%d,%d) with %d "
 		               "orthogonal steps through empty squares",
 		               a->ship, a->to.r, a->to.c, m.n);
+	if (maneuver(s, seat, a->ship, k, a->cunning, why))
+		return BD_EILLEGAL;
 	struct qt_ship *sh = &s->ship[seat][a->ship];
 	sh->at = a->to;
 	sh->moved = 1;
-	if (k == 1)
-		sh->ability_used = 1; /* rules §6.2 MANEUVER */
-	s->actions_left--;
+	pay_move(s, a->curious);
 	return 0;
 }
 
 static int do_attack(struct qt_state *s, int seat, const struct qt_action *a,
                      struct rng *rng, struct qt_why *why)
 {
-	if (may_move(s, seat, a->ship, why))
+	if (may_move(s, seat, a->ship, 0, why) || qt_attack_check(s, 1, why))
 		return BD_EILLEGAL;
 	struct moves m;
 	moves_of(s, seat, a->ship, &m);
@@ -172,12 +249,12 @@ static int do_attack(struct qt_state *s, int seat, const struct qt_action *a,
 		               "ship %d cannot attack (%d,%d) from (%d,%d)",
 		               a->ship, a->target.r, a->target.c, a->from.r,
 		               a->from.c);
+	if (maneuver(s, seat, a->ship, k, a->cunning, why))
+		return BD_EILLEGAL;
 	struct qt_ship *sh = &s->ship[seat][a->ship];
 	sh->at = a->from;
 	sh->moved = 1;
-	if (k == 1)
-		sh->ability_used = 1; /* rules §6.2 MANEUVER */
-	s->actions_left--;
+	qt_attack_pay(s, 1);
 	qt_combat(s, seat, a->ship, a->target, rng);
 	return 0;
 }
@@ -203,13 +280,14 @@ struct lift {
 	int seat;
 };
 
-static void lift(const struct qt_state *s, int seat, int i, int j,
+/* n: the flagship's movement points (TACTICAL: 1). */
+static void lift(const struct qt_state *s, int seat, int i, int j, int n,
                  struct lift *L)
 {
 	L->t = *s;
 	L->t.ship[seat][j].where = QT_SCRAPYARD;
 	L->home = s->ship[seat][i].at;
-	L->n = s->ship[seat][i].value;
+	L->n = n;
 	L->i = i;
 	L->seat = seat;
 	reach(&L->t, L->home, 4, &L->R);
@@ -237,16 +315,16 @@ static int transport_ok(struct lift *L, struct qt_sq to, struct qt_sq drop)
 	return ok;
 }
 
-static int do_transport(struct qt_state *s, int seat, const struct qt_action *a,
-                        struct qt_why *why)
+/* TRANSPORT by flagship i with n movement points (TACTICAL: 1, no
+ * out-and-back): checks everything, uses the ability and moves both
+ * ships; the caller pays. */
+static int transport(struct qt_state *s, int seat, const struct qt_action *a,
+                     int n, struct qt_why *why)
 {
-	if (may_move(s, seat, a->ship, why))
-		return BD_EILLEGAL;
 	struct qt_ship *f = &s->ship[seat][a->ship];
-	if (f->value != FLAGSHIP || f->ability_used)
+	if (f->value != FLAGSHIP)
 		return qt_fail(why, BD_EILLEGAL, "§6.2",
-		               "only a flagship that has not used its ability "
-		               "this turn can transport");
+		               "only a flagship can transport");
 	int j = a->other;
 	if (j == a->ship || map_ship(s, seat, j, NULL))
 		return qt_fail(why, BD_EILLEGAL, "§6.2",
@@ -256,35 +334,119 @@ static int do_transport(struct qt_state *s, int seat, const struct qt_action *a,
 		return qt_fail(why, BD_EILLEGAL, "§6.2",
 		               "the passenger must surround the flagship");
 	struct lift L;
-	lift(s, seat, a->ship, j, &L);
-	if (!transport_ok(&L, a->to, a->drop))
+	lift(s, seat, a->ship, j, n, &L);
+	if (!transport_ok(&L, a->to, a->drop) ||
+	    (a->type == QT_A_TACTICAL_TRANSPORT && qt_sq_eq(a->to, f->at)))
 		return qt_fail(
 		    why, BD_EILLEGAL, "§6.2",
-		    "the flagship moves 1 or 2 squares through empty "
+		    "the flagship moves up to %d square%s through empty "
 		    "space and drops its passenger on an empty "
-		    "surrounding square");
+		    "surrounding square",
+		    n, n == 1 ? "" : "s");
+	if (use_ability(s, seat, a->ship, ability_mode(s, seat, a->ship),
+	                a->cunning, why))
+		return BD_EILLEGAL;
 	f->at = a->to;
 	f->moved = 1;
-	f->ability_used = 1;
 	/* Being carried is not the passenger's move (rules §6.2). */
 	s->ship[seat][j].at = a->drop;
-	s->actions_left--;
 	return 0;
 }
 
-static int ability_ship(const struct qt_state *s, int seat, int i, int value,
-                        const char *name, struct qt_why *why)
+static int do_transport(struct qt_state *s, int seat, const struct qt_action *a,
+                        struct qt_why *why)
 {
+	if (may_move(s, seat, a->ship, a->curious, why) ||
+	    transport(s, seat, a, movement(s, seat, a->ship), why))
+		return BD_EILLEGAL;
+	pay_move(s, a->curious);
+	return 0;
+}
+
+/* ---- TACTICAL (§9.2 #29, §14.1): a free 1-square move, attack or
+ * transport that is the ship's move ---- */
+
+static int tactical_ship(const struct qt_state *s, int seat, int i,
+                         struct qt_why *why)
+{
+	if (!qt_power_ready(s, seat, QT_TACTICAL))
+		return qt_fail(why, BD_EILLEGAL, "§9.2",
+		               "no TACTICAL move now (once per turn)");
 	if (map_ship(s, seat, i, why))
 		return BD_EILLEGAL;
-	const struct qt_ship *sh = &s->ship[seat][i];
-	if (sh->value != value)
+	if (!unmoved(s, seat, i))
+		return qt_fail(why, BD_EILLEGAL, "§14.1",
+		               "a TACTICAL move is the ship's move: ship %d "
+		               "already moved",
+		               i);
+	return 0;
+}
+
+/* 0: orthogonal neighbour, 1: diagonal (needs MANEUVER), -1: neither or
+ * no MANEUVER available. */
+static int tactical_step(const struct qt_state *s, int seat, int i,
+                         struct qt_sq to)
+{
+	struct qt_sq at = s->ship[seat][i].at;
+	if (qt_sq_adjacent(at, to))
+		return 0;
+	if (qt_sq_surrounding(at, to) &&
+	    s->ship[seat][i].value == INTERCEPTOR && ability_mode(s, seat, i))
+		return 1;
+	return -1;
+}
+
+static int do_tactical(struct qt_state *s, int seat, const struct qt_action *a,
+                       struct rng *rng, struct qt_why *why)
+{
+	if (tactical_ship(s, seat, a->ship, why))
+		return BD_EILLEGAL;
+	struct qt_ship *sh = &s->ship[seat][a->ship];
+	if (a->type == QT_A_TACTICAL_TRANSPORT) {
+		if (transport(s, seat, a, 1, why))
+			return BD_EILLEGAL;
+		qt_power_use(s, QT_TACTICAL);
+		return 0;
+	}
+	int owner = -1;
+	struct qt_sq sq = a->type == QT_A_TACTICAL ? a->to : a->target;
+	int k = tactical_step(s, seat, a->ship, sq);
+	int ok = a->type == QT_A_TACTICAL
+	             ? qt_square_free(s, sq)
+	             : qt_ship_at(s, sq, &owner) >= 0 && owner != seat;
+	if (k < 0 || !ok)
+		return qt_fail(why, BD_EILLEGAL, "§9.2",
+		               a->type == QT_A_TACTICAL
+		                   ? "tactical: one square to an empty square"
+		                   : "tactical: attack an enemy ship next to "
+		                     "yours");
+	if (a->type == QT_A_TACTICAL_ATTACK && qt_attack_check(s, 0, why))
+		return BD_EILLEGAL;
+	if (maneuver(s, seat, a->ship, k, a->cunning, why))
+		return BD_EILLEGAL;
+	qt_power_use(s, QT_TACTICAL);
+	sh->moved = 1;
+	if (a->type == QT_A_TACTICAL) {
+		sh->at = sq;
+		return 0;
+	}
+	qt_attack_pay(s, 0); /* launched from its own square (§14.1) */
+	qt_combat(s, seat, a->ship, sq, rng);
+	return 0;
+}
+
+/* Checks that ship i shows `value` and may use its ability, then marks
+ * the use (CUNNING's second use when a->cunning). */
+static int ability_ship(struct qt_state *s, int seat, const struct qt_action *a,
+                        int value, const char *name, struct qt_why *why)
+{
+	if (map_ship(s, seat, a->ship, why))
+		return BD_EILLEGAL;
+	if (s->ship[seat][a->ship].value != value)
 		return qt_fail(why, BD_EILLEGAL, "§6.2",
 		               "%s needs a ship showing %d", name, value);
-	if (sh->ability_used)
-		return qt_fail(why, BD_EILLEGAL, "§6.2",
-		               "ship %d already used its ability this turn", i);
-	return 0;
+	return use_ability(s, seat, a->ship, ability_mode(s, seat, a->ship),
+	                   a->cunning, why);
 }
 
 static int do_ability(struct qt_state *s, int seat, const struct qt_action *a,
@@ -294,44 +456,43 @@ static int do_ability(struct qt_state *s, int seat, const struct qt_action *a,
 	int owner;
 	switch (a->type) {
 	case QT_A_STRIKE:
-		if (ability_ship(s, seat, a->ship, BATTLESTATION, "strike",
-		                 why))
+		if (map_ship(s, seat, a->ship, why))
 			return BD_EILLEGAL;
 		if (qt_ship_at(s, a->target, &owner) < 0 || owner == seat ||
 		    !qt_sq_adjacent(sh->at, a->target))
 			return qt_fail(why, BD_EILLEGAL, "§6.2",
 			               "strike hits an orthogonally adjacent "
 			               "enemy ship");
-		sh->ability_used = 1;
+		if (qt_attack_check(s, 0, why) ||
+		    ability_ship(s, seat, a, BATTLESTATION, "strike", why))
+			return BD_EILLEGAL;
+		qt_attack_pay(s, 0);
 		qt_combat(s, seat, a->ship, a->target, rng);
 		return 0;
 	case QT_A_WARP:
-		if (ability_ship(s, seat, a->ship, DESTROYER, "warp", why))
-			return BD_EILLEGAL;
 		if (a->other == a->ship || map_ship(s, seat, a->other, NULL))
 			return qt_fail(why, BD_EILLEGAL, "§6.2",
 			               "warp swaps with another of your ships "
 			               "on the map");
+		if (ability_ship(s, seat, a, DESTROYER, "warp", why))
+			return BD_EILLEGAL;
 		struct qt_sq t = sh->at;
 		sh->at = s->ship[seat][a->other].at;
 		s->ship[seat][a->other].at = t;
-		sh->ability_used = 1;
 		return 0;
 	case QT_A_MODIFY:
-		if (ability_ship(s, seat, a->ship, FRIGATE, "modify", why))
-			return BD_EILLEGAL;
 		if (a->value != 3 && a->value != 5)
 			return qt_fail(why, BD_EILLEGAL, "§6.2",
 			               "modify turns the frigate to 3 or 5");
+		if (ability_ship(s, seat, a, FRIGATE, "modify", why))
+			return BD_EILLEGAL;
 		sh->value = a->value;
-		sh->ability_used = 1;
 		return 0;
 	case QT_A_SCOUT:
-		if (ability_ship(s, seat, a->ship, SCOUT, "scout", why))
+		if (ability_ship(s, seat, a, SCOUT, "scout", why))
 			return BD_EILLEGAL;
 		/* rules §6.2: re-roll, and again while it shows 6. */
-		sh->value = (uint8_t)qt_reroll_ship(s, rng, SCOUT);
-		sh->ability_used = 1;
+		qt_ship_roll(s, rng, seat, a->ship, SCOUT);
 		return 0;
 	}
 	return qt_fail(why, BD_EILLEGAL, "§6.2", "no such ability");
@@ -349,8 +510,27 @@ int qt_move_apply(struct qt_state *s, int seat, const struct qt_action *a,
 		return do_attack(s, seat, a, rng, why);
 	case QT_A_TRANSPORT:
 		return do_transport(s, seat, a, why);
+	case QT_A_TACTICAL:
+	case QT_A_TACTICAL_ATTACK:
+	case QT_A_TACTICAL_TRANSPORT:
+		return do_tactical(s, seat, a, rng, why);
 	default:
 		return do_ability(s, seat, a, rng, why);
+	}
+}
+
+/* Emits a move-like action: the paid form, and CURIOUS's free form
+ * (§14.1: both are listed). */
+static void emit_move(const struct qt_state *s, int seat, struct qt_action *a,
+                      qt_emit_fn emit, void *ctx)
+{
+	a->curious = 0;
+	if (s->actions_left >= 1)
+		emit(ctx, a);
+	if (qt_curious_ready(s, seat)) {
+		a->curious = 1;
+		emit(ctx, a);
+		a->curious = 0;
 	}
 }
 
@@ -359,17 +539,22 @@ static void list_moves(const struct qt_state *s, int seat, int i,
 {
 	struct moves m;
 	moves_of(s, seat, i, &m);
+	int used = s->ship[seat][i].ability_used;
 	int rows = qt_board_rows(&s->board), cols = qt_board_cols(&s->board);
 	struct qt_action a = {.type = QT_A_MOVE, .ship = (int8_t)i};
 	for (int r = 0; r < rows; r++)
 		for (int c = 0; c < cols; c++) {
 			a.to = (struct qt_sq){(int8_t)r, (int8_t)c};
 			/* reachable squares are empty by construction */
-			if (move_kind(&m, a.to) >= 0)
-				emit(ctx, &a);
+			int k = move_kind(&m, a.to);
+			a.cunning = k == 1 && used;
+			if (k >= 0)
+				emit_move(s, seat, &a, emit, ctx);
 		}
+	if (qt_attack_check(s, 1, NULL))
+		return;
 	/* attacks: around every enemy ship, every launch square */
-	a.type = QT_A_ATTACK;
+	a = (struct qt_action){.type = QT_A_ATTACK, .ship = (int8_t)i};
 	for (int p = 0; p < s->seats; p++)
 		for (int e = 0; p != seat && e < QT_SHIPS; e++) {
 			if (s->ship[p][e].where != QT_MAP)
@@ -379,44 +564,54 @@ static void list_moves(const struct qt_state *s, int seat, int i,
 				a.from = (struct qt_sq){
 				    (int8_t)(a.target.r - dir8[k][0]),
 				    (int8_t)(a.target.c - dir8[k][1])};
-				if ((qt_sq_eq(a.from, m.at) ||
-				     qt_square_free(s, a.from)) &&
-				    attack_kind(s, seat, &m, a.from,
-				                a.target) >= 0)
+				if (!qt_sq_eq(a.from, m.at) &&
+				    !qt_square_free(s, a.from))
+					continue;
+				int kind =
+				    attack_kind(s, seat, &m, a.from, a.target);
+				a.cunning = kind == 1 && used;
+				if (kind >= 0)
 					emit(ctx, &a);
 			}
 		}
 }
 
-static void list_transports(const struct qt_state *s, int seat, int i,
-                            qt_emit_fn emit, void *ctx)
+/* Every TRANSPORT of flagship i with n movement points. */
+static void list_transports(const struct qt_state *s, int seat, int i, int n,
+                            struct qt_action *a, qt_emit_fn emit, void *ctx)
 {
 	const struct qt_ship *f = &s->ship[seat][i];
-	if (f->value != FLAGSHIP || f->ability_used)
+	int mode = ability_mode(s, seat, i);
+	if (f->value != FLAGSHIP || !mode)
 		return;
+	a->ship = (int8_t)i;
+	a->cunning = mode == 2;
 	for (int j = 0; j < QT_SHIPS; j++) {
 		const struct qt_ship *p = &s->ship[seat][j];
 		if (j == i || p->where != QT_MAP ||
 		    !qt_sq_surrounding(f->at, p->at))
 			continue;
 		struct lift L;
-		lift(s, seat, i, j, &L);
-		for (int dr = -2; dr <= 2; dr++)
-			for (int dc = -2; dc <= 2; dc++) {
-				struct qt_sq to = {(int8_t)(f->at.r + dr),
-				                   (int8_t)(f->at.c + dc)};
+		lift(s, seat, i, j, n, &L);
+		a->other = (int8_t)j;
+		for (int dr = -n; dr <= n; dr++)
+			for (int dc = -n; dc <= n; dc++) {
+				a->to = (struct qt_sq){(int8_t)(f->at.r + dr),
+				                       (int8_t)(f->at.c + dc)};
+				if (a->type == QT_A_TACTICAL_TRANSPORT &&
+				    qt_sq_eq(a->to, f->at))
+					continue;
 				for (int k = 0; k < 8; k++) {
-					struct qt_sq d = {
-					    (int8_t)(to.r + dir8[k][0]),
-					    (int8_t)(to.c + dir8[k][1])};
-					if (transport_ok(&L, to, d))
-						emit(ctx,
-						     &(struct qt_action){
-						         .type = QT_A_TRANSPORT,
-						         .ship = (int8_t)i,
-						         .other = (int8_t)j,
-						         .to = to,
-						         .drop = d});
+					a->drop = (struct qt_sq){
+					    (int8_t)(a->to.r + dir8[k][0]),
+					    (int8_t)(a->to.c + dir8[k][1])};
+					if (!transport_ok(&L, a->to, a->drop))
+						continue;
+					if (a->type == QT_A_TRANSPORT)
+						emit_move(s, seat, a, emit,
+						          ctx);
+					else
+						emit(ctx, a);
 				}
 			}
 	}
@@ -426,11 +621,14 @@ static void list_abilities(const struct qt_state *s, int seat, int i,
                            qt_emit_fn emit, void *ctx)
 {
 	const struct qt_ship *sh = &s->ship[seat][i];
-	if (sh->ability_used)
+	int mode = ability_mode(s, seat, i);
+	if (!mode)
 		return;
-	struct qt_action a = {.ship = (int8_t)i};
+	struct qt_action a = {.ship = (int8_t)i, .cunning = mode == 2};
 	switch (sh->value) {
 	case BATTLESTATION:
+		if (qt_attack_check(s, 0, NULL))
+			return;
 		a.type = QT_A_STRIKE;
 		for (int k = 0; k < 4; k++) {
 			a.target =
@@ -464,6 +662,37 @@ static void list_abilities(const struct qt_state *s, int seat, int i,
 	}
 }
 
+static void list_tactical(const struct qt_state *s, int seat, int i,
+                          qt_emit_fn emit, void *ctx)
+{
+	if (tactical_ship(s, seat, i, NULL))
+		return;
+	struct qt_sq at = s->ship[seat][i].at;
+	int used = s->ship[seat][i].ability_used;
+	int attack = qt_attack_check(s, 0, NULL) == 0;
+	for (int k = 0; k < 8; k++) {
+		struct qt_sq sq = {(int8_t)(at.r + dir8[k][0]),
+		                   (int8_t)(at.c + dir8[k][1])};
+		int step = tactical_step(s, seat, i, sq), owner = -1;
+		if (step < 0)
+			continue;
+		struct qt_action a = {.ship = (int8_t)i,
+		                      .cunning = step == 1 && used};
+		if (qt_square_free(s, sq)) {
+			a.type = QT_A_TACTICAL;
+			a.to = sq;
+			emit(ctx, &a);
+		} else if (attack && qt_ship_at(s, sq, &owner) >= 0 &&
+		           owner != seat) {
+			a.type = QT_A_TACTICAL_ATTACK;
+			a.target = sq;
+			emit(ctx, &a);
+		}
+	}
+	struct qt_action t = {.type = QT_A_TACTICAL_TRANSPORT};
+	list_transports(s, seat, i, 1, &t, emit, ctx);
+}
+
 void qt_move_list(const struct qt_state *s, int seat, qt_emit_fn emit,
                   void *ctx)
 {
@@ -471,9 +700,12 @@ void qt_move_list(const struct qt_state *s, int seat, qt_emit_fn emit,
 		const struct qt_ship *sh = &s->ship[seat][i];
 		if (sh->where != QT_MAP)
 			continue;
-		if (s->actions_left >= 1 && !sh->moved) {
+		if (unmoved(s, seat, i)) {
 			list_moves(s, seat, i, emit, ctx);
-			list_transports(s, seat, i, emit, ctx);
+			struct qt_action t = {.type = QT_A_TRANSPORT};
+			list_transports(s, seat, i, movement(s, seat, i), &t,
+			                emit, ctx);
+			list_tactical(s, seat, i, emit, ctx);
 		}
 		list_abilities(s, seat, i, emit, ctx);
 	}

@@ -111,30 +111,24 @@ int qt_place_cube(struct qt_state *s, int seat, int p)
 	return 0;
 }
 
-void qt_push_decision(struct qt_state *s, struct qt_decision d)
+void qt_queue(struct qt_state *s, struct qt_decision d)
 {
+	int pos = s->qnew < s->ndecisions ? s->qnew : s->ndecisions;
 	if (s->ndecisions >= QT_MAX_DECISION)
 		return; /* cannot happen: at most a few are ever queued */
-	memmove(&s->decision[1], &s->decision[0],
-	        s->ndecisions * sizeof s->decision[0]);
-	s->decision[0] = d;
-	s->ndecisions++;
-}
-
-void qt_push_decision_after(struct qt_state *s, int pos, struct qt_decision d)
-{
-	if (s->ndecisions >= QT_MAX_DECISION || pos > s->ndecisions)
-		return;
 	memmove(&s->decision[pos + 1], &s->decision[pos],
 	        (size_t)(s->ndecisions - pos) * sizeof s->decision[0]);
 	s->decision[pos] = d;
 	s->ndecisions++;
+	s->qnew = (uint8_t)(pos + 1);
 }
 
 void qt_pop_decision(struct qt_state *s)
 {
 	if (s->ndecisions == 0)
 		return;
+	if (s->qnew > 0)
+		s->qnew--;
 	s->ndecisions--;
 	memmove(&s->decision[0], &s->decision[1],
 	        s->ndecisions * sizeof s->decision[0]);
@@ -152,6 +146,7 @@ void qt_start_turn(struct qt_state *s, int seat, int n)
 			s->ship[p][i].moved = 0;
 			s->ship[p][i].ability_used = 0;
 		}
+	qt_cards_turn_start(s, seat);
 	/* rules §8: +1 research per own ship on a Void tile, cap 6. */
 	for (int i = 0; i < QT_SHIPS; i++) {
 		const struct qt_ship *sh = &s->ship[seat][i];
@@ -194,6 +189,17 @@ static int answers(const struct qt_decision *d, const struct qt_action *a)
 		return a->type == QT_A_REORGANIZE;
 	case QT_DEC_RELOCATE:
 		return a->type == QT_A_RELOCATE;
+	case QT_DEC_DANGEROUS:
+		return a->type == QT_A_DANGEROUS;
+	case QT_DEC_CRUEL:
+		return a->type == QT_A_CRUEL;
+	case QT_DEC_RELENTLESS:
+		return a->type == QT_A_RELENTLESS;
+	case QT_DEC_SCRAPPY:
+	case QT_DEC_SCRAPPY_SHIP:
+		return a->type == QT_A_SCRAPPY;
+	case QT_DEC_CLEVER:
+		return a->type == QT_A_CLEVER;
 	}
 	return 0;
 }
@@ -209,7 +215,34 @@ static const struct {
     [QT_DEC_PLACE_SHIP] = {"place_ship", "§9.3"},
     [QT_DEC_REORGANIZE] = {"reorganize", "§9.3"},
     [QT_DEC_RELOCATE] = {"relocate", "§9.3"},
+    [QT_DEC_DANGEROUS] = {"dangerous", "§9.2"},
+    [QT_DEC_CRUEL] = {"cruel", "§14.1"},
+    [QT_DEC_RELENTLESS] = {"relentless", "§14.1"},
+    [QT_DEC_SCRAPPY] = {"scrappy", "§14.1"},
+    [QT_DEC_SCRAPPY_SHIP] = {"scrappy", "§14.1"},
+    [QT_DEC_CLEVER] = {"clever", "§14.1"},
 };
+
+/* Which part of the module answers and lists each decision. */
+enum owner { BY_COMBAT, BY_BATTLE, BY_ROLL, BY_CARDS };
+
+static int owner_of(int kind)
+{
+	switch (kind) {
+	case QT_DEC_ADVANCE:
+	case QT_DEC_INFAMY:
+		return BY_COMBAT;
+	case QT_DEC_DANGEROUS:
+	case QT_DEC_CRUEL:
+	case QT_DEC_RELENTLESS:
+	case QT_DEC_SCRAPPY:
+		return BY_BATTLE;
+	case QT_DEC_SCRAPPY_SHIP:
+	case QT_DEC_CLEVER:
+		return BY_ROLL;
+	}
+	return BY_CARDS;
+}
 
 static int apply_decision(struct qt_state *s, int seat,
                           const struct qt_action *a, struct rng *rng,
@@ -225,10 +258,19 @@ static int apply_decision(struct qt_state *s, int seat,
 		               "a decision is pending: %s",
 		               decision_info[d->kind].name);
 	int rc;
-	if (d->kind == QT_DEC_ADVANCE || d->kind == QT_DEC_INFAMY)
+	switch (owner_of(d->kind)) {
+	case BY_COMBAT:
 		rc = qt_combat_decide(s, seat, a, why);
-	else
+		break;
+	case BY_BATTLE:
+		rc = qt_battle_decide(s, seat, a, rng, why);
+		break;
+	case BY_ROLL:
+		rc = qt_roll_decide(s, seat, a, rng, why);
+		break;
+	default:
 		rc = qt_cards_decide(s, seat, a, rng, why);
+	}
 	if (rc == 0 && s->phase == QT_PH_CARDS)
 		qt_cards_settle(s, rng);
 	return rc;
@@ -255,7 +297,16 @@ static int apply_phase1(struct qt_state *s, int seat, const struct qt_action *a,
 	case QT_A_WARP:
 	case QT_A_MODIFY:
 	case QT_A_SCOUT:
+	case QT_A_TACTICAL:
+	case QT_A_TACTICAL_ATTACK:
+	case QT_A_TACTICAL_TRANSPORT:
 		return qt_move_apply(s, seat, a, rng, why);
+	case QT_A_CEREBRAL:
+	case QT_A_TYRANNICAL:
+	case QT_A_FLEXIBLE:
+	case QT_A_RESOURCEFUL:
+	case QT_A_NOMADIC:
+		return qt_power_apply(s, seat, a, rng, why);
 	default:
 		return qt_fail(why, BD_EILLEGAL, "§4",
 		               "not an action of Phase 1 (actions)");
@@ -266,6 +317,7 @@ int qt_apply(struct qt_state *s, int seat, const struct qt_action *a,
              struct rng *rng, struct qt_why *why)
 {
 	s->last_dice_n = 0;
+	s->qnew = 0;
 	if (s->phase == QT_PH_OVER)
 		return qt_fail(why, BD_EILLEGAL, "§10", "the game is over");
 	if (s->ndecisions > 0)
@@ -289,11 +341,18 @@ void qt_list_actions(const struct qt_state *s, int seat, qt_emit_fn emit,
 	if (!(qt_to_act(s) & (1u << seat)))
 		return;
 	if (s->ndecisions > 0) {
-		int k = s->decision[0].kind;
-		if (k == QT_DEC_ADVANCE || k == QT_DEC_INFAMY)
+		switch (owner_of(s->decision[0].kind)) {
+		case BY_COMBAT:
 			qt_combat_list(s, emit, ctx);
-		else
-			qt_cards_list(s, seat, emit, ctx);
+			return;
+		case BY_BATTLE:
+			qt_battle_list(s, emit, ctx);
+			return;
+		case BY_ROLL:
+			qt_roll_list(s, emit, ctx);
+			return;
+		}
+		qt_cards_list(s, seat, emit, ctx);
 		return;
 	}
 	switch (s->phase) {
@@ -305,6 +364,7 @@ void qt_list_actions(const struct qt_state *s, int seat, qt_emit_fn emit,
 	case QT_PH_ACTIONS:
 		qt_basic_list(s, seat, emit, ctx);
 		qt_move_list(s, seat, emit, ctx);
+		qt_power_list(s, seat, emit, ctx);
 		emit(ctx, &(struct qt_action){.type = QT_A_END_TURN});
 		return;
 	case QT_PH_CARDS:

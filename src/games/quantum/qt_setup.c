@@ -3,14 +3,17 @@
 
 #include "qt.h"
 
-static void init_common(struct qt_state *s, int seats, int map,
-                        int entanglement, int reloc_first)
+static void init_common(struct qt_state *s, int seats,
+                        const struct qt_options *o)
 {
+	int map = o->map;
 	memset(s, 0, sizeof *s);
 	s->seats = (uint8_t)seats;
 	s->map = (uint8_t)map;
-	s->entanglement = (uint8_t)entanglement;
-	s->reloc_first = (uint8_t)reloc_first;
+	s->entanglement = (uint8_t)o->entanglement;
+	s->reloc_first = (uint8_t)o->reloc_first;
+	s->curious = (uint8_t)o->curious;
+	s->strategic_first = (uint8_t)o->strategic_first;
 	qt_board_decode(qt_map_get(map), &s->board);
 	memset(s->cube, -1, sizeof s->cube);
 	memset(s->held, QT_NO_CARD, sizeof s->held);
@@ -28,10 +31,10 @@ static void init_common(struct qt_state *s, int seats, int map,
 	}
 }
 
-void qt_setup_new(struct qt_state *s, int seats, int map, int entanglement,
-                  int reloc_first, struct rng *rng)
+void qt_setup_new(struct qt_state *s, int seats, const struct qt_options *o,
+                  struct rng *rng)
 {
-	init_common(s, seats, map, entanglement, reloc_first);
+	init_common(s, seats, o);
 	/* rules §3.3: 3 ship dice each; they wait in the scrapyard (off the
 	 * board) until arranged. */
 	for (int p = 0; p < seats; p++)
@@ -437,11 +440,11 @@ static int custom_tracks(struct qt_state *s, const struct qt_custom *cu,
 	return 0;
 }
 
-int qt_setup_custom(struct qt_state *s, int seats, int map, int entanglement,
-                    int reloc_first, const struct qt_custom *cu,
-                    struct rng *rng, struct qt_why *why)
+int qt_setup_custom(struct qt_state *s, int seats, const struct qt_options *o,
+                    const struct qt_custom *cu, struct rng *rng,
+                    struct qt_why *why)
 {
-	init_common(s, seats, map, entanglement, reloc_first);
+	init_common(s, seats, o);
 	s->custom = 1;
 	int first = cu->first_player < 0 ? 0 : cu->first_player;
 	int acts = cu->actions_left < 0 ? QT_ACTIONS : cu->actions_left;
