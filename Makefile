@@ -70,12 +70,19 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 # per target.  Corpora grow in build/fuzz/corpus-<target>, seeded from
 # tests/fuzz/seeds/<target>; crashes land in build/fuzz/.
 FUZZ_TIME ?= 60
-FUZZ_TARGETS := actions setup
+# actions_<game>: one engine target per game (seeds in seeds/actions).
+FUZZ_TARGETS := actions_agent_avenue actions_quantum setup
 FUZZ_SRC := src/engine/game.c src/engine/rng.c src/engine/registry.c \
 	$(foreach g,$(GAMES),$(wildcard src/games/$(g)/*.c))
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC)
 	@mkdir -p $(dir $@)
 	clang -std=c11 -D_GNU_SOURCE -g -O1 -Isrc \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-o $@ $^ -ljansson
+
+build/fuzz/fuzz_actions_%: tests/fuzz/fuzz_actions.c $(FUZZ_SRC)
+	@mkdir -p $(dir $@)
+	clang -std=c11 -D_GNU_SOURCE -g -O1 -Isrc -DFUZZ_GAME='"$(subst _,-,$*)"' \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-o $@ $^ -ljansson
 
@@ -85,7 +92,7 @@ fuzz: fuzz-deps $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 		echo "fuzz: $$t for $(FUZZ_TIME)s"; \
 		build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_TIME) \
 			-artifact_prefix=build/fuzz/ -print_final_stats=1 \
-			build/fuzz/corpus-$$t tests/fuzz/seeds/$$t 2>&1 | \
+			build/fuzz/corpus-$$t tests/fuzz/seeds/$${t%%_*} 2>&1 | \
 			grep -E '^(#[0-9]+.*DONE|stat::number_of_executed_units|stat::peak_rss|==[0-9]+==ERROR|SUMMARY)' ; \
 	done
 

@@ -1,4 +1,5 @@
-/* fuzz_actions.c: libFuzzer target.  The input is a game id byte, a seat
+/* fuzz_actions.c: libFuzzer target.  The input is a game id byte (ignored
+ * when built with -DFUZZ_GAME='"<id>"', one target per game), a seat
  * count byte, then newline-separated JSON texts: the first is a custom
  * setup (or "-" for the normal deal), each further one an action posted by
  * the seat given in its first byte.  Every registered rules module is
@@ -64,7 +65,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const struct rules *const *all = engine_rules_all(&n);
 	if (size < 2)
 		return 0;
+#ifdef FUZZ_GAME /* one target per game: the first byte is ignored */
+	const struct rules *r = engine_rules_find(FUZZ_GAME);
+	(void)all;
+#else
 	const struct rules *r = all[data[0] % n];
+#endif
 	int seats = r->min_seats + data[1] % (r->max_seats - r->min_seats + 1);
 	const char *p = (const char *)data + 2,
 	           *end = (const char *)data + size;

@@ -174,6 +174,23 @@ static int read_card(const json_t *v, uint8_t *out)
 	return 0;
 }
 
+/* A list of min..max ship numbers into a->ships. */
+static int read_ship_list(const json_t *v, size_t min, size_t max,
+                          struct qt_action *a)
+{
+	int x;
+	if (!json_is_array(v) || json_array_size(v) < min ||
+	    json_array_size(v) > max)
+		return -1;
+	a->nships = (uint8_t)json_array_size(v);
+	for (int i = 0; i < a->nships; i++) {
+		if (read_int(json_array_get(v, (size_t)i), 0, 4, &x))
+			return -1;
+		a->ships[i] = (int8_t)x;
+	}
+	return 0;
+}
+
 static int read_field(int f, const json_t *v, struct qt_action *a)
 {
 	int x;
@@ -230,15 +247,7 @@ static int read_field(int f, const json_t *v, struct qt_action *a)
 				return -1;
 		return 0;
 	case F_SHIPLIST:
-		if (!json_is_array(v) || json_array_size(v) > QT_SHIPS)
-			return -1;
-		a->nships = (uint8_t)json_array_size(v);
-		for (int i = 0; i < a->nships; i++) {
-			if (read_int(json_array_get(v, (size_t)i), 0, 4, &x))
-				return -1;
-			a->ships[i] = (int8_t)x;
-		}
-		return 0;
+		return read_ship_list(v, 0, QT_SHIPS, a);
 	}
 	return -1;
 }
@@ -302,17 +311,7 @@ static int shape_refusal(const struct shape *sh, const json_t *j,
 
 static int read_diagonals(const json_t *v, struct qt_action *a)
 {
-	int x;
-	if (!json_is_array(v) || json_array_size(v) == 0 ||
-	    json_array_size(v) > 4)
-		return -1;
-	a->nships = (uint8_t)json_array_size(v);
-	for (int i = 0; i < a->nships; i++) {
-		if (read_int(json_array_get(v, (size_t)i), 0, 4, &x))
-			return -1;
-		a->ships[i] = (int8_t)x;
-	}
-	return 0;
+	return read_ship_list(v, 1, 4, a);
 }
 
 /* Reads the optional fields of sh present in j. */
