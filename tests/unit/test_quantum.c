@@ -1,5 +1,7 @@
 /* test_quantum.c: Quantum rules scenarios (rules §12) and seeded random
- * games, driven through engine_game_new / engine_game_apply. */
+ * games, uniform and with card-biased players (command-card powers and
+ * decisions, §9.2, §14.1), driven through engine_game_new /
+ * engine_game_apply. */
 #include "qt_testhelp.h"
 #include "testhelp.h"
 
@@ -215,6 +217,713 @@ static void test_random_games(void)
 	test_cond("random: games end only by a last cube", rs.bad_end == 0);
 	test_cond("random: no game stalls", rs.stalled == 0);
 	test_cond("random: all games ended", rs.ended == rs.games);
+}
+
+/* ---- seeded random games with card-biased players ----
+ *
+ * The players of this sweep hold and use command cards as much as they
+ * can: in Phase 2 they mostly take command cards (the rarest powers
+ * first); in Phase 1 they prefer card powers (CEREBRAL, TYRANNICAL,
+ * FLEXIBLE, RESOURCEFUL, NOMADIC, TACTICAL, any action flagged "cunning",
+ * "curious" or "diagonals"), attacks, research and construct, and a
+ * builder's look-ahead prefers moves that make a planet's sum fit.
+ * Decisions are answered at random.  Games on 9 maps (2, 3 and 4 seats),
+ * with the default printings and with curious "addon" / "first-printing"
+ * and strategic "first-printing".
+ *
+ * At every step: exactly the seats in to_act have actions; with a
+ * decision pending only decision[0]'s seat acts, view.pending[0] and
+ * view.to_act say so, and only its answers are listed; a card decision is
+ * asked of a holder of its card (see card_invariants()); every decision
+ * answer and card-phase choice, one action of each form in Phase 1 (every
+ * card power form, attack, construct...) and two more at random are
+ * accepted on a copy.  Every card power form and every decision kind must
+ * occur in the sweep; the summary line counts each type applied. */
+
+#ifndef QT_TEST_CARD_GAMES
+#define QT_TEST_CARD_GAMES 2 /* per map and option set */
+#endif
+#define CARD_STEP_CAP 30000 /* a game still running then has stalled */
+
+struct tally {
+	char name[32];
+	int n;
+};
+
+struct cstats {
+	int games, ended, stalled, steps, checked, problems;
+	int ntallies;
+	struct tally t[96];
+	struct engine_game *scratch; /* a copy to try actions on */
+};
+
+static void tally(struct cstats *cs, const char *name)
+{
+	for (int k = 0; k < cs->ntallies; k++)
+		if (strcmp(cs->t[k].name, name) == 0) {
+			cs->t[k].n++;
+			return;
+		}
+	if (cs->ntallies < (int)(sizeof cs->t / sizeof cs->t[0])) {
+		snprintf(cs->t[cs->ntallies].name, sizeof cs->t[0].name, "%s",
+		         name);
+		cs->t[cs->ntallies++].n = 1;
+	}
+}
+
+static int tallied(const struct cstats *cs, const char *name)
+{
+	for (int k = 0; k < cs->ntallies; k++)
+		if (strcmp(cs->t[k].name, name) == 0)
+			return cs->t[k].n;
+	return 0;
+}
+
+/* The name a decision kind has in view.pending (qt_json.c); SCRAPPY on a
+ * ship roll is told apart from SCRAPPY in combat. */
+static const char *const dec_names[] = {
+    [QT_DEC_ADVANCE] = "advance",
+    [QT_DEC_INFAMY] = "infamy",
+    [QT_DEC_DISCARD] = "discard_command",
+    [QT_DEC_SABOTAGE] = "sabotage",
+    [QT_DEC_PLACE_SHIP] = "place_ship",
+    [QT_DEC_REORGANIZE] = "reorganize",
+    [QT_DEC_RELOCATE] = "relocate",
+    [QT_DEC_DANGEROUS] = "dangerous",
+    [QT_DEC_CRUEL] = "cruel",
+    [QT_DEC_RELENTLESS] = "relentless",
+    [QT_DEC_SCRAPPY] = "scrappy",
+    [QT_DEC_SCRAPPY_SHIP] = "scrappy",
+    [QT_DEC_CLEVER] = "clever",
+};
+
+/* The action types that answer a decision kind. */
+static int answers_kind(int kind, const char *type)
+{
+	static const char *const ans[] = {
+	    [QT_DEC_ADVANCE] = "advance stay",
+	    [QT_DEC_INFAMY] = "infamy",
+	    [QT_DEC_DISCARD] = "discard_command",
+	    [QT_DEC_SABOTAGE] = "discard_command",
+	    [QT_DEC_PLACE_SHIP] = "place_ship",
+	    [QT_DEC_REORGANIZE] = "reorganize",
+	    [QT_DEC_RELOCATE] = "relocate",
+	    [QT_DEC_DANGEROUS] = "dangerous",
+	    [QT_DEC_CRUEL] = "cruel",
+	    [QT_DEC_RELENTLESS] = "relentless",
+	    [QT_DEC_SCRAPPY] = "scrappy",
+	    [QT_DEC_SCRAPPY_SHIP] = "scrappy",
+	    [QT_DEC_CLEVER] = "clever",
+	};
+	const char *p = ans[kind];
+	size_t n = strlen(type);
+	while ((p = strstr(p, type)) != NULL) {
+		if (p[n] == ' ' || p[n] == '\0')
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+static const char *atype(const json_t *a)
+{
+	return json_string_value(json_object_get(a, "type"));
+}
+
+/* The tally name of an action: its type; TACTICAL's attack and transport
+ * forms have their own. */
+static const char *aname(const json_t *a)
+{
+	const char *t = atype(a);
+	if (strcmp(t, "tactical") == 0) {
+		if (json_object_get(a, "target"))
+			return "tactical_attack";
+		if (json_object_get(a, "passenger"))
+			return "tactical_transport";
+	}
+	return t;
+}
+
+/* Classes of Phase 1 and Phase 2 choices, and how much the biased player
+ * wants each.  The last three are the builder's (see prepares()). */
+enum cclass {
+	C_POWER,
+	C_ATTACK,
+	C_CONSTRUCT,
+	C_RESEARCH,
+	C_MOVE,
+	C_ABILITY,
+	C_DEPLOY,
+	C_RECONFIGURE,
+	C_END,
+	C_COMMAND,
+	C_GAMBIT,
+	C_REFRESH,
+	C_OTHER,
+	C_TOWARDS,   /* a ship joins a planet's sum that is still short */
+	C_PREP,      /* the sum then fits: construct next */
+	C_PREP_DIAG, /* it fits with INGENIOUS corner ships */
+	C_NCLASSES
+};
+static const int class_weight[C_NCLASSES] = {
+    [C_POWER] = 40, [C_ATTACK] = 30,  [C_CONSTRUCT] = 400, [C_RESEARCH] = 14,
+    [C_MOVE] = 8,   [C_ABILITY] = 5,  [C_DEPLOY] = 6,      [C_RECONFIGURE] = 3,
+    [C_END] = 3,    [C_COMMAND] = 24, [C_GAMBIT] = 6,      [C_REFRESH] = 1,
+    [C_OTHER] = 1,  [C_TOWARDS] = 20, [C_PREP] = 400,      [C_PREP_DIAG] = 800,
+};
+
+static int is_flagged(const json_t *a)
+{
+	return json_is_true(json_object_get(a, "cunning")) ||
+	       json_is_true(json_object_get(a, "curious")) ||
+	       json_object_get(a, "diagonals") != NULL;
+}
+
+static int classify(const json_t *a)
+{
+	static const char *const powers[] = {"cerebral", "tyrannical",
+	                                     "flexible", "resourceful",
+	                                     "nomadic",  "tactical"};
+	const char *t = atype(a);
+	for (size_t k = 0; k < sizeof powers / sizeof powers[0]; k++)
+		if (strcmp(t, powers[k]) == 0)
+			return C_POWER;
+	if (is_flagged(a))
+		return C_POWER;
+	if (!strcmp(t, "attack") || !strcmp(t, "strike"))
+		return C_ATTACK;
+	if (!strcmp(t, "construct"))
+		return C_CONSTRUCT;
+	if (!strcmp(t, "research"))
+		return C_RESEARCH;
+	if (!strcmp(t, "move") || !strcmp(t, "transport"))
+		return C_MOVE;
+	if (!strcmp(t, "warp") || !strcmp(t, "modify") || !strcmp(t, "scout"))
+		return C_ABILITY;
+	if (!strcmp(t, "deploy"))
+		return C_DEPLOY;
+	if (!strcmp(t, "reconfigure"))
+		return C_RECONFIGURE;
+	if (!strcmp(t, "end_turn"))
+		return C_END;
+	if (!strcmp(t, "take_card")) {
+		int c =
+		    qt_card_find(json_string_value(json_object_get(a, "card")));
+		return c >= QT_FIRST_COMMAND ? C_COMMAND : C_GAMBIT;
+	}
+	if (!strcmp(t, "refresh_cards"))
+		return C_REFRESH;
+	return C_OTHER;
+}
+
+/* The sub-kind a class is split by, so that a rare power or gambit is
+ * chosen as often as a common one: the tally name, with its flags, or the
+ * card taken. */
+static void subkind(const json_t *a, char *out, size_t n)
+{
+	const json_t *card = json_object_get(a, "card");
+	snprintf(out, n, "%s%s%s%s%s", aname(a),
+	         json_is_true(json_object_get(a, "cunning")) ? "+c" : "",
+	         json_is_true(json_object_get(a, "curious")) ? "+q" : "",
+	         json_object_get(a, "diagonals") ? "+d" : "",
+	         card ? json_string_value(card) : "");
+}
+
+static int read_sq_of(const json_t *a, const char *key, struct qt_sq *out)
+{
+	const json_t *v = json_object_get(a, key);
+	if (!json_is_array(v))
+		return 0;
+	out->r = (int8_t)json_integer_value(json_array_get(v, 0));
+	out->c = (int8_t)json_integer_value(json_array_get(v, 1));
+	return 1;
+}
+
+/* The builder's look-ahead, with ship i of seat showing `value` on square
+ * `to`: C_PREP_DIAG if the seat could then construct on that square's
+ * planet with INGENIOUS corner ships, C_PREP if without them, C_TOWARDS
+ * if the ship joins a sum still short of the planet, else 0 (rules §5,
+ * §7.3, §9.2 #15, #16). */
+static int builds(const struct qt_state *s, int seat, int i, struct qt_sq to,
+                  int value)
+{
+	const struct qt_board *b = &s->board;
+	int p = qt_board_planet_at(b, to.r / 3 * 3 + 1, to.c / 3 * 3 + 1), own;
+	if (p < 0 || qt_sq_eq(to, b->planet[p].at) ||
+	    !qt_cube_allowed(s, seat, p, &own))
+		return 0;
+	int target = b->planet[p].number + 3 * own, sum = 0, ncorner = 0;
+	int corner[QT_SHIPS];
+	for (int j = 0; j < QT_SHIPS; j++) {
+		const struct qt_ship *sh = &s->ship[seat][j];
+		struct qt_sq at = j == i ? to : sh->at;
+		int v = j == i ? value : sh->value;
+		if (j != i && sh->where != QT_MAP)
+			continue;
+		if (qt_board_orbit_of(b, at.r, at.c) == p)
+			sum += v;
+		else if (at.r / 3 == to.r / 3 && at.c / 3 == to.c / 3 &&
+		         at.r % 3 != 1 && at.c % 3 != 1)
+			corner[ncorner++] = v;
+	}
+	int slack = qt_has(s, seat, QT_INTELLIGENT);
+	if (sum >= target - slack && sum <= target + slack)
+		return C_PREP;
+	int ingenious = qt_has(s, seat, QT_INGENIOUS);
+	for (int set = 1; ingenious && set < 1 << ncorner; set++) {
+		int t = sum;
+		for (int k = 0; k < ncorner; k++)
+			t += (set >> k & 1) * corner[k];
+		if (t >= target - slack && t <= target + slack)
+			return C_PREP_DIAG;
+	}
+	int joins = qt_board_orbit_of(b, to.r, to.c) == p ||
+	            (ingenious && to.r % 3 != 1 && to.c % 3 != 1);
+	return sum < target && joins ? C_TOWARDS : 0;
+}
+
+/* The builder's class of an action of seat (see builds()) when it moves
+ * or changes a ship and leaves the 2 actions a construct needs, else 0. */
+static int prepares(const struct qt_state *s, int seat, const json_t *a)
+{
+	const char *t = atype(a);
+	int i = (int)json_integer_value(json_object_get(a, "ship"));
+	if (i < 0 || i >= QT_SHIPS)
+		return 0;
+	const struct qt_ship *sh = &s->ship[seat][i];
+	int left = s->actions_left, v = sh->value;
+	struct qt_sq to = sh->at;
+	int costless = json_is_true(json_object_get(a, "curious")) ||
+	               !strcmp(t, "tactical") || !strcmp(t, "flexible") ||
+	               !strcmp(t, "modify");
+	if (!costless)
+		left--;
+	if (!strcmp(t, "move") || !strcmp(t, "deploy") ||
+	    !strcmp(t, "nomadic") ||
+	    (!strcmp(t, "tactical") && !json_object_get(a, "target") &&
+	     !json_object_get(a, "passenger"))) {
+		read_sq_of(a, "to", &to);
+	} else if (!strcmp(t, "flexible") || !strcmp(t, "modify")) {
+		v = (int)json_integer_value(json_object_get(a, "value"));
+	} else {
+		return 0;
+	}
+	return left >= 2 ? builds(s, seat, i, to, v) : 0;
+}
+
+/* One listed action, classified once. */
+struct choice {
+	json_t *a;  /* borrowed */
+	int cls;    /* enum cclass: the builder's class, else classify() */
+	char k[48]; /* subkind() */
+};
+
+/* How much the biased player wants a card (a sub-kind of its class):
+ * the command cards whose powers are the rarest to use come first. */
+static int wanted_card(const char *name)
+{
+	static const char *const want[] = {
+	    "tactical", "nomadic", "curious",  "cunning",   "dangerous",
+	    "clever",   "scrappy", "sabotage", "relocation"};
+	if (name &&
+	    (!strcmp(name, "ingenious") || !strcmp(name, "intelligent")))
+		return 10;
+	for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
+		if (name && strcmp(name, want[k]) == 0)
+			return 3;
+	return 1;
+}
+
+/* A biased choice among c[0..n): a class by weight, a sub-kind of it
+ * uniformly (a wanted card more likely), then one action of that
+ * sub-kind.  Decisions and setup: uniform. */
+static json_t *biased_pick(const struct choice *c, int n, int deciding,
+                           struct rng *r)
+{
+	if (deciding)
+		return c[rng_below(r, (uint32_t)n)].a;
+	int present[C_NCLASSES] = {0}, total = 0, cls;
+	for (int i = 0; i < n; i++)
+		present[c[i].cls] = 1;
+	for (cls = 0; cls < C_NCLASSES; cls++)
+		total += present[cls] * class_weight[cls];
+	int x = (int)rng_below(r, (uint32_t)total);
+	for (cls = 0; cls < C_NCLASSES - 1; cls++) {
+		x -= present[cls] * class_weight[cls];
+		if (x < 0)
+			break;
+	}
+	/* the distinct sub-kinds of the class, then one of them */
+	const char *kinds[64];
+	int nk = 0, wsum = 0, kw[64];
+	for (int i = 0; i < n; i++) {
+		if (c[i].cls != cls)
+			continue;
+		int seen = 0;
+		for (int j = 0; j < nk && !seen; j++)
+			seen = strcmp(kinds[j], c[i].k) == 0;
+		if (!seen && nk < 64) {
+			const json_t *card = json_object_get(c[i].a, "card");
+			kw[nk] = wanted_card(json_string_value(card));
+			wsum += kw[nk];
+			kinds[nk++] = c[i].k;
+		}
+	}
+	int y = (int)rng_below(r, (uint32_t)wsum), kk = 0;
+	while (y >= kw[kk])
+		y -= kw[kk++];
+	const char *want = kinds[kk];
+	int m = 0;
+	for (int i = 0; i < n; i++)
+		m += c[i].cls == cls && strcmp(c[i].k, want) == 0;
+	int pick = (int)rng_below(r, (uint32_t)m);
+	for (int i = 0; i < n; i++)
+		if (c[i].cls == cls && strcmp(c[i].k, want) == 0 && pick-- == 0)
+			return c[i].a;
+	return NULL; /* not reached */
+}
+
+/* Where a card game is: enough to find a problem again. */
+struct where {
+	const char *opts; /* the game's options */
+	uint64_t seed;
+	int step;
+};
+
+static void problem(struct cstats *cs, const struct where *w,
+                    struct engine_game *g, const json_t *a, const char *what,
+                    const struct rules_why *why)
+{
+	const struct qt_state *s = st(g);
+	char *t = a ? json_dumps(a, JSON_COMPACT) : NULL;
+	fprintf(stderr,
+	        "card games: %s: options %s, seed %llu, step %d, "
+	        "action %s%s%s%s: phase %d active %d actions_left %d "
+	        "to_act %u ndecisions %d",
+	        what, w->opts, (unsigned long long)w->seed, w->step,
+	        t ? t : "-", why ? " (" : "", why ? why->detail : "",
+	        why ? ")" : "", s->phase, s->active, s->actions_left,
+	        engine_game_to_act(g), s->ndecisions);
+	for (int k = 0; k < s->ndecisions; k++)
+		fprintf(stderr, " [%s seat %d]", dec_names[s->decision[k].kind],
+		        s->decision[k].seat);
+	fprintf(stderr, "\n");
+	free(t);
+	cs->problems++;
+}
+
+/* Applies a to a copy of g (in cs->scratch): it must be accepted. */
+static void copy_accepts(struct engine_game *g, int seat, const json_t *a,
+                         struct cstats *cs, const struct where *w)
+{
+	memcpy(cs->scratch, g, engine_game_size(g->rules));
+	struct rules_why why;
+	if (engine_game_apply(cs->scratch, seat, a, &why))
+		problem(cs, w, g, a, "listed action refused on a copy", &why);
+	cs->checked++;
+}
+
+/* The card a decision kind belongs to, or -1. */
+static int decision_card(int kind)
+{
+	switch (kind) {
+	case QT_DEC_DANGEROUS:
+		return QT_DANGEROUS;
+	case QT_DEC_CRUEL:
+		return QT_CRUEL;
+	case QT_DEC_RELENTLESS:
+		return QT_RELENTLESS;
+	case QT_DEC_SCRAPPY:
+	case QT_DEC_SCRAPPY_SHIP:
+		return QT_SCRAPPY;
+	case QT_DEC_CLEVER:
+		return QT_CLEVER;
+	}
+	return -1;
+}
+
+/* The command-card invariants of a state: a card decision is asked of a
+ * seat holding the working card (SCRAPPY: on its own turn; the battle
+ * ones: of a side of the battle under way, its attacker on its launch
+ * square, DANGEROUS of the defender); nobody holds more than 3 cards but
+ * while discarding (rules §9.1, §14.1). */
+static const char *card_invariants(const struct qt_state *s)
+{
+	if (s->ndecisions > 0) {
+		const struct qt_decision *d = &s->decision[0];
+		const struct qt_battle *b = &s->battle;
+		int card = decision_card(d->kind);
+		if (card >= 0 && !qt_has(s, d->seat, card))
+			return "a card decision for a seat without the card";
+		if ((d->kind == QT_DEC_SCRAPPY ||
+		     d->kind == QT_DEC_SCRAPPY_SHIP) &&
+		    d->seat != s->active)
+			return "SCRAPPY asked off its holder's turn";
+		int battle =
+		    d->kind == QT_DEC_DANGEROUS || d->kind == QT_DEC_CRUEL ||
+		    d->kind == QT_DEC_RELENTLESS || d->kind == QT_DEC_SCRAPPY;
+		if (battle &&
+		    (!b->on || (d->seat != b->att && d->seat != b->def) ||
+		     !qt_sq_eq(s->ship[b->att][b->aship].at, b->from) ||
+		     s->ship[b->def][b->dship].where != QT_MAP ||
+		     !qt_sq_eq(s->ship[b->def][b->dship].at, b->target)))
+			return "a battle decision without its battle";
+		if ((d->kind == QT_DEC_DANGEROUS && d->seat != b->def) ||
+		    (d->kind == QT_DEC_SCRAPPY && d->seat != b->att))
+			return "a battle decision asked of the wrong side";
+	}
+	for (int p = 0; p < s->seats; p++) {
+		int n = 0, discarding = 0;
+		for (int i = 0; i <= QT_MAX_HELD; i++)
+			n += s->held[p][i] != QT_NO_CARD;
+		for (int k = 0; k < s->ndecisions; k++)
+			discarding |= s->decision[k].kind == QT_DEC_DISCARD &&
+			              s->decision[k].seat == p;
+		if (n > QT_MAX_HELD && !discarding)
+			return "more than 3 command cards held";
+	}
+	return NULL;
+}
+
+/* The checks of one step; returns the number of problems found. */
+static int card_step_checks(struct engine_game *g, int seat, json_t *all,
+                            const struct choice *c, int n, struct cstats *cs,
+                            const struct where *w, struct rng *r)
+{
+	const struct qt_state *s = st(g);
+	int before = cs->problems;
+	unsigned ta = engine_game_to_act(g);
+	for (int p = 0; p < s->seats; p++) {
+		json_t *l =
+		    p == seat ? json_incref(all) : engine_game_actions(g, p);
+		if ((json_array_size(l) > 0) != (int)(ta >> p & 1))
+			problem(cs, w, g, NULL,
+			        p == seat ? "a seat to act has no action"
+			                  : "a seat not to act has actions",
+			        NULL);
+		json_decref(l);
+	}
+	const char *broken = card_invariants(s);
+	if (broken)
+		problem(cs, w, g, NULL, broken, NULL);
+	if (s->ndecisions > 0) {
+		const struct qt_decision *d = &s->decision[0];
+		if (ta != 1u << d->seat)
+			problem(cs, w, g, NULL,
+			        "decision pending: to_act is not its seat",
+			        NULL);
+		for (int i = 0; i < n; i++)
+			if (!answers_kind(d->kind, atype(c[i].a)))
+				problem(cs, w, g, c[i].a,
+				        "a decision lists a non-answer", NULL);
+		json_t *v = engine_game_view(g, d->seat);
+		json_t *p0 = json_array_get(json_object_get(v, "pending"), 0);
+		json_t *to_act = json_object_get(v, "to_act");
+		if (!p0 ||
+		    strcmp(json_string_value(json_object_get(p0, "kind")),
+		           dec_names[d->kind]) ||
+		    json_integer_value(json_object_get(p0, "seat")) !=
+		        d->seat ||
+		    json_array_size(to_act) != 1 ||
+		    json_integer_value(json_array_get(to_act, 0)) != d->seat)
+			problem(cs, w, g, NULL,
+			        "view.pending[0] and to_act disagree with the "
+			        "decision",
+			        NULL);
+		json_decref(v);
+	}
+	/* On copies: every answer of a decision and every card-phase
+	 * choice; in Phase 1 one action of each sub-kind (every card power
+	 * form, attack, construct...) and two more at random. */
+	if (n == 0)
+		return cs->problems - before;
+	if (s->ndecisions > 0 || s->phase != QT_PH_ACTIONS) {
+		for (int i = 0; i < n; i++)
+			copy_accepts(g, seat, c[i].a, cs, w);
+		return cs->problems - before;
+	}
+	for (int i = 0; i < n; i++) {
+		int first = 1, m = 0;
+		for (int j = 0; j < i && first; j++)
+			first = strcmp(c[j].k, c[i].k) != 0;
+		if (!first)
+			continue;
+		for (int j = i; j < n; j++)
+			m += strcmp(c[j].k, c[i].k) == 0;
+		int pick = (int)rng_below(r, (uint32_t)m);
+		for (int j = i; j < n; j++)
+			if (strcmp(c[j].k, c[i].k) == 0 && pick-- == 0)
+				copy_accepts(g, seat, c[j].a, cs, w);
+	}
+	for (int k = 0; k < 2; k++)
+		copy_accepts(g, seat, c[rng_below(r, (uint32_t)n)].a, cs, w);
+	return cs->problems - before;
+}
+
+/* What an applied action counts as. */
+static void count_applied(struct cstats *cs, const struct qt_state *s,
+                          const json_t *a)
+{
+	char k[48];
+	tally(cs, aname(a));
+	if (json_is_true(json_object_get(a, "cunning")))
+		tally(cs, "+cunning");
+	if (json_is_true(json_object_get(a, "curious"))) {
+		static const char *const printing[] = {
+		    "+curious", "+curious(addon)", "+curious(first-printing)"};
+		tally(cs, printing[s->curious]);
+		snprintf(k, sizeof k, "+curious:%s", atype(a));
+		tally(cs, k);
+	}
+	if (json_object_get(a, "diagonals"))
+		tally(cs, "+diagonals");
+	if (s->ndecisions > 0) {
+		int kind = s->decision[0].kind;
+		snprintf(k, sizeof k, "?%s%s", dec_names[kind],
+		         kind == QT_DEC_SCRAPPY_SHIP ? "(ship)" : "");
+		tally(cs, k);
+	}
+}
+
+static void card_game(int seats, const char *map, const char *extra,
+                      uint64_t seed, struct cstats *cs)
+{
+	char opts[200];
+	snprintf(opts, sizeof opts, "{\"map\":\"%s\"%s}", map, extra);
+	struct where w = {opts, seed, 0};
+	struct engine_game *g = game(seats, opts, NULL, seed);
+	if (!g) {
+		fprintf(stderr, "card games: %s: %s\n", opts, last_why.detail);
+		cs->problems++;
+		return;
+	}
+	struct rng r;
+	rng_seed(&r, seed ^ 0xca4d5);
+	cs->games++;
+	struct rules_result res;
+	while (!engine_game_result(g, &res)) {
+		unsigned ta = engine_game_to_act(g);
+		if (!ta) {
+			problem(cs, &w, g, NULL, "nobody to act", NULL);
+			break;
+		}
+		int seat = pick_seat(ta, &r);
+		json_t *all = engine_game_actions(g, seat);
+		const struct qt_state *s = st(g);
+		int n = (int)json_array_size(all);
+		struct choice *c = calloc((size_t)n + 1, sizeof *c);
+		for (int i = 0; i < n; i++) {
+			c[i].a = json_array_get(all, (size_t)i);
+			int prep =
+			    s->phase == QT_PH_ACTIONS && s->ndecisions == 0
+			        ? prepares(s, seat, c[i].a)
+			        : 0;
+			c[i].cls = prep ? prep : classify(c[i].a);
+			subkind(c[i].a, c[i].k, sizeof c[i].k);
+		}
+		if (card_step_checks(g, seat, all, c, n, cs, &w, &r) ||
+		    n == 0) {
+			free(c);
+			json_decref(all);
+			break;
+		}
+		int deciding = s->ndecisions > 0 || s->phase < QT_PH_ACTIONS;
+		json_t *a = json_incref(biased_pick(c, n, deciding, &r));
+		free(c);
+		json_decref(all);
+		struct qt_state before = *s;
+		struct rules_why why;
+		if (engine_game_apply(g, seat, a, &why)) {
+			problem(cs, &w, g, a, "chosen listed action refused",
+			        &why);
+			json_decref(a);
+			break;
+		}
+		count_applied(cs, &before, a);
+		json_decref(a);
+		cs->steps++;
+		w.step++;
+		if (!sane(st(g))) {
+			problem(cs, &w, g, NULL, "state not sane", NULL);
+			break;
+		}
+		if (w.step >= CARD_STEP_CAP) {
+			problem(cs, &w, g, NULL, "stalled", NULL);
+			cs->stalled++;
+			break;
+		}
+	}
+	cs->ended += engine_game_result(g, &res);
+	engine_game_free(g);
+}
+
+static void test_card_games(void)
+{
+	static const struct {
+		int seats;
+		const char *map;
+	} maps[] = {
+	    {2, "Alpha sector - Basic map"}, {2, "Tactics - Add-on pack"},
+	    {2, "Axiomatic - The Void"},     {3, "Beta sector - Basic map"},
+	    {3, "Pivot point - The Void"},   {3, "Invaders - Add-on pack"},
+	    {4, "Gamma sector - Basic map"}, {4, "Eden - Add-on pack"},
+	    {4, "Supercollider - The Void"},
+	};
+	static const char *const extras[] = {
+	    "",
+	    ",\"curious\":\"addon\"",
+	    ",\"curious\":\"first-printing\",\"strategic\":\"first-printing\"",
+	    ",\"strategic\":\"first-printing\"",
+	};
+	struct cstats cs = {0};
+	cs.scratch = malloc(engine_game_size(&qt_rules));
+	int per = QT_TEST_CARD_GAMES;
+	for (int k = 0; k < (int)(sizeof maps / sizeof maps[0]); k++)
+		for (int e = 0; e < (int)(sizeof extras / sizeof extras[0]);
+		     e++)
+			for (int i = 0; i < per; i++)
+				card_game(maps[k].seats, maps[k].map, extras[e],
+				          (uint64_t)(70000 + 100000 * k +
+				                     10000 * e + i),
+				          &cs);
+	free(cs.scratch);
+	printf("card games: %d played, %d ended, %d steps, %d listed actions "
+	       "applied to copies; applied:",
+	       cs.games, cs.ended, cs.steps, cs.checked);
+	for (int k = 0; k < cs.ntallies; k++)
+		printf(" %s=%d", cs.t[k].name, cs.t[k].n);
+	printf("\n");
+	static const char *const powers[] = {
+	    "cerebral",        "tyrannical",
+	    "flexible",        "resourceful",
+	    "nomadic",         "tactical",
+	    "tactical_attack", "tactical_transport",
+	    "+cunning",        "+curious",
+	    "+curious(addon)", "+curious(first-printing)",
+	    "+curious:move",   "+curious:transport",
+	    "+diagonals",
+	};
+	static const char *const decisions[] = {
+	    "?advance",    "?infamy",     "?discard_command", "?sabotage",
+	    "?place_ship", "?reorganize", "?relocate",        "?dangerous",
+	    "?cruel",      "?relentless", "?scrappy",         "?scrappy(ship)",
+	    "?clever",
+	};
+	for (size_t k = 0; k < sizeof powers / sizeof powers[0]; k++) {
+		char name[64];
+		snprintf(name, sizeof name, "card games: %s applied",
+		         powers[k]);
+		test_cond(name, tallied(&cs, powers[k]) > 0);
+	}
+	for (size_t k = 0; k < sizeof decisions / sizeof decisions[0]; k++) {
+		char name[64];
+		snprintf(name, sizeof name, "card games: decision %s answered",
+		         decisions[k] + 1);
+		test_cond(name, tallied(&cs, decisions[k]) > 0);
+	}
+	test_cond("card games: no engine problem", cs.problems == 0);
+	test_cond("card games: no game stalls", cs.stalled == 0);
+	test_cond("card games: all games ended", cs.ended == cs.games);
 }
 
 /* ---- rules §12 scenarios (no command card needed) ---- */
@@ -1394,9 +2103,10 @@ static void case_json(void)
 	json_decref(cat);
 }
 
-/* §7.1 off-turn infamy.  Without command cards only STUBBORN (not built
- * yet) raises a dominance on another player's turn, so the test raises
- * seat 1's dominance directly, as STUBBORN will, during seat 0's turn. */
+/* §7.1 off-turn infamy.  Only STUBBORN raises a dominance on another
+ * player's turn (a defender's win, §9.2 #28); this test needs no card, so
+ * it raises seat 1's dominance directly, as STUBBORN does, during seat 0's
+ * turn (STUBBORN itself: test_quantum_cards.c). */
 static void case_off_turn_infamy(void)
 {
 	struct engine_game *g = alpha(
@@ -1610,5 +2320,6 @@ int main(void)
 {
 	test_cases();
 	test_random_games();
+	test_card_games();
 	return test_report("quantum");
 }

@@ -1,9 +1,10 @@
 /* test_quantum_cases.c: one test per rules §12 case that needs no command
- * card power (shared/rules/quantum.md), plus the rule checks a review of the
- * Quantum module added: setup (§3), deploy, reconfigure, construct,
- * dominance and infamy, entanglement, the card phase, each gambit and the
- * end of the game.  Built like test_quantum.c: custom setups with scripted
- * dice through engine_game_new, actions through engine_game_apply.
+ * card power (shared/rules/quantum.md; the card cases are in
+ * test_quantum_cards.c), plus the rule checks a review of the Quantum module
+ * added: setup (§3), deploy, reconfigure, construct, dominance and infamy,
+ * entanglement, the card phase, each gambit and the end of the game.  Built
+ * like test_quantum.c: custom setups with scripted dice through
+ * engine_game_new, actions through engine_game_apply.
  *
  * JSON texts in this file are written with single quotes for readability;
  * the helpers turn every ' into " before parsing (no JSON here needs a
@@ -974,7 +975,7 @@ static void case_6_2_transport_limits(void)
 
 /* §7.1, §14: off-turn card picks come after the active player's, then
  * in turn order from the active player.  As in test_quantum.c, the
- * off-turn dominance gain (STUBBORN, not built yet) is made directly. */
+ * off-turn dominance gain (STUBBORN's, §9.2 #28) is made directly. */
 static void case_7_1_off_turn_pick_order(void)
 {
 	struct engine_game *g = must(
