@@ -186,10 +186,14 @@ int main(int argc, char **argv)
 	struct hub *hub = svc ? hub_new() : NULL; /* live updates */
 	if (hub)
 		service_on_move(svc, hub_on_move, hub);
-	struct http_config hc = {
-	    c.addr, (unsigned)c.port,     (unsigned)c.threads,
-	    30,     max_connections(),    !c.quiet,
-	    hub,    (unsigned)c.keepalive};
+	struct http_config hc = {.addr = c.addr,
+	                         .port = (unsigned)c.port,
+	                         .threads = (unsigned)c.threads,
+	                         .timeout_s = 30,
+	                         .max_conns = max_connections(),
+	                         .access_log = !c.quiet,
+	                         .hub = hub,
+	                         .keepalive_s = (unsigned)c.keepalive};
 	struct http_server *srv =
 	    hub ? http_server_start(&hc, svc, err, sizeof err) : NULL;
 	if (!srv) {

@@ -33,6 +33,9 @@ struct http_config {
 	struct hub *hub;      /* live updates' waiters (hub.h); required,
 	                         borrowed, must outlive the server */
 	unsigned keepalive_s; /* event streams' keep-alive period; 0: 15 */
+	int no_library_log;   /* 1: libmicrohttpd's own messages are not
+	                         printed (the fuzzer's socketpairs make it
+	                         warn about TCP options on every connection) */
 };
 
 /* A parsed request, as handlers see it.  Every pointer is borrowed and
@@ -99,6 +102,12 @@ struct http_server *http_server_start(const struct http_config *cfg,
 
 /* The port actually bound (useful with port 0). */
 unsigned http_server_port(const struct http_server *s);
+
+/* Serves one more client on `fd`, a connected stream socket the caller
+ * made (the in-process fuzzer hands it one end of a socketpair), as if it
+ * had been accepted.  The server owns fd from this call on, even when it
+ * fails.  0, or -1 (out of memory or connections). */
+int http_server_add_connection(struct http_server *s, int fd);
 
 /* Stops accepting, ends event streams and answers long-polls (waiting
  * up to HTTP_DRAIN_MS for them), finishes in-flight requests, frees

@@ -433,21 +433,26 @@ struct http_server *http_server_start(const struct http_config *cfg,
 	s->hub = cfg->hub;
 	s->keepalive_ms = (cfg->keepalive_s ? cfg->keepalive_s : 15) * 1000u;
 	s->access_log = cfg->access_log;
-	/* Suspend/resume: waiting requests hold no thread (live.h). */
-	unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG |
-	                 MHD_ALLOW_SUSPEND_RESUME;
+	/* Suspend/resume: waiting requests hold no thread (live.h).  It
+	 * implies MHD_USE_ITC, which http_server_add_connection needs too. */
+	unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD |
+	                 MHD_ALLOW_SUSPEND_RESUME |
+	                 (cfg->no_library_log ? 0 : MHD_USE_ERROR_LOG);
 	if (family == AF_INET6)
 		flags |= MHD_USE_IPv6;
-	/* 0.9.75 ignores (and warns about) a pool size of 1. */
-	unsigned pool = cfg->threads > 1 ? cfg->threads : 0;
+	/* 0.9.75 ignores (and warns about) a pool size of 1, and of 0: one
+	 * thread is no pool, so the option is left out (an empty array). */
+	struct MHD_OptionItem pool[] = {
+	    {cfg->threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END,
+	     (intptr_t)cfg->threads, NULL},
+	    {MHD_OPTION_END, 0, NULL}};
 	s->daemon = MHD_start_daemon(
 	    flags, (uint16_t)cfg->port, NULL, NULL, on_request, s,
-	    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-	    MHD_OPTION_THREAD_POOL_SIZE, pool, MHD_OPTION_CONNECTION_TIMEOUT,
-	    (unsigned int)cfg->timeout_s, MHD_OPTION_CONNECTION_LIMIT,
-	    (unsigned int)cfg->max_conns, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-	    (size_t)(64 * 1024), MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
-	    MHD_OPTION_END);
+	    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss, MHD_OPTION_ARRAY,
+	    pool, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->timeout_s,
+	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_conns,
+	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
+	    MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_END);
 	if (!s->daemon) {
 		snprintf(err, errlen, "cannot listen on %s port %u", cfg->addr,
 		         cfg->port);
@@ -463,6 +468,23 @@ struct http_server *http_server_start(const struct http_config *cfg,
 unsigned http_server_port(const struct http_server *s)
 {
 	return s->port;
+}
+
+int http_server_add_connection(struct http_server *s, int fd)
+{
+	/* The peer's own address, for the library's records (an AF_UNIX
+	 * one for a socketpair). */
+	struct sockaddr_storage from;
+	socklen_t len = sizeof from;
+	memset(&from, 0, sizeof from);
+	if (getpeername(fd, (struct sockaddr *)&from, &len) < 0 || len == 0) {
+		close(fd);
+		return -1;
+	}
+	return MHD_add_connection(s->daemon, fd, (struct sockaddr *)&from,
+	                          len) == MHD_YES
+	           ? 0
+	           : -1;
 }
 
 void http_server_stop(struct http_server *s)
