@@ -9,6 +9,9 @@
  *   --quiet      BOARDD_QUIET=1              no access log
  *   --keepalive S  BOARDD_KEEPALIVE  15      seconds between an event
  *                                            stream's keep-alives
+ *   --timeout S  BOARDD_TIMEOUT  30          seconds a connection may sit
+ *                                            idle (no byte either way)
+ *                                            before it is closed
  *
  * Runs until SIGINT or SIGTERM, then finishes in-flight requests and
  * closes the database cleanly. */
@@ -27,16 +30,19 @@
 
 struct config {
 	const char *addr, *db, *sync;
-	long port, threads, keepalive;
+	long port, threads, keepalive, timeout;
 	int quiet;
 };
 
 static void usage(FILE *f)
 {
 	fputs("usage: boardd [--addr A] [--port P] [--db PATH] [--threads N]"
-	      " [--sync full|normal] [--quiet] [--keepalive S]\n"
+	      " [--sync full|normal] [--quiet] [--keepalive S] [--timeout S]\n"
+	      "  --timeout S  close a connection idle for S seconds (default"
+	      " 30); waiting\n"
+	      "               long-polls and event streams are not idle\n"
 	      "environment: BOARDD_ADDR BOARDD_PORT BOARDD_DB BOARDD_THREADS"
-	      " BOARDD_SYNC BOARDD_QUIET BOARDD_KEEPALIVE\n",
+	      " BOARDD_SYNC BOARDD_QUIET BOARDD_KEEPALIVE BOARDD_TIMEOUT\n",
 	      f);
 }
 
@@ -60,8 +66,9 @@ static int parse_long(const char *s, long lo, long hi, long *out)
 /* 1 if `a` is one of the options that take a value. */
 static int takes_value(const char *a)
 {
-	static const char *const opts[] = {
-	    "--addr", "--port", "--db", "--threads", "--sync", "--keepalive"};
+	static const char *const opts[] = {"--addr",    "--port", "--db",
+	                                   "--threads", "--sync", "--keepalive",
+	                                   "--timeout"};
 	for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
 		if (strcmp(a, opts[i]) == 0)
 			return 1;
@@ -73,6 +80,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 	const char *port = env_or("BOARDD_PORT", "8080");
 	const char *threads = env_or("BOARDD_THREADS", NULL);
 	const char *keepalive = env_or("BOARDD_KEEPALIVE", "15");
+	const char *timeout = env_or("BOARDD_TIMEOUT", "30");
 	c->addr = env_or("BOARDD_ADDR", "127.0.0.1");
 	c->db = env_or("BOARDD_DB", "boardd.db");
 	c->sync = env_or("BOARDD_SYNC", "full");
@@ -107,6 +115,8 @@ static int parse_args(int argc, char **argv, struct config *c)
 			c->sync = v;
 		else if (strcmp(a, "--keepalive") == 0)
 			keepalive = v;
+		else if (strcmp(a, "--timeout") == 0)
+			timeout = v;
 		else {
 			fprintf(stderr, "boardd: unknown option %s\n", a);
 			return -1;
@@ -119,9 +129,11 @@ static int parse_args(int argc, char **argv, struct config *c)
 	if (parse_long(port, 0, 65535, &c->port) < 0 ||
 	    (threads && parse_long(threads, 1, 64, &c->threads) < 0) ||
 	    parse_long(keepalive, 1, 3600, &c->keepalive) < 0 ||
+	    parse_long(timeout, 1, 3600, &c->timeout) < 0 ||
 	    (strcmp(c->sync, "full") != 0 && strcmp(c->sync, "normal") != 0)) {
 		fputs("boardd: a value is out of range (port 0-65535, threads "
-		      "1-64, keepalive 1-3600 s, sync full|normal)\n",
+		      "1-64, keepalive and timeout 1-3600 s, sync "
+		      "full|normal)\n",
 		      stderr);
 		return -1;
 	}
@@ -160,7 +172,7 @@ static void block_signals(sigset_t *set)
 
 int main(int argc, char **argv)
 {
-	struct config c;
+	struct config c = {0};
 	if (parse_args(argc, argv, &c) < 0) {
 		usage(stderr);
 		return 2;
@@ -189,7 +201,7 @@ int main(int argc, char **argv)
 	struct http_config hc = {.addr = c.addr,
 	                         .port = (unsigned)c.port,
 	                         .threads = (unsigned)c.threads,
-	                         .timeout_s = 30,
+	                         .timeout_s = (unsigned)c.timeout,
 	                         .max_conns = max_connections(),
 	                         .access_log = !c.quiet,
 	                         .hub = hub,
