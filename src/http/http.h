@@ -2,9 +2,11 @@
  *
  * server.c owns the daemon and the per-request context: it reads headers,
  * caps and parses the JSON body, and turns a struct http_reply into a
- * libmicrohttpd response.  router.c maps (method, path) to a handler that
- * calls the service.  problem.c is the one table from bd_err to HTTP
- * status and RFC 9457 problem type.
+ * libmicrohttpd response; conns.c closes connections that take too long
+ * to send a request (or wait for one near the connection limit).
+ * router.c maps (method, path) to a handler that calls the service.
+ * problem.c is the one table from bd_err to HTTP status and RFC 9457
+ * problem type.
  */
 #ifndef BD_HTTP_H
 #define BD_HTTP_H
@@ -18,6 +20,9 @@
 #define HTTP_BODY_MAX       (64 * 1024) /* request body cap, bytes */
 #define HTTP_JSON_DEPTH_MAX 32          /* deepest nesting accepted in a body */
 #define HTTP_DRAIN_MS       5000 /* at stop: longest wait for live ones */
+/* Near the connection limit, how long a connection may wait for its
+ * request before it is closed to make room (conns.h). */
+#define HTTP_CROWDED_GRACE_MS 100
 
 struct hub;         /* hub.h */
 struct hub_waiter;  /* hub.h */
@@ -27,8 +32,10 @@ struct http_config {
 	const char *addr;     /* IPv4 or IPv6 literal to bind */
 	unsigned port;        /* 0: any free port (printed at start) */
 	unsigned threads;     /* worker threads, >= 1 */
-	unsigned timeout_s;   /* idle connection timeout, seconds */
-	unsigned max_conns;   /* simultaneous connections */
+	unsigned timeout_s;   /* seconds a connection may stay idle, and may
+	                         take to send a whole request (conns.h) */
+	unsigned max_conns;   /* simultaneous connections, >= 1; near it the
+	                         longest-waiting ones are closed (conns.h) */
 	int access_log;       /* 1: one line per request on stderr */
 	struct hub *hub;      /* live updates' waiters (hub.h); required,
 	                         borrowed, must outlive the server */
