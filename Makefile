@@ -68,22 +68,30 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 
 # Fuzzing (clang libFuzzer + ASan/UBSan), time-bounded: FUZZ_TIME seconds
 # per target.  Corpora grow in build/fuzz/corpus-<target>, seeded from
-# tests/fuzz/seeds/<target>; crashes land in build/fuzz/.
+# tests/fuzz/seeds/<target>; crashes land in build/fuzz/.  A target's extra
+# libFuzzer flags, if any, are in tests/fuzz/<target>.flags.
 FUZZ_TIME ?= 60
-FUZZ_TARGETS := actions setup
+FUZZ_TARGETS := actions setup http
 FUZZ_SRC := src/engine/game.c src/engine/rng.c src/engine/registry.c \
 	$(foreach g,$(GAMES),$(wildcard src/games/$(g)/*.c))
+FUZZ_CC := clang -std=c11 -D_GNU_SOURCE -g -O1 -Isrc \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC)
 	@mkdir -p $(dir $@)
-	clang -std=c11 -D_GNU_SOURCE -g -O1 -Isrc \
-		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-o $@ $^ -ljansson
+	$(FUZZ_CC) -o $@ $^ -ljansson
+# The HTTP target runs the whole server in process: every library source,
+# instrumented, and the libraries the server links.
+build/fuzz/fuzz_http: tests/fuzz/fuzz_http.c $(LIB_SRC) $(GEN_SRC) \
+		$(wildcard src/*/*.h src/games/*/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -o $@ $(filter %.c,$^) $(LDLIBS)
 
 fuzz: fuzz-deps $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 	@for t in $(FUZZ_TARGETS); do \
 		mkdir -p build/fuzz/corpus-$$t; \
 		echo "fuzz: $$t for $(FUZZ_TIME)s"; \
 		build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_TIME) \
+			$$(cat tests/fuzz/$$t.flags 2>/dev/null) \
 			-artifact_prefix=build/fuzz/ -print_final_stats=1 \
 			build/fuzz/corpus-$$t tests/fuzz/seeds/$$t 2>&1 | \
 			grep -E '^(#[0-9]+.*DONE|stat::number_of_executed_units|stat::peak_rss|==[0-9]+==ERROR|SUMMARY)' ; \
