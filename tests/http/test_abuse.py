@@ -320,6 +320,17 @@ def first_action(s, gid, tok):
 
 # ---- slow clients ----
 
+def served_slowly(took, rs, status, late):
+    """A trickled request's outcome: answered with `status`, or, if the
+    client itself took nearly --timeout to send it (a loaded machine),
+    perhaps closed unanswered (counted in late)."""
+    if took > TIMEOUT - 0.3 and not rs:
+        late.append(took)
+        return
+    check(len(rs) == 1 and rs[0].status == status,
+          "trickled over %.2f s: %r" % (took, rs))
+
+
 @test
 def slow_headers(binary):
     """40 clients trickle their request head a byte every 20 ms (about
@@ -328,16 +339,20 @@ def slow_headers(binary):
     slow client)."""
     with attack(binary, "slow headers") as s:
         r = closing(req("GET", "/v1/catalog"))
+        late = []
 
         def trickle(i):
             c = connect(s, timeout=10)
+            t0 = time.monotonic()
             for b in r[2]:
                 c.sendall(bytes([b]))
                 time.sleep(0.02)
+            took = time.monotonic() - t0
             rs = answers(read_all(c, 5), [r])
             c.close()
-            check(len(rs) == 1 and rs[0].status == 200, "trickled: %r" % rs)
+            served_slowly(took, rs, 200, late)
         in_threads(40, trickle)
+        check(len(late) <= 10, "%d of 40 clients too slow to trickle in time" % len(late))
 
 
 @test
@@ -347,9 +362,11 @@ def slow_bodies(binary):
     is read whole and answered."""
     with attack(binary, "slow bodies") as s:
         body = b'{"name":"a slow client, one byte at a time"}'
+        late = []
 
         def trickle(i):
             c = connect(s, timeout=10)
+            t0 = time.monotonic()
             if i % 2:
                 r = closing(req("POST", "/v1/players", headers=[
                     ("Content-Type", "application/json"),
@@ -367,10 +384,12 @@ def slow_bodies(binary):
                 for b in body:
                     c.sendall(bytes([b]))
                     time.sleep(0.025)
+            took = time.monotonic() - t0
             rs = answers(read_all(c, 5), [r])
             c.close()
-            check(len(rs) == 1 and rs[0].status == 201, "trickled body: %r" % rs)
+            served_slowly(took, rs, 201, late)
         in_threads(20, trickle)
+        check(len(late) <= 5, "%d of 20 clients too slow to trickle in time" % len(late))
 
 
 @test
