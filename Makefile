@@ -68,33 +68,42 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 
 # Fuzzing (clang libFuzzer + ASan/UBSan), time-bounded: FUZZ_TIME seconds
 # per target.  Corpora grow in build/fuzz/corpus-<target>, seeded from
-# tests/fuzz/seeds/<target>; crashes land in build/fuzz/.
+# tests/fuzz/seeds/<target>; crashes land in build/fuzz/.  A target's extra
+# libFuzzer flags, if any, are in tests/fuzz/<target>.flags.
 FUZZ_TIME ?= 60
 # actions_<game>: one engine target per game (seeds in seeds/actions).
-FUZZ_TARGETS := actions_agent_avenue actions_quantum setup
+FUZZ_TARGETS := actions_agent_avenue actions_quantum setup http
 FUZZ_SRC := src/engine/game.c src/engine/rng.c src/engine/registry.c \
 	$(foreach g,$(GAMES),$(wildcard src/games/$(g)/*.c))
+FUZZ_CC := clang -std=c11 -D_GNU_SOURCE -g -O1 -Isrc \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC)
 	@mkdir -p $(dir $@)
-	clang -std=c11 -D_GNU_SOURCE -g -O1 -Isrc \
-		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-o $@ $^ -ljansson
+	$(FUZZ_CC) -o $@ $^ -ljansson
+# The HTTP target runs the whole server in process: every library source,
+# instrumented, and the libraries the server links.
+build/fuzz/fuzz_http: tests/fuzz/fuzz_http.c $(LIB_SRC) $(GEN_SRC) \
+		$(wildcard src/*/*.h src/games/*/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -o $@ $(filter %.c,$^) $(LDLIBS)
 
 build/fuzz/fuzz_actions_%: tests/fuzz/fuzz_actions.c $(FUZZ_SRC)
 	@mkdir -p $(dir $@)
-	clang -std=c11 -D_GNU_SOURCE -g -O1 -Isrc -DFUZZ_GAME='"$(subst _,-,$*)"' \
-		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-o $@ $^ -ljansson
+	$(FUZZ_CC) -DFUZZ_GAME='"$(subst _,-,$*)"' -o $@ $^ -ljansson
 
 fuzz: fuzz-deps $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
-	@for t in $(FUZZ_TARGETS); do \
+	@status=0; for t in $(FUZZ_TARGETS); do \
 		mkdir -p build/fuzz/corpus-$$t; \
 		echo "fuzz: $$t for $(FUZZ_TIME)s"; \
 		build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_TIME) \
+			$$(cat tests/fuzz/$$t.flags 2>/dev/null) \
 			-artifact_prefix=build/fuzz/ -print_final_stats=1 \
-			build/fuzz/corpus-$$t tests/fuzz/seeds/$${t%%_*} 2>&1 | \
-			grep -E '^(#[0-9]+.*DONE|stat::number_of_executed_units|stat::peak_rss|==[0-9]+==ERROR|SUMMARY)' ; \
-	done
+			build/fuzz/corpus-$$t tests/fuzz/seeds/$${t%%_*} \
+			> build/fuzz/$$t.log 2>&1 || status=1; \
+		grep -E '^(#[0-9]+.*DONE|stat::number_of_executed_units|stat::peak_rss|==[0-9]+==ERROR|SUMMARY)' build/fuzz/$$t.log; \
+	done; \
+	[ $$status -eq 0 ] || echo "fuzz: a target failed (its log: build/fuzz/<target>.log)"; \
+	exit $$status
 
 # Benchmarks (make bench): tests/bench/*.c linked against the library.
 $(BUILD)/bench/%: tests/bench/%.c $(LIB_OBJ)
@@ -136,6 +145,7 @@ tsan: deps
 	$(MAKE) SANITIZER=thread build/thread/boardd
 	TSAN_OPTIONS=halt_on_error=1 /usr/bin/python3 tests/http/test_live.py build/thread/boardd
 	TSAN_OPTIONS=halt_on_error=1 /usr/bin/python3 tests/http/test_players.py build/thread/boardd
+	TSAN_OPTIONS=halt_on_error=1 /usr/bin/python3 tests/http/test_abuse.py build/thread/boardd
 
 # Crash and restart under load: SIGKILL ROUNDS times while clients post
 # moves; every acknowledged move must be in the log once.  Long.

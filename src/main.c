@@ -9,6 +9,12 @@
  *   --quiet      BOARDD_QUIET=1              no access log
  *   --keepalive S  BOARDD_KEEPALIVE  15      seconds between an event
  *                                            stream's keep-alives
+ *   --timeout S  BOARDD_TIMEOUT  30          seconds a connection may sit
+ *                                            idle, and may take to send
+ *                                            a whole request
+ *   --max-conns N  BOARDD_MAX_CONNS  (below)  simultaneous connections;
+ *                                            default and cap: the open-
+ *                                            file limit allows, <= 4096
  *
  * Runs until SIGINT or SIGTERM, then finishes in-flight requests and
  * closes the database cleanly. */
@@ -27,16 +33,28 @@
 
 struct config {
 	const char *addr, *db, *sync;
-	long port, threads, keepalive;
+	long port, threads, keepalive, timeout, max_conns; /* 0: default */
 	int quiet;
 };
 
 static void usage(FILE *f)
 {
 	fputs("usage: boardd [--addr A] [--port P] [--db PATH] [--threads N]"
-	      " [--sync full|normal] [--quiet] [--keepalive S]\n"
+	      " [--sync full|normal] [--quiet] [--keepalive S] [--timeout S]"
+	      " [--max-conns N]\n"
+	      "  --timeout S    close a connection idle for S seconds, or"
+	      " that takes longer\n"
+	      "                 to send a request (default 30); waiting"
+	      " long-polls and\n"
+	      "                 event streams are neither\n"
+	      "  --max-conns N  connections at once (default: what the"
+	      " open-file limit\n"
+	      "                 allows, at most 4096); near it, those"
+	      " waiting longest for\n"
+	      "                 a request are closed to make room\n"
 	      "environment: BOARDD_ADDR BOARDD_PORT BOARDD_DB BOARDD_THREADS"
-	      " BOARDD_SYNC BOARDD_QUIET BOARDD_KEEPALIVE\n",
+	      " BOARDD_SYNC BOARDD_QUIET BOARDD_KEEPALIVE BOARDD_TIMEOUT"
+	      " BOARDD_MAX_CONNS\n",
 	      f);
 }
 
@@ -61,7 +79,8 @@ static int parse_long(const char *s, long lo, long hi, long *out)
 static int takes_value(const char *a)
 {
 	static const char *const opts[] = {
-	    "--addr", "--port", "--db", "--threads", "--sync", "--keepalive"};
+	    "--addr", "--port",      "--db",      "--threads",
+	    "--sync", "--keepalive", "--timeout", "--max-conns"};
 	for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
 		if (strcmp(a, opts[i]) == 0)
 			return 1;
@@ -73,6 +92,8 @@ static int parse_args(int argc, char **argv, struct config *c)
 	const char *port = env_or("BOARDD_PORT", "8080");
 	const char *threads = env_or("BOARDD_THREADS", NULL);
 	const char *keepalive = env_or("BOARDD_KEEPALIVE", "15");
+	const char *timeout = env_or("BOARDD_TIMEOUT", "30");
+	const char *max_conns = env_or("BOARDD_MAX_CONNS", NULL);
 	c->addr = env_or("BOARDD_ADDR", "127.0.0.1");
 	c->db = env_or("BOARDD_DB", "boardd.db");
 	c->sync = env_or("BOARDD_SYNC", "full");
@@ -107,6 +128,10 @@ static int parse_args(int argc, char **argv, struct config *c)
 			c->sync = v;
 		else if (strcmp(a, "--keepalive") == 0)
 			keepalive = v;
+		else if (strcmp(a, "--timeout") == 0)
+			timeout = v;
+		else if (strcmp(a, "--max-conns") == 0)
+			max_conns = v;
 		else {
 			fprintf(stderr, "boardd: unknown option %s\n", a);
 			return -1;
@@ -119,9 +144,13 @@ static int parse_args(int argc, char **argv, struct config *c)
 	if (parse_long(port, 0, 65535, &c->port) < 0 ||
 	    (threads && parse_long(threads, 1, 64, &c->threads) < 0) ||
 	    parse_long(keepalive, 1, 3600, &c->keepalive) < 0 ||
+	    parse_long(timeout, 1, 3600, &c->timeout) < 0 ||
+	    (max_conns &&
+	     parse_long(max_conns, 1, 1000000, &c->max_conns) < 0) ||
 	    (strcmp(c->sync, "full") != 0 && strcmp(c->sync, "normal") != 0)) {
 		fputs("boardd: a value is out of range (port 0-65535, threads "
-		      "1-64, keepalive 1-3600 s, sync full|normal)\n",
+		      "1-64, keepalive and timeout 1-3600 s, max-conns >= 1, "
+		      "sync full|normal)\n",
 		      stderr);
 		return -1;
 	}
@@ -160,7 +189,7 @@ static void block_signals(sigset_t *set)
 
 int main(int argc, char **argv)
 {
-	struct config c;
+	struct config c = {0};
 	if (parse_args(argc, argv, &c) < 0) {
 		usage(stderr);
 		return 2;
@@ -182,14 +211,26 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	int rc = 1;
+	unsigned conns = max_connections();
+	if (c.max_conns > (long)conns)
+		fprintf(stderr,
+		        "boardd: --max-conns %ld is more than the open-file "
+		        "limit allows; using %u\n",
+		        c.max_conns, conns);
+	else if (c.max_conns)
+		conns = (unsigned)c.max_conns;
 	struct service *svc = service_new(st, 4096);
 	struct hub *hub = svc ? hub_new() : NULL; /* live updates */
 	if (hub)
 		service_on_move(svc, hub_on_move, hub);
-	struct http_config hc = {
-	    c.addr, (unsigned)c.port,     (unsigned)c.threads,
-	    30,     max_connections(),    !c.quiet,
-	    hub,    (unsigned)c.keepalive};
+	struct http_config hc = {.addr = c.addr,
+	                         .port = (unsigned)c.port,
+	                         .threads = (unsigned)c.threads,
+	                         .timeout_s = (unsigned)c.timeout,
+	                         .max_conns = conns,
+	                         .access_log = !c.quiet,
+	                         .hub = hub,
+	                         .keepalive_s = (unsigned)c.keepalive};
 	struct http_server *srv =
 	    hub ? http_server_start(&hc, svc, err, sizeof err) : NULL;
 	if (!srv) {

@@ -49,6 +49,7 @@ run_suite players /usr/bin/python3 "$here/http/test_players.py" "$build/boardd"
 run_suite games /usr/bin/python3 "$here/http/test_games.py" "$build/boardd"
 run_suite quantum-cards-http /usr/bin/python3 "$here/http/test_quantum_cards.py" "$build/boardd"
 run_suite break_review /usr/bin/python3 "$here/http/test_break_review.py" "$build/boardd"
+run_suite abuse /usr/bin/python3 "$here/http/test_abuse.py" "$build/boardd"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -2,9 +2,11 @@
  *
  * server.c owns the daemon and the per-request context: it reads headers,
  * caps and parses the JSON body, and turns a struct http_reply into a
- * libmicrohttpd response.  router.c maps (method, path) to a handler that
- * calls the service.  problem.c is the one table from bd_err to HTTP
- * status and RFC 9457 problem type.
+ * libmicrohttpd response; conns.c closes connections that take too long
+ * to send a request (or wait for one near the connection limit).
+ * router.c maps (method, path) to a handler that calls the service.
+ * problem.c is the one table from bd_err to HTTP status and RFC 9457
+ * problem type.
  */
 #ifndef BD_HTTP_H
 #define BD_HTTP_H
@@ -18,6 +20,9 @@
 #define HTTP_BODY_MAX       (64 * 1024) /* request body cap, bytes */
 #define HTTP_JSON_DEPTH_MAX 32          /* deepest nesting accepted in a body */
 #define HTTP_DRAIN_MS       5000 /* at stop: longest wait for live ones */
+/* Near the connection limit, how long a connection may wait for its
+ * request before it is closed to make room (conns.h). */
+#define HTTP_CROWDED_GRACE_MS 100
 
 struct hub;         /* hub.h */
 struct hub_waiter;  /* hub.h */
@@ -27,12 +32,17 @@ struct http_config {
 	const char *addr;     /* IPv4 or IPv6 literal to bind */
 	unsigned port;        /* 0: any free port (printed at start) */
 	unsigned threads;     /* worker threads, >= 1 */
-	unsigned timeout_s;   /* idle connection timeout, seconds */
-	unsigned max_conns;   /* simultaneous connections */
+	unsigned timeout_s;   /* seconds a connection may stay idle, and may
+	                         take to send a whole request (conns.h) */
+	unsigned max_conns;   /* simultaneous connections, >= 1; near it the
+	                         longest-waiting ones are closed (conns.h) */
 	int access_log;       /* 1: one line per request on stderr */
 	struct hub *hub;      /* live updates' waiters (hub.h); required,
 	                         borrowed, must outlive the server */
 	unsigned keepalive_s; /* event streams' keep-alive period; 0: 15 */
+	int no_library_log;   /* 1: libmicrohttpd's own messages are not
+	                         printed (the fuzzer's socketpairs make it
+	                         warn about TCP options on every connection) */
 };
 
 /* A parsed request, as handlers see it.  Every pointer is borrowed and
@@ -99,6 +109,12 @@ struct http_server *http_server_start(const struct http_config *cfg,
 
 /* The port actually bound (useful with port 0). */
 unsigned http_server_port(const struct http_server *s);
+
+/* Serves one more client on `fd`, a connected stream socket the caller
+ * made (the in-process fuzzer hands it one end of a socketpair), as if it
+ * had been accepted.  The server owns fd from this call on, even when it
+ * fails.  0, or -1 (out of memory or connections). */
+int http_server_add_connection(struct http_server *s, int fd);
 
 /* Stops accepting, ends event streams and answers long-polls (waiting
  * up to HTTP_DRAIN_MS for them), finishes in-flight requests, frees

@@ -127,9 +127,16 @@ static void h_catalog(struct service *svc, const struct http_req *req,
 {
 	(void)a;
 	struct svc_err err = {0};
-	json_t *out = NULL;
-	int rc = service_catalog(svc, &out, &err);
-	finish(rep, req, rc, 200, out, &err);
+	const char *body;
+	size_t len;
+	if (service_catalog(svc, &body, &len, &err) < 0) {
+		problem_reply(rep, BD_EINTERNAL, &err, req->path);
+		return;
+	}
+	rep->status = 200;
+	rep->raw = body; /* lives as long as the service */
+	rep->raw_len = len;
+	rep->raw_type = "application/json";
 }
 
 static void h_create(struct service *svc, const struct http_req *req,

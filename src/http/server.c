@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "conns.h"
 #include "http.h"
 #include "hub.h"
 #include "live.h"
@@ -21,6 +22,7 @@ struct http_server {
 	struct MHD_Daemon *daemon;
 	struct service *svc;   /* borrowed */
 	struct hub *hub;       /* borrowed: live updates' waiters */
+	struct conns *conns;   /* owned: how long a request may take */
 	unsigned keepalive_ms; /* event streams' keep-alive period */
 	int access_log;
 	unsigned port;
@@ -37,6 +39,7 @@ struct req_ctx {
 	const char *url;    /* borrowed from MHD until completion */
 	struct hub_waiter waiter; /* a long-poll's, joined until completion */
 	int waiting; /* 1: suspended in a long-poll, to run again */
+	struct conn_entry *entry; /* the connection's, in s->conns, or NULL */
 };
 
 const char *http_header(const struct http_req *req, const char *name)
@@ -315,16 +318,26 @@ static enum MHD_Result handle(struct http_server *s, struct MHD_Connection *c,
 	return send_reply(c, ctx, &rep);
 }
 
+/* The connection's entry in the connection table (conns.h), or NULL. */
+static struct conn_entry *entry_of(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci =
+	    MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	return ci ? ci->socket_context : NULL;
+}
+
 /* The first callback: a context, and an early 413 for a declared
  * oversized body (so no 100 Continue is sent for it). */
-static enum MHD_Result begin(struct MHD_Connection *c, void **con_cls,
-                             const char *url, const char *method)
+static enum MHD_Result begin(struct http_server *s, struct MHD_Connection *c,
+                             void **con_cls, const char *url,
+                             const char *method)
 {
 	struct req_ctx *ctx = calloc(1, sizeof *ctx);
 	if (!ctx)
 		return MHD_NO;
 	ctx->url = url;
 	ctx->method = method;
+	ctx->entry = entry_of(c);
 	clock_gettime(CLOCK_MONOTONIC, &ctx->t0);
 	*con_cls = ctx;
 	const char *cl =
@@ -335,6 +348,7 @@ static enum MHD_Result begin(struct MHD_Connection *c, void **con_cls,
 		struct http_reply rep = {0};
 		problem_reply(&rep, BD_ETOOLARGE, NULL, url);
 		ctx->too_large = 1;
+		conns_busy(s->conns, ctx->entry); /* answered */
 		return send_reply(c, ctx, &rep);
 	}
 	return MHD_YES;
@@ -346,9 +360,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
                                   size_t *data_size, void **con_cls)
 {
 	(void)version;
+	struct http_server *s = cls;
 	struct req_ctx *ctx = *con_cls;
 	if (!ctx)
-		return begin(c, con_cls, url, method);
+		return begin(s, c, con_cls, url, method);
 	if (ctx->status)
 		return MHD_YES; /* answered early; the rest is discarded */
 	if (*data_size) {
@@ -358,7 +373,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 		*data_size = 0;
 		return MHD_YES;
 	}
-	return handle(cls, c, ctx, url, method);
+	conns_busy(s->conns, ctx->entry); /* the request is whole */
+	return handle(s, c, ctx, url, method);
 }
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
@@ -366,7 +382,9 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 {
 	struct http_server *s = cls;
 	struct req_ctx *ctx = *con_cls;
-	(void)toe, (void)c;
+	(void)toe;
+	/* Answered: the connection waits for its next request. */
+	conns_idle(s->conns, entry_of(c));
 	if (!ctx)
 		return;
 	if (s->access_log) {
@@ -390,6 +408,24 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	free(ctx->buf);
 	free(ctx);
 	*con_cls = NULL;
+}
+
+/* Registers each connection in the connection table (conns.h), which
+ * closes it if it takes too long to send a request. */
+static void on_connection(void *cls, struct MHD_Connection *c,
+                          void **socket_context,
+                          enum MHD_ConnectionNotificationCode code)
+{
+	struct http_server *s = cls;
+	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+		const union MHD_ConnectionInfo *ci = MHD_get_connection_info(
+		    c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		*socket_context =
+		    ci ? conns_open(s->conns, ci->connect_fd) : NULL;
+	} else {
+		conns_close(s->conns, *socket_context);
+		*socket_context = NULL;
+	}
 }
 
 /* ---- lifecycle ---- */
@@ -433,24 +469,40 @@ struct http_server *http_server_start(const struct http_config *cfg,
 	s->hub = cfg->hub;
 	s->keepalive_ms = (cfg->keepalive_s ? cfg->keepalive_s : 15) * 1000u;
 	s->access_log = cfg->access_log;
-	/* Suspend/resume: waiting requests hold no thread (live.h). */
-	unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG |
-	                 MHD_ALLOW_SUSPEND_RESUME;
+	/* Near the limit: the last eighth of it is kept for newcomers. */
+	s->conns = conns_new(cfg->timeout_s * 1000u,
+	                     cfg->max_conns - cfg->max_conns / 8,
+	                     HTTP_CROWDED_GRACE_MS);
+	if (!s->conns) {
+		snprintf(err, errlen, "out of memory");
+		free(s);
+		return NULL;
+	}
+	/* Suspend/resume: waiting requests hold no thread (live.h).  It
+	 * implies MHD_USE_ITC, which http_server_add_connection needs too. */
+	unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD |
+	                 MHD_ALLOW_SUSPEND_RESUME |
+	                 (cfg->no_library_log ? 0 : MHD_USE_ERROR_LOG);
 	if (family == AF_INET6)
 		flags |= MHD_USE_IPv6;
-	/* 0.9.75 ignores (and warns about) a pool size of 1. */
-	unsigned pool = cfg->threads > 1 ? cfg->threads : 0;
+	/* 0.9.75 ignores (and warns about) a pool size of 1, and of 0: one
+	 * thread is no pool, so the option is left out (an empty array). */
+	struct MHD_OptionItem pool[] = {
+	    {cfg->threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END,
+	     (intptr_t)cfg->threads, NULL},
+	    {MHD_OPTION_END, 0, NULL}};
 	s->daemon = MHD_start_daemon(
 	    flags, (uint16_t)cfg->port, NULL, NULL, on_request, s,
-	    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-	    MHD_OPTION_THREAD_POOL_SIZE, pool, MHD_OPTION_CONNECTION_TIMEOUT,
-	    (unsigned int)cfg->timeout_s, MHD_OPTION_CONNECTION_LIMIT,
-	    (unsigned int)cfg->max_conns, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-	    (size_t)(64 * 1024), MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
-	    MHD_OPTION_END);
+	    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss, MHD_OPTION_ARRAY,
+	    pool, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->timeout_s,
+	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_conns,
+	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
+	    MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+	    MHD_OPTION_NOTIFY_CONNECTION, on_connection, s, MHD_OPTION_END);
 	if (!s->daemon) {
 		snprintf(err, errlen, "cannot listen on %s port %u", cfg->addr,
 		         cfg->port);
+		conns_free(s->conns);
 		free(s);
 		return NULL;
 	}
@@ -463,6 +515,23 @@ struct http_server *http_server_start(const struct http_config *cfg,
 unsigned http_server_port(const struct http_server *s)
 {
 	return s->port;
+}
+
+int http_server_add_connection(struct http_server *s, int fd)
+{
+	/* The peer's own address, for the library's records (an AF_UNIX
+	 * one for a socketpair). */
+	struct sockaddr_storage from;
+	socklen_t len = sizeof from;
+	memset(&from, 0, sizeof from);
+	if (getpeername(fd, (struct sockaddr *)&from, &len) < 0 || len == 0) {
+		close(fd);
+		return -1;
+	}
+	return MHD_add_connection(s->daemon, fd, (struct sockaddr *)&from,
+	                          len) == MHD_YES
+	           ? 0
+	           : -1;
 }
 
 void http_server_stop(struct http_server *s)
@@ -478,7 +547,8 @@ void http_server_stop(struct http_server *s)
 	if (left)
 		fprintf(stderr, "boardd: %zu live connections still open\n",
 		        left);
-	MHD_stop_daemon(s->daemon);
+	MHD_stop_daemon(s->daemon); /* every connection closed */
+	conns_free(s->conns);
 	if (ls != MHD_INVALID_SOCKET)
 		close(ls);
 	free(s);

@@ -12,7 +12,10 @@ struct service {
 	struct engine_cache *cache; /* owned */
 	service_move_fn on_move;    /* listener for committed moves, or NULL */
 	void *on_move_ctx;          /* its context */
-	json_t *catalog;            /* built once: the rules never change */
+	char *catalog;              /* GET /v1/catalog's body (compact JSON
+	                               and a newline), built once: the rules
+	                               never change; malloc'd */
+	size_t catalog_len;         /* its bytes */
 };
 
 /* Writes a printf-style detail into err and returns code. */

@@ -40,11 +40,32 @@ static json_t *build_catalog(void)
 	return json_pack("{s:o}", "games", games);
 }
 
-int service_catalog(struct service *svc, json_t **out, struct svc_err *err)
+/* The catalog as the body's bytes (see internal.h); 0 or -1. */
+static int build_catalog_text(struct service *svc)
+{
+	json_t *c = build_catalog();
+	char *text = c ? json_dumps(c, JSON_COMPACT) : NULL;
+	json_decref(c);
+	if (!text)
+		return -1;
+	size_t n = strlen(text);
+	char *body = realloc(text, n + 2);
+	if (!body) {
+		free(text);
+		return -1;
+	}
+	memcpy(body + n, "\n", 2); /* as every JSON body ends: a newline */
+	svc->catalog = body;
+	svc->catalog_len = n + 1;
+	return 0;
+}
+
+int service_catalog(struct service *svc, const char **body, size_t *len,
+                    struct svc_err *err)
 {
 	(void)err;
-	/* Shared read-only; Jansson's reference counts are atomic here. */
-	*out = json_incref(svc->catalog);
+	*body = svc->catalog;
+	*len = svc->catalog_len;
 	return 0;
 }
 
@@ -55,8 +76,7 @@ struct service *service_new(struct store *st, size_t cache_games)
 		return NULL;
 	svc->st = st;
 	svc->cache = engine_cache_new(cache_games);
-	svc->catalog = build_catalog();
-	if (!svc->cache || !svc->catalog) {
+	if (!svc->cache || build_catalog_text(svc) < 0) {
 		service_free(svc);
 		return NULL;
 	}
@@ -68,7 +88,7 @@ void service_free(struct service *svc)
 	if (!svc)
 		return;
 	engine_cache_free(svc->cache);
-	json_decref(svc->catalog);
+	free(svc->catalog);
 	free(svc);
 }
 

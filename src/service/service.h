@@ -52,8 +52,13 @@ int service_idem_init(struct svc_idem *idem, const char *key, const char *token,
 struct service *service_new(struct store *st, size_t cache_games);
 void service_free(struct service *svc);
 
-/* GET /v1/catalog. */
-int service_catalog(struct service *svc, json_t **out, struct svc_err *err);
+/* GET /v1/catalog: *body is the answer's bytes (compact JSON and a
+ * newline), borrowed for the life of the service.  Bytes rather than a
+ * json_t: a json_t shared by threads has its reference count read
+ * without an atomic load in Jansson 2.14's json_incref, a data race
+ * (ThreadSanitizer, under the abuse suite). */
+int service_catalog(struct service *svc, const char **body, size_t *len,
+                    struct svc_err *err);
 
 /* POST /v1/games.  `body` is borrowed; `token` (may be NULL) is needed
  * when a seat of "seating" is "me".  idem may be NULL. */

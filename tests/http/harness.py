@@ -184,6 +184,72 @@ def _validate(instance, schema):
         raise Failure("schema: %s at %s" % (e.message, list(e.absolute_path)))
 
 
+# ---- raw sockets: for what http.client will not send ----
+
+# What libmicrohttpd answers by itself to a request it cannot parse, before
+# boardd sees it (openapi.yaml, x-library-refusals): one of these statuses,
+# no Content-Type (a short HTML body), and the connection closed.
+LIBRARY_REFUSALS = SPEC["x-library-refusals"]["statuses"]
+
+
+def is_library_refusal(resp):
+    return (resp.status in LIBRARY_REFUSALS and "content-type" not in resp.headers
+            and resp.headers.get("connection", "").lower() == "close")
+
+
+def validate_raw(method, path, resp):
+    """validate_response for an answer read off a raw socket, where the
+    library's own refusals (documented in the spec) may come instead."""
+    if not is_library_refusal(resp):
+        validate_response(method, path, resp)
+
+
+def parse_responses(data, methods=()):
+    """Splits the bytes a connection sent into Responses, in order;
+    methods[i] is the method of the i-th request ("HEAD" answers have no
+    body).  Returns (responses, bytes left over: a partial response)."""
+    out = []
+    while True:
+        end = data.find(b"\r\n\r\n")
+        if end < 0:
+            return out, data
+        head = data[:end].decode("latin-1").split("\r\n")
+        m = re.match(r"HTTP/1\.[01] (\d{3}) ", head[0] + " ")
+        check(m, "not a status line: %r" % head[0])
+        status = int(m.group(1))
+        headers = [tuple(x.strip() for x in line.split(":", 1)) for line in head[1:]]
+        hmap = {k.lower(): v for k, v in headers}
+        rest = data[end + 4:]
+        if status < 200:
+            data = rest  # 100 Continue: the answer follows
+            continue
+        method = methods[len(out)] if len(out) < len(methods) else "GET"
+        if method == "HEAD" or status in (204, 304):
+            body = b""
+        elif hmap.get("transfer-encoding", "").lower() == "chunked":
+            body = b""
+            while True:
+                nl = rest.find(b"\r\n")
+                if nl < 0:
+                    return out, data
+                n = int(rest[:nl], 16)
+                if len(rest) < nl + 2 + n + 2:
+                    return out, data
+                body += rest[nl + 2:nl + 2 + n]
+                rest = rest[nl + 2 + n + 2:]
+                if n == 0:
+                    break
+        elif "content-length" in hmap:
+            n = int(hmap["content-length"])
+            if len(rest) < n:
+                return out, data
+            body, rest = rest[:n], rest[n:]
+        else:
+            body, rest = rest, b""  # to the close
+        out.append(Response(status, headers, body))
+        data = rest
+
+
 # ---- the tiny runner ----
 
 _tests = []

@@ -1,6 +1,6 @@
 """test_break_review.py: regressions from an adversarial review.  Each test
 is a promise the server broke when the review ran; see the review report
-for the cause and the suggested fix.  Not part of tests/run.sh (yet)."""
+for the cause and the suggested fix.  Part of tests/run.sh (make test)."""
 import socket
 import threading
 
