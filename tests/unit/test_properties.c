@@ -45,7 +45,7 @@
 #include "testhelp.h"
 
 #ifndef PROP_GAMES
-#define PROP_GAMES 300
+#define PROP_GAMES 240
 #endif
 #ifndef PROP_STEPS
 #define PROP_STEPS 120
@@ -54,7 +54,7 @@
 #define PROP_FULL 1
 #endif
 #ifndef PROP_TWINS
-#define PROP_TWINS 90
+#define PROP_TWINS 30
 #endif
 #ifndef PROP_SEED
 #define PROP_SEED 20261201
@@ -95,6 +95,7 @@ enum prop {
 	P_TWIN_VIEW,    /* the viewer's view is the same in both worlds */
 	P_TWIN_ACTIONS, /* the viewer's actions and to_act are the same */
 	P_TWIN_MOVES,   /* the viewer's move views are the same */
+	P_TWIN_REFUSED, /* the viewer's refusals say the same */
 	P_TWIN_DIFFER,  /* twins differ from their original (not vacuous) */
 	P_SEED,         /* another seed, the same game while no number drawn */
 	NPROP
@@ -113,6 +114,7 @@ static const char *const prop_names[NPROP] = {
     "twin worlds: the viewer's views are equal",
     "twin worlds: the viewer's actions and to_act are equal",
     "twin worlds: the viewer's move views are equal",
+    "twin worlds: the viewer's refused actions get the same answer",
     "twin worlds differ in what the viewer may not see",
     "another seed: equal views while the game drew no number",
 };
@@ -1207,7 +1209,8 @@ static int aa_twin(struct run *ru, int viewer, size_t k, struct rng *rng,
  * The setup is a position reached by a normal random game, written out
  * as a custom setup with both decks in an explicit random order and 64
  * scripted dice.  World B puts the bottom of each deck, which nobody has
- * drawn by move k, in another order.  Quantum shows every viewer the same
+ * drawn by move k, in another order, and scripts other dice after those
+ * rolled by move k.  Quantum shows every viewer the same
  * (only deck order, the seed and future dice are hidden), so one world B
  * serves every viewer. */
 
@@ -1413,6 +1416,22 @@ static int qt_twin(struct run *ru, int viewer, size_t k, struct rng *rng,
 		    d, json_object_get(json_object_get(ru->setup, "decks"),
 		                       kinds[kd]));
 	}
+	/* Scripted dice nobody has seen by move k: each move shows every
+	 * die it rolled in last_dice (at most 16; with 16, no telling). */
+	json_int_t used = 0;
+	int counted = 1;
+	for (size_t m = 1; m <= k; m++) {
+		json_int_t n = public_int(ru, m, "last_dice", NULL);
+		counted &= n < 16;
+		used += n;
+	}
+	json_t *dice = json_object_get(b, "dice");
+	for (size_t i = (size_t)used; counted && i < json_array_size(dice);
+	     i++) {
+		json_int_t d = 1 + (json_int_t)below(rng, 6);
+		*differs |= d != json_integer_value(json_array_get(dice, i));
+		json_array_set_new(dice, i, json_integer(d));
+	}
 	json_t *l = json_array();
 	for (size_t m = 0; m < k; m++)
 		json_array_append(l, ru->act[m]);
@@ -1458,11 +1477,60 @@ static void export_pair(struct run *ru, int viewer, size_t k,
 	json_decref(line);
 }
 
+/* The same actions posted by viewer w in world A (a) and world B (b):
+ * refused or taken alike, and a refusal's reason the same (a reason may
+ * not tell what w may not see).  The actions are listed ones of a seat to
+ * act in A, moves from anywhere in the game's log (out of their time and
+ * seat), and malformed and unlisted variants of both. */
+static int same_refusals(const struct run *ru, const struct engine_game *a,
+                         const struct engine_game *b, int w,
+                         const struct vocab *v, struct rng *r)
+{
+	int seat = pick_seat(engine_game_to_act(a), r);
+	if (w < 0 || seat < 0)
+		return 1;
+	json_t *listed = engine_game_actions(a, seat);
+	int ok = 1;
+	for (int i = 0; i < 6 && json_array_size(listed); i++) {
+		const json_t *x = i < 3 || !ru->n ? pick_of(listed, r)
+		                                  : ru->act[below(r, ru->n)];
+		json_t *m = i % 3 == 0   ? json_deep_copy(x)
+		            : i % 3 == 1 ? malform(x, r, v)
+		                         : unlist(x, listed, r, v);
+		struct engine_game *ca = engine_game_clone(a),
+		                   *cb = engine_game_clone(b);
+		struct rules_why wa, wb;
+		memset(&wa, 0, sizeof wa);
+		memset(&wb, 0, sizeof wb);
+		if (!engine_action_is_resign(m)) {
+			int ra = engine_game_apply(ca, w, m, &wa);
+			int rb = engine_game_apply(cb, w, m, &wb);
+			if (ra != rb ||
+			    (ra < 0 && (strcmp(wa.rule, wb.rule) ||
+			                strcmp(wa.detail, wb.detail)))) {
+				char *t = text_of(m);
+				fprintf(stderr,
+				        "  seat %d posts %s: world A %d %s %s, "
+				        "world B %d %s %s\n",
+				        w, t, ra, wa.rule, wa.detail, rb,
+				        wb.rule, wb.detail);
+				free(t);
+				ok = 0;
+			}
+		}
+		engine_game_free(ca);
+		engine_game_free(cb);
+		json_decref(m);
+	}
+	json_decref(listed);
+	return ok;
+}
+
 /* Plays world B and compares what each viewer in [lo, hi] sees with
  * world A (ru) after every move up to k. */
 static void compare_twin(struct block *b, struct run *ru, int lo, int hi,
                          size_t k, const json_t *setup_b, const json_t *log_b,
-                         int differs)
+                         int differs, const struct vocab *v, struct rng *r)
 {
 	struct engine_game **bs = calloc(k + 1, sizeof *bs);
 	json_t *setup = json_deep_copy(setup_b);
@@ -1522,6 +1590,13 @@ static void compare_twin(struct block *b, struct run *ru, int lo, int hi,
 					fail(b, P_TWIN_MOVES,
 					     "viewer %d after %zu of %zu moves",
 					     w, j, k);
+				if (w >= 0 &&
+				    !check(b, P_TWIN_REFUSED,
+				           same_refusals(ru, ru->snap[j], bs[j],
+				                         w, v, r)))
+					fail(b, P_TWIN_REFUSED,
+					     "viewer %d after %zu of %zu moves",
+					     w, j, k);
 			}
 		}
 		free(acts);
@@ -1540,7 +1615,7 @@ static void compare_twin(struct block *b, struct run *ru, int lo, int hi,
 /* One twin-world game: world A from the builder's setup, played at
  * random; then another seed, and world B for each viewer at a few cuts. */
 static void twin_game(struct block *b, const struct twin_builder *tb,
-                      struct rng *r, long export_max)
+                      const struct vocab *vo, struct rng *r, long export_max)
 {
 	json_t *options = NULL;
 	json_t *setup = tb->setup(b->r, b->seats, r, &options);
@@ -1627,7 +1702,8 @@ static void twin_game(struct block *b, const struct twin_builder *tb,
 				continue;
 			}
 			int hi = tb->any_viewer ? b->seats - 1 : w;
-			compare_twin(b, &ru, w, hi, cuts[c], sb, lb, differs);
+			compare_twin(b, &ru, w, hi, cuts[c], sb, lb, differs,
+			             vo, r);
 			if (export_max > b->exported && !exported && differs &&
 			    cuts[c] <= unrandom && cuts[c] > 0 &&
 			    (c == 0 || cuts[c] >= 8) &&
@@ -1723,7 +1799,7 @@ int main(int argc, char **argv)
 				     tb && b.exported < export_max &&
 				     t < 40 * export_max;
 				     t++)
-					twin_game(&b, tb, &rng, export_max);
+					twin_game(&b, tb, &v, &rng, export_max);
 			} else {
 				for (long g = 0; g < games; g++)
 					random_game(&b, &v, rng_next(&rng),
@@ -1732,7 +1808,7 @@ int main(int argc, char **argv)
 					random_game(&b, &v, rng_next(&rng), 0,
 					            &rng);
 				for (long t = 0; tb && t < twins; t++)
-					twin_game(&b, tb, &rng, 0);
+					twin_game(&b, tb, &v, &rng, 0);
 				report_block(&b, now_s() - t0);
 			}
 			for (int p = 0; export_max && p < NPROP; p++)
