@@ -49,6 +49,7 @@ run_suite players /usr/bin/python3 "$here/http/test_players.py" "$build/boardd"
 run_suite games /usr/bin/python3 "$here/http/test_games.py" "$build/boardd"
 run_suite break_review /usr/bin/python3 "$here/http/test_break_review.py" "$build/boardd"
 run_suite properties-http /usr/bin/python3 "$here/http/test_properties.py" "$build/boardd"
+run_suite contract /usr/bin/python3 "$here/http/test_contract.py" "$build/boardd"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
