@@ -17,7 +17,8 @@ must validate against the schema documented for that status and content
 type (harness.validate_response; event streams event by event against
 GameEvent).  A request the spec says is invalid must not be accepted, and
 each operation must answer 2xx to at least one request.  The suite prints
-how many operations and requests it checked.
+how many operations and requests it checked.  PROP_CONTRACT_RANDOM sets
+the random requests per operation (default 60), PROP_SEED their seed.
 Usage: test_contract.py BOARDD [test names...]"""
 import http.client
 import json
@@ -30,6 +31,9 @@ from gamehelp import read_stream
 from harness import (ROOT, SPEC, Failure, Server, _resolve, _validate, check, run_all, test,
                      validate_response)
 
+# Random requests per operation, and their seed (a long run: more).
+RANDOM = int(os.environ.get("PROP_CONTRACT_RANDOM", "60"))
+SEED = int(os.environ.get("PROP_SEED", "20261201"))
 METHODS = ("get", "post", "put", "patch", "delete")
 OPS = [(path, m) for path, item in SPEC["paths"].items() for m in METHODS if m in item]
 EVENT = SPEC["components"]["schemas"]["GameEvent"]
@@ -674,7 +678,7 @@ def cases(r, op):
     else:
         raise Failure("no requests written for operation %s: add them here" % name)
     if name not in ("streamEvents",):  # a stream of a running game stays open
-        random_requests(r, op, op[0], 60, random.Random(name))
+        random_requests(r, op, op[0], RANDOM, random.Random("%s %d" % (name, SEED)))
     # (An event stream of a game still running stays open: the finished one.)
     wrong_methods(r, op, op[0].replace("{id}", F["done"] if name == "streamEvents" else F["aa"]))
 

@@ -815,14 +815,16 @@ static void list_all(struct block *b, const struct engine_game *g,
 	}
 }
 
-/* Applies a sample of the listed actions to copies: all must be taken. */
+/* Applies the listed actions to copies, every one when `all`, else a
+ * sample: each must be taken. */
 static void try_listed(struct block *b, const struct engine_game *g, int seat,
-                       const json_t *listed, struct rng *r)
+                       const json_t *listed, int all, struct rng *r)
 {
 	size_t n = json_array_size(listed);
-	for (size_t i = 0; i < LISTED_SAMPLE && i < n; i++) {
-		const json_t *a = json_array_get(
-		    listed, n <= LISTED_SAMPLE ? i : below(r, n));
+	size_t tries = all || n <= LISTED_SAMPLE ? n : LISTED_SAMPLE;
+	for (size_t i = 0; i < tries; i++) {
+		const json_t *a =
+		    json_array_get(listed, tries == n ? i : below(r, n));
 		struct engine_game *c = engine_game_clone(g);
 		struct rules_why why;
 		int rc = engine_game_apply(c, seat, a, &why);
@@ -892,7 +894,8 @@ static void random_game(struct block *b, const struct vocab *v, uint64_t seed,
 			break;
 		}
 		const json_t *listed = lists[seat];
-		try_listed(b, g, seat, listed, r);
+		try_listed(b, g, seat, listed,
+		           step < DENSE || (step & (step - 1)) == 0, r);
 		try_refusals(b, v, g, seat, to_act, listed, r,
 		             step == 0 || step % 128 == 64);
 		json_t *chosen;
