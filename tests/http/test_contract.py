@@ -266,6 +266,17 @@ def wrong_type(schema):
     return None
 
 
+def off_pattern(schema):
+    """Strings that do not match schema's pattern (control characters of
+    both ranges among them), or none when it has no pattern."""
+    if "pattern" not in schema:
+        return []
+    tries = ["@@", "", "ABC", "0123456789ABCDEF", "a\u0007b", "a\u001bb", "a\u007fb",
+             "a\u0085b", "\u009b31m", "a b", "\u00e9"]
+    return [v for v in tries if not re.search(schema["pattern"], v)
+            and schema.get("minLength", 0) <= len(v.encode()) <= schema.get("maxLength", 10 ** 6)]
+
+
 def body_variants(schema, good):
     """(what, body) for each way the good body can break the schema."""
     out = []
@@ -286,8 +297,8 @@ def body_variants(schema, good):
                 out.append(("field %s too long" % k, dict(good, **{k: "x" * (sub["maxLength"] + 1)})))
             if "minLength" in sub:
                 out.append(("field %s too short" % k, dict(good, **{k: "x" * (sub["minLength"] - 1)})))
-            if "pattern" in sub:
-                out.append(("field %s off its pattern" % k, dict(good, **{k: "@@"})))
+            for v in off_pattern(sub):
+                out.append(("field %s off its pattern: %r" % (k, v), dict(good, **{k: v})))
     for k in schema.get("required", []):
         b = dict(good)
         b.pop(k, None)
@@ -650,6 +661,9 @@ def cases(r, op):
         r.send("a name of 64 bytes", "POST", "/v1/players", {201}, body={"name": "\u00e9" * 32})
         r.send("a name of 65 bytes", "POST", "/v1/players", {400, 422}, body={"name": "\u00e9" * 32 + "x"})
         r.send("a control character", "POST", "/v1/players", {400, 422}, body={"name": "a\u0007b"})
+        r.send("a C1 control character (CSI)", "POST", "/v1/players", {400}, body={"name": "\u009b31mred"})
+        r.send("a C1 control character (NEL)", "POST", "/v1/players", {400}, body={"name": "a\u0085b"})
+        r.send("the character after C1", "POST", "/v1/players", {201}, body={"name": "\u00a0b"})
         r.send("empty", "POST", "/v1/players", {400, 422}, body={"name": ""})
         key = {"Idempotency-Key": "contract-player-0001"}
         r.send("with a key", "POST", "/v1/players", {201}, body={"name": "Fay"}, headers=key)
