@@ -73,6 +73,9 @@ class Runner:
         self.requests += 1
         try:
             validate_response(method, path, r)
+            # info.description: on every response.
+            check(r.headers.get("access-control-allow-origin") == "*" and
+                  r.headers.get("cache-control") == "no-store", "CORS or Cache-Control header missing")
             if op:
                 self.check_headers(op, r)
         except Failure as e:
