@@ -14,14 +14,17 @@
 /* ---- POST /v1/players ---- */
 
 /* 1..64 bytes (Jansson has already checked the UTF-8), no control
- * characters. */
+ * characters: C0 and DEL, and C1 (U+0080..U+009F, UTF-8 C2 80..C2 9F),
+ * which some terminals take for escape sequences (U+009B is CSI). */
 static int name_ok(const char *name)
 {
+	const unsigned char *u = (const unsigned char *)name;
 	size_t n = strlen(name);
 	if (n == 0 || n > NAME_MAX_BYTES)
 		return 0;
 	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)
+		if (u[i] < 0x20 || u[i] == 0x7f ||
+		    (u[i] == 0xc2 && u[i + 1] >= 0x80 && u[i + 1] <= 0x9f))
 			return 0;
 	return 1;
 }

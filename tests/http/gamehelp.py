@@ -1,6 +1,8 @@
-"""gamehelp.py: helpers the HTTP suites share: a server fixture and the
-few calls every game test makes."""
+"""gamehelp.py: helpers the HTTP suites share: a server fixture, the
+few calls every game test makes, and a raw reader for event streams."""
 import contextlib
+import socket
+import time
 
 from harness import Server, check
 
@@ -70,3 +72,49 @@ def play_random(s, gid, tokens, rng, max_moves=400):
     raise AssertionError("game did not end")
 
 
+def read_stream(port, path, token, headers, want, timeout=20):
+    """GETs an event stream on a raw socket and reads until `want` events
+    (NDJSON lines or SSE blocks with data) have come or the server ends
+    the stream; returns (status, content type, de-chunked body bytes)."""
+    h = {"Host": "127.0.0.1:%d" % port}
+    h.update(headers)
+    if token:
+        h["Authorization"] = "Bearer " + token
+    head = "GET %s HTTP/1.1\r\n%s\r\n" % (path, "".join("%s: %s\r\n" % kv for kv in h.items()))
+    sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    sock.sendall(head.encode())
+    raw, body, status, ctype, chunked = b"", b"", None, "", False
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            if status is None and b"\r\n\r\n" in raw:
+                top, raw = raw.split(b"\r\n\r\n", 1)
+                lines = top.decode().split("\r\n")
+                status = int(lines[0].split()[1])
+                hdrs = {k.strip().lower(): v.strip() for k, _, v in (x.partition(":") for x in lines[1:])}
+                ctype = hdrs.get("content-type", "")
+                chunked = "chunked" in hdrs.get("transfer-encoding", "")
+            if status is not None:
+                if not chunked:
+                    body, raw = body + raw, b""
+                while chunked and b"\r\n" in raw:
+                    size = int(raw.split(b"\r\n", 1)[0].split(b";")[0], 16)
+                    i = raw.index(b"\r\n")
+                    if len(raw) < i + 4 + size:
+                        break
+                    body += raw[i + 2:i + 2 + size]
+                    raw = raw[i + 4 + size:]
+                    if size == 0:
+                        return status, ctype, body
+                # Whole events only: NDJSON lines, SSE blocks with data.
+                n = (body.count(b"\n") if "ndjson" in ctype else
+                     sum(b"data: " in blk for blk in body.split(b"\n\n")[:-1]))
+                if status != 200 or n >= want:
+                    return status, ctype, body
+            data = sock.recv(1 << 16)
+            if not data:
+                return status, ctype, body
+            raw += data
+    finally:
+        sock.close()
+    raise AssertionError("stream %s: %d events did not come" % (path, want))

@@ -86,6 +86,8 @@ class Server:
                     return
             except OSError:
                 time.sleep(0.05)
+        self.proc.kill()  # not left running behind a failed test
+        self.proc.wait()
         raise RuntimeError("server did not start: " + open(self.log).read())
 
     def kill(self):

@@ -1,0 +1,344 @@
+"""test_properties.py: the properties of tests/unit/test_properties.c that
+only HTTP can show, against the real boardd binary.
+
+- hidden_information_twins: twin worlds (built and checked at the engine
+  level by `test_properties --export N`, the sibling of BOARDD in
+  BUILD/tests/) differ only in what one viewer may not see.  Both are
+  created with their custom setups, both logs are posted, and then that
+  viewer's answers must be byte for byte the same in both games: the game
+  (id and times left out), its actions, the move log (whole and after
+  each seq), the answer to each of its own moves, the event stream as
+  NDJSON and as Server-Sent Events (from the start and from after=0), and
+  the problem answered to the same refused actions.
+- event_stream_replays_the_live_game: random games of every catalog game
+  and seat count, with a SIGKILL restart in the middle (cold cache): what
+  every viewer's event stream, replayed from the seed by the server,
+  shows at each seq equals what that viewer got live right after that
+  move; every listed action is accepted.
+- refused_requests_change_nothing: malformed and unlisted actions, random
+  bytes, wrong tokens, wrong seats, stale guards: each is a documented 4xx
+  problem, and afterwards every viewer's game, actions and log are byte
+  for byte what they were (the `updated` time included).
+
+Knobs: PROP_HTTP_TWINS (twin pairs per game and seat count, default 3),
+PROP_HTTP_GAMES (random games per game and seat count, default 1),
+PROP_HTTP_MOVES (moves per random game at most, default 40), PROP_SEED.
+Usage: test_properties.py BOARDD [test names...]"""
+import json
+import os
+import random
+import subprocess
+
+from gamehelp import read_stream, server
+from harness import check, run_all, test
+
+TWINS = int(os.environ.get("PROP_HTTP_TWINS", "3"))
+GAMES = int(os.environ.get("PROP_HTTP_GAMES", "1"))
+MOVES = int(os.environ.get("PROP_HTTP_MOVES", "40"))
+SEED = int(os.environ.get("PROP_SEED", "20261201"))  # also the engine suite's
+# No keep-alive may land in a stream while it is compared.
+QUIET = ["--keepalive", "3600"]
+
+
+def engine_pairs(binary, n):
+    """The twin pairs the engine-level suite builds (one JSON object a
+    line); it checks them itself first and fails if they do not hold."""
+    exe = os.path.join(os.path.dirname(os.path.abspath(binary)), "tests", "test_properties")
+    p = subprocess.run([exe, "--export", str(n)], capture_output=True, timeout=300)
+    check(p.returncode == 0, "test_properties --export failed: %s" % p.stderr.decode()[-2000:])
+    return [json.loads(line) for line in p.stdout.decode().splitlines() if line]
+
+
+def create(s, game, seats, options=None, setup=None):
+    body = {"game": game, "seats": seats}
+    if options:
+        body["options"] = options
+    if setup is not None:
+        body["setup"] = setup
+    r = s.request("POST", "/v1/games", body)
+    check(r.status == 201, "create %s/%d: %r" % (game, seats, r))
+    return r.json["id"], [x["token"] for x in r.json["seats"]]
+
+
+def normal(body):
+    """A game answer without what differs between any two games: the id
+    and the times."""
+    b = dict(body)
+    for k in ("id", "created", "updated"):
+        b.pop(k, None)
+    return json.dumps(b, sort_keys=True)
+
+
+def viewer_answers(s, gid, token, seat, k):
+    """Everything `token` (a seat's, or None for a spectator) is told
+    about game gid, k moves in, as comparable text."""
+    out = []
+    r = s.request("GET", "/v1/games/%s" % gid, token=token)
+    out.append(("game", r.status, r.headers.get("etag"), normal(r.json)))
+    if token:
+        r = s.request("GET", "/v1/games/%s/actions" % gid, token=token)
+        out.append(("actions", r.status, r.raw))
+    for after in [None] + list(range(k)):
+        q = "" if after is None else "?after=%d" % after
+        r = s.request("GET", "/v1/games/%s/moves%s" % (gid, q), token=token, validate=after is None)
+        out.append(("moves" + q, r.status, r.raw))
+    for accept, name in (("application/x-ndjson", "ndjson"), ("text/event-stream", "sse")):
+        # From the start: one `state` event; after=0: every move so far.
+        out.append((name, read_stream(s.port, "/v1/games/%s/events" % gid, token, {"Accept": accept}, 1)))
+        out.append((name + " after=0", read_stream(s.port, "/v1/games/%s/events?after=0" % gid, token,
+                                                   {"Accept": accept}, k)))
+    last = read_stream(s.port, "/v1/games/%s/events" % gid, token, {"Last-Event-ID": "0"}, k)
+    out.append(("sse Last-Event-ID: 0", last))
+    return out
+
+
+@test
+def hidden_information_twins(binary):
+    pairs = engine_pairs(binary, TWINS)
+    check(pairs, "the engine suite exported twin pairs")
+    seen = {}
+    compared = 0
+    with server(binary, extra=QUIET) as s:
+        for p in pairs:
+            check(p["a"]["setup"] != p["b"]["setup"], "the worlds differ")
+            v = p["viewer"]
+            games, own = [], []
+            for world in (p["a"], p["b"]):
+                gid, tok = create(s, p["game"], p["seats"], p["options"], world["setup"])
+                answers = []
+                for seat, action in world["log"]:
+                    r = s.request("POST", "/v1/games/%s/moves" % gid, {"action": action}, token=tok[seat])
+                    check(r.status == 201, "%s: twin move %r refused: %r" % (p["game"], action, r))
+                    if seat == v:  # the viewer's own move: its answer
+                        answers.append((r.headers.get("etag"), normal(r.json)))
+                games.append((gid, tok))
+                own.append(answers)
+            k = len(p["a"]["log"])
+            told = [viewer_answers(s, gid, tok[v] if v >= 0 else None, v, k) for gid, tok in games]
+            for x, y in zip(told[0], told[1]):
+                check(x == y, "%s/%d, viewer %d, %d moves: %s differs:\n  A %r\n  B %r"
+                      % (p["game"], p["seats"], v, k, x[0], x[1:], y[1:]))
+            check(own[0] == own[1], "viewer %d's own move answers differ" % v)
+            compared += len(told[0]) + len(own[0])
+            if v >= 0:
+                compared += same_refusals(s, games, v, p["a"]["log"], random.Random(k))
+            key = (p["game"], p["seats"])
+            seen[key] = seen.get(key, 0) + 1
+    print("     %d twin pairs (%s), %d answers compared"
+          % (len(pairs), ", ".join("%s/%d: %d" % (g, n, c) for (g, n), c in sorted(seen.items())), compared))
+
+
+def same_refusals(s, games, v, log, rng):
+    """The viewer posts the same actions (moves of the log, out of their
+    time and seat, some with a field changed) in both games: the same
+    status and problem document (the game id aside), up to the first one
+    taken.  A refusal's reason may not tell what the viewer may not see."""
+    n = 0
+    for _ in range(8):
+        a = dict(rng.choice(log)[1])
+        if rng.randrange(2):
+            k = rng.choice(list(a))
+            a[k] = rng.choice([0, 1, "mole", [0, 0], None]) if k != "type" else a[k] + "x"
+        got = []
+        for gid, tok in games:
+            r = s.request("POST", "/v1/games/%s/moves" % gid, {"action": a}, token=tok[v])
+            body = r.raw.decode().replace(gid, "{id}") if r.status >= 400 else ""
+            got.append((r.status, body))
+        n += 1
+        check(got[0] == got[1], "viewer %d posts %r: %r vs %r" % (v, a, got[0], got[1]))
+        if got[0][0] < 400:
+            break
+    return n
+
+
+def catalog(s):
+    return s.request("GET", "/v1/catalog").json["games"]
+
+
+def parse_events(ctype, body):
+    if "ndjson" in ctype:
+        return [json.loads(x) for x in body.decode().split("\n") if x]
+    out = []
+    for block in body.decode().split("\n\n"):
+        f = dict(line.split(": ", 1) for line in block.split("\n") if ": " in line)
+        if "data" in f:
+            e = json.loads(f["data"])
+            e["event"] = f["event"]
+            check(int(f["id"]) == e["seq"], "SSE id is the seq")
+            out.append(e)
+    return out
+
+
+LIVE_KEYS = ("seq", "status", "to_act", "view", "result")
+
+
+@test
+def event_stream_replays_the_live_game(binary):
+    rng = random.Random(SEED)
+    played = 0
+    with server(binary, extra=QUIET) as s:
+        for entry in catalog(s):
+            for seats in range(entry["min_seats"], entry["max_seats"] + 1):
+                for _ in range(GAMES):
+                    maps = [m["name"] for m in entry.get("maps", {}).get(str(seats), [])]
+                    options = {"map": rng.choice(maps)} if maps else None
+                    gid, tok = create(s, entry["id"], seats, options)
+                    viewers = [None] + tok
+                    live = {i: [] for i in range(len(viewers))}  # per viewer: what it got after each move
+                    restart_at = rng.randrange(1, MOVES)
+                    for step in range(MOVES):
+                        g = s.request("GET", "/v1/games/%s" % gid, validate=False).json
+                        if g["status"] == "finished":
+                            break
+                        if step == restart_at:
+                            s.kill()
+                            s.start()
+                        seat = rng.choice(g["to_act"])
+                        acts = s.request("GET", "/v1/games/%s/actions" % gid, token=tok[seat],
+                                         validate=step % 10 == 0).json["actions"]
+                        r = s.request("POST", "/v1/games/%s/moves" % gid, {"action": rng.choice(acts)},
+                                      token=tok[seat], validate=step % 10 == 0)
+                        check(r.status == 201, "listed action refused: %r" % r)
+                        for i, t in enumerate(viewers):
+                            body = s.request("GET", "/v1/games/%s" % gid, token=t, validate=False).json
+                            mv = s.request("GET", "/v1/games/%s/moves?after=%d" % (gid, body["seq"] - 1),
+                                           token=t, validate=False).json["moves"]
+                            live[i].append(({k: body[k] for k in LIVE_KEYS}, mv))
+                    played += 1
+                    n = len(live[0])
+                    for i, t in enumerate(viewers):
+                        for accept in ("application/x-ndjson", "text/event-stream"):
+                            st, ctype, body = read_stream(s.port, "/v1/games/%s/events?after=0" % gid, t,
+                                                          {"Accept": accept}, n)
+                            check(st == 200, "events: %d" % st)
+                            evs = [e for e in parse_events(ctype, body) if e["event"] == "move"]
+                            check(len(evs) == n, "%d move events, not %d" % (len(evs), n))
+                            for j, e in enumerate(evs):
+                                want, mv = live[i][j]
+                                check({k: e[k] for k in LIVE_KEYS} == want,
+                                      "%s/%d viewer %d, seq %d: the replayed event differs from the live view"
+                                      % (entry["id"], seats, i - 1, j + 1))
+                                check(mv and {"seq": e["seq"], "seat": e["seat"], "action": e["action"]} == mv[0],
+                                      "seq %d: the event's move differs from the log's" % (j + 1))
+    print("     %d games, every viewer's events compared with what it saw live" % played)
+
+
+# ---- refusals over HTTP ----
+
+def snapshot(s, gid, tok):
+    """Every viewer's game, actions and log, and the game's entry in the
+    list of games, as raw bytes."""
+    games = s.request("GET", "/v1/games?limit=100", validate=False).json["games"]
+    out = [[json.dumps(g, sort_keys=True) for g in games if g["id"] == gid]]
+    for t in [None] + tok:
+        r = s.request("GET", "/v1/games/%s" % gid, token=t, validate=False)
+        out.append((r.status, r.headers.get("etag"), r.raw))
+        if t:
+            out.append(s.request("GET", "/v1/games/%s/actions" % gid, token=t, validate=False).raw)
+        out.append(s.request("GET", "/v1/games/%s/moves" % gid, token=t, validate=False).raw)
+    return out
+
+
+def mutate(action, rng, listed):
+    """A malformed or unlisted variant of a listed action."""
+    a = json.loads(json.dumps(action))
+    keys = list(a)
+    k = rng.choice(keys)
+    kind = rng.randrange(8)
+    if kind == 0:
+        a[k] = rng.choice([None, True, 1.5, "", [], {}, [[0]], "x" * 3])
+    elif kind == 1:
+        del a[k]
+    elif kind == 2:
+        a[rng.choice(["x", "", "Type", "seat", "card", "ship"])] = rng.choice([1, "x", None])
+    elif kind == 3:
+        ints = [x for x in keys if isinstance(a[x], int) and not isinstance(a[x], bool)]
+        if ints:
+            a[rng.choice(ints)] = rng.choice([-1, 2 ** 31, 2 ** 63 - 1, -2 ** 63, 1000])
+        else:
+            a["type"] = 7
+    elif kind == 4:
+        a[k] = "".join(chr(rng.choice([rng.randrange(1, 32), rng.randrange(32, 127), rng.randrange(0x80, 0x800),
+                                       rng.randrange(0x1f300, 0x1f600)])) for _ in range(rng.randrange(12)))
+    elif kind == 5:
+        other = [x for x in listed if x.get("type") == a.get("type") and x != action]
+        if other and k != "type" and k in other[0]:
+            a[k] = rng.choice(other)[k]
+            v = a[k]
+            if isinstance(v, int) and not isinstance(v, bool):
+                a[k] = v + rng.choice([1, -1, 3])
+        else:
+            a["type"] = a.get("type", "") + "_"
+    elif kind == 6:
+        return rng.choice([[action], "play", 3, None, {}])
+    else:
+        a["type"] = str(a.get("type", "")).upper()
+    return a
+
+
+def bad_requests(s, gid, tok, g, rng):
+    """(description, method, path, kwargs) of requests that must all be
+    refused now."""
+    path = "/v1/games/%s/moves" % gid
+    seat = rng.choice(g["to_act"])
+    others = [i for i in range(len(tok)) if i not in g["to_act"]]
+    listed = s.request("GET", "/v1/games/%s/actions" % gid, token=tok[seat], validate=False).json["actions"]
+    out = []
+    for _ in range(8):
+        m = mutate(rng.choice(listed), rng, listed)
+        if m not in listed:
+            out.append(("mutated %r" % (m,), dict(body={"action": m}, token=tok[seat])))
+    blob = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 200)))
+    good = rng.choice(listed)
+    out += [
+        ("random bytes", dict(raw=blob, headers={"Content-Type": "application/json"}, token=tok[seat])),
+        ("truncated", dict(raw=json.dumps({"action": good}).encode()[:-2],
+                           headers={"Content-Type": "application/json"}, token=tok[seat])),
+        ("wrong content type", dict(raw=json.dumps({"action": good}).encode(),
+                                    headers={"Content-Type": "text/plain"}, token=tok[seat])),
+        ("oversized", dict(body={"action": good, "pad": "x" * 70000}, token=tok[seat])),
+        ("no token", dict(body={"action": good})),
+        ("unknown token", dict(body={"action": good}, token="A" * 43)),
+        ("stale If-Match", dict(body={"action": good}, token=tok[seat],
+                                headers={"If-Match": '"%d"' % (g["seq"] + 1)})),
+        ("bad If-Match", dict(body={"action": good}, token=tok[seat], headers={"If-Match": "soon"})),
+        ("expected_seq a string", dict(body={"action": good, "expected_seq": str(g["seq"])}, token=tok[seat])),
+        ("resign as a move", dict(body={"action": {"type": "resign"}}, token=tok[seat])),
+        ("body an array", dict(body=[{"action": good}], token=tok[seat])),
+    ]
+    if others:
+        out.append(("a seat not to act", dict(body={"action": good}, token=tok[rng.choice(others)])))
+    return [(d, "POST", path, kw) for d, kw in out]
+
+
+@test
+def refused_requests_change_nothing(binary):
+    rng = random.Random(SEED + 1)
+    tried = 0
+    with server(binary) as s:
+        for entry in catalog(s):
+            for seats in range(entry["min_seats"], entry["max_seats"] + 1):
+                gid, tok = create(s, entry["id"], seats)
+                for step in range(12):
+                    g = s.request("GET", "/v1/games/%s" % gid, validate=False).json
+                    if g["status"] == "finished":
+                        break
+                    if step % 3 == 0:
+                        before = snapshot(s, gid, tok)
+                        for what, method, path, kw in bad_requests(s, gid, tok, g, rng):
+                            r = s.request(method, path, **kw)  # validated against the spec
+                            check(400 <= r.status < 500, "%s: accepted: %r" % (what, r))
+                            tried += 1
+                        check(snapshot(s, gid, tok) == before,
+                              "%s/%d: a refused request changed what someone sees" % (entry["id"], seats))
+                    seat = rng.choice(g["to_act"])
+                    acts = s.request("GET", "/v1/games/%s/actions" % gid, token=tok[seat],
+                                     validate=False).json["actions"]
+                    r = s.request("POST", "/v1/games/%s/moves" % gid, {"action": rng.choice(acts)},
+                                  token=tok[seat], validate=False)
+                    check(r.status == 201, "listed action refused: %r" % r)
+    print("     %d refused requests, each followed by an unchanged game for every viewer" % tried)
+
+
+if __name__ == "__main__":
+    run_all("properties-http")
