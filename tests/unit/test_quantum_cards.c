@@ -2897,6 +2897,47 @@ static void cards_fourth_discard(void)
 	engine_game_free(g);
 }
 
+/* 1 if view.players[seat].commands_waking lists `card`. */
+static int waking_listed(struct engine_game *g, int seat, const char *card)
+{
+	json_t *v = view_of(g);
+	json_t *w = json_object_get(
+	    json_array_get(json_object_get(v, "players"), (size_t)seat),
+	    "commands_waking");
+	size_t i;
+	json_t *c;
+	int found = 0;
+	json_array_foreach(w, i, c) found |=
+	    strcmp(json_string_value(c), card) == 0;
+	json_decref(v);
+	return found;
+}
+
+/* view.commands_waking lists held cards taken this turn only: a taken
+ * card discarded at once (a 4th card) is not held, so not waking. */
+static void cards_discarded_not_waking(void)
+{
+	struct engine_game *g = alpha(
+	    "{'commands':[['cerebral','tyrannical','flexible'],[]],'research':"
+	    "[6,1],'ships':[[{'value':3,'at':[3,4]},{'value':5,'at':[5,4]},{"
+	    "'value':4,'at':'scrapyard'}]," FAR1
+	    "],'row':{'command':['agile','brilliant','cruel'],'gambit':["
+	    "'aggression','momentum','sabotage']}}");
+	test_cond("§9.1 two picks: construct and research 6",
+	          OK(g, 0, "{'type':'construct','planet':[4,4]}") &&
+	              OK(g, 0, "{'type':'end_turn'}") && st(g)->picks[0] == 2);
+	test_cond("§9.1 a 4th card taken is waking",
+	          OK(g, 0, "{'type':'take_card','card':'agile'}") &&
+	              asks(g, "discard_command", 0) &&
+	              waking_listed(g, 0, "agile"));
+	test_cond("§9.1 the new card discarded: no longer held nor waking",
+	          OK(g, 0, "{'type':'discard_command','card':'agile'}") &&
+	              !holds(g, 0, "agile") && st(g)->picks[0] == 1 &&
+	              st(g)->phase == QT_PH_CARDS &&
+	              !waking_listed(g, 0, "agile"));
+	engine_game_free(g);
+}
+
 /* The custom setup: "commands" holds at most 3 command cards per
  * seat, each card once in the game. */
 static void setup_commands_limits(void)
@@ -3102,6 +3143,7 @@ int main(void)
 	sabotage_turn_order();
 	cards_taken_work_next_turn();
 	cards_fourth_discard();
+	cards_discarded_not_waking();
 	setup_commands_limits();
 	listed_powers_are_legal();
 	return test_report("quantum-cards");

@@ -184,6 +184,8 @@ static int held_count(const struct qt_state *s, int seat)
 
 static void discard_held(struct qt_state *s, int seat, int slot)
 {
+	/* a discarded card is no longer held, so not waking either */
+	s->waking[seat] &= ~QT_CARD_BIT(s->held[seat][slot]);
 	s->cmd_discard[s->cmd_discard_n++] = s->held[seat][slot];
 	s->held[seat][slot] = QT_NO_CARD;
 }
