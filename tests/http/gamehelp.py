@@ -118,3 +118,48 @@ def read_stream(port, path, token, headers, want, timeout=20):
     finally:
         sock.close()
     raise AssertionError("stream %s: %d events did not come" % (path, want))
+
+
+def mutate(action, rng):
+    """A copy of action with one field changed: an integer (or the first
+    of a list of integers) moved by one, a flag or string made invalid; an
+    action with no field gets a made-up type."""
+    a = dict(action)
+    keys = [k for k in a if k != "type"]
+    if not keys:
+        a["type"] += "_x"
+        return a
+    k = rng.choice(keys)
+    v = a[k]
+    if isinstance(v, bool):
+        a[k] = "not-a-flag"
+    elif isinstance(v, int):
+        a[k] = v + rng.choice((-1, 1))
+    elif isinstance(v, list) and v and isinstance(v[0], int):
+        a[k] = [v[0] + rng.choice((-1, 1))] + v[1:]
+    else:
+        a[k] = "not-a-" + k
+    return a
+
+
+def views(s, gid, tokens, stable=lambda g: g):
+    """Every seat's and the spectator's game (without its "updated" time,
+    passed through stable) and move log: what a restart must keep."""
+    out = []
+    for t in list(tokens) + [None]:
+        body = s.request("GET", "/v1/games/%s" % gid, token=t).json
+        body.pop("updated", None)
+        out.append(stable(body))
+        out.append(s.request("GET", "/v1/games/%s/moves" % gid, token=t).json)
+    return out
+
+
+def identical_after_sigkill(s, games, stable=lambda g: g):
+    """Kills the server with SIGKILL, restarts it, and checks every game of
+    games (a list of (label, gid, tokens)) answers as before."""
+    before = {gid: views(s, gid, tokens, stable) for _, gid, tokens in games}
+    s.kill()
+    s.start()
+    for label, gid, tokens in games:
+        check(views(s, gid, tokens, stable) == before[gid],
+              "%s: identical after SIGKILL and restart" % label)

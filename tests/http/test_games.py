@@ -6,7 +6,7 @@ identical.  A game added to the registry is covered without a change here.
 Usage: test_games.py BOARDD [test names...]"""
 import random
 
-from gamehelp import server
+from gamehelp import identical_after_sigkill, mutate, server
 from harness import check, run_all, test
 
 GAMES_PER_SEAT_COUNT = 3
@@ -17,25 +17,6 @@ REFUSED = [0]  # unlisted actions posted (and refused)  # keeps make test short;
 
 def catalog(s):
     return s.request("GET", "/v1/catalog").json["games"]
-
-
-def mutate(action, rng):
-    """A copy of action with one field changed: an integer (or an integer
-    in a square) moved by one, or a string swapped for a made-up one."""
-    a = dict(action)
-    keys = [k for k in a if k != "type"]
-    if not keys:
-        a["type"] = a["type"] + "_x"
-        return a
-    k = rng.choice(keys)
-    v = a[k]
-    if isinstance(v, int):
-        a[k] = v + rng.choice((-1, 1))
-    elif isinstance(v, list) and v and isinstance(v[0], int):
-        a[k] = [v[0] + rng.choice((-1, 1))] + v[1:]
-    else:
-        a[k] = "not-a-" + k
-    return a
 
 
 def refuse_unlisted(s, gid, token, seq, listed, rng):
@@ -70,16 +51,6 @@ def play(s, gid, tokens, rng):
     return g
 
 
-def views(s, gid, tokens):
-    out = []
-    for t in list(tokens) + [None]:
-        body = s.request("GET", "/v1/games/%s" % gid, token=t).json
-        body.pop("updated")
-        out.append(body)
-        out.append(s.request("GET", "/v1/games/%s/moves" % gid, token=t).json)
-    return out
-
-
 @test
 def random_games_of_every_game_and_seat_count(binary):
     rng = random.Random(20261130)
@@ -102,13 +73,7 @@ def random_games_of_every_game_and_seat_count(binary):
         print("     %d games played, %d still running at the cap of %d moves; "
               "%d unlisted actions refused" % (len(played), len(unfinished), MOVE_CAP, REFUSED[0]))
         check(REFUSED[0] > 20, "unlisted actions were tried")
-        before = {p[2]: views(s, p[2], p[3]) for p in played}
-        s.kill()
-        s.start()
-        for p in played:
-            check(views(s, p[2], p[3]) == before[p[2]],
-                  "%s/%d seats: identical after SIGKILL and restart" % (p[0], p[1]))
-
+        identical_after_sigkill(s, [("%s/%d seats" % (p[0], p[1]), p[2], p[3]) for p in played])
 
 if __name__ == "__main__":
     run_all("games")

@@ -17,7 +17,7 @@ and the move log are identical.
 Usage: test_quantum_cards.py BOARDD [test names...]"""
 import random
 
-from gamehelp import server
+from gamehelp import identical_after_sigkill, mutate, server
 from harness import check, run_all, test, validate_response
 
 MOVE_CAP = 250
@@ -78,27 +78,6 @@ def pick(acts, deciding, rng):
     members = [a for a in acts if classify(a) == cls]
     kind = rng.choice(sorted({subkind(a) for a in members}))
     return rng.choice([a for a in members if subkind(a) == kind])
-
-
-def mutate(action, rng):
-    """A copy of action with one field changed: an integer (or the first
-    of a list) moved by one, a flag or string made invalid."""
-    a = dict(action)
-    keys = [k for k in a if k != "type"]
-    if not keys:
-        a["type"] += "_x"
-        return a
-    k = rng.choice(keys)
-    v = a[k]
-    if isinstance(v, bool):
-        a[k] = "not-a-flag"
-    elif isinstance(v, int):
-        a[k] = v + rng.choice((-1, 1))
-    elif isinstance(v, list) and v and isinstance(v[0], int):
-        a[k] = [v[0] + rng.choice((-1, 1))] + v[1:]
-    else:
-        a[k] = "not-a-" + k
-    return a
 
 
 # What has been checked against openapi.yaml: every large body is slow to
@@ -222,14 +201,6 @@ def play(s, gid, tokens, rng, tally):
     return g
 
 
-def views(s, gid, tokens):
-    out = []
-    for t in list(tokens) + [None]:
-        out.append(stable(s.request("GET", "/v1/games/%s" % gid, token=t).json))
-        out.append(s.request("GET", "/v1/games/%s/moves" % gid, token=t).json)
-    return out
-
-
 @test
 def card_biased_random_games_survive_sigkill(binary):
     rng = random.Random(20261201)
@@ -255,13 +226,7 @@ def card_biased_random_games_survive_sigkill(binary):
         check(powers > 0, "card powers were posted")
         check(decisions > 0, "card decisions were posted")
         check(tally.refused > 20, "unlisted actions were tried")
-        before = {p[2]: views(s, p[2], p[3]) for p in played}
-        s.kill()
-        s.start()
-        for p in played:
-            check(views(s, p[2], p[3]) == before[p[2]],
-                  "%s/%d seats: identical after SIGKILL and restart" % (p[0], p[1]))
-
+        identical_after_sigkill(s, [("quantum/%d seats" % p[1], p[2], p[3]) for p in played])
 
 if __name__ == "__main__":
     run_all("quantum-cards-http")
