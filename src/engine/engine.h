@@ -117,6 +117,11 @@ struct engine_game {
 /* Bytes an engine_game of these rules occupies (for memcpy copies). */
 size_t engine_game_size(const struct rules *r);
 
+/* 0 if r is played by `seats` seats, else BD_EBADOPTIONS with *why (may be
+ * NULL) saying the game's seat range. */
+int engine_seats_check(const struct rules *r, long long seats,
+                       struct rules_why *why);
+
 /* Creates a game at seq 0: validates the seat count, then runs setup.
  * `options` may be NULL (treated as {}).  On success *out is a new game
  * the caller frees with engine_game_free.  Errors: BD_EBADOPTIONS,

@@ -24,14 +24,26 @@ size_t engine_game_size(const struct rules *r)
 	return sizeof(struct engine_game) + r->state_size;
 }
 
+int engine_seats_check(const struct rules *r, long long seats,
+                       struct rules_why *why)
+{
+	if (seats >= r->min_seats && seats <= r->max_seats)
+		return 0;
+	if (r->min_seats == r->max_seats)
+		return rules_fail(why, BD_EBADOPTIONS, "seats",
+		                  "%s takes exactly %d seats, not %lld",
+		                  r->title, r->min_seats, seats);
+	return rules_fail(why, BD_EBADOPTIONS, "seats",
+	                  "%s takes %d to %d seats, not %lld", r->title,
+	                  r->min_seats, r->max_seats, seats);
+}
+
 int engine_game_new(const struct rules *r, int seats, const json_t *options,
                     const json_t *setup, uint64_t seed,
                     struct engine_game **out, struct rules_why *why)
 {
-	if (seats < r->min_seats || seats > r->max_seats)
-		return rules_fail(why, BD_EBADOPTIONS, "seats",
-		                  "%s takes %d to %d seats, not %d", r->title,
-		                  r->min_seats, r->max_seats, seats);
+	if (engine_seats_check(r, seats, why))
+		return BD_EBADOPTIONS;
 	json_t *empty = NULL;
 	if (!options)
 		options = empty = json_object();

@@ -17,7 +17,7 @@ static const struct problem_kind kinds[] = {
     {BD_EMALFORMED, 400, "malformed-json", "Malformed JSON"},
     {BD_EBADREQUEST, 400, "bad-request", "Bad request"},
     {BD_EUNAUTHORIZED, 401, "unauthorized", "Bearer token required"},
-    {BD_EFORBIDDEN, 403, "forbidden", "Token not valid for this game"},
+    {BD_EFORBIDDEN, 403, "forbidden", "Token not valid for this resource"},
     {BD_ENOTFOUND, 404, "unknown-game", "Unknown game"},
     {BD_ENOROUTE, 404, "not-found", "No such resource"},
     {BD_EMETHOD, 405, "method-not-allowed", "Method not allowed"},

@@ -54,8 +54,14 @@ static int parse_create(const json_t *body, struct create_req *c,
 		    err, BD_EUNKNOWNRULES,
 		    "no game '%s' in the catalog (GET /v1/catalog)",
 		    json_string_value(game));
-	json_int_t n = seats ? json_integer_value(seats) : c->rules->min_seats;
-	c->seats = n >= 0 && n <= ENGINE_MAX_SEATS ? (int)n : -1;
+	/* seats defaults to one per seating entry, else the game's minimum */
+	json_int_t n = seats        ? json_integer_value(seats)
+	               : c->seating ? (json_int_t)json_array_size(c->seating)
+	                            : c->rules->min_seats;
+	struct rules_why why;
+	if (engine_seats_check(c->rules, (long long)n, &why))
+		return svc__fail(err, BD_EBADOPTIONS, "%s", why.detail);
+	c->seats = (int)n;
 	return 0;
 }
 

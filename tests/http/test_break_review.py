@@ -321,4 +321,20 @@ def bearer_token_with_trailing_space(binary):
             check(r.json["you"] == 0, "seat 0: %r" % r)
 
 
+@test
+def seat_counts_out_of_range_say_what_was_asked(binary):
+    """A seat count above the engine's maximum was reported as "-1"; a
+    seating list without "seats" used the game's minimum instead of one
+    seat per entry (newcomer review)."""
+    with server(binary) as s:
+        r = s.request("POST", "/v1/games", {"game": "quantum", "seats": 100})
+        check(r.status == 422 and "not 100" in r.json["detail"], "100 seats: %r" % r)
+        r = s.request("POST", "/v1/games", {"game": "agent-avenue", "seats": 5})
+        check(r.status == 422 and "exactly 2 seats, not 5" in r.json["detail"], "5 seats: %r" % r)
+        r = s.request("POST", "/v1/games", {"game": "quantum", "seating": ["token"] * 3})
+        check(r.status == 201 and len(r.json["seats"]) == 3, "three seats from seating: %r" % r)
+        r = s.request("POST", "/v1/games", {"game": "quantum", "seating": ["token"] * 5})
+        check(r.status == 422 and "not 5" in r.json["detail"], "five seating entries: %r" % r)
+
+
 run_all("break_review")
