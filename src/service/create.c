@@ -20,10 +20,7 @@ static int parse_create(const json_t *body, struct create_req *c,
 {
 	static const char *const keys[] = {"game",  "seats",   "options",
 	                                   "setup", "seating", NULL};
-	if (!json_is_object(body))
-		return svc__fail(err, BD_EBADREQUEST,
-		                 "the body must be an object");
-	int rc = svc__only_keys(body, keys, err);
+	int rc = svc__body_keys(body, keys, err);
 	if (rc < 0)
 		return rc;
 	json_t *game = json_object_get(body, "game");

@@ -25,8 +25,9 @@ int svc__fail(struct svc_err *err, int code, const char *fmt, ...)
 /* Takes ownership of v: *out = v, or BD_ENOMEM when v is NULL. */
 int svc__give(json_t *v, json_t **out);
 
-/* BD_EBADREQUEST unless every key of obj is in the NULL-ended list. */
-int svc__only_keys(const json_t *obj, const char *const *keys,
+/* BD_EBADREQUEST unless the request body obj is an object and every key
+ * of it is in the NULL-ended list. */
+int svc__body_keys(const json_t *obj, const char *const *keys,
                    struct svc_err *err);
 
 /* Parses a decimal in [lo, hi]; 1 on success. */

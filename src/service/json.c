@@ -25,9 +25,12 @@ int svc__give(json_t *v, json_t **out)
 	return 0;
 }
 
-int svc__only_keys(const json_t *obj, const char *const *keys,
+int svc__body_keys(const json_t *obj, const char *const *keys,
                    struct svc_err *err)
 {
+	if (!json_is_object(obj))
+		return svc__fail(err, BD_EBADREQUEST,
+		                 "the body must be an object");
 	const char *k;
 	json_t *v;
 	json_object_foreach((json_t *)obj, k, v)

@@ -137,3 +137,16 @@ int load_seat(struct store *st, const struct loaded *l, const char *token,
 		            "you hold no seat in this game");
 	return rc;
 }
+
+int load_game_seat(struct store *st, struct engine_cache *cache, const char *id,
+                   const char *token, int required, struct loaded *out,
+                   int *seat, struct svc_err *err)
+{
+	int rc = load_game(st, cache, id, out, err);
+	if (rc < 0)
+		return rc;
+	rc = load_seat(st, out, token, required, seat, err);
+	if (rc < 0)
+		loaded_release(out);
+	return rc;
+}

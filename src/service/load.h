@@ -40,4 +40,10 @@ int load_apply_logged(struct engine_game *g, uint64_t seq, int seat,
 int load_seat(struct store *st, const struct loaded *l, const char *token,
               int required, int *seat, struct svc_err *err);
 
+/* load_game, then load_seat for token: 0 with *out to release and *seat
+ * set, or the first refusal with nothing to release. */
+int load_game_seat(struct store *st, struct engine_cache *cache, const char *id,
+                   const char *token, int required, struct loaded *out,
+                   int *seat, struct svc_err *err);
+
 #endif

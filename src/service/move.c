@@ -21,10 +21,7 @@ static int parse_move(const json_t *body, const uint64_t *if_match,
                       struct move_req *m, struct svc_err *err)
 {
 	static const char *const keys[] = {"action", "expected_seq", NULL};
-	if (!json_is_object(body))
-		return svc__fail(err, BD_EBADREQUEST,
-		                 "the body must be an object");
-	int rc = svc__only_keys(body, keys, err);
+	int rc = svc__body_keys(body, keys, err);
 	if (rc < 0)
 		return rc;
 	m->action = json_object_get(body, "action");
@@ -137,6 +134,18 @@ static int try_move(struct service *svc, struct loaded *l, int seat,
 	return rc;
 }
 
+/* The recorded answer of a retried request (svc__idem_replay's codes),
+ * with the seq it speaks for. */
+static int replay(struct service *svc, struct svc_idem *idem, json_t **out,
+                  uint64_t *seq, struct svc_err *err)
+{
+	int rc = svc__idem_replay(svc, idem, out, err);
+	if (rc == 0)
+		*seq =
+		    (uint64_t)json_integer_value(json_object_get(*out, "seq"));
+	return rc;
+}
+
 /* Loads, authorises and tries the move, retrying lost races. */
 static int move_loop(struct service *svc, const char *id, const char *token,
                      const struct move_req *m, struct svc_idem *idem,
@@ -157,10 +166,7 @@ static int move_loop(struct service *svc, const char *id, const char *token,
 		if (rc == BD_EREPLAY ||
 		    (idem && rc < 0 && rc != BD_ECONFLICT)) {
 			/* A racer with this key may have won: its answer. */
-			int r2 = svc__idem_replay(svc, idem, out, err);
-			if (r2 == 0)
-				*seq = (uint64_t)json_integer_value(
-				    json_object_get(*out, "seq"));
+			int r2 = replay(svc, idem, out, seq, err);
 			if (r2 != BD_ENOTFOUND || rc == BD_EREPLAY)
 				return r2;
 		}
@@ -170,20 +176,12 @@ static int move_loop(struct service *svc, const char *id, const char *token,
 	return svc__fail(err, BD_EBUSY, "too many concurrent moves; try again");
 }
 
-/* The seq a replayed answer speaks for. */
-static void replayed_seq(const json_t *out, uint64_t *seq)
-{
-	*seq = (uint64_t)json_integer_value(json_object_get(out, "seq"));
-}
-
 int service_move(struct service *svc, const char *id, const char *token,
                  const json_t *body, const uint64_t *if_match,
                  struct svc_idem *idem, json_t **out, uint64_t *seq,
                  struct svc_err *err)
 {
-	int rc = svc__idem_replay(svc, idem, out, err);
-	if (rc == 0)
-		replayed_seq(*out, seq);
+	int rc = replay(svc, idem, out, seq, err);
 	if (rc != BD_ENOTFOUND)
 		return rc;
 	struct move_req m;
@@ -196,9 +194,7 @@ int service_resign(struct service *svc, const char *id, const char *token,
                    struct svc_idem *idem, json_t **out, uint64_t *seq,
                    struct svc_err *err)
 {
-	int rc = svc__idem_replay(svc, idem, out, err);
-	if (rc == 0)
-		replayed_seq(*out, seq);
+	int rc = replay(svc, idem, out, seq, err);
 	if (rc != BD_ENOTFOUND)
 		return rc;
 	json_t *resign = json_pack("{s:s}", "type", "resign");

@@ -33,10 +33,7 @@ static int parse_player(const json_t *body, const char **name,
                         struct svc_err *err)
 {
 	static const char *const keys[] = {"name", NULL};
-	if (!json_is_object(body))
-		return svc__fail(err, BD_EBADREQUEST,
-		                 "the body must be an object");
-	int rc = svc__only_keys(body, keys, err);
+	int rc = svc__body_keys(body, keys, err);
 	if (rc < 0)
 		return rc;
 	*name = json_string_value(json_object_get(body, "name"));
@@ -226,10 +223,7 @@ static int parse_join(const json_t *body, int *seat, int seats,
 	*seat = -1;
 	if (!body)
 		return 0;
-	if (!json_is_object(body))
-		return svc__fail(err, BD_EBADREQUEST,
-		                 "the body must be an object");
-	int rc = svc__only_keys(body, keys, err);
+	int rc = svc__body_keys(body, keys, err);
 	json_t *s = json_object_get(body, "seat");
 	if (rc == 0 && s &&
 	    (!json_is_integer(s) || json_integer_value(s) < 0 ||

@@ -168,12 +168,11 @@ int service_game(struct service *svc, const char *id, const char *token,
 {
 	struct loaded l;
 	int seat;
-	int rc = load_game(svc->st, svc->cache, id, &l, err);
+	int rc =
+	    load_game_seat(svc->st, svc->cache, id, token, 0, &l, &seat, err);
 	if (rc < 0)
 		return rc;
-	rc = load_seat(svc->st, &l, token, 0, &seat, err);
-	if (rc == 0 &&
-	    (rc = svc__give(svc__game_json(svc, &l, seat), out)) == 0)
+	if ((rc = svc__give(svc__game_json(svc, &l, seat), out)) == 0)
 		*seq = l.g->seq;
 	loaded_release(&l);
 	return rc;
@@ -184,18 +183,16 @@ int service_actions(struct service *svc, const char *id, const char *token,
 {
 	struct loaded l;
 	int seat;
-	int rc = load_game(svc->st, svc->cache, id, &l, err);
+	int rc =
+	    load_game_seat(svc->st, svc->cache, id, token, 1, &l, &seat, err);
 	if (rc < 0)
 		return rc;
-	rc = load_seat(svc->st, &l, token, 1, &seat, err);
 	/* Nobody acts while seats are still open. */
-	json_t *acts = rc < 0             ? NULL
-	               : l.row.open_seats ? json_array()
-	                                  : engine_game_actions(l.g, seat);
-	if (rc == 0)
-		rc = svc__give(json_pack("{s:I,s:o}", "seq",
-		                         (json_int_t)l.g->seq, "actions", acts),
-		               out);
+	json_t *acts =
+	    l.row.open_seats ? json_array() : engine_game_actions(l.g, seat);
+	rc = svc__give(json_pack("{s:I,s:o}", "seq", (json_int_t)l.g->seq,
+	                         "actions", acts),
+	               out);
 	loaded_release(&l);
 	return rc;
 }
@@ -236,14 +233,14 @@ int service_moves(struct service *svc, const char *id, const char *token,
 		return svc__fail(err, BD_EBADREQUEST,
 		                 "after must be a non-negative integer seq");
 	struct loaded l;
-	int rc = load_game(svc->st, svc->cache, id, &l, err);
+	int viewer;
+	int rc =
+	    load_game_seat(svc->st, svc->cache, id, token, 0, &l, &viewer, err);
 	if (rc < 0)
 		return rc;
-	struct moves_ctx mc = {NULL, l.g, 0, (uint64_t)from, json_array(), err};
-	rc = load_seat(svc->st, &l, token, 0, &mc.viewer, err);
-	if (rc == 0)
-		rc = mc.moves ? load_fresh(&l.row, l.rules, &mc.g, err)
-		              : BD_ENOMEM;
+	struct moves_ctx mc = {NULL,           l.g,          viewer,
+	                       (uint64_t)from, json_array(), err};
+	rc = mc.moves ? load_fresh(&l.row, l.rules, &mc.g, err) : BD_ENOMEM;
 	if (rc == 0)
 		rc = store_moves_each(svc->st, l.row.key, 0, moves_one, &mc);
 	if (rc == 0) {

@@ -101,18 +101,16 @@ int service_game_seq(struct service *svc, const char *id, const char *token,
 {
 	struct loaded l;
 	int seat;
-	int rc = load_game(svc->st, svc->cache, id, &l, err);
+	int rc =
+	    load_game_seat(svc->st, svc->cache, id, token, 0, &l, &seat, err);
 	if (rc < 0)
 		return rc;
-	rc = load_seat(svc->st, &l, token, 0, &seat, err);
-	if (rc == 0) {
-		struct rules_result res;
-		*key = l.row.key;
-		*seq = l.g->seq;
-		*finished = engine_game_result(l.g, &res);
-	}
+	struct rules_result res;
+	*key = l.row.key;
+	*seq = l.g->seq;
+	*finished = engine_game_result(l.g, &res);
 	loaded_release(&l);
-	return rc;
+	return 0;
 }
 
 /* Points st at the state the first batch starts from: the current state
@@ -138,13 +136,15 @@ int service_stream_open(struct service *svc, const char *id, const char *token,
                         int64_t *game_key, struct svc_err *err)
 {
 	struct loaded l;
-	int rc = load_game(svc->st, svc->cache, id, &l, err);
+	int viewer;
+	int rc =
+	    load_game_seat(svc->st, svc->cache, id, token, 0, &l, &viewer, err);
 	if (rc < 0)
 		return rc;
 	struct svc_stream *st = calloc(1, sizeof *st);
-	rc =
-	    st ? load_seat(svc->st, &l, token, 0, &st->viewer, err) : BD_ENOMEM;
+	rc = st ? 0 : BD_ENOMEM;
 	if (rc == 0) {
+		st->viewer = viewer;
 		st->key = l.row.key;
 		st->open_seats = l.row.open_seats;
 		rc = start_state(st, &l, after, err);
