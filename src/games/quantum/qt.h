@@ -412,6 +412,10 @@ void qt_basic_list(const struct qt_state *s, int seat, qt_emit_fn emit,
  * (rules §5 Deploy; also EXPANSION and REORGANIZATION, §9.3). */
 int qt_deploy_square(const struct qt_state *s, int seat, struct qt_sq sq);
 
+/* Emits *a once per square qt_deploy_square allows, with a->to set. */
+void qt_list_deploy_squares(const struct qt_state *s, int seat,
+                            struct qt_action *a, qt_emit_fn emit, void *ctx);
+
 /* Re-rolls a ship until it differs from `old` (0: any value). */
 int qt_reroll_ship(struct qt_state *s, struct rng *rng, int old);
 

@@ -206,16 +206,22 @@ int qt_basic_apply(struct qt_state *s, int seat, const struct qt_action *a,
 	return qt_fail(why, BD_EILLEGAL, "§5", "not a basic action");
 }
 
+void qt_list_deploy_squares(const struct qt_state *s, int seat,
+                            struct qt_action *a, qt_emit_fn emit, void *ctx)
+{
+	for (int r = 0; r < qt_board_rows(&s->board); r++)
+		for (int c = 0; c < qt_board_cols(&s->board); c++) {
+			a->to = (struct qt_sq){(int8_t)r, (int8_t)c};
+			if (qt_deploy_square(s, seat, a->to))
+				emit(ctx, a);
+		}
+}
+
 static void list_deploys(const struct qt_state *s, int seat, int i,
                          qt_emit_fn emit, void *ctx)
 {
 	struct qt_action a = {.type = QT_A_DEPLOY, .ship = (int8_t)i};
-	for (int r = 0; r < qt_board_rows(&s->board); r++)
-		for (int c = 0; c < qt_board_cols(&s->board); c++) {
-			a.to = (struct qt_sq){(int8_t)r, (int8_t)c};
-			if (qt_deploy_square(s, seat, a.to))
-				emit(ctx, &a);
-		}
+	qt_list_deploy_squares(s, seat, &a, emit, ctx);
 }
 
 /* Every construct on planet p: with INGENIOUS, one per subset of the

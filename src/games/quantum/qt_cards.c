@@ -476,12 +476,7 @@ static void list_decision(const struct qt_state *s, int seat, qt_emit_fn emit,
 		a.scrapyard = 1;
 		emit(ctx, &a);
 		a.scrapyard = 0;
-		for (int r = 0; r < qt_board_rows(&s->board); r++)
-			for (int c = 0; c < qt_board_cols(&s->board); c++) {
-				a.to = (struct qt_sq){(int8_t)r, (int8_t)c};
-				if (qt_deploy_square(s, seat, a.to))
-					emit(ctx, &a);
-			}
+		qt_list_deploy_squares(s, seat, &a, emit, ctx);
 		return;
 	case QT_DEC_REORGANIZE: {
 		a.type = QT_A_REORGANIZE;

@@ -6,6 +6,8 @@
  * and CURIOUS's attack bookkeeping.  Movement cards live in qt_move.c,
  * construction and deploy cards in qt_actions.c, combat cards in
  * qt_combat.c. */
+#include <string.h>
+
 #include "qt.h"
 
 int qt_holds(const struct qt_state *s, int seat, int card)
@@ -75,8 +77,7 @@ void qt_cards_turn_start(struct qt_state *s, int seat)
 {
 	/* rules §14.1: taken cards start to work at any start of a turn;
 	 * once-per-turn powers and CURIOUS's bookkeeping start afresh. */
-	for (int p = 0; p < QT_MAX_SEATS; p++)
-		s->waking[p] = 0;
+	memset(s->waking, 0, sizeof s->waking);
 	s->used = 0;
 	s->attacked = 0;
 	s->curious_debt = 0;
@@ -222,8 +223,7 @@ int qt_attack_check(const struct qt_state *s, int base, struct qt_why *why)
 void qt_attack_pay(struct qt_state *s, int base)
 {
 	s->actions_left = (uint8_t)(s->actions_left - base - qt_attack_cost(s));
-	s->curious_debt = 0;
-	s->attacked = 1;
+	s->curious_debt = 0; /* qt_combat marks the turn as attacked */
 }
 
 /* ---- the free powers without ship movement ---- */
