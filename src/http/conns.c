@@ -8,9 +8,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/socket.h>
-#include <time.h>
 
 #include "conns.h"
+#include "monoclock.h"
 
 struct conn_entry {
 	int fd;                         /* the connection's socket */
@@ -31,13 +31,6 @@ struct conns {
 	unsigned open;       /* connections between conns_open and _close */
 	struct conn_entry *head, *tail; /* waiting, oldest first */
 };
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* ---- the waiting list (callers hold mu) ---- */
 
@@ -62,7 +55,7 @@ static void append(struct conns *cs, struct conn_entry *e)
 	if (e->cut)
 		return;
 	unlink_entry(cs, e);
-	e->since_ms = now_ms();
+	e->since_ms = mono_now_ms();
 	e->prev = cs->tail;
 	if (cs->tail)
 		cs->tail->next = e;
@@ -95,10 +88,8 @@ static void *conns_main(void *arg)
 			continue;
 		}
 		int64_t at = cut_at(cs, e);
-		if (at > now_ms()) {
-			struct timespec ts = {(time_t)(at / 1000),
-			                      (long)(at % 1000) * 1000000};
-			pthread_cond_timedwait(&cs->cv, &cs->mu, &ts);
+		if (at > mono_now_ms()) {
+			mono_cond_wait_until(&cs->cv, &cs->mu, at);
 			continue;
 		}
 		/* The library closes the connection in its own thread once
@@ -118,7 +109,6 @@ struct conns *conns_new(unsigned timeout_ms, unsigned high_water,
                         unsigned grace_ms)
 {
 	struct conns *cs = calloc(1, sizeof *cs);
-	pthread_condattr_t a;
 	if (!cs)
 		return NULL;
 	cs->timeout_ms = timeout_ms;
@@ -126,14 +116,7 @@ struct conns *conns_new(unsigned timeout_ms, unsigned high_water,
 	cs->grace_ms = grace_ms;
 	if (pthread_mutex_init(&cs->mu, NULL) != 0)
 		goto out_free;
-	if (pthread_condattr_init(&a) != 0)
-		goto out_mutex;
-	int rc = pthread_condattr_setclock(&a, CLOCK_MONOTONIC) == 0 &&
-	                 pthread_cond_init(&cs->cv, &a) == 0
-	             ? 0
-	             : -1;
-	pthread_condattr_destroy(&a);
-	if (rc < 0)
+	if (mono_cond_init(&cs->cv) < 0)
 		goto out_mutex;
 	if (pthread_create(&cs->thread, NULL, conns_main, cs) != 0)
 		goto out_cond;

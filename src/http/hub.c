@@ -13,9 +13,9 @@
 #include <microhttpd.h>
 #include <pthread.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "hub.h"
+#include "monoclock.h"
 
 #define HUB_BUCKETS 1024 /* game lists, hashed by store key */
 
@@ -31,13 +31,6 @@ struct hub {
 	struct hub_waiter **heap; /* min-heap on deadline_ms */
 	size_t heap_len, heap_cap;
 };
-
-int64_t hub_now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static struct hub_waiter **bucket_of(struct hub *h, int64_t key)
 {
@@ -153,20 +146,13 @@ void hub_on_move(void *hub, int64_t key, uint64_t seq)
 
 /* ---- the timer thread ---- */
 
-static void wait_until(struct hub *h, int64_t deadline_ms)
-{
-	struct timespec ts = {(time_t)(deadline_ms / 1000),
-	                      (long)(deadline_ms % 1000) * 1000000};
-	pthread_cond_timedwait(&h->timer_cv, &h->mu, &ts);
-}
-
 static void *timer_main(void *arg)
 {
 	struct hub *h = arg;
 	pthread_mutex_lock(&h->mu);
 	while (!h->stop) {
 		struct hub_waiter *list = NULL;
-		int64_t now = hub_now_ms();
+		int64_t now = mono_now_ms();
 		while (h->heap_len && h->heap[0]->deadline_ms <= now) {
 			struct hub_waiter *w = h->heap[0];
 			heap_remove(h, w);
@@ -178,7 +164,8 @@ static void *timer_main(void *arg)
 			resume_all(list);
 			pthread_mutex_lock(&h->mu);
 		} else if (h->heap_len) {
-			wait_until(h, h->heap[0]->deadline_ms);
+			mono_cond_wait_until(&h->timer_cv, &h->mu,
+			                     h->heap[0]->deadline_ms);
 		} else {
 			pthread_cond_wait(&h->timer_cv, &h->mu);
 		}
@@ -189,19 +176,6 @@ static void *timer_main(void *arg)
 
 /* ---- lifecycle ---- */
 
-static int init_cond(pthread_cond_t *cv)
-{
-	pthread_condattr_t a;
-	if (pthread_condattr_init(&a) != 0)
-		return -1;
-	int rc = pthread_condattr_setclock(&a, CLOCK_MONOTONIC) == 0 &&
-	                 pthread_cond_init(cv, &a) == 0
-	             ? 0
-	             : -1;
-	pthread_condattr_destroy(&a);
-	return rc;
-}
-
 struct hub *hub_new(void)
 {
 	struct hub *h = calloc(1, sizeof *h);
@@ -209,9 +183,9 @@ struct hub *hub_new(void)
 		return NULL;
 	if (pthread_mutex_init(&h->mu, NULL) != 0)
 		goto out_free;
-	if (init_cond(&h->timer_cv) < 0)
+	if (mono_cond_init(&h->timer_cv) < 0)
 		goto out_mutex;
-	if (init_cond(&h->drain_cv) < 0)
+	if (mono_cond_init(&h->drain_cv) < 0)
 		goto out_timer_cv;
 	if (pthread_create(&h->timer, NULL, timer_main, h) != 0)
 		goto out_drain_cv;
@@ -334,12 +308,10 @@ void hub_shutdown(struct hub *h)
 
 size_t hub_drain(struct hub *h, int timeout_ms)
 {
-	int64_t end = hub_now_ms() + timeout_ms;
+	int64_t end = mono_now_ms() + timeout_ms;
 	pthread_mutex_lock(&h->mu);
-	while (h->joined && hub_now_ms() < end) {
-		struct timespec ts = {(time_t)(end / 1000),
-		                      (long)(end % 1000) * 1000000};
-		if (pthread_cond_timedwait(&h->drain_cv, &h->mu, &ts) ==
+	while (h->joined && mono_now_ms() < end) {
+		if (mono_cond_wait_until(&h->drain_cv, &h->mu, end) ==
 		    ETIMEDOUT)
 			break;
 	}

@@ -41,7 +41,7 @@ struct hub_waiter {
 	struct MHD_Connection *conn; /* borrowed; outlives the waiter */
 	int64_t key;                 /* the game's store key */
 	uint64_t after;              /* wake when a move has seq > after */
-	int64_t deadline_ms;         /* hub_now_ms() time, 0: none */
+	int64_t deadline_ms;         /* mono_now_ms() time, 0: none */
 	unsigned fired;              /* HUB_* bits not taken yet */
 	int joined;                  /* 1 between hub_join and hub_leave */
 	int suspended;               /* 1 while the hub holds it suspended */
@@ -59,9 +59,6 @@ struct hub *hub_new(void);
 /* Stops the timer thread and frees the hub.  Every waiter must have left.
  * NULL is a no-op. */
 void hub_free(struct hub *h);
-
-/* Milliseconds on the monotonic clock the hub's deadlines use. */
-int64_t hub_now_ms(void);
 
 /* The move listener (a service_move_fn; `hub` is the struct hub *): wakes
  * every waiter of game `key` whose `after` is below `seq`.  Quick; safe

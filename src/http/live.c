@@ -8,6 +8,7 @@
 
 #include "hub.h"
 #include "live.h"
+#include "monoclock.h"
 
 /* One open event stream: the response's content-reader state. */
 struct live_stream {
@@ -85,7 +86,7 @@ int live_game_wait(struct service *svc, const struct http_req *req,
 		after = seq; /* wait for the next move */
 	if (seq > after || finished)
 		return 0; /* a finished game will never move again */
-	int64_t deadline = hub_now_ms() + (int64_t)wait_s * 1000;
+	int64_t deadline = mono_now_ms() + (int64_t)wait_s * 1000;
 	if (hub_join(req->hub, req->waiter, req->conn, key, after, deadline,
 	             0) != 0)
 		return 0; /* shutting down (or no memory): answer now */
@@ -177,7 +178,7 @@ static int refill(struct live_stream *ls, unsigned why)
 		if (rc < 0)
 			return rc;
 		hub_set_deadline(ls->hub, &ls->waiter,
-		                 hub_now_ms() + ls->keepalive_ms);
+		                 mono_now_ms() + ls->keepalive_ms);
 	}
 	if (why & HUB_MOVE) {
 		int rc = put_events(ls);
@@ -316,7 +317,7 @@ void live_events(struct service *svc, const struct http_req *req,
 	/* HUB_MOVE at once: a move may have landed after the first batch. */
 	if (!ls->done &&
 	    hub_join(req->hub, &ls->waiter, req->conn, key, 0,
-	             hub_now_ms() + ls->keepalive_ms, HUB_MOVE) != 0)
+	             mono_now_ms() + ls->keepalive_ms, HUB_MOVE) != 0)
 		ls->done = 1; /* shutting down (or no memory): end it */
 	rep->status = 200;
 	rep->stream = ls;
