@@ -25,7 +25,7 @@ endif
 comma := ,
 
 LIB_SRC := $(wildcard src/common/*.c src/engine/*.c src/store/*.c \
-	src/service/*.c src/http/*.c) \
+	src/service/*.c src/http/*.c src/bot/*.c) \
 	$(foreach g,$(GAMES),$(wildcard src/games/$(g)/*.c))
 GEN_SRC := $(BUILD)/gen/migrations.c $(BUILD)/gen/openapi.c
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:.c=.o)

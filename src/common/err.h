@@ -35,6 +35,10 @@ enum bd_err {
 	BD_EALREADYSEATED = -23, /* the player already holds a seat here */
 	BD_EREPLAY = -24,        /* an Idempotency-Key was recorded meanwhile */
 	BD_EIDEMPOTENCY = -25,   /* same Idempotency-Key, different request */
+	BD_ELIMIT = -26,   /* a rate limit or a stream budget is spent: 429 */
+	BD_ENOSPACE = -27, /* the disk (or a file size limit) is full: 507 */
+	BD_EUNAVAILABLE = -28, /* the store cannot be used now (locked by
+	                          another process, file gone): 503 */
 };
 
 /* Longest human-readable detail an error carries, including the NUL. */
