@@ -71,7 +71,9 @@ int service_player_create(struct service *svc, const json_t *body,
                           struct svc_idem *idem, json_t **out,
                           struct svc_err *err)
 {
-	int rc = svc__idem_replay(svc, idem, out, err);
+	int rc = svc__idem_issued_token(svc, idem, err);
+	if (rc == 0)
+		rc = svc__idem_replay(svc, idem, out, err);
 	if (rc != BD_ENOTFOUND)
 		return rc;
 	const char *name = NULL;
