@@ -81,6 +81,7 @@ struct http_reply {
 	int suspend;                /* 1: no answer yet, wait on req->waiter */
 	struct live_stream *stream; /* owned: an event stream body (live.h) */
 	int replayed;               /* 1: an Idempotency-Key replay */
+	int close; /* 1: close the connection after it (Connection: close) */
 };
 
 /* The value of request header `name`, or NULL.  Borrowed. */

@@ -40,6 +40,7 @@ static const struct problem_kind kinds[] = {
     {BD_ENOSPACE, 507, "insufficient-storage", "Insufficient storage"},
     {BD_EUNAVAILABLE, 503, "unavailable", "Service unavailable"},
     {BD_EBUSY, 503, "busy", "Busy"},
+    {BD_EUNSUPPORTED, 501, "not-implemented", "Not implemented"},
     {BD_ENOMEM, 503, "out-of-memory", "Out of memory"},
     {BD_EINTERNAL, 500, "internal", "Internal error"},
 };
@@ -92,6 +93,12 @@ void problem_reply(struct http_reply *rep, int code, const struct svc_err *err,
 	json_decref(rep->body);
 	rep->body = p;
 	rep->problem = 1;
-	if (code == BD_EBUSY)
+	/* Answers that mean "try again later" say when, unless the caller
+	 * said already: a lock is released soon; space or a database file
+	 * need an operator. */
+	if (!rep->retry_after && code == BD_EBUSY)
 		rep->retry_after = 1;
+	else if (!rep->retry_after &&
+	         (code == BD_ENOSPACE || code == BD_EUNAVAILABLE))
+		rep->retry_after = 30;
 }
