@@ -474,6 +474,9 @@ int store__write_tx(struct store *s, tx_fn fn, void *ctx)
 	if (rc == 0 || rc == BD_ENOSPACE)
 		note_space(s, rc);
 out_unlock:
+	/* Cleared here too: a busy wait later in the transaction must not
+	 * leave every later write refused. */
+	atomic_store(&s->lock_waiting, 0);
 	pthread_mutex_unlock(&s->write_mu);
 	return rc;
 }

@@ -172,11 +172,15 @@ def lock_held_elsewhere(binary):
                 answers[name] = r
                 order.append(name)
 
+        took = {}
+
         def get(name, path):
+            t0 = time.monotonic()
             r = s.request("GET", path, token=tokens[0])
             with lock:
                 answers[name] = r
                 order.append(name)
+                took[name] = time.monotonic() - t0
 
         first = threading.Thread(target=post, args=("first",))
         first.start()
@@ -192,6 +196,8 @@ def lock_held_elsewhere(binary):
         for t in reads + others + [first]:
             t.join(60)
         holder.execute("ROLLBACK")
+        print("     while a write waited for the lock: /healthz %.3f s, view %.3f s"
+              % (took.get("health", -1), took.get("view", -1)), flush=True)
         check(answers["health"].status == 200, "health: %r" % answers["health"])
         check(answers["view"].status == 200, "view: %r" % answers["view"])
         check(order.index("health") < order.index("first") and
