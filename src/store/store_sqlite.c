@@ -358,10 +358,11 @@ static void tx_rollback(struct conn *c)
 
 /* ---- the write path: bounded waits, file checks ------------------------ */
 
-static struct timespec mono_after_ms(int ms)
+/* The time `ms` milliseconds from now on `clock`. */
+static struct timespec clock_after_ms(clockid_t clock, int ms)
 {
 	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	clock_gettime(clock, &t);
 	t.tv_sec += ms / 1000;
 	t.tv_nsec += (long)(ms % 1000) * 1000000L;
 	if (t.tv_nsec >= 1000000000L) {
@@ -406,10 +407,12 @@ static int writer_take(struct store *s)
 {
 	if (atomic_load(&s->lock_waiting))
 		return BD_EBUSY;
-	struct timespec deadline = mono_after_ms(s->write_wait_ms);
-	int e =
-	    pthread_mutex_clocklock(&s->write_mu, CLOCK_MONOTONIC, &deadline);
-	if (e)
+	struct timespec deadline =
+	    clock_after_ms(CLOCK_MONOTONIC, s->write_wait_ms);
+	/* timedlock's clock is CLOCK_REALTIME (pthread_mutex_clocklock would
+	 * take the monotonic one, but ThreadSanitizer does not know it). */
+	struct timespec wall = clock_after_ms(CLOCK_REALTIME, s->write_wait_ms);
+	if (pthread_mutex_timedlock(&s->write_mu, &wall))
 		return BD_EBUSY; /* ETIMEDOUT */
 	s->write_deadline = deadline;
 	return 0;
