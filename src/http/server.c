@@ -479,16 +479,13 @@ static enum MHD_Result begin(struct http_server *s, struct MHD_Connection *c,
 	ctx->entry = entry_of(c);
 	clock_gettime(CLOCK_MONOTONIC, &ctx->t0);
 	*con_cls = ctx;
-	char detail[BD_DETAIL_LEN];
-	int bad = check_framing(c, version, url, detail, sizeof detail);
+	struct svc_err err = {0};
+	int bad = check_framing(c, version, url, err.detail, sizeof err.detail);
 	if (bad) {
 		struct http_reply rep = {.close = 1};
-		struct svc_err err = {0};
-		snprintf(err.detail, sizeof err.detail, "%s", detail);
 		problem_reply(&rep, bad, &err, url);
-		ctx->too_large = 1;               /* no body is kept */
 		conns_busy(s->conns, ctx->entry); /* answered */
-		return send_reply(c, ctx, &rep);
+		return send_reply(c, ctx, &rep);  /* the body is never read */
 	}
 	const char *cl =
 	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
