@@ -15,6 +15,9 @@
  *   --max-conns N  BOARDD_MAX_CONNS  (below)  simultaneous connections;
  *                                            default and cap: the open-
  *                                            file limit allows, <= 4096
+ *   --write-wait MS  BOARDD_WRITE_WAIT  2000  longest a write waits for
+ *                                            the database's write lock;
+ *                                            then 503 with Retry-After
  *
  * Runs until SIGINT or SIGTERM, then finishes in-flight requests and
  * closes the database cleanly. */
@@ -34,6 +37,7 @@
 struct config {
 	const char *addr, *db, *sync;
 	long port, threads, keepalive, timeout, max_conns; /* 0: default */
+	long write_wait;                                   /* ms */
 	int quiet;
 };
 
@@ -41,7 +45,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: boardd [--addr A] [--port P] [--db PATH] [--threads N]"
 	      " [--sync full|normal] [--quiet] [--keepalive S] [--timeout S]"
-	      " [--max-conns N]\n"
+	      " [--max-conns N] [--write-wait MS]\n"
 	      "  --timeout S    close a connection idle for S seconds, or"
 	      " that takes longer\n"
 	      "                 to send a request (default 30); waiting"
@@ -52,9 +56,12 @@ static void usage(FILE *f)
 	      "                 allows, at most 4096); near it, those"
 	      " waiting longest for\n"
 	      "                 a request are closed to make room\n"
+	      "  --write-wait MS longest a write waits for the database's"
+	      " write lock\n"
+	      "                 (default 2000); then 503 with Retry-After\n"
 	      "environment: BOARDD_ADDR BOARDD_PORT BOARDD_DB BOARDD_THREADS"
 	      " BOARDD_SYNC BOARDD_QUIET BOARDD_KEEPALIVE BOARDD_TIMEOUT"
-	      " BOARDD_MAX_CONNS\n",
+	      " BOARDD_MAX_CONNS BOARDD_WRITE_WAIT\n",
 	      f);
 }
 
@@ -79,8 +86,8 @@ static int parse_long(const char *s, long lo, long hi, long *out)
 static int takes_value(const char *a)
 {
 	static const char *const opts[] = {
-	    "--addr", "--port",      "--db",      "--threads",
-	    "--sync", "--keepalive", "--timeout", "--max-conns"};
+	    "--addr",      "--port",    "--db",        "--threads",   "--sync",
+	    "--keepalive", "--timeout", "--max-conns", "--write-wait"};
 	for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
 		if (strcmp(a, opts[i]) == 0)
 			return 1;
@@ -94,6 +101,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 	const char *keepalive = env_or("BOARDD_KEEPALIVE", "15");
 	const char *timeout = env_or("BOARDD_TIMEOUT", "30");
 	const char *max_conns = env_or("BOARDD_MAX_CONNS", NULL);
+	const char *write_wait = env_or("BOARDD_WRITE_WAIT", "2000");
 	c->addr = env_or("BOARDD_ADDR", "127.0.0.1");
 	c->db = env_or("BOARDD_DB", "boardd.db");
 	c->sync = env_or("BOARDD_SYNC", "full");
@@ -132,6 +140,8 @@ static int parse_args(int argc, char **argv, struct config *c)
 			timeout = v;
 		else if (strcmp(a, "--max-conns") == 0)
 			max_conns = v;
+		else if (strcmp(a, "--write-wait") == 0)
+			write_wait = v;
 		else {
 			fprintf(stderr, "boardd: unknown option %s\n", a);
 			return -1;
@@ -147,10 +157,11 @@ static int parse_args(int argc, char **argv, struct config *c)
 	    parse_long(timeout, 1, 3600, &c->timeout) < 0 ||
 	    (max_conns &&
 	     parse_long(max_conns, 1, 1000000, &c->max_conns) < 0) ||
+	    parse_long(write_wait, 0, 60000, &c->write_wait) < 0 ||
 	    (strcmp(c->sync, "full") != 0 && strcmp(c->sync, "normal") != 0)) {
 		fputs("boardd: a value is out of range (port 0-65535, threads "
 		      "1-64, keepalive and timeout 1-3600 s, max-conns >= 1, "
-		      "sync full|normal)\n",
+		      "write-wait 0-60000 ms, sync full|normal)\n",
 		      stderr);
 		return -1;
 	}
@@ -177,7 +188,10 @@ static unsigned max_connections(void)
 }
 
 /* Blocks SIGINT/SIGTERM in every thread (the daemon's inherit the mask)
- * so that main can sigwait for them. */
+ * so that main can sigwait for them.  SIGPIPE and SIGXFSZ are ignored: a
+ * write to a closed socket then fails with EPIPE, and a write past the
+ * file size limit (ulimit -f) with EFBIG, which the store answers as a
+ * full disk (507) instead of the process dying. */
 static void block_signals(sigset_t *set)
 {
 	sigemptyset(set);
@@ -185,6 +199,7 @@ static void block_signals(sigset_t *set)
 	sigaddset(set, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, set, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
 }
 
 int main(int argc, char **argv)
@@ -205,7 +220,7 @@ int main(int argc, char **argv)
 	char err[256];
 	struct store *st = NULL;
 	struct store_config sc = {c.db, strcmp(c.sync, "full") == 0,
-	                          (int)c.threads + 1, 5000};
+	                          (int)c.threads + 1, (int)c.write_wait};
 	if (store_open(&sc, &st, err, sizeof err) < 0) {
 		fprintf(stderr, "boardd: %s: %s\n", c.db, err);
 		return 1;

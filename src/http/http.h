@@ -1,8 +1,10 @@
 /* http.h: the HTTP layer (libmicrohttpd).  Its manual.
  *
- * server.c owns the daemon and the per-request context: it reads headers,
- * caps and parses the JSON body, and turns a struct http_reply into a
- * libmicrohttpd response; conns.c closes connections that take too long
+ * server.c owns the daemon and the per-request context: it refuses what
+ * RFC 9112 forbids before reading a body (400/501, connection closed),
+ * decodes the path and query itself (a %00 is refused, not a cut), reads
+ * headers, caps and parses the JSON body, and turns a struct http_reply
+ * into a libmicrohttpd response; conns.c closes connections that take too long
  * to send a request (or wait for one near the connection limit).
  * router.c maps (method, path) to a handler that calls the service.
  * problem.c is the one table from bd_err to HTTP status and RFC 9457
@@ -49,7 +51,8 @@ struct http_config {
  * valid for the handler call. */
 struct http_req {
 	const char *method;      /* "GET", "POST", …; HEAD arrives as "GET" */
-	const char *path;        /* percent-decoded, without the query */
+	const char *path;        /* percent-decoded, without the query; holds
+	                            no control character (server.c) */
 	const char *token;       /* bearer token, or NULL when none was sent */
 	int bad_auth;            /* 1: an Authorization header that is not
 	                            "Bearer <token>" (token is then NULL) */
@@ -81,6 +84,7 @@ struct http_reply {
 	int suspend;                /* 1: no answer yet, wait on req->waiter */
 	struct live_stream *stream; /* owned: an event stream body (live.h) */
 	int replayed;               /* 1: an Idempotency-Key replay */
+	int close; /* 1: close the connection after it (Connection: close) */
 };
 
 /* The value of request header `name`, or NULL.  Borrowed. */

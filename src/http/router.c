@@ -108,8 +108,11 @@ static unsigned write_status(struct http_reply *rep,
 static void h_health(struct service *svc, const struct http_req *req,
                      const struct route_args *a, struct http_reply *rep)
 {
-	(void)svc, (void)req, (void)a;
-	reply_json(rep, 200, json_pack("{s:s}", "status", "ok"));
+	(void)a;
+	struct svc_err err = {0};
+	int rc = service_health(svc, &err);
+	finish(rep, req, rc, 200,
+	       rc == 0 ? json_pack("{s:s}", "status", "ok") : NULL, &err);
 }
 
 static void h_openapi(struct service *svc, const struct http_req *req,
@@ -343,15 +346,7 @@ static void h_player_games(struct service *svc, const struct http_req *req,
 static void h_events(struct service *svc, const struct http_req *req,
                      const struct route_args *a, struct http_reply *rep)
 {
-	if (req->head) {
-		/* No stream for a HEAD: libmicrohttpd would still send the
-		 * chunked terminator, which is content. */
-		rep->status = 200;
-		rep->raw = "";
-		rep->raw_len = 0;
-		rep->raw_type = "text/event-stream";
-		return;
-	}
+	/* A HEAD too: the same checks; server.c sends no stream for it. */
 	live_events(svc, req, a->id, rep);
 }
 

@@ -76,6 +76,11 @@ void service_free(struct service *svc);
 int service_catalog(struct service *svc, const char **body, size_t *len,
                     struct svc_err *err);
 
+/* GET /healthz: 0 when the server can serve reads and writes, or
+ * BD_EUNAVAILABLE (with a detail) when its database file was deleted or
+ * replaced under it.  Never waits for a lock. */
+int service_health(struct service *svc, struct svc_err *err);
+
 /* POST /v1/games.  `body` is borrowed; `token` (may be NULL) is needed
  * when a seat of "seating" is "me".  idem may be NULL. */
 int service_create(struct service *svc, const json_t *body, const char *token,

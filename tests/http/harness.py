@@ -64,8 +64,11 @@ class Response:
 class Server:
     """One boardd process on a fresh port; the database survives restarts."""
 
-    def __init__(self, binary, db=None, extra=()):
+    def __init__(self, binary, db=None, extra=(), preexec=None):
+        """preexec: run in the child before exec (e.g. to set a
+        resource limit), as subprocess's preexec_fn."""
         self.binary = binary
+        self.preexec = preexec
         self.dir = tempfile.mkdtemp(prefix="boardd-test-")
         self.db = db or os.path.join(self.dir, "test.db")
         self.port = free_port()
@@ -78,7 +81,8 @@ class Server:
         args = WRAP + [self.binary, "--addr", "127.0.0.1", "--port", str(self.port),
                 "--db", self.db, "--sync", "normal", "--quiet"] + self.extra
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL,
-                                     stderr=open(self.log, "ab"))
+                                     stderr=open(self.log, "ab"),
+                                     preexec_fn=self.preexec)
         deadline = time.time() + 10 * SLOW
         while time.time() < deadline:
             try:
@@ -204,6 +208,28 @@ def validate_raw(method, path, resp):
     library's own refusals (documented in the spec) may come instead."""
     if not is_library_refusal(resp):
         validate_response(method, path, resp)
+
+
+def raw_exchange(port, data, timeout=5):
+    """Sends raw bytes on a fresh connection to 127.0.0.1:port and reads
+    every byte the server sends until it closes the connection or
+    `timeout` seconds pass.  Returns (bytes, closed): closed is False
+    when the server still held the connection open."""
+    c = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    out, closed = b"", False
+    try:
+        c.sendall(data)
+        while True:
+            b = c.recv(65536)
+            if not b:
+                closed = True
+                break
+            out += b
+    except socket.timeout:
+        pass
+    finally:
+        c.close()
+    return out, closed
 
 
 def parse_responses(data, methods=()):
