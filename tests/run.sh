@@ -52,6 +52,7 @@ run_suite break_review /usr/bin/python3 "$here/http/test_break_review.py" "$buil
 run_suite abuse /usr/bin/python3 "$here/http/test_abuse.py" "$build/boardd"
 run_suite properties-http /usr/bin/python3 "$here/http/test_properties.py" "$build/boardd"
 run_suite contract /usr/bin/python3 "$here/http/test_contract.py" "$build/boardd"
+run_suite limits-http /usr/bin/python3 "$here/http/test_limits.py" "$build/boardd"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -24,6 +24,8 @@
  * request before it is closed to make room (conns.h). */
 #define HTTP_CROWDED_GRACE_MS 100
 
+#include "limits.h"
+
 struct hub;         /* hub.h */
 struct hub_waiter;  /* hub.h */
 struct live_stream; /* live.c */
@@ -43,6 +45,9 @@ struct http_config {
 	int no_library_log;   /* 1: libmicrohttpd's own messages are not
 	                         printed (the fuzzer's socketpairs make it
 	                         warn about TCP options on every connection) */
+	const struct limits_config *limits; /* rate limits, stream budgets,
+	                         trusted proxies (limits.h), copied; NULL: no
+	                         rate limit, streams capped at max_conns / 2 */
 };
 
 /* A parsed request, as handlers see it.  Every pointer is borrowed and
@@ -63,6 +68,10 @@ struct http_req {
 	int resumed;               /* 1: the run after a long-poll's wait */
 	int head;                  /* 1: a HEAD (method reads "GET") */
 	unsigned keepalive_ms;     /* event streams' keep-alive period */
+	struct limits *limits;     /* the server's limiter (limits.h) */
+	const struct limits_addr *client; /* who asks (limits_client) */
+	struct limits_slot *slot;         /* a long-poll's stream slot, held
+	                                     until the request completes */
 };
 
 /* What a handler answers.  body is owned by the reply and released by
@@ -81,6 +90,8 @@ struct http_reply {
 	int suspend;                /* 1: no answer yet, wait on req->waiter */
 	struct live_stream *stream; /* owned: an event stream body (live.h) */
 	int replayed;               /* 1: an Idempotency-Key replay */
+	char ratelimit_policy[160]; /* RateLimit-Policy value, or "" */
+	char ratelimit[160];        /* RateLimit value, or "" */
 };
 
 /* The value of request header `name`, or NULL.  Borrowed. */
