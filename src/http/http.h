@@ -4,7 +4,9 @@
  * caps and parses the JSON body, and turns a struct http_reply into a
  * libmicrohttpd response; conns.c closes connections that take too long
  * to send a request (or wait for one near the connection limit).
- * router.c maps (method, path) to a handler that calls the service.
+ * router.c maps (method, path) to a handler that calls the service;
+ * the write handlers first take the caller's rate-limit buckets, streams
+ * and long-polls a stream slot (limits.h: who the client is, budgets).
  * problem.c is the one table from bd_err to HTTP status and RFC 9457
  * problem type.
  */
