@@ -15,6 +15,9 @@
  *   --max-conns N  BOARDD_MAX_CONNS  (below)  simultaneous connections;
  *                                            default and cap: the open-
  *                                            file limit allows, <= 4096
+ *   --max-conns-per-addr N     BOARDD_MAX_CONNS_PER_ADDR  64, or 0 (no
+ *                              cap) with --trusted-proxy: connections
+ *                              from one peer address
  *   --max-streams N            BOARDD_MAX_STREAMS  max-conns/2
  *   --max-streams-per-addr N   BOARDD_MAX_STREAMS_PER_ADDR   32 (0: none)
  *   --max-streams-per-token N  BOARDD_MAX_STREAMS_PER_TOKEN  16 (0: none)
@@ -48,6 +51,7 @@ struct config {
 	long port, threads, keepalive, timeout, max_conns; /* 0: default */
 	int quiet;
 	long streams, streams_addr, streams_token; /* -1: default */
+	long conns_addr;                           /* -1: default */
 	long waiting_player, waiting_addr, waiting_expiry;
 	const char *rates[MAX_REPEATS + 1];   /* --rate-limit values */
 	const char *proxies[MAX_REPEATS + 1]; /* --trusted-proxy values */
@@ -69,6 +73,10 @@ static void usage(FILE *f)
 	      "                 allows, at most 4096); near it, those"
 	      " waiting longest for\n"
 	      "                 a request are closed to make room\n"
+	      "  --max-conns-per-addr N  connections from one peer address"
+	      " (default 64, or 0\n"
+	      "                 with --trusted-proxy: the proxy limits each"
+	      " client); 0: no cap\n"
 	      "  --max-streams N  event streams and long-polls open at once"
 	      " (default and cap:\n"
 	      "                 half of --max-conns); past it 503\n"
@@ -95,7 +103,8 @@ static void usage(FILE *f)
 	      "                 (default 259200, 72 h; 0: never)\n"
 	      "environment: BOARDD_ADDR BOARDD_PORT BOARDD_DB BOARDD_THREADS"
 	      " BOARDD_SYNC BOARDD_QUIET BOARDD_KEEPALIVE BOARDD_TIMEOUT"
-	      " BOARDD_MAX_CONNS BOARDD_MAX_STREAMS BOARDD_MAX_STREAMS_PER_ADDR"
+	      " BOARDD_MAX_CONNS BOARDD_MAX_CONNS_PER_ADDR BOARDD_MAX_STREAMS"
+	      " BOARDD_MAX_STREAMS_PER_ADDR"
 	      " BOARDD_MAX_STREAMS_PER_TOKEN BOARDD_RATE_LIMIT"
 	      " BOARDD_TRUSTED_PROXY BOARDD_WAITING_PER_PLAYER"
 	      " BOARDD_WAITING_PER_ADDR BOARDD_WAITING_EXPIRY\n",
@@ -130,6 +139,7 @@ static int takes_value(const char *a)
 	                                   "--keepalive",
 	                                   "--timeout",
 	                                   "--max-conns",
+	                                   "--max-conns-per-addr",
 	                                   "--max-streams",
 	                                   "--max-streams-per-addr",
 	                                   "--max-streams-per-token",
@@ -152,6 +162,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 	const char *timeout = env_or("BOARDD_TIMEOUT", "30");
 	const char *max_conns = env_or("BOARDD_MAX_CONNS", NULL);
 	const char *streams = env_or("BOARDD_MAX_STREAMS", NULL);
+	const char *conns_addr = env_or("BOARDD_MAX_CONNS_PER_ADDR", NULL);
 	const char *streams_addr = env_or("BOARDD_MAX_STREAMS_PER_ADDR", "32");
 	const char *streams_token =
 	    env_or("BOARDD_MAX_STREAMS_PER_TOKEN", "16");
@@ -200,6 +211,8 @@ static int parse_args(int argc, char **argv, struct config *c)
 			max_conns = v;
 		else if (strcmp(a, "--max-streams") == 0)
 			streams = v;
+		else if (strcmp(a, "--max-conns-per-addr") == 0)
+			conns_addr = v;
 		else if (strcmp(a, "--max-streams-per-addr") == 0)
 			streams_addr = v;
 		else if (strcmp(a, "--max-streams-per-token") == 0)
@@ -227,6 +240,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 	if (!c->n_proxies && env_proxy)
 		c->proxies[c->n_proxies++] = env_proxy;
 	c->streams = -1;
+	c->conns_addr = c->n_proxies ? 0 : 64;
 	c->threads = sysconf(_SC_NPROCESSORS_ONLN);
 	if (c->threads < 1)
 		c->threads = 1;
@@ -237,6 +251,8 @@ static int parse_args(int argc, char **argv, struct config *c)
 	    (max_conns &&
 	     parse_long(max_conns, 1, 1000000, &c->max_conns) < 0) ||
 	    (streams && parse_long(streams, 1, 1000000, &c->streams) < 0) ||
+	    (conns_addr &&
+	     parse_long(conns_addr, 0, 1000000, &c->conns_addr) < 0) ||
 	    parse_long(streams_addr, 0, 1000000, &c->streams_addr) < 0 ||
 	    parse_long(streams_token, 0, 1000000, &c->streams_token) < 0 ||
 	    parse_long(waiting_player, 0, 1000000, &c->waiting_player) < 0 ||
@@ -361,6 +377,7 @@ int main(int argc, char **argv)
 	                         .threads = (unsigned)c.threads,
 	                         .timeout_s = (unsigned)c.timeout,
 	                         .max_conns = conns,
+	                         .max_conns_per_addr = (unsigned)c.conns_addr,
 	                         .access_log = !c.quiet,
 	                         .hub = hub,
 	                         .keepalive_s = (unsigned)c.keepalive,

@@ -33,16 +33,19 @@ struct hub_waiter;  /* hub.h */
 struct live_stream; /* live.c */
 
 struct http_config {
-	const char *addr;     /* IPv4 or IPv6 literal to bind */
-	unsigned port;        /* 0: any free port (printed at start) */
-	unsigned threads;     /* worker threads, >= 1 */
-	unsigned timeout_s;   /* seconds a connection may stay idle, and may
-	                         take to send a whole request (conns.h) */
-	unsigned max_conns;   /* simultaneous connections, >= 1; near it the
-	                         longest-waiting ones are closed (conns.h) */
-	int access_log;       /* 1: one line per request on stderr */
-	struct hub *hub;      /* live updates' waiters (hub.h); required,
-	                         borrowed, must outlive the server */
+	const char *addr;   /* IPv4 or IPv6 literal to bind */
+	unsigned port;      /* 0: any free port (printed at start) */
+	unsigned threads;   /* worker threads, >= 1 */
+	unsigned timeout_s; /* seconds a connection may stay idle, and may
+	                       take to send a whole request (conns.h) */
+	unsigned max_conns; /* simultaneous connections, >= 1; near it the
+	                       longest-waiting ones are closed (conns.h) */
+	unsigned max_conns_per_addr; /* connections from one peer address;
+	                         more are closed at accept; 0: no cap (behind
+	                         a proxy every client is the proxy) */
+	int access_log;              /* 1: one line per request on stderr */
+	struct hub *hub;             /* live updates' waiters (hub.h); required,
+	                                borrowed, must outlive the server */
 	unsigned keepalive_s; /* event streams' keep-alive period; 0: 15 */
 	int no_library_log;   /* 1: libmicrohttpd's own messages are not
 	                         printed (the fuzzer's socketpairs make it

@@ -535,6 +535,8 @@ struct http_server *http_server_start(const struct http_config *cfg,
 	    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss, MHD_OPTION_ARRAY,
 	    pool, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->timeout_s,
 	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_conns,
+	    MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+	    (unsigned int)cfg->max_conns_per_addr,
 	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
 	    MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
 	    MHD_OPTION_NOTIFY_CONNECTION, on_connection, s, MHD_OPTION_END);

@@ -62,11 +62,13 @@ class Response:
 
 
 # Every suite but test_limits.py creates games, players and moves faster
-# than a person and opens many streams from one address: those run with
-# the rate limits, stream budgets per client and waiting-game caps off
+# than a person and opens many connections and streams from one address:
+# those run with the rate limits, connection and stream budgets per client
+# and waiting-game caps off
 # (the global stream budget stays).  `extra` comes after, so a suite may
 # still set one.
-LIMITS_OFF = ["--rate-limit", "off", "--max-streams-per-addr", "0",
+LIMITS_OFF = ["--rate-limit", "off", "--max-conns-per-addr", "0",
+              "--max-streams-per-addr", "0",
               "--max-streams-per-token", "0", "--waiting-per-player", "0",
               "--waiting-per-addr", "0"]
 

@@ -121,7 +121,7 @@ def streams_past_max_conns_leave_room(binary):
     streams; the others are refused with 503 (the server's budget) or 429,
     and health, views and writes answer at once."""
     raise_nofile()
-    with server(binary, limits=True, extra=["--max-conns", "64",
+    with server(binary, limits=True, extra=["--max-conns", "64", "--max-conns-per-addr", "0",
                                             "--max-streams-per-addr", "0"]) as s:
         gid = create(s).json["id"]
         path = "/v1/games/%s/events" % gid
@@ -190,6 +190,7 @@ def closed_clients_give_back_their_slots(binary):
     the budget or the server full."""
     raise_nofile()
     with server(binary, limits=True, extra=["--max-conns", "64", "--keepalive", "30",
+                                            "--max-conns-per-addr", "0",
                                             "--max-streams-per-addr", "0"]) as s:
         gid = create(s).json["id"]
         for cycle in range(4):
@@ -218,6 +219,37 @@ def closed_clients_give_back_their_slots(binary):
         sock = open_get(s.port, "/v1/games/%s/events" % gid)
         check(read_head(sock)[0] == 200, "a stream after the cycles")
         sock.close()
+
+
+@test
+def connections_per_address(binary):
+    """One peer address holds at most --max-conns-per-addr connections (64
+    by default): more are closed at once, and other addresses are served
+    as usual (a flood from one address reconnecting or asking again on
+    hundreds of connections would otherwise take the worker threads)."""
+    with server(binary, limits=True, extra=["--max-conns-per-addr", "8"]) as s:
+        time.sleep(0.3)  # the harness's start-up check has gone
+        held = []
+        for _ in range(8):  # each answered once, and kept open
+            c = socket.create_connection(("127.0.0.1", s.port), timeout=5)
+            c.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            check(c.recv(100).startswith(b"HTTP/1.1 200"), "connection %d" % len(held))
+            held.append(c)
+        extra = socket.create_connection(("127.0.0.1", s.port), timeout=5)
+        extra.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        try:
+            got = extra.recv(100)
+        except ConnectionError:
+            got = b""
+        check(got == b"", "a ninth connection was served: %r" % got)
+        other = socket.socket()
+        other.bind(("127.0.0.2", 0))
+        other.settimeout(5)
+        other.connect(("127.0.0.1", s.port))
+        other.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        check(other.recv(100).startswith(b"HTTP/1.1 200"), "another address is served")
+        for c in held + [extra, other]:
+            c.close()
 
 
 # ---- rate limits ----
