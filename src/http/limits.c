@@ -317,9 +317,10 @@ static void evict(struct limits *l, struct entry *e)
 }
 
 /* The entry for (kind, key), made (buckets full) when missing, and
- * marked most recently used; NULL when out of memory. */
+ * marked most recently used; NULL when out of memory.  Making one may
+ * evict the least recently used idle entry, never `keep`. */
 static struct entry *lookup(struct limits *l, uint8_t kind,
-                            const uint8_t key[16])
+                            const uint8_t key[16], const struct entry *keep)
 {
 	size_t i = slot_of(l, kind, key);
 	struct entry *e;
@@ -333,8 +334,11 @@ static struct entry *lookup(struct limits *l, uint8_t kind,
 		}
 		return e;
 	}
-	if (l->count >= l->cfg.table_max && l->tail)
-		evict(l, l->tail);
+	struct entry *old = l->tail;
+	if (old && old == keep)
+		old = old->prev;
+	if (l->count >= l->cfg.table_max && old)
+		evict(l, old);
 	e = calloc(1, sizeof *e);
 	if (!e)
 		return NULL;
@@ -412,9 +416,9 @@ void limits_take(struct limits *l, enum limits_action a,
 	int64_t now = mono_now_ms();
 	pthread_mutex_lock(&l->mu);
 	if (r[LIMITS_ADDR].quota)
-		e[LIMITS_ADDR] = lookup(l, KIND_ADDR, addr->key);
+		e[LIMITS_ADDR] = lookup(l, KIND_ADDR, addr->key, NULL);
 	if (token && r[LIMITS_TOKEN].quota)
-		e[LIMITS_TOKEN] = lookup(l, KIND_TOKEN, tkey);
+		e[LIMITS_TOKEN] = lookup(l, KIND_TOKEN, tkey, e[LIMITS_ADDR]);
 	for (int sc = 0; sc < LIMITS_SCOPES; sc++) {
 		if (!e[sc])
 			continue;
@@ -464,13 +468,9 @@ int limits_stream_open(struct limits *l, const struct limits_addr *addr,
 	pthread_mutex_lock(&l->mu);
 	struct entry *ea = NULL, *et = NULL;
 	if (l->cfg.streams_per_addr)
-		ea = lookup(l, KIND_ADDR, addr->key);
-	if (ea)
-		hold(l, ea); /* pinned: the next lookup cannot evict it */
+		ea = lookup(l, KIND_ADDR, addr->key, NULL);
 	if (per_token)
-		et = lookup(l, KIND_TOKEN, tkey);
-	if (ea)
-		unhold(l, ea);
+		et = lookup(l, KIND_TOKEN, tkey, ea);
 	if (l->streams >= l->cfg.streams)
 		rc = BD_EUNAVAILABLE;
 	else if ((ea && ea->streams >= l->cfg.streams_per_addr) ||

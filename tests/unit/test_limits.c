@@ -187,6 +187,46 @@ static void test_streams_and_bounds(void)
 	limits_free(l);
 }
 
+/* A full table whose only idle entry is the address being charged: the
+ * token's new entry must not evict it (ASan would see the use after
+ * free). */
+static void test_no_self_eviction(void)
+{
+	struct limits_config c;
+	char err[256];
+	limits_config_default(&c, 1000);
+	limits_parse_rate(&c, "off", err, sizeof err);
+	limits_parse_rate(&c, "games.addr=5/1h,games.token=5/1h", err,
+	                  sizeof err);
+	c.streams_per_addr = 1;
+	c.streams_per_token = 0;
+	c.table_max = LIMITS_TABLE_MIN;
+	struct limits *l = limits_new(&c);
+	struct limits_slot slots[LIMITS_TABLE_MIN - 1];
+	unsigned retry;
+	int held = 0;
+	for (uint32_t i = 0; i < LIMITS_TABLE_MIN - 1; i++) {
+		struct sockaddr_in p = {.sin_family = AF_INET,
+		                        .sin_addr.s_addr =
+		                            htonl(0x0c000000 + i)};
+		struct limits_addr x;
+		limits_client(l, (struct sockaddr *)&p, NULL, NULL, &x);
+		held += limits_stream_open(l, &x, NULL, &slots[i], &retry) == 0;
+	}
+	struct limits_addr a;
+	struct sockaddr_in pa = v4("192.0.2.9");
+	limits_client(l, (struct sockaddr *)&pa, NULL, NULL, &a);
+	struct limits_verdict v;
+	limits_take(l, LIMITS_GAMES, &a, NULL, &v);
+	limits_take(l, LIMITS_GAMES, &a, "fresh-token", &v);
+	test_cond("the charged address survives a full table",
+	          held == LIMITS_TABLE_MIN - 1 && v.ok &&
+	              strstr(v.state, "\"games-addr\";r=3;") != NULL);
+	for (int i = 0; i < held; i++)
+		limits_stream_close(l, &slots[i]);
+	limits_free(l);
+}
+
 int main(void)
 {
 	if (sodium_init() < 0)
@@ -195,5 +235,6 @@ int main(void)
 	test_client();
 	test_buckets();
 	test_streams_and_bounds();
+	test_no_self_eviction();
 	return test_report("limits");
 }
