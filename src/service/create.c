@@ -230,7 +230,7 @@ static int has_open_seat(const struct seat_plan *plan, int seats)
 static int64_t creator_of(struct service *svc, const char *token)
 {
 	struct store_player p;
-	struct svc_err ignored;
+	struct svc_err ignored = {0};
 	return token && svc__player_of(svc, token, &p, &ignored) == 0 ? p.key
 	                                                              : 0;
 }
