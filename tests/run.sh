@@ -55,6 +55,7 @@ run_suite framing /usr/bin/python3 "$here/http/test_framing.py" "$build/boardd"
 run_suite faults /usr/bin/python3 "$here/http/test_faults.py" "$build/boardd"
 run_suite properties-http /usr/bin/python3 "$here/http/test_properties.py" "$build/boardd"
 run_suite contract /usr/bin/python3 "$here/http/test_contract.py" "$build/boardd"
+run_suite limits-http /usr/bin/python3 "$here/http/test_limits.py" "$build/boardd"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

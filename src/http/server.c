@@ -23,6 +23,7 @@ struct http_server {
 	struct service *svc;   /* borrowed */
 	struct hub *hub;       /* borrowed: live updates' waiters */
 	struct conns *conns;   /* owned: how long a request may take */
+	struct limits *limits; /* owned: rate limits, stream budgets */
 	unsigned keepalive_ms; /* event streams' keep-alive period */
 	int access_log;
 	unsigned port;
@@ -39,7 +40,9 @@ struct req_ctx {
 	const char *url;    /* borrowed from MHD until completion */
 	struct hub_waiter waiter; /* a long-poll's, joined until completion */
 	int waiting; /* 1: suspended in a long-poll, to run again */
-	struct conn_entry *entry; /* the connection's, in s->conns, or NULL */
+	struct conn_entry *entry;  /* the connection's, in s->conns, or NULL */
+	struct limits_addr client; /* who asks (limits.h) */
+	struct limits_slot slot;   /* a long-poll's stream slot */
 };
 
 const char *http_header(const struct http_req *req, const char *name)
@@ -284,7 +287,8 @@ static void add_common_headers(struct MHD_Response *r,
 	MHD_add_response_header(r, "Access-Control-Allow-Origin", "*");
 	MHD_add_response_header(r, "Access-Control-Expose-Headers",
 	                        "ETag, Location, Retry-After, "
-	                        "Idempotent-Replayed");
+	                        "Idempotent-Replayed, RateLimit, "
+	                        "RateLimit-Policy");
 	MHD_add_response_header(r, "Cache-Control", "no-store");
 	MHD_add_response_header(r, "Vary", "Authorization");
 	if (rep->etag[0])
@@ -297,6 +301,11 @@ static void add_common_headers(struct MHD_Response *r,
 		MHD_add_response_header(r, "WWW-Authenticate", "Bearer");
 	if (rep->replayed)
 		MHD_add_response_header(r, "Idempotent-Replayed", "true");
+	if (rep->ratelimit_policy[0])
+		MHD_add_response_header(r, "RateLimit-Policy",
+		                        rep->ratelimit_policy);
+	if (rep->ratelimit[0])
+		MHD_add_response_header(r, "RateLimit", rep->ratelimit);
 	if (rep->retry_after) {
 		char s[16];
 		snprintf(s, sizeof s, "%d", rep->retry_after);
@@ -435,12 +444,22 @@ static enum MHD_Result handle(struct http_server *s, struct MHD_Connection *c,
 	    .resumed = ctx->waiting,
 	    .keepalive_ms = s->keepalive_ms,
 	    .head = strcmp(method, "HEAD") == 0,
+	    .limits = s->limits,
+	    .client = &ctx->client,
+	    .slot = &ctx->slot,
 	};
 	/* Woken (a move, the deadline or shutdown): answer.  The waiter
 	 * stays joined until on_completed, so that a shutdown waits for the
 	 * answer to be sent, not only made. */
 	ctx->waiting = 0;
 	req.token = bearer_token(&req, &req.bad_auth);
+	if (!req.resumed) {
+		const union MHD_ConnectionInfo *ci = MHD_get_connection_info(
+		    c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+		limits_client(s->limits, ci ? ci->client_addr : NULL,
+		              http_header(&req, "X-Forwarded-For"),
+		              http_header(&req, "X-Real-IP"), &ctx->client);
+	}
 	json_t *body = NULL;
 	if (strcmp(method, "POST") == 0)
 		req.body = body = parse_body(ctx, &req, detail, sizeof detail);
@@ -551,6 +570,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 		        ctx->status, ms);
 	}
 	hub_leave(s->hub, &ctx->waiter);
+	limits_stream_close(s->limits, &ctx->slot);
 	free(ctx->buf);
 	free(ctx);
 	*con_cls = NULL;
@@ -615,12 +635,31 @@ struct http_server *http_server_start(const struct http_config *cfg,
 	s->hub = cfg->hub;
 	s->keepalive_ms = (cfg->keepalive_s ? cfg->keepalive_s : 15) * 1000u;
 	s->access_log = cfg->access_log;
+	struct limits_config lc;
+	limits_config_default(&lc, cfg->max_conns);
+	if (cfg->limits) {
+		lc = *cfg->limits;
+	} else {
+		memset(lc.rate, 0, sizeof lc.rate);
+		lc.streams_per_addr = lc.streams_per_token = 0;
+	}
+	/* Ordinary requests always keep room: at most half the connections
+	 * are streams and long-polls. */
+	if (lc.streams > cfg->max_conns / 2)
+		lc.streams = cfg->max_conns / 2 ? cfg->max_conns / 2 : 1;
+	s->limits = limits_new(&lc);
+	if (!s->limits) {
+		snprintf(err, errlen, "out of memory");
+		free(s);
+		return NULL;
+	}
 	/* Near the limit: the last eighth of it is kept for newcomers. */
 	s->conns = conns_new(cfg->timeout_s * 1000u,
 	                     cfg->max_conns - cfg->max_conns / 8,
 	                     HTTP_CROWDED_GRACE_MS);
 	if (!s->conns) {
 		snprintf(err, errlen, "out of memory");
+		limits_free(s->limits);
 		free(s);
 		return NULL;
 	}
@@ -642,6 +681,8 @@ struct http_server *http_server_start(const struct http_config *cfg,
 	    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss, MHD_OPTION_ARRAY,
 	    pool, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->timeout_s,
 	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_conns,
+	    MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+	    (unsigned int)cfg->max_conns_per_addr,
 	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
 	    MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
 	    MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
@@ -650,6 +691,7 @@ struct http_server *http_server_start(const struct http_config *cfg,
 		snprintf(err, errlen, "cannot listen on %s port %u", cfg->addr,
 		         cfg->port);
 		conns_free(s->conns);
+		limits_free(s->limits);
 		free(s);
 		return NULL;
 	}
@@ -696,6 +738,7 @@ void http_server_stop(struct http_server *s)
 		        left);
 	MHD_stop_daemon(s->daemon); /* every connection closed */
 	conns_free(s->conns);
+	limits_free(s->limits);
 	if (ls != MHD_INVALID_SOCKET)
 		close(ls);
 	free(s);

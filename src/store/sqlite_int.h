@@ -47,6 +47,11 @@ enum stmt {
 	ST_IDEM_INSERT,
 	ST_IDEM_GET,
 	ST_IDEM_EXPIRE,
+	/* waiting games' caps and expiry (store_sqlite.c) */
+	ST_GAME_CREATOR,
+	ST_WAITING_BY_PLAYER,
+	ST_WAITING_BY_ADDR,
+	ST_GAME_JOINABLE,
 	ST_COUNT
 };
 
@@ -99,7 +104,10 @@ struct store {
 	ino_t ino;               /* as opened */
 	char *path;              /* the database file's path, malloc'd */
 	int nconns;              /* pool size, >= 1 */
-	struct conn conns[];     /* the pool: reads */
+	int64_t waiting_expire_ms;   /* store_config's, 0: never */
+	unsigned waiting_per_player; /* store_config's, 0: no cap */
+	unsigned waiting_per_addr;   /* store_config's, 0: no cap */
+	struct conn conns[];         /* the pool: reads */
 };
 
 /* A value to bind to a statement parameter. */
@@ -147,6 +155,11 @@ int store__read_i64(sqlite3_stmt *st, void *ctx);
 
 /* Unix time in milliseconds. */
 int64_t store__now_ms(void);
+
+/* A waiting game last touched before this unix time (ms) is expired:
+ * no longer read, listed, joined or counted.  INT64_MIN when waiting
+ * games never expire. */
+int64_t store__waiting_cutoff(const struct store *s);
 
 /* The int64 with the bit pattern of u: how SQLite stores a uint64. */
 int64_t store__u64_bits(uint64_t u);

@@ -41,6 +41,15 @@ struct store_config {
 	int connections; /* pool size, >= 1 */
 	int busy_timeout_ms; /* >= 0: longest a write waits for the locks
 	                        (ours and another process's), in ms */
+	/* Open waiting games (some seat still open): a game created with
+	 * store_game.creator_key / creator_addr set is refused (BD_ELIMIT)
+	 * when that creator already has this many waiting; 0: no cap. */
+	unsigned waiting_per_player, waiting_per_addr;
+	/* A waiting game nobody touched (created, or a seat taken) for this
+	 * long is expired: store_game_get answers BD_ENOTFOUND, listings
+	 * skip it, store_seat_claim answers BD_ENOTFOUND, and it counts for
+	 * no cap.  The row stays (keys are never reused).  0: never. */
+	int64_t waiting_expire_ms;
 };
 
 /* Opens (creating if needed) the database, applies the migrations of sql/
@@ -75,6 +84,10 @@ struct store_game {
 	int64_t created_ms;        /* unix time, milliseconds */
 	int64_t updated_ms;        /* time of the last move (or creation) */
 	int open_seats;            /* seats not yet claimed (0..seats) */
+	/* Written by store_game_create only (not read back): */
+	int64_t creator_key;      /* the creating player, or 0 */
+	const char *creator_addr; /* the creating client's address
+	                             (limits.h's text), borrowed, or NULL */
 };
 
 /* Frees the malloc'd fields of g (not g itself) and zeroes them. */
@@ -107,7 +120,9 @@ struct store_seat {
  * transaction, with the idempotency record idem if not NULL.  g->key, seq,
  * created_ms and updated_ms are ignored; open_seats is counted from seats.
  * On success *key_out receives the new row id.  BD_ECONFLICT if g->id is
- * taken (pick another); BD_EREPLAY if idem's scope is already recorded. */
+ * taken (pick another); BD_EREPLAY if idem's scope is already recorded;
+ * BD_ELIMIT if the game would wait for players and its creator already
+ * holds store_config's cap of waiting games. */
 int store_game_create(struct store *s, const struct store_game *g,
                       const struct store_seat *seats,
                       const struct store_idem *idem, int64_t *key_out);

@@ -36,6 +36,7 @@
  * statements (rather than "?1 IS NULL OR ...") let each use its index. */
 #define LIST_SQL(filter)                                                       \
 	"SELECT " GAME_COLS " FROM games WHERE key < ?3" filter                \
+	" AND NOT (status = 'waiting' AND updated_ms < ?5)"                    \
 	" ORDER BY key DESC LIMIT ?4"
 
 static const char *const stmt_sql[ST_COUNT] = {
@@ -50,7 +51,8 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_SEAT_INSERT] = "INSERT INTO seats (game_key, seat, token_hash, "
                        "player_key, invited, open) "
                        "VALUES (?1, ?2, ?3, nullif(?4, 0), nullif(?5, 0), ?6)",
-    [ST_GAME_GET] = "SELECT " GAME_COLS " FROM games WHERE id = ?1",
+    [ST_GAME_GET] = "SELECT " GAME_COLS " FROM games WHERE id = ?1 "
+                    "AND NOT (status = 'waiting' AND updated_ms < ?2)",
     [ST_GAME_BY_KEY] = "SELECT " GAME_COLS " FROM games WHERE key = ?1",
     [ST_SEAT_FIND] = "SELECT seat FROM seats "
                      "WHERE game_key = ?1 AND token_hash = ?2",
@@ -100,13 +102,30 @@ static const char *const stmt_sql[ST_COUNT] = {
         "AND (?2 IS NULL OR g.status = ?2) "
         "AND (?3 = 0 OR (g.status = 'active' AND (g.to_act >> s.seat) & 1)) "
         "AND (g.updated_ms < ?4 OR (g.updated_ms = ?4 AND g.key < ?5)) "
+        "AND NOT (g.status = 'waiting' AND g.updated_ms < ?7) "
         "ORDER BY g.updated_ms DESC, g.key DESC LIMIT ?6",
     [ST_IDEM_INSERT] = "INSERT INTO idempotency (scope, request, status, "
                        "response, created_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
     [ST_IDEM_GET] = "SELECT request, status, response FROM idempotency "
                     "WHERE scope = ?1",
     [ST_IDEM_EXPIRE] = "DELETE FROM idempotency WHERE created_ms < ?1",
+    [ST_GAME_CREATOR] = "UPDATE games SET creator_player = nullif(?2, 0), "
+                        "creator_addr = ?3 WHERE key = ?1",
+    [ST_WAITING_BY_PLAYER] = "SELECT count(*) FROM games WHERE "
+                             "creator_player = ?1 AND status = 'waiting' "
+                             "AND updated_ms >= ?2",
+    [ST_WAITING_BY_ADDR] = "SELECT count(*) FROM games WHERE "
+                           "creator_addr = ?1 AND status = 'waiting' "
+                           "AND updated_ms >= ?2",
+    [ST_GAME_JOINABLE] = "SELECT seq FROM games WHERE key = ?1 AND NOT "
+                         "(status = 'waiting' AND updated_ms < ?2)",
 };
+
+int64_t store__waiting_cutoff(const struct store *s)
+{
+	return s->waiting_expire_ms ? store__now_ms() - s->waiting_expire_ms
+	                            : INT64_MIN;
+}
 
 /* ---- errors ---------------------------------------------------------- */
 
@@ -772,6 +791,10 @@ int store_open(const struct store_config *cfg, struct store **out, char *err,
 		free(s);
 		return open_fail(err, errlen, BD_ENOMEM, "out of memory");
 	}
+	s->waiting_expire_ms =
+	    cfg->waiting_expire_ms > 0 ? cfg->waiting_expire_ms : 0;
+	s->waiting_per_player = cfg->waiting_per_player;
+	s->waiting_per_addr = cfg->waiting_per_addr;
 	if (pool_lock_init(s)) {
 		free(s->path);
 		free(s);
@@ -803,11 +826,50 @@ void store_close(struct store *s)
 
 /* What store_game_create's transaction inserts, and the key it got. */
 struct create_ctx {
+	struct store *s;                /* for the waiting caps */
 	const struct store_game *g;     /* the game */
 	const struct store_seat *seats; /* g->seats of them */
 	const struct store_idem *idem;  /* or NULL */
 	int64_t key;                    /* out: its key */
 };
+
+/* BD_ELIMIT when count statement `id` for creator `who` is at `cap`
+ * (0: no cap) already. */
+static int under_cap(struct conn *c, enum stmt id, struct arg who, unsigned cap,
+                     int64_t cutoff)
+{
+	struct one_i64 n = {0};
+	if (!cap)
+		return 0;
+	int rc =
+	    store__run(c, id, ARGS(who, A_I64(cutoff)), store__read_i64, &n);
+	if (rc == 0 && n.v >= (int64_t)cap)
+		rc = BD_ELIMIT;
+	return rc;
+}
+
+/* Records g's creator on row `key`, refusing (BD_ELIMIT) a waiting game
+ * past its creator's caps. */
+static int creator_put(struct conn *c, struct store *s,
+                       const struct store_game *g, int64_t key, int open)
+{
+	int64_t cutoff = store__waiting_cutoff(s);
+	int rc = 0;
+	if (!open || (!g->creator_key && !g->creator_addr))
+		return 0; /* only waiting games' creators are counted */
+	if (g->creator_key)
+		rc = under_cap(c, ST_WAITING_BY_PLAYER, A_I64(g->creator_key),
+		               s->waiting_per_player, cutoff);
+	if (rc == 0 && g->creator_addr)
+		rc = under_cap(c, ST_WAITING_BY_ADDR, A_TEXT(g->creator_addr),
+		               s->waiting_per_addr, cutoff);
+	if (rc == 0)
+		rc = store__run(c, ST_GAME_CREATOR,
+		                ARGS(A_I64(key), A_I64(g->creator_key),
+		                     A_TEXT(g->creator_addr)),
+		                NULL, NULL);
+	return rc;
+}
 
 static int count_open(const struct store_seat *seats, int n)
 {
@@ -848,6 +910,11 @@ static int create_tx(struct conn *c, void *ctx)
 	if (rc < 0)
 		return rc; /* BD_ECONFLICT: the id is taken */
 	x->key = sqlite3_last_insert_rowid(c->db);
+	/* Counted before its creator is written: the new game is not among
+	 * them, so a creator holds at most `cap` waiting games. */
+	rc = creator_put(c, x->s, g, x->key, open);
+	if (rc == BD_ELIMIT)
+		return rc;
 	for (int seat = 0; seat < g->seats && rc == 0; seat++)
 		rc = seat_insert(c, x->key, &x->seats[seat]);
 	/* Two seats with one token or one player is the caller's bug, not a
@@ -859,7 +926,7 @@ int store_game_create(struct store *s, const struct store_game *g,
                       const struct store_seat *seats,
                       const struct store_idem *idem, int64_t *key_out)
 {
-	struct create_ctx x = {.g = g, .seats = seats, .idem = idem};
+	struct create_ctx x = {.s = s, .g = g, .seats = seats, .idem = idem};
 	int rc = store__write_tx(s, create_tx, &x);
 	if (rc == 0)
 		*key_out = x.key;
@@ -899,7 +966,9 @@ static int game_lookup(struct store *s, enum stmt id, const struct arg *a,
 
 int store_game_get(struct store *s, const char *id, struct store_game *out)
 {
-	return game_lookup(s, ST_GAME_GET, ARGS(A_TEXT(id)), out);
+	return game_lookup(s, ST_GAME_GET,
+	                   ARGS(A_TEXT(id), A_I64(store__waiting_cutoff(s))),
+	                   out);
 }
 
 int store_game_by_key(struct store *s, int64_t key, struct store_game *out)
@@ -957,7 +1026,8 @@ int store_games_each(struct store *s, const struct store_filter *f,
 	struct conn *c = store__checkout(s);
 	int rc = store__run(c, list_stmt(f),
 	                    ARGS(A_TEXT(f->status), A_TEXT(f->rules_id),
-	                         A_I64(before), A_I64(f->limit)),
+	                         A_I64(before), A_I64(f->limit),
+	                         A_I64(store__waiting_cutoff(s))),
 	                    list_row, &x);
 	store__checkin(s, c);
 	return rc;

@@ -157,7 +157,8 @@ static void make_game(const char *body, const char *token, char id[40],
 	json_t *req = json_loads(body, 0, NULL), *out = NULL, *seat;
 	struct svc_err err = {0};
 	size_t i;
-	if (!req || service_create(F.svc, req, token, NULL, &out, &err) < 0)
+	if (!req ||
+	    service_create(F.svc, req, token, NULL, NULL, &out, &err) < 0)
 		die(err.detail[0] ? err.detail : "fixture game refused");
 	snprintf(id, 40, "%s", json_string_value(json_object_get(out, "id")));
 	json_array_foreach(json_object_get(out, "seats"), i, seat)

@@ -61,10 +61,23 @@ class Response:
         return "<%d %s>" % (self.status, self.raw[:300])
 
 
-class Server:
-    """One boardd process on a fresh port; the database survives restarts."""
+# Every suite but test_limits.py creates games, players and moves faster
+# than a person and opens many connections and streams from one address:
+# those run with the rate limits, connection and stream budgets per client
+# and waiting-game caps off
+# (the global stream budget stays).  `extra` comes after, so a suite may
+# still set one.
+LIMITS_OFF = ["--rate-limit", "off", "--max-conns-per-addr", "0",
+              "--max-streams-per-addr", "0",
+              "--max-streams-per-token", "0", "--waiting-per-player", "0",
+              "--waiting-per-addr", "0"]
 
-    def __init__(self, binary, db=None, extra=(), preexec=None):
+
+class Server:
+    """One boardd process on a fresh port; the database survives restarts.
+    limits=True keeps the server's default limits (test_limits.py)."""
+
+    def __init__(self, binary, db=None, extra=(), limits=False, preexec=None):
         """preexec: run in the child before exec (e.g. to set a
         resource limit), as subprocess's preexec_fn."""
         self.binary = binary
@@ -72,7 +85,7 @@ class Server:
         self.dir = tempfile.mkdtemp(prefix="boardd-test-")
         self.db = db or os.path.join(self.dir, "test.db")
         self.port = free_port()
-        self.extra = list(extra)
+        self.extra = ([] if limits else LIMITS_OFF) + list(extra)
         self.proc = None
         self.log = os.path.join(self.dir, "server.log")
         self.start()
