@@ -12,6 +12,8 @@
  *   --timeout S  BOARDD_TIMEOUT  30          seconds a connection may sit
  *                                            idle, and may take to send
  *                                            a whole request
+ *   --bot-ms MS  BOARDD_BOT_MS   1500        wall-clock cap of one bot
+ *                                            decision, milliseconds
  *   --max-conns N  BOARDD_MAX_CONNS  (below)  simultaneous connections;
  *                                            default and cap: the open-
  *                                            file limit allows, <= 4096
@@ -34,6 +36,7 @@
 struct config {
 	const char *addr, *db, *sync;
 	long port, threads, keepalive, timeout, max_conns; /* 0: default */
+	long bot_ms; /* a bot decision's wall-clock cap, milliseconds */
 	int quiet;
 };
 
@@ -41,7 +44,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: boardd [--addr A] [--port P] [--db PATH] [--threads N]"
 	      " [--sync full|normal] [--quiet] [--keepalive S] [--timeout S]"
-	      " [--max-conns N]\n"
+	      " [--max-conns N] [--bot-ms MS]\n"
 	      "  --timeout S    close a connection idle for S seconds, or"
 	      " that takes longer\n"
 	      "                 to send a request (default 30); waiting"
@@ -52,9 +55,12 @@ static void usage(FILE *f)
 	      "                 allows, at most 4096); near it, those"
 	      " waiting longest for\n"
 	      "                 a request are closed to make room\n"
+	      "  --bot-ms MS    longest a bot seat thinks about one decision,"
+	      " in\n"
+	      "                 milliseconds (default 1500, 1-60000)\n"
 	      "environment: BOARDD_ADDR BOARDD_PORT BOARDD_DB BOARDD_THREADS"
 	      " BOARDD_SYNC BOARDD_QUIET BOARDD_KEEPALIVE BOARDD_TIMEOUT"
-	      " BOARDD_MAX_CONNS\n",
+	      " BOARDD_MAX_CONNS BOARDD_BOT_MS\n",
 	      f);
 }
 
@@ -79,8 +85,8 @@ static int parse_long(const char *s, long lo, long hi, long *out)
 static int takes_value(const char *a)
 {
 	static const char *const opts[] = {
-	    "--addr", "--port",      "--db",      "--threads",
-	    "--sync", "--keepalive", "--timeout", "--max-conns"};
+	    "--addr",      "--port",    "--db",        "--threads", "--sync",
+	    "--keepalive", "--timeout", "--max-conns", "--bot-ms"};
 	for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
 		if (strcmp(a, opts[i]) == 0)
 			return 1;
@@ -94,6 +100,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 	const char *keepalive = env_or("BOARDD_KEEPALIVE", "15");
 	const char *timeout = env_or("BOARDD_TIMEOUT", "30");
 	const char *max_conns = env_or("BOARDD_MAX_CONNS", NULL);
+	const char *bot_ms = env_or("BOARDD_BOT_MS", "1500");
 	c->addr = env_or("BOARDD_ADDR", "127.0.0.1");
 	c->db = env_or("BOARDD_DB", "boardd.db");
 	c->sync = env_or("BOARDD_SYNC", "full");
@@ -132,6 +139,8 @@ static int parse_args(int argc, char **argv, struct config *c)
 			timeout = v;
 		else if (strcmp(a, "--max-conns") == 0)
 			max_conns = v;
+		else if (strcmp(a, "--bot-ms") == 0)
+			bot_ms = v;
 		else {
 			fprintf(stderr, "boardd: unknown option %s\n", a);
 			return -1;
@@ -147,10 +156,11 @@ static int parse_args(int argc, char **argv, struct config *c)
 	    parse_long(timeout, 1, 3600, &c->timeout) < 0 ||
 	    (max_conns &&
 	     parse_long(max_conns, 1, 1000000, &c->max_conns) < 0) ||
+	    parse_long(bot_ms, 1, 60000, &c->bot_ms) < 0 ||
 	    (strcmp(c->sync, "full") != 0 && strcmp(c->sync, "normal") != 0)) {
 		fputs("boardd: a value is out of range (port 0-65535, threads "
 		      "1-64, keepalive and timeout 1-3600 s, max-conns >= 1, "
-		      "sync full|normal)\n",
+		      "bot-ms 1-60000, sync full|normal)\n",
 		      stderr);
 		return -1;
 	}
@@ -223,6 +233,13 @@ int main(int argc, char **argv)
 	struct hub *hub = svc ? hub_new() : NULL; /* live updates */
 	if (hub)
 		service_on_move(svc, hub_on_move, hub);
+	/* Bot seats: a worker thread, started after the move listener is
+	 * set (its moves reach live streams too). */
+	if (hub &&
+	    service_bots_start(svc, (unsigned)c.bot_ms, SVC_BOTS_QUEUE) < 0) {
+		fputs("boardd: cannot start the bot worker\n", stderr);
+		goto out_service;
+	}
 	struct http_config hc = {.addr = c.addr,
 	                         .port = (unsigned)c.port,
 	                         .threads = (unsigned)c.threads,
@@ -247,8 +264,10 @@ int main(int argc, char **argv)
 	http_server_stop(srv);
 	rc = 0;
 out_service:
-	if (svc)
+	if (svc) {
+		service_bots_stop(svc); /* before the listener and the store */
 		service_on_move(svc, NULL, NULL);
+	}
 	hub_free(hub);
 	service_free(svc);
 	store_close(st);

@@ -44,13 +44,23 @@ enum stmt {
 	ST_IDEM_INSERT,
 	ST_IDEM_GET,
 	ST_IDEM_EXPIRE,
+	ST_BOT_GAMES,
 	ST_COUNT
 };
 
-/* The columns of a game row, in the order of enum game_col. */
+/* The columns of a game row, in the order of enum game_col.  The last two
+ * read the game's bot seats (a bit set, and a JSON array of {"seat":n,
+ * "bot":spec}) from the seats table, in seat order (the seats_by_bot
+ * index's).  `key` in them is the game's: no table they name has a
+ * column of that name, so it resolves to the outer query's games row. */
 #define GAME_COLS                                                              \
 	"key, id, rules_id, rules_version, seats, seed, options, setup, "      \
-	"status, seq, to_act, result, created_ms, updated_ms, open_seats"
+	"status, seq, to_act, result, created_ms, updated_ms, open_seats, "    \
+	"(SELECT coalesce(sum(1 << b.seat), 0) FROM seats b "                  \
+	"WHERE b.game_key = key AND b.bot IS NOT NULL), "                      \
+	"(SELECT json_group_array(json_object('seat', b.seat, 'bot', "         \
+	"json(b.bot))) FROM seats b WHERE b.game_key = key AND "               \
+	"b.bot IS NOT NULL)"
 
 enum game_col {
 	GC_KEY,
@@ -68,6 +78,8 @@ enum game_col {
 	GC_CREATED_MS,
 	GC_UPDATED_MS,
 	GC_OPEN_SEATS,
+	GC_BOT_SEATS,
+	GC_BOTS,
 	GC_COUNT /* the first column after GAME_COLS */
 };
 
