@@ -103,8 +103,11 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_IDEM_GET] = "SELECT request, status, response FROM idempotency "
                     "WHERE scope = ?1",
     [ST_IDEM_EXPIRE] = "DELETE FROM idempotency WHERE created_ms < ?1",
+    /* Walks the bot seats only (the partial index, in game_key order:
+     * no sort), then looks each game up; CROSS JOIN keeps that order. */
     [ST_BOT_GAMES] = "SELECT DISTINCT s.game_key FROM seats s "
-                     "JOIN games g ON g.key = s.game_key "
+                     "INDEXED BY seats_by_bot "
+                     "CROSS JOIN games g ON g.key = s.game_key "
                      "WHERE s.bot IS NOT NULL AND s.game_key > ?1 "
                      "AND g.status = 'active' AND (g.to_act >> s.seat) & 1 "
                      "ORDER BY s.game_key LIMIT ?2",
