@@ -14,8 +14,8 @@
  * dropped and the worker later rescans the store (store_bot_games_each),
  * as it does at start, which is how bot turns pending before a restart
  * are played.  A game whose bot fails (the bot or the engine refuses, the
- * store keeps failing) is logged on stderr and its bots are left alone
- * until the server restarts: a broken bot must not spin the worker.
+ * store fails) is logged on stderr and its bots are left alone until the
+ * server restarts: a broken bot must not spin the worker.
  *
  * The bot's seed comes from libsodium's randombytes, fresh per decision:
  * nothing a player can see or compute (a hash of the game id and seq
@@ -184,7 +184,8 @@ static int play_once(struct svc_bots *b, int64_t key, struct bot_failure *why)
 }
 
 /* Plays one bot move of game `key` (svc__move_as queues the game again
- * when a bot is still to act), retrying lost races and a busy store. */
+ * when a bot is still to act), retrying lost races and a busy store a few
+ * times before it queues the game again. */
 static void play(struct svc_bots *b, int64_t key)
 {
 	if (is_stopped(b, key))
@@ -198,6 +199,12 @@ static void play(struct svc_bots *b, int64_t key)
 	}
 	if (rc == 0)
 		return;
+	if (rc == BD_ESTALE || rc == BD_EBUSY) {
+		/* Lost every race (people keep moving, or the store is
+		 * busy): not a failure; back of the queue. */
+		svc__bots_wake(b->svc, key);
+		return;
+	}
 	fprintf(stderr,
 	        "boardd: bot of seat %d in game %s stopped until restart: "
 	        "%s\n",
