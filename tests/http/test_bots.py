@@ -5,8 +5,10 @@ server play that seat (a worker thread, off the request path).  Checked
 here: bad specs are refused with a 422 that names the entry and create
 nothing; bot seats get no token, cannot be joined or resigned, and show as
 bots in the game, the game list and a player's games; a person plays a
-whole game of each game against mcts with random listed actions (waiting
-for the bot with the long-poll), seeing only what its seat may; bot-vs-bot
+whole game of each game against mcts with listed actions (random ones in
+Agent Avenue; in Quantum constructing and attacking when it can, so that
+the game ends in a few hundred moves), waiting for the bot with the
+long-poll and seeing only what its seat may; bot-vs-bot
 games of both games are watched to the end by a spectator's event stream;
 bot turns pending at a SIGKILL (or a SIGTERM) are played after the
 restart; when every seat left is a bot's, the bots play the game out.
