@@ -86,7 +86,9 @@ static int plan_bot(const json_t *spec, struct seat_plan *plan,
 	char *text = plan->bot
 	                 ? json_dumps(plan->bot, JSON_COMPACT | JSON_SORT_KEYS)
 	                 : NULL;
-	int rc = text && strlen(text) < sizeof plan->row.bot ? 0 : BD_ENOMEM;
+	int rc = !text                                 ? BD_ENOMEM
+	         : strlen(text) < sizeof plan->row.bot ? 0
+	                                               : BD_EINTERNAL;
 	if (rc == 0)
 		memcpy(plan->row.bot, text, strlen(text) + 1);
 	free(text);
