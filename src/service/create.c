@@ -273,7 +273,9 @@ static void plans_release(struct seat_plan *plan, int seats)
 int service_create(struct service *svc, const json_t *body, const char *token,
                    struct svc_idem *idem, json_t **out, struct svc_err *err)
 {
-	int rc = svc__idem_replay(svc, idem, out, err);
+	int rc = svc__idem_issued_token(svc, idem, err);
+	if (rc == 0)
+		rc = svc__idem_replay(svc, idem, out, err);
 	if (rc != BD_ENOTFOUND)
 		return rc;
 	struct create_req c = {0};

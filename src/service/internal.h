@@ -93,6 +93,14 @@ int svc__bot_of(const char *bots, int seat, struct bot_spec *out);
 int svc__idem_replay(struct service *svc, struct svc_idem *idem, json_t **out,
                      struct svc_err *err);
 
+/* For an endpoint that does not otherwise check the bearer token
+ * (creating a game or a player): a weak key (idem->weak) is accepted only
+ * with a player's token, the secret its record is then scoped and
+ * encrypted by.  0 (also for idem NULL or a strong key), BD_EBADREQUEST
+ * for a token that is no player's, or a store error. */
+int svc__idem_issued_token(struct service *svc, const struct svc_idem *idem,
+                           struct svc_err *err);
+
 /* A store write that records `rec` (NULL: no Idempotency-Key) in the same
  * transaction as its change.  Returns 0 or a bd_err. */
 typedef int (*svc_write_fn)(void *ctx, const struct store_idem *rec);

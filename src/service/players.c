@@ -71,7 +71,9 @@ int service_player_create(struct service *svc, const json_t *body,
                           struct svc_idem *idem, json_t **out,
                           struct svc_err *err)
 {
-	int rc = svc__idem_replay(svc, idem, out, err);
+	int rc = svc__idem_issued_token(svc, idem, err);
+	if (rc == 0)
+		rc = svc__idem_replay(svc, idem, out, err);
 	if (rc != BD_ENOTFOUND)
 		return rc;
 	const char *name = NULL;
@@ -302,10 +304,11 @@ static int claim_one(struct service *svc, const struct loaded *l,
                      const struct joiner *j, int seat, struct svc_idem *idem,
                      json_t **out)
 {
-	struct claim_write w = {
-	    svc,
-	    l->row.key,
-	    {seat, j->player.key, j->player.key ? NULL : j->hash}};
+	struct claim_write w = {svc,
+	                        l->row.key,
+	                        {seat, j->player.key,
+	                         j->player.key ? NULL : j->hash,
+	                         l->row.open_seats}};
 	return svc__write_answered(idem, 200, join_answer(l, j, seat),
 	                           write_claim, &w, out);
 }
@@ -341,17 +344,26 @@ int service_join(struct service *svc, const char *id, const char *token,
 	struct loaded l;
 	struct joiner j;
 	int want;
-	if ((rc = load_game(svc->st, svc->cache, id, &l, err)) < 0)
-		return rc;
-	rc = parse_join(body, &want, l.g->seats, err);
-	if (rc == 0)
-		rc = joiner_init(svc, token, &j, err);
-	if (rc == 0 && l.row.open_seats == 0)
-		rc = svc__fail(err, BD_ESEATTAKEN,
-		               "no seat of this game is "
-		               "open");
-	if (rc == 0)
-		rc = claim(svc, &l, &j, want, idem, out, err);
+	/* The answer's status follows from the open seats it was built on;
+	 * the claim lands only if that count still holds (BD_ECONFLICT: a
+	 * racing join took a seat), else the game is read again.  Each
+	 * conflict means one seat fewer, so this ends within `seats` turns. */
+	for (int turn = 0;; turn++) {
+		if ((rc = load_game(svc->st, svc->cache, id, &l, err)) < 0)
+			return rc;
+		rc = parse_join(body, &want, l.g->seats, err);
+		if (rc == 0 && turn == 0)
+			rc = joiner_init(svc, token, &j, err);
+		if (rc == 0 && l.row.open_seats == 0)
+			rc = svc__fail(err, BD_ESEATTAKEN,
+			               "no seat of this game is "
+			               "open");
+		if (rc == 0)
+			rc = claim(svc, &l, &j, want, idem, out, err);
+		if (rc != BD_ECONFLICT || turn > ENGINE_MAX_SEATS)
+			break;
+		loaded_release(&l);
+	}
 	if (rc < 0 && idem && rc != BD_EREPLAY) {
 		/* A racer with this key may have won: its answer. */
 		int r2 = svc__idem_replay(svc, idem, out, err);

@@ -31,18 +31,34 @@ struct svc_err {
 };
 
 /* An Idempotency-Key of a request (see service_idem_init).  The service
- * functions that take one return the first response again for a retry. */
+ * functions that take one return the first response again for a retry,
+ * to the same credential only (idem.c explains the scheme). */
 struct svc_idem {
-	char key[256];       /* the header's value */
-	uint8_t scope[32];   /* hash of credential, method, path, key */
-	uint8_t request[32]; /* hash of body and preconditions */
-	unsigned replayed;   /* out: the stored status when replayed, else 0 */
+	uint8_t scope[32];      /* hash of credential, method, path, key */
+	uint8_t request[32];    /* hash of body and preconditions */
+	uint8_t box_key[32];    /* the stored answer's secretbox key, derived
+	                           from credential, method, path and key */
+	int weak;               /* 1: a key under 128 bits, sent with a token */
+	uint8_t token_hash[32]; /* that token's hash (weak keys only) */
+	unsigned replayed; /* out: the stored status when replayed, else 0 */
 };
+
+/* The longest Idempotency-Key, in characters. */
+#define SVC_IDEM_KEY_MAX 255
+
+/* What a key sent without a bearer token must be (the 400's detail). */
+#define SVC_IDEM_ANON_RULE                                                     \
+	"without a bearer token, an Idempotency-Key must hold at least 128 "   \
+	"random bits: a UUID, 32 hex digits, or 22 characters of A-Z a-z "     \
+	"0-9 - _"
 
 /* Fills *idem for a request.  `token` may be NULL; `body` is the parsed
  * body (may be NULL; compared in canonical form, so key order does not
  * matter); `precondition` is If-Match or NULL.  BD_EBADREQUEST if the key
- * is not 1..255 visible ASCII characters. */
+ * is not 1..SVC_IDEM_KEY_MAX visible ASCII characters, or if there is no
+ * token and the key holds under 128 bits as written (4 per hex digit when
+ * it is all hex digits and dashes, else 6 per character of A-Z a-z 0-9 -
+ * _); BD_ENOMEM. */
 int service_idem_init(struct svc_idem *idem, const char *key, const char *token,
                       const char *method, const char *path, const json_t *body,
                       const char *precondition, struct svc_err *err);

@@ -175,6 +175,8 @@ struct store_claim {
 	int seat;           /* the seat wanted, or -1 for the first open */
 	int64_t player_key; /* the joining player, or 0 for a newcomer */
 	const uint8_t *token_hash; /* newcomer's token hash (player_key 0) */
+	int open_seats; /* the game's open seats the caller's answer assumes
+	                   (1..seats), or 0: not checked */
 };
 
 /* Claims an open seat in one transaction (with idem if not NULL): the
@@ -182,7 +184,10 @@ struct store_claim {
  * status becomes "active" when none is left.  *seat_out gets the seat.
  * Errors: BD_ENOTFOUND (no game), BD_ESEATTAKEN (that seat, or every
  * seat, is taken), BD_EFORBIDDEN (reserved for another player),
- * BD_EALREADYSEATED (the player holds a seat of this game), BD_EREPLAY. */
+ * BD_EALREADYSEATED (the player holds a seat of this game), BD_EREPLAY,
+ * BD_ECONFLICT (c->open_seats is not 0 and the game's open seats are not
+ * that many: another claim landed first; the answer recorded with idem,
+ * built for the old count, would be stale). */
 int store_seat_claim(struct store *s, int64_t key, const struct store_claim *c,
                      const struct store_idem *idem, int *seat_out);
 

@@ -220,8 +220,10 @@ static int claim_tx(struct conn *c, void *ctx)
 {
 	struct claim_ctx *x = ctx;
 	const struct store_claim *cl = x->claim;
-	int64_t seq = 0;
-	int rc = lookup_i64(c, ST_GAME_SEQ, ARGS(A_I64(x->key)), &seq);
+	int64_t open = 0;
+	int rc = lookup_i64(c, ST_GAME_OPEN_SEATS, ARGS(A_I64(x->key)), &open);
+	if (rc == 0 && cl->open_seats > 0 && open != cl->open_seats)
+		rc = BD_ECONFLICT; /* the caller's answer would be stale */
 	if (rc == 0)
 		rc = claim_pick(c, x);
 	if (rc == 0)

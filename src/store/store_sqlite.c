@@ -81,6 +81,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_SEAT_TAKE] = "UPDATE seats SET open = 0, invited = NULL, "
                      "token_hash = ?3, player_key = nullif(?4, 0) "
                      "WHERE game_key = ?1 AND seat = ?2 AND open = 1",
+    [ST_GAME_OPEN_SEATS] = "SELECT open_seats FROM games WHERE key = ?1",
     [ST_GAME_SEAT_TAKEN] =
         "UPDATE games SET open_seats = open_seats - 1, updated_ms = ?2, "
         "status = CASE WHEN open_seats = 1 AND status = 'waiting' "

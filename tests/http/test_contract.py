@@ -447,9 +447,18 @@ def random_requests(r, op, path, n, rng):
         kw = {"token": rng.choice(tokens), "headers": h}
         if schema is not None and rng.random() < 0.9:
             kw["body"] = gen(schema, rng)
-        if "Idempotency-Key" in h and len(h["Idempotency-Key"]) < 16:
-            del h["Idempotency-Key"]  # (short anonymous keys are tried elsewhere)
+        if "Idempotency-Key" in h and not strong_key(h["Idempotency-Key"]):
+            del h["Idempotency-Key"]  # (weak anonymous keys are tried elsewhere)
         r.send("random", method, p, None, **kw)
+
+
+def strong_key(key):
+    """The spec's rule for an Idempotency-Key sent without a token: 128
+    bits as written (4 per hex digit if all hex and dashes, else 6 per
+    base64url character)."""
+    if re.fullmatch(r"[0-9a-fA-F-]*", key):
+        return 4 * len(key.replace("-", "")) >= 128
+    return 6 * len(re.findall(r"[A-Za-z0-9_-]", key)) >= 128
 
 
 def wrong_methods(r, op, concrete):
@@ -523,7 +532,7 @@ def cases(r, op):
                body={"game": AA, "seating": ["token", {"bot": "mcts", "level": 2}]})
         r.send("a bad bot seat", "POST", "/v1/games", {422},
                body={"game": AA, "seating": ["token", {"bot": "mcts", "level": 9}]})
-        key = {"Idempotency-Key": "contract-create-0001"}
+        key = {"Idempotency-Key": "contract-create-0001-0000"}
         r.send("with a key", "POST", "/v1/games", ok, body={"game": AA}, headers=key)
         x = r.send("the key again", "POST", "/v1/games", ok, body={"game": AA}, headers=key)
         if x is not None and x.headers.get("idempotent-replayed") != "true":
@@ -671,7 +680,7 @@ def cases(r, op):
         r.send("a C1 control character (NEL)", "POST", "/v1/players", {400}, body={"name": "a\u0085b"})
         r.send("the character after C1", "POST", "/v1/players", {201}, body={"name": "\u00a0b"})
         r.send("empty", "POST", "/v1/players", {400, 422}, body={"name": ""})
-        key = {"Idempotency-Key": "contract-player-0001"}
+        key = {"Idempotency-Key": "contract-player-0001-0000"}
         r.send("with a key", "POST", "/v1/players", {201}, body={"name": "Fay"}, headers=key)
         r.send("the key again", "POST", "/v1/players", {201}, body={"name": "Fay"}, headers=key)
         r.send("the key, another body", "POST", "/v1/players", {422}, body={"name": "Gus"}, headers=key)

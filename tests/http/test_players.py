@@ -111,6 +111,40 @@ def racing_joins_for_the_last_seat(binary):
 
 
 @test
+def racing_joins_answer_the_status_they_commit(binary):
+    """Three joins at once fill a 4-seat game: the one that takes the
+    last seat must say "active", the others "waiting" (before: all three
+    often said "waiting" from the game as read before the claim)."""
+    with server(binary, extra=["--threads", "4"]) as s:  # all three at once
+        bad = []
+        for trial in range(30):
+            gid = s.request("POST", "/v1/games", {"game": "quantum", "seats": 4,
+                                                  "seating": ["token", "open", "open", "open"]}).json["id"]
+            out = [None] * 3
+            bar = threading.Barrier(3)
+
+            def run(i):
+                hdr = {"Idempotency-Key": "%d-%d-%032x" % (trial, i, random.getrandbits(128))} \
+                    if trial % 2 else {}
+                bar.wait()
+                out[i] = s.request("POST", "/v1/games/%s/join" % gid, raw=b"", headers=hdr)
+            ths = [threading.Thread(target=run, args=(i,)) for i in range(3)]
+            for th in ths:
+                th.start()
+            for th in ths:
+                th.join()
+            check(all(r.status == 200 for r in out), "joins: %r" % out)
+            seats = sorted(r.json["seat"] for r in out)
+            check(seats == [1, 2, 3], "three seats: %r" % seats)
+            status = sorted(r.json["status"] for r in out)
+            if status != ["active", "waiting", "waiting"]:
+                bad.append((trial, status))
+            g = s.request("GET", "/v1/games/%s" % gid).json
+            check(g["status"] == "active", "the game is active")
+        check(not bad, "stale statuses in %d of 30 trials: %r" % (len(bad), bad[:5]))
+
+
+@test
 def my_games_and_my_turn(binary):
     with server(binary) as s:
         _, at = new_player(s, "Alice")

@@ -784,6 +784,14 @@ static void test_claims(void)
 	              BD_EALREADYSEATED);
 	c.player_key = bob;
 	c.seat = -1;
+	c.open_seats = 2; /* an answer built on a stale read */
+	test_cond("claims: a claim built on another open-seat count conflicts",
+	          store_seat_claim(s, key, &c, NULL, &seat) == BD_ECONFLICT);
+	store_game_by_key(s, key, &g);
+	test_cond("claims: ... and takes nothing",
+	          strcmp(g.status, "waiting") == 0 && g.open_seats == 1);
+	store_game_release(&g);
+	c.open_seats = 1;
 	test_cond("claims: the invitee takes the first open seat",
 	          store_seat_claim(s, key, &c, NULL, &seat) == 0 && seat == 1);
 	store_game_by_key(s, key, &g);
@@ -794,6 +802,7 @@ static void test_claims(void)
 	test_cond("claims: bob holds seat 1",
 	          store_seat_for_player(s, key, bob, &got) == 0 && got == 1);
 	c.player_key = carol;
+	c.open_seats = 0;
 	test_cond("claims: nothing left",
 	          store_seat_claim(s, key, &c, NULL, &seat) == BD_ESEATTAKEN);
 	struct store_seat seats[4];

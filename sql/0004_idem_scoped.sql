@@ -1,0 +1,13 @@
+-- 0004_idem_scoped.sql: idempotency answers recorded before they were
+-- encrypted under the caller's secret.
+--
+-- Until now a recorded answer was encrypted under a key derived from the
+-- Idempotency-Key alone, so an answer recorded under a short key (allowed
+-- with a bearer token) could be opened from this file by trying every
+-- short key, and it may hold seat or player tokens.  Such answers cannot be
+-- told apart from the others, and none can be re-encrypted (the new key
+-- needs the caller's token, which the file does not hold), so every answer
+-- recorded so far is dropped.  The rows stay, with an empty response, until
+-- they expire (a day): a retry of one of those requests is then told it
+-- was carried out (422) rather than carried out twice (src/service/idem.c).
+UPDATE idempotency SET response = X'';
