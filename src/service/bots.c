@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../bot/bot.h"
 #include "internal.h"
@@ -245,15 +246,24 @@ static void scan(struct svc_bots *b, struct scan_ctx *x)
 	}
 	x->n = 0;
 	int rc = store_bot_games_each(b->svc->st, after, room, scan_one, x);
-	if (rc < 0)
+	if (rc < 0) {
+		/* Pending turns must not be forgotten: try again in a
+		 * second (a busy or failing store), from the same place. */
 		fprintf(stderr,
-		        "boardd: the bot worker's scan failed (bd_err %d)\n",
+		        "boardd: the bot worker's scan failed (bd_err %d); "
+		        "retrying\n",
 		        rc);
+		sleep(1);
+		pthread_mutex_lock(&b->mu);
+		b->rescan = 1;
+		pthread_mutex_unlock(&b->mu);
+		return;
+	}
 	pthread_mutex_lock(&b->mu);
 	for (int i = 0; i < x->n; i++)
 		push(b, x->keys[i]);
 	/* A full page: more may follow; else the next scan starts over. */
-	if (rc == 0 && x->n == room) {
+	if (x->n == room) {
 		b->scan_after = x->keys[x->n - 1];
 		b->rescan = 1;
 	} else {
