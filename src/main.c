@@ -214,8 +214,10 @@ int main(int argc, char **argv)
 
 	char err[256];
 	struct store *st = NULL;
+	/* Connections: one per HTTP thread, one spare, one for the bot
+	 * worker. */
 	struct store_config sc = {c.db, strcmp(c.sync, "full") == 0,
-	                          (int)c.threads + 1, 5000};
+	                          (int)c.threads + 2, 5000};
 	if (store_open(&sc, &st, err, sizeof err) < 0) {
 		fprintf(stderr, "boardd: %s: %s\n", c.db, err);
 		return 1;
