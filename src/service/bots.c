@@ -46,7 +46,9 @@ struct svc_bots {
 	int64_t *queue; /* a ring of game keys, each at most once */
 	size_t cap, head, len;
 	int rescan;         /* 1: scan the store once the queue is empty */
-	int64_t scan_after; /* the scan's cursor: keys above it are next */
+	int64_t scan_after; /* the scan pass's cursor: keys above it are
+	                       next; 0: the next page starts a pass */
+	int dropped;        /* 1: a wake-up was dropped during this pass */
 	int stopping;       /* 1: the thread is to return */
 	/* Only the worker thread touches these: the games whose bots failed
 	 * (a ring; the oldest is forgotten first). */
@@ -71,6 +73,7 @@ static void push(struct svc_bots *b, int64_t key)
 		return;
 	if (b->len == b->cap) {
 		b->rescan = 1;
+		b->dropped = 1;
 		return;
 	}
 	b->queue[(b->head + b->len) % b->cap] = key;
@@ -228,22 +231,22 @@ static int scan_one(void *ctx, int64_t key)
 	return 0;
 }
 
-/* Queues the next games (after b->scan_after) where a bot is to act, as
- * many as the queue has room for.  Called without b->mu. */
+/* Queues the next page of games where a bot is to act (keys above
+ * b->scan_after, as many as the queue has room for).  A pass over the
+ * store takes pages until one is not full; a wake-up dropped meanwhile
+ * may be for a game behind the cursor, so the pass then starts over.
+ * Called without b->mu. */
 static void scan(struct svc_bots *b, struct scan_ctx *x)
 {
 	pthread_mutex_lock(&b->mu);
 	size_t free_slots = b->cap - b->len;
 	int room = free_slots > BOTS_PAGE ? BOTS_PAGE : (int)free_slots;
 	int64_t after = b->scan_after;
-	b->rescan = 0;
+	if (after == 0)
+		b->dropped = 0; /* a new pass sees every game */
 	pthread_mutex_unlock(&b->mu);
-	if (room <= 0) {
-		pthread_mutex_lock(&b->mu);
-		b->rescan = 1;
-		pthread_mutex_unlock(&b->mu);
-		return;
-	}
+	if (room <= 0)
+		return; /* rescan stays set: once the queue is empty */
 	x->n = 0;
 	int rc = store_bot_games_each(b->svc->st, after, room, scan_one, x);
 	if (rc < 0) {
@@ -254,20 +257,16 @@ static void scan(struct svc_bots *b, struct scan_ctx *x)
 		        "retrying\n",
 		        rc);
 		sleep(1);
-		pthread_mutex_lock(&b->mu);
-		b->rescan = 1;
-		pthread_mutex_unlock(&b->mu);
 		return;
 	}
 	pthread_mutex_lock(&b->mu);
 	for (int i = 0; i < x->n; i++)
 		push(b, x->keys[i]);
-	/* A full page: more may follow; else the next scan starts over. */
-	if (x->n == room) {
+	if (x->n == room) { /* a full page: more may follow */
 		b->scan_after = x->keys[x->n - 1];
-		b->rescan = 1;
-	} else {
+	} else { /* the pass is over */
 		b->scan_after = 0;
+		b->rescan = b->dropped;
 	}
 	pthread_mutex_unlock(&b->mu);
 }

@@ -3,7 +3,8 @@
  *
  * Turns left pending while no worker ran are found by its start scan, even
  * through a queue smaller than their number (the scan pages); wake-ups
- * dropped by a full queue are made up by a rescan; a game whose bot fails
+ * dropped by a full queue are made up by a rescan (sixteen games through
+ * a queue of one); a game whose bot fails
  * is logged once and left alone, however often the worker rescans, while
  * other games go on; stopping joins the thread with no move half-written.
  */
@@ -162,12 +163,15 @@ int main(void)
 	test_cond("a broken bot seat is set up", ok);
 
 	/* 3. A queue of one: the wake-ups of many new games overflow it and
-	 * the worker rescans (each rescan finds the broken game again). */
+	 * the worker rescans (each rescan finds the broken game again).  A
+	 * dropped wake-up may be for a game behind the scan's cursor: before
+	 * that started the pass over, a game was lost now and then (1 run in
+	 * 5 here). */
 	test_cond("the worker starts with a queue of one",
 	          service_bots_start(svc, 5, 1) == 0);
 	n = 0;
 	ok = 1;
-	for (int i = 0; i < 8; i++)
+	for (int i = 0; i < 16; i++)
 		ok &= create(svc, "agent-avenue",
 		             "[{\"bot\":\"random\"},{\"bot\":\"random\"}]",
 		             ids[n++]) == 0;
@@ -196,8 +200,12 @@ int main(void)
 	service_free(svc);
 	store_close(st);
 	dup2(saved, 2);
-	if (logged != 2) {
-		fprintf(stderr, "worker log (%d lines about the game):\n",
+	/* What went to the file: every line when a check failed (the
+	 * checks' own FAIL lines are among them). */
+	if (test_failed) {
+		fprintf(stderr,
+		        "stderr of the run (%d lines about the broken "
+		        "game):\n",
 		        logged);
 		FILE *f = fopen(logpath, "r");
 		char line[1024];
