@@ -17,6 +17,22 @@
  *   --max-conns N  BOARDD_MAX_CONNS  (below)  simultaneous connections;
  *                                            default and cap: the open-
  *                                            file limit allows, <= 4096
+ *   --write-wait MS  BOARDD_WRITE_WAIT  2000  longest a write waits for
+ *                                            the database's write lock;
+ *                                            then 503 with Retry-After
+ *   --max-conns-per-addr N     BOARDD_MAX_CONNS_PER_ADDR  64, or 0 (no
+ *                              cap) with --trusted-proxy: connections
+ *                              from one peer address
+ *   --max-streams N            BOARDD_MAX_STREAMS  max-conns/2
+ *   --max-streams-per-addr N   BOARDD_MAX_STREAMS_PER_ADDR   32 (0: none)
+ *   --max-streams-per-token N  BOARDD_MAX_STREAMS_PER_TOKEN  16 (0: none)
+ *                              event streams and long-polls open at once
+ *   --rate-limit SPEC  BOARDD_RATE_LIMIT  (limits.h)  repeatable; "off"
+ *   --trusted-proxy LIST  BOARDD_TRUSTED_PROXY  repeatable; addresses
+ *                              whose X-Forwarded-For / X-Real-IP is used
+ *   --waiting-per-player N  BOARDD_WAITING_PER_PLAYER  10 (0: none)
+ *   --waiting-per-addr N    BOARDD_WAITING_PER_ADDR    30 (0: none)
+ *   --waiting-expiry S      BOARDD_WAITING_EXPIRY  259200 (72 h; 0: never)
  *
  * Runs until SIGINT or SIGTERM, then finishes in-flight requests and
  * closes the database cleanly. */
@@ -33,18 +49,27 @@
 #include "http/hub.h"
 #include "store/store.h"
 
+#define MAX_REPEATS 16 /* values of one repeatable flag */
+
 struct config {
 	const char *addr, *db, *sync;
 	long port, threads, keepalive, timeout, max_conns; /* 0: default */
-	long bot_ms; /* a bot decision's wall-clock cap, milliseconds */
+	long bot_ms;     /* a bot decision's wall-clock cap, milliseconds */
+	long write_wait; /* ms */
 	int quiet;
+	long streams, streams_addr, streams_token; /* -1: default */
+	long conns_addr;                           /* -1: default */
+	long waiting_player, waiting_addr, waiting_expiry;
+	const char *rates[MAX_REPEATS + 1];   /* --rate-limit values */
+	const char *proxies[MAX_REPEATS + 1]; /* --trusted-proxy values */
+	int n_rates, n_proxies;
 };
 
 static void usage(FILE *f)
 {
 	fputs("usage: boardd [--addr A] [--port P] [--db PATH] [--threads N]"
 	      " [--sync full|normal] [--quiet] [--keepalive S] [--timeout S]"
-	      " [--max-conns N] [--bot-ms MS]\n"
+	      " [--max-conns N] [--write-wait MS] [--bot-ms MS]\n"
 	      "  --timeout S    close a connection idle for S seconds, or"
 	      " that takes longer\n"
 	      "                 to send a request (default 30); waiting"
@@ -55,12 +80,48 @@ static void usage(FILE *f)
 	      "                 allows, at most 4096); near it, those"
 	      " waiting longest for\n"
 	      "                 a request are closed to make room\n"
+	      "  --write-wait MS longest a write waits for the database's"
+	      " write lock\n"
+	      "                 (default 2000); then 503 with Retry-After\n"
+	      "  --max-conns-per-addr N  connections from one peer address"
+	      " (default 64, or 0\n"
+	      "                 with --trusted-proxy: the proxy limits each"
+	      " client); 0: no cap\n"
+	      "  --max-streams N  event streams and long-polls open at once"
+	      " (default and cap:\n"
+	      "                 half of --max-conns); past it 503\n"
+	      "  --max-streams-per-addr N, --max-streams-per-token N\n"
+	      "                 the same per client address (default 32)"
+	      " and per bearer\n"
+	      "                 token (default 16); 0: no cap; past it 429\n"
+	      "  --rate-limit SPEC  off, or"
+	      " <players|games|joins|moves>.<addr|token>=<q>/<w>\n"
+	      "                 (q requests per w seconds, w may end in"
+	      " s/m/h/d; q 0: none),\n"
+	      "                 comma list, repeatable; defaults in"
+	      " README.md\n"
+	      "  --trusted-proxy LIST  comma list of proxy addresses whose"
+	      " X-Forwarded-For\n"
+	      "                 / X-Real-IP names the client; repeatable\n"
+	      "  --waiting-per-player N, --waiting-per-addr N\n"
+	      "                 open games waiting for players one player"
+	      " (default 10)\n"
+	      "                 or one address (default 30) may have"
+	      " created; 0: no cap\n"
+	      "  --waiting-expiry S  a waiting game nobody joined for S"
+	      " seconds is removed\n"
+	      "                 (default 259200, 72 h; 0: never)\n"
 	      "  --bot-ms MS    longest a bot seat thinks about one decision,"
 	      " in\n"
 	      "                 milliseconds (default 1500, 1-60000)\n"
 	      "environment: BOARDD_ADDR BOARDD_PORT BOARDD_DB BOARDD_THREADS"
 	      " BOARDD_SYNC BOARDD_QUIET BOARDD_KEEPALIVE BOARDD_TIMEOUT"
-	      " BOARDD_MAX_CONNS BOARDD_BOT_MS\n",
+	      " BOARDD_MAX_CONNS BOARDD_MAX_CONNS_PER_ADDR BOARDD_MAX_STREAMS"
+	      " BOARDD_MAX_STREAMS_PER_ADDR"
+	      " BOARDD_MAX_STREAMS_PER_TOKEN BOARDD_RATE_LIMIT"
+	      " BOARDD_TRUSTED_PROXY BOARDD_WAITING_PER_PLAYER"
+	      " BOARDD_WAITING_PER_ADDR BOARDD_WAITING_EXPIRY BOARDD_WRITE_WAIT"
+	      " BOARDD_BOT_MS\n",
 	      f);
 }
 
@@ -84,9 +145,25 @@ static int parse_long(const char *s, long lo, long hi, long *out)
 /* 1 if `a` is one of the options that take a value. */
 static int takes_value(const char *a)
 {
-	static const char *const opts[] = {
-	    "--addr",      "--port",    "--db",        "--threads", "--sync",
-	    "--keepalive", "--timeout", "--max-conns", "--bot-ms"};
+	static const char *const opts[] = {"--addr",
+	                                   "--port",
+	                                   "--db",
+	                                   "--threads",
+	                                   "--sync",
+	                                   "--keepalive",
+	                                   "--timeout",
+	                                   "--max-conns",
+	                                   "--max-conns-per-addr",
+	                                   "--max-streams",
+	                                   "--max-streams-per-addr",
+	                                   "--max-streams-per-token",
+	                                   "--rate-limit",
+	                                   "--trusted-proxy",
+	                                   "--waiting-per-player",
+	                                   "--waiting-per-addr",
+	                                   "--waiting-expiry",
+	                                   "--write-wait",
+	                                   "--bot-ms"};
 	for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
 		if (strcmp(a, opts[i]) == 0)
 			return 1;
@@ -101,6 +178,17 @@ static int parse_args(int argc, char **argv, struct config *c)
 	const char *timeout = env_or("BOARDD_TIMEOUT", "30");
 	const char *max_conns = env_or("BOARDD_MAX_CONNS", NULL);
 	const char *bot_ms = env_or("BOARDD_BOT_MS", "1500");
+	const char *write_wait = env_or("BOARDD_WRITE_WAIT", "2000");
+	const char *streams = env_or("BOARDD_MAX_STREAMS", NULL);
+	const char *conns_addr = env_or("BOARDD_MAX_CONNS_PER_ADDR", NULL);
+	const char *streams_addr = env_or("BOARDD_MAX_STREAMS_PER_ADDR", "32");
+	const char *streams_token =
+	    env_or("BOARDD_MAX_STREAMS_PER_TOKEN", "16");
+	const char *waiting_player = env_or("BOARDD_WAITING_PER_PLAYER", "10");
+	const char *waiting_addr = env_or("BOARDD_WAITING_PER_ADDR", "30");
+	const char *waiting_expiry = env_or("BOARDD_WAITING_EXPIRY", "259200");
+	const char *env_rate = env_or("BOARDD_RATE_LIMIT", NULL);
+	const char *env_proxy = env_or("BOARDD_TRUSTED_PROXY", NULL);
 	c->addr = env_or("BOARDD_ADDR", "127.0.0.1");
 	c->db = env_or("BOARDD_DB", "boardd.db");
 	c->sync = env_or("BOARDD_SYNC", "full");
@@ -141,12 +229,40 @@ static int parse_args(int argc, char **argv, struct config *c)
 			max_conns = v;
 		else if (strcmp(a, "--bot-ms") == 0)
 			bot_ms = v;
+		else if (strcmp(a, "--write-wait") == 0)
+			write_wait = v;
+		else if (strcmp(a, "--max-streams") == 0)
+			streams = v;
+		else if (strcmp(a, "--max-conns-per-addr") == 0)
+			conns_addr = v;
+		else if (strcmp(a, "--max-streams-per-addr") == 0)
+			streams_addr = v;
+		else if (strcmp(a, "--max-streams-per-token") == 0)
+			streams_token = v;
+		else if (strcmp(a, "--waiting-per-player") == 0)
+			waiting_player = v;
+		else if (strcmp(a, "--waiting-per-addr") == 0)
+			waiting_addr = v;
+		else if (strcmp(a, "--waiting-expiry") == 0)
+			waiting_expiry = v;
+		else if (strcmp(a, "--rate-limit") == 0 &&
+		         c->n_rates < MAX_REPEATS)
+			c->rates[c->n_rates++] = v;
+		else if (strcmp(a, "--trusted-proxy") == 0 &&
+		         c->n_proxies < MAX_REPEATS)
+			c->proxies[c->n_proxies++] = v;
 		else {
 			fprintf(stderr, "boardd: unknown option %s\n", a);
 			return -1;
 		}
 		i++;
 	}
+	if (!c->n_rates && env_rate)
+		c->rates[c->n_rates++] = env_rate;
+	if (!c->n_proxies && env_proxy)
+		c->proxies[c->n_proxies++] = env_proxy;
+	c->streams = -1;
+	c->conns_addr = c->n_proxies ? 0 : 64;
 	c->threads = sysconf(_SC_NPROCESSORS_ONLN);
 	if (c->threads < 1)
 		c->threads = 1;
@@ -156,11 +272,22 @@ static int parse_args(int argc, char **argv, struct config *c)
 	    parse_long(timeout, 1, 3600, &c->timeout) < 0 ||
 	    (max_conns &&
 	     parse_long(max_conns, 1, 1000000, &c->max_conns) < 0) ||
+	    parse_long(write_wait, 0, 60000, &c->write_wait) < 0 ||
+	    (streams && parse_long(streams, 1, 1000000, &c->streams) < 0) ||
+	    (conns_addr &&
+	     parse_long(conns_addr, 0, 1000000, &c->conns_addr) < 0) ||
+	    parse_long(streams_addr, 0, 1000000, &c->streams_addr) < 0 ||
+	    parse_long(streams_token, 0, 1000000, &c->streams_token) < 0 ||
+	    parse_long(waiting_player, 0, 1000000, &c->waiting_player) < 0 ||
+	    parse_long(waiting_addr, 0, 1000000, &c->waiting_addr) < 0 ||
+	    parse_long(waiting_expiry, 0, 100L * 365 * 86400,
+	               &c->waiting_expiry) < 0 ||
 	    parse_long(bot_ms, 1, 60000, &c->bot_ms) < 0 ||
 	    (strcmp(c->sync, "full") != 0 && strcmp(c->sync, "normal") != 0)) {
 		fputs("boardd: a value is out of range (port 0-65535, threads "
-		      "1-64, keepalive and timeout 1-3600 s, max-conns >= 1, "
-		      "bot-ms 1-60000, sync full|normal)\n",
+		      "1-64, keepalive and timeout 1-3600 s, max-conns and "
+		      "max-streams >= 1, the other counts >= 0, sync "
+		      "full|normal, write-wait 0-60000 ms, bot-ms 1-60000)\n",
 		      stderr);
 		return -1;
 	}
@@ -186,8 +313,35 @@ static unsigned max_connections(void)
 	return rl.rlim_cur > 256 ? (unsigned)rl.rlim_cur - 128 : 128;
 }
 
+/* The limiter's configuration (http/limits.h) from c, for a server of
+ * `conns` connections.  0, or -1 with a sentence in err. */
+static int limits_of(const struct config *c, unsigned conns,
+                     struct limits_config *lc, char *err, size_t errlen)
+{
+	limits_config_default(lc, conns);
+	if (c->streams > 0 && (unsigned long)c->streams > lc->streams)
+		fprintf(stderr,
+		        "boardd: --max-streams %ld would leave ordinary "
+		        "requests too little room; using %u\n",
+		        c->streams, lc->streams);
+	else if (c->streams > 0)
+		lc->streams = (unsigned)c->streams;
+	lc->streams_per_addr = (unsigned)c->streams_addr;
+	lc->streams_per_token = (unsigned)c->streams_token;
+	for (int i = 0; i < c->n_rates; i++)
+		if (limits_parse_rate(lc, c->rates[i], err, errlen) < 0)
+			return -1;
+	for (int i = 0; i < c->n_proxies; i++)
+		if (limits_parse_proxies(lc, c->proxies[i], err, errlen) < 0)
+			return -1;
+	return 0;
+}
+
 /* Blocks SIGINT/SIGTERM in every thread (the daemon's inherit the mask)
- * so that main can sigwait for them. */
+ * so that main can sigwait for them.  SIGPIPE and SIGXFSZ are ignored: a
+ * write to a closed socket then fails with EPIPE, and a write past the
+ * file size limit (ulimit -f) with EFBIG, which the store answers as a
+ * full disk (507) instead of the process dying. */
 static void block_signals(sigset_t *set)
 {
 	sigemptyset(set);
@@ -195,6 +349,7 @@ static void block_signals(sigset_t *set)
 	sigaddset(set, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, set, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
 }
 
 int main(int argc, char **argv)
@@ -213,16 +368,6 @@ int main(int argc, char **argv)
 	block_signals(&set);
 
 	char err[256];
-	struct store *st = NULL;
-	/* Connections: one per HTTP thread, one spare, one for the bot
-	 * worker. */
-	struct store_config sc = {c.db, strcmp(c.sync, "full") == 0,
-	                          (int)c.threads + 2, 5000};
-	if (store_open(&sc, &st, err, sizeof err) < 0) {
-		fprintf(stderr, "boardd: %s: %s\n", c.db, err);
-		return 1;
-	}
-	int rc = 1;
 	unsigned conns = max_connections();
 	if (c.max_conns > (long)conns)
 		fprintf(stderr,
@@ -231,6 +376,26 @@ int main(int argc, char **argv)
 		        c.max_conns, conns);
 	else if (c.max_conns)
 		conns = (unsigned)c.max_conns;
+	struct limits_config lc;
+	if (limits_of(&c, conns, &lc, err, sizeof err) < 0) {
+		fprintf(stderr, "boardd: %s\n", err);
+		usage(stderr);
+		return 2;
+	}
+	struct store *st = NULL;
+	struct store_config sc = {
+	    .path = c.db,
+	    .sync_full = strcmp(c.sync, "full") == 0,
+	    .connections = (int)c.threads + 2, /* and the bot worker's */
+	    .busy_timeout_ms = (int)c.write_wait,
+	    .waiting_per_player = (unsigned)c.waiting_player,
+	    .waiting_per_addr = (unsigned)c.waiting_addr,
+	    .waiting_expire_ms = (int64_t)c.waiting_expiry * 1000};
+	if (store_open(&sc, &st, err, sizeof err) < 0) {
+		fprintf(stderr, "boardd: %s: %s\n", c.db, err);
+		return 1;
+	}
+	int rc = 1;
 	struct service *svc = service_new(st, 4096);
 	struct hub *hub = svc ? hub_new() : NULL; /* live updates */
 	if (hub)
@@ -247,9 +412,11 @@ int main(int argc, char **argv)
 	                         .threads = (unsigned)c.threads,
 	                         .timeout_s = (unsigned)c.timeout,
 	                         .max_conns = conns,
+	                         .max_conns_per_addr = (unsigned)c.conns_addr,
 	                         .access_log = !c.quiet,
 	                         .hub = hub,
-	                         .keepalive_s = (unsigned)c.keepalive};
+	                         .keepalive_s = (unsigned)c.keepalive,
+	                         .limits = &lc};
 	struct http_server *srv =
 	    hub ? http_server_start(&hc, svc, err, sizeof err) : NULL;
 	if (!srv) {

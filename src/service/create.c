@@ -270,8 +270,19 @@ static void plans_release(struct seat_plan *plan, int seats)
 		json_decref(plan[s].bot);
 }
 
+/* The player whose token created a game, for the caps on waiting games:
+ * its key, or 0 (no token, a seat token, or not found). */
+static int64_t creator_of(struct service *svc, const char *token)
+{
+	struct store_player p;
+	struct svc_err ignored = {0};
+	return token && svc__player_of(svc, token, &p, &ignored) == 0 ? p.key
+	                                                              : 0;
+}
+
 int service_create(struct service *svc, const json_t *body, const char *token,
-                   struct svc_idem *idem, json_t **out, struct svc_err *err)
+                   const char *client, struct svc_idem *idem, json_t **out,
+                   struct svc_err *err)
 {
 	int rc = svc__idem_issued_token(svc, idem, err);
 	if (rc == 0)
@@ -281,7 +292,8 @@ int service_create(struct service *svc, const json_t *body, const char *token,
 	struct create_req c = {0};
 	if ((rc = parse_create(body, &c, err)) < 0)
 		return rc;
-	struct store_game row = {.seats = c.seats, .seed = token_seed()};
+	struct store_game row = {
+	    .seats = c.seats, .seed = token_seed(), .creator_addr = client};
 	struct rules_why why;
 	struct engine_game *g = NULL;
 	rc = engine_game_new(c.rules, c.seats, c.options, c.setup, row.seed, &g,
@@ -307,8 +319,15 @@ int service_create(struct service *svc, const json_t *body, const char *token,
 	int64_t key = 0;
 	if (rc == 0 && (!row.options || (c.setup && !row.setup)))
 		rc = BD_ENOMEM;
+	if (rc == 0 && has_open_seat(plan, c.seats))
+		row.creator_key = creator_of(svc, token);
 	if (rc == 0)
 		rc = insert_game(svc, &row, plan, idem, &key, out, err);
+	if (rc == BD_ELIMIT)
+		svc__fail(err, rc,
+		          "you (your player, or your address) have as many "
+		          "games waiting for players as allowed; fill or wait "
+		          "out one of them first");
 	if (rc == 0 && (!idem || !idem->replayed))
 		engine_cache_put(svc->cache, key, g);
 	/* A game with no open seat starts now: its bots may act first. */

@@ -69,6 +69,16 @@ int service_catalog(struct service *svc, const char **body, size_t *len,
 	return 0;
 }
 
+int service_health(struct service *svc, struct svc_err *err)
+{
+	if (store_check(svc->st) < 0)
+		return svc__fail(err, BD_EUNAVAILABLE,
+		                 "the database file was deleted or replaced "
+		                 "while the server ran; writes are refused "
+		                 "until it restarts");
+	return 0;
+}
+
 struct service *service_new(struct store *st, size_t cache_games)
 {
 	struct service *svc = calloc(1, sizeof *svc);

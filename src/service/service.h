@@ -76,10 +76,19 @@ void service_free(struct service *svc);
 int service_catalog(struct service *svc, const char **body, size_t *len,
                     struct svc_err *err);
 
+/* GET /healthz: 0 when the server can serve reads and writes, or
+ * BD_EUNAVAILABLE (with a detail) when its database file was deleted or
+ * replaced under it.  Never waits for a lock. */
+int service_health(struct service *svc, struct svc_err *err);
+
 /* POST /v1/games.  `body` is borrowed; `token` (may be NULL) is needed
- * when a seat of "seating" is "me".  idem may be NULL. */
+ * when a seat of "seating" is "me".  `client` is the caller's address
+ * (http/limits.h's text form; NULL: unknown): with the caller's player, it
+ * is the game's creator for the store's caps on waiting games (BD_ELIMIT
+ * past one).  idem may be NULL. */
 int service_create(struct service *svc, const json_t *body, const char *token,
-                   struct svc_idem *idem, json_t **out, struct svc_err *err);
+                   const char *client, struct svc_idem *idem, json_t **out,
+                   struct svc_err *err);
 
 /* GET /v1/games.  Each argument is the raw query value or NULL; status
  * may be "waiting" (games with open seats), "active" or "finished". */

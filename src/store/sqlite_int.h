@@ -6,7 +6,9 @@
 
 #include <pthread.h>
 #include <sqlite3.h>
+#include <stdatomic.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "store.h"
 
@@ -46,6 +48,11 @@ enum stmt {
 	ST_IDEM_GET,
 	ST_IDEM_EXPIRE,
 	ST_BOT_GAMES,
+	/* waiting games' caps and expiry (store_sqlite.c) */
+	ST_GAME_CREATOR,
+	ST_WAITING_BY_PLAYER,
+	ST_WAITING_BY_ADDR,
+	ST_GAME_JOINABLE,
 	ST_COUNT
 };
 
@@ -94,8 +101,25 @@ struct conn {
 struct store {
 	pthread_mutex_t mu;   /* guards every conns[i].checked_out */
 	pthread_cond_t freed; /* signalled when a connection is checked in */
-	int nconns;           /* pool size, >= 1 */
-	struct conn conns[];  /* the pool */
+	/* Writes: one at a time, on their own connection, so that readers
+	 * (the pool, WAL snapshots) never wait for a writer or its lock. */
+	pthread_mutex_t write_mu; /* held for a whole write transaction */
+	struct conn writer;       /* used only under write_mu */
+	int write_wait_ms;        /* longest a write waits for the locks */
+	struct timespec write_deadline; /* CLOCK_MONOTONIC: the current
+	                                   write's, under write_mu */
+	atomic_int lock_waiting;   /* 1: the writer waits for a lock another
+	                              process holds; new writes do not queue */
+	atomic_int space_out;      /* 1: the last write found no space (507) */
+	atomic_int file_gone;      /* 1: the file was deleted or replaced */
+	dev_t dev;                 /* the database file's device and inode, */
+	ino_t ino;                 /* as opened */
+	char *path;                /* the database file's path, malloc'd */
+	int nconns;                /* pool size, >= 1 */
+	int64_t waiting_expire_ms; /* store_config's, 0: never */
+	unsigned waiting_per_player; /* store_config's, 0: no cap */
+	unsigned waiting_per_addr;   /* store_config's, 0: no cap */
+	struct conn conns[];         /* the pool: reads */
 };
 
 /* A value to bind to a statement parameter. */
@@ -115,9 +139,6 @@ struct arg {
 	    (int)(sizeof((const struct arg[]){__VA_ARGS__}) /                  \
 	          sizeof(struct arg))
 #define NO_ARGS NULL, 0
-
-/* Called for each row a statement returns; 0 goes on, negative stops. */
-typedef int (*row_fn)(sqlite3_stmt *st, void *ctx);
 
 /* Called for each row a statement returns; 0 goes on, negative stops. */
 typedef int (*row_fn)(sqlite3_stmt *st, void *ctx);
@@ -147,6 +168,11 @@ int store__read_i64(sqlite3_stmt *st, void *ctx);
 /* Unix time in milliseconds. */
 int64_t store__now_ms(void);
 
+/* A waiting game last touched before this unix time (ms) is expired:
+ * no longer read, listed, joined or counted.  INT64_MIN when waiting
+ * games never expire. */
+int64_t store__waiting_cutoff(const struct store *s);
+
 /* The int64 with the bit pattern of u: how SQLite stores a uint64. */
 int64_t store__u64_bits(uint64_t u);
 
@@ -160,7 +186,10 @@ int store__game_read(sqlite3_stmt *st, struct store_game *g);
 struct conn *store__checkout(struct store *s);
 void store__checkin(struct store *s, struct conn *c);
 
-/* Runs fn in one BEGIN IMMEDIATE transaction: all of it or nothing. */
+/* Runs fn in one BEGIN IMMEDIATE transaction on the write connection:
+ * all of it or nothing.  Waits at most write_wait_ms for the locks
+ * (BD_EBUSY); BD_EUNAVAILABLE if the file was deleted or replaced;
+ * BD_ENOSPACE if the disk or the file size limit is full. */
 int store__write_tx(struct store *s, tx_fn fn, void *ctx);
 
 /* Inside a write transaction: records idem (NULL: nothing).  BD_EREPLAY

@@ -50,7 +50,7 @@ static int create(struct service *svc, const char *game, const char *seating,
 	json_t *body = json_loads(text, 0, NULL);
 	json_t *out = NULL;
 	struct svc_err err = {0};
-	int rc = service_create(svc, body, NULL, NULL, &out, &err);
+	int rc = service_create(svc, body, NULL, NULL, NULL, &out, &err);
 	if (rc == 0)
 		snprintf(id, STORE_ID_LEN + 1, "%s",
 		         json_string_value(json_object_get(out, "id")));
@@ -113,7 +113,8 @@ int main(void)
 	int saved = dup(2);
 	dup2(logfd, 2);
 
-	struct store_config cfg = {db_path(), 0, 3, 5000};
+	struct store_config cfg = {
+	    .path = db_path(), .connections = 3, .busy_timeout_ms = 5000};
 	struct store *st = NULL;
 	char err[256];
 	if (store_open(&cfg, &st, err, sizeof err) < 0) {

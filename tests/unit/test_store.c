@@ -988,6 +988,81 @@ static void test_bot_seats(void)
 	                           "WHERE bot IS NOT NULL") != SQLITE_OK);
 }
 
+/* Another process (here: a raw connection) holds the write lock: a write
+ * waits at most busy_timeout_ms and fails BD_EBUSY having changed
+ * nothing; reads go on meanwhile; once released the write succeeds. */
+static void test_write_lock_held_elsewhere(void)
+{
+	struct store *s = NULL;
+	struct store_config cfg = {.path = db_path("locked"),
+	                           .connections = 2,
+	                           .busy_timeout_ms = 300};
+	char err[256];
+	test_cond("locked: opens", store_open(&cfg, &s, err, sizeof err) == 0);
+	int64_t key = 0;
+	create_game(s, 40, "agent-avenue", "active", &key);
+	sqlite3 *other = NULL;
+	sqlite3_open(db_path("locked"), &other);
+	test_cond("locked: the other connection takes the write lock",
+	          sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL) ==
+	              SQLITE_OK);
+	struct store_move m = move(0, "{\"recruit\":1}");
+	test_cond("locked: a move is busy",
+	          store_move_append(s, key, 0, &m, NULL, NULL) == BD_EBUSY);
+	test_cond("locked: a new game is busy",
+	          create_game(s, 41, "agent-avenue", "active", &key) ==
+	              BD_EBUSY);
+	struct store_game g = {0};
+	test_cond("locked: reads go on",
+	          store_game_get(s, "0000000000000028", &g) == 0 && g.seq == 0);
+	store_game_release(&g);
+	test_cond("locked: the file is fine", store_check(s) == 0);
+	sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_close(other);
+	test_cond("locked: after release the move lands",
+	          store_move_append(s, key, 0, &m, NULL, NULL) == 0);
+	store_close(s);
+	test_cond("locked: one game, one move",
+	          raw_query("locked",
+	                    "SELECT (SELECT count(*) FROM games) * 10 + "
+	                    "(SELECT count(*) FROM moves)",
+	                    NULL, 0) == 11);
+}
+
+/* The file deleted, then another put in its place, under an open store:
+ * store_check says so and every write is BD_EUNAVAILABLE (not written
+ * into the unlinked file); reads of what was there go on. */
+static void test_file_deleted_or_replaced(void)
+{
+	const char *names[] = {"deleted", "replaced"};
+	for (int i = 0; i < 2; i++) {
+		struct store *s = NULL;
+		open_store(names[i], 1, &s);
+		int64_t key = 0;
+		create_game(s, 50 + i, "agent-avenue", "active", &key);
+		char path[160];
+		snprintf(path, sizeof path, "%s", db_path(names[i]));
+		unlink(path);
+		FILE *f = i == 1 ? fopen(path, "w") : NULL; /* a new file */
+		if (f)
+			fclose(f);
+		test_cond(names[i], store_check(s) == BD_EUNAVAILABLE);
+		struct store_move m = move(0, "{\"recruit\":1}");
+		test_cond(names[i], store_move_append(s, key, 0, &m, NULL,
+		                                      NULL) == BD_EUNAVAILABLE);
+		test_cond(names[i],
+		          create_game(s, 60 + i, "agent-avenue", "active",
+		                      &key) == BD_EUNAVAILABLE);
+		struct store_game g = {0};
+		char id[17];
+		snprintf(id, sizeof id, "%016x", (unsigned)(50 + i));
+		test_cond(names[i],
+		          store_game_get(s, id, &g) == 0 && g.seq == 0);
+		store_game_release(&g);
+		store_close(s);
+	}
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof tmpdir, "/tmp/test_store.XXXXXX");
@@ -1013,6 +1088,8 @@ int main(void)
 	test_idempotency_records();
 	test_player_games();
 	test_bot_seats();
+	test_write_lock_held_elsewhere();
+	test_file_deleted_or_replaced();
 	remove_tmpdir();
 	return test_report("store");
 }
