@@ -12,6 +12,8 @@
  *   --timeout S  BOARDD_TIMEOUT  30          seconds a connection may sit
  *                                            idle, and may take to send
  *                                            a whole request
+ *   --bot-ms MS  BOARDD_BOT_MS   1500        wall-clock cap of one bot
+ *                                            decision, milliseconds
  *   --max-conns N  BOARDD_MAX_CONNS  (below)  simultaneous connections;
  *                                            default and cap: the open-
  *                                            file limit allows, <= 4096
@@ -52,7 +54,8 @@
 struct config {
 	const char *addr, *db, *sync;
 	long port, threads, keepalive, timeout, max_conns; /* 0: default */
-	long write_wait;                                   /* ms */
+	long bot_ms;     /* a bot decision's wall-clock cap, milliseconds */
+	long write_wait; /* ms */
 	int quiet;
 	long streams, streams_addr, streams_token; /* -1: default */
 	long conns_addr;                           /* -1: default */
@@ -66,7 +69,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: boardd [--addr A] [--port P] [--db PATH] [--threads N]"
 	      " [--sync full|normal] [--quiet] [--keepalive S] [--timeout S]"
-	      " [--max-conns N] [--write-wait MS]\n"
+	      " [--max-conns N] [--write-wait MS] [--bot-ms MS]\n"
 	      "  --timeout S    close a connection idle for S seconds, or"
 	      " that takes longer\n"
 	      "                 to send a request (default 30); waiting"
@@ -108,13 +111,17 @@ static void usage(FILE *f)
 	      "  --waiting-expiry S  a waiting game nobody joined for S"
 	      " seconds is removed\n"
 	      "                 (default 259200, 72 h; 0: never)\n"
+	      "  --bot-ms MS    longest a bot seat thinks about one decision,"
+	      " in\n"
+	      "                 milliseconds (default 1500, 1-60000)\n"
 	      "environment: BOARDD_ADDR BOARDD_PORT BOARDD_DB BOARDD_THREADS"
 	      " BOARDD_SYNC BOARDD_QUIET BOARDD_KEEPALIVE BOARDD_TIMEOUT"
 	      " BOARDD_MAX_CONNS BOARDD_MAX_CONNS_PER_ADDR BOARDD_MAX_STREAMS"
 	      " BOARDD_MAX_STREAMS_PER_ADDR"
 	      " BOARDD_MAX_STREAMS_PER_TOKEN BOARDD_RATE_LIMIT"
 	      " BOARDD_TRUSTED_PROXY BOARDD_WAITING_PER_PLAYER"
-	      " BOARDD_WAITING_PER_ADDR BOARDD_WAITING_EXPIRY BOARDD_WRITE_WAIT\n",
+	      " BOARDD_WAITING_PER_ADDR BOARDD_WAITING_EXPIRY BOARDD_WRITE_WAIT"
+	      " BOARDD_BOT_MS\n",
 	      f);
 }
 
@@ -155,7 +162,8 @@ static int takes_value(const char *a)
 	                                   "--waiting-per-player",
 	                                   "--waiting-per-addr",
 	                                   "--waiting-expiry",
-	                                   "--write-wait"};
+	                                   "--write-wait",
+	                                   "--bot-ms"};
 	for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
 		if (strcmp(a, opts[i]) == 0)
 			return 1;
@@ -169,6 +177,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 	const char *keepalive = env_or("BOARDD_KEEPALIVE", "15");
 	const char *timeout = env_or("BOARDD_TIMEOUT", "30");
 	const char *max_conns = env_or("BOARDD_MAX_CONNS", NULL);
+	const char *bot_ms = env_or("BOARDD_BOT_MS", "1500");
 	const char *write_wait = env_or("BOARDD_WRITE_WAIT", "2000");
 	const char *streams = env_or("BOARDD_MAX_STREAMS", NULL);
 	const char *conns_addr = env_or("BOARDD_MAX_CONNS_PER_ADDR", NULL);
@@ -218,6 +227,8 @@ static int parse_args(int argc, char **argv, struct config *c)
 			timeout = v;
 		else if (strcmp(a, "--max-conns") == 0)
 			max_conns = v;
+		else if (strcmp(a, "--bot-ms") == 0)
+			bot_ms = v;
 		else if (strcmp(a, "--write-wait") == 0)
 			write_wait = v;
 		else if (strcmp(a, "--max-streams") == 0)
@@ -271,11 +282,12 @@ static int parse_args(int argc, char **argv, struct config *c)
 	    parse_long(waiting_addr, 0, 1000000, &c->waiting_addr) < 0 ||
 	    parse_long(waiting_expiry, 0, 100L * 365 * 86400,
 	               &c->waiting_expiry) < 0 ||
+	    parse_long(bot_ms, 1, 60000, &c->bot_ms) < 0 ||
 	    (strcmp(c->sync, "full") != 0 && strcmp(c->sync, "normal") != 0)) {
 		fputs("boardd: a value is out of range (port 0-65535, threads "
 		      "1-64, keepalive and timeout 1-3600 s, max-conns and "
 		      "max-streams >= 1, the other counts >= 0, sync "
-		      "full|normal, write-wait 0-60000 ms)\n",
+		      "full|normal, write-wait 0-60000 ms, bot-ms 1-60000)\n",
 		      stderr);
 		return -1;
 	}
@@ -374,7 +386,7 @@ int main(int argc, char **argv)
 	struct store_config sc = {
 	    .path = c.db,
 	    .sync_full = strcmp(c.sync, "full") == 0,
-	    .connections = (int)c.threads + 1,
+	    .connections = (int)c.threads + 2, /* and the bot worker's */
 	    .busy_timeout_ms = (int)c.write_wait,
 	    .waiting_per_player = (unsigned)c.waiting_player,
 	    .waiting_per_addr = (unsigned)c.waiting_addr,
@@ -388,6 +400,13 @@ int main(int argc, char **argv)
 	struct hub *hub = svc ? hub_new() : NULL; /* live updates */
 	if (hub)
 		service_on_move(svc, hub_on_move, hub);
+	/* Bot seats: a worker thread, started after the move listener is
+	 * set (its moves reach live streams too). */
+	if (hub &&
+	    service_bots_start(svc, (unsigned)c.bot_ms, SVC_BOTS_QUEUE) < 0) {
+		fputs("boardd: cannot start the bot worker\n", stderr);
+		goto out_service;
+	}
 	struct http_config hc = {.addr = c.addr,
 	                         .port = (unsigned)c.port,
 	                         .threads = (unsigned)c.threads,
@@ -414,8 +433,10 @@ int main(int argc, char **argv)
 	http_server_stop(srv);
 	rc = 0;
 out_service:
-	if (svc)
+	if (svc) {
+		service_bots_stop(svc); /* before the listener and the store */
 		service_on_move(svc, NULL, NULL);
+	}
 	hub_free(hub);
 	service_free(svc);
 	store_close(st);

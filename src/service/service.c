@@ -97,6 +97,7 @@ void service_free(struct service *svc)
 {
 	if (!svc)
 		return;
+	service_bots_stop(svc);
 	engine_cache_free(svc->cache);
 	free(svc->catalog);
 	free(svc);
@@ -106,10 +107,11 @@ void service_free(struct service *svc)
 
 json_t *svc__list_entry(const struct store_game *g)
 {
-	return json_pack("{s:s,s:s,s:s,s:I,s:i,s:i,s:o,s:o,s:o}", "id", g->id,
-	                 "game", g->rules_id, "status", g->status, "seq",
+	json_t *bots = g->bots ? json_loads(g->bots, 0, NULL) : json_array();
+	return json_pack("{s:s,s:s,s:s,s:I,s:i,s:i,s:o,s:o,s:o,s:o}", "id",
+	                 g->id, "game", g->rules_id, "status", g->status, "seq",
 	                 (json_int_t)g->seq, "seats", g->seats, "open_seats",
-	                 g->open_seats, "to_act",
+	                 g->open_seats, "bots", bots, "to_act",
 	                 svc__seat_list(g->open_seats ? 0 : g->to_act),
 	                 "created", svc__iso_time(g->created_ms), "updated",
 	                 svc__iso_time(g->updated_ms));

@@ -155,6 +155,30 @@ int service_player_games(struct service *svc, const char *token,
 int service_moves(struct service *svc, const char *id, const char *token,
                   const char *after, json_t **out, struct svc_err *err);
 
+/* ---- bot seats (bots.c) ---- */
+
+/* Starts the bot worker: one thread that plays every bot seat (a seating
+ * entry {"bot":…}, bot.h) as soon as it is to act, turn or off-turn
+ * decision, posting each choice as an ordinary logged move.  It first
+ * scans the store for active games where a bot seat is to act (turns
+ * left pending by a previous run).  `max_ms` caps each decision's wall-
+ * clock time in milliseconds (0: the bot level's own cap).  `queue`
+ * (>= 1; SVC_BOTS_QUEUE is a good size) bounds the games waiting for the
+ * worker: a wake-up that finds it full is dropped, and the worker rescans
+ * the store for such games once it has emptied it.  0, or BD_ENOMEM /
+ * BD_EINTERNAL (no thread).  Without it bot seats never move.  Call
+ * before serving; calling it twice is a no-op. */
+#define SVC_BOTS_QUEUE 1024
+int service_bots_start(struct service *svc, unsigned max_ms, size_t queue);
+
+/* Stops the bot worker: lets the decision in hand finish (at most its
+ * max_ms and one store write; no move is ever half-written: each is one
+ * transaction), then joins the thread.  Turns still queued are found
+ * again by the next start's scan.  Call once no request is being served
+ * (after the HTTP server stopped) and before the store closes;
+ * service_free calls it too.  No-op when the worker does not run. */
+void service_bots_stop(struct service *svc);
+
 /* ---- live updates ---- */
 
 /* Called after every committed move, on the thread that committed it,

@@ -47,6 +47,7 @@ enum stmt {
 	ST_IDEM_INSERT,
 	ST_IDEM_GET,
 	ST_IDEM_EXPIRE,
+	ST_BOT_GAMES,
 	/* waiting games' caps and expiry (store_sqlite.c) */
 	ST_GAME_CREATOR,
 	ST_WAITING_BY_PLAYER,
@@ -55,10 +56,19 @@ enum stmt {
 	ST_COUNT
 };
 
-/* The columns of a game row, in the order of enum game_col. */
+/* The columns of a game row, in the order of enum game_col.  The last two
+ * read the game's bot seats (a bit set, and a JSON array of {"seat":n,
+ * "bot":spec}) from the seats table, in seat order (the seats_by_bot
+ * index's).  `key` in them is the game's: no table they name has a
+ * column of that name, so it resolves to the outer query's games row. */
 #define GAME_COLS                                                              \
 	"key, id, rules_id, rules_version, seats, seed, options, setup, "      \
-	"status, seq, to_act, result, created_ms, updated_ms, open_seats"
+	"status, seq, to_act, result, created_ms, updated_ms, open_seats, "    \
+	"(SELECT coalesce(sum(1 << b.seat), 0) FROM seats b "                  \
+	"WHERE b.game_key = key AND b.bot IS NOT NULL), "                      \
+	"(SELECT json_group_array(json_object('seat', b.seat, 'bot', "         \
+	"json(b.bot))) FROM seats b WHERE b.game_key = key AND "               \
+	"b.bot IS NOT NULL)"
 
 enum game_col {
 	GC_KEY,
@@ -76,6 +86,8 @@ enum game_col {
 	GC_CREATED_MS,
 	GC_UPDATED_MS,
 	GC_OPEN_SEATS,
+	GC_BOT_SEATS,
+	GC_BOTS,
 	GC_COUNT /* the first column after GAME_COLS */
 };
 
@@ -96,15 +108,15 @@ struct store {
 	int write_wait_ms;        /* longest a write waits for the locks */
 	struct timespec write_deadline; /* CLOCK_MONOTONIC: the current
 	                                   write's, under write_mu */
-	atomic_int lock_waiting; /* 1: the writer waits for a lock another
-	                            process holds; new writes do not queue */
-	atomic_int space_out;    /* 1: the last write found no space (507) */
-	atomic_int file_gone;    /* 1: the file was deleted or replaced */
-	dev_t dev;               /* the database file's device and inode, */
-	ino_t ino;               /* as opened */
-	char *path;              /* the database file's path, malloc'd */
-	int nconns;              /* pool size, >= 1 */
-	int64_t waiting_expire_ms;   /* store_config's, 0: never */
+	atomic_int lock_waiting;   /* 1: the writer waits for a lock another
+	                              process holds; new writes do not queue */
+	atomic_int space_out;      /* 1: the last write found no space (507) */
+	atomic_int file_gone;      /* 1: the file was deleted or replaced */
+	dev_t dev;                 /* the database file's device and inode, */
+	ino_t ino;                 /* as opened */
+	char *path;                /* the database file's path, malloc'd */
+	int nconns;                /* pool size, >= 1 */
+	int64_t waiting_expire_ms; /* store_config's, 0: never */
 	unsigned waiting_per_player; /* store_config's, 0: no cap */
 	unsigned waiting_per_addr;   /* store_config's, 0: no cap */
 	struct conn conns[];         /* the pool: reads */

@@ -31,6 +31,7 @@
 
 #define STORE_ID_LEN         16 /* public game ids: 16 lowercase hex chars */
 #define STORE_TOKEN_HASH_LEN 32 /* SHA-256 of a bearer token */
+#define STORE_BOT_LEN        64 /* a bot seat's spec text, with its NUL */
 
 struct store;
 
@@ -84,6 +85,10 @@ struct store_game {
 	int64_t created_ms;        /* unix time, milliseconds */
 	int64_t updated_ms;        /* time of the last move (or creation) */
 	int open_seats;            /* seats not yet claimed (0..seats) */
+	unsigned bot_seats;        /* read back: seats bots hold (bit set) */
+	char *bots; /* read back: JSON array text of the bot seats, each
+	               {"seat":n,"bot":spec} in seat order ("[]": none),
+	               malloc'd */
 	/* Written by store_game_create only (not read back): */
 	int64_t creator_key;      /* the creating player, or 0 */
 	const char *creator_addr; /* the creating client's address
@@ -114,6 +119,8 @@ struct store_seat {
 	char player_id[STORE_ID_LEN + 1];  /* read back: holder's id or "" */
 	char player_name[65];              /* read back: holder's name or "" */
 	char invited_id[STORE_ID_LEN + 1]; /* read back: invitee's id or "" */
+	char bot[STORE_BOT_LEN]; /* a bot's spec (JSON object text) when a
+	                            bot holds the seat, else "" */
 };
 
 /* Inserts a game and its g->seats seats (seats[i].seat == i) in one
@@ -254,6 +261,14 @@ typedef int (*store_seated_fn)(void *ctx, const struct store_game *g, int seat);
 int store_player_games_each(struct store *s, int64_t player_key,
                             const struct store_player_filter *f,
                             store_seated_fn fn, void *ctx);
+
+/* Calls fn(ctx, key) for each active game (no open seat, not finished)
+ * with key > after_key where a seat a bot holds is to act (its stored
+ * to_act), in key order, at most `limit` (1..1000) of them.  fn returns 0
+ * to go on, negative to stop (that code is returned). */
+typedef int (*store_key_fn)(void *ctx, int64_t key);
+int store_bot_games_each(struct store *s, int64_t after_key, int limit,
+                         store_key_fn fn, void *ctx);
 
 /* ---- idempotency (store_players.c) ---- */
 

@@ -110,6 +110,8 @@ static int read_seat(sqlite3_stmt *st, void *ctx)
 	if (rc == 0)
 		rc =
 		    store__col_copy(st, 7, t->invited_id, sizeof t->invited_id);
+	if (rc == 0)
+		rc = store__col_copy(st, 8, t->bot, sizeof t->bot);
 	x->n++;
 	return rc;
 }

@@ -49,8 +49,9 @@ static const char *const stmt_sql[ST_COUNT] = {
                        "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, ?9, ?10, ?11, "
                        "?11, ?12)",
     [ST_SEAT_INSERT] = "INSERT INTO seats (game_key, seat, token_hash, "
-                       "player_key, invited, open) "
-                       "VALUES (?1, ?2, ?3, nullif(?4, 0), nullif(?5, 0), ?6)",
+                       "player_key, invited, open, bot) "
+                       "VALUES (?1, ?2, ?3, nullif(?4, 0), nullif(?5, 0), ?6, "
+                       "nullif(?7, ''))",
     [ST_GAME_GET] = "SELECT " GAME_COLS " FROM games WHERE id = ?1 "
                     "AND NOT (status = 'waiting' AND updated_ms < ?2)",
     [ST_GAME_BY_KEY] = "SELECT " GAME_COLS " FROM games WHERE key = ?1",
@@ -71,7 +72,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_SEATS_GET] =
         "SELECT s.seat, s.open, s.token_hash, coalesce(s.player_key, 0), "
         "coalesce(s.invited, 0), coalesce(p.id, ''), coalesce(p.name, ''), "
-        "coalesce(i.id, '') FROM seats s "
+        "coalesce(i.id, ''), coalesce(s.bot, '') FROM seats s "
         "LEFT JOIN players p ON p.key = s.player_key "
         "LEFT JOIN players i ON i.key = s.invited "
         "WHERE s.game_key = ?1 ORDER BY s.seat",
@@ -109,6 +110,14 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_IDEM_GET] = "SELECT request, status, response FROM idempotency "
                     "WHERE scope = ?1",
     [ST_IDEM_EXPIRE] = "DELETE FROM idempotency WHERE created_ms < ?1",
+    /* Walks the bot seats only (the partial index, in game_key order:
+     * no sort), then looks each game up; CROSS JOIN keeps that order. */
+    [ST_BOT_GAMES] = "SELECT DISTINCT s.game_key FROM seats s "
+                     "INDEXED BY seats_by_bot "
+                     "CROSS JOIN games g ON g.key = s.game_key "
+                     "WHERE s.bot IS NOT NULL AND s.game_key > ?1 "
+                     "AND g.status = 'active' AND (g.to_act >> s.seat) & 1 "
+                     "ORDER BY s.game_key LIMIT ?2",
     [ST_GAME_CREATOR] = "UPDATE games SET creator_player = nullif(?2, 0), "
                         "creator_addr = ?3 WHERE key = ?1",
     [ST_WAITING_BY_PLAYER] = "SELECT count(*) FROM games WHERE "
@@ -308,7 +317,8 @@ void store_game_release(struct store_game *g)
 	free(g->options);
 	free(g->setup);
 	free(g->result);
-	g->options = g->setup = g->result = NULL;
+	free(g->bots);
+	g->options = g->setup = g->result = g->bots = NULL;
 }
 
 /* Reads the GAME_COLS row at st into *g (caller releases, even on
@@ -325,6 +335,7 @@ int store__game_read(sqlite3_stmt *st, struct store_game *g)
 	g->created_ms = sqlite3_column_int64(st, GC_CREATED_MS);
 	g->updated_ms = sqlite3_column_int64(st, GC_UPDATED_MS);
 	g->open_seats = sqlite3_column_int(st, GC_OPEN_SEATS);
+	g->bot_seats = (unsigned)sqlite3_column_int64(st, GC_BOT_SEATS);
 	int rc = store__col_copy(st, GC_ID, g->id, sizeof g->id);
 	if (rc == 0)
 		rc = store__col_copy(st, GC_RULES_ID, g->rules_id,
@@ -338,6 +349,8 @@ int store__game_read(sqlite3_stmt *st, struct store_game *g)
 		rc = col_strdup(st, GC_SETUP, &g->setup);
 	if (rc == 0)
 		rc = col_strdup(st, GC_RESULT, &g->result);
+	if (rc == 0)
+		rc = col_strdup(st, GC_BOTS, &g->bots);
 	return rc;
 }
 
@@ -886,8 +899,8 @@ static int seat_insert(struct conn *c, int64_t key, const struct store_seat *st)
 	    ARGS(A_I64(key), A_I64(st->seat),
 	         st->has_token ? A_BLOB(st->token_hash, STORE_TOKEN_HASH_LEN)
 	                       : A_TEXT(NULL),
-	         A_I64(st->player_key), A_I64(st->invited_key),
-	         A_I64(st->open)),
+	         A_I64(st->player_key), A_I64(st->invited_key), A_I64(st->open),
+	         A_TEXT(st->bot)),
 	    NULL, NULL);
 }
 
@@ -1029,6 +1042,32 @@ int store_games_each(struct store *s, const struct store_filter *f,
 	                         A_I64(before), A_I64(f->limit),
 	                         A_I64(store__waiting_cutoff(s))),
 	                    list_row, &x);
+	store__checkin(s, c);
+	return rc;
+}
+
+/* The caller's callback for store_bot_games_each. */
+struct keys_ctx {
+	store_key_fn fn; /* called per game */
+	void *ctx;       /* its context */
+};
+
+static int key_row(sqlite3_stmt *st, void *ctx)
+{
+	struct keys_ctx *x = ctx;
+	int rc = x->fn(x->ctx, sqlite3_column_int64(st, 0));
+	return rc < 0 ? rc : 0;
+}
+
+int store_bot_games_each(struct store *s, int64_t after_key, int limit,
+                         store_key_fn fn, void *ctx)
+{
+	if (limit < 1 || limit > 1000 || after_key < 0)
+		return BD_EBADREQUEST;
+	struct keys_ctx x = {.fn = fn, .ctx = ctx};
+	struct conn *c = store__checkout(s);
+	int rc = store__run(c, ST_BOT_GAMES,
+	                    ARGS(A_I64(after_key), A_I64(limit)), key_row, &x);
 	store__checkin(s, c);
 	return rc;
 }

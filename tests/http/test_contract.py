@@ -530,6 +530,10 @@ def cases(r, op):
                body={"game": AA, "seating": ["me", "open"]})
         r.send("invite", "POST", "/v1/games", ok, token=F["carol_tok"],
                body={"game": AA, "seating": ["token", {"invite": F["bob"]}]})
+        r.send("a bot seat", "POST", "/v1/games", ok,
+               body={"game": AA, "seating": ["token", {"bot": "mcts", "level": 2}]})
+        r.send("a bad bot seat", "POST", "/v1/games", {422},
+               body={"game": AA, "seating": ["token", {"bot": "mcts", "level": 9}]})
         key = {"Idempotency-Key": "contract-create-0001-0000"}
         r.send("with a key", "POST", "/v1/games", ok, body={"game": AA}, headers=key)
         x = r.send("the key again", "POST", "/v1/games", ok, body={"game": AA}, headers=key)
