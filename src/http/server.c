@@ -196,6 +196,28 @@ static struct field_count fields(struct MHD_Connection *c, const char *name)
 	return f;
 }
 
+/* 1 if s is a token (RFC 9110 §5.6.2: one or more tchar). */
+static int is_token(const char *s)
+{
+	static const char tchar[] = "!#$%&'*+-.^_`|~"
+	                            "0123456789"
+	                            "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	                            "abcdefghijklmnopqrstuvwxyz";
+	return *s && strspn(s, tchar) == strlen(s);
+}
+
+static enum MHD_Result bad_name(void *cls, enum MHD_ValueKind kind,
+                                const char *key, const char *value)
+{
+	int *bad = cls;
+	(void)kind, (void)value;
+	if (!is_token(key)) {
+		*bad = 1;
+		return MHD_NO; /* stop iterating */
+	}
+	return MHD_YES;
+}
+
 /* 1 if s holds a control character (C0 or DEL). */
 static int has_control(const char *s)
 {
@@ -238,7 +260,9 @@ static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
  * Content-Length (§6.1, request smuggling), a transfer coding other than
  * chunked (§6.1: 501; the library waited for a body it could not frame),
  * HTTP/1.1 without Host or more than one Host (§3.2), and a path or query
- * holding a control character once decoded (%00 cut it short).  0, or
+ * holding a control character once decoded (%00 cut it short); and a
+ * field name that is not a token, such as "Transfer-Encoding " before its
+ * colon (§5.1), which the library keeps as another name.  0, or
  * the code with a sentence in detail. */
 static int check_framing(struct MHD_Connection *c, const char *version,
                          const char *url, char *detail, size_t dlen)
@@ -246,7 +270,16 @@ static int check_framing(struct MHD_Connection *c, const char *version,
 	struct field_count cl = fields(c, "Content-Length");
 	struct field_count te = fields(c, "Transfer-Encoding");
 	struct field_count host = fields(c, "Host");
-	int bad_query = 0;
+	int bad_query = 0, bad_field = 0;
+	MHD_get_connection_values(c, MHD_HEADER_KIND, bad_name, &bad_field);
+	if (bad_field) {
+		/* "Transfer-Encoding : chunked" was ignored here and may be
+		 * obeyed by a proxy in front (§5.1: 400) */
+		snprintf(detail, dlen,
+		         "a header field name is not a token (whitespace "
+		         "before the colon?)");
+		return BD_EBADREQUEST;
+	}
 	if (cl.n > 1) {
 		snprintf(detail, dlen, "more than one Content-Length");
 		return BD_EBADREQUEST;

@@ -15,7 +15,8 @@
  * as it does at start, which is how bot turns pending before a restart
  * are played.  A game whose bot fails (the bot or the engine refuses, the
  * store fails) is logged on stderr and its bots are left alone until the
- * server restarts: a broken bot must not spin the worker.
+ * server restarts: a broken bot must not spin the worker.  A full disk
+ * (BD_ENOSPACE) is not a failure: the move is tried again a second later.
  *
  * The bot's seed comes from libsodium's randombytes, fresh per decision:
  * nothing a player can see or compute (a hash of the game id and seq
@@ -206,6 +207,14 @@ static void play(struct svc_bots *b, int64_t key)
 	if (rc == BD_ESTALE || rc == BD_EBUSY) {
 		/* Lost every race (people keep moving, or the store is
 		 * busy): not a failure; back of the queue. */
+		svc__bots_wake(b->svc, key);
+		return;
+	}
+	if (rc == BD_ENOSPACE) {
+		/* A full disk passes (a client gets 507 and retries): the
+		 * move is tried again a second later, not given up until a
+		 * restart.  The pause keeps the worker from spinning. */
+		sleep(1);
 		svc__bots_wake(b->svc, key);
 		return;
 	}

@@ -86,6 +86,28 @@ def transfer_encoding_with_content_length_is_refused(binary):
 
 
 @test
+def field_name_with_whitespace_is_refused(binary):
+    """`Transfer-Encoding : chunked` (a space before the colon) was kept
+    under another name and ignored, so Content-Length framed the body, while
+    a proxy that trims the name frames it as chunked (RFC 9112 §5.1: 400).
+    A folded line starting `Transfer-Encoding:` likewise became a field of
+    its own.  Nothing is created."""
+    with server(binary) as s:
+        before = games_listed(s)
+        for field in (b"Transfer-Encoding : chunked", b"Transfer-Encoding\t: chunked",
+                      b"X-A: b\r\n Transfer-Encoding: chunked"):
+            data = (b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    + field + b"\r\nContent-Length: %d\r\n\r\n" % len(BODY) + BODY)
+            answers, closed = exchange(s, data)
+            check(len(answers) == 1 and closed, "%r: %r" % (field, answers))
+            r = answers[0]
+            check(r.status == 400 and (is_library_refusal(r) or (
+                r.json and r.json["type"] == "urn:boardd:problem:bad-request")),
+                  "%r: want 400, got %r" % (field, r))
+        check(games_listed(s) == before, "a game was created")
+
+
+@test
 def unknown_transfer_coding_is_501_at_once(binary):
     """Transfer-Encoding: gzip held the connection until --timeout (the
     server waited for a body it could not frame).  Now 501 at once."""

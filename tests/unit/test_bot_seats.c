@@ -6,13 +6,16 @@
  * dropped by a full queue are made up by a rescan (sixteen games through
  * a queue of one); a game whose bot fails
  * is logged once and left alone, however often the worker rescans, while
- * other games go on; stopping joins the thread with no move half-written.
+ * other games go on; a full disk only delays a bot's move; stopping joins
+ * the thread with no move half-written.
  */
 #include <fcntl.h>
+#include <signal.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -197,6 +200,28 @@ int main(void)
 	int logged = count_lines(logpath, needle);
 	test_cond("the failing bot is logged once per run, not in a loop",
 	          logged == 2);
+
+	/* 4. A full disk (here a file size limit: every write past 1 KiB of
+	 * any file fails) passes: the bot's move is refused with BD_ENOSPACE
+	 * while it lasts and is played once space returns, as a client
+	 * retries after its 507.  The game was stopped until a restart. */
+	char full[1][STORE_ID_LEN + 1];
+	struct rlimit lim, small;
+	ok = create(svc, "agent-avenue",
+	            "[{\"bot\":\"random\"},{\"bot\":\"random\"}]",
+	            full[0]) == 0 &&
+	     getrlimit(RLIMIT_FSIZE, &lim) == 0;
+	small = lim;
+	small.rlim_cur = 1024;
+	signal(SIGXFSZ, SIG_IGN);
+	ok &= setrlimit(RLIMIT_FSIZE, &small) == 0 &&
+	      service_bots_start(svc, 5, 4) == 0;
+	usleep(1500 * 1000); /* the worker tries, and its write fails */
+	ok &= status_of(st, full[0], &seq) == 0 && seq == 0;
+	ok &= setrlimit(RLIMIT_FSIZE, &lim) == 0; /* space returns */
+	test_cond("a bot's move is refused while the disk is full", ok);
+	test_cond("and played once space returns", all_finish(st, full, 1));
+	service_bots_stop(svc);
 
 	service_free(svc);
 	store_close(st);
