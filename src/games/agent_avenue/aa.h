@@ -199,6 +199,16 @@ int aa_apply(struct aa_state *s, int seat, const struct aa_action *a,
 /* 1 with *winner and *reason filled when the game is over, else 0. */
 int aa_result(const struct aa_state *s, int *winner, enum aa_reason *reason);
 
+/* ---- search (rules §5: what a seat may see) ---- */
+
+/* Determinization: redeals what `viewer` (0/1) may not see (the
+ * opponent's hand, the deck, the face-down card of a play the viewer
+ * did not make, the faces of the opponent's discards) by shuffling those
+ * cards, taken in enum order, with rng, keeping every count the viewer
+ * sees.  Cards a custom setup left out of the game stay out.  Nothing
+ * changes once the game is over or for a spectator. */
+void aa_determinize(struct aa_state *s, int viewer, struct rng *rng);
+
 /* ---- derived facts ---- */
 
 /* §3: the space seat's meeple stands on, 0..13. */

@@ -405,27 +405,63 @@ static unsigned edge_to_act(const void *state)
 	return aa_to_act(state);
 }
 
-static json_t *edge_actions(const void *state, int seat)
+_Static_assert(sizeof(struct aa_action) <= ENGINE_ACTION_BYTES,
+               "struct aa_action fits an engine_action");
+
+/* The native action inside an engine_action (copied: no aliasing). */
+static struct aa_action native(const struct engine_action *e)
 {
-	struct aa_action list[AA_MAX_ACTIONS];
-	size_t n = aa_legal(state, seat, list);
-	json_t *a = json_array();
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, action_json(&list[i]));
+	struct aa_action a;
+	memcpy(&a, e->bytes, sizeof a);
 	return a;
 }
 
-static int edge_apply(void *state, int seat, const json_t *action,
-                      struct rng *rng, struct rules_why *why)
+static struct engine_action wrap(const struct aa_action *a)
 {
-	struct aa_action a;
+	struct engine_action e = {{0}};
+	memcpy(e.bytes, a, sizeof *a);
+	return e;
+}
+
+static size_t edge_legal(const void *state, int seat, struct engine_action *out,
+                         size_t cap)
+{
+	struct aa_action list[AA_MAX_ACTIONS];
+	size_t n = aa_legal(state, seat, list);
+	for (size_t i = 0; i < n && i < cap; i++)
+		out[i] = wrap(&list[i]);
+	return n;
+}
+
+static int edge_play(void *state, int seat, const struct engine_action *e,
+                     struct rng *rng, struct rules_why *why)
+{
+	struct aa_action a = native(e);
 	struct aa_why w;
 	(void)rng; /* base mode draws no random numbers after setup */
-	int rc = parse_action(action, &a, why);
-	if (rc)
-		return rc;
-	rc = aa_apply(state, seat, &a, &w);
+	int rc = aa_apply(state, seat, &a, &w);
 	return rc ? relay(why, rc, &w) : 0;
+}
+
+static int edge_action_parse(const json_t *action, struct engine_action *out,
+                             struct rules_why *why)
+{
+	struct aa_action a;
+	int rc = parse_action(action, &a, why);
+	if (rc == 0)
+		*out = wrap(&a);
+	return rc;
+}
+
+static json_t *edge_action_json(const struct engine_action *e)
+{
+	struct aa_action a = native(e);
+	return action_json(&a);
+}
+
+static void edge_determinize(void *state, int viewer, struct rng *rng)
+{
+	aa_determinize(state, viewer, rng);
 }
 
 static int edge_result(const void *state, struct rules_result *out)
@@ -599,8 +635,12 @@ const struct rules aa_rules = {
     .catalog = edge_catalog,
     .setup = edge_setup,
     .to_act = edge_to_act,
-    .actions = edge_actions,
-    .apply = edge_apply,
+    .action_size = sizeof(struct aa_action),
+    .legal = edge_legal,
+    .play = edge_play,
+    .action_parse = edge_action_parse,
+    .action_json = edge_action_json,
+    .determinize = edge_determinize,
     .view = edge_view,
     .move_view = edge_move_view,
     .result = edge_result,

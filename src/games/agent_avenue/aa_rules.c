@@ -634,3 +634,39 @@ int aa_result(const struct aa_state *s, int *winner, enum aa_reason *reason)
 	*reason = (enum aa_reason)s->reason;
 	return 1;
 }
+
+/* ---- search (§5) ---- */
+
+/* rules §5: the cards hidden from `viewer` are pooled in enum order (so
+ * the sample never depends on where they really were), shuffled and
+ * dealt back into the same places and sizes. */
+void aa_determinize(struct aa_state *s, int viewer, struct rng *rng)
+{
+	if (viewer < 0 || viewer >= AA_SEATS || s->phase == AA_PHASE_OVER)
+		return;
+	struct aa_player *op = &s->players[other(viewer)];
+	int hide_down = s->phase == AA_PHASE_RECRUIT && s->active != viewer;
+	uint8_t count[AA_KINDS] = {0}, pool[AA_CARDS];
+	for (unsigned i = 0; i < op->hand_size; i++)
+		count[op->hand[i]]++;
+	for (unsigned i = 0; i < s->deck_size; i++)
+		count[s->deck[i]]++;
+	for (unsigned i = 0; i < op->discarded_size; i++)
+		count[op->discarded[i]]++;
+	if (hide_down)
+		count[s->played[1]]++;
+	unsigned n = 0;
+	for (uint8_t k = 0; k < AA_KINDS; k++)
+		for (unsigned i = 0; i < count[k]; i++)
+			pool[n++] = k;
+	rng_shuffle_u8(rng, pool, n);
+	n = 0;
+	for (unsigned i = 0; i < op->hand_size; i++)
+		op->hand[i] = pool[n++];
+	for (unsigned i = 0; i < s->deck_size; i++)
+		s->deck[i] = pool[n++];
+	for (unsigned i = 0; i < op->discarded_size; i++)
+		op->discarded[i] = pool[n++];
+	if (hide_down)
+		s->played[1] = pool[n++];
+}

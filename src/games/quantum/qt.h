@@ -469,6 +469,12 @@ int qt_cards_decide(struct qt_state *s, int seat, const struct qt_action *a,
 void qt_cards_list(const struct qt_state *s, int seat, qt_emit_fn emit,
                    void *ctx);
 
+/* Determinization (rules §9.1: only the decks' order is hidden; future
+ * dice are unknown): shuffles both decks, their cards taken in id order
+ * so the sample never depends on the real order, and redraws the
+ * scripted dice not yet rolled, all with rng. */
+void qt_determinize(struct qt_state *s, struct rng *rng);
+
 /* The seat taking picks now in QT_PH_CARDS, or -1. */
 int qt_cards_picker(const struct qt_state *s);
 

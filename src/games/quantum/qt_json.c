@@ -827,31 +827,74 @@ static unsigned qj_to_act(const void *state)
 	return qt_to_act(state);
 }
 
-static void emit_json(void *ctx, const struct qt_action *a)
-{
-	json_array_append_new(ctx, action_to_json(a));
-}
+_Static_assert(sizeof(struct qt_action) <= ENGINE_ACTION_BYTES,
+               "struct qt_action fits an engine_action");
 
-static json_t *qj_actions(const void *state, int seat)
-{
-	json_t *arr = json_array();
-	if (arr && seat >= 0 && seat < ((const struct qt_state *)state)->seats)
-		qt_list_actions(state, seat, emit_json, arr);
-	return arr;
-}
-
-static int qj_apply(void *state, int seat, const json_t *action,
-                    struct rng *rng, struct rules_why *why)
+/* The native action inside an engine_action (copied: no aliasing). */
+static struct qt_action native(const struct engine_action *e)
 {
 	struct qt_action a;
-	int rc = action_from_json(action, &a, why);
-	if (rc)
-		return rc;
+	memcpy(&a, e->bytes, sizeof a);
+	return a;
+}
+
+struct legal_ctx {
+	struct engine_action *out;
+	size_t cap, n;
+};
+
+static void emit_native(void *ctx, const struct qt_action *a)
+{
+	struct legal_ctx *c = ctx;
+	if (c->n < c->cap) {
+		memset(&c->out[c->n], 0, sizeof c->out[c->n]);
+		memcpy(c->out[c->n].bytes, a, sizeof *a);
+	}
+	c->n++;
+}
+
+static size_t qj_legal(const void *state, int seat, struct engine_action *out,
+                       size_t cap)
+{
+	struct legal_ctx c = {out, cap, 0};
+	if (seat >= 0 && seat < ((const struct qt_state *)state)->seats)
+		qt_list_actions(state, seat, emit_native, &c);
+	return c.n;
+}
+
+static int qj_play(void *state, int seat, const struct engine_action *e,
+                   struct rng *rng, struct rules_why *why)
+{
+	struct qt_action a = native(e);
 	struct qt_why w;
-	rc = qt_apply(state, seat, &a, rng, &w);
+	int rc = qt_apply(state, seat, &a, rng, &w);
 	if (rc)
 		copy_why(why, rc, &w);
 	return rc;
+}
+
+static int qj_action_parse(const json_t *action, struct engine_action *out,
+                           struct rules_why *why)
+{
+	struct qt_action a;
+	int rc = action_from_json(action, &a, why);
+	if (rc == 0) {
+		memset(out, 0, sizeof *out);
+		memcpy(out->bytes, &a, sizeof a);
+	}
+	return rc;
+}
+
+static json_t *qj_action_json(const struct engine_action *e)
+{
+	struct qt_action a = native(e);
+	return action_to_json(&a);
+}
+
+static void qj_determinize(void *state, int viewer, struct rng *rng)
+{
+	(void)viewer; /* every seat sees the same: all but the decks */
+	qt_determinize(state, rng);
 }
 
 /* ---- view ---- */
@@ -1127,8 +1170,12 @@ const struct rules qt_rules = {
     .catalog = qj_catalog,
     .setup = qj_setup,
     .to_act = qj_to_act,
-    .actions = qj_actions,
-    .apply = qj_apply,
+    .action_size = sizeof(struct qt_action),
+    .legal = qj_legal,
+    .play = qj_play,
+    .action_parse = qj_action_parse,
+    .action_json = qj_action_json,
+    .determinize = qj_determinize,
     .view = qj_view,
     .move_view = qj_move_view,
     .result = qj_result,
