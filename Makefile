@@ -10,7 +10,7 @@ CC      ?= cc
 GAMES   := agent_avenue quantum
 CFLAGS_COMMON := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
 	-Wstrict-prototypes -Wmissing-prototypes -Isrc -MMD -MP
-LDLIBS  := -lmicrohttpd -ljansson -lsqlite3 -lsodium -lpthread
+LDLIBS  := -lmicrohttpd -ljansson -lsqlite3 -lsodium -lpthread -lm
 
 SANITIZER ?=
 ifeq ($(SANITIZER),)
@@ -33,7 +33,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:.c=.o)
 UNIT_SRC := $(filter-out $(foreach g,$(filter-out $(GAMES),agent_avenue quantum),tests/unit/test_$(g)%),$(wildcard tests/unit/test_*.c))
 TESTS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all deps run test unit-build bench fuzz fuzz-deps valgrind tsan kill-loop clean format lint
+.PHONY: all deps run test unit-build bench bots-eval fuzz fuzz-deps valgrind tsan kill-loop clean format lint
 all: $(BUILD)/boardd
 
 deps:
@@ -110,6 +110,19 @@ $(BUILD)/bench/%: tests/bench/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(CFLAGS) $(LDFLAGS) -o $@ \
 		$(filter-out %.h,$^) $(LDLIBS)
+
+# Bots against each other (tests/eval/bots_eval.c): win rates with 95%
+# confidence intervals.  Minutes; not part of make test.  BOTS_MS caps each
+# decision in milliseconds (a cut search no longer replays bit for bit).
+BOTS_MS ?= 0
+$(BUILD)/eval/%: tests/eval/%.c tests/unit/botmatch.h $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(CFLAGS) $(LDFLAGS) -Itests/unit -o $@ \
+		$(filter %.c %.o,$^) $(LDLIBS)
+
+bots-eval: deps
+	$(MAKE) $(BUILD)/eval/bots_eval
+	./tests/bots_eval.sh $(BUILD) $(BOTS_MS)
 
 # Configurable at run time too: boardd --help.
 ADDR ?= 127.0.0.1

@@ -115,6 +115,19 @@ struct rules {
 	 * generator: a searcher reseeds that itself. */
 	void (*determinize)(void *state, int viewer, struct rng *rng);
 
+	/* Optional (NULL: every action is public).  Erases from *a, an
+	 * action of `actor`, what `viewer` may not see of it (as move_view
+	 * does for JSON), so that actions the viewer cannot tell apart
+	 * become equal bytes.  For searches. */
+	void (*observe)(struct engine_action *a, int actor, int viewer);
+
+	/* Optional (NULL: every seat alike).  For searches that stop a
+	 * playout before the end: each seat's chance to win from a running
+	 * game, share[0..seats) in [0, 1] adding up to 1.  A heuristic, not
+	 * a rule; it may read the whole state (a search calls it only on
+	 * determinized states). */
+	void (*estimate)(const void *state, double share[ENGINE_MAX_SEATS]);
+
 	/* What `viewer` (a seat or ENGINE_SPECTATOR) may see.  `over` is 1
 	 * once the game has ended, by the rules or by the engine (every
 	 * other seat resigned): then everything is shown.  New reference to

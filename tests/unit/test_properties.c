@@ -41,6 +41,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bot/bot.h"
 #include "engine/engine.h"
 #include "testhelp.h"
 
@@ -98,6 +99,7 @@ enum prop {
 	P_TWIN_REFUSED, /* the viewer's refusals say the same */
 	P_TWIN_DIFFER,  /* twins differ from their original (not vacuous) */
 	P_SEED,         /* another seed, the same game while no number drawn */
+	P_TWIN_BOT,     /* a bot of the viewer chooses the same in both */
 	NPROP
 };
 
@@ -117,6 +119,7 @@ static const char *const prop_names[NPROP] = {
     "twin worlds: the viewer's refused actions get the same answer",
     "twin worlds differ in what the viewer may not see",
     "another seed: equal views while the game drew no number",
+    "twin worlds: the viewer's mcts bot makes the same choice",
 };
 
 struct block {
@@ -1529,6 +1532,33 @@ static int same_refusals(const struct run *ru, const struct engine_game *a,
 	return ok;
 }
 
+/* The no-peek property of src/bot: at the last move up to k where a
+ * viewer in [lo, hi] is to act, an mcts bot of that seat with one seed
+ * chooses the same action in both worlds.  A small fixed budget (the
+ * property does not depend on it; a time cut never happens). */
+static void bot_no_peek(struct block *b, struct run *ru,
+                        struct engine_game **bs, int lo, int hi, size_t k,
+                        struct rng *r)
+{
+	uint64_t seed = rng_next(r);
+	for (size_t j = k + 1; j-- > 0;)
+		for (int w = lo < 0 ? 0 : lo; w <= hi; w++) {
+			if (!(engine_game_to_act(ru->snap[j]) >> w & 1))
+				continue;
+			struct engine_action a, c;
+			int ra =
+			    bot_choose_mcts(ru->snap[j], w, 24, seed, &a, NULL);
+			int rb = bot_choose_mcts(bs[j], w, 24, seed, &c, NULL);
+			if (!check(b, P_TWIN_BOT,
+			           ra == 0 && rb == 0 &&
+			               !memcmp(&a, &c, sizeof a)))
+				fail(b, P_TWIN_BOT,
+				     "viewer %d after %zu of %zu moves", w, j,
+				     k);
+			return; /* one choice per world B: they are costly */
+		}
+}
+
 /* Plays world B and compares what each viewer in [lo, hi] sees with
  * world A (ru) after every move up to k. */
 static void compare_twin(struct block *b, struct run *ru, int lo, int hi,
@@ -1603,6 +1633,7 @@ static void compare_twin(struct block *b, struct run *ru, int lo, int hi,
 			}
 		}
 		free(acts);
+		bot_no_peek(b, ru, bs, lo, hi, k, r);
 		/* Counted here, judged per block (report_block). */
 		b->twins++;
 		b->twins_differ +=

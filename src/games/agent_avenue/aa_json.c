@@ -459,6 +459,20 @@ static json_t *edge_action_json(const struct engine_action *e)
 	return action_json(&a);
 }
 
+/* rules §5: a discard's face and a face-down card are not seen by the
+ * other seat (until the end or the recruit). */
+static void edge_observe(struct engine_action *e, int actor, int viewer)
+{
+	struct aa_action a = native(e);
+	if (viewer == actor)
+		return;
+	if (a.type == AA_ACT_DISCARD)
+		a.card = AA_KINDS;
+	if (a.type == AA_ACT_PLAY)
+		a.face_down = AA_KINDS;
+	*e = wrap(&a);
+}
+
 static void edge_determinize(void *state, int viewer, struct rng *rng)
 {
 	aa_determinize(state, viewer, rng);
@@ -641,6 +655,7 @@ const struct rules aa_rules = {
     .action_parse = edge_action_parse,
     .action_json = edge_action_json,
     .determinize = edge_determinize,
+    .observe = edge_observe,
     .view = edge_view,
     .move_view = edge_move_view,
     .result = edge_result,

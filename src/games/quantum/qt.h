@@ -469,12 +469,6 @@ int qt_cards_decide(struct qt_state *s, int seat, const struct qt_action *a,
 void qt_cards_list(const struct qt_state *s, int seat, qt_emit_fn emit,
                    void *ctx);
 
-/* Determinization (rules §9.1: only the decks' order is hidden; future
- * dice are unknown): shuffles both decks, their cards taken in id order
- * so the sample never depends on the real order, and redraws the
- * scripted dice not yet rolled, all with rng. */
-void qt_determinize(struct qt_state *s, struct rng *rng);
-
 /* The seat taking picks now in QT_PH_CARDS, or -1. */
 int qt_cards_picker(const struct qt_state *s);
 
@@ -534,5 +528,18 @@ void qt_power_list(const struct qt_state *s, int seat, qt_emit_fn emit,
 int qt_battle_decide(struct qt_state *s, int seat, const struct qt_action *a,
                      struct rng *rng, struct qt_why *why);
 void qt_battle_list(const struct qt_state *s, qt_emit_fn emit, void *ctx);
+
+/* ---- qt_search.c: for searches, never for a game's own moves ---- */
+
+/* Determinization (rules §9.1: only the decks' order is hidden; future
+ * dice are unknown): shuffles both decks, their cards taken in id order
+ * so the sample never depends on the real order, and redraws the
+ * scripted dice not yet rolled, all with rng. */
+void qt_determinize(struct qt_state *s, struct rng *rng);
+
+/* A heuristic: each seat's chance to win, share[0..seats) adding up to
+ * 1, from the cubes placed (rules §10) and, a little, dominance, research
+ * and ships in play. */
+void qt_estimate(const struct qt_state *s, double share[QT_MAX_SEATS]);
 
 #endif

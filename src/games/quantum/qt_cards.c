@@ -531,27 +531,3 @@ void qt_cards_list(const struct qt_state *s, int seat, qt_emit_fn emit,
 	if (cards_exist(s))
 		emit(ctx, &(struct qt_action){.type = QT_A_REFRESH_CARDS});
 }
-
-/* Sorts n card ids in place (counting sort: ids are < QT_NCARDS). */
-static void sort_cards(uint8_t *c, int n)
-{
-	uint8_t count[QT_NCARDS] = {0};
-	for (int i = 0; i < n; i++)
-		count[c[i]]++;
-	int k = 0;
-	for (int id = 0; id < QT_NCARDS; id++)
-		for (int i = 0; i < count[id]; i++)
-			c[k++] = (uint8_t)id;
-}
-
-/* rules §9.1: the decks are face down; the dice not rolled yet are
- * unknown. */
-void qt_determinize(struct qt_state *s, struct rng *rng)
-{
-	sort_cards(s->cmd_deck, s->cmd_deck_n);
-	sort_cards(s->gam_deck, s->gam_deck_n);
-	rng_shuffle_u8(rng, s->cmd_deck, s->cmd_deck_n);
-	rng_shuffle_u8(rng, s->gam_deck, s->gam_deck_n);
-	for (int i = s->script_pos; i < s->script_n; i++)
-		s->script[i] = (uint8_t)(1 + rng_below(rng, 6));
-}

@@ -897,6 +897,11 @@ static void qj_determinize(void *state, int viewer, struct rng *rng)
 	qt_determinize(state, rng);
 }
 
+static void qj_estimate(const void *state, double share[ENGINE_MAX_SEATS])
+{
+	qt_estimate(state, share);
+}
+
 /* ---- view ---- */
 
 static const char *const phase_names[] = {
@@ -1176,6 +1181,7 @@ const struct rules qt_rules = {
     .action_parse = qj_action_parse,
     .action_json = qj_action_json,
     .determinize = qj_determinize,
+    .estimate = qj_estimate,
     .view = qj_view,
     .move_view = qj_move_view,
     .result = qj_result,
