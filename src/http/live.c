@@ -159,7 +159,9 @@ static int put_events(struct live_stream *ls)
 	if (rc < 0)
 		return rc;
 	size_t i, n = json_array_size(events);
-	json_array_foreach(events, i, e) if ((rc = put_event(ls, e)) < 0) break;
+	json_array_foreach(events, i, e)
+		if ((rc = put_event(ls, e)) < 0)
+			break;
 	json_decref(events);
 	ls->more = n >= SVC_STREAM_BATCH;
 	ls->done = finished;

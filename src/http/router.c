@@ -191,7 +191,7 @@ static void h_game(struct service *svc, const struct http_req *req,
 		size_t i, open = 0;
 		json_t *p;
 		json_array_foreach(json_object_get(rep->body, "players"), i, p)
-		    open += json_is_true(json_object_get(p, "open"));
+			open += json_is_true(json_object_get(p, "open"));
 		snprintf(rep->etag, sizeof rep->etag,
 		         "W/\"%" PRIu64 "-open-%zu\"", seq, open);
 		if (inm && strstr(inm, rep->etag)) {

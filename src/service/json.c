@@ -33,8 +33,7 @@ int svc__body_keys(const json_t *obj, const char *const *keys,
 		                 "the body must be an object");
 	const char *k;
 	json_t *v;
-	json_object_foreach((json_t *)obj, k, v)
-	{
+	json_object_foreach((json_t *)obj, k, v) {
 		int known = 0;
 		for (const char *const *p = keys; *p && !known; p++)
 			known = strcmp(*p, k) == 0;

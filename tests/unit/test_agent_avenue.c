@@ -1315,8 +1315,7 @@ static int listed_ok(const struct engine_game *g, const json_t *acts, int seat)
 	size_t i;
 	const json_t *a;
 	int ok = 1;
-	json_array_foreach(acts, i, a)
-	{
+	json_array_foreach(acts, i, a) {
 		struct engine_game *c = engine_game_clone(g);
 		struct rules_why why = {{0}, {0}};
 		ok = ok && engine_game_apply(c, seat, a, &why) == 0;

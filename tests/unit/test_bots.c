@@ -44,7 +44,8 @@ static int listed(const struct engine_game *g, int seat, const json_t *a)
 	size_t i;
 	json_t *x;
 	int found = 0;
-	json_array_foreach(all, i, x) found |= json_equal(x, a);
+	json_array_foreach(all, i, x)
+		found |= json_equal(x, a);
 	json_decref(all);
 	return found;
 }

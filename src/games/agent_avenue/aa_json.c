@@ -130,12 +130,11 @@ static int parse_action(const json_t *j, struct aa_action *out,
 		                  type);
 	const char *key;
 	const json_t *v;
-	json_object_foreach((json_t *)j, key, v) if (
-	    strcmp(key, "type") != 0 &&
-	    !field_by_key(
-	        f, key)) return rules_fail(why, BD_EILLEGAL, f->rule,
-	                                   "unknown key '%s' in a %s action",
-	                                   key, f->type);
+	json_object_foreach((json_t *)j, key, v)
+		if (strcmp(key, "type") != 0 && !field_by_key(f, key))
+			return rules_fail(why, BD_EILLEGAL, f->rule,
+			                  "unknown key '%s' in a %s action",
+			                  key, f->type);
 	struct aa_action a = {.type = (uint8_t)(f - forms)};
 	for (size_t i = 0; i < f->nfields; i++) {
 		int rc = parse_field(f, &f->fields[i], j, &a, why);
@@ -194,8 +193,9 @@ static int check_options(const json_t *options, struct rules_why *why)
 	if (!json_is_object(options))
 		return rules_fail(why, BD_EBADOPTIONS, "options",
 		                  "options must be a JSON object");
-	json_object_foreach((json_t *)options, key, v) return rules_fail(
-	    why, BD_EBADOPTIONS, "options", "unknown option '%s'", key);
+	json_object_foreach((json_t *)options, key, v)
+		return rules_fail(why, BD_EBADOPTIONS, "options",
+		                  "unknown option '%s'", key);
 	return 0;
 }
 
@@ -249,8 +249,7 @@ static int get_cards(const json_t *v, const char *what, uint8_t *cards,
 		                  what, json_array_size(v), AA_CARDS);
 	size_t i;
 	const json_t *e;
-	json_array_foreach(v, i, e)
-	{
+	json_array_foreach(v, i, e) {
 		const char *id = json_string_value(e);
 		int k = id ? aa_card_by_id(id) : -1;
 		if (!id)
@@ -312,8 +311,7 @@ static int get_in_play(const json_t *v, int32_t count[AA_KINDS],
 	if (!json_is_object(v))
 		return bad_setup(why, "each in_play entry",
 		                 "an object of card id: count");
-	json_object_foreach((json_t *)v, key, n)
-	{
+	json_object_foreach((json_t *)v, key, n) {
 		int k = aa_card_by_id(key);
 		if (k < 0)
 			return rules_fail(why, BD_EBADSETUP, "§1",
@@ -357,8 +355,7 @@ static int parse_setup(const json_t *setup, struct aa_custom *c,
 	const json_t *v;
 	if (!json_is_object(setup))
 		return bad_setup(why, "the setup", "a JSON object");
-	json_object_foreach((json_t *)setup, key, v)
-	{
+	json_object_foreach((json_t *)setup, key, v) {
 		size_t i = 0;
 		while (i < sizeof setup_keys / sizeof setup_keys[0] &&
 		       strcmp(key, setup_keys[i].key) != 0)

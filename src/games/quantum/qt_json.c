@@ -274,8 +274,7 @@ static int keys_match(const struct shape *sh, const json_t *j)
 {
 	const char *key;
 	json_t *v;
-	json_object_foreach((json_t *)j, key, v)
-	{
+	json_object_foreach((json_t *)j, key, v) {
 		if (strcmp(key, "type") && !has_field(sh, key) &&
 		    !opt_field(sh, key))
 			return 0;
@@ -292,8 +291,7 @@ static int shape_refusal(const struct shape *sh, const json_t *j,
 {
 	const char *key;
 	json_t *v;
-	json_object_foreach((json_t *)j, key, v)
-	{
+	json_object_foreach((json_t *)j, key, v) {
 		if (strcmp(key, "type") && !has_field(sh, key) &&
 		    !opt_field(sh, key))
 			return rules_fail(why, BD_EILLEGAL, sh->rule,
@@ -478,8 +476,7 @@ static int read_options(const json_t *o, int seats, struct qt_options *out,
 		                  "options are an object");
 	const char *key;
 	json_t *v;
-	json_object_foreach((json_t *)o, key, v)
-	{
+	json_object_foreach((json_t *)o, key, v) {
 		if (strcmp(key, "map") == 0) {
 			int m = json_is_string(v)
 			            ? qt_map_find(json_string_value(v))
@@ -551,8 +548,7 @@ static int read_ship(const json_t *e, struct qt_custom_ship *cs,
 	json_t *v;
 	if (!json_is_object(e))
 		return bad_setup(why, "§1", "a ship is {\"value\":v,\"at\":…}");
-	json_object_foreach((json_t *)e, key, v)
-	{
+	json_object_foreach((json_t *)e, key, v) {
 		if (strcmp(key, "value") && strcmp(key, "at") &&
 		    strcmp(key, "moved") && strcmp(key, "ability_used"))
 			return rules_fail(why, BD_EBADSETUP, "§1",
@@ -622,8 +618,7 @@ static int read_cubes(const json_t *v, struct qt_custom *cu,
 		                 "28 {\"seat\",\"planet\"}");
 	size_t i;
 	json_t *e;
-	json_array_foreach(v, i, e)
-	{
+	json_array_foreach(v, i, e) {
 		if (!json_is_object(e) || json_object_size(e) != 2 ||
 		    read_int(json_object_get(e, "seat"), 0, QT_MAX_SEATS - 1,
 		             &cu->cubes[i].seat) ||
@@ -661,8 +656,7 @@ static int read_cards(const json_t *v, int max, uint8_t *out, int *n,
 		                  "a card list holds at most %d card ids", max);
 	size_t i;
 	json_t *e;
-	json_array_foreach(v, i, e)
-	{
+	json_array_foreach(v, i, e) {
 		if (read_card(e, &out[i]))
 			return rules_fail(
 			    why, BD_EBADSETUP, "§9", "unknown card id %s",
@@ -683,8 +677,7 @@ static int read_pair(const json_t *v, const char *what, int maxc, int maxg,
 		return rules_fail(why, BD_EBADSETUP, "§9",
 		                  "\"%s\" is {\"command\":[…],\"gambit\":[…]}",
 		                  what);
-	json_object_foreach((json_t *)v, key, x)
-	{
+	json_object_foreach((json_t *)v, key, x) {
 		if (strcmp(key, "command") && strcmp(key, "gambit"))
 			return rules_fail(why, BD_EBADSETUP, "§9",
 			                  "\"%s\" has no field \"%s\"", what,
@@ -721,8 +714,7 @@ static int read_dice(const json_t *v, struct qt_custom *cu,
 		                 "\"dice\" is a list of at most 64 dice");
 	size_t i;
 	json_t *e;
-	json_array_foreach(v, i, e)
-	{
+	json_array_foreach(v, i, e) {
 		int x;
 		if (read_int(e, 1, 6, &x))
 			return bad_setup(why, "§14", "a die shows 1..6");
@@ -784,8 +776,7 @@ static int read_custom(const json_t *j, int seats, struct qt_custom *cu,
 		return bad_setup(why, "§3", "a custom setup needs \"ships\"");
 	const char *key;
 	json_t *v;
-	json_object_foreach((json_t *)j, key, v)
-	{
+	json_object_foreach((json_t *)j, key, v) {
 		int rc = read_custom_field(key, v, seats, cu, why);
 		if (rc)
 			return rc;
