@@ -77,7 +77,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 FUZZ_TIME ?= 60
 # actions_<game>: one engine target per game (seeds in seeds/actions).
 FUZZ_TARGETS := $(GAMES:%=actions_%) setup http
-FUZZ_SRC := src/engine/game.c src/engine/rng.c src/engine/registry.c \
+FUZZ_SRC := src/common/why.c src/engine/game.c src/engine/rng.c \
+	src/engine/registry.c \
 	$(foreach g,$(GAMES),$(wildcard src/games/$(g)/*.c))
 FUZZ_CC := clang -std=c11 -D_GNU_SOURCE -g -O1 -Isrc \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "../common/err.h"
+#include "../common/why.h"
 #include "rng.h"
 
 #define ENGINE_MAX_SEATS 4
@@ -30,18 +31,6 @@
 struct engine_action {
 	_Alignas(8) unsigned char bytes[ENGINE_ACTION_BYTES];
 };
-
-/* Why the rules refused: the rules section that forbids it (e.g. "§4 Step 1")
- * and a sentence a player can read.  Filled only on failure. */
-struct rules_why {
-	char rule[48];
-	char detail[BD_DETAIL_LEN];
-};
-
-/* Fills *why (may be NULL) with a rule reference and a printf-style detail,
- * and returns code, so rules code can write `return rules_fail(...)`. */
-int rules_fail(struct rules_why *why, int code, const char *rule,
-               const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* The outcome of a finished game. */
 struct rules_result {

@@ -1,23 +1,9 @@
 /* game.c: creating, copying and advancing an engine_game.  See engine.h. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine.h"
-
-int rules_fail(struct rules_why *why, int code, const char *rule,
-               const char *fmt, ...)
-{
-	if (why) {
-		snprintf(why->rule, sizeof why->rule, "%s", rule ? rule : "");
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(why->detail, sizeof why->detail, fmt, ap);
-		va_end(ap);
-	}
-	return code;
-}
 
 size_t engine_game_size(const struct rules *r)
 {

@@ -636,7 +636,7 @@ static void test_6_3_after_play(void)
 	struct aa_state copy;
 	memcpy(&copy, st(g), sizeof copy);
 	struct aa_action a = {.type = AA_ACT_DISCARD, .card = AA_SABOTEUR};
-	struct aa_why w;
+	struct rules_why w;
 	test_cond(name, aa_apply(&copy, 0, &a, &w) == BD_EILLEGAL &&
 	                    memcmp(&copy, st(g), sizeof copy) == 0);
 	engine_game_free(g);

@@ -178,11 +178,6 @@ static json_t *cards_json(const uint8_t *cards, unsigned n, int top_last)
 	return a;
 }
 
-static int relay(struct rules_why *why, int rc, const struct aa_why *w)
-{
-	return rules_fail(why, rc, w->rule, "%s", w->detail);
-}
-
 /* ---- options and setup ---- */
 
 /* Agent Avenue has no options: {} only. */
@@ -386,13 +381,9 @@ static int edge_setup(void *state, int seats, const json_t *options,
 		return 0;
 	}
 	struct aa_custom c;
-	struct aa_why w;
 	aa_custom_init(&c);
 	rc = parse_setup(setup, &c, why);
-	if (rc)
-		return rc;
-	rc = aa_setup_custom(state, &c, rng, &w);
-	return rc ? relay(why, rc, &w) : 0;
+	return rc ? rc : aa_setup_custom(state, &c, rng, why);
 }
 
 /* ---- playing ---- */
@@ -434,10 +425,8 @@ static int edge_play(void *state, int seat, const struct engine_action *e,
                      struct rng *rng, struct rules_why *why)
 {
 	struct aa_action a = native(e);
-	struct aa_why w;
 	(void)rng; /* base mode draws no random numbers after setup */
-	int rc = aa_apply(state, seat, &a, &w);
-	return rc ? relay(why, rc, &w) : 0;
+	return aa_apply(state, seat, &a, why);
 }
 
 static int edge_action_parse(const json_t *action, struct engine_action *out,

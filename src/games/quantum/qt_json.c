@@ -786,11 +786,6 @@ static int read_custom(const json_t *j, int seats, struct qt_custom *cu,
 
 /* ---- the rules table's functions ---- */
 
-static void copy_why(struct rules_why *why, int code, const struct qt_why *w)
-{
-	rules_fail(why, code, w->rule, "%s", w->detail);
-}
-
 static int qj_setup(void *state, int seats, const json_t *options,
                     const json_t *setup, struct rng *rng, struct rules_why *why)
 {
@@ -806,11 +801,7 @@ static int qj_setup(void *state, int seats, const json_t *options,
 	rc = read_custom(setup, seats, &cu, why);
 	if (rc)
 		return rc;
-	struct qt_why w;
-	rc = qt_setup_custom(state, seats, &o, &cu, rng, &w);
-	if (rc)
-		copy_why(why, rc, &w);
-	return rc;
+	return qt_setup_custom(state, seats, &o, &cu, rng, why);
 }
 
 static unsigned qj_to_act(const void *state)
@@ -857,11 +848,7 @@ static int qj_play(void *state, int seat, const struct engine_action *e,
                    struct rng *rng, struct rules_why *why)
 {
 	struct qt_action a = native(e);
-	struct qt_why w;
-	int rc = qt_apply(state, seat, &a, rng, &w);
-	if (rc)
-		copy_why(why, rc, &w);
-	return rc;
+	return qt_apply(state, seat, &a, rng, why);
 }
 
 static int qj_action_parse(const json_t *action, struct engine_action *out,
