@@ -16,8 +16,19 @@
 
 #define RULE_SETUP "§2"
 
-static const char *const phase_words[] = {"play", "recruit", "over"};
-static const char *const pick_words[] = {"face_up", "face_down"};
+static const char *const phase_words[] = {
+    [AA_PHASE_PLAY] = "play",
+    [AA_PHASE_RECRUIT] = "recruit",
+    [AA_PHASE_OVER] = "over",
+};
+_Static_assert(sizeof phase_words / sizeof *phase_words == AA_PHASE_OVER + 1,
+               "one word per phase");
+static const char *const pick_words[] = {
+    [AA_PICK_FACE_UP] = "face_up",
+    [AA_PICK_FACE_DOWN] = "face_down",
+};
+_Static_assert(sizeof pick_words / sizeof *pick_words == AA_PICK_FACE_DOWN + 1,
+               "one word per pick");
 
 /* ---- actions: one form per type, shared by parsing, printing and the
  * catalog ---- */

@@ -32,38 +32,54 @@ enum field {
 
 /* Optional fields (§14.1 forms), a bit set per shape. */
 enum { OPT_CUNNING = 1, OPT_CURIOUS = 2, OPT_DIAGONALS = 4 };
-static const char *const opt_names[] = {"cunning", "curious", "diagonals"};
-static const char *const opt_kinds[] = {
-    "true: CUNNING's second use of the ship's ability (optional)",
-    "true: CURIOUS's free move (optional)",
-    "list of ship numbers on the planet's corners: INGENIOUS (optional)"};
 #define NOPTS 3
+/* Indexed by the bit number of OPT_*. */
+static const char *const opt_names[] = {
+    [0] = "cunning", [1] = "curious", [2] = "diagonals"};
+static const char *const opt_kinds[] = {
+    [0] = "true: CUNNING's second use of the ship's ability (optional)",
+    [1] = "true: CURIOUS's free move (optional)",
+    [2] = "list of ship numbers on the planet's corners: INGENIOUS "
+          "(optional)"};
+_Static_assert(sizeof opt_names / sizeof *opt_names == NOPTS &&
+                   sizeof opt_kinds / sizeof *opt_kinds == NOPTS,
+               "one name and kind per optional field");
 
 static const char *const field_names[] = {
-    "ship",   "passenger", "with",   "value",   "to",    "from",
-    "target", "drop",      "planet", "ships",   "ships", "card",
-    "owner",  "to",        "reroll", "destroy", "value",
+    [F_SHIP] = "ship",      [F_PASSENGER] = "passenger",
+    [F_WITH] = "with",      [F_VALUE] = "value",
+    [F_TO] = "to",          [F_FROM] = "from",
+    [F_TARGET] = "target",  [F_DROP] = "drop",
+    [F_PLANET] = "planet",  [F_SQUARES3] = "ships",
+    [F_SHIPLIST] = "ships", [F_CARD] = "card",
+    [F_OWNER] = "owner",    [F_TO_OR_SCRAP] = "to",
+    [F_REROLL] = "reroll",  [F_DESTROY] = "destroy",
+    [F_FACE] = "value",
 };
+_Static_assert(sizeof field_names / sizeof *field_names == F_NONE,
+               "one name per field");
 
 static const char *const field_kinds[] = {
-    "ship number 0-4",
-    "ship number 0-4",
-    "ship number 0-4",
-    "3 or 5",
-    "square [row,col]",
-    "square [row,col]",
-    "square [row,col]",
-    "square [row,col]",
-    "planet square [row,col]",
-    "3 squares [[r,c],[r,c],[r,c]] for ships 0, 1, 2",
-    "list of ship numbers",
-    "card id",
-    "seat",
-    "square [row,col] or \"scrapyard\"",
-    "true or false",
-    "true or false",
-    "1..6",
+    [F_SHIP] = "ship number 0-4",
+    [F_PASSENGER] = "ship number 0-4",
+    [F_WITH] = "ship number 0-4",
+    [F_VALUE] = "3 or 5",
+    [F_TO] = "square [row,col]",
+    [F_FROM] = "square [row,col]",
+    [F_TARGET] = "square [row,col]",
+    [F_DROP] = "square [row,col]",
+    [F_PLANET] = "planet square [row,col]",
+    [F_SQUARES3] = "3 squares [[r,c],[r,c],[r,c]] for ships 0, 1, 2",
+    [F_SHIPLIST] = "list of ship numbers",
+    [F_CARD] = "card id",
+    [F_OWNER] = "seat",
+    [F_TO_OR_SCRAP] = "square [row,col] or \"scrapyard\"",
+    [F_REROLL] = "true or false",
+    [F_DESTROY] = "true or false",
+    [F_FACE] = "1..6",
 };
+_Static_assert(sizeof field_kinds / sizeof *field_kinds == F_NONE,
+               "one kind per field");
 
 struct shape {
 	const char *name; /* the "type" value (TACTICAL has 3 shapes) */
@@ -883,12 +899,30 @@ static void qj_estimate(const void *state, double share[ENGINE_MAX_SEATS])
 /* ---- view ---- */
 
 static const char *const phase_names[] = {
-    "setup_reroll", "choose_planet", "arrange", "actions", "cards", "over"};
+    [QT_PH_REROLL] = "setup_reroll", [QT_PH_PLANET] = "choose_planet",
+    [QT_PH_ARRANGE] = "arrange",     [QT_PH_ACTIONS] = "actions",
+    [QT_PH_CARDS] = "cards",         [QT_PH_OVER] = "over"};
+_Static_assert(sizeof phase_names / sizeof *phase_names == QT_PH_OVER + 1,
+               "one name per phase");
 
 static const char *const decision_names[] = {
-    "advance",    "infamy",   "discard_command", "sabotage", "place_ship",
-    "reorganize", "relocate", "dangerous",       "cruel",    "relentless",
-    "scrappy",    "scrappy",  "clever"};
+    [QT_DEC_ADVANCE] = "advance",
+    [QT_DEC_INFAMY] = "infamy",
+    [QT_DEC_DISCARD] = "discard_command",
+    [QT_DEC_SABOTAGE] = "sabotage",
+    [QT_DEC_PLACE_SHIP] = "place_ship",
+    [QT_DEC_REORGANIZE] = "reorganize",
+    [QT_DEC_RELOCATE] = "relocate",
+    [QT_DEC_DANGEROUS] = "dangerous",
+    [QT_DEC_CRUEL] = "cruel",
+    [QT_DEC_RELENTLESS] = "relentless",
+    [QT_DEC_SCRAPPY] = "scrappy",
+    [QT_DEC_SCRAPPY_SHIP] = "scrappy",
+    [QT_DEC_CLEVER] = "clever",
+};
+_Static_assert(sizeof decision_names / sizeof *decision_names ==
+                   QT_DEC_CLEVER + 1,
+               "one name per decision kind");
 
 /* The command cards in a QT_CARD_BIT set, by name. */
 static json_t *card_set(uint32_t set)
