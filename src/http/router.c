@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/decimal.h"
 #include "http.h"
 #include "live.h"
 
@@ -56,8 +57,7 @@ static int parse_etag(const char *v, int *any, uint64_t *seq)
 	if (n == 0 || n > 18 || v[n + 1] != '"' ||
 	    v[n + 2 + strspn(v + n + 2, " \t")] != '\0')
 		return -1;
-	*seq = strtoull(v + 1, NULL, 10);
-	return 0;
+	return decimal_parse(v + 1, n, seq);
 }
 
 /* 1 if the request carried a usable JSON body; else fills the problem. */
