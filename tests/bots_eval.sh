@@ -22,4 +22,4 @@ echo "bots-eval: $(date -u '+%Y-%m-%d %H:%M UTC'); load average" \
 "$eval" agent-avenue 2 200 mcts random "$ms"
 "$eval" agent-avenue 2 200 mcts:4 mcts:2 "$ms"
 "$eval" agent-avenue 2 200 mcts:3 mcts:1 "$ms"
-"$eval" quantum 2 ${QT_GAMES:-100} mcts random "$qt_ms"
+"$eval" quantum 2 "${QT_GAMES:-100}" mcts random "$qt_ms"
