@@ -4,6 +4,7 @@
 #   make test    install missing packages, build with ASan+UBSan, run every
 #                test; the last line is "N passed, N failed"
 #   make bench   throughput figures (never asserted)
+#   make bots-eval  bots against each other, win rates (never asserted)
 #   make         release build only (build/release/boardd)
 
 CC      ?= cc
