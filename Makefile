@@ -4,21 +4,27 @@
 #   make test    install missing packages, build with ASan+UBSan, run every
 #                test; the last line is "N passed, N failed"
 #   make bench   throughput figures (never asserted)
+#   make bots-eval  bots against each other, win rates (never asserted)
 #   make         release build only (build/release/boardd)
 
 CC      ?= cc
-GAMES   := agent_avenue quantum
+# Every folder of src/games is a game (its rules module; registry.c lists
+# the modules): nothing else here names a game.
+GAMES   := $(notdir $(patsubst %/,%,$(wildcard src/games/*/)))
 CFLAGS_COMMON := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
 	-Wstrict-prototypes -Wmissing-prototypes -Isrc -MMD -MP
-LDLIBS  := -lmicrohttpd -ljansson -lsqlite3 -lsodium -lpthread
+LDLIBS  := -lmicrohttpd -ljansson -lsqlite3 -lsodium -lpthread -lm
 
+# The house flags of a build; a CFLAGS of the caller's (environment or
+# command line) comes after them, so it can add to them but never silently
+# drop the sanitizers from make test.
 SANITIZER ?=
 ifeq ($(SANITIZER),)
 BUILD   ?= build/release
-CFLAGS  ?= -O2 -g
+HOUSE_CFLAGS := -O2 -g
 else
 BUILD   ?= build/$(subst $(comma),-,$(SANITIZER))
-CFLAGS  ?= -O1 -g -fsanitize=$(SANITIZER) -fno-sanitize-recover=all \
+HOUSE_CFLAGS := -O1 -g -fsanitize=$(SANITIZER) -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 LDFLAGS += -fsanitize=$(SANITIZER)
 endif
@@ -29,11 +35,10 @@ LIB_SRC := $(wildcard src/common/*.c src/engine/*.c src/store/*.c \
 	$(foreach g,$(GAMES),$(wildcard src/games/$(g)/*.c))
 GEN_SRC := $(BUILD)/gen/migrations.c $(BUILD)/gen/openapi.c
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:.c=.o)
-# A game's unit tests build only while the game is in GAMES.
-UNIT_SRC := $(filter-out $(foreach g,$(filter-out $(GAMES),agent_avenue quantum),tests/unit/test_$(g)%),$(wildcard tests/unit/test_*.c))
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
 TESTS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all deps run test unit-build bench fuzz fuzz-deps valgrind tsan kill-loop clean format lint
+.PHONY: all deps run test unit-build bench bots-eval fuzz fuzz-deps valgrind tsan kill-loop clean format lint
 all: $(BUILD)/boardd
 
 deps:
@@ -44,10 +49,10 @@ $(BUILD)/boardd: $(BUILD)/src/main.o $(LIB_OBJ)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS_COMMON) $(HOUSE_CFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/gen/%.o: $(BUILD)/gen/%.c
-	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS_COMMON) $(HOUSE_CFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/gen/migrations.c: $(sort $(wildcard sql/*.sql)) tools/embed.sh
 	@mkdir -p $(dir $@)
@@ -62,7 +67,7 @@ $(BUILD)/gen/openapi.c: openapi/openapi.yaml tools/embed.sh
 QT_TEST_GAMES_PER_MAP ?= 4
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) $(CFLAGS) $(LDFLAGS) -Itests/unit \
+	$(CC) $(CFLAGS_COMMON) $(HOUSE_CFLAGS) $(CFLAGS) $(LDFLAGS) -Itests/unit \
 		-DQT_TEST_GAMES_PER_MAP=$(QT_TEST_GAMES_PER_MAP) \
 		-o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
@@ -72,8 +77,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 # libFuzzer flags, if any, are in tests/fuzz/<target>.flags.
 FUZZ_TIME ?= 60
 # actions_<game>: one engine target per game (seeds in seeds/actions).
-FUZZ_TARGETS := actions_agent_avenue actions_quantum setup http
-FUZZ_SRC := src/engine/game.c src/engine/rng.c src/engine/registry.c \
+FUZZ_TARGETS := $(GAMES:%=actions_%) setup http
+FUZZ_SRC := src/common/why.c src/engine/game.c src/engine/rng.c \
+	src/engine/registry.c \
 	$(foreach g,$(GAMES),$(wildcard src/games/$(g)/*.c))
 FUZZ_CC := clang -std=c11 -D_GNU_SOURCE -g -O1 -Isrc \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
@@ -108,8 +114,21 @@ fuzz: fuzz-deps $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 # Benchmarks (make bench): tests/bench/*.c linked against the library.
 $(BUILD)/bench/%: tests/bench/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) $(CFLAGS) $(LDFLAGS) -o $@ \
+	$(CC) $(CFLAGS_COMMON) $(HOUSE_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ \
 		$(filter-out %.h,$^) $(LDLIBS)
+
+# Bots against each other (tests/eval/bots_eval.c): win rates with 95%
+# confidence intervals.  Minutes; not part of make test.  BOTS_MS caps each
+# decision in milliseconds (a cut search no longer replays bit for bit).
+BOTS_MS ?= 0
+$(BUILD)/eval/%: tests/eval/%.c tests/unit/botmatch.h $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(HOUSE_CFLAGS) $(CFLAGS) $(LDFLAGS) -Itests/unit -o $@ \
+		$(filter %.c %.o,$^) $(LDLIBS)
+
+bots-eval: deps
+	$(MAKE) $(BUILD)/eval/bots_eval
+	./tests/bots_eval.sh $(BUILD) $(BOTS_MS)
 
 # Configurable at run time too: boardd --help.
 ADDR ?= 127.0.0.1

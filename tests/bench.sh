@@ -4,7 +4,10 @@
 # a figure could not be measured (a tool missing, the server not starting,
 # answers that were errors).
 #
-# 1. bench/bench_engine: Agent Avenue in process.
+# 1. bench/bench_engine: Agent Avenue in process; then, for every game,
+#    random playouts through the native interface and the JSON path
+#    ("playouts GAME N games/s", "playouts-json GAME N games/s"), moves/s,
+#    MCTS iterations/s, and the replay time of a 1,000-move Quantum log.
 # 2. The release server on a loopback port with a temp database:
 #    GET /v1/games/{id} and GET /v1/catalog with wrk, then POST moves with
 #    bench/bench_http, with --sync normal and once more with --sync full

@@ -59,4 +59,30 @@ int bot_choose(const struct engine_game *g, int seat,
                const struct bot_spec *spec, uint64_t seed, unsigned max_ms,
                json_t **action);
 
+/* What one choice cost (for the bench and bots-eval). */
+struct bot_report {
+	unsigned long iterations; /* MCTS iterations run (0 for random) */
+	unsigned long nodes;      /* tree nodes made */
+	double ms;                /* wall-clock time of the choice */
+	int cut;                  /* 1: max_ms stopped the search early */
+};
+
+/* The iteration budget of an mcts level (BOT_LEVEL_MIN..BOT_LEVEL_MAX,
+ * clamped), and its default wall-clock cap in milliseconds. */
+unsigned long bot_level_iterations(int level);
+unsigned bot_level_max_ms(int level);
+
+/* bot_choose's native form: the same choice, as the game's native action
+ * (*out), with no JSON.  `report` may be NULL.  Errors as bot_choose. */
+int bot_choose_native(const struct engine_game *g, int seat,
+                      const struct bot_spec *spec, uint64_t seed,
+                      unsigned max_ms, struct engine_action *out,
+                      struct bot_report *report);
+
+/* The mcts bot with an explicit budget of `iterations` (>= 1) and no
+ * time cap, for tests and evaluations; otherwise as bot_choose_native. */
+int bot_choose_mcts(const struct engine_game *g, int seat,
+                    unsigned long iterations, uint64_t seed,
+                    struct engine_action *out, struct bot_report *report);
+
 #endif

@@ -17,22 +17,20 @@
 #include <stdint.h>
 
 #include "../common/err.h"
+#include "../common/why.h"
 #include "rng.h"
 
 #define ENGINE_MAX_SEATS 4
 #define ENGINE_SPECTATOR (-1)
 
-/* Why the rules refused: the rules section that forbids it (e.g. "§4 Step 1")
- * and a sentence a player can read.  Filled only on failure. */
-struct rules_why {
-	char rule[48];
-	char detail[BD_DETAIL_LEN];
-};
+/* Room for any game's native action (struct rules, action_size). */
+#define ENGINE_ACTION_BYTES 48
 
-/* Fills *why (may be NULL) with a rule reference and a printf-style detail,
- * and returns code, so rules code can write `return rules_fail(...)`. */
-int rules_fail(struct rules_why *why, int code, const char *rule,
-               const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* One native action: the module's action struct in the first action_size
+ * bytes, the rest 0.  Copies with =; compares with memcmp. */
+struct engine_action {
+	_Alignas(8) unsigned char bytes[ENGINE_ACTION_BYTES];
+};
 
 /* The outcome of a finished game. */
 struct rules_result {
@@ -66,16 +64,58 @@ struct rules {
 	/* The seats that may act now, as a bit set; 0 once the game is over. */
 	unsigned (*to_act)(const void *state);
 
-	/* Every legal action of `seat` now, each a complete object that may be
-	 * posted back unchanged.  New reference to an array (empty when the
-	 * seat may not act). */
-	json_t *(*actions)(const void *state, int seat);
+	/* ---- actions, native: the engine, replays, auto-play and bots
+	 * work on these; JSON appears only in action_parse/action_json ----
+	 *
+	 * A native action is the module's own fixed-size struct (action_size
+	 * bytes, at most ENGINE_ACTION_BYTES) stored at the start of a
+	 * struct engine_action whose other bytes are 0. */
+	size_t action_size;
 
-	/* Applies `action` (borrowed) by `seat`, which the engine has checked
+	/* Writes the legal actions of `seat` now into out[0..cap) and
+	 * returns how many there are in all (more than cap: call again with
+	 * a larger buffer; 0 when the seat may not act).  The order is the
+	 * order of the JSON list clients see.  Pure. */
+	size_t (*legal)(const void *state, int seat, struct engine_action *out,
+	                size_t cap);
+
+	/* Applies native action *a by `seat`, which the engine has checked
 	 * is in to_act().  Returns 0, or BD_EILLEGAL with *why filled.  On
 	 * failure the state may be garbage: the engine applies to a copy. */
-	int (*apply)(void *state, int seat, const json_t *action,
-	             struct rng *rng, struct rules_why *why);
+	int (*play)(void *state, int seat, const struct engine_action *a,
+	            struct rng *rng, struct rules_why *why);
+
+	/* Parses an action object as clients post it (borrowed) into *out
+	 * (all ENGINE_ACTION_BYTES written).  Returns 0, or BD_EILLEGAL
+	 * with *why when it is not a well-formed action of this game. */
+	int (*action_parse)(const json_t *action, struct engine_action *out,
+	                    struct rules_why *why);
+
+	/* The action object clients see and may post back unchanged for a
+	 * native action.  New reference. */
+	json_t *(*action_json)(const struct engine_action *a);
+
+	/* Determinization for search: rewrites what `viewer` (a seat) may
+	 * not see in `state` with a sample, drawn with rng, that is
+	 * consistent with everything the viewer may see (its view, and so
+	 * its legal actions, stay the same).  The sample depends only on
+	 * what the viewer sees and on rng, never on how the hidden
+	 * information was actually arranged.  Does not touch the engine's
+	 * generator: a searcher reseeds that itself. */
+	void (*determinize)(void *state, int viewer, struct rng *rng);
+
+	/* Optional (NULL: every action is public).  Erases from *a, an
+	 * action of `actor`, what `viewer` may not see of it (as move_view
+	 * does for JSON), so that actions the viewer cannot tell apart
+	 * become equal bytes.  For searches. */
+	void (*observe)(struct engine_action *a, int actor, int viewer);
+
+	/* Optional (NULL: every seat alike).  For searches that stop a
+	 * playout before the end: each seat's chance to win from a running
+	 * game, share[0..seats) in [0, 1] adding up to 1.  A heuristic, not
+	 * a rule; it may read the whole state (a search calls it only on
+	 * determinized states). */
+	void (*estimate)(const void *state, double share[ENGINE_MAX_SEATS]);
 
 	/* What `viewer` (a seat or ENGINE_SPECTATOR) may see.  `over` is 1
 	 * once the game has ended, by the rules or by the engine (every
@@ -145,6 +185,34 @@ void engine_game_free(struct engine_game *g);
  * BD_EBADREQUEST (seat out of range). */
 int engine_game_apply(struct engine_game *g, int seat, const json_t *action,
                       struct rules_why *why);
+
+/* The native form of engine_game_apply (no resign: that is a JSON-only
+ * engine action): the same checks, on a scratch copy, then auto-play.
+ * Errors as engine_game_apply. */
+int engine_game_play(struct engine_game *g, int seat,
+                     const struct engine_action *a, struct rules_why *why);
+
+/* The fast path for searches and playouts: applies *a by `seat` (who must
+ * be to act) in place, then the auto-play of resigned seats, without a
+ * scratch copy and without seq.  On failure (BD_EILLEGAL, BD_EINTERNAL
+ * with *why) g is garbage: use it only on a copy. */
+int engine_game_step(struct engine_game *g, int seat,
+                     const struct engine_action *a, struct rules_why *why);
+
+/* A growable list of native actions; start it as {0}, free it with
+ * engine_actions_free. */
+struct engine_actions {
+	struct engine_action *v; /* n entries, owned */
+	size_t n, cap;
+};
+
+/* Fills *list with the legal actions of `seat` in g (none when the seat
+ * may not act or the game is over), growing it as needed.  Returns 0 or
+ * BD_ENOMEM. */
+int engine_game_legal(const struct engine_game *g, int seat,
+                      struct engine_actions *list);
+
+void engine_actions_free(struct engine_actions *list);
 
 /* 1 if action is the engine's resign action. */
 int engine_action_is_resign(const json_t *action);

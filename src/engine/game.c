@@ -1,23 +1,9 @@
 /* game.c: creating, copying and advancing an engine_game.  See engine.h. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine.h"
-
-int rules_fail(struct rules_why *why, int code, const char *rule,
-               const char *fmt, ...)
-{
-	if (why) {
-		snprintf(why->rule, sizeof why->rule, "%s", rule ? rule : "");
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(why->detail, sizeof why->detail, fmt, ap);
-		va_end(ap);
-	}
-	return code;
-}
 
 size_t engine_game_size(const struct rules *r)
 {
@@ -109,28 +95,60 @@ static int resigned_to_act(const struct engine_game *g)
 	return -1;
 }
 
+int engine_game_legal(const struct engine_game *g, int seat,
+                      struct engine_actions *list)
+{
+	list->n = 0;
+	if (seat < 0 || seat >= g->seats ||
+	    !(engine_game_to_act(g) & (1u << seat)))
+		return 0;
+	for (;;) {
+		size_t n = g->rules->legal(g->state, seat, list->v, list->cap);
+		if (n <= list->cap) {
+			list->n = n;
+			return 0;
+		}
+		struct engine_action *v = realloc(list->v, n * sizeof *v);
+		if (!v)
+			return BD_ENOMEM;
+		list->v = v;
+		list->cap = n;
+	}
+}
+
+void engine_actions_free(struct engine_actions *list)
+{
+	free(list->v);
+	list->v = NULL;
+	list->n = list->cap = 0;
+}
+
 /* Plays every pending decision of a resigned seat with a uniformly random
  * legal action.  Operates on a scratch copy; nonzero means the module
  * refused its own listed action or never stopped asking. */
 static int autoplay(struct engine_game *g, struct rules_why *why)
 {
 	int seat, rounds = 0;
+	struct engine_actions list = {0};
 	while ((seat = resigned_to_act(g)) >= 0) {
-		json_t *acts = g->rules->actions(g->state, seat);
-		size_t n = json_array_size(acts);
-		int rc = n == 0 || ++rounds > AUTOPLAY_MAX ? BD_EINTERNAL : 0;
+		int rc = engine_game_legal(g, seat, &list);
+		if (rc == 0 && (list.n == 0 || ++rounds > AUTOPLAY_MAX))
+			rc = BD_EINTERNAL;
 		if (rc == 0)
-			rc = g->rules->apply(
+			rc = g->rules->play(
 			    g->state, seat,
-			    json_array_get(acts,
-			                   rng_below(&g->rng, (uint32_t)n)),
+			    &list.v[rng_below(&g->rng, (uint32_t)list.n)],
 			    &g->rng, why);
-		json_decref(acts);
-		if (rc < 0)
-			return rules_fail(
-			    why, BD_EINTERNAL, "",
-			    "a resigned seat could not be played");
+		if (rc < 0) {
+			engine_actions_free(&list);
+			return rc == BD_ENOMEM
+			           ? rc
+			           : rules_fail(why, BD_EINTERNAL, "",
+			                        "a resigned seat could not be "
+			                        "played");
+		}
 	}
+	engine_actions_free(&list);
 	return 0;
 }
 
@@ -148,33 +166,65 @@ static int resign(struct engine_game *g, int seat, struct rules_why *why)
 	return autoplay(g, why);
 }
 
-int engine_game_apply(struct engine_game *g, int seat, const json_t *action,
-                      struct rules_why *why)
+/* The checks every move passes before the rules see it. */
+static int may_move(const struct engine_game *g, int seat, int is_resign,
+                    struct rules_why *why)
 {
 	struct rules_result res;
 	if (engine_game_result(g, &res))
 		return rules_fail(why, BD_EGAMEOVER, "", "the game is over");
 	if (seat < 0 || seat >= g->seats)
 		return rules_fail(why, BD_EBADREQUEST, "", "no seat %d", seat);
-	int is_resign = engine_action_is_resign(action);
 	if (!is_resign && !(engine_game_to_act(g) & (1u << seat)))
 		return rules_fail(why, BD_ENOTTURN, "",
 		                  "seat %d may not act now", seat);
-	/* Apply to a scratch copy: a refused action leaves g untouched. */
+	return 0;
+}
+
+int engine_game_step(struct engine_game *g, int seat,
+                     const struct engine_action *a, struct rules_why *why)
+{
+	int rc = g->rules->play(g->state, seat, a, &g->rng, why);
+	return rc ? rc : autoplay(g, why);
+}
+
+/* Applies a native action (a) or the resign action (a == NULL) to a
+ * scratch copy, and keeps the copy on success. */
+static int apply_on_copy(struct engine_game *g, int seat,
+                         const struct engine_action *a, struct rules_why *why)
+{
 	struct engine_game *scratch = engine_game_clone(g);
 	if (!scratch)
 		return BD_ENOMEM;
-	int rc = is_resign ? resign(scratch, seat, why)
-	                   : g->rules->apply(scratch->state, seat, action,
-	                                     &scratch->rng, why);
-	if (rc == 0 && !is_resign)
-		rc = autoplay(scratch, why);
+	int rc = a ? engine_game_step(scratch, seat, a, why)
+	           : resign(scratch, seat, why);
 	if (rc == 0) {
 		scratch->seq = g->seq + 1;
 		memcpy(g, scratch, engine_game_size(g->rules));
 	}
 	free(scratch);
 	return rc;
+}
+
+int engine_game_play(struct engine_game *g, int seat,
+                     const struct engine_action *a, struct rules_why *why)
+{
+	int rc = may_move(g, seat, 0, why);
+	return rc ? rc : apply_on_copy(g, seat, a, why);
+}
+
+int engine_game_apply(struct engine_game *g, int seat, const json_t *action,
+                      struct rules_why *why)
+{
+	int is_resign = engine_action_is_resign(action);
+	int rc = may_move(g, seat, is_resign, why);
+	if (rc)
+		return rc;
+	if (is_resign)
+		return apply_on_copy(g, seat, NULL, why);
+	struct engine_action a;
+	rc = g->rules->action_parse(action, &a, why);
+	return rc ? rc : apply_on_copy(g, seat, &a, why);
 }
 
 unsigned engine_game_to_act(const struct engine_game *g)
@@ -201,10 +251,22 @@ json_t *engine_game_view(const struct engine_game *g, int viewer)
 
 json_t *engine_game_actions(const struct engine_game *g, int seat)
 {
-	if (seat < 0 || seat >= g->seats ||
-	    !(engine_game_to_act(g) & (1u << seat)))
-		return json_array();
-	return g->rules->actions(g->state, seat);
+	struct engine_actions list = {0};
+	json_t *arr = json_array();
+	if (!arr || engine_game_legal(g, seat, &list)) {
+		engine_actions_free(&list);
+		json_decref(arr);
+		return NULL;
+	}
+	for (size_t i = 0; i < list.n; i++)
+		if (json_array_append_new(arr,
+		                          g->rules->action_json(&list.v[i]))) {
+			json_decref(arr);
+			arr = NULL;
+			break;
+		}
+	engine_actions_free(&list);
+	return arr;
 }
 
 json_t *engine_move_view(const struct engine_game *after,

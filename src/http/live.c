@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../common/decimal.h"
 #include "hub.h"
 #include "live.h"
 #include "monoclock.h"
@@ -29,11 +30,7 @@ struct live_stream {
 /* Parses a decimal of at most 18 digits; 0 on success. */
 static int parse_u64(const char *s, uint64_t *v)
 {
-	size_t n = strspn(s, "0123456789");
-	if (n == 0 || n > 18 || s[n] != '\0')
-		return -1;
-	*v = strtoull(s, NULL, 10);
-	return 0;
+	return decimal_parse(s, strlen(s), v);
 }
 
 static void bad_request(struct http_reply *rep, const struct http_req *req,
@@ -185,7 +182,9 @@ static int put_events(struct live_stream *ls)
 	if (rc < 0)
 		return rc;
 	size_t i, n = json_array_size(events);
-	json_array_foreach(events, i, e) if ((rc = put_event(ls, e)) < 0) break;
+	json_array_foreach(events, i, e)
+		if ((rc = put_event(ls, e)) < 0)
+			break;
 	json_decref(events);
 	ls->more = n >= SVC_STREAM_BATCH;
 	ls->done = finished;

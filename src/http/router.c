@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/decimal.h"
 #include "http.h"
 #include "live.h"
 
@@ -56,8 +57,7 @@ static int parse_etag(const char *v, int *any, uint64_t *seq)
 	if (n == 0 || n > 18 || v[n + 1] != '"' ||
 	    v[n + 2 + strspn(v + n + 2, " \t")] != '\0')
 		return -1;
-	*seq = strtoull(v + 1, NULL, 10);
-	return 0;
+	return decimal_parse(v + 1, n, seq);
 }
 
 /* 1 if the request carried a usable JSON body; else fills the problem. */
@@ -218,7 +218,7 @@ static void h_game(struct service *svc, const struct http_req *req,
 		size_t i, open = 0;
 		json_t *p;
 		json_array_foreach(json_object_get(rep->body, "players"), i, p)
-		    open += json_is_true(json_object_get(p, "open"));
+			open += json_is_true(json_object_get(p, "open"));
 		snprintf(rep->etag, sizeof rep->etag,
 		         "W/\"%" PRIu64 "-open-%zu\"", seq, open);
 		if (inm && strstr(inm, rep->etag)) {

@@ -81,12 +81,13 @@ static int depth_ok(const json_t *v, int depth)
 	json_t *child;
 	size_t i;
 	if (json_is_object(v)) {
-		json_object_foreach(
-		    (json_t *)v, k,
-		    child) if (!depth_ok(child, depth + 1)) return 0;
+		json_object_foreach((json_t *)v, k, child)
+			if (!depth_ok(child, depth + 1))
+				return 0;
 	} else if (json_is_array(v)) {
-		json_array_foreach(
-		    v, i, child) if (!depth_ok(child, depth + 1)) return 0;
+		json_array_foreach(v, i, child)
+			if (!depth_ok(child, depth + 1))
+				return 0;
 	}
 	return 1;
 }

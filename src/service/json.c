@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../common/decimal.h"
 #include "internal.h"
 
 int svc__fail(struct svc_err *err, int code, const char *fmt, ...)
@@ -33,8 +34,7 @@ int svc__body_keys(const json_t *obj, const char *const *keys,
 		                 "the body must be an object");
 	const char *k;
 	json_t *v;
-	json_object_foreach((json_t *)obj, k, v)
-	{
+	json_object_foreach((json_t *)obj, k, v) {
 		int known = 0;
 		for (const char *const *p = keys; *p && !known; p++)
 			known = strcmp(*p, k) == 0;
@@ -49,12 +49,11 @@ int svc__body_keys(const json_t *obj, const char *const *keys,
 
 int svc__parse_uint(const char *s, int64_t lo, int64_t hi, int64_t *v)
 {
-	if (!s || !*s || strlen(s) > 18 || strspn(s, "0123456789") != strlen(s))
+	uint64_t n;
+	if (!s || decimal_parse(s, strlen(s), &n) || (int64_t)n < lo ||
+	    (int64_t)n > hi)
 		return 0;
-	long long n = strtoll(s, NULL, 10);
-	if (n < lo || n > hi)
-		return 0;
-	*v = n;
+	*v = (int64_t)n;
 	return 1;
 }
 

@@ -21,6 +21,14 @@
  *   cache hit       engine_cache_get of a cached state (a copy the caller
  *                   frees), in a cache holding 1 game and in one full at
  *                   the server's capacity, CACHE_GAMES (src/main.c).
+ *
+ * Then for every registered game (bench_games), one line each:
+ *   playouts G N games/s       random games through the native interface
+ *   playouts-json G N games/s  the same through the JSON path
+ *   moves G ...                their moves per second, both paths
+ *   mcts G N iterations/s      bot_choose_mcts from early positions
+ *   replay quantum 1000 moves  a 1,000-move Quantum log replayed as on a
+ *                              cache miss (json_loads + engine_game_apply)
  */
 #include <inttypes.h>
 #include <jansson.h>
@@ -30,6 +38,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bot/bot.h"
 #include "engine/cache.h"
 #include "engine/engine.h"
 #include "engine/rng.h"
@@ -255,6 +264,212 @@ static void run(struct ctx *c, enum fig f, double out[NFIG])
 	}
 }
 
+/* ---- every registered game: playouts, search, a long replay ---- */
+
+/* Random games of r (its fewest seats), seeds from next_seed, for about
+ * secs_per_run: through the native interface (engine_game_legal, then
+ * engine_game_step in place, as a search does) or, with json set, the
+ * JSON path (engine_game_actions, then engine_game_apply on a copy, as
+ * before issue 10).  Returns games/s; *moves_per_s gets their moves. */
+static double run_playouts(const struct rules *r, int json, double *moves_per_s)
+{
+	size_t games = 0, moves = 0;
+	struct engine_actions list = {0};
+	struct rules_why why;
+	double t0 = bench_now(), t;
+	do {
+		uint64_t seed = next_seed++;
+		struct engine_game *g;
+		if (engine_game_new(r, r->min_seats, NULL, NULL, seed, &g,
+		                    &why) < 0)
+			die("engine_game_new", why.detail);
+		struct rng pick;
+		rng_seed(&pick, seed ^ PICK_SALT);
+		unsigned due;
+		while ((due = engine_game_to_act(g)) != 0) {
+			int seat = lowest_seat(due);
+			int rc;
+			if (json) {
+				json_t *acts = engine_game_actions(g, seat);
+				size_t n = json_array_size(acts);
+				rc = n ? engine_game_apply(
+				             g, seat,
+				             json_array_get(
+				                 acts,
+				                 rng_below(&pick, (uint32_t)n)),
+				             &why)
+				       : -1;
+				json_decref(acts);
+			} else {
+				rc = engine_game_legal(g, seat, &list);
+				rc = rc || !list.n
+				         ? -1
+				         : engine_game_step(
+				               g, seat,
+				               &list.v[rng_below(
+				                   &pick, (uint32_t)list.n)],
+				               &why);
+			}
+			if (rc < 0)
+				die("a random playout failed", NULL);
+			moves++;
+		}
+		engine_game_free(g);
+		games++;
+	} while ((t = bench_now() - t0) < secs_per_run);
+	engine_actions_free(&list);
+	*moves_per_s = (double)moves / t;
+	return (double)games / t;
+}
+
+/* MCTS iterations per second (bot_choose_mcts, 200 iterations a choice)
+ * from the positions after 6..25 random moves of seeded games. */
+static double run_mcts(const struct rules *r)
+{
+	unsigned long its = 0;
+	double t0 = bench_now(), t;
+	uint64_t seed = 1;
+	struct rules_why why;
+	struct bot_spec rnd = {BOT_RANDOM, BOT_LEVEL_DEFAULT};
+	do {
+		struct engine_game *g;
+		if (engine_game_new(r, r->min_seats, NULL, NULL, seed, &g,
+		                    &why) < 0)
+			die("engine_game_new", why.detail);
+		struct engine_action a;
+		for (int m = 0; m < 6 + (int)(seed % 20); m++) {
+			unsigned due = engine_game_to_act(g);
+			if (!due ||
+			    bot_choose_native(g, lowest_seat(due), &rnd,
+			                      seed + (uint64_t)m, 0, &a,
+			                      NULL) ||
+			    engine_game_play(g, lowest_seat(due), &a, &why))
+				break;
+		}
+		unsigned due = engine_game_to_act(g);
+		struct bot_report rep = {0};
+		if (due &&
+		    bot_choose_mcts(g, lowest_seat(due), 200, seed, &a, &rep))
+			die("bot_choose_mcts", NULL);
+		its += rep.iterations;
+		engine_game_free(g);
+		seed++;
+	} while ((t = bench_now() - t0) < secs_per_run);
+	return (double)its / t;
+}
+
+#define LONG_LOG 1000 /* moves of the long replay */
+
+/* The first LONG_LOG moves of a random game of r that lasts that long,
+ * as logged texts (texts[i], seats[i]); returns its seed. */
+static uint64_t long_log(const struct rules *r, char **texts, int *seats)
+{
+	struct rules_why why;
+	for (uint64_t seed = 1;; seed++) {
+		struct engine_game *g;
+		if (engine_game_new(r, 2, NULL, NULL, seed, &g, &why) < 0)
+			die("engine_game_new", why.detail);
+		struct rng pick;
+		rng_seed(&pick, seed ^ PICK_SALT);
+		size_t m = 0;
+		unsigned due;
+		while (m < LONG_LOG && (due = engine_game_to_act(g)) != 0) {
+			int seat = lowest_seat(due);
+			json_t *acts = engine_game_actions(g, seat);
+			json_t *a = json_array_get(
+			    acts,
+			    rng_below(&pick, (uint32_t)json_array_size(acts)));
+			if (!a || engine_game_apply(g, seat, a, &why) < 0)
+				die("a random move failed", NULL);
+			texts[m] = json_dumps(a, JSON_COMPACT | JSON_SORT_KEYS);
+			seats[m++] = seat;
+			json_decref(acts);
+		}
+		engine_game_free(g);
+		if (m == LONG_LOG)
+			return seed;
+		for (size_t i = 0; i < m; i++)
+			free(texts[i]);
+	}
+}
+
+/* Replays of the long log per second, as on a cache miss: setup from the
+ * seed, then json_loads and engine_game_apply of every move. */
+static double run_long_replay(const struct rules *r, uint64_t seed,
+                              char **texts, const int *seats)
+{
+	size_t n = 0;
+	struct rules_why why;
+	double t0 = bench_now(), t;
+	do {
+		struct engine_game *g;
+		if (engine_game_new(r, 2, NULL, NULL, seed, &g, &why) < 0)
+			die("engine_game_new", why.detail);
+		for (size_t m = 0; m < LONG_LOG; m++) {
+			json_t *a = json_loads(texts[m], 0, NULL);
+			if (!a || engine_game_apply(g, seats[m], a, &why) < 0)
+				die("the long log no longer replays",
+				    why.detail);
+			json_decref(a);
+		}
+		engine_game_free(g);
+		n++;
+	} while ((t = bench_now() - t0) < secs_per_run);
+	return (double)n / t;
+}
+
+/* The median of BENCH_RUNS runs of f after a warm-up. */
+#define MEDIAN_OF(expr)                                                        \
+	({                                                                     \
+		double runs_[BENCH_RUNS];                                      \
+		(void)(expr);                                                  \
+		for (int k_ = 0; k_ < BENCH_RUNS; k_++)                        \
+			runs_[k_] = (expr);                                    \
+		bench_median(runs_, BENCH_RUNS);                               \
+	})
+
+/* Playouts native and JSON, MCTS iterations, per registered game; then
+ * the replay of a 1,000-move Quantum log. */
+static void bench_games(const char *summary)
+{
+	size_t n;
+	const struct rules *const *all = engine_rules_all(&n);
+	printf("\nengine: every game, %d seats or its fewest (1 warm-up + "
+	       "median of %d runs)\n",
+	       2, BENCH_RUNS);
+	for (size_t i = 0; i < n; i++) {
+		const struct rules *r = all[i];
+		double mv, mvj;
+		double gs = MEDIAN_OF(run_playouts(r, 0, &mv));
+		double gsj = MEDIAN_OF(run_playouts(r, 1, &mvj));
+		double its = MEDIAN_OF(run_mcts(r));
+		printf("playouts %s %.0f games/s\n", r->id, gs);
+		printf("playouts-json %s %.0f games/s\n", r->id, gsj);
+		printf("moves %s %.0f moves/s (native), %.0f moves/s (json)\n",
+		       r->id, mv, mvj);
+		printf("mcts %s %.0f iterations/s\n", r->id, its);
+		char label[96];
+		snprintf(label, sizeof label, "playouts %s", r->id);
+		bench_summary(summary, label, gs, "games/s");
+		snprintf(label, sizeof label, "playouts-json %s", r->id);
+		bench_summary(summary, label, gsj, "games/s");
+		snprintf(label, sizeof label, "mcts %s", r->id);
+		bench_summary(summary, label, its, "iterations/s");
+	}
+	const struct rules *q = engine_rules_find("quantum");
+	if (!q)
+		return;
+	char *texts[LONG_LOG];
+	int seats[LONG_LOG];
+	uint64_t seed = long_log(q, texts, seats);
+	double per_s = MEDIAN_OF(run_long_replay(q, seed, texts, seats));
+	printf("replay quantum %d moves %.3f ms\n", LONG_LOG, 1e3 / per_s);
+	bench_summary(summary, "replay of a 1000-move quantum log", 1e3 / per_s,
+	              "ms");
+	for (size_t m = 0; m < LONG_LOG; m++)
+		free(texts[m]);
+}
+
 static void usage(void)
 {
 	fputs("usage: bench_engine [-o SUMMARY_FILE] [-t SECONDS_PER_RUN]\n",
@@ -367,6 +582,8 @@ int main(int argc, char **argv)
 	              replay_us / hitfull_us, "x");
 	bench_summary(summary, "engine: one engine_game", (double)c.size,
 	              "bytes");
+
+	bench_games(summary);
 
 	engine_cache_free(c.one);
 	engine_cache_free(c.full);

@@ -161,8 +161,7 @@ static void make_game(const char *body, const char *token, char id[40],
 	    service_create(F.svc, req, token, NULL, NULL, &out, &err) < 0)
 		die(err.detail[0] ? err.detail : "fixture game refused");
 	snprintf(id, 40, "%s", json_string_value(json_object_get(out, "id")));
-	json_array_foreach(json_object_get(out, "seats"), i, seat)
-	{
+	json_array_foreach(json_object_get(out, "seats"), i, seat) {
 		const char *t =
 		    json_string_value(json_object_get(seat, "token"));
 		if (i < 2 && tok)
@@ -657,9 +656,10 @@ static void check_game(void)
 	json_t *moves = json_object_get(out, "moves");
 	if (json_array_size(moves) != seq)
 		die("the log does not hold seq moves");
-	json_array_foreach(moves, i, m) if (json_integer_value(json_object_get(
-	                                        m, "seq")) != (json_int_t)i + 1)
-	    die("the log is not numbered 1..seq");
+	json_array_foreach(moves, i, m)
+		if (json_integer_value(json_object_get(m, "seq")) !=
+		    (json_int_t)i + 1)
+			die("the log is not numbered 1..seq");
 	json_decref(out);
 }
 

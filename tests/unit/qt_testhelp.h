@@ -94,7 +94,8 @@ static inline int listed(struct engine_game *g, int seat, const char *text)
 	size_t i;
 	json_t *a;
 	int found = 0;
-	json_array_foreach(all, i, a) found |= json_equal(a, want);
+	json_array_foreach(all, i, a)
+		found |= json_equal(a, want);
 	json_decref(all);
 	json_decref(want);
 	return found;
@@ -108,8 +109,7 @@ static inline int count_ship(struct engine_game *g, int seat, const char *type,
 	size_t i;
 	json_t *a;
 	int n = 0;
-	json_array_foreach(all, i, a)
-	{
+	json_array_foreach(all, i, a) {
 		if (strcmp(json_string_value(json_object_get(a, "type")),
 		           type) != 0)
 			continue;

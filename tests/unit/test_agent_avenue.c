@@ -636,7 +636,7 @@ static void test_6_3_after_play(void)
 	struct aa_state copy;
 	memcpy(&copy, st(g), sizeof copy);
 	struct aa_action a = {.type = AA_ACT_DISCARD, .card = AA_SABOTEUR};
-	struct aa_why w;
+	struct rules_why w;
 	test_cond(name, aa_apply(&copy, 0, &a, &w) == BD_EILLEGAL &&
 	                    memcmp(&copy, st(g), sizeof copy) == 0);
 	engine_game_free(g);
@@ -1315,8 +1315,7 @@ static int listed_ok(const struct engine_game *g, const json_t *acts, int seat)
 	size_t i;
 	const json_t *a;
 	int ok = 1;
-	json_array_foreach(acts, i, a)
-	{
+	json_array_foreach(acts, i, a) {
 		struct engine_game *c = engine_game_clone(g);
 		struct rules_why why = {{0}, {0}};
 		ok = ok && engine_game_apply(c, seat, a, &why) == 0;

@@ -34,29 +34,52 @@ static unsigned race_to_act(const void *state)
 	return r->winner >= 0 ? 0 : 1u << r->turn;
 }
 
-static json_t *race_actions(const void *state, int seat)
+/* A native race action: how much to add (1 or 2). */
+static size_t race_legal(const void *state, int seat, struct engine_action *out,
+                         size_t cap)
 {
-	json_t *a = json_array();
-	if (race_to_act(state) & (1u << seat))
-		for (int n = 1; n <= 2; n++)
-			json_array_append_new(
-			    a, json_pack("{s:s,s:i}", "type", "add", "n", n));
-	return a;
+	if (!(race_to_act(state) & (1u << seat)))
+		return 0;
+	for (size_t i = 0; i < 2 && i < cap; i++) {
+		memset(&out[i], 0, sizeof out[i]);
+		out[i].bytes[0] = (unsigned char)(i + 1);
+	}
+	return 2;
 }
 
-static int race_apply(void *state, int seat, const json_t *action,
-                      struct rng *rng, struct rules_why *why)
+static int race_play(void *state, int seat, const struct engine_action *a,
+                     struct rng *rng, struct rules_why *why)
 {
 	(void)rng;
 	struct race *r = state;
-	json_int_t n = json_integer_value(json_object_get(action, "n"));
+	int n = a->bytes[0];
 	if (n < 1 || n > 2)
 		return rules_fail(why, BD_EILLEGAL, "§1", "add 1 or 2");
-	r->total += (int)n;
+	r->total += n;
 	if (r->total >= 10)
 		r->winner = seat;
 	r->turn = (r->turn + 1) % r->seats;
 	return 0;
+}
+
+static int race_action_parse(const json_t *action, struct engine_action *out,
+                             struct rules_why *why)
+{
+	(void)why;
+	json_int_t n = json_integer_value(json_object_get(action, "n"));
+	memset(out, 0, sizeof *out);
+	out->bytes[0] = n >= 1 && n <= 2 ? (unsigned char)n : 0;
+	return 0;
+}
+
+static json_t *race_action_json(const struct engine_action *a)
+{
+	return json_pack("{s:s,s:i}", "type", "add", "n", a->bytes[0]);
+}
+
+static void race_determinize(void *state, int viewer, struct rng *rng)
+{
+	(void)state, (void)viewer, (void)rng; /* nothing is hidden */
 }
 
 static json_t *race_view(const void *state, int viewer, int over)
@@ -89,20 +112,24 @@ static json_t *race_catalog(void)
 }
 
 static const struct rules race_rules = {
-    "race",
-    "Race to 10",
-    1,
-    2,
-    4,
-    sizeof(struct race),
-    race_catalog,
-    race_setup,
-    race_to_act,
-    race_actions,
-    race_apply,
-    race_view,
-    race_move_view,
-    race_result,
+    .id = "race",
+    .title = "Race to 10",
+    .version = 1,
+    .min_seats = 2,
+    .max_seats = 4,
+    .state_size = sizeof(struct race),
+    .catalog = race_catalog,
+    .setup = race_setup,
+    .to_act = race_to_act,
+    .action_size = 1,
+    .legal = race_legal,
+    .play = race_play,
+    .action_parse = race_action_parse,
+    .action_json = race_action_json,
+    .determinize = race_determinize,
+    .view = race_view,
+    .move_view = race_move_view,
+    .result = race_result,
 };
 
 static struct engine_game *new_game(int seats, uint64_t seed)

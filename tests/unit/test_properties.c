@@ -41,6 +41,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bot/bot.h"
 #include "engine/engine.h"
 #include "testhelp.h"
 
@@ -98,6 +99,7 @@ enum prop {
 	P_TWIN_REFUSED, /* the viewer's refusals say the same */
 	P_TWIN_DIFFER,  /* twins differ from their original (not vacuous) */
 	P_SEED,         /* another seed, the same game while no number drawn */
+	P_TWIN_BOT,     /* a bot of the viewer chooses the same in both */
 	NPROP
 };
 
@@ -117,6 +119,7 @@ static const char *const prop_names[NPROP] = {
     "twin worlds: the viewer's refused actions get the same answer",
     "twin worlds differ in what the viewer may not see",
     "another seed: equal views while the game drew no number",
+    "twin worlds: the viewer's mcts bot makes the same choice",
 };
 
 struct block {
@@ -187,7 +190,9 @@ static int in_list(const json_t *list, const json_t *a)
 {
 	size_t i;
 	json_t *x;
-	json_array_foreach(list, i, x) if (json_equal(x, a)) return 1;
+	json_array_foreach(list, i, x)
+		if (json_equal(x, a))
+			return 1;
 	return 0;
 }
 
@@ -335,16 +340,15 @@ static void vocab_init(struct vocab *v, const struct rules *r)
 	v->strings = json_array();
 	size_t i;
 	json_t *e;
-	json_array_foreach(json_object_get(cat, "actions"), i, e)
-	{
+	json_array_foreach(json_object_get(cat, "actions"), i, e) {
 		json_array_append(v->types, json_object_get(e, "type"));
 		const char *k;
 		json_t *x;
 		json_object_foreach(json_object_get(e, "fields"), k, x)
-		    json_array_append_new(v->keys, json_string(k));
+			json_array_append_new(v->keys, json_string(k));
 	}
 	json_array_foreach(json_object_get(cat, "cards"), i, e)
-	    json_array_append(v->strings, json_object_get(e, "id"));
+		json_array_append(v->strings, json_object_get(e, "id"));
 	json_decref(cat);
 }
 
@@ -458,9 +462,9 @@ static const char *some_key(const json_t *o, struct rng *r, int skip_type)
 	size_t n = 0;
 	const char *k;
 	json_t *v;
-	json_object_foreach((json_t *)o, k,
-	                    v) if (n < 32 && !(skip_type && !strcmp(k, "type")))
-	    keys[n++] = k;
+	json_object_foreach((json_t *)o, k, v)
+		if (n < 32 && !(skip_type && !strcmp(k, "type")))
+			keys[n++] = k;
 	return n ? keys[below(r, n)] : NULL;
 }
 
@@ -475,15 +479,14 @@ static int wild_somewhere(json_t *j, struct rng *r)
 	size_t i, i2;
 	json_t *x, *y;
 	if (json_is_array(j))
-		json_array_foreach(j, i, x)
-		{
+		json_array_foreach(j, i, x) {
 			if (json_is_integer(x) && n < 64)
 				parents[n] = j, idx[n] = i, slots[n++] = x;
 			if (json_is_array(x))
-				json_array_foreach(
-				    x, i2, y) if (json_is_integer(y) && n < 64)
-				    parents[n] = x,
-				    idx[n] = i2, slots[n++] = y;
+				json_array_foreach(x, i2, y)
+					if (json_is_integer(y) && n < 64)
+						parents[n] = x, idx[n] = i2,
+						slots[n++] = y;
 		}
 	if (!n)
 		return 0;
@@ -613,8 +616,7 @@ static json_t *other_value(const char *key, const json_t *val,
 		/* a step, not a wild value: undo to +-1 where we can */
 		size_t i;
 		json_t *x;
-		json_array_foreach(c, i, x)
-		{
+		json_array_foreach(c, i, x) {
 			json_t *o = json_array_get(val, i);
 			if (json_is_integer(x) && json_is_integer(o) &&
 			    !json_equal(x, o)) {
@@ -995,13 +997,12 @@ static json_t *aa_setup(const struct rules *r, int seats, struct rng *rng,
 	const char *pool[AA_MAX_SLOTS];
 	size_t n = 0, i;
 	json_t *c;
-	json_array_foreach(
-	    json_object_get(cat, "cards"), i,
-	    c) for (json_int_t k = 0;
-	            k < json_integer_value(json_object_get(c, "copies")) &&
-	            n < AA_MAX_SLOTS;
-	            k++) pool[n++] =
-	    json_string_value(json_object_get(c, "id"));
+	json_array_foreach(json_object_get(cat, "cards"), i, c)
+		for (json_int_t k = 0;
+		     k < json_integer_value(json_object_get(c, "copies")) &&
+		     n < AA_MAX_SLOTS;
+		     k++)
+			pool[n++] = json_string_value(json_object_get(c, "id"));
 	for (size_t j = n; j > 1; j--) {
 		size_t x = below(rng, j);
 		const char *t = pool[j - 1];
@@ -1074,14 +1075,14 @@ static int aa_follow(struct run *ru, size_t k, struct aa_slots *sl)
 		for (size_t s = 0; s < AA_MAX_SLOTS; s++)
 			sl->seen[w + 1][s] = NEVER;
 	for (int p = 0; p < 2; p++)
-		json_array_foreach(json_array_get(hands, (size_t)p), i, c)
-		{
+		json_array_foreach(json_array_get(hands, (size_t)p), i, c) {
 			sl->kind[sl->n] = json_string_value(c);
 			hand[p][nh[p]++] = sl->n;
 			see(sl, p, (long)sl->n++, 0);
 		}
 	size_t next = sl->n;
-	json_array_foreach(deck, i, c) sl->kind[sl->n++] = json_string_value(c);
+	json_array_foreach(deck, i, c)
+		sl->kind[sl->n++] = json_string_value(c);
 	long down = -1;
 	if (k > 512)
 		return -1;
@@ -1235,14 +1236,13 @@ static json_t *qt_position(const json_t *view, const json_t *cat,
 	size_t i, j;
 	json_t *p, *x;
 	json_array_foreach(json_object_get(cat, "cards"), i, x)
-	    json_object_set(counts, json_string_value(json_object_get(x, "id")),
-	                    json_object_get(x, "copies"));
+		json_object_set(counts,
+		                json_string_value(json_object_get(x, "id")),
+		                json_object_get(x, "copies"));
 	int bad = 0;
-	json_array_foreach(json_object_get(view, "players"), i, p)
-	{
+	json_array_foreach(json_object_get(view, "players"), i, p) {
 		json_t *list = json_array();
-		json_array_foreach(json_object_get(p, "ships"), j, x)
-		{
+		json_array_foreach(json_object_get(p, "ships"), j, x) {
 			json_t *at = json_object_get(x, "at");
 			json_t *val = json_object_get(x, "value");
 			if (json_is_string(at) &&
@@ -1269,44 +1269,44 @@ static json_t *qt_position(const json_t *view, const json_t *cat,
 		json_array_append(res, json_object_get(p, "research"));
 		json_array_append(held, json_object_get(p, "commands"));
 		json_array_foreach(json_object_get(p, "commands"), j, x)
-		    json_object_set_new(
-		        counts, json_string_value(x),
-		        json_integer(json_integer_value(json_object_get(
-		                         counts, json_string_value(x))) -
-		                     1));
+			json_object_set_new(
+			    counts, json_string_value(x),
+			    json_integer(json_integer_value(json_object_get(
+			                     counts, json_string_value(x))) -
+			                 1));
 	}
 	json_array_foreach(
 	    json_object_get(json_object_get(view, "map"), "planets"), i, p)
-	    json_array_foreach(json_object_get(p, "cubes"), j, x)
-	        json_array_append_new(
-	            cubes, json_pack("{s:O,s:O}", "seat", x, "planet",
-	                             json_object_get(p, "at")));
+		json_array_foreach(json_object_get(p, "cubes"), j, x)
+			json_array_append_new(
+			    cubes, json_pack("{s:O,s:O}", "seat", x, "planet",
+			                     json_object_get(p, "at")));
 	json_t *row = json_object(), *decks = json_object();
 	static const char *const kinds[] = {"command", "gambit"};
 	for (int kd = 0; kd < 2; kd++) {
 		json_t *r = json_array(), *d = json_array();
 		json_array_foreach(
 		    json_object_get(json_object_get(view, "row"), kinds[kd]), i,
-		    x) if (json_is_string(x))
-		{
-			json_array_append(r, x);
+		    x)
+			if (json_is_string(x)) {
+				json_array_append(r, x);
+				json_object_set_new(
+				    counts, json_string_value(x),
+				    json_integer(
+				        json_integer_value(json_object_get(
+				            counts, json_string_value(x))) -
+				        1));
+			}
+		json_array_foreach(
+		    json_object_get(json_object_get(view, "discards"),
+		                    kinds[kd]),
+		    i, x)
 			json_object_set_new(
 			    counts, json_string_value(x),
 			    json_integer(json_integer_value(json_object_get(
 			                     counts, json_string_value(x))) -
 			                 1));
-		}
-		json_array_foreach(
-		    json_object_get(json_object_get(view, "discards"),
-		                    kinds[kd]),
-		    i, x)
-		    json_object_set_new(
-		        counts, json_string_value(x),
-		        json_integer(json_integer_value(json_object_get(
-		                         counts, json_string_value(x))) -
-		                     1));
-		json_array_foreach(json_object_get(cat, "cards"), i, x)
-		{
+		json_array_foreach(json_object_get(cat, "cards"), i, x) {
 			const char *id =
 			    json_string_value(json_object_get(x, "id"));
 			const char *kind =
@@ -1529,6 +1529,33 @@ static int same_refusals(const struct run *ru, const struct engine_game *a,
 	return ok;
 }
 
+/* The no-peek property of src/bot: at the last move up to k where a
+ * viewer in [lo, hi] is to act, an mcts bot of that seat with one seed
+ * chooses the same action in both worlds.  A small fixed budget (the
+ * property does not depend on it; a time cut never happens). */
+static void bot_no_peek(struct block *b, struct run *ru,
+                        struct engine_game **bs, int lo, int hi, size_t k,
+                        struct rng *r)
+{
+	uint64_t seed = rng_next(r);
+	for (size_t j = k + 1; j-- > 0;)
+		for (int w = lo < 0 ? 0 : lo; w <= hi; w++) {
+			if (!(engine_game_to_act(ru->snap[j]) >> w & 1))
+				continue;
+			struct engine_action a, c;
+			int ra =
+			    bot_choose_mcts(ru->snap[j], w, 24, seed, &a, NULL);
+			int rb = bot_choose_mcts(bs[j], w, 24, seed, &c, NULL);
+			if (!check(b, P_TWIN_BOT,
+			           ra == 0 && rb == 0 &&
+			               !memcmp(&a, &c, sizeof a)))
+				fail(b, P_TWIN_BOT,
+				     "viewer %d after %zu of %zu moves", w, j,
+				     k);
+			return; /* one choice per world B: they are costly */
+		}
+}
+
 /* Plays world B and compares what each viewer in [lo, hi] sees with
  * world A (ru) after every move up to k. */
 static void compare_twin(struct block *b, struct run *ru, int lo, int hi,
@@ -1603,6 +1630,7 @@ static void compare_twin(struct block *b, struct run *ru, int lo, int hi,
 			}
 		}
 		free(acts);
+		bot_no_peek(b, ru, bs, lo, hi, k, r);
 		/* Counted here, judged per block (report_block). */
 		b->twins++;
 		b->twins_differ +=

@@ -81,8 +81,7 @@ static void check_all_listed(struct engine_game *g, int seat, json_t *all,
 {
 	size_t i;
 	json_t *a;
-	json_array_foreach(all, i, a)
-	{
+	json_array_foreach(all, i, a) {
 		struct engine_game *c = engine_game_clone(g);
 		struct rules_why why;
 		int rc = engine_game_apply(c, seat, a, &why);

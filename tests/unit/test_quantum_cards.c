@@ -184,7 +184,8 @@ static int count_key(struct engine_game *g, int seat, const char *key)
 	size_t i;
 	json_t *a;
 	int n = 0;
-	json_array_foreach(all, i, a) n += json_object_get(a, key) != NULL;
+	json_array_foreach(all, i, a)
+		n += json_object_get(a, key) != NULL;
 	json_decref(all);
 	return n;
 }
@@ -196,8 +197,7 @@ static unsigned clever_values(struct engine_game *g, int seat, int i)
 	size_t k;
 	json_t *a;
 	unsigned m = 0;
-	json_array_foreach(all, k, a)
-	{
+	json_array_foreach(all, k, a) {
 		const char *t = json_string_value(json_object_get(a, "type"));
 		if (t && strcmp(t, "clever") == 0 &&
 		    json_integer_value(json_object_get(a, "ship")) == i)
@@ -218,8 +218,7 @@ static int clever_ship(struct engine_game *g, int seat)
 	size_t k;
 	json_t *a;
 	int s = -1;
-	json_array_foreach(all, k, a)
-	{
+	json_array_foreach(all, k, a) {
 		const char *t = json_string_value(json_object_get(a, "type"));
 		if (s < 0 && t && strcmp(t, "clever") == 0)
 			s = (int)json_integer_value(json_object_get(a, "ship"));
@@ -2907,8 +2906,8 @@ static int waking_listed(struct engine_game *g, int seat, const char *card)
 	size_t i;
 	json_t *c;
 	int found = 0;
-	json_array_foreach(w, i, c) found |=
-	    strcmp(json_string_value(c), card) == 0;
+	json_array_foreach(w, i, c)
+		found |= strcmp(json_string_value(c), card) == 0;
 	json_decref(v);
 	return found;
 }
@@ -2980,8 +2979,7 @@ static int listed_all_legal(struct engine_game *g)
 		json_t *all = engine_game_actions(g, seat);
 		size_t i;
 		json_t *a;
-		json_array_foreach(all, i, a)
-		{
+		json_array_foreach(all, i, a) {
 			struct engine_game *c = engine_game_clone(g);
 			struct rules_why why;
 			int rc = engine_game_apply(c, seat, a, &why);

@@ -46,8 +46,7 @@ static int zero_moves(struct engine_game *g, int seat, int i)
 	json_t *a;
 	int n = 0;
 	const struct qt_ship *sh = ship(g, seat, i);
-	json_array_foreach(all, k, a)
-	{
+	json_array_foreach(all, k, a) {
 		json_t *to = json_object_get(a, "to");
 		if (strcmp(json_string_value(json_object_get(a, "type")),
 		           "move") ||

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "../../common/err.h"
+#include "../../common/why.h"
 #include "../../engine/rng.h"
 
 #define AA_SEATS          2        /* §1: a 2-player game */
@@ -152,12 +153,6 @@ struct aa_custom {
 	int32_t discards_used[AA_SEATS];     /* 0..AA_MAX_DISCARDS; default 0 */
 };
 
-/* Why the rules refused: a section ("§4 Step 1.2") and a sentence. */
-struct aa_why {
-	const char *rule; /* static string */
-	char detail[BD_DETAIL_LEN];
-};
-
 /* ---- setup (§2) ---- */
 
 /* The normal deal: shuffle all 38 cards, 4 to each hand, 30 in the deck,
@@ -175,7 +170,7 @@ void aa_custom_init(struct aa_custom *c);
  * Returns 0, or BD_EBADSETUP when the setup is impossible (see the
  * checks in aa_rules.c); *s is written only on success. */
 int aa_setup_custom(struct aa_state *s, const struct aa_custom *c,
-                    struct rng *rng, struct aa_why *why);
+                    struct rng *rng, struct rules_why *why);
 
 /* ---- playing (§4) ---- */
 
@@ -194,10 +189,20 @@ size_t aa_legal(const struct aa_state *s, int seat,
 /* Applies *a by `seat`.  Returns 0, or BD_EILLEGAL with *why filled; on
  * failure *s is unchanged. */
 int aa_apply(struct aa_state *s, int seat, const struct aa_action *a,
-             struct aa_why *why);
+             struct rules_why *why);
 
 /* 1 with *winner and *reason filled when the game is over, else 0. */
 int aa_result(const struct aa_state *s, int *winner, enum aa_reason *reason);
+
+/* ---- search (rules §5: what a seat may see) ---- */
+
+/* Determinization: redeals what `viewer` (0/1) may not see (the
+ * opponent's hand, the deck, the face-down card of a play the viewer
+ * did not make, the faces of the opponent's discards) by shuffling those
+ * cards, taken in enum order, with rng, keeping every count the viewer
+ * sees.  Cards a custom setup left out of the game stay out.  Nothing
+ * changes once the game is over or for a spectator. */
+void aa_determinize(struct aa_state *s, int viewer, struct rng *rng);
 
 /* ---- derived facts ---- */
 

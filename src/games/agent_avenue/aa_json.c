@@ -16,8 +16,19 @@
 
 #define RULE_SETUP "§2"
 
-static const char *const phase_words[] = {"play", "recruit", "over"};
-static const char *const pick_words[] = {"face_up", "face_down"};
+static const char *const phase_words[] = {
+    [AA_PHASE_PLAY] = "play",
+    [AA_PHASE_RECRUIT] = "recruit",
+    [AA_PHASE_OVER] = "over",
+};
+_Static_assert(sizeof phase_words / sizeof *phase_words == AA_PHASE_OVER + 1,
+               "one word per phase");
+static const char *const pick_words[] = {
+    [AA_PICK_FACE_UP] = "face_up",
+    [AA_PICK_FACE_DOWN] = "face_down",
+};
+_Static_assert(sizeof pick_words / sizeof *pick_words == AA_PICK_FACE_DOWN + 1,
+               "one word per pick");
 
 /* ---- actions: one form per type, shared by parsing, printing and the
  * catalog ---- */
@@ -130,12 +141,11 @@ static int parse_action(const json_t *j, struct aa_action *out,
 		                  type);
 	const char *key;
 	const json_t *v;
-	json_object_foreach((json_t *)j, key, v) if (
-	    strcmp(key, "type") != 0 &&
-	    !field_by_key(
-	        f, key)) return rules_fail(why, BD_EILLEGAL, f->rule,
-	                                   "unknown key '%s' in a %s action",
-	                                   key, f->type);
+	json_object_foreach((json_t *)j, key, v)
+		if (strcmp(key, "type") != 0 && !field_by_key(f, key))
+			return rules_fail(why, BD_EILLEGAL, f->rule,
+			                  "unknown key '%s' in a %s action",
+			                  key, f->type);
 	struct aa_action a = {.type = (uint8_t)(f - forms)};
 	for (size_t i = 0; i < f->nfields; i++) {
 		int rc = parse_field(f, &f->fields[i], j, &a, why);
@@ -179,11 +189,6 @@ static json_t *cards_json(const uint8_t *cards, unsigned n, int top_last)
 	return a;
 }
 
-static int relay(struct rules_why *why, int rc, const struct aa_why *w)
-{
-	return rules_fail(why, rc, w->rule, "%s", w->detail);
-}
-
 /* ---- options and setup ---- */
 
 /* Agent Avenue has no options: {} only. */
@@ -194,8 +199,9 @@ static int check_options(const json_t *options, struct rules_why *why)
 	if (!json_is_object(options))
 		return rules_fail(why, BD_EBADOPTIONS, "options",
 		                  "options must be a JSON object");
-	json_object_foreach((json_t *)options, key, v) return rules_fail(
-	    why, BD_EBADOPTIONS, "options", "unknown option '%s'", key);
+	json_object_foreach((json_t *)options, key, v)
+		return rules_fail(why, BD_EBADOPTIONS, "options",
+		                  "unknown option '%s'", key);
 	return 0;
 }
 
@@ -249,8 +255,7 @@ static int get_cards(const json_t *v, const char *what, uint8_t *cards,
 		                  what, json_array_size(v), AA_CARDS);
 	size_t i;
 	const json_t *e;
-	json_array_foreach(v, i, e)
-	{
+	json_array_foreach(v, i, e) {
 		const char *id = json_string_value(e);
 		int k = id ? aa_card_by_id(id) : -1;
 		if (!id)
@@ -312,8 +317,7 @@ static int get_in_play(const json_t *v, int32_t count[AA_KINDS],
 	if (!json_is_object(v))
 		return bad_setup(why, "each in_play entry",
 		                 "an object of card id: count");
-	json_object_foreach((json_t *)v, key, n)
-	{
+	json_object_foreach((json_t *)v, key, n) {
 		int k = aa_card_by_id(key);
 		if (k < 0)
 			return rules_fail(why, BD_EBADSETUP, "§1",
@@ -357,8 +361,7 @@ static int parse_setup(const json_t *setup, struct aa_custom *c,
 	const json_t *v;
 	if (!json_is_object(setup))
 		return bad_setup(why, "the setup", "a JSON object");
-	json_object_foreach((json_t *)setup, key, v)
-	{
+	json_object_foreach((json_t *)setup, key, v) {
 		size_t i = 0;
 		while (i < sizeof setup_keys / sizeof setup_keys[0] &&
 		       strcmp(key, setup_keys[i].key) != 0)
@@ -389,13 +392,9 @@ static int edge_setup(void *state, int seats, const json_t *options,
 		return 0;
 	}
 	struct aa_custom c;
-	struct aa_why w;
 	aa_custom_init(&c);
 	rc = parse_setup(setup, &c, why);
-	if (rc)
-		return rc;
-	rc = aa_setup_custom(state, &c, rng, &w);
-	return rc ? relay(why, rc, &w) : 0;
+	return rc ? rc : aa_setup_custom(state, &c, rng, why);
 }
 
 /* ---- playing ---- */
@@ -405,27 +404,75 @@ static unsigned edge_to_act(const void *state)
 	return aa_to_act(state);
 }
 
-static json_t *edge_actions(const void *state, int seat)
+_Static_assert(sizeof(struct aa_action) <= ENGINE_ACTION_BYTES,
+               "struct aa_action fits an engine_action");
+
+/* The native action inside an engine_action (copied: no aliasing). */
+static struct aa_action native(const struct engine_action *e)
 {
-	struct aa_action list[AA_MAX_ACTIONS];
-	size_t n = aa_legal(state, seat, list);
-	json_t *a = json_array();
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, action_json(&list[i]));
+	struct aa_action a;
+	memcpy(&a, e->bytes, sizeof a);
 	return a;
 }
 
-static int edge_apply(void *state, int seat, const json_t *action,
-                      struct rng *rng, struct rules_why *why)
+static struct engine_action wrap(const struct aa_action *a)
+{
+	struct engine_action e = {{0}};
+	memcpy(e.bytes, a, sizeof *a);
+	return e;
+}
+
+static size_t edge_legal(const void *state, int seat, struct engine_action *out,
+                         size_t cap)
+{
+	struct aa_action list[AA_MAX_ACTIONS];
+	size_t n = aa_legal(state, seat, list);
+	for (size_t i = 0; i < n && i < cap; i++)
+		out[i] = wrap(&list[i]);
+	return n;
+}
+
+static int edge_play(void *state, int seat, const struct engine_action *e,
+                     struct rng *rng, struct rules_why *why)
+{
+	struct aa_action a = native(e);
+	(void)rng; /* base mode draws no random numbers after setup */
+	return aa_apply(state, seat, &a, why);
+}
+
+static int edge_action_parse(const json_t *action, struct engine_action *out,
+                             struct rules_why *why)
 {
 	struct aa_action a;
-	struct aa_why w;
-	(void)rng; /* base mode draws no random numbers after setup */
 	int rc = parse_action(action, &a, why);
-	if (rc)
-		return rc;
-	rc = aa_apply(state, seat, &a, &w);
-	return rc ? relay(why, rc, &w) : 0;
+	if (rc == 0)
+		*out = wrap(&a);
+	return rc;
+}
+
+static json_t *edge_action_json(const struct engine_action *e)
+{
+	struct aa_action a = native(e);
+	return action_json(&a);
+}
+
+/* rules §5: a discard's face and a face-down card are not seen by the
+ * other seat (until the end or the recruit). */
+static void edge_observe(struct engine_action *e, int actor, int viewer)
+{
+	struct aa_action a = native(e);
+	if (viewer == actor)
+		return;
+	if (a.type == AA_ACT_DISCARD)
+		a.card = AA_KINDS;
+	if (a.type == AA_ACT_PLAY)
+		a.face_down = AA_KINDS;
+	*e = wrap(&a);
+}
+
+static void edge_determinize(void *state, int viewer, struct rng *rng)
+{
+	aa_determinize(state, viewer, rng);
 }
 
 static int edge_result(const void *state, struct rules_result *out)
@@ -599,8 +646,13 @@ const struct rules aa_rules = {
     .catalog = edge_catalog,
     .setup = edge_setup,
     .to_act = edge_to_act,
-    .actions = edge_actions,
-    .apply = edge_apply,
+    .action_size = sizeof(struct aa_action),
+    .legal = edge_legal,
+    .play = edge_play,
+    .action_parse = edge_action_parse,
+    .action_json = edge_action_json,
+    .determinize = edge_determinize,
+    .observe = edge_observe,
     .view = edge_view,
     .move_view = edge_move_view,
     .result = edge_result,

@@ -4,7 +4,6 @@
  * public function validates before it writes, so a refused move or setup
  * leaves its output untouched.  snprintf is used only to word refusals.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -37,23 +36,6 @@ static const char *const reason_words[] = {
 #define RULE_DISCARD "§4 Step 1.1"
 #define RULE_PLAY    "§4 Step 1.2"
 #define RULE_RECRUIT "§4 Step 2.1"
-
-/* Fills *why (may be NULL) and returns code. */
-static int fail(struct aa_why *why, int code, const char *rule, const char *fmt,
-                ...) __attribute__((format(printf, 4, 5)));
-
-static int fail(struct aa_why *why, int code, const char *rule, const char *fmt,
-                ...)
-{
-	if (why) {
-		why->rule = rule;
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(why->detail, sizeof why->detail, fmt, ap);
-		va_end(ap);
-	}
-	return code;
-}
 
 /* rules §1: the id of a card value, safe for out-of-range values. */
 static const char *card_id(unsigned card)
@@ -143,47 +125,51 @@ void aa_custom_init(struct aa_custom *c)
 }
 
 /* rules §2, §3, §4: the scalar fields of a custom setup are possible. */
-static int check_scalars(const struct aa_custom *c, struct aa_why *why)
+static int check_scalars(const struct aa_custom *c, struct rules_why *why)
 {
 	if (c->has_first_player && (c->first_player < 0 || c->first_player > 1))
-		return fail(why, BD_EBADSETUP, RULE_SETUP,
-		            "first_player must be 0 or 1, not %d",
-		            (int)c->first_player);
+		return rules_fail(why, BD_EBADSETUP, RULE_SETUP,
+		                  "first_player must be 0 or 1, not %d",
+		                  (int)c->first_player);
 	for (int p = 0; p < AA_SEATS; p++) {
 		int32_t d = c->discards_used[p], g = c->progress[p];
 		if (d < 0 || d > AA_MAX_DISCARDS)
-			return fail(why, BD_EBADSETUP, RULE_DISCARD,
-			            "discards_used[%d] is %d, but a player "
-			            "discards 0 to 4 times per game",
-			            p, (int)d);
+			return rules_fail(
+			    why, BD_EBADSETUP, RULE_DISCARD,
+			    "discards_used[%d] is %d, but a player "
+			    "discards 0 to 4 times per game",
+			    p, (int)d);
 		if (g < -AA_PROGRESS_LIMIT || g > AA_PROGRESS_LIMIT)
-			return fail(why, BD_EBADSETUP, "§3",
-			            "progress[%d] must be between -%d and %d",
-			            p, AA_PROGRESS_LIMIT, AA_PROGRESS_LIMIT);
+			return rules_fail(
+			    why, BD_EBADSETUP, "§3",
+			    "progress[%d] must be between -%d and %d", p,
+			    AA_PROGRESS_LIMIT, AA_PROGRESS_LIMIT);
 	}
 	int32_t gap = c->progress[0] - c->progress[1];
 	if (gap <= -AA_CATCH_LEAD || gap >= AA_CATCH_LEAD)
-		return fail(why, BD_EBADSETUP, "§3",
-		            "a lead of %d means a meeple is already caught; "
-		            "the lead must stay below 7",
-		            (int)(gap < 0 ? -gap : gap));
+		return rules_fail(
+		    why, BD_EBADSETUP, "§3",
+		    "a lead of %d means a meeple is already caught; "
+		    "the lead must stay below 7",
+		    (int)(gap < 0 ? -gap : gap));
 	return 0;
 }
 
 /* rules §4 Step 3: recruited counts are possible and decide nothing yet. */
-static int check_in_play(const struct aa_custom *c, struct aa_why *why)
+static int check_in_play(const struct aa_custom *c, struct rules_why *why)
 {
 	static const uint8_t deciding[] = {AA_CODEBREAKER, AA_DAREDEVIL};
 	for (int p = 0; p < AA_SEATS; p++) {
 		for (int k = 0; k < AA_KINDS; k++)
 			if (c->in_play[p][k] < 0)
-				return fail(why, BD_EBADSETUP, "§4 Step 2.3",
-				            "seat %d cannot have a negative "
-				            "number of %s cards in play",
-				            p, card_id((unsigned)k));
+				return rules_fail(
+				    why, BD_EBADSETUP, "§4 Step 2.3",
+				    "seat %d cannot have a negative "
+				    "number of %s cards in play",
+				    p, card_id((unsigned)k));
 		for (unsigned i = 0; i < sizeof deciding; i++)
 			if (c->in_play[p][deciding[i]] >= AA_WIN_COUNT)
-				return fail(
+				return rules_fail(
 				    why, BD_EBADSETUP, "§4 Step 3",
 				    "seat %d already has %d %s cards in "
 				    "play, so the game would already "
@@ -197,21 +183,21 @@ static int check_in_play(const struct aa_custom *c, struct aa_why *why)
 /* rules §1: a card list fits its array and names real cards (the JSON
  * edge checks this too; the pure API does not trust its caller). */
 static int check_list(const char *what, const uint8_t *cards, unsigned n,
-                      unsigned max, struct aa_why *why)
+                      unsigned max, struct rules_why *why)
 {
 	if (n > max)
-		return fail(why, BD_EBADSETUP, "§1",
-		            "%s names %u cards but the game has %d", what, n,
-		            AA_CARDS);
+		return rules_fail(why, BD_EBADSETUP, "§1",
+		                  "%s names %u cards but the game has %d", what,
+		                  n, AA_CARDS);
 	for (unsigned i = 0; i < n; i++)
 		if (cards[i] >= AA_KINDS)
-			return fail(why, BD_EBADSETUP, "§1",
-			            "%s holds an unknown card", what);
+			return rules_fail(why, BD_EBADSETUP, "§1",
+			                  "%s holds an unknown card", what);
 	return 0;
 }
 
 /* rules §1: the custom hands and deck are well-formed card lists. */
-static int check_lists(const struct aa_custom *c, struct aa_why *why)
+static int check_lists(const struct aa_custom *c, struct rules_why *why)
 {
 	int rc = 0;
 	if (c->has_hands)
@@ -235,7 +221,7 @@ static void count_cards(int64_t named[AA_KINDS], const uint8_t *cards,
 /* rules §1: no name appears more often than the inventory has it; then
  * pool[] = the cards left over, in enum order. */
 static int build_pool(const struct aa_custom *c, uint8_t pool[AA_CARDS],
-                      unsigned *pool_size, struct aa_why *why)
+                      unsigned *pool_size, struct rules_why *why)
 {
 	int64_t named[AA_KINDS] = {0};
 	for (int p = 0; p < AA_SEATS; p++) {
@@ -249,10 +235,11 @@ static int build_pool(const struct aa_custom *c, uint8_t pool[AA_CARDS],
 	unsigned n = 0;
 	for (int k = 0; k < AA_KINDS; k++) {
 		if (named[k] > aa_card_info[k].copies)
-			return fail(why, BD_EBADSETUP, "§1",
-			            "%lld %s cards named but the game has %d",
-			            (long long)named[k], aa_card_info[k].id,
-			            aa_card_info[k].copies);
+			return rules_fail(
+			    why, BD_EBADSETUP, "§1",
+			    "%lld %s cards named but the game has %d",
+			    (long long)named[k], aa_card_info[k].id,
+			    aa_card_info[k].copies);
 		for (int64_t i = named[k]; i < aa_card_info[k].copies; i++)
 			pool[n++] = (uint8_t)k;
 	}
@@ -262,7 +249,7 @@ static int build_pool(const struct aa_custom *c, uint8_t pool[AA_CARDS],
 
 /* rules §2: hands and deck, named or dealt from the (shuffled) pool. */
 static int deal(struct aa_state *s, const struct aa_custom *c, uint8_t *pool,
-                unsigned n, struct rng *rng, struct aa_why *why)
+                unsigned n, struct rng *rng, struct rules_why *why)
 {
 	unsigned next = 0;
 	if (!c->has_hands || !c->has_deck)
@@ -275,10 +262,11 @@ static int deal(struct aa_state *s, const struct aa_custom *c, uint8_t *pool,
 			continue;
 		}
 		if (n < AA_SEATS * AA_HAND_REFILL)
-			return fail(why, BD_EBADSETUP, RULE_SETUP,
-			            "only %u cards are left to deal, but the "
-			            "two hands need 8",
-			            n);
+			return rules_fail(
+			    why, BD_EBADSETUP, RULE_SETUP,
+			    "only %u cards are left to deal, but the "
+			    "two hands need 8",
+			    n);
 		pl->hand_size = AA_HAND_REFILL;
 		memcpy(pl->hand, pool + next, AA_HAND_REFILL);
 		next += AA_HAND_REFILL;
@@ -300,22 +288,24 @@ static int deal(struct aa_state *s, const struct aa_custom *c, uint8_t *pool,
  * changes on their own turn, so with fewer than 2 cards they are stuck
  * unless the deck is empty once the first player drew back up to 4
  * (then §4 Step 3 "running out of cards" ends the game first). */
-static int check_playable(const struct aa_state *s, struct aa_why *why)
+static int check_playable(const struct aa_state *s, struct rules_why *why)
 {
 	const struct aa_player *a = &s->players[s->active];
 	const struct aa_player *n = &s->players[other(s->active)];
 	if (a->hand_size < 2)
-		return fail(why, BD_EBADSETUP, RULE_PLAY,
-		            "the first player (seat %d) holds %u card(s) but "
-		            "must play 2",
-		            s->active, a->hand_size);
+		return rules_fail(
+		    why, BD_EBADSETUP, RULE_PLAY,
+		    "the first player (seat %d) holds %u card(s) but "
+		    "must play 2",
+		    s->active, a->hand_size);
 	int refill = AA_HAND_REFILL + 2 - a->hand_size;
 	if (n->hand_size < 2 && s->deck_size > (refill > 0 ? refill : 0))
-		return fail(why, BD_EBADSETUP, RULE_PLAY,
-		            "seat %d holds %u card(s) and could not play 2 "
-		            "on turn 2, because the deck would not be empty "
-		            "yet",
-		            other(s->active), n->hand_size);
+		return rules_fail(
+		    why, BD_EBADSETUP, RULE_PLAY,
+		    "seat %d holds %u card(s) and could not play 2 "
+		    "on turn 2, because the deck would not be empty "
+		    "yet",
+		    other(s->active), n->hand_size);
 	return 0;
 }
 
@@ -335,7 +325,7 @@ static void place_in_play(struct aa_state *s, const struct aa_custom *c)
 /* rules §2 with the creator's choices: check, pool, deal, first player,
  * then check both players can play. */
 int aa_setup_custom(struct aa_state *out, const struct aa_custom *c,
-                    struct rng *rng, struct aa_why *why)
+                    struct rng *rng, struct rules_why *why)
 {
 	uint8_t pool[AA_CARDS];
 	unsigned n = 0;
@@ -458,25 +448,28 @@ size_t aa_legal(const struct aa_state *s, int seat,
 /* rules §4 Step 1.1: discard-to-draw, at most 4 per player per game, only
  * before playing and only with cards in the deck. */
 static int apply_discard(struct aa_state *s, int seat, unsigned card,
-                         struct aa_why *why)
+                         struct rules_why *why)
 {
 	struct aa_player *p = &s->players[seat];
 	uint8_t count[AA_KINDS];
 	hand_counts(p, count);
 	if (s->phase != AA_PHASE_PLAY || seat != s->active)
-		return fail(why, BD_EILLEGAL, RULE_DISCARD,
-		            "you may discard only on your own turn, before "
-		            "playing");
+		return rules_fail(
+		    why, BD_EILLEGAL, RULE_DISCARD,
+		    "you may discard only on your own turn, before "
+		    "playing");
 	if (s->deck_size == 0)
-		return fail(why, BD_EILLEGAL, RULE_DISCARD,
-		            "you may not discard: the agent deck is empty");
+		return rules_fail(
+		    why, BD_EILLEGAL, RULE_DISCARD,
+		    "you may not discard: the agent deck is empty");
 	if (p->discards >= AA_MAX_DISCARDS)
-		return fail(why, BD_EILLEGAL, RULE_DISCARD,
-		            "you have already discarded 4 times, the most a "
-		            "player may in a game");
+		return rules_fail(
+		    why, BD_EILLEGAL, RULE_DISCARD,
+		    "you have already discarded 4 times, the most a "
+		    "player may in a game");
 	if (card >= AA_KINDS || count[card] == 0)
-		return fail(why, BD_EILLEGAL, RULE_DISCARD,
-		            "you hold no %s card", card_id(card));
+		return rules_fail(why, BD_EILLEGAL, RULE_DISCARD,
+		                  "you hold no %s card", card_id(card));
 	hand_remove(p, (uint8_t)card);
 	p->discarded[p->discarded_size++] = (uint8_t)card;
 	p->discards++;
@@ -486,29 +479,30 @@ static int apply_discard(struct aa_state *s, int seat, unsigned card,
 
 /* rules §4 Step 1.2: why play_ok refused (up, down). */
 static int explain_play(const uint8_t count[AA_KINDS], unsigned up,
-                        unsigned down, struct aa_why *why)
+                        unsigned down, struct rules_why *why)
 {
 	if (up < AA_KINDS && down < AA_KINDS && up == down && count[up] > 0)
-		return fail(why, BD_EILLEGAL, RULE_PLAY,
-		            "the face-up and face-down cards must have "
-		            "different names unless every card in hand has "
-		            "the same name");
+		return rules_fail(
+		    why, BD_EILLEGAL, RULE_PLAY,
+		    "the face-up and face-down cards must have "
+		    "different names unless every card in hand has "
+		    "the same name");
 	unsigned missing = up < AA_KINDS && count[up] ? down : up;
-	return fail(why, BD_EILLEGAL, RULE_PLAY, "you hold no %s card",
-	            card_id(missing));
+	return rules_fail(why, BD_EILLEGAL, RULE_PLAY, "you hold no %s card",
+	                  card_id(missing));
 }
 
 /* rules §4 Step 1.2 and 1.3: play 1 face up and 1 face down, then draw
  * back up to 4 (as many as the deck has). */
 static int apply_play(struct aa_state *s, int seat, unsigned up, unsigned down,
-                      struct aa_why *why)
+                      struct rules_why *why)
 {
 	struct aa_player *p = &s->players[seat];
 	uint8_t count[AA_KINDS];
 	hand_counts(p, count);
 	if (s->phase != AA_PHASE_PLAY || seat != s->active)
-		return fail(why, BD_EILLEGAL, RULE_PLAY,
-		            "you may play only on your own turn, once");
+		return rules_fail(why, BD_EILLEGAL, RULE_PLAY,
+		                  "you may play only on your own turn, once");
 	if (!play_ok(count, p->hand_size, up, down))
 		return explain_play(count, up, down, why);
 	hand_remove(p, (uint8_t)up);
@@ -585,15 +579,16 @@ static void end_step(struct aa_state *s)
 /* rules §4 Step 2.1–2.4 then Step 3: the opponent picks, the active player
  * gets the other card, both meeples move, the End step resolves. */
 static int apply_recruit(struct aa_state *s, int seat, unsigned pick,
-                         struct aa_why *why)
+                         struct rules_why *why)
 {
 	if (s->phase != AA_PHASE_RECRUIT || seat == s->active)
-		return fail(why, BD_EILLEGAL, RULE_RECRUIT,
-		            "only the opponent of the active player recruits, "
-		            "after the active player has played");
+		return rules_fail(
+		    why, BD_EILLEGAL, RULE_RECRUIT,
+		    "only the opponent of the active player recruits, "
+		    "after the active player has played");
 	if (pick > AA_PICK_FACE_DOWN)
-		return fail(why, BD_EILLEGAL, RULE_RECRUIT,
-		            "pick the face_up or the face_down card");
+		return rules_fail(why, BD_EILLEGAL, RULE_RECRUIT,
+		                  "pick the face_up or the face_down card");
 	recruit(s, seat, s->played[pick]);
 	recruit(s, s->active, s->played[1 - pick]);
 	s->has_last = 1;
@@ -605,13 +600,14 @@ static int apply_recruit(struct aa_state *s, int seat, unsigned pick,
 
 /* rules §4: one discard, play or recruit. */
 int aa_apply(struct aa_state *s, int seat, const struct aa_action *a,
-             struct aa_why *why)
+             struct rules_why *why)
 {
 	if (seat < 0 || seat >= AA_SEATS)
-		return fail(why, BD_EILLEGAL, "§1", "there is no seat %d",
-		            seat);
+		return rules_fail(why, BD_EILLEGAL, "§1", "there is no seat %d",
+		                  seat);
 	if (s->phase == AA_PHASE_OVER)
-		return fail(why, BD_EILLEGAL, "§4 Step 3", "the game is over");
+		return rules_fail(why, BD_EILLEGAL, "§4 Step 3",
+		                  "the game is over");
 	switch (a->type) {
 	case AA_ACT_DISCARD:
 		return apply_discard(s, seat, a->card, why);
@@ -620,8 +616,9 @@ int aa_apply(struct aa_state *s, int seat, const struct aa_action *a,
 	case AA_ACT_RECRUIT:
 		return apply_recruit(s, seat, a->pick, why);
 	default:
-		return fail(why, BD_EILLEGAL, "§4",
-		            "an action is a discard, a play or a recruit");
+		return rules_fail(
+		    why, BD_EILLEGAL, "§4",
+		    "an action is a discard, a play or a recruit");
 	}
 }
 
@@ -633,4 +630,40 @@ int aa_result(const struct aa_state *s, int *winner, enum aa_reason *reason)
 	*winner = s->winner;
 	*reason = (enum aa_reason)s->reason;
 	return 1;
+}
+
+/* ---- search (§5) ---- */
+
+/* rules §5: the cards hidden from `viewer` are pooled in enum order (so
+ * the sample never depends on where they really were), shuffled and
+ * dealt back into the same places and sizes. */
+void aa_determinize(struct aa_state *s, int viewer, struct rng *rng)
+{
+	if (viewer < 0 || viewer >= AA_SEATS || s->phase == AA_PHASE_OVER)
+		return;
+	struct aa_player *op = &s->players[other(viewer)];
+	int hide_down = s->phase == AA_PHASE_RECRUIT && s->active != viewer;
+	uint8_t count[AA_KINDS] = {0}, pool[AA_CARDS];
+	for (unsigned i = 0; i < op->hand_size; i++)
+		count[op->hand[i]]++;
+	for (unsigned i = 0; i < s->deck_size; i++)
+		count[s->deck[i]]++;
+	for (unsigned i = 0; i < op->discarded_size; i++)
+		count[op->discarded[i]]++;
+	if (hide_down)
+		count[s->played[1]]++;
+	unsigned n = 0;
+	for (uint8_t k = 0; k < AA_KINDS; k++)
+		for (unsigned i = 0; i < count[k]; i++)
+			pool[n++] = k;
+	rng_shuffle_u8(rng, pool, n);
+	n = 0;
+	for (unsigned i = 0; i < op->hand_size; i++)
+		op->hand[i] = pool[n++];
+	for (unsigned i = 0; i < s->deck_size; i++)
+		s->deck[i] = pool[n++];
+	for (unsigned i = 0; i < op->discarded_size; i++)
+		op->discarded[i] = pool[n++];
+	if (hide_down)
+		s->played[1] = pool[n++];
 }

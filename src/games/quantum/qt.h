@@ -4,7 +4,7 @@
  * one plain struct without pointers: it copies with memcpy and the engine
  * applies every action to a scratch copy.  The rules core (every qt_*.c
  * file except qt_json.c) knows no JSON: actions are struct qt_action values,
- * refusals are struct qt_why.  qt_json.c is the module's JSON edge and
+ * refusals are struct rules_why.  qt_json.c is the module's JSON edge and
  * defines `const struct rules qt_rules`.
  *
  * Scope: rules §1-§11 and §14: the whole game with its 31 command cards
@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "../../common/err.h"
+#include "../../common/why.h"
 #include "../../engine/rng.h"
 #include "qt_maps.h"
 
@@ -215,16 +216,6 @@ struct qt_state {
 	struct qt_battle battle;
 };
 
-/* Why the core refused: a rules section and a sentence. */
-struct qt_why {
-	char rule[48];
-	char detail[BD_DETAIL_LEN];
-};
-
-/* Fills *why (may be NULL) and returns code. */
-int qt_fail(struct qt_why *why, int code, const char *rule, const char *fmt,
-            ...) __attribute__((format(printf, 4, 5)));
-
 enum qt_action_type {
 	QT_A_SETUP_REROLL,
 	QT_A_SETUP_KEEP,
@@ -346,11 +337,11 @@ void qt_setup_new(struct qt_state *s, int seats, const struct qt_options *o,
  * player's Phase 1.  Returns 0 or BD_EBADSETUP with *why. */
 int qt_setup_custom(struct qt_state *s, int seats, const struct qt_options *o,
                     const struct qt_custom *cu, struct rng *rng,
-                    struct qt_why *why);
+                    struct rules_why *why);
 
 /* Setup-phase actions (§3). */
 int qt_setup_apply(struct qt_state *s, int seat, const struct qt_action *a,
-                   struct rng *rng, struct qt_why *why);
+                   struct rng *rng, struct rules_why *why);
 void qt_setup_list(const struct qt_state *s, int seat, qt_emit_fn emit,
                    void *ctx);
 
@@ -361,7 +352,7 @@ unsigned qt_to_act(const struct qt_state *s);
 
 /* Applies *a by seat.  Returns 0 or BD_EILLEGAL with *why. */
 int qt_apply(struct qt_state *s, int seat, const struct qt_action *a,
-             struct rng *rng, struct qt_why *why);
+             struct rng *rng, struct rules_why *why);
 
 /* Emits every legal action of seat. */
 void qt_list_actions(const struct qt_state *s, int seat, qt_emit_fn emit,
@@ -404,7 +395,7 @@ void qt_pop_decision(struct qt_state *s);
 
 /* ---- qt_actions.c: reconfigure, deploy, construct, research (§5) ---- */
 int qt_basic_apply(struct qt_state *s, int seat, const struct qt_action *a,
-                   struct rng *rng, struct qt_why *why);
+                   struct rng *rng, struct rules_why *why);
 void qt_basic_list(const struct qt_state *s, int seat, qt_emit_fn emit,
                    void *ctx);
 
@@ -421,7 +412,7 @@ int qt_reroll_ship(struct qt_state *s, struct rng *rng, int old);
 
 /* ---- qt_move.c: moves, attacks, transport, abilities (§5, §6.2) ---- */
 int qt_move_apply(struct qt_state *s, int seat, const struct qt_action *a,
-                  struct rng *rng, struct qt_why *why);
+                  struct rng *rng, struct rules_why *why);
 void qt_move_list(const struct qt_state *s, int seat, qt_emit_fn emit,
                   void *ctx);
 
@@ -440,7 +431,7 @@ int qt_infamy_possible(const struct qt_state *s, int seat);
 
 /* Answers an advance/stay or infamy decision; lists its options. */
 int qt_combat_decide(struct qt_state *s, int seat, const struct qt_action *a,
-                     struct qt_why *why);
+                     struct rules_why *why);
 void qt_combat_list(const struct qt_state *s, qt_emit_fn emit, void *ctx);
 
 /* ---- qt_cards.c: card phase and gambits (§9.1, §9.3) ---- */
@@ -462,10 +453,10 @@ void qt_cards_begin(struct qt_state *s, struct rng *rng);
 void qt_cards_settle(struct qt_state *s, struct rng *rng);
 
 int qt_cards_apply(struct qt_state *s, int seat, const struct qt_action *a,
-                   struct rng *rng, struct qt_why *why);
+                   struct rng *rng, struct rules_why *why);
 /* Answers a card decision (discard, place_ship, reorganize, relocate). */
 int qt_cards_decide(struct qt_state *s, int seat, const struct qt_action *a,
-                    struct rng *rng, struct qt_why *why);
+                    struct rng *rng, struct rules_why *why);
 void qt_cards_list(const struct qt_state *s, int seat, qt_emit_fn emit,
                    void *ctx);
 
@@ -498,7 +489,7 @@ void qt_ship_roll(struct qt_state *s, struct rng *rng, int seat, int ship,
                   int old);
 /* Answers and lists QT_DEC_CLEVER and QT_DEC_SCRAPPY_SHIP. */
 int qt_roll_decide(struct qt_state *s, int seat, const struct qt_action *a,
-                   struct rng *rng, struct qt_why *why);
+                   struct rng *rng, struct rules_why *why);
 void qt_roll_list(const struct qt_state *s, qt_emit_fn emit, void *ctx);
 
 /* Dominance when seat's ship is destroyed / when seat destroys one
@@ -512,13 +503,13 @@ int qt_curious_ready(const struct qt_state *s, int seat);
 /* Extra actions an attack costs now, -1 if no attack is allowed. */
 int qt_attack_cost(const struct qt_state *s);
 /* 0 if an attack costing `base` actions may be made now, else refusal. */
-int qt_attack_check(const struct qt_state *s, int base, struct qt_why *why);
+int qt_attack_check(const struct qt_state *s, int base, struct rules_why *why);
 /* Charges an attack: base actions plus any CURIOUS pay-back. */
 void qt_attack_pay(struct qt_state *s, int base);
 
 /* CEREBRAL, TYRANNICAL, FLEXIBLE, RESOURCEFUL, NOMADIC. */
 int qt_power_apply(struct qt_state *s, int seat, const struct qt_action *a,
-                   struct rng *rng, struct qt_why *why);
+                   struct rng *rng, struct rules_why *why);
 void qt_power_list(const struct qt_state *s, int seat, qt_emit_fn emit,
                    void *ctx);
 
@@ -526,7 +517,20 @@ void qt_power_list(const struct qt_state *s, int seat, qt_emit_fn emit,
 
 /* Answers and lists DANGEROUS, CRUEL, RELENTLESS and combat SCRAPPY. */
 int qt_battle_decide(struct qt_state *s, int seat, const struct qt_action *a,
-                     struct rng *rng, struct qt_why *why);
+                     struct rng *rng, struct rules_why *why);
 void qt_battle_list(const struct qt_state *s, qt_emit_fn emit, void *ctx);
+
+/* ---- qt_search.c: for searches, never for a game's own moves ---- */
+
+/* Determinization (rules §9.1: only the decks' order is hidden; future
+ * dice are unknown): shuffles both decks, their cards taken in id order
+ * so the sample never depends on the real order, and redraws the
+ * scripted dice not yet rolled, all with rng. */
+void qt_determinize(struct qt_state *s, struct rng *rng);
+
+/* A heuristic: each seat's chance to win, share[0..seats) adding up to
+ * 1, from the cubes placed (rules §10) and, a little, dominance, research
+ * and ships in play. */
+void qt_estimate(const struct qt_state *s, double share[QT_MAX_SEATS]);
 
 #endif

@@ -13,21 +13,21 @@ int qt_reroll_ship(struct qt_state *s, struct rng *rng, int old)
 	return v;
 }
 
-static int check_ship(int ship, struct qt_why *why)
+static int check_ship(int ship, struct rules_why *why)
 {
 	if (ship < 0 || ship >= QT_SHIPS)
-		return qt_fail(why, BD_EILLEGAL, "§5", "no ship %d", ship);
+		return rules_fail(why, BD_EILLEGAL, "§5", "no ship %d", ship);
 	return 0;
 }
 
 static int reconfigure(struct qt_state *s, int seat, const struct qt_action *a,
-                       struct rng *rng, struct qt_why *why)
+                       struct rng *rng, struct rules_why *why)
 {
 	struct qt_ship *sh = &s->ship[seat][a->ship];
 	if (sh->where == QT_RESERVE)
-		return qt_fail(why, BD_EILLEGAL, "§5",
-		               "ship %d is an expansion ship in reserve",
-		               a->ship);
+		return rules_fail(why, BD_EILLEGAL, "§5",
+		                  "ship %d is an expansion ship in reserve",
+		                  a->ship);
 	s->actions_left--;
 	qt_ship_roll(s, rng, seat, a->ship, sh->value);
 	return 0;
@@ -64,16 +64,17 @@ static int deploy_cost(const struct qt_state *s, int seat)
 }
 
 static int deploy(struct qt_state *s, int seat, const struct qt_action *a,
-                  struct qt_why *why)
+                  struct rules_why *why)
 {
 	struct qt_ship *sh = &s->ship[seat][a->ship];
 	if (sh->where != QT_SCRAPYARD)
-		return qt_fail(why, BD_EILLEGAL, "§5",
-		               "only a ship in your scrapyard can be deployed");
+		return rules_fail(
+		    why, BD_EILLEGAL, "§5",
+		    "only a ship in your scrapyard can be deployed");
 	if (!qt_deploy_square(s, seat, a->to))
-		return qt_fail(why, BD_EILLEGAL, "§5",
-		               "deploy to an empty orbital position of a "
-		               "planet with one of your cubes");
+		return rules_fail(why, BD_EILLEGAL, "§5",
+		                  "deploy to an empty orbital position of a "
+		                  "planet with one of your cubes");
 	sh->where = QT_MAP;
 	sh->at = a->to;
 	s->actions_left = (uint8_t)(s->actions_left - deploy_cost(s, seat));
@@ -131,21 +132,23 @@ static int diagonals(const struct qt_state *s, int seat, int p,
 /* 0 if seat may construct on planet p now with the diagonal ships of a
  * (INGENIOUS), else the refusal. */
 static int construct_check(const struct qt_state *s, int seat, int p,
-                           const struct qt_action *a, struct qt_why *why)
+                           const struct qt_action *a, struct rules_why *why)
 {
 	if (s->actions_left < 2)
-		return qt_fail(why, BD_EILLEGAL, "§5",
-		               "construct takes 2 actions");
+		return rules_fail(why, BD_EILLEGAL, "§5",
+		                  "construct takes 2 actions");
 	int own;
 	if (!qt_cube_allowed(s, seat, p, &own))
-		return qt_fail(why, BD_EILLEGAL, "§7.3",
-		               "no cube can go on this planet: it is full or "
-		               "already holds your cube");
+		return rules_fail(
+		    why, BD_EILLEGAL, "§7.3",
+		    "no cube can go on this planet: it is full or "
+		    "already holds your cube");
 	int diag = diagonals(s, seat, p, a);
 	if (diag < 0 || (diag && !qt_has(s, seat, QT_INGENIOUS)))
-		return qt_fail(why, BD_EILLEGAL, "§9.2",
-		               "diagonals: your ships on the planet's corner "
-		               "squares, with INGENIOUS only");
+		return rules_fail(
+		    why, BD_EILLEGAL, "§9.2",
+		    "diagonals: your ships on the planet's corner "
+		    "squares, with INGENIOUS only");
 	/* rules §7.3: +3 to the target per own cube already there. */
 	int target = s->board.planet[p].number + 3 * own;
 	int sum = orbital_sum(s, seat, p);
@@ -155,18 +158,18 @@ static int construct_check(const struct qt_state *s, int seat, int p,
 	/* INTELLIGENT (§9.2 #16): one higher or lower will do */
 	int slack = qt_has(s, seat, QT_INTELLIGENT) ? 1 : 0;
 	if (sum < target - slack || sum > target + slack)
-		return qt_fail(why, BD_EILLEGAL, "§5",
-		               "your ships add up to %d, not %d%s", sum, target,
-		               slack ? " (±1 with INTELLIGENT)" : "");
+		return rules_fail(
+		    why, BD_EILLEGAL, "§5", "your ships add up to %d, not %d%s",
+		    sum, target, slack ? " (±1 with INTELLIGENT)" : "");
 	return 0;
 }
 
 static int construct(struct qt_state *s, int seat, const struct qt_action *a,
-                     struct qt_why *why)
+                     struct rules_why *why)
 {
 	int p = qt_board_planet_at(&s->board, a->planet.r, a->planet.c);
 	if (p < 0)
-		return qt_fail(why, BD_EILLEGAL, "§5", "no planet there");
+		return rules_fail(why, BD_EILLEGAL, "§5", "no planet there");
 	int rc = construct_check(s, seat, p, a, why);
 	if (rc)
 		return rc;
@@ -177,13 +180,13 @@ static int construct(struct qt_state *s, int seat, const struct qt_action *a,
 }
 
 int qt_basic_apply(struct qt_state *s, int seat, const struct qt_action *a,
-                   struct rng *rng, struct qt_why *why)
+                   struct rng *rng, struct rules_why *why)
 {
 	int need = a->type == QT_A_CONSTRUCT ? 0
 	           : a->type == QT_A_DEPLOY  ? deploy_cost(s, seat)
 	                                     : 1;
 	if (s->actions_left < need)
-		return qt_fail(why, BD_EILLEGAL, "§4", "no actions left");
+		return rules_fail(why, BD_EILLEGAL, "§4", "no actions left");
 	if ((a->type == QT_A_RECONFIGURE || a->type == QT_A_DEPLOY) &&
 	    check_ship(a->ship, why))
 		return BD_EILLEGAL;
@@ -197,13 +200,13 @@ int qt_basic_apply(struct qt_state *s, int seat, const struct qt_action *a,
 	case QT_A_RESEARCH:
 		/* rules §14: research at 6 is not offered. */
 		if (s->research[seat] >= QT_MAX_TRACK)
-			return qt_fail(why, BD_EILLEGAL, "§14",
-			               "research is already 6");
+			return rules_fail(why, BD_EILLEGAL, "§14",
+			                  "research is already 6");
 		s->research[seat]++;
 		s->actions_left--;
 		return 0;
 	}
-	return qt_fail(why, BD_EILLEGAL, "§5", "not a basic action");
+	return rules_fail(why, BD_EILLEGAL, "§5", "not a basic action");
 }
 
 void qt_list_deploy_squares(const struct qt_state *s, int seat,

@@ -270,7 +270,7 @@ static void gambit(struct qt_state *s, int seat, int c, struct rng *rng)
 }
 
 static int take(struct qt_state *s, int seat, int c, struct rng *rng,
-                struct qt_why *why)
+                struct rules_why *why)
 {
 	uint8_t *slot = NULL;
 	for (int i = 0; i < QT_ROW; i++) {
@@ -280,11 +280,13 @@ static int take(struct qt_state *s, int seat, int c, struct rng *rng,
 			slot = &s->row_gam[i];
 	}
 	if (!slot)
-		return qt_fail(why, BD_EILLEGAL, "§9.1",
-		               "%s is not in the face-up row", qt_card_name(c));
+		return rules_fail(why, BD_EILLEGAL, "§9.1",
+		                  "%s is not in the face-up row",
+		                  qt_card_name(c));
 	if (!takeable(s, seat, c))
-		return qt_fail(why, BD_EILLEGAL, "§9.1",
-		               "expansion needs an expansion ship in reserve");
+		return rules_fail(
+		    why, BD_EILLEGAL, "§9.1",
+		    "expansion needs an expansion ship in reserve");
 	*slot = QT_NO_CARD;
 	*slot = c >= QT_FIRST_COMMAND ? draw_cmd(s, rng) : draw_gam(s, rng);
 	s->picks[seat]--;
@@ -321,32 +323,32 @@ static void refresh(struct qt_state *s, struct rng *rng)
 }
 
 int qt_cards_apply(struct qt_state *s, int seat, const struct qt_action *a,
-                   struct rng *rng, struct qt_why *why)
+                   struct rng *rng, struct rules_why *why)
 {
 	if (seat != qt_cards_picker(s))
-		return qt_fail(why, BD_EILLEGAL, "§9.1",
-		               "seat %d takes no card now", seat);
+		return rules_fail(why, BD_EILLEGAL, "§9.1",
+		                  "seat %d takes no card now", seat);
 	if (a->type == QT_A_TAKE_CARD) {
 		int rc = take(s, seat, a->card, rng, why);
 		if (rc)
 			return rc;
 	} else if (a->type == QT_A_REFRESH_CARDS) {
 		if (!cards_exist(s))
-			return qt_fail(why, BD_EILLEGAL, "§9.1",
-			               "no cards left to deal");
+			return rules_fail(why, BD_EILLEGAL, "§9.1",
+			                  "no cards left to deal");
 		refresh(s, rng);
 		s->picks[seat]--;
 	} else {
-		return qt_fail(why, BD_EILLEGAL, "§9.1",
-		               "Phase 2 allows only take_card or "
-		               "refresh_cards");
+		return rules_fail(why, BD_EILLEGAL, "§9.1",
+		                  "Phase 2 allows only take_card or "
+		                  "refresh_cards");
 	}
 	qt_cards_settle(s, rng);
 	return 0;
 }
 
 static int discard_decide(struct qt_state *s, int seat, int c,
-                          struct qt_why *why)
+                          struct rules_why *why)
 {
 	for (int i = 0; i <= QT_MAX_HELD; i++)
 		if (s->held[seat][i] == c && c != QT_NO_CARD) {
@@ -358,24 +360,24 @@ static int discard_decide(struct qt_state *s, int seat, int c,
 			qt_pop_decision(s);
 			return 0;
 		}
-	return qt_fail(why, BD_EILLEGAL, "§9.1", "you hold no %s",
-	               qt_card_name(c));
+	return rules_fail(why, BD_EILLEGAL, "§9.1", "you hold no %s",
+	                  qt_card_name(c));
 }
 
 static int place_decide(struct qt_state *s, int seat, const struct qt_action *a,
-                        struct qt_why *why)
+                        struct rules_why *why)
 {
 	const struct qt_decision *d = &s->decision[0];
 	if (a->ship != d->ship)
-		return qt_fail(why, BD_EILLEGAL, "§9.3",
-		               "ship %d is the one to place", d->ship);
+		return rules_fail(why, BD_EILLEGAL, "§9.3",
+		                  "ship %d is the one to place", d->ship);
 	struct qt_ship *sh = &s->ship[seat][d->ship];
 	if (!a->scrapyard) {
 		if (!qt_deploy_square(s, seat, a->to))
-			return qt_fail(why, BD_EILLEGAL, "§9.3",
-			               "place it in the scrapyard or on an "
-			               "empty orbital position of a planet "
-			               "with one of your cubes");
+			return rules_fail(why, BD_EILLEGAL, "§9.3",
+			                  "place it in the scrapyard or on an "
+			                  "empty orbital position of a planet "
+			                  "with one of your cubes");
 		sh->where = QT_MAP;
 		sh->at = a->to;
 	}
@@ -384,16 +386,16 @@ static int place_decide(struct qt_state *s, int seat, const struct qt_action *a,
 }
 
 static int reorganize(struct qt_state *s, int seat, const struct qt_action *a,
-                      struct rng *rng, struct qt_why *why)
+                      struct rng *rng, struct rules_why *why)
 {
 	unsigned chosen = 0;
 	for (int k = 0; k < a->nships; k++) {
 		int i = a->ships[k];
 		if (i < 0 || i >= QT_SHIPS ||
 		    s->ship[seat][i].where == QT_RESERVE || (chosen >> i & 1))
-			return qt_fail(why, BD_EILLEGAL, "§9.3",
-			               "reorganize names distinct ships on "
-			               "the map or in your scrapyard");
+			return rules_fail(why, BD_EILLEGAL, "§9.3",
+			                  "reorganize names distinct ships on "
+			                  "the map or in your scrapyard");
 		chosen |= 1u << i;
 	}
 	qt_pop_decision(s);
@@ -419,14 +421,14 @@ static int reorganize(struct qt_state *s, int seat, const struct qt_action *a,
 }
 
 static int relocate(struct qt_state *s, int seat, const struct qt_action *a,
-                    struct qt_why *why)
+                    struct rules_why *why)
 {
 	int f = qt_board_planet_at(&s->board, a->from.r, a->from.c);
 	int t = qt_board_planet_at(&s->board, a->to.r, a->to.c);
 	if (f < 0 || t < 0 || !relocation_ok(s, seat, a->owner, f, t))
-		return qt_fail(why, BD_EILLEGAL, "§9.3",
-		               "relocation moves another player's cube to a "
-		               "planet with room and none of their cubes");
+		return rules_fail(why, BD_EILLEGAL, "§9.3",
+		                  "relocation moves another player's cube to a "
+		                  "planet with room and none of their cubes");
 	for (int k = 0; k < 4; k++)
 		if (s->cube[f][k] == a->owner) {
 			s->cube[f][k] = -1;
@@ -442,7 +444,7 @@ static int relocate(struct qt_state *s, int seat, const struct qt_action *a,
 }
 
 int qt_cards_decide(struct qt_state *s, int seat, const struct qt_action *a,
-                    struct rng *rng, struct qt_why *why)
+                    struct rng *rng, struct rules_why *why)
 {
 	switch (s->decision[0].kind) {
 	case QT_DEC_DISCARD:
@@ -455,7 +457,7 @@ int qt_cards_decide(struct qt_state *s, int seat, const struct qt_action *a,
 	case QT_DEC_RELOCATE:
 		return relocate(s, seat, a, why);
 	}
-	return qt_fail(why, BD_EILLEGAL, "§9", "no such decision");
+	return rules_fail(why, BD_EILLEGAL, "§9", "no such decision");
 }
 
 static void list_decision(const struct qt_state *s, int seat, qt_emit_fn emit,

@@ -200,7 +200,7 @@ void qt_combat(struct qt_state *s, int seat, int ship, struct qt_sq target,
 }
 
 int qt_battle_decide(struct qt_state *s, int seat, const struct qt_action *a,
-                     struct rng *rng, struct qt_why *why)
+                     struct rng *rng, struct rules_why *why)
 {
 	(void)why;
 	struct qt_battle *b = &s->battle;
@@ -247,13 +247,14 @@ void qt_battle_list(const struct qt_state *s, qt_emit_fn emit, void *ctx)
 }
 
 static int infamy(struct qt_state *s, int seat, struct qt_sq planet,
-                  struct qt_why *why)
+                  struct rules_why *why)
 {
 	int p = qt_board_planet_at(&s->board, planet.r, planet.c);
 	if (p < 0 || !qt_cube_allowed(s, seat, p, NULL))
-		return qt_fail(why, BD_EILLEGAL, "§7.1",
-		               "infamy needs a planet with an empty cube "
-		               "location and none of your cubes (§7.3 aside)");
+		return rules_fail(
+		    why, BD_EILLEGAL, "§7.1",
+		    "infamy needs a planet with an empty cube "
+		    "location and none of your cubes (§7.3 aside)");
 	qt_pop_decision(s);
 	s->dominance[seat] = 1;
 	s->picks[seat]++; /* rules §7.1: an infamy cube earns a card */
@@ -278,7 +279,7 @@ static int infamy(struct qt_state *s, int seat, struct qt_sq planet,
 }
 
 int qt_combat_decide(struct qt_state *s, int seat, const struct qt_action *a,
-                     struct qt_why *why)
+                     struct rules_why *why)
 {
 	const struct qt_decision d = s->decision[0];
 	if (d.kind == QT_DEC_INFAMY)

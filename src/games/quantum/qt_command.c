@@ -115,14 +115,14 @@ void qt_ship_roll(struct qt_state *s, struct rng *rng, int seat, int ship,
 }
 
 int qt_roll_decide(struct qt_state *s, int seat, const struct qt_action *a,
-                   struct rng *rng, struct qt_why *why)
+                   struct rng *rng, struct rules_why *why)
 {
 	const struct qt_decision d = s->decision[0];
 	struct qt_ship *sh = &s->ship[seat][d.ship];
 	if (d.kind == QT_DEC_CLEVER) {
 		if (a->ship != d.ship || a->value < 1 || a->value > 6 ||
 		    a->value == d.old)
-			return qt_fail(
+			return rules_fail(
 			    why, BD_EILLEGAL, "§9.2",
 			    "clever: choose ship %d's number, 1..6%s", d.ship,
 			    d.old ? ", other than the one it must "
@@ -204,19 +204,19 @@ int qt_attack_cost(const struct qt_state *s)
 	return s->curious == QT_CURIOUS_REVISED && s->curious_debt;
 }
 
-int qt_attack_check(const struct qt_state *s, int base, struct qt_why *why)
+int qt_attack_check(const struct qt_state *s, int base, struct rules_why *why)
 {
 	int extra = qt_attack_cost(s);
 	if (extra < 0)
-		return qt_fail(why, BD_EILLEGAL, "§9.4",
-		               "after CURIOUS's free move (add-on card) no "
-		               "attack is allowed this turn");
+		return rules_fail(why, BD_EILLEGAL, "§9.4",
+		                  "after CURIOUS's free move (add-on card) no "
+		                  "attack is allowed this turn");
 	if (s->actions_left < base + extra)
-		return qt_fail(why, BD_EILLEGAL, extra ? "§14" : "§4",
-		               "this attack needs %d action%s%s", base + extra,
-		               base + extra == 1 ? "" : "s",
-		               extra ? " (CURIOUS's free move is paid back)"
-		                     : "");
+		return rules_fail(why, BD_EILLEGAL, extra ? "§14" : "§4",
+		                  "this attack needs %d action%s%s",
+		                  base + extra, base + extra == 1 ? "" : "s",
+		                  extra ? " (CURIOUS's free move is paid back)"
+		                        : "");
 	return 0;
 }
 
@@ -229,24 +229,24 @@ void qt_attack_pay(struct qt_state *s, int base)
 /* ---- the free powers without ship movement ---- */
 
 static int ready(const struct qt_state *s, int seat, int card,
-                 struct qt_why *why)
+                 struct rules_why *why)
 {
 	if (!qt_has(s, seat, card))
-		return qt_fail(why, BD_EILLEGAL, "§9.2",
-		               "you hold no working %s", qt_card_name(card));
+		return rules_fail(why, BD_EILLEGAL, "§9.2",
+		                  "you hold no working %s", qt_card_name(card));
 	if (!qt_power_ready(s, seat, card))
-		return qt_fail(why, BD_EILLEGAL, "§9.2", "%s is once per turn",
-		               qt_card_name(card));
+		return rules_fail(why, BD_EILLEGAL, "§9.2",
+		                  "%s is once per turn", qt_card_name(card));
 	return 0;
 }
 
 static int map_ship(const struct qt_state *s, int seat, int i,
-                    struct qt_why *why)
+                    struct rules_why *why)
 {
 	if (i < 0 || i >= QT_SHIPS || s->ship[seat][i].where != QT_MAP)
-		return qt_fail(why, BD_EILLEGAL, "§14.1",
-		               "ship %d is not one of your ships on the map",
-		               i);
+		return rules_fail(why, BD_EILLEGAL, "§14.1",
+		                  "ship %d is not one of your ships on the map",
+		                  i);
 	return 0;
 }
 
@@ -274,30 +274,30 @@ static int flexible_ok(const struct qt_state *s, int seat, int i, int v)
 }
 
 static int power_check(const struct qt_state *s, int seat,
-                       const struct qt_action *a, struct qt_why *why)
+                       const struct qt_action *a, struct rules_why *why)
 {
 	switch (a->type) {
 	case QT_A_CEREBRAL:
 		if (ready(s, seat, QT_CEREBRAL, why))
 			return BD_EILLEGAL;
 		if (s->dominance[seat] <= 1)
-			return qt_fail(why, BD_EILLEGAL, "§9.2",
-			               "cerebral: not at dominance 1");
+			return rules_fail(why, BD_EILLEGAL, "§9.2",
+			                  "cerebral: not at dominance 1");
 		return 0;
 	case QT_A_TYRANNICAL:
 		if (ready(s, seat, QT_TYRANNICAL, why))
 			return BD_EILLEGAL;
 		if (s->research[seat] <= 1)
-			return qt_fail(why, BD_EILLEGAL, "§9.2",
-			               "tyrannical: not at research 1");
+			return rules_fail(why, BD_EILLEGAL, "§9.2",
+			                  "tyrannical: not at research 1");
 		return 0;
 	case QT_A_FLEXIBLE:
 		if (ready(s, seat, QT_FLEXIBLE, why) ||
 		    map_ship(s, seat, a->ship, why))
 			return BD_EILLEGAL;
 		if (!flexible_ok(s, seat, a->ship, a->value))
-			return qt_fail(why, BD_EILLEGAL, "§9.2",
-			               "flexible: one up or down, no wrap");
+			return rules_fail(why, BD_EILLEGAL, "§9.2",
+			                  "flexible: one up or down, no wrap");
 		return 0;
 	case QT_A_RESOURCEFUL:
 		if (ready(s, seat, QT_RESOURCEFUL, why) ||
@@ -309,20 +309,21 @@ static int power_check(const struct qt_state *s, int seat,
 		    map_ship(s, seat, a->ship, why))
 			return BD_EILLEGAL;
 		if (s->actions_left < 1)
-			return qt_fail(why, BD_EILLEGAL, "§9.2",
-			               "nomadic costs an action");
+			return rules_fail(why, BD_EILLEGAL, "§9.2",
+			                  "nomadic costs an action");
 		if (!nomadic_ok(s, seat, a->ship, a->to))
-			return qt_fail(why, BD_EILLEGAL, "§9.2",
-			               "nomadic: from an orbital position to "
-			               "an empty one of a planet on an "
-			               "orthogonally neighbouring tile");
+			return rules_fail(
+			    why, BD_EILLEGAL, "§9.2",
+			    "nomadic: from an orbital position to "
+			    "an empty one of a planet on an "
+			    "orthogonally neighbouring tile");
 		return 0;
 	}
-	return qt_fail(why, BD_EILLEGAL, "§9.2", "not a command power");
+	return rules_fail(why, BD_EILLEGAL, "§9.2", "not a command power");
 }
 
 int qt_power_apply(struct qt_state *s, int seat, const struct qt_action *a,
-                   struct rng *rng, struct qt_why *why)
+                   struct rng *rng, struct rules_why *why)
 {
 	if (power_check(s, seat, a, why))
 		return BD_EILLEGAL;

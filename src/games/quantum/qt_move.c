@@ -75,19 +75,20 @@ static int ability_mode(const struct qt_state *s, int seat, int i)
 /* Checks the "cunning" flag of an action that uses ship i's ability in
  * `mode`, and marks the use. */
 static int use_ability(struct qt_state *s, int seat, int i, int mode,
-                       int cunning, struct qt_why *why)
+                       int cunning, struct rules_why *why)
 {
 	if (mode == 0)
-		return qt_fail(why, BD_EILLEGAL, "§6.2",
-		               "ship %d already used its ability this turn", i);
+		return rules_fail(why, BD_EILLEGAL, "§6.2",
+		                  "ship %d already used its ability this turn",
+		                  i);
 	if (cunning != (mode == 2))
-		return qt_fail(why, BD_EILLEGAL, "§14.1",
-		               cunning ? "\"cunning\" marks a second use of "
-		                         "the ability only"
-		                       : "ship %d already used its ability: "
-		                         "a second use needs CUNNING, "
-		                         "\"cunning\":true",
-		               i);
+		return rules_fail(why, BD_EILLEGAL, "§14.1",
+		                  cunning ? "\"cunning\" marks a second use of "
+		                            "the ability only"
+		                          : "ship %d already used its ability: "
+		                            "a second use needs CUNNING, "
+		                            "\"cunning\":true",
+		                  i);
 	if (mode == 1)
 		s->ship[seat][i].ability_used = 1;
 	else
@@ -149,13 +150,13 @@ static int attack_kind(const struct qt_state *s, int seat,
 }
 
 static int map_ship(const struct qt_state *s, int seat, int i,
-                    struct qt_why *why)
+                    struct rules_why *why)
 {
 	if (i < 0 || i >= QT_SHIPS)
-		return qt_fail(why, BD_EILLEGAL, "§5", "no ship %d", i);
+		return rules_fail(why, BD_EILLEGAL, "§5", "no ship %d", i);
 	if (s->ship[seat][i].where != QT_MAP)
-		return qt_fail(why, BD_EILLEGAL, "§6.2",
-		               "ship %d is not on the map", i);
+		return rules_fail(why, BD_EILLEGAL, "§6.2",
+		                  "ship %d is not on the map", i);
 	return 0;
 }
 
@@ -168,19 +169,20 @@ static int unmoved(const struct qt_state *s, int seat, int i)
 
 /* A move action: 1 action, or none with CURIOUS's free move (§14.1). */
 static int may_move(const struct qt_state *s, int seat, int i, int curious,
-                    struct qt_why *why)
+                    struct rules_why *why)
 {
 	if (map_ship(s, seat, i, why))
 		return BD_EILLEGAL;
 	if (curious && !qt_curious_ready(s, seat))
-		return qt_fail(why, BD_EILLEGAL, "§14.1",
-		               "no CURIOUS free move now (once per turn; not "
-		               "after an attack but with the first printing)");
+		return rules_fail(
+		    why, BD_EILLEGAL, "§14.1",
+		    "no CURIOUS free move now (once per turn; not "
+		    "after an attack but with the first printing)");
 	if (!curious && s->actions_left < 1)
-		return qt_fail(why, BD_EILLEGAL, "§4", "no actions left");
+		return rules_fail(why, BD_EILLEGAL, "§4", "no actions left");
 	if (!unmoved(s, seat, i))
-		return qt_fail(why, BD_EILLEGAL, "§4",
-		               "ship %d already moved this turn", i);
+		return rules_fail(why, BD_EILLEGAL, "§4",
+		                  "ship %d already moved this turn", i);
 	return 0;
 }
 
@@ -198,20 +200,20 @@ static void pay_move(struct qt_state *s, int curious)
 
 /* Checks and marks MANEUVER (k == 1) for a move or attack of ship i. */
 static int maneuver(struct qt_state *s, int seat, int i, int k, int cunning,
-                    struct qt_why *why)
+                    struct rules_why *why)
 {
 	if (k == 1) /* rules §6.2 MANEUVER */
 		return use_ability(s, seat, i, ability_mode(s, seat, i),
 		                   cunning, why);
 	if (cunning)
-		return qt_fail(why, BD_EILLEGAL, "§14.1",
-		               "\"cunning\" only when a diagonal step needs "
-		               "a second MANEUVER");
+		return rules_fail(why, BD_EILLEGAL, "§14.1",
+		                  "\"cunning\" only when a diagonal step needs "
+		                  "a second MANEUVER");
 	return 0;
 }
 
 static int do_move(struct qt_state *s, int seat, const struct qt_action *a,
-                   struct qt_why *why)
+                   struct rules_why *why)
 {
 	if (may_move(s, seat, a->ship, a->curious, why))
 		return BD_EILLEGAL;
@@ -219,10 +221,10 @@ static int do_move(struct qt_state *s, int seat, const struct qt_action *a,
 	moves_of(s, seat, a->ship, &m);
 	int k = qt_square_free(s, a->to) ? move_kind(&m, a->to) : -1;
 	if (k < 0)
-		return qt_fail(why, BD_EILLEGAL, "§5",
-		               "ship %d cannot reach (%d,%d) with %d "
-		               "orthogonal steps through empty squares",
-		               a->ship, a->to.r, a->to.c, m.n);
+		return rules_fail(why, BD_EILLEGAL, "§5",
+		                  "ship %d cannot reach (%d,%d) with %d "
+		                  "orthogonal steps through empty squares",
+		                  a->ship, a->to.r, a->to.c, m.n);
 	if (maneuver(s, seat, a->ship, k, a->cunning, why))
 		return BD_EILLEGAL;
 	struct qt_ship *sh = &s->ship[seat][a->ship];
@@ -233,7 +235,7 @@ static int do_move(struct qt_state *s, int seat, const struct qt_action *a,
 }
 
 static int do_attack(struct qt_state *s, int seat, const struct qt_action *a,
-                     struct rng *rng, struct qt_why *why)
+                     struct rng *rng, struct rules_why *why)
 {
 	if (may_move(s, seat, a->ship, 0, why) || qt_attack_check(s, 1, why))
 		return BD_EILLEGAL;
@@ -241,14 +243,14 @@ static int do_attack(struct qt_state *s, int seat, const struct qt_action *a,
 	moves_of(s, seat, a->ship, &m);
 	int home = qt_sq_eq(a->from, m.at);
 	if (!home && !qt_square_free(s, a->from))
-		return qt_fail(why, BD_EILLEGAL, "§6.1",
-		               "the attack square must be empty");
+		return rules_fail(why, BD_EILLEGAL, "§6.1",
+		                  "the attack square must be empty");
 	int k = attack_kind(s, seat, &m, a->from, a->target);
 	if (k < 0)
-		return qt_fail(why, BD_EILLEGAL, "§5",
-		               "ship %d cannot attack (%d,%d) from (%d,%d)",
-		               a->ship, a->target.r, a->target.c, a->from.r,
-		               a->from.c);
+		return rules_fail(why, BD_EILLEGAL, "§5",
+		                  "ship %d cannot attack (%d,%d) from (%d,%d)",
+		                  a->ship, a->target.r, a->target.c, a->from.r,
+		                  a->from.c);
 	if (maneuver(s, seat, a->ship, k, a->cunning, why))
 		return BD_EILLEGAL;
 	struct qt_ship *sh = &s->ship[seat][a->ship];
@@ -319,25 +321,25 @@ static int transport_ok(struct lift *L, struct qt_sq to, struct qt_sq drop)
  * out-and-back): checks everything, uses the ability and moves both
  * ships; the caller pays. */
 static int transport(struct qt_state *s, int seat, const struct qt_action *a,
-                     int n, struct qt_why *why)
+                     int n, struct rules_why *why)
 {
 	struct qt_ship *f = &s->ship[seat][a->ship];
 	if (f->value != FLAGSHIP)
-		return qt_fail(why, BD_EILLEGAL, "§6.2",
-		               "only a flagship can transport");
+		return rules_fail(why, BD_EILLEGAL, "§6.2",
+		                  "only a flagship can transport");
 	int j = a->other;
 	if (j == a->ship || map_ship(s, seat, j, NULL))
-		return qt_fail(why, BD_EILLEGAL, "§6.2",
-		               "the passenger must be another of your ships "
-		               "on the map");
+		return rules_fail(why, BD_EILLEGAL, "§6.2",
+		                  "the passenger must be another of your ships "
+		                  "on the map");
 	if (!qt_sq_surrounding(f->at, s->ship[seat][j].at))
-		return qt_fail(why, BD_EILLEGAL, "§6.2",
-		               "the passenger must surround the flagship");
+		return rules_fail(why, BD_EILLEGAL, "§6.2",
+		                  "the passenger must surround the flagship");
 	struct lift L;
 	lift(s, seat, a->ship, j, n, &L);
 	if (!transport_ok(&L, a->to, a->drop) ||
 	    (a->type == QT_A_TACTICAL_TRANSPORT && qt_sq_eq(a->to, f->at)))
-		return qt_fail(
+		return rules_fail(
 		    why, BD_EILLEGAL, "§6.2",
 		    "the flagship moves up to %d square%s through empty "
 		    "space and drops its passenger on an empty "
@@ -354,7 +356,7 @@ static int transport(struct qt_state *s, int seat, const struct qt_action *a,
 }
 
 static int do_transport(struct qt_state *s, int seat, const struct qt_action *a,
-                        struct qt_why *why)
+                        struct rules_why *why)
 {
 	if (may_move(s, seat, a->ship, a->curious, why) ||
 	    transport(s, seat, a, movement(s, seat, a->ship), why))
@@ -367,18 +369,18 @@ static int do_transport(struct qt_state *s, int seat, const struct qt_action *a,
  * transport that is the ship's move ---- */
 
 static int tactical_ship(const struct qt_state *s, int seat, int i,
-                         struct qt_why *why)
+                         struct rules_why *why)
 {
 	if (!qt_power_ready(s, seat, QT_TACTICAL))
-		return qt_fail(why, BD_EILLEGAL, "§9.2",
-		               "no TACTICAL move now (once per turn)");
+		return rules_fail(why, BD_EILLEGAL, "§9.2",
+		                  "no TACTICAL move now (once per turn)");
 	if (map_ship(s, seat, i, why))
 		return BD_EILLEGAL;
 	if (!unmoved(s, seat, i))
-		return qt_fail(why, BD_EILLEGAL, "§14.1",
-		               "a TACTICAL move is the ship's move: ship %d "
-		               "already moved",
-		               i);
+		return rules_fail(why, BD_EILLEGAL, "§14.1",
+		                  "a TACTICAL move is the ship's move: ship %d "
+		                  "already moved",
+		                  i);
 	return 0;
 }
 
@@ -397,7 +399,7 @@ static int tactical_step(const struct qt_state *s, int seat, int i,
 }
 
 static int do_tactical(struct qt_state *s, int seat, const struct qt_action *a,
-                       struct rng *rng, struct qt_why *why)
+                       struct rng *rng, struct rules_why *why)
 {
 	if (tactical_ship(s, seat, a->ship, why))
 		return BD_EILLEGAL;
@@ -415,11 +417,12 @@ static int do_tactical(struct qt_state *s, int seat, const struct qt_action *a,
 	             ? qt_square_free(s, sq)
 	             : qt_ship_at(s, sq, &owner) >= 0 && owner != seat;
 	if (k < 0 || !ok)
-		return qt_fail(why, BD_EILLEGAL, "§9.2",
-		               a->type == QT_A_TACTICAL
-		                   ? "tactical: one square to an empty square"
-		                   : "tactical: attack an enemy ship next to "
-		                     "yours");
+		return rules_fail(
+		    why, BD_EILLEGAL, "§9.2",
+		    a->type == QT_A_TACTICAL
+		        ? "tactical: one square to an empty square"
+		        : "tactical: attack an enemy ship next to "
+		          "yours");
 	if (a->type == QT_A_TACTICAL_ATTACK && qt_attack_check(s, 0, why))
 		return BD_EILLEGAL;
 	if (maneuver(s, seat, a->ship, k, a->cunning, why))
@@ -438,19 +441,19 @@ static int do_tactical(struct qt_state *s, int seat, const struct qt_action *a,
 /* Checks that ship i shows `value` and may use its ability, then marks
  * the use (CUNNING's second use when a->cunning). */
 static int ability_ship(struct qt_state *s, int seat, const struct qt_action *a,
-                        int value, const char *name, struct qt_why *why)
+                        int value, const char *name, struct rules_why *why)
 {
 	if (map_ship(s, seat, a->ship, why))
 		return BD_EILLEGAL;
 	if (s->ship[seat][a->ship].value != value)
-		return qt_fail(why, BD_EILLEGAL, "§6.2",
-		               "%s needs a ship showing %d", name, value);
+		return rules_fail(why, BD_EILLEGAL, "§6.2",
+		                  "%s needs a ship showing %d", name, value);
 	return use_ability(s, seat, a->ship, ability_mode(s, seat, a->ship),
 	                   a->cunning, why);
 }
 
 static int do_ability(struct qt_state *s, int seat, const struct qt_action *a,
-                      struct rng *rng, struct qt_why *why)
+                      struct rng *rng, struct rules_why *why)
 {
 	struct qt_ship *sh = &s->ship[seat][a->ship];
 	int owner;
@@ -460,9 +463,10 @@ static int do_ability(struct qt_state *s, int seat, const struct qt_action *a,
 			return BD_EILLEGAL;
 		if (qt_ship_at(s, a->target, &owner) < 0 || owner == seat ||
 		    !qt_sq_adjacent(sh->at, a->target))
-			return qt_fail(why, BD_EILLEGAL, "§6.2",
-			               "strike hits an orthogonally adjacent "
-			               "enemy ship");
+			return rules_fail(
+			    why, BD_EILLEGAL, "§6.2",
+			    "strike hits an orthogonally adjacent "
+			    "enemy ship");
 		if (qt_attack_check(s, 0, why) ||
 		    ability_ship(s, seat, a, BATTLESTATION, "strike", why))
 			return BD_EILLEGAL;
@@ -471,9 +475,10 @@ static int do_ability(struct qt_state *s, int seat, const struct qt_action *a,
 		return 0;
 	case QT_A_WARP:
 		if (a->other == a->ship || map_ship(s, seat, a->other, NULL))
-			return qt_fail(why, BD_EILLEGAL, "§6.2",
-			               "warp swaps with another of your ships "
-			               "on the map");
+			return rules_fail(
+			    why, BD_EILLEGAL, "§6.2",
+			    "warp swaps with another of your ships "
+			    "on the map");
 		if (ability_ship(s, seat, a, DESTROYER, "warp", why))
 			return BD_EILLEGAL;
 		struct qt_sq t = sh->at;
@@ -482,8 +487,8 @@ static int do_ability(struct qt_state *s, int seat, const struct qt_action *a,
 		return 0;
 	case QT_A_MODIFY:
 		if (a->value != 3 && a->value != 5)
-			return qt_fail(why, BD_EILLEGAL, "§6.2",
-			               "modify turns the frigate to 3 or 5");
+			return rules_fail(why, BD_EILLEGAL, "§6.2",
+			                  "modify turns the frigate to 3 or 5");
 		if (ability_ship(s, seat, a, FRIGATE, "modify", why))
 			return BD_EILLEGAL;
 		sh->value = a->value;
@@ -495,14 +500,15 @@ static int do_ability(struct qt_state *s, int seat, const struct qt_action *a,
 		qt_ship_roll(s, rng, seat, a->ship, SCOUT);
 		return 0;
 	}
-	return qt_fail(why, BD_EILLEGAL, "§6.2", "no such ability");
+	return rules_fail(why, BD_EILLEGAL, "§6.2", "no such ability");
 }
 
 int qt_move_apply(struct qt_state *s, int seat, const struct qt_action *a,
-                  struct rng *rng, struct qt_why *why)
+                  struct rng *rng, struct rules_why *why)
 {
 	if (a->ship < 0 || a->ship >= QT_SHIPS)
-		return qt_fail(why, BD_EILLEGAL, "§5", "no ship %d", a->ship);
+		return rules_fail(why, BD_EILLEGAL, "§5", "no ship %d",
+		                  a->ship);
 	switch (a->type) {
 	case QT_A_MOVE:
 		return do_move(s, seat, a, why);

@@ -6,19 +6,6 @@
 
 #include "qt.h"
 
-int qt_fail(struct qt_why *why, int code, const char *rule, const char *fmt,
-            ...)
-{
-	if (why) {
-		snprintf(why->rule, sizeof why->rule, "%s", rule);
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(why->detail, sizeof why->detail, fmt, ap);
-		va_end(ap);
-	}
-	return code;
-}
-
 int qt_roll(struct qt_state *s, struct rng *rng)
 {
 	int v;
@@ -246,17 +233,17 @@ static int owner_of(int kind)
 
 static int apply_decision(struct qt_state *s, int seat,
                           const struct qt_action *a, struct rng *rng,
-                          struct qt_why *why)
+                          struct rules_why *why)
 {
 	const struct qt_decision *d = &s->decision[0];
 	const char *rule = decision_info[d->kind].rule;
 	if (d->seat != seat)
-		return qt_fail(why, BD_EILLEGAL, rule,
-		               "seat %d must decide first", d->seat);
+		return rules_fail(why, BD_EILLEGAL, rule,
+		                  "seat %d must decide first", d->seat);
 	if (!answers(d, a))
-		return qt_fail(why, BD_EILLEGAL, rule,
-		               "a decision is pending: %s",
-		               decision_info[d->kind].name);
+		return rules_fail(why, BD_EILLEGAL, rule,
+		                  "a decision is pending: %s",
+		                  decision_info[d->kind].name);
 	int rc;
 	switch (owner_of(d->kind)) {
 	case BY_COMBAT:
@@ -277,10 +264,10 @@ static int apply_decision(struct qt_state *s, int seat,
 }
 
 static int apply_phase1(struct qt_state *s, int seat, const struct qt_action *a,
-                        struct rng *rng, struct qt_why *why)
+                        struct rng *rng, struct rules_why *why)
 {
 	if (seat != s->active)
-		return qt_fail(why, BD_EILLEGAL, "§4", "not your turn");
+		return rules_fail(why, BD_EILLEGAL, "§4", "not your turn");
 	switch (a->type) {
 	case QT_A_RECONFIGURE:
 	case QT_A_DEPLOY:
@@ -308,18 +295,18 @@ static int apply_phase1(struct qt_state *s, int seat, const struct qt_action *a,
 	case QT_A_NOMADIC:
 		return qt_power_apply(s, seat, a, rng, why);
 	default:
-		return qt_fail(why, BD_EILLEGAL, "§4",
-		               "not an action of Phase 1 (actions)");
+		return rules_fail(why, BD_EILLEGAL, "§4",
+		                  "not an action of Phase 1 (actions)");
 	}
 }
 
 int qt_apply(struct qt_state *s, int seat, const struct qt_action *a,
-             struct rng *rng, struct qt_why *why)
+             struct rng *rng, struct rules_why *why)
 {
 	s->last_dice_n = 0;
 	s->qnew = 0;
 	if (s->phase == QT_PH_OVER)
-		return qt_fail(why, BD_EILLEGAL, "§10", "the game is over");
+		return rules_fail(why, BD_EILLEGAL, "§10", "the game is over");
 	if (s->ndecisions > 0)
 		return apply_decision(s, seat, a, rng, why);
 	switch (s->phase) {
@@ -332,7 +319,7 @@ int qt_apply(struct qt_state *s, int seat, const struct qt_action *a,
 	case QT_PH_CARDS:
 		return qt_cards_apply(s, seat, a, rng, why);
 	}
-	return qt_fail(why, BD_EILLEGAL, "§4", "no such phase");
+	return rules_fail(why, BD_EILLEGAL, "§4", "no such phase");
 }
 
 void qt_list_actions(const struct qt_state *s, int seat, qt_emit_fn emit,

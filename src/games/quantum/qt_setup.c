@@ -127,7 +127,7 @@ static void choose(struct qt_state *s, int seat, int p)
 }
 
 static int arrange(struct qt_state *s, int seat, const struct qt_action *a,
-                   struct qt_why *why)
+                   struct rules_why *why)
 {
 	struct qt_sq o[4];
 	qt_board_orbitals(&s->board, s->start_planet[seat], o);
@@ -138,10 +138,10 @@ static int arrange(struct qt_state *s, int seat, const struct qt_action *a,
 		for (int j = 0; j < i; j++)
 			ok &= !qt_sq_eq(a->sq[i], a->sq[j]);
 		if (!ok)
-			return qt_fail(why, BD_EILLEGAL, "§3.6",
-			               "ships 0, 1, 2 go on three different "
-			               "orbital positions of your starting "
-			               "planet");
+			return rules_fail(why, BD_EILLEGAL, "§3.6",
+			                  "ships 0, 1, 2 go on three different "
+			                  "orbital positions of your starting "
+			                  "planet");
 	}
 	for (int i = 0; i < QT_START_SHIPS; i++) {
 		s->ship[seat][i].where = QT_MAP;
@@ -157,13 +157,13 @@ static int arrange(struct qt_state *s, int seat, const struct qt_action *a,
 }
 
 static int reroll_step(struct qt_state *s, int seat, const struct qt_action *a,
-                       struct rng *rng, struct qt_why *why)
+                       struct rng *rng, struct rules_why *why)
 {
 	if (a->type != QT_A_SETUP_REROLL && a->type != QT_A_SETUP_KEEP)
-		return qt_fail(why, BD_EILLEGAL, "§3.3",
-		               "keep or re-roll your starting ships first");
+		return rules_fail(why, BD_EILLEGAL, "§3.3",
+		                  "keep or re-roll your starting ships first");
 	if (!(s->undecided >> seat & 1))
-		return qt_fail(why, BD_EILLEGAL, "§3.3", "already decided");
+		return rules_fail(why, BD_EILLEGAL, "§3.3", "already decided");
 	/* rules §3.3: one re-roll of all three, kept. */
 	if (a->type == QT_A_SETUP_REROLL)
 		for (int i = 0; i < QT_START_SHIPS; i++)
@@ -178,26 +178,27 @@ static int reroll_step(struct qt_state *s, int seat, const struct qt_action *a,
 }
 
 int qt_setup_apply(struct qt_state *s, int seat, const struct qt_action *a,
-                   struct rng *rng, struct qt_why *why)
+                   struct rng *rng, struct rules_why *why)
 {
 	if (s->phase == QT_PH_REROLL)
 		return reroll_step(s, seat, a, rng, why);
 	if (seat != s->active)
-		return qt_fail(why, BD_EILLEGAL, "§3", "not your setup step");
+		return rules_fail(why, BD_EILLEGAL, "§3",
+		                  "not your setup step");
 	if (s->phase == QT_PH_PLANET) {
 		if (a->type != QT_A_CHOOSE_PLANET)
-			return qt_fail(why, BD_EILLEGAL, "§3.5",
-			               "choose a starting planet");
+			return rules_fail(why, BD_EILLEGAL, "§3.5",
+			                  "choose a starting planet");
 		int p = qt_board_planet_at(&s->board, a->planet.r, a->planet.c);
 		if (p < 0 || !free_start(s, p))
-			return qt_fail(why, BD_EILLEGAL, "§3.5",
-			               "not a free starting planet");
+			return rules_fail(why, BD_EILLEGAL, "§3.5",
+			                  "not a free starting planet");
 		choose(s, seat, p);
 		return 0;
 	}
 	if (a->type != QT_A_ARRANGE)
-		return qt_fail(why, BD_EILLEGAL, "§3.6",
-		               "arrange your three ships");
+		return rules_fail(why, BD_EILLEGAL, "§3.6",
+		                  "arrange your three ships");
 	return arrange(s, seat, a, why);
 }
 
@@ -234,36 +235,38 @@ void qt_setup_list(const struct qt_state *s, int seat, qt_emit_fn emit,
 /* ---- custom setup ---- */
 
 static int custom_ships(struct qt_state *s, const struct qt_custom *cu,
-                        struct qt_why *why)
+                        struct rules_why *why)
 {
 	for (int p = 0; p < s->seats; p++) {
 		if (cu->nships[p] < QT_START_SHIPS || cu->nships[p] > QT_SHIPS)
-			return qt_fail(why, BD_EBADSETUP, "§1",
-			               "seat %d needs 3 to 5 ships", p);
+			return rules_fail(why, BD_EBADSETUP, "§1",
+			                  "seat %d needs 3 to 5 ships", p);
 		for (int i = 0; i < cu->nships[p]; i++) {
 			const struct qt_custom_ship *c = &cu->ship[p][i];
 			struct qt_ship *sh = &s->ship[p][i];
 			if (c->where == QT_RESERVE && i < QT_START_SHIPS)
-				return qt_fail(why, BD_EBADSETUP, "§3.3",
-				               "seat %d ship %d: only ships 3 "
-				               "and 4 can be in reserve",
-				               p, i);
+				return rules_fail(
+				    why, BD_EBADSETUP, "§3.3",
+				    "seat %d ship %d: only ships 3 "
+				    "and 4 can be in reserve",
+				    p, i);
 			if (c->where != QT_RESERVE &&
 			    (c->value < 1 || c->value > 6))
-				return qt_fail(why, BD_EBADSETUP, "§1",
-				               "seat %d ship %d: value 1..6", p,
-				               i);
+				return rules_fail(why, BD_EBADSETUP, "§1",
+				                  "seat %d ship %d: value 1..6",
+				                  p, i);
 			if (c->where == QT_MAP &&
 			    !qt_board_open(&s->board, c->at.r, c->at.c))
-				return qt_fail(why, BD_EBADSETUP, "§2",
-				               "seat %d ship %d: (%d,%d) is a "
-				               "planet or not on the board",
-				               p, i, c->at.r, c->at.c);
+				return rules_fail(
+				    why, BD_EBADSETUP, "§2",
+				    "seat %d ship %d: (%d,%d) is a "
+				    "planet or not on the board",
+				    p, i, c->at.r, c->at.c);
 			if (c->where == QT_MAP &&
 			    qt_ship_at(s, c->at, NULL) >= 0)
-				return qt_fail(why, BD_EBADSETUP, "§2",
-				               "two ships on (%d,%d)", c->at.r,
-				               c->at.c);
+				return rules_fail(why, BD_EBADSETUP, "§2",
+				                  "two ships on (%d,%d)",
+				                  c->at.r, c->at.c);
 			sh->where = c->where;
 			sh->value = c->where == QT_RESERVE ? 0 : c->value;
 			sh->at =
@@ -276,33 +279,34 @@ static int custom_ships(struct qt_state *s, const struct qt_custom *cu,
 }
 
 static int custom_cubes(struct qt_state *s, const struct qt_custom *cu,
-                        struct qt_why *why)
+                        struct rules_why *why)
 {
 	for (int k = 0; k < cu->ncubes; k++) {
 		int seat = cu->cubes[k].seat;
 		struct qt_sq at = cu->cubes[k].planet;
 		int p = qt_board_planet_at(&s->board, at.r, at.c);
 		if (seat < 0 || seat >= s->seats)
-			return qt_fail(why, BD_EBADSETUP, "§3",
-			               "cube of no seat %d", seat);
+			return rules_fail(why, BD_EBADSETUP, "§3",
+			                  "cube of no seat %d", seat);
 		if (p < 0)
-			return qt_fail(why, BD_EBADSETUP, "§2",
-			               "no planet at (%d,%d)", at.r, at.c);
+			return rules_fail(why, BD_EBADSETUP, "§2",
+			                  "no planet at (%d,%d)", at.r, at.c);
 		if (qt_free_locations(s, p) == 0)
-			return qt_fail(why, BD_EBADSETUP, "§1",
-			               "too many cubes on the %d planet at "
-			               "(%d,%d)",
-			               s->board.planet[p].number, at.r, at.c);
+			return rules_fail(why, BD_EBADSETUP, "§1",
+			                  "too many cubes on the %d planet at "
+			                  "(%d,%d)",
+			                  s->board.planet[p].number, at.r,
+			                  at.c);
 		if (qt_has_cube(s, seat, p) && !s->entanglement)
-			return qt_fail(why, BD_EBADSETUP, "§7.3",
-			               "two cubes of seat %d on one planet "
-			               "need Quantum Entanglement",
-			               seat);
+			return rules_fail(why, BD_EBADSETUP, "§7.3",
+			                  "two cubes of seat %d on one planet "
+			                  "need Quantum Entanglement",
+			                  seat);
 		if (s->cubes_left[seat] <= 1)
-			return qt_fail(why, BD_EBADSETUP, "§10",
-			               "too many cubes for seat %d: placing "
-			               "the last one ends the game",
-			               seat);
+			return rules_fail(why, BD_EBADSETUP, "§10",
+			                  "too many cubes for seat %d: placing "
+			                  "the last one ends the game",
+			                  seat);
 		for (int j = 0; j < 4; j++)
 			if (s->cube[p][j] < 0) {
 				s->cube[p][j] = (int8_t)seat;
@@ -314,12 +318,12 @@ static int custom_cubes(struct qt_state *s, const struct qt_custom *cu,
 }
 
 /* Counts a card; fails when the game has fewer copies. */
-static int count_card(int *seen, int c, struct qt_why *why)
+static int count_card(int *seen, int c, struct rules_why *why)
 {
 	if (++seen[c] > qt_card_copies(c))
-		return qt_fail(why, BD_EBADSETUP, "§9",
-		               "more copies of %s than the game has (%d)",
-		               qt_card_name(c), qt_card_copies(c));
+		return rules_fail(why, BD_EBADSETUP, "§9",
+		                  "more copies of %s than the game has (%d)",
+		                  qt_card_name(c), qt_card_copies(c));
 	return 0;
 }
 
@@ -333,29 +337,29 @@ static void fill_deck(uint8_t *deck, uint8_t *n, const uint8_t *top_first,
 }
 
 static int custom_cards(struct qt_state *s, const struct qt_custom *cu,
-                        struct rng *rng, struct qt_why *why)
+                        struct rng *rng, struct rules_why *why)
 {
 	int seen[QT_NCARDS] = {0};
 	for (int k = 0; k < cu->row_cmd_n; k++)
 		if (cu->row_cmd[k] < QT_FIRST_COMMAND)
-			return qt_fail(why, BD_EBADSETUP, "§9",
-			               "%s is no command card",
-			               qt_card_name(cu->row_cmd[k]));
+			return rules_fail(why, BD_EBADSETUP, "§9",
+			                  "%s is no command card",
+			                  qt_card_name(cu->row_cmd[k]));
 	for (int k = 0; k < cu->row_gam_n; k++)
 		if (cu->row_gam[k] >= QT_FIRST_COMMAND)
-			return qt_fail(why, BD_EBADSETUP, "§9",
-			               "%s is no gambit card",
-			               qt_card_name(cu->row_gam[k]));
+			return rules_fail(why, BD_EBADSETUP, "§9",
+			                  "%s is no gambit card",
+			                  qt_card_name(cu->row_gam[k]));
 	for (int k = 0; k < cu->deck_cmd_n; k++)
 		if (cu->deck_cmd[k] < QT_FIRST_COMMAND)
-			return qt_fail(why, BD_EBADSETUP, "§9",
-			               "%s is no command card",
-			               qt_card_name(cu->deck_cmd[k]));
+			return rules_fail(why, BD_EBADSETUP, "§9",
+			                  "%s is no command card",
+			                  qt_card_name(cu->deck_cmd[k]));
 	for (int k = 0; k < cu->deck_gam_n; k++)
 		if (cu->deck_gam[k] >= QT_FIRST_COMMAND)
-			return qt_fail(why, BD_EBADSETUP, "§9",
-			               "%s is no gambit card",
-			               qt_card_name(cu->deck_gam[k]));
+			return rules_fail(why, BD_EBADSETUP, "§9",
+			                  "%s is no gambit card",
+			                  qt_card_name(cu->deck_gam[k]));
 	int rc = 0;
 	for (int k = 0; !rc && k < cu->row_cmd_n; k++)
 		rc = count_card(seen, cu->row_cmd[k], why);
@@ -368,8 +372,9 @@ static int custom_cards(struct qt_state *s, const struct qt_custom *cu,
 	for (int p = 0; !rc && p < s->seats; p++)
 		for (int k = 0; !rc && k < cu->held_n[p]; k++) {
 			if (cu->held[p][k] < QT_FIRST_COMMAND)
-				return qt_fail(why, BD_EBADSETUP, "§9.1",
-				               "only command cards are held");
+				return rules_fail(
+				    why, BD_EBADSETUP, "§9.1",
+				    "only command cards are held");
 			rc = count_card(seen, cu->held[p][k], why);
 			s->held[p][k] = cu->held[p][k];
 		}
@@ -419,12 +424,12 @@ static int custom_cards(struct qt_state *s, const struct qt_custom *cu,
 }
 
 static int custom_tracks(struct qt_state *s, const struct qt_custom *cu,
-                         struct qt_why *why)
+                         struct rules_why *why)
 {
 	for (int p = 0; p < s->seats; p++) {
 		if (cu->dominance[p] >= 0) {
 			if (cu->dominance[p] < 1 || cu->dominance[p] > 5)
-				return qt_fail(
+				return rules_fail(
 				    why, BD_EBADSETUP, "§7.1",
 				    "dominance 1..5 (6 would already "
 				    "have placed an infamy cube)");
@@ -432,8 +437,8 @@ static int custom_tracks(struct qt_state *s, const struct qt_custom *cu,
 		}
 		if (cu->research[p] >= 0) {
 			if (cu->research[p] < 1 || cu->research[p] > 6)
-				return qt_fail(why, BD_EBADSETUP, "§7.2",
-				               "research 1..6");
+				return rules_fail(why, BD_EBADSETUP, "§7.2",
+				                  "research 1..6");
 			s->research[p] = (uint8_t)cu->research[p];
 		}
 	}
@@ -442,18 +447,19 @@ static int custom_tracks(struct qt_state *s, const struct qt_custom *cu,
 
 int qt_setup_custom(struct qt_state *s, int seats, const struct qt_options *o,
                     const struct qt_custom *cu, struct rng *rng,
-                    struct qt_why *why)
+                    struct rules_why *why)
 {
 	init_common(s, seats, o);
 	s->custom = 1;
 	int first = cu->first_player < 0 ? 0 : cu->first_player;
 	int acts = cu->actions_left < 0 ? QT_ACTIONS : cu->actions_left;
 	if (first >= seats)
-		return qt_fail(why, BD_EBADSETUP, "§3.4",
-		               "first_player must be a seat, 0..%d", seats - 1);
+		return rules_fail(why, BD_EBADSETUP, "§3.4",
+		                  "first_player must be a seat, 0..%d",
+		                  seats - 1);
 	if (acts > QT_ACTIONS)
-		return qt_fail(why, BD_EBADSETUP, "§4",
-		               "actions_left must be 0..3");
+		return rules_fail(why, BD_EBADSETUP, "§4",
+		                  "actions_left must be 0..3");
 	int rc = custom_ships(s, cu, why);
 	if (!rc)
 		rc = custom_cubes(s, cu, why);
