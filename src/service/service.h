@@ -81,11 +81,20 @@ int service_catalog(struct service *svc, const char **body, size_t *len,
  * replaced under it.  Never waits for a lock. */
 int service_health(struct service *svc, struct svc_err *err);
 
-/* POST /v1/games.  `body` is borrowed; `token` (may be NULL) is needed
- * when a seat of "seating" is "me".  `client` is the caller's address
- * (http/limits.h's text form; NULL: unknown): with the caller's player, it
- * is the game's creator for the store's caps on waiting games (BD_ELIMIT
- * past one).  idem may be NULL. */
+/* The shortest duration a game's clock may have (move_seconds,
+ * bank_seconds), in seconds: SVC_CLOCK_MIN_SECONDS unless the operator
+ * lowers it (boardd --clock-min-seconds; 1 makes timeouts testable in
+ * seconds).  Call before serving. */
+#define SVC_CLOCK_MIN_SECONDS 10
+void service_clock_min(struct service *svc, unsigned seconds);
+
+/* POST /v1/games.  `body` is borrowed; it may carry "clock" and
+ * "on_timeout" (clock.c: each seat's decision gets a deadline, applied by
+ * the bot worker, which must run for it; BD_EBADOPTIONS for a bad one); `token`
+ * (may be NULL) is needed when a seat of "seating" is "me".  `client` is the
+ * caller's address (http/limits.h's text form; NULL: unknown): with the
+ * caller's player, it is the game's creator for the store's caps on waiting
+ * games (BD_ELIMIT past one).  idem may be NULL. */
 int service_create(struct service *svc, const json_t *body, const char *token,
                    const char *client, struct svc_idem *idem, json_t **out,
                    struct svc_err *err);
