@@ -66,6 +66,7 @@ struct svc_bots {
 	                       none; the clock pass runs once it passes */
 	int due_scan;       /* 1: run the clock pass now (at start, or a
 	                       page was full) */
+	int64_t pass_ms;    /* when the last clock pass began (unix ms) */
 	int stopping;       /* 1: the thread is to return */
 	/* Only the worker thread touches these: the games whose bots failed
 	 * (a ring; the oldest is forgotten first). */
@@ -374,6 +375,7 @@ static void clock_pass(struct svc_bots *b, struct scan_ctx *x)
 	int room = free_slots > BOTS_PAGE ? BOTS_PAGE : (int)free_slots;
 	b->due_ms = 0; /* wake-ups from now on lower it again */
 	b->due_scan = 0;
+	b->pass_ms = svc__now_ms();
 	pthread_mutex_unlock(&b->mu);
 	int64_t now = svc__now_ms(), next = 0;
 	x->n = 0;
@@ -400,12 +402,17 @@ static void clock_pass(struct svc_bots *b, struct scan_ctx *x)
 	pthread_mutex_unlock(&b->mu);
 }
 
-/* 1 if the clock pass should run now.  Under b->mu. */
+/* 1 if the clock pass should run now: a deadline passed (or a page was
+ * full), and the queue is empty or the last pass was a second ago (the
+ * games a pass queued are still due until played: passing again at once
+ * would find the same ones; bot-vs-bot games may keep the queue busy,
+ * and must not starve the clocks).  Under b->mu. */
 static int clock_due(const struct svc_bots *b)
 {
-	if (b->len == b->cap)
-		return 0; /* no room: play first */
-	return b->due_scan || (b->due_ms && b->due_ms <= svc__now_ms());
+	int64_t now = svc__now_ms();
+	if (b->len == b->cap || (b->len && now - b->pass_ms < 1000))
+		return 0;
+	return b->due_scan || (b->due_ms && b->due_ms <= now);
 }
 
 /* Waits for a wake-up, or until the earliest deadline (at most a
