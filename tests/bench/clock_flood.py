@@ -24,19 +24,14 @@ import tempfile
 import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "http"))
+from harness import free_port  # noqa: E402
+
 binary = sys.argv[1]
 games = int(sys.argv[2]) if len(sys.argv) > 2 else 10000
 threads = 8
 tmp = tempfile.mkdtemp(prefix="boardd-clock-bench-")
 db = os.path.join(tmp, "bench.db")
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
 
 
 def start(port):

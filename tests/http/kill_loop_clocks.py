@@ -15,7 +15,7 @@ import time
 from gamehelp import AA, actions, game, move
 import harness
 from harness import check, run_all, test
-from test_clocks import clock_server, create, log, wait_seq
+from test_clocks import clock_server, create, forfeited_once, log, wait_seq
 
 harness._tests.clear()  # test_clocks' own tests are make test's
 
@@ -46,11 +46,7 @@ def every_overdue_deadline_applies_once_across_sigkills(binary):
             time.sleep(rng.uniform(0, 1))
             s.start()
         for gid, late in two:
-            g = wait_seq(s, gid, 1)
-            check(g["result"] == {"winners": [1 - late], "reason": "resignation"},
-                  "%s: the overdue seat forfeited: %r" % (gid, g["result"]))
-            check(log(s, gid) == [{"seq": 1, "seat": late, "action": {"type": "resign"},
-                                   "by": "timeout"}], "%s: exactly one timeout" % gid)
+            forfeited_once(s, gid, late)
         for qid in three:
             g = wait_seq(s, qid, 3)
             m = log(s, qid)

@@ -73,6 +73,16 @@ def log(s, gid):
     return r.json["moves"]
 
 
+def forfeited_once(s, gid, late):
+    """Two-seat game gid (on_timeout forfeit) ends with exactly one move:
+    seat `late` resigned on its timeout, and the other seat won."""
+    g = wait_seq(s, gid, 1)
+    check(g["result"] == {"winners": [1 - late], "reason": "resignation"},
+          "%s: the overdue seat forfeited: %r" % (gid, g["result"]))
+    check(log(s, gid) == [{"seq": 1, "seat": late, "action": {"type": "resign"},
+                           "by": "timeout"}], "%s: exactly one timeout" % gid)
+
+
 # ---- options ----
 
 @test
@@ -318,11 +328,7 @@ def deadlines_that_pass_while_the_server_is_down_apply_once_after_restart(binary
         time.sleep(3.5)  # every deadline passes while the server is down
         s.start()
         for gid, late in two:
-            g = wait_seq(s, gid, 1)
-            check(g["result"] == {"winners": [1 - late], "reason": "resignation"},
-                  "%s: the overdue seat forfeited: %r" % (gid, g["result"]))
-            check(log(s, gid) == [{"seq": 1, "seat": late, "action": {"type": "resign"},
-                                   "by": "timeout"}], "%s: once" % gid)
+            forfeited_once(s, gid, late)
         wait_seq(s, qid, qseq + 1)
         m = log(s, qid)
         check(m[qseq]["seat"] == 2 and m[qseq].get("by") == "timeout",
