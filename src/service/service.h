@@ -120,7 +120,9 @@ int service_actions(struct service *svc, const char *id, const char *token,
 
 /* POST /v1/games/{id}/moves.  `if_match` is the seq the client expects,
  * or NULL for none (the body's expected_seq is the other way to say it).
- * *seq receives the game's seq after the move. */
+ * *seq receives the game's seq after the move.  In a timed game, a move
+ * of a seat whose deadline has passed is BD_EDEADLINE (nothing changes;
+ * the bot worker applies the timeout). */
 int service_move(struct service *svc, const char *id, const char *token,
                  const json_t *body, const uint64_t *if_match,
                  struct svc_idem *idem, json_t **out, uint64_t *seq,
@@ -175,8 +177,12 @@ int service_moves(struct service *svc, const char *id, const char *token,
  * (>= 1; SVC_BOTS_QUEUE is a good size) bounds the games waiting for the
  * worker: a wake-up that finds it full is dropped, and the worker rescans
  * the store for such games once it has emptied it.  0, or BD_ENOMEM /
- * BD_EINTERNAL (no thread).  Without it bot seats never move.  Call
- * before serving; calling it twice is a no-op. */
+ * BD_EINTERNAL (no thread).  Without it bot seats never move.  The
+ * worker is also the clocks' scheduler (clock.c): it applies every
+ * passed deadline of a timed game as a move logged with reason "timeout"
+ * (the mcts bot's choice, or a resignation), those that passed while the
+ * server was down first; without it, deadlines are shown but never
+ * applied.  Call before serving; calling it twice is a no-op. */
 #define SVC_BOTS_QUEUE 1024
 int service_bots_start(struct service *svc, unsigned max_ms, size_t queue);
 
