@@ -205,10 +205,9 @@ def bank_and_increment_arithmetic(binary):
 @test
 def a_seat_that_times_out_is_played_by_the_bot_and_stays_its_players(binary):
     with clock_server(binary) as s:
-        r = create(s, {"game": AA, "clock": {"move_seconds": 2}})
+        r = create(s, {"game": AA, "clock": {"move_seconds": 3}})
         gid, toks = r.json["id"], [x["token"] for x in r.json["seats"]]
         (late,) = game(s, gid)["to_act"]
-        # Watch the events from the start.
         g = wait_seq(s, gid, 1)
         check(g["status"] == "active", "the game goes on: %r" % g["status"])
         m = log(s, gid)
