@@ -189,17 +189,9 @@ static int timeout_once(struct svc_bots *b, struct loaded *l,
 		         "its stored clock does not read");
 		return BD_EINTERNAL;
 	}
-	unsigned timed = svc__clock_timed(&l->row, engine_game_to_act(l->g));
+	/* Only seats to act (and not a bot's) have begun a decision. */
 	int seat = -1;
-	int64_t due = 0;
-	for (int i = 0; i < l->g->seats; i++) {
-		int64_t d =
-		    (timed >> i) & 1 ? svc__clock_deadline(&c, &s, i) : 0;
-		if (d && (!due || d < due)) {
-			due = d;
-			seat = i;
-		}
-	}
+	int64_t due = svc__clock_earliest(&c, &s, l->g->seats, &seat);
 	if (!due || due > svc__now_ms())
 		return 1;
 	why->seat = seat;
