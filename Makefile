@@ -38,7 +38,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:.c=.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 TESTS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all deps run test unit-build bench bots-eval fuzz fuzz-deps valgrind tsan kill-loop clean format lint
+.PHONY: all deps run test unit-build bench bots-eval fuzz fuzz-deps valgrind tsan kill-loop kill-loop-clocks clean format lint
 all: $(BUILD)/boardd
 
 deps:
@@ -173,6 +173,11 @@ ROUNDS ?= 20
 kill-loop: deps
 	$(MAKE) SANITIZER=address,undefined build/address-undefined/boardd
 	/usr/bin/python3 tests/http/kill_loop.py build/address-undefined/boardd $(ROUNDS)
+
+# Deadlines passing across SIGKILLs: each overdue one applied once.
+kill-loop-clocks: deps
+	$(MAKE) SANITIZER=address,undefined build/address-undefined/boardd
+	/usr/bin/python3 tests/http/kill_loop_clocks.py build/address-undefined/boardd $(ROUNDS)
 
 fuzz-deps:
 	@./tools/deps.sh fuzz

@@ -14,6 +14,10 @@
  *                                            a whole request
  *   --bot-ms MS  BOARDD_BOT_MS   1500        wall-clock cap of one bot
  *                                            decision, milliseconds
+ *   --clock-min-seconds S  BOARDD_CLOCK_MIN_SECONDS  10  shortest
+ *                                            move_seconds/bank_seconds a
+ *                                            game's clock may have (1-10;
+ *                                            below 10 for tests and demos)
  *   --max-conns N  BOARDD_MAX_CONNS  (below)  simultaneous connections;
  *                                            default and cap: the open-
  *                                            file limit allows, <= 4096
@@ -55,6 +59,7 @@ struct config {
 	const char *addr, *db, *sync;
 	long port, threads, keepalive, timeout, max_conns; /* 0: default */
 	long bot_ms;     /* a bot decision's wall-clock cap, milliseconds */
+	long clock_min;  /* shortest clock duration, seconds */
 	long write_wait; /* ms */
 	int quiet;
 	long streams, streams_addr, streams_token; /* -1: default */
@@ -114,6 +119,9 @@ static void usage(FILE *f)
 	      "  --bot-ms MS    longest a bot seat thinks about one decision,"
 	      " in\n"
 	      "                 milliseconds (default 1500, 1-60000)\n"
+	      "  --clock-min-seconds S  shortest move_seconds or bank_seconds"
+	      " a game's\n"
+	      "                 clock may have (default 10, 1-10)\n"
 	      "environment: BOARDD_ADDR BOARDD_PORT BOARDD_DB BOARDD_THREADS"
 	      " BOARDD_SYNC BOARDD_QUIET BOARDD_KEEPALIVE BOARDD_TIMEOUT"
 	      " BOARDD_MAX_CONNS BOARDD_MAX_CONNS_PER_ADDR BOARDD_MAX_STREAMS"
@@ -121,7 +129,7 @@ static void usage(FILE *f)
 	      " BOARDD_MAX_STREAMS_PER_TOKEN BOARDD_RATE_LIMIT"
 	      " BOARDD_TRUSTED_PROXY BOARDD_WAITING_PER_PLAYER"
 	      " BOARDD_WAITING_PER_ADDR BOARDD_WAITING_EXPIRY BOARDD_WRITE_WAIT"
-	      " BOARDD_BOT_MS\n",
+	      " BOARDD_BOT_MS BOARDD_CLOCK_MIN_SECONDS\n",
 	      f);
 }
 
@@ -163,7 +171,8 @@ static int takes_value(const char *a)
 	                                   "--waiting-per-addr",
 	                                   "--waiting-expiry",
 	                                   "--write-wait",
-	                                   "--bot-ms"};
+	                                   "--bot-ms",
+	                                   "--clock-min-seconds"};
 	for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
 		if (strcmp(a, opts[i]) == 0)
 			return 1;
@@ -179,6 +188,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 	const char *max_conns = env_or("BOARDD_MAX_CONNS", NULL);
 	const char *bot_ms = env_or("BOARDD_BOT_MS", "1500");
 	const char *write_wait = env_or("BOARDD_WRITE_WAIT", "2000");
+	const char *clock_min = env_or("BOARDD_CLOCK_MIN_SECONDS", "10");
 	const char *streams = env_or("BOARDD_MAX_STREAMS", NULL);
 	const char *conns_addr = env_or("BOARDD_MAX_CONNS_PER_ADDR", NULL);
 	const char *streams_addr = env_or("BOARDD_MAX_STREAMS_PER_ADDR", "32");
@@ -231,6 +241,8 @@ static int parse_args(int argc, char **argv, struct config *c)
 			bot_ms = v;
 		else if (strcmp(a, "--write-wait") == 0)
 			write_wait = v;
+		else if (strcmp(a, "--clock-min-seconds") == 0)
+			clock_min = v;
 		else if (strcmp(a, "--max-streams") == 0)
 			streams = v;
 		else if (strcmp(a, "--max-conns-per-addr") == 0)
@@ -283,11 +295,14 @@ static int parse_args(int argc, char **argv, struct config *c)
 	    parse_long(waiting_expiry, 0, 100L * 365 * 86400,
 	               &c->waiting_expiry) < 0 ||
 	    parse_long(bot_ms, 1, 60000, &c->bot_ms) < 0 ||
+	    parse_long(clock_min, 1, SVC_CLOCK_MIN_SECONDS, &c->clock_min) <
+	        0 ||
 	    (strcmp(c->sync, "full") != 0 && strcmp(c->sync, "normal") != 0)) {
 		fputs("boardd: a value is out of range (port 0-65535, threads "
 		      "1-64, keepalive and timeout 1-3600 s, max-conns and "
 		      "max-streams >= 1, the other counts >= 0, sync "
-		      "full|normal, write-wait 0-60000 ms, bot-ms 1-60000)\n",
+		      "full|normal, write-wait 0-60000 ms, bot-ms 1-60000, "
+		      "clock-min-seconds 1-10)\n",
 		      stderr);
 		return -1;
 	}
@@ -400,6 +415,8 @@ int main(int argc, char **argv)
 	struct hub *hub = svc ? hub_new() : NULL; /* live updates */
 	if (hub)
 		service_on_move(svc, hub_on_move, hub);
+	if (svc)
+		service_clock_min(svc, (unsigned)c.clock_min);
 	/* Bot seats: a worker thread, started after the move listener is
 	 * set (its moves reach live streams too). */
 	if (hub &&

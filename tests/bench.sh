@@ -15,6 +15,8 @@
 # 3. GET /healthz and GET /v1/games/{id} while one address asks for ten
 #    times its stream budget and 500 other streams are open
 #    (bench/stream_flood.py), and the same two without that load.
+# 4. How long 10,000 timed games whose deadlines fall in the same second
+#    take to be played out by the clock scheduler (bench/clock_flood.py).
 # Server and load generator are pinned to different cores with taskset
 # when there are 2 or more; every figure is a warm-up then the median of
 # 3 runs.  BENCH_SECONDS sets the length of one measured run (default 3).
@@ -210,6 +212,13 @@ wrk_figure "GET /v1/games/{id} (500 streams, 10x flood)" "/v1/games/$gid" \
 kill "$flood_pid"
 wait "$flood_pid" || die "stream_flood.py exited badly"
 stop_server
+echo
+
+echo "== clock timeouts: 10,000 games, one deadline (bench/clock_flood.py) =="
+clock_line=$(python3 "$here/bench/clock_flood.py" "$build/boardd" 10000 2>/dev/null) ||
+	die "clock_flood.py failed"
+echo "$clock_line"
+echo "$clock_line" | sed -E 's/.* in ([0-9.]+) s after it \(([0-9]+) timeouts.*/10,000 games with one deadline played out	\1	s\n10,000-deadline timeouts per second	\2	timeouts\/s/' >>"$summary"
 echo
 
 echo "== summary (medians; never asserted) =="

@@ -57,6 +57,7 @@ run_suite properties-http /usr/bin/python3 "$here/http/test_properties.py" "$bui
 run_suite bots /usr/bin/python3 "$here/http/test_bots.py" "$build/boardd"
 run_suite contract /usr/bin/python3 "$here/http/test_contract.py" "$build/boardd"
 run_suite limits-http /usr/bin/python3 "$here/http/test_limits.py" "$build/boardd"
+run_suite clocks /usr/bin/python3 "$here/http/test_clocks.py" "$build/boardd"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

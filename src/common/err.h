@@ -41,6 +41,8 @@ enum bd_err {
 	                          another process, file gone): 503 */
 	BD_EUNSUPPORTED = -29, /* a transfer coding the server does not
 	                          implement (only chunked is): 501 */
+	BD_EDEADLINE = -30,    /* the seat's deadline passed; its timeout is
+	                          applied by the server: 409 */
 };
 
 /* Longest human-readable detail an error carries, including the NUL. */

@@ -41,6 +41,7 @@ static const struct problem_kind kinds[] = {
     {BD_EUNAVAILABLE, 503, "unavailable", "Service unavailable"},
     {BD_EBUSY, 503, "busy", "Busy"},
     {BD_EUNSUPPORTED, 501, "not-implemented", "Not implemented"},
+    {BD_EDEADLINE, 409, "deadline-passed", "Deadline passed"},
     {BD_ENOMEM, 503, "out-of-memory", "Out of memory"},
     {BD_EINTERNAL, 500, "internal", "Internal error"},
 };

@@ -18,6 +18,18 @@
  * server restarts: a broken bot must not spin the worker.  A full disk
  * (BD_ENOSPACE) is not a failure: the move is tried again a second later.
  *
+ * The worker is also the clocks' scheduler (clock.c).  It knows the
+ * earliest deadline (due_ms: svc__clock_wake lowers it after every move
+ * that sets one; a pass over the store resets it) and waits for it; when
+ * it passes, a pass queues every game whose deadline passed
+ * (store_clock_due_each, earliest first, a page at a time), and the game
+ * is played like any other: a seat whose deadline passed gets its
+ * timeout (the mcts bot's move or a resignation, logged with reason
+ * "timeout", posted with the seq it read, so a player's move that landed
+ * first wins and the timeout is decided again).  The first pass runs at
+ * start: deadlines that passed while the server was down are applied
+ * once, then.
+ *
  * The bot's seed comes from libsodium's randombytes, fresh per decision:
  * nothing a player can see or compute (a hash of the game id and seq
  * would let an opponent re-run the bot and learn from its choice what it
@@ -25,6 +37,7 @@
  * then correlate with the deck it must not see).  Bot moves need no
  * reproducible seed: the log records them. */
 #include <pthread.h>
+#include <time.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +63,11 @@ struct svc_bots {
 	int64_t scan_after; /* the scan pass's cursor: keys above it are
 	                       next; 0: the next page starts a pass */
 	int dropped;        /* 1: a wake-up was dropped during this pass */
+	int64_t due_ms;     /* the earliest deadline known (unix ms), 0:
+	                       none; the clock pass runs once it passes */
+	int due_scan;       /* 1: run the clock pass now (at start, or a
+	                       page was full) */
+	int64_t pass_ms;    /* when the last clock pass began (unix ms) */
 	int stopping;       /* 1: the thread is to return */
 	/* Only the worker thread touches these: the games whose bots failed
 	 * (a ring; the oldest is forgotten first). */
@@ -89,6 +107,19 @@ void svc__bots_wake(struct service *svc, int64_t key)
 	pthread_mutex_lock(&b->mu);
 	if (!b->stopping) {
 		push(b, key);
+		pthread_cond_signal(&b->wake);
+	}
+	pthread_mutex_unlock(&b->mu);
+}
+
+void svc__clock_wake(struct service *svc, int64_t deadline_ms)
+{
+	struct svc_bots *b = svc->bots;
+	if (!b || deadline_ms <= 0)
+		return;
+	pthread_mutex_lock(&b->mu);
+	if (!b->due_ms || deadline_ms < b->due_ms) {
+		b->due_ms = deadline_ms;
 		pthread_cond_signal(&b->wake);
 	}
 	pthread_mutex_unlock(&b->mu);
@@ -140,10 +171,58 @@ struct bot_failure {
 	char detail[BD_DETAIL_LEN];
 };
 
-/* Lets the bot of the lowest bot seat to act in game `key` choose, and
- * posts its move.  0 when it moved or nothing was to do; BD_ESTALE when
- * another move landed first; other codes are failures (*why says which
- * seat and game). */
+/* If a seat of l (loaded, borrowed) is past its deadline, applies the
+ * timeout of the one with the earliest: the mcts bot (default level)
+ * chooses its move, or it resigns (on_timeout "forfeit").  1 when no
+ * deadline passed (go on with bot seats); else play_once's codes. */
+static int timeout_once(struct svc_bots *b, struct loaded *l,
+                        struct bot_failure *why)
+{
+	struct svc_clock c;
+	struct svc_clock_state s;
+	struct svc_err err = {0};
+	if (!l->row.clock || l->row.open_seats)
+		return 1;
+	if (l->row.seq != l->g->seq)
+		return BD_ESTALE; /* its clocks are an older seq's */
+	if (svc__clock_load(&l->row, &c, &s) < 0) {
+		snprintf(why->detail, sizeof why->detail,
+		         "its stored clock does not read");
+		return BD_EINTERNAL;
+	}
+	/* Only seats to act (and not a bot's) have begun a decision. */
+	int seat = -1;
+	int64_t due = svc__clock_earliest(&c, &s, l->g->seats, &seat);
+	if (!due || due > svc__now_ms())
+		return 1;
+	why->seat = seat;
+	json_t *action = NULL;
+	int rc = 0;
+	if (c.forfeit) {
+		action = json_pack("{s:s}", "type", "resign");
+		rc = action ? 0 : BD_ENOMEM;
+	} else {
+		struct bot_spec spec = {BOT_MCTS, BOT_LEVEL_DEFAULT};
+		uint64_t seed;
+		randombytes_buf(&seed, sizeof seed);
+		rc = bot_choose(l->g, seat, &spec, seed, b->max_ms, &action);
+	}
+	if (rc < 0)
+		snprintf(why->detail, sizeof why->detail,
+		         "no timeout move was chosen (bd_err %d)", rc);
+	if (rc == 0 &&
+	    (rc = svc__timeout_as(b->svc, l, seat, action, &err)) < 0)
+		snprintf(why->detail, sizeof why->detail,
+		         "its timeout was refused (bd_err %d): %.200s", rc,
+		         err.detail);
+	json_decref(action);
+	return rc;
+}
+
+/* Applies a passed deadline of game `key` (timeout_once), else lets the
+ * bot of the lowest bot seat to act choose, and posts its move.  0 when it
+ * moved or nothing was to do; BD_ESTALE when another move landed first; other
+ * codes are failures (*why says which seat and game). */
 static int play_once(struct svc_bots *b, int64_t key, struct bot_failure *why)
 {
 	struct service *svc = b->svc;
@@ -159,6 +238,11 @@ static int play_once(struct svc_bots *b, int64_t key, struct bot_failure *why)
 		return rc;
 	}
 	snprintf(why->id, sizeof why->id, "%s", l.row.id);
+	rc = timeout_once(b, &l, why);
+	if (rc != 1) {
+		loaded_release(&l);
+		return rc;
+	}
 	unsigned due =
 	    l.row.open_seats ? 0 : engine_game_to_act(l.g) & l.row.bot_seats;
 	if (!due) {
@@ -204,6 +288,8 @@ static void play(struct svc_bots *b, int64_t key)
 	}
 	if (rc == 0)
 		return;
+	if (rc == BD_EDEADLINE)
+		rc = BD_ESTALE; /* cannot happen for the server's own moves */
 	if (rc == BD_ESTALE || rc == BD_EBUSY) {
 		/* Lost every race (people keep moving, or the store is
 		 * busy): not a failure; back of the queue. */
@@ -280,12 +366,84 @@ static void scan(struct svc_bots *b, struct scan_ctx *x)
 	pthread_mutex_unlock(&b->mu);
 }
 
+/* The clock pass: queues the games whose deadline passed (as many as
+ * the queue has room for, earliest first), then learns the next
+ * deadline.  Called without b->mu. */
+static void clock_pass(struct svc_bots *b, struct scan_ctx *x)
+{
+	pthread_mutex_lock(&b->mu);
+	size_t free_slots = b->cap - b->len;
+	int room = free_slots > BOTS_PAGE ? BOTS_PAGE : (int)free_slots;
+	b->due_ms = 0; /* wake-ups from now on lower it again */
+	b->due_scan = 0;
+	b->pass_ms = svc__now_ms();
+	pthread_mutex_unlock(&b->mu);
+	int64_t now = svc__now_ms(), next = 0;
+	x->n = 0;
+	int rc = room > 0
+	             ? store_clock_due_each(b->svc->st, now, room, scan_one, x)
+	             : 0;
+	if (rc == 0)
+		rc = store_clock_next(b->svc->st, now, &next);
+	if (rc < 0) {
+		fprintf(
+		    stderr,
+		    "boardd: the clock scheduler's scan failed (bd_err %d); "
+		    "retrying\n",
+		    rc);
+		next = now + 1000;
+	}
+	pthread_mutex_lock(&b->mu);
+	for (int i = 0; i < x->n; i++)
+		push(b, x->keys[i]);
+	if (room <= 0 || x->n == room)
+		b->due_scan = 1; /* more may be due: once there is room */
+	if (next && (!b->due_ms || next < b->due_ms))
+		b->due_ms = next;
+	pthread_mutex_unlock(&b->mu);
+}
+
+/* 1 if the clock pass should run now: a deadline passed (or a page was
+ * full), and the queue is empty or the last pass was a second ago (the
+ * games a pass queued are still due until played: passing again at once
+ * would find the same ones; bot-vs-bot games may keep the queue busy,
+ * and must not starve the clocks).  Under b->mu. */
+static int clock_due(const struct svc_bots *b)
+{
+	int64_t now = svc__now_ms();
+	if (b->len == b->cap || (b->len && now - b->pass_ms < 1000))
+		return 0;
+	return b->due_scan || (b->due_ms && b->due_ms <= now);
+}
+
+/* Waits for a wake-up, or until the earliest deadline (at most a
+ * minute, so a wall-clock step is noticed).  Under b->mu. */
+static void wait_wake(struct svc_bots *b)
+{
+	if (!b->due_ms) {
+		pthread_cond_wait(&b->wake, &b->mu);
+		return;
+	}
+	int64_t until = b->due_ms, cap = svc__now_ms() + 60000;
+	if (until > cap)
+		until = cap;
+	struct timespec ts = {.tv_sec = until / 1000,
+	                      .tv_nsec = (long)(until % 1000) * 1000000};
+	pthread_cond_timedwait(&b->wake, &b->mu, &ts);
+}
+
 static void *worker_main(void *arg)
 {
 	struct svc_bots *b = arg;
 	struct scan_ctx *x = malloc(sizeof *x);
 	pthread_mutex_lock(&b->mu);
 	while (!b->stopping) {
+		if (x && clock_due(b)) {
+			pthread_mutex_unlock(&b->mu);
+			clock_pass(b, x);
+			pthread_mutex_lock(&b->mu);
+			continue;
+		}
 		if (b->len == 0 && b->rescan && x) {
 			pthread_mutex_unlock(&b->mu);
 			scan(b, x);
@@ -293,7 +451,7 @@ static void *worker_main(void *arg)
 			continue;
 		}
 		if (b->len == 0) {
-			pthread_cond_wait(&b->wake, &b->mu);
+			wait_wake(b);
 			continue;
 		}
 		int64_t key = b->queue[b->head];
@@ -322,7 +480,8 @@ int service_bots_start(struct service *svc, unsigned max_ms, size_t queue)
 	b->svc = svc;
 	b->max_ms = max_ms;
 	b->cap = queue ? queue : 1;
-	b->rescan = 1; /* bot turns left pending by the last run */
+	b->rescan = 1;   /* bot turns left pending by the last run */
+	b->due_scan = 1; /* deadlines that passed while the server was down */
 	if (pthread_mutex_init(&b->mu, NULL) != 0) {
 		free(b->queue);
 		free(b);

@@ -12,16 +12,19 @@
 struct create_req {
 	const struct rules *rules; /* borrowed */
 	int seats;
-	json_t *options; /* borrowed from the body, or NULL */
-	json_t *setup;   /* borrowed from the body, or NULL */
-	json_t *seating; /* borrowed from the body, or NULL */
+	json_t *options;    /* borrowed from the body, or NULL */
+	json_t *setup;      /* borrowed from the body, or NULL */
+	json_t *seating;    /* borrowed from the body, or NULL */
+	json_t *clock;      /* borrowed from the body, or NULL */
+	json_t *on_timeout; /* borrowed from the body, or NULL */
 };
 
 static int parse_create(const json_t *body, struct create_req *c,
                         struct svc_err *err)
 {
-	static const char *const keys[] = {"game",  "seats",   "options",
-	                                   "setup", "seating", NULL};
+	static const char *const keys[] = {"game",       "seats",   "options",
+	                                   "setup",      "seating", "clock",
+	                                   "on_timeout", NULL};
 	int rc = svc__body_keys(body, keys, err);
 	if (rc < 0)
 		return rc;
@@ -30,6 +33,8 @@ static int parse_create(const json_t *body, struct create_req *c,
 	c->options = json_object_get(body, "options");
 	c->setup = json_object_get(body, "setup");
 	c->seating = json_object_get(body, "seating");
+	c->clock = json_object_get(body, "clock");
+	c->on_timeout = json_object_get(body, "on_timeout");
 	if (!json_is_string(game))
 		return svc__fail(err, BD_EBADREQUEST,
 		                 "field 'game' (a catalog id) is required");
@@ -319,6 +324,9 @@ int service_create(struct service *svc, const json_t *body, const char *token,
 	int64_t key = 0;
 	if (rc == 0 && (!row.options || (c.setup && !row.setup)))
 		rc = BD_ENOMEM;
+	if (rc == 0)
+		rc = svc__clock_parse(c.clock, c.on_timeout, svc->clock_min_s,
+		                      &row.clock, err);
 	if (rc == 0 && has_open_seat(plan, c.seats))
 		row.creator_key = creator_of(svc, token);
 	if (rc == 0)
@@ -335,7 +343,10 @@ int service_create(struct service *svc, const json_t *body, const char *token,
 	    !has_open_seat(plan, c.seats) &&
 	    (bot_seats(plan, c.seats) & row.to_act))
 		svc__bots_wake(svc, key);
+	if (rc == 0 && row.clock && !has_open_seat(plan, c.seats))
+		svc__clock_wake(svc, svc__now_ms());
 	plans_release(plan, c.seats);
+	free(row.clock);
 	free(row.options);
 	free(row.setup);
 	engine_game_free(g);

@@ -17,6 +17,8 @@ struct service {
 	                               never change; malloc'd */
 	size_t catalog_len;         /* its bytes */
 	struct svc_bots *bots;      /* the bot worker (bots.c), or NULL */
+	unsigned clock_min_s;       /* shortest clock duration accepted,
+	                               seconds (service_clock_min) */
 };
 
 /* Writes a printf-style detail into err and returns code. */
@@ -84,6 +86,81 @@ void svc__bots_wake(struct service *svc, int64_t key);
  * spec does not read). */
 struct bot_spec;
 int svc__bot_of(const char *bots, int seat, struct bot_spec *out);
+
+/* Posts `action` for `seat` of l as the timeout of that seat's passed
+ * deadline: as svc__move_as, logged with reason "timeout" and the seat's
+ * clock charged up to its deadline.  BD_ESTALE also when the seat's
+ * deadline has not passed (any more) in l's state. */
+int svc__timeout_as(struct service *svc, struct loaded *l, int seat,
+                    const json_t *action, struct svc_err *err);
+
+/* ---- clocks (clock.c) ---- */
+
+/* A game's clock (sql/0006_clocks.sql), in milliseconds. */
+struct svc_clock {
+	int on;               /* 0: an untimed game; the rest is 0 */
+	int64_t move_ms;      /* free time per decision, or 0 */
+	int64_t bank_ms;      /* each seat's bank at the start, or 0 */
+	int64_t increment_ms; /* added to the bank after each move */
+	int forfeit;          /* 1: a timeout resigns; 0: the mcts bot plays */
+};
+
+/* Each seat's clock: since[s] is when its pending decision began (unix
+ * ms; 0: it has none), bank[s] its remaining bank (ms). */
+struct svc_clock_state {
+	int64_t since[ENGINE_MAX_SEATS];
+	int64_t bank[ENGINE_MAX_SEATS];
+};
+
+/* Reads POST /v1/games' "clock" and "on_timeout" (borrowed, either may
+ * be NULL) with durations of at least min_s seconds.  0 with *text the
+ * stored clock (malloc'd JSON text), or *text NULL for an untimed game;
+ * BD_EBADOPTIONS with err saying what is wrong; BD_ENOMEM. */
+int svc__clock_parse(const json_t *clock, const json_t *on_timeout,
+                     unsigned min_s, char **text, struct svc_err *err);
+
+/* The clock of row and its seats' state after row->seq (c->on 0 for an
+ * untimed game).  BD_EINTERNAL when the stored forms do not read. */
+int svc__clock_load(const struct store_game *row, struct svc_clock *c,
+                    struct svc_clock_state *s);
+
+/* The seats of to_act that have deadlines: none in an untimed game or
+ * while a seat is open, and never a bot's. */
+unsigned svc__clock_timed(const struct store_game *row, unsigned to_act);
+
+/* Seat's deadline (unix ms), or 0 when it has none. */
+int64_t svc__clock_deadline(const struct svc_clock *c,
+                            const struct svc_clock_state *s, int seat);
+
+/* The earliest deadline of the `seats` seats (unix ms; *seat, if not
+ * NULL, gets its seat), or 0 when none has one. */
+int64_t svc__clock_earliest(const struct svc_clock *c,
+                            const struct svc_clock_state *s, int seats,
+                            int *seat);
+
+/* Advances s over a move by `mover` (-1: none) whose decision ended at
+ * until_ms (its bank pays for the time past move_ms, then gains the
+ * increment), committed at now_ms; `after` is the timed seats to act
+ * after it (svc__clock_timed): a seat that begins a decision begins it
+ * at now_ms, one that goes on keeps its start. */
+void svc__clock_advance(const struct svc_clock *c, struct svc_clock_state *s,
+                        int seats, int mover, int64_t until_ms, int64_t now_ms,
+                        unsigned after);
+
+/* The stored form of s (malloc'd JSON text), or NULL for an untimed game
+ * (or out of memory when c->on). */
+char *svc__clock_state_text(const struct svc_clock *c,
+                            const struct svc_clock_state *s, int seats);
+
+/* The game object's "clock": null for an untimed game, else
+ * {move_seconds?, bank_seconds?, increment_seconds?, on_timeout,
+ * seats:[{seat, deadline (RFC 3339 or null), bank_ms?}]}.  New
+ * reference; NULL when out of memory or the stored clock does not read. */
+json_t *svc__clock_json(const struct store_game *row);
+
+/* Tells the scheduler (the bot worker) that a deadline falls at
+ * deadline_ms (unix ms): it wakes then, or now if that has passed. */
+void svc__clock_wake(struct service *svc, int64_t deadline_ms);
 
 /* ---- idempotency (idem.c) ---- */
 

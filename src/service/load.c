@@ -59,8 +59,10 @@ struct tail_ctx {
 	struct svc_err *err;
 };
 
-static int apply_tail(void *ctx, uint64_t seq, int seat, const char *action)
+static int apply_tail(void *ctx, uint64_t seq, int seat, const char *action,
+                      const char *reason)
 {
+	(void)reason; /* replay never reads why a move was made */
 	struct tail_ctx *t = ctx;
 	return load_apply_logged(t->g, seq, seat, action, t->err);
 }

@@ -71,11 +71,13 @@ static int write_move(void *ctx, const struct store_idem *rec)
 	                         w->current);
 }
 
-/* Appends the move l->g has just taken, with `answer` (owned) recorded
- * for idem; *out = answer on success. */
+/* Appends the move l->g has just taken (with `reason`, the seats' clocks
+ * `clock_state` and the next deadline: struct store_move's), with
+ * `answer` (owned) recorded for idem; *out = answer on success. */
 static int append(struct service *svc, struct loaded *l, uint64_t before,
-                  int seat, const json_t *action, json_t *answer,
-                  struct svc_idem *idem, uint64_t *current, json_t **out)
+                  int seat, const json_t *action, const char *reason,
+                  json_t *answer, struct svc_idem *idem, uint64_t *current,
+                  json_t **out)
 {
 	char *text = json_dumps(action, JSON_COMPACT | JSON_SORT_KEYS);
 	json_t *res = svc__result_json(l->g);
@@ -86,7 +88,10 @@ static int append(struct service *svc, struct loaded *l, uint64_t before,
 	                        svc__status(l->g, 0),
 	                        engine_game_to_act(l->g),
 	                        res_text,
-	                        l->row.updated_ms};
+	                        l->row.updated_ms,
+	                        reason,
+	                        l->row.clock_state,
+	                        l->row.deadline_ms};
 	struct move_write w = {svc, l->row.key, before, &mv, current};
 	int rc;
 	if (!text || !res || (!res_text && !json_is_null(res))) {
@@ -102,12 +107,75 @@ static int append(struct service *svc, struct loaded *l, uint64_t before,
 	return rc;
 }
 
+/* The clock checks and bookkeeping of a move by `seat` of l, about to be
+ * applied (reason "timeout": the server's, for a passed deadline; NULL: the
+ * seat's own).  Reads the clock into *c and *s and *until the moment the
+ * seat's decision ends (now, or its deadline for a timeout).
+ * BD_EDEADLINE when the seat's own move comes after its deadline,
+ * BD_ESTALE when a timeout is no longer due, BD_ECONFLICT when l's row
+ * is behind its state (load again). */
+static int clock_check(struct service *svc, struct loaded *l, int seat,
+                       const json_t *action, const char *reason,
+                       struct svc_clock *c, struct svc_clock_state *s,
+                       int64_t now, int64_t *until, struct svc_err *err)
+{
+	*until = now;
+	if (!l->row.clock)
+		return reason ? BD_ESTALE : 0;
+	if (l->row.seq != l->g->seq)
+		return BD_ECONFLICT; /* its clocks are those of an older seq */
+	if (svc__clock_load(&l->row, c, s) < 0)
+		return svc__fail(err, BD_EINTERNAL,
+		                 "the game's stored clock does not read");
+	unsigned timed = svc__clock_timed(&l->row, engine_game_to_act(l->g));
+	int64_t due = (timed >> seat) & 1 ? svc__clock_deadline(c, s, seat) : 0;
+	if (reason) {
+		if (!due || due > now)
+			return BD_ESTALE;
+		*until = due;
+		return 0;
+	}
+	if (due && due <= now && !engine_action_is_resign(action)) {
+		svc__clock_wake(svc, due);
+		json_t *t = svc__iso_time(due);
+		svc__fail(
+		    err, BD_EDEADLINE,
+		    "seat %d's deadline passed at %s; the server applies "
+		    "its timeout (on_timeout \"%s\") and the game goes on",
+		    seat, t ? json_string_value(t) : "?",
+		    c->forfeit ? "forfeit" : "bot");
+		json_decref(t);
+		return BD_EDEADLINE;
+	}
+	return 0;
+}
+
+/* Advances l->row's clocks over the move just applied to l->g by `seat`
+ * (clock_check's c, s and until), for the answer and the log. */
+static int clock_advance(struct loaded *l, int seat, struct svc_clock *c,
+                         struct svc_clock_state *s, int64_t until, int64_t now)
+{
+	if (!c->on)
+		return 0;
+	unsigned after = svc__clock_timed(&l->row, engine_game_to_act(l->g));
+	svc__clock_advance(c, s, l->g->seats, seat, until, now, after);
+	char *text = svc__clock_state_text(c, s, l->g->seats);
+	if (!text)
+		return BD_ENOMEM;
+	free(l->row.clock_state);
+	l->row.clock_state = text;
+	l->row.to_act = engine_game_to_act(l->g);
+	l->row.seq = l->g->seq;
+	l->row.deadline_ms = svc__clock_earliest(c, s, l->g->seats, NULL);
+	return 0;
+}
+
 /* Validates and applies the move to l->g, then appends it; *out is the
  * answer (out NULL: none is built).  BD_ECONFLICT means another move
  * landed first and the caller may retry. */
 static int try_move(struct service *svc, struct loaded *l, int seat,
-                    const struct move_req *m, struct svc_idem *idem,
-                    json_t **out, struct svc_err *err)
+                    const struct move_req *m, const char *reason,
+                    struct svc_idem *idem, json_t **out, struct svc_err *err)
 {
 	if (l->row.open_seats)
 		return svc__fail(err, BD_EWAITING,
@@ -115,16 +183,24 @@ static int try_move(struct service *svc, struct loaded *l, int seat,
 	if (m->has_expected && m->expected != l->g->seq)
 		return stale(err, l->g->seq);
 	uint64_t before = l->g->seq, current = 0;
+	struct svc_clock c = {0};
+	struct svc_clock_state cs;
+	int64_t now = svc__now_ms(), until;
+	int rc = clock_check(svc, l, seat, m->action, reason, &c, &cs, now,
+	                     &until, err);
+	if (rc < 0)
+		return rc; /* BD_ECONFLICT: move_loop loads again */
 	struct rules_why why;
-	int rc = engine_game_apply(l->g, seat, m->action, &why);
+	rc = engine_game_apply(l->g, seat, m->action, &why);
 	if (rc < 0) {
 		snprintf(err->rule, sizeof err->rule, "%s", why.rule);
 		return svc__fail(err, rc, "%s", why.detail);
 	}
-	l->row.updated_ms =
-	    svc__now_ms(); /* the answer shows this move's time */
+	l->row.updated_ms = now; /* the answer shows this move's time */
+	if ((rc = clock_advance(l, seat, &c, &cs, until, now)) < 0)
+		return rc;
 	json_t *ignored = NULL;
-	rc = append(svc, l, before, seat, m->action,
+	rc = append(svc, l, before, seat, m->action, reason,
 	            out ? svc__game_json(svc, l, seat) : json_null(), idem,
 	            &current, out ? out : &ignored);
 	if (rc == 0) {
@@ -132,6 +208,8 @@ static int try_move(struct service *svc, struct loaded *l, int seat,
 		svc__moved(svc, l->row.key, l->g->seq);
 		if (engine_game_to_act(l->g) & l->row.bot_seats)
 			svc__bots_wake(svc, l->row.key);
+		if (l->row.deadline_ms)
+			svc__clock_wake(svc, l->row.deadline_ms);
 		return 0;
 	}
 	if (rc == BD_ECONFLICT && m->has_expected)
@@ -143,7 +221,16 @@ int svc__move_as(struct service *svc, struct loaded *l, int seat,
                  const json_t *action, struct svc_err *err)
 {
 	struct move_req m = {action, 1, l->g->seq};
-	return try_move(svc, l, seat, &m, NULL, NULL, err);
+	int rc = try_move(svc, l, seat, &m, NULL, NULL, NULL, err);
+	return rc == BD_ECONFLICT ? BD_ESTALE : rc;
+}
+
+int svc__timeout_as(struct service *svc, struct loaded *l, int seat,
+                    const json_t *action, struct svc_err *err)
+{
+	struct move_req m = {action, 1, l->g->seq};
+	int rc = try_move(svc, l, seat, &m, "timeout", NULL, NULL, err);
+	return rc == BD_ECONFLICT ? BD_ESTALE : rc;
 }
 
 /* The recorded answer of a retried request (svc__idem_replay's codes),
@@ -171,7 +258,7 @@ static int move_loop(struct service *svc, const char *id, const char *token,
 			return rc;
 		rc = load_seat(svc->st, &l, token, 1, &seat, err);
 		if (rc == 0)
-			rc = try_move(svc, &l, seat, m, idem, out, err);
+			rc = try_move(svc, &l, seat, m, NULL, idem, out, err);
 		if (rc == 0)
 			*seq = l.g->seq;
 		loaded_release(&l);

@@ -374,6 +374,8 @@ int service_join(struct service *svc, const char *id, const char *token,
 		svc__moved(svc, l.row.key, l.g->seq); /* status may change */
 		if (l.row.bot_seats & engine_game_to_act(l.g))
 			svc__bots_wake(svc, l.row.key); /* it may start */
+		if (l.row.clock)
+			svc__clock_wake(svc, svc__now_ms()); /* it may start */
 	}
 	loaded_release(&l);
 	return rc;

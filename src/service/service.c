@@ -85,12 +85,18 @@ struct service *service_new(struct store *st, size_t cache_games)
 	if (!svc)
 		return NULL;
 	svc->st = st;
+	svc->clock_min_s = SVC_CLOCK_MIN_SECONDS;
 	svc->cache = engine_cache_new(cache_games);
 	if (!svc->cache || build_catalog_text(svc) < 0) {
 		service_free(svc);
 		return NULL;
 	}
 	return svc;
+}
+
+void service_clock_min(struct service *svc, unsigned seconds)
+{
+	svc->clock_min_s = seconds;
 }
 
 void service_free(struct service *svc)
@@ -220,7 +226,8 @@ struct moves_ctx {
 	struct svc_err *err;
 };
 
-static int moves_one(void *ctx, uint64_t seq, int seat, const char *action)
+static int moves_one(void *ctx, uint64_t seq, int seat, const char *action,
+                     const char *reason)
 {
 	struct moves_ctx *mc = ctx;
 	if (seq > mc->now->seq)
@@ -234,6 +241,11 @@ static int moves_one(void *ctx, uint64_t seq, int seat, const char *action)
 	json_decref(a);
 	json_t *e = json_pack("{s:I,s:i,s:o}", "seq", (json_int_t)seq, "seat",
 	                      seat, "action", shown);
+	if (e && reason &&
+	    json_object_set_new(e, "by", json_string(reason)) < 0) {
+		json_decref(e);
+		e = NULL;
+	}
 	return json_array_append_new(mc->moves, e) < 0 ? BD_ENOMEM : 0;
 }
 

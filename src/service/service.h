@@ -81,11 +81,20 @@ int service_catalog(struct service *svc, const char **body, size_t *len,
  * replaced under it.  Never waits for a lock. */
 int service_health(struct service *svc, struct svc_err *err);
 
-/* POST /v1/games.  `body` is borrowed; `token` (may be NULL) is needed
- * when a seat of "seating" is "me".  `client` is the caller's address
- * (http/limits.h's text form; NULL: unknown): with the caller's player, it
- * is the game's creator for the store's caps on waiting games (BD_ELIMIT
- * past one).  idem may be NULL. */
+/* The shortest duration a game's clock may have (move_seconds,
+ * bank_seconds), in seconds: SVC_CLOCK_MIN_SECONDS unless the operator
+ * lowers it (boardd --clock-min-seconds; 1 makes timeouts testable in
+ * seconds).  Call before serving. */
+#define SVC_CLOCK_MIN_SECONDS 10
+void service_clock_min(struct service *svc, unsigned seconds);
+
+/* POST /v1/games.  `body` is borrowed; it may carry "clock" and
+ * "on_timeout" (clock.c: each seat's decision gets a deadline, applied by
+ * the bot worker, which must run for it; BD_EBADOPTIONS for a bad one); `token`
+ * (may be NULL) is needed when a seat of "seating" is "me".  `client` is the
+ * caller's address (http/limits.h's text form; NULL: unknown): with the
+ * caller's player, it is the game's creator for the store's caps on waiting
+ * games (BD_ELIMIT past one).  idem may be NULL. */
 int service_create(struct service *svc, const json_t *body, const char *token,
                    const char *client, struct svc_idem *idem, json_t **out,
                    struct svc_err *err);
@@ -111,7 +120,9 @@ int service_actions(struct service *svc, const char *id, const char *token,
 
 /* POST /v1/games/{id}/moves.  `if_match` is the seq the client expects,
  * or NULL for none (the body's expected_seq is the other way to say it).
- * *seq receives the game's seq after the move. */
+ * *seq receives the game's seq after the move.  In a timed game, a move
+ * of a seat whose deadline has passed is BD_EDEADLINE (nothing changes;
+ * the bot worker applies the timeout). */
 int service_move(struct service *svc, const char *id, const char *token,
                  const json_t *body, const uint64_t *if_match,
                  struct svc_idem *idem, json_t **out, uint64_t *seq,
@@ -166,8 +177,12 @@ int service_moves(struct service *svc, const char *id, const char *token,
  * (>= 1; SVC_BOTS_QUEUE is a good size) bounds the games waiting for the
  * worker: a wake-up that finds it full is dropped, and the worker rescans
  * the store for such games once it has emptied it.  0, or BD_ENOMEM /
- * BD_EINTERNAL (no thread).  Without it bot seats never move.  Call
- * before serving; calling it twice is a no-op. */
+ * BD_EINTERNAL (no thread).  Without it bot seats never move.  The
+ * worker is also the clocks' scheduler (clock.c): it applies every
+ * passed deadline of a timed game as a move logged with reason "timeout"
+ * (the mcts bot's choice, or a resignation), those that passed while the
+ * server was down first; without it, deadlines are shown but never
+ * applied.  Call before serving; calling it twice is a no-op. */
 #define SVC_BOTS_QUEUE 1024
 int service_bots_start(struct service *svc, unsigned max_ms, size_t queue);
 

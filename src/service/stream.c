@@ -62,9 +62,10 @@ static json_t *state_event(const struct svc_stream *st)
 }
 
 /* The move event for move `seq` by `seat`, g being the state right after
- * it.  `action` is the logged JSON text. */
+ * it.  `action` is the logged JSON text; `reason` why the server made it
+ * ("timeout", shown as "by") or NULL. */
 static json_t *move_event(const struct svc_stream *st, uint64_t seq, int seat,
-                          const char *action)
+                          const char *action, const char *reason)
 {
 	json_t *a = json_loads(action, 0, NULL);
 	json_t *shown =
@@ -75,6 +76,8 @@ static json_t *move_event(const struct svc_stream *st, uint64_t seq, int seat,
 	json_t *e = event_head("move", seq);
 	int rc = who && e ? json_object_update(e, who) : -1;
 	json_decref(who);
+	if (rc == 0 && reason)
+		rc = json_object_set_new(e, "by", json_string(reason));
 	if (rc < 0 || add_state(e, st->g, st->viewer, 0) < 0) {
 		json_decref(e);
 		return NULL;
@@ -175,7 +178,8 @@ struct next_ctx {
 	struct svc_err err;
 };
 
-static int next_one(void *ctx, uint64_t seq, int seat, const char *action)
+static int next_one(void *ctx, uint64_t seq, int seat, const char *action,
+                    const char *reason)
 {
 	struct next_ctx *nc = ctx;
 	struct svc_stream *st = nc->st;
@@ -184,7 +188,7 @@ static int next_one(void *ctx, uint64_t seq, int seat, const char *action)
 	int rc = load_apply_logged(st->g, seq, seat, action, &nc->err);
 	if (rc < 0 || seq <= st->sent)
 		return rc; /* replaying up to where the client is */
-	rc = append(nc->events, move_event(st, seq, seat, action));
+	rc = append(nc->events, move_event(st, seq, seat, action, reason));
 	if (rc == 0) {
 		st->sent = seq;
 		st->emitted = 1;

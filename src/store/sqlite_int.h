@@ -53,6 +53,10 @@ enum stmt {
 	ST_WAITING_BY_PLAYER,
 	ST_WAITING_BY_ADDR,
 	ST_GAME_JOINABLE,
+	ST_GAME_CLOCK,
+	ST_GAME_CLOCK_START,
+	ST_CLOCK_DUE,
+	ST_CLOCK_NEXT,
 	ST_COUNT
 };
 
@@ -68,7 +72,7 @@ enum stmt {
 	"WHERE b.game_key = key AND b.bot IS NOT NULL), "                      \
 	"(SELECT json_group_array(json_object('seat', b.seat, 'bot', "         \
 	"json(b.bot))) FROM seats b WHERE b.game_key = key AND "               \
-	"b.bot IS NOT NULL)"
+	"b.bot IS NOT NULL), clock, clock_state, deadline_ms"
 
 enum game_col {
 	GC_KEY,
@@ -88,6 +92,9 @@ enum game_col {
 	GC_OPEN_SEATS,
 	GC_BOT_SEATS,
 	GC_BOTS,
+	GC_CLOCK,
+	GC_CLOCK_STATE,
+	GC_DEADLINE_MS,
 	GC_COUNT /* the first column after GAME_COLS */
 };
 
@@ -191,6 +198,11 @@ void store__checkin(struct store *s, struct conn *c);
  * (BD_EBUSY); BD_EUNAVAILABLE if the file was deleted or replaced;
  * BD_ENOSPACE if the disk or the file size limit is full. */
 int store__write_tx(struct store *s, tx_fn fn, void *ctx);
+
+/* Inside a write transaction: sets game `key`'s first deadline if it is
+ * a timed game that has just started (active, nobody moved yet); else
+ * changes nothing. */
+int store__clock_start(struct conn *c, int64_t key);
 
 /* Inside a write transaction: records idem (NULL: nothing).  BD_EREPLAY
  * if its scope is already there. */

@@ -86,9 +86,16 @@ struct store_game {
 	int64_t updated_ms;        /* time of the last move (or creation) */
 	int open_seats;            /* seats not yet claimed (0..seats) */
 	unsigned bot_seats;        /* read back: seats bots hold (bit set) */
-	char *bots; /* read back: JSON array text of the bot seats, each
-	               {"seat":n,"bot":spec} in seat order ("[]": none),
-	               malloc'd */
+	char *bots;        /* read back: JSON array text of the bot seats, each
+	                      {"seat":n,"bot":spec} in seat order ("[]": none),
+	                      malloc'd */
+	char *clock;       /* the game's clock (JSON text, sql/0006_clocks.sql),
+	                      or NULL: untimed; written by store_game_create and
+	                      read back; malloc'd */
+	char *clock_state; /* read back: the seats' clocks after the last
+	                      move (JSON text, sql/0006) or NULL, malloc'd */
+	int64_t deadline_ms; /* read back: the earliest deadline of a seat
+	                        to act (unix ms), or 0: none */
 	/* Written by store_game_create only (not read back): */
 	int64_t creator_key;      /* the creating player, or 0 */
 	const char *creator_addr; /* the creating client's address
@@ -148,21 +155,28 @@ int store_seat_for_token(struct store *s, int64_t key,
                          const uint8_t hash[STORE_TOKEN_HASH_LEN], int *seat);
 
 /* Calls fn for each move of game `key` with seq > after_seq, in seq order.
- * `action` is the move's JSON text, borrowed for the call.  fn returns 0 to
+ * `action` is the move's JSON text and `reason` why the server made it
+ * ("timeout") or NULL, both borrowed for the call.  fn returns 0 to
  * go on or a negative code to stop; that code is returned. */
 typedef int (*store_move_fn)(void *ctx, uint64_t seq, int seat,
-                             const char *action);
+                             const char *action, const char *reason);
 int store_moves_each(struct store *s, int64_t key, uint64_t after_seq,
                      store_move_fn fn, void *ctx);
 
 /* What a move changes in the game row besides the log. */
 struct store_move {
-	int seat;           /* who moved */
-	const char *action; /* JSON text of the action, as applied */
-	const char *status; /* the game's status after the move */
-	unsigned to_act;    /* seats to act after the move */
-	const char *result; /* JSON text, or NULL while the game runs */
-	int64_t at_ms;      /* when it was made (unix ms); 0: now */
+	int seat;                /* who moved */
+	const char *action;      /* JSON text of the action, as applied */
+	const char *status;      /* the game's status after the move */
+	unsigned to_act;         /* seats to act after the move */
+	const char *result;      /* JSON text, or NULL while the game runs */
+	int64_t at_ms;           /* when it was made (unix ms); 0: now */
+	const char *reason;      /* why the server made it ("timeout"), or NULL:
+	                            its seat sent it */
+	const char *clock_state; /* the seats' clocks after it (JSON text,
+	                            sql/0006), or NULL: untimed game */
+	int64_t deadline_ms;     /* the earliest deadline after it (unix
+	                            ms), or 0: none */
 };
 
 /* Appends move expected_seq+1 to game `key`, in one BEGIN IMMEDIATE
@@ -269,6 +283,18 @@ int store_player_games_each(struct store *s, int64_t player_key,
 typedef int (*store_key_fn)(void *ctx, int64_t key);
 int store_bot_games_each(struct store *s, int64_t after_key, int limit,
                          store_key_fn fn, void *ctx);
+
+/* ---- clocks (store_sqlite.c) ---- */
+
+/* Calls fn(ctx, key) for each game whose earliest deadline
+ * (store_game.deadline_ms) is at or before now_ms, earliest first, at
+ * most `limit` (1..1000) of them.  fn as store_bot_games_each's. */
+int store_clock_due_each(struct store *s, int64_t now_ms, int limit,
+                         store_key_fn fn, void *ctx);
+
+/* *next_ms = the earliest deadline of any game after after_ms (unix ms),
+ * or 0 when there is none. */
+int store_clock_next(struct store *s, int64_t after_ms, int64_t *next_ms);
 
 /* ---- idempotency (store_players.c) ---- */
 

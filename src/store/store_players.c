@@ -250,6 +250,8 @@ static int claim_tx(struct conn *c, void *ctx)
 		rc = store__run(c, ST_GAME_SEAT_TAKEN,
 		                ARGS(A_I64(x->key), A_I64(store__now_ms())),
 		                NULL, NULL);
+	if (rc == 0)
+		rc = store__clock_start(c, x->key);
 	return rc;
 }
 

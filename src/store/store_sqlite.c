@@ -59,11 +59,12 @@ static const char *const stmt_sql[ST_COUNT] = {
                      "WHERE game_key = ?1 AND token_hash = ?2",
     [ST_GAME_SEQ] = "SELECT seq FROM games WHERE key = ?1",
     [ST_MOVE_INSERT] = "INSERT INTO moves (game_key, seq, seat, action, "
-                       "created_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+                       "created_ms, reason) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     [ST_GAME_ADVANCE] = "UPDATE games SET seq = ?2, status = ?3, "
-                        "to_act = ?4, result = ?5, updated_ms = ?6 "
+                        "to_act = ?4, result = ?5, updated_ms = ?6, "
+                        "clock_state = ?7, deadline_ms = nullif(?8, 0) "
                         "WHERE key = ?1",
-    [ST_MOVES_AFTER] = "SELECT seq, seat, action FROM moves "
+    [ST_MOVES_AFTER] = "SELECT seq, seat, action, reason FROM moves "
                        "WHERE game_key = ?1 AND seq > ?2 ORDER BY seq",
     [ST_LIST_ALL] = LIST_SQL(""),
     [ST_LIST_STATUS] = LIST_SQL(" AND status = ?1"),
@@ -126,6 +127,19 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_WAITING_BY_ADDR] = "SELECT count(*) FROM games WHERE "
                            "creator_addr = ?1 AND status = 'waiting' "
                            "AND updated_ms >= ?2",
+    /* A timed game's first deadline: when it starts (created with no
+     * open seat, or its last seat taken), each seat to act has its
+     * whole move time and bank (clock_state NULL: nobody moved yet). */
+    [ST_GAME_CLOCK] = "UPDATE games SET clock = ?2 WHERE key = ?1",
+    [ST_GAME_CLOCK_START] =
+        "UPDATE games SET deadline_ms = updated_ms + "
+        "json_extract(clock, '$.move_ms') + json_extract(clock, '$.bank_ms') "
+        "WHERE key = ?1 AND clock IS NOT NULL AND clock_state IS NULL "
+        "AND status = 'active' AND to_act != 0",
+    [ST_CLOCK_DUE] = "SELECT key FROM games INDEXED BY games_by_deadline "
+                     "WHERE deadline_ms <= ?1 ORDER BY deadline_ms LIMIT ?2",
+    [ST_CLOCK_NEXT] = "SELECT min(deadline_ms) FROM games "
+                      "WHERE deadline_ms > ?1",
     [ST_GAME_JOINABLE] = "SELECT seq FROM games WHERE key = ?1 AND NOT "
                          "(status = 'waiting' AND updated_ms < ?2)",
 };
@@ -318,7 +332,10 @@ void store_game_release(struct store_game *g)
 	free(g->setup);
 	free(g->result);
 	free(g->bots);
+	free(g->clock);
+	free(g->clock_state);
 	g->options = g->setup = g->result = g->bots = NULL;
+	g->clock = g->clock_state = NULL;
 }
 
 /* Reads the GAME_COLS row at st into *g (caller releases, even on
@@ -351,6 +368,11 @@ int store__game_read(sqlite3_stmt *st, struct store_game *g)
 		rc = col_strdup(st, GC_RESULT, &g->result);
 	if (rc == 0)
 		rc = col_strdup(st, GC_BOTS, &g->bots);
+	if (rc == 0)
+		rc = col_strdup(st, GC_CLOCK, &g->clock);
+	if (rc == 0)
+		rc = col_strdup(st, GC_CLOCK_STATE, &g->clock_state);
+	g->deadline_ms = sqlite3_column_int64(st, GC_DEADLINE_MS);
 	return rc;
 }
 
@@ -930,6 +952,12 @@ static int create_tx(struct conn *c, void *ctx)
 		return rc;
 	for (int seat = 0; seat < g->seats && rc == 0; seat++)
 		rc = seat_insert(c, x->key, &x->seats[seat]);
+	if (rc == 0 && g->clock)
+		rc = store__run(c, ST_GAME_CLOCK,
+		                ARGS(A_I64(x->key), A_TEXT(g->clock)), NULL,
+		                NULL);
+	if (rc == 0 && g->clock)
+		rc = store__clock_start(c, x->key);
 	/* Two seats with one token or one player is the caller's bug, not a
 	 * taken id: retrying with another id would not help. */
 	return rc == BD_ECONFLICT ? BD_EINTERNAL : rc;
@@ -1072,6 +1100,38 @@ int store_bot_games_each(struct store *s, int64_t after_key, int limit,
 	return rc;
 }
 
+/* ---- clocks ---------------------------------------------------------- */
+
+int store__clock_start(struct conn *c, int64_t key)
+{
+	return store__run(c, ST_GAME_CLOCK_START, ARGS(A_I64(key)), NULL, NULL);
+}
+
+int store_clock_due_each(struct store *s, int64_t now_ms, int limit,
+                         store_key_fn fn, void *ctx)
+{
+	if (limit < 1 || limit > 1000)
+		return BD_EBADREQUEST;
+	struct keys_ctx x = {.fn = fn, .ctx = ctx};
+	struct conn *c = store__checkout(s);
+	int rc = store__run(c, ST_CLOCK_DUE, ARGS(A_I64(now_ms), A_I64(limit)),
+	                    key_row, &x);
+	store__checkin(s, c);
+	return rc;
+}
+
+int store_clock_next(struct store *s, int64_t after_ms, int64_t *next_ms)
+{
+	struct one_i64 v = {0};
+	struct conn *c = store__checkout(s);
+	int rc = store__run(c, ST_CLOCK_NEXT, ARGS(A_I64(after_ms)),
+	                    store__read_i64, &v);
+	store__checkin(s, c);
+	if (rc == 0)
+		*next_ms = v.found ? v.v : 0;
+	return rc;
+}
+
 /* ---- moves ----------------------------------------------------------- */
 
 /* The caller's callback for a log read. */
@@ -1085,7 +1145,8 @@ static int move_row(sqlite3_stmt *st, void *ctx)
 	struct moves_ctx *x = ctx;
 	int rc = x->fn(x->ctx, (uint64_t)sqlite3_column_int64(st, 0),
 	               sqlite3_column_int(st, 1),
-	               (const char *)sqlite3_column_text(st, 2));
+	               (const char *)sqlite3_column_text(st, 2),
+	               (const char *)sqlite3_column_text(st, 3));
 	return rc < 0 ? rc : 0;
 }
 
@@ -1129,14 +1190,15 @@ static int append_tx(struct conn *c, void *ctx)
 	int64_t next = seq.v + 1, now = m->at_ms ? m->at_ms : store__now_ms();
 	rc = store__run(c, ST_MOVE_INSERT,
 	                ARGS(A_I64(x->key), A_I64(next), A_I64(m->seat),
-	                     A_TEXT(m->action), A_I64(now)),
+	                     A_TEXT(m->action), A_I64(now), A_TEXT(m->reason)),
 	                NULL, NULL);
 	if (rc == 0)
-		rc = store__run(c, ST_GAME_ADVANCE,
-		                ARGS(A_I64(x->key), A_I64(next),
-		                     A_TEXT(m->status), A_I64(m->to_act),
-		                     A_TEXT(m->result), A_I64(now)),
-		                NULL, NULL);
+		rc = store__run(
+		    c, ST_GAME_ADVANCE,
+		    ARGS(A_I64(x->key), A_I64(next), A_TEXT(m->status),
+		         A_I64(m->to_act), A_TEXT(m->result), A_I64(now),
+		         A_TEXT(m->clock_state), A_I64(m->deadline_ms)),
+		    NULL, NULL);
 	return rc;
 }
 

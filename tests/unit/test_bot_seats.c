@@ -8,6 +8,9 @@
  * is logged once and left alone, however often the worker rescans, while
  * other games go on; a full disk only delays a bot's move; stopping joins
  * the thread with no move half-written.
+ * As the clocks' scheduler: more games whose deadlines passed (all in one
+ * millisecond) than its queue holds are all played (a clock pass used to
+ * find the same queued games again and again, and never played them).
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -43,13 +46,13 @@ static int64_t mono_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Creates a game of `game` with `seating` (JSON text); its id into id. */
-static int create(struct service *svc, const char *game, const char *seating,
-                  char id[STORE_ID_LEN + 1])
+/* Creates a game from the members `fields` (JSON text) of its body; its
+ * id into id. */
+static int create_body(struct service *svc, const char *fields,
+                       char id[STORE_ID_LEN + 1])
 {
 	char text[256];
-	snprintf(text, sizeof text, "{\"game\":\"%s\",\"seating\":%s}", game,
-	         seating);
+	snprintf(text, sizeof text, "{%s}", fields);
 	json_t *body = json_loads(text, 0, NULL);
 	json_t *out = NULL;
 	struct svc_err err = {0};
@@ -62,6 +65,16 @@ static int create(struct service *svc, const char *game, const char *seating,
 	json_decref(body);
 	json_decref(out);
 	return rc;
+}
+
+/* Creates a game of `game` with `seating` (JSON text); its id into id. */
+static int create(struct service *svc, const char *game, const char *seating,
+                  char id[STORE_ID_LEN + 1])
+{
+	char fields[200];
+	snprintf(fields, sizeof fields, "\"game\":\"%s\",\"seating\":%s", game,
+	         seating);
+	return create_body(svc, fields, id);
 }
 
 static int status_of(struct store *st, const char *id, uint64_t *seq)
@@ -221,6 +234,31 @@ int main(void)
 	ok &= setrlimit(RLIMIT_FSIZE, &lim) == 0; /* space returns */
 	test_cond("a bot's move is refused while the disk is full", ok);
 	test_cond("and played once space returns", all_finish(st, full, 1));
+	service_bots_stop(svc);
+
+	/* 5. The clocks: five games whose deadlines all passed in the same
+	 * millisecond while no worker ran, through a queue of two. */
+	service_clock_min(svc, 1);
+	n = 0;
+	ok = 1;
+	for (int i = 0; i < 5; i++)
+		ok &= create_body(
+		          svc,
+		          "\"game\":\"agent-avenue\",\"clock\":"
+		          "{\"move_seconds\":1},\"on_timeout\":\"forfeit\"",
+		          ids[n++]) == 0;
+	ok &=
+	    sqlite3_open(db_path(), &db) == SQLITE_OK &&
+	    sqlite3_exec(db,
+	                 "UPDATE games SET updated_ms = 1, deadline_ms = 1001 "
+	                 "WHERE clock IS NOT NULL",
+	                 NULL, NULL, NULL) == SQLITE_OK;
+	sqlite3_close(db);
+	test_cond("five timed games, every deadline long past", ok);
+	test_cond("the worker starts with a queue of two",
+	          service_bots_start(svc, 5, 2) == 0);
+	test_cond("every overdue timeout is applied (each seat forfeits)",
+	          all_finish(st, ids, n));
 	service_bots_stop(svc);
 
 	service_free(svc);

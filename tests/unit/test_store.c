@@ -145,8 +145,10 @@ struct seen_moves {
 	char action[512][32]; /* their action texts */
 };
 
-static int see_move(void *ctx, uint64_t seq, int seat, const char *action)
+static int see_move(void *ctx, uint64_t seq, int seat, const char *action,
+                    const char *reason)
 {
+	(void)reason;
 	struct seen_moves *m = ctx;
 	if (m->n == 512)
 		return -98;
@@ -825,7 +827,8 @@ static void test_idempotency_records(void)
 	    .status = 201, .response = "answer", .response_len = 6};
 	memset(rec.scope, 7, 32);
 	memset(rec.request, 8, 32);
-	struct store_move m = {0, "{\"type\":\"x\"}", "active", 1, NULL, 0};
+	struct store_move m = {
+	    0, "{\"type\":\"x\"}", "active", 1, NULL, 0, NULL, NULL, 0};
 	test_cond("idem: recorded with the move",
 	          store_move_append(s, key, 0, &m, &rec, NULL) == 0);
 	uint64_t cur = 0;
