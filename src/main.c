@@ -15,6 +15,12 @@
  *   --max-conns N  BOARDD_MAX_CONNS  (below)  simultaneous connections;
  *                                            default and cap: the open-
  *                                            file limit allows, <= 4096
+ *   --webhook-allow-private  BOARDD_WEBHOOK_ALLOW_PRIVATE=1  webhooks may
+ *                                            reach private addresses
+ *   --webhook-retry-ms MS  BOARDD_WEBHOOK_RETRY_MS  5000  first retry
+ *                                            delay (doubles, <= 720x)
+ *   --webhook-timeout-ms MS  BOARDD_WEBHOOK_TIMEOUT_MS  10000  longest
+ *                                            delivery attempt
  *
  * Runs until SIGINT or SIGTERM, then finishes in-flight requests and
  * closes the database cleanly. */
@@ -28,20 +34,23 @@
 #include <unistd.h>
 
 #include "http/http.h"
+#include "hooks/hooks.h"
 #include "http/hub.h"
 #include "store/store.h"
 
 struct config {
 	const char *addr, *db, *sync;
 	long port, threads, keepalive, timeout, max_conns; /* 0: default */
-	int quiet;
+	long hook_retry_ms, hook_timeout_ms;
+	int quiet, hook_private;
 };
 
 static void usage(FILE *f)
 {
 	fputs("usage: boardd [--addr A] [--port P] [--db PATH] [--threads N]"
 	      " [--sync full|normal] [--quiet] [--keepalive S] [--timeout S]"
-	      " [--max-conns N]\n"
+	      " [--max-conns N] [--webhook-allow-private]\n"
+	      "  [--webhook-retry-ms MS] [--webhook-timeout-ms MS]\n"
 	      "  --timeout S    close a connection idle for S seconds, or"
 	      " that takes longer\n"
 	      "                 to send a request (default 30); waiting"
@@ -78,9 +87,16 @@ static int parse_long(const char *s, long lo, long hi, long *out)
 /* 1 if `a` is one of the options that take a value. */
 static int takes_value(const char *a)
 {
-	static const char *const opts[] = {
-	    "--addr", "--port",      "--db",      "--threads",
-	    "--sync", "--keepalive", "--timeout", "--max-conns"};
+	static const char *const opts[] = {"--addr",
+	                                   "--port",
+	                                   "--db",
+	                                   "--threads",
+	                                   "--sync",
+	                                   "--keepalive",
+	                                   "--timeout",
+	                                   "--max-conns",
+	                                   "--webhook-retry-ms",
+	                                   "--webhook-timeout-ms"};
 	for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
 		if (strcmp(a, opts[i]) == 0)
 			return 1;
@@ -94,6 +110,10 @@ static int parse_args(int argc, char **argv, struct config *c)
 	const char *keepalive = env_or("BOARDD_KEEPALIVE", "15");
 	const char *timeout = env_or("BOARDD_TIMEOUT", "30");
 	const char *max_conns = env_or("BOARDD_MAX_CONNS", NULL);
+	const char *hook_retry = env_or("BOARDD_WEBHOOK_RETRY_MS", "5000");
+	const char *hook_timeout = env_or("BOARDD_WEBHOOK_TIMEOUT_MS", "10000");
+	c->hook_private =
+	    strcmp(env_or("BOARDD_WEBHOOK_ALLOW_PRIVATE", "0"), "0") != 0;
 	c->addr = env_or("BOARDD_ADDR", "127.0.0.1");
 	c->db = env_or("BOARDD_DB", "boardd.db");
 	c->sync = env_or("BOARDD_SYNC", "full");
@@ -102,6 +122,10 @@ static int parse_args(int argc, char **argv, struct config *c)
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (strcmp(a, "--quiet") == 0) {
 			c->quiet = 1;
+			continue;
+		}
+		if (strcmp(a, "--webhook-allow-private") == 0) {
+			c->hook_private = 1;
 			continue;
 		}
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -132,6 +156,10 @@ static int parse_args(int argc, char **argv, struct config *c)
 			timeout = v;
 		else if (strcmp(a, "--max-conns") == 0)
 			max_conns = v;
+		else if (strcmp(a, "--webhook-retry-ms") == 0)
+			hook_retry = v;
+		else if (strcmp(a, "--webhook-timeout-ms") == 0)
+			hook_timeout = v;
 		else {
 			fprintf(stderr, "boardd: unknown option %s\n", a);
 			return -1;
@@ -147,10 +175,13 @@ static int parse_args(int argc, char **argv, struct config *c)
 	    parse_long(timeout, 1, 3600, &c->timeout) < 0 ||
 	    (max_conns &&
 	     parse_long(max_conns, 1, 1000000, &c->max_conns) < 0) ||
+	    parse_long(hook_retry, 1, 3600000, &c->hook_retry_ms) < 0 ||
+	    parse_long(hook_timeout, 100, 600000, &c->hook_timeout_ms) < 0 ||
 	    (strcmp(c->sync, "full") != 0 && strcmp(c->sync, "normal") != 0)) {
 		fputs("boardd: a value is out of range (port 0-65535, threads "
 		      "1-64, keepalive and timeout 1-3600 s, max-conns >= 1, "
-		      "sync full|normal)\n",
+		      "sync full|normal, webhook-retry-ms 1-3600000, "
+		      "webhook-timeout-ms 100-600000)\n",
 		      stderr);
 		return -1;
 	}
@@ -174,6 +205,20 @@ static unsigned max_connections(void)
 	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > 4096 + 128)
 		return 4096;
 	return rl.rlim_cur > 256 ? (unsigned)rl.rlim_cur - 128 : 128;
+}
+
+/* What a committed change wakes (store_on_change's context). */
+struct wakers {
+	struct hub *hub;     /* the player's stream and long-polls */
+	struct hooks *hooks; /* the webhook workers */
+};
+
+/* store_change_fn: player `player_key`'s games or events changed. */
+static void on_change(void *ctx, int64_t player_key)
+{
+	struct wakers *w = ctx;
+	hub_on_move(w->hub, HUB_PLAYER_KEY(player_key), 1);
+	hooks_poke(w->hooks);
 }
 
 /* Blocks SIGINT/SIGTERM in every thread (the daemon's inherit the mask)
@@ -221,8 +266,21 @@ int main(int argc, char **argv)
 		conns = (unsigned)c.max_conns;
 	struct service *svc = service_new(st, 4096);
 	struct hub *hub = svc ? hub_new() : NULL; /* live updates */
-	if (hub)
+	struct hooks_config hk = {.allow_private = c.hook_private,
+	                          .retry_ms = c.hook_retry_ms,
+	                          .timeout_ms = c.hook_timeout_ms};
+	struct hooks *hooks =
+	    hub ? hooks_start(st, &hk, err, sizeof err) : NULL;
+	struct wakers wakers = {hub, hooks};
+	if (hub && !hooks) {
+		fprintf(stderr, "boardd: %s\n", err);
+		goto out_service;
+	}
+	if (hub) {
 		service_on_move(svc, hub_on_move, hub);
+		service_webhook_policy(svc, c.hook_private);
+		store_on_change(st, on_change, &wakers);
+	}
 	struct http_config hc = {.addr = c.addr,
 	                         .port = (unsigned)c.port,
 	                         .threads = (unsigned)c.threads,
@@ -247,6 +305,8 @@ int main(int argc, char **argv)
 	http_server_stop(srv);
 	rc = 0;
 out_service:
+	store_on_change(st, NULL, NULL);
+	hooks_stop(hooks);
 	if (svc)
 		service_on_move(svc, NULL, NULL);
 	hub_free(hub);

@@ -35,6 +35,12 @@ struct MHD_Connection;
 #define HUB_TIMEOUT  2u /* the waiter's deadline passed */
 #define HUB_SHUTDOWN 4u /* the server is stopping: answer or end now */
 
+/* The hub key of player `player_key`'s own waiters (the account stream,
+ * a long-poll on the player's games): game keys are positive, so a
+ * player's are their negation.  hub_on_move(h, HUB_PLAYER_KEY(p), 1)
+ * wakes them all. */
+#define HUB_PLAYER_KEY(player_key) (-(int64_t)(player_key))
+
 /* One waiting request.  Zero it before the first hub_join; the fields are
  * the hub's, read them only through the functions below. */
 struct hub_waiter {

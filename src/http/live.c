@@ -322,3 +322,55 @@ void live_events(struct service *svc, const struct http_req *req,
 	rep->status = 200;
 	rep->stream = ls;
 }
+
+/* ---- the account: GET /v1/players/me/events, my games' long-poll ---- */
+
+void live_account_events(struct service *svc, const struct http_req *req,
+                         struct http_reply *rep)
+{
+	uint64_t after = 0;
+	int has_after, n = 0;
+	struct svc_err err = {0};
+	struct svc_stream *st = NULL;
+	int64_t player = 0;
+	if (resume_point(req, &after, &has_after) < 0) {
+		bad_request(rep, req,
+		            "Last-Event-ID and after must be an event's seq "
+		            "(digits)");
+		return;
+	}
+	int rc = service_account_stream_open(
+	    svc, req->token, has_after ? &after : NULL, &st, &player, &err);
+	struct live_stream *ls =
+	    rc == 0 ? stream_new(svc, req, st, &n, &rc) : NULL;
+	if (!ls) {
+		problem_reply(rep, rc, &err, req->path);
+		return;
+	}
+	/* HUB_MOVE at once: an event may have landed after the first
+	 * batch. */
+	if (hub_join(req->hub, &ls->waiter, req->conn, HUB_PLAYER_KEY(player),
+	             0, mono_now_ms() + ls->keepalive_ms, HUB_MOVE) != 0)
+		ls->done = 1; /* shutting down (or no memory): end it */
+	rep->status = 200;
+	rep->stream = ls;
+}
+
+int live_player_wait(struct service *svc, const struct http_req *req,
+                     struct http_reply *rep)
+{
+	uint64_t wait_s, after;
+	int has_after;
+	int64_t player;
+	struct svc_err err = {0};
+	if (req->resumed)
+		return 0;
+	if (wait_params(req, rep, &wait_s, &after, &has_after) < 0)
+		return -1;
+	if (wait_s == 0 ||
+	    service_player_key(svc, req->token, &player, &err) < 0)
+		return 0;
+	int64_t deadline = mono_now_ms() + (int64_t)wait_s * 1000;
+	return hub_join(req->hub, req->waiter, req->conn,
+	                HUB_PLAYER_KEY(player), 0, deadline, 0) == 0;
+}

@@ -40,6 +40,23 @@ int live_game_wait(struct service *svc, const struct http_req *req,
 void live_events(struct service *svc, const struct http_req *req,
                  const char *id, struct http_reply *rep);
 
+/* GET /v1/players/me/events: the account stream (service.h), SSE or
+ * NDJSON as live_events, resumable by Last-Event-ID or ?after= (an event
+ * key).  Waits on the hub under HUB_PLAYER_KEY of the player.  Fills rep
+ * with a problem or a 200 stream.  A stream budget (limits) wraps it
+ * where it wraps live_events: before the stream is made. */
+void live_account_events(struct service *svc, const struct http_req *req,
+                         struct http_reply *rep);
+
+/* The long-poll part of GET /v1/players/me/games?wait=S: joins
+ * req->waiter to the caller's player key (a change to any game of the
+ * player wakes it, or S seconds).  1 when joined (the caller then
+ * suspends unless the listing differs from If-None-Match), 0 when the
+ * caller should answer now (no ?wait=, resumed, not a player's token:
+ * the plain GET answers that), -1 with a 400 problem in rep. */
+int live_player_wait(struct service *svc, const struct http_req *req,
+                     struct http_reply *rep);
+
 struct MHD_Response;
 
 /* The content-reader response for stream ls, which it takes over (it is

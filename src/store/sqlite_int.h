@@ -45,6 +45,24 @@ enum stmt {
 	ST_IDEM_INSERT,
 	ST_IDEM_GET,
 	ST_IDEM_EXPIRE,
+	/* store_events.c */
+	ST_EV_GAME_STATE,
+	ST_EV_SEATED,
+	ST_EV_INVITED,
+	ST_EV_DEADLINE,
+	ST_EV_TOUCHED,
+	ST_EV_AFTER,
+	ST_EV_LAST,
+	ST_HOOK_PUT,
+	ST_HOOK_GET,
+	ST_HOOK_DELETE,
+	ST_HOOK_ORPHANS,
+	ST_DLV_CLAIM,
+	ST_DLV_GET,
+	ST_DLV_NEXT,
+	ST_DLV_DONE,
+	ST_DLV_REQUEUE,
+	ST_DLV_LIST,
 	ST_COUNT
 };
 
@@ -77,13 +95,18 @@ struct conn {
 	sqlite3 *db;                /* opened NOMUTEX: one thread at a time */
 	sqlite3_stmt *st[ST_COUNT]; /* prepared once, reset after every use */
 	int checked_out;            /* 1 while a call holds it; under s->mu */
+	int64_t touched[64];        /* players the open transaction concerns
+	                               (store_events.c), told after its commit */
+	int ntouched;               /* entries in touched */
 };
 
 struct store {
 	pthread_mutex_t mu;   /* guards every conns[i].checked_out */
 	pthread_cond_t freed; /* signalled when a connection is checked in */
 	int nconns;           /* pool size, >= 1 */
-	struct conn conns[];  /* the pool */
+	store_change_fn on_change; /* store_on_change's listener, or NULL */
+	void *on_change_ctx;       /* its context */
+	struct conn conns[];       /* the pool */
 };
 
 /* A value to bind to a statement parameter. */
@@ -103,9 +126,6 @@ struct arg {
 	    (int)(sizeof((const struct arg[]){__VA_ARGS__}) /                  \
 	          sizeof(struct arg))
 #define NO_ARGS NULL, 0
-
-/* Called for each row a statement returns; 0 goes on, negative stops. */
-typedef int (*row_fn)(sqlite3_stmt *st, void *ctx);
 
 /* Called for each row a statement returns; 0 goes on, negative stops. */
 typedef int (*row_fn)(sqlite3_stmt *st, void *ctx);
@@ -154,5 +174,28 @@ int store__write_tx(struct store *s, tx_fn fn, void *ctx);
 /* Inside a write transaction: records idem (NULL: nothing).  BD_EREPLAY
  * if its scope is already there. */
 int store__idem_put(struct conn *c, const struct store_idem *idem);
+
+/* ---- events (store_events.c) ---- */
+
+/* A game's state before a write, as store__events_after compares it. */
+struct ev_before {
+	int active;      /* 1: the game was "active" */
+	int finished;    /* 1: it was "finished" */
+	unsigned to_act; /* the seats that were to act */
+};
+
+/* Inside a write transaction, before game `key` changes: its state.
+ * BD_ENOTFOUND if there is no such game. */
+int store__events_before(struct conn *c, int64_t key, struct ev_before *b);
+
+/* Inside the same transaction, after game `key` changed from *b (NULL: it
+ * was just created, with its invitations): writes the events store.h
+ * lists and notes the game's players for the change listener. */
+int store__events_after(struct conn *c, int64_t key, const struct ev_before *b);
+
+/* Ends a write transaction's use of c: checks c in, then (after a
+ * commit) tells the change listener about the players c noted; after a
+ * rollback it forgets them. */
+void store__changes_flush(struct store *s, struct conn *c, int committed);
 
 #endif

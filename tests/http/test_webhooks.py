@@ -1,0 +1,454 @@
+"""test_webhooks.py: the per-player event outbox, webhooks (Standard
+Webhooks over libcurl) and the account stream.  Real binary, real SQLite
+file, a real webhook receiver on loopback that checks every signature with
+its own implementation of the scheme (Python's hmac, hashlib, base64).
+Usage: test_webhooks.py BOARDD [test names...]"""
+import base64
+import hashlib
+import hmac
+import http.server
+import json
+import random
+import socket
+import threading
+import time
+
+from harness import check, free_port, run_all, test
+from gamehelp import AA, game, play_random, read_stream, server
+
+# Fast retries for the tests: 50 ms doubling (the default is 5 s).
+FAST = ["--webhook-allow-private", "--webhook-retry-ms", "50"]
+PUBLIC_DATA_KEYS = {"game_id", "game", "seq", "seat", "status", "result"}
+
+
+# ---- the receiver: Standard Webhooks, verified independently ----
+
+def verify(secret, headers, body):
+    """The Standard Webhooks check: v1 = base64(HMAC-SHA256(key,
+    "id.timestamp.body")) with key = base64-decoded secret after whsec_.
+    Returns None when it holds, else why not."""
+    msg_id = headers.get("webhook-id")
+    ts = headers.get("webhook-timestamp")
+    sigs = headers.get("webhook-signature")
+    if not (msg_id and ts and sigs):
+        return "missing webhook headers"
+    if not ts.isdigit() or abs(time.time() - int(ts)) > 300:
+        return "timestamp outside tolerance"
+    key = base64.b64decode(secret[len("whsec_"):])
+    signed = msg_id.encode() + b"." + ts.encode() + b"." + body
+    want = base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
+    for sig in sigs.split(" "):
+        version, _, value = sig.partition(",")
+        if version == "v1" and hmac.compare_digest(value, want):
+            return None
+    return "signature mismatch"
+
+
+class Receiver:
+    """A webhook receiver on loopback.  fail(path, id, attempt) -> status
+    (or "sleep:<s>" to answer late) decides each answer; every request is
+    recorded with its verification result."""
+
+    def __init__(self, port=None, fail=None):
+        self.port = port or free_port()
+        self.fail = fail or (lambda path, msg_id, attempt: 200)
+        self.secrets = {}  # path -> secret
+        self.lock = threading.Lock()
+        self.requests = []  # (path, headers, body, status answered, verify result)
+        self.attempts = {}  # (path, id) -> count
+        rec = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *a):
+                pass
+
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                hdrs = {k.lower(): v for k, v in self.headers.items()}
+                with rec.lock:
+                    key = (self.path, hdrs.get("webhook-id"))
+                    rec.attempts[key] = rec.attempts.get(key, 0) + 1
+                    attempt = rec.attempts[key]
+                    secret = rec.secrets.get(self.path)
+                answer = rec.fail(self.path, hdrs.get("webhook-id"), attempt)
+                if isinstance(answer, str) and answer.startswith("sleep:"):
+                    time.sleep(float(answer[6:]))
+                    answer = 200
+                why = verify(secret, hdrs, body) if secret else "no secret"
+                with rec.lock:
+                    rec.requests.append((self.path, hdrs, body, answer, why))
+                try:
+                    self.send_response(answer)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                except OSError:
+                    pass  # the sender gave up (a timeout test)
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        self.httpd.daemon_threads = True
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def url(self, path):
+        return "http://127.0.0.1:%d%s" % (self.port, path)
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def delivered(self, path):
+        """{event id: payload} of the events answered 2xx at path, each
+        verified; fails on any bad signature."""
+        out = {}
+        with self.lock:
+            reqs = list(self.requests)
+        for p, hdrs, body, status, why in reqs:
+            if p != path:
+                continue
+            check(why is None, "receiver: %s (%s)" % (why, hdrs))
+            payload = json.loads(body)
+            if 200 <= status < 300:
+                out[hdrs["webhook-id"]] = payload
+        return out
+
+
+def wait_for(cond, what, timeout=30):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        v = cond()
+        if v:
+            return v
+        time.sleep(0.05)
+    raise AssertionError("timed out waiting for " + what)
+
+
+def new_player(s, name):
+    r = s.request("POST", "/v1/players", {"name": name})
+    check(r.status == 201, "player: %r" % r)
+    return r.json["id"], r.json["token"]
+
+
+def hook(s, token, url, status=200):
+    r = s.request("PUT", "/v1/players/me/webhook", {"url": url}, token=token)
+    check(r.status == status, "PUT webhook %s: %r" % (url, r))
+    return r.json
+
+
+def _read_all(s, token, after):
+    """Every account event after `after` (reads until the stream is quiet)."""
+    events = []
+    sock = socket.create_connection(("127.0.0.1", s.port), timeout=5)
+    sock.sendall(("GET /v1/players/me/events?after=%d HTTP/1.1\r\nHost: x\r\n"
+                  "Authorization: Bearer %s\r\nAccept: application/x-ndjson\r\n\r\n"
+                  % (after, token)).encode())
+    sock.settimeout(0.7)
+    raw = b""
+    try:
+        while True:
+            d = sock.recv(65536)
+            if not d:
+                break
+            raw += d
+    except socket.timeout:
+        pass
+    finally:
+        sock.close()
+    head, _, rest = raw.partition(b"\r\n\r\n")
+    check(b" 200 " in head.split(b"\r\n")[0], "account stream: %r" % head[:200])
+    # de-chunk
+    body = b""
+    while rest:
+        line, _, rest = rest.partition(b"\r\n")
+        n = int(line.split(b";")[0] or b"0", 16)
+        if n == 0:
+            break
+        body += rest[:n]
+        rest = rest[n + 2:]
+    for line in body.split(b"\n"):
+        if line.strip():
+            events.append(json.loads(line))
+    return (events,)
+
+
+def two_player_game(s, at, bob_id, bt):
+    """Alice creates a game inviting Bob, Bob joins; returns its id."""
+    r = s.request("POST", "/v1/games", {"game": AA, "seats": 2,
+                                         "seating": ["me", {"invite": bob_id}]}, token=at)
+    check(r.status == 201, "create: %r" % r)
+    gid = r.json["id"]
+    r = s.request("POST", "/v1/games/%s/join" % gid, token=bt)
+    check(r.status == 200 and r.json["status"] == "active", "join: %r" % r)
+    return gid
+
+
+def check_public(payload, gid, seat):
+    check(set(payload["data"]) == PUBLIC_DATA_KEYS,
+          "event data holds public facts only: %r" % payload)
+    check(payload["data"]["game_id"] == gid and payload["data"]["seat"] == seat,
+          "event names the game and the player's seat: %r" % payload)
+
+
+# ---- the tests ----
+
+@test
+def webhook_register_show_delete_and_refuse(binary):
+    """PUT gives a whsec_ secret once; GET shows no secret; DELETE removes
+    it; bad URLs and (without the flag) private addresses are 400s."""
+    with server(binary) as s:
+        _, at = new_player(s, "Alice")
+        r = s.request("GET", "/v1/players/me/webhook", token=at)
+        check(r.status == 404, "no webhook yet: %r" % r)
+        w = hook(s, at, "https://93.184.216.34/hooks/boardd")
+        check(w["secret"].startswith("whsec_") and
+              len(base64.b64decode(w["secret"][6:])) == 32, "secret: %r" % w)
+        r = s.request("GET", "/v1/players/me/webhook", token=at)
+        check(r.status == 200 and "secret" not in r.json and
+              r.json["url"] == "https://93.184.216.34/hooks/boardd", "GET: %r" % r)
+        w2 = hook(s, at, "https://93.184.216.34/other")
+        check(w2["secret"] != w["secret"], "a new PUT makes a new secret")
+        for url in ["ftp://93.184.216.34/", "http://user:pw@93.184.216.34/", "not a url",
+                    "https://93.184.216.34/" + "a" * 2100, "http://127.0.0.1:9/",
+                    "http://10.1.2.3/", "http://192.168.1.1/", "http://169.254.169.254/",
+                    "http://[::1]/", "http://[fd00::1]/", "http://[::ffff:127.0.0.1]/",
+                    "http://localhost:8080/", "http://0.0.0.0/"]:
+            r = s.request("PUT", "/v1/players/me/webhook", {"url": url}, token=at)
+            check(r.status == 400, "%s refused: %r" % (url[:60], r))
+        for body in [{}, {"url": 5}, {"url": "https://93.184.216.34/", "x": 1}]:
+            r = s.request("PUT", "/v1/players/me/webhook", body, token=at)
+            check(r.status == 400, "%r refused: %r" % (body, r))
+        r = s.request("PUT", "/v1/players/me/webhook", {"url": "https://93.184.216.34/"})
+        check(r.status == 401, "needs a token: %r" % r)
+        r = s.request("DELETE", "/v1/players/me/webhook", token=at)
+        check(r.status == 204, "DELETE: %r" % r)
+        r = s.request("DELETE", "/v1/players/me/webhook", token=at)
+        check(r.status == 404, "DELETE again: %r" % r)
+        r = s.request("GET", "/v1/players/me/webhook/deliveries", token=at)
+        check(r.status == 200 and r.json["deliveries"] == [], "no deliveries: %r" % r)
+
+
+@test
+def every_event_delivered_signed_to_the_players_concerned(binary):
+    """invited, game.started, turn and game.finished reach exactly the
+    players of the game, signed, with public data only; a player who is
+    not in the game gets nothing."""
+    rec = Receiver()
+    try:
+        with server(binary, extra=FAST) as s:
+            alice, at = new_player(s, "Alice")
+            bob, bt = new_player(s, "Bob")
+            carol, ct = new_player(s, "Carol")
+            for path, tok in (("/alice", at), ("/bob", bt), ("/carol", ct)):
+                rec.secrets[path] = hook(s, tok, rec.url(path))["secret"]
+            gid = two_player_game(s, at, bob, bt)
+            final = play_random(s, gid, {0: at, 1: bt}, random.Random(3))
+            check(final["status"] == "finished", "the game ends")
+            for path, seat in (("/alice", 0), ("/bob", 1)):
+                got = wait_for(lambda: (lambda d: d if any(
+                    p["type"] == "game.finished" for p in d.values()) else None)(
+                    rec.delivered(path)), "game.finished at " + path)
+                types = [p["type"] for p in sorted(got.values(), key=lambda p: p["data"]["seq"])]
+                for p in got.values():
+                    check_public(p, gid, seat)
+                    if p["type"] == "turn":
+                        check(p["data"]["status"] == "active", "turn while active")
+                check(types.count("game.started") == 1 and types.count("game.finished") == 1,
+                      "%s: started and finished once: %r" % (path, types))
+                check("turn" in types, "%s: told of a turn" % path)
+                check(("invited" in types) == (path == "/bob"), "only Bob was invited")
+                fin = [p for p in got.values() if p["type"] == "game.finished"][0]
+                check(fin["data"]["result"] == final["result"], "finished names the result")
+            # the account stream carries the same events, in order
+            evs = _read_all(s, bt, 0)[0]
+            check({e["id"] for e in evs} == set(rec.delivered("/bob")),
+                  "account stream == webhook events")
+            check([e["seq"] for e in evs] == sorted(e["seq"] for e in evs), "ordered by seq")
+            time.sleep(0.3)
+            check(rec.delivered("/carol") == {}, "Carol is in no game: no delivery")
+            check(_read_all(s, ct, 0)[0] == [], "Carol's stream is empty")
+            r = s.request("GET", "/v1/players/me/webhook/deliveries?limit=100", token=bt)
+            check(r.status == 200 and all(d["state"] == "delivered" and d["status"] == 200
+                                          for d in r.json["deliveries"]), "deliveries: %r" % r)
+    finally:
+        rec.close()
+
+
+@test
+def seat_token_seats_get_no_events(binary):
+    """A game of seat tokens only writes no event (there is no player)."""
+    with server(binary) as s:
+        _, at = new_player(s, "Alice")
+        r = s.request("POST", "/v1/games", {"game": AA, "seats": 2})
+        check(r.status == 201, "create: %r" % r)
+        gid = r.json["id"]
+        tokens = {i: st["token"] for i, st in enumerate(r.json["seats"])}
+        play_random(s, gid, tokens, random.Random(1))
+        check(_read_all(s, at, 0)[0] == [], "nobody's events")
+
+
+@test
+def a_failing_receiver_gets_every_event_with_the_same_id(binary):
+    """500s and a timeout at first: every event still arrives (2xx), its
+    id the same on every attempt, and the deliveries list the attempts."""
+    def fail(path, msg_id, attempt):
+        if attempt == 1 and hash(msg_id) % 2:
+            return "sleep:1.5"  # longer than --webhook-timeout-ms
+        return 500 if attempt <= 3 else 200
+    rec = Receiver(fail=fail)
+    try:
+        with server(binary, extra=FAST + ["--webhook-timeout-ms", "500"]) as s:
+            alice, at = new_player(s, "Alice")
+            bob, bt = new_player(s, "Bob")
+            rec.secrets["/a"] = hook(s, at, rec.url("/a"))["secret"]
+            gid = two_player_game(s, at, bob, bt)
+            play_random(s, gid, {0: at, 1: bt}, random.Random(8))
+            want = {e["id"] for e in _read_all(s, at, 0)[0]}
+            check(len(want) >= 3, "Alice has events: %r" % want)
+            got = wait_for(lambda: (lambda d: d if set(d) >= want else None)(
+                rec.delivered("/a")), "every event delivered", timeout=60)
+            check(set(got) == want, "exactly Alice's events")
+            with rec.lock:
+                ids = {h["webhook-id"] for p, h, b, st, w in rec.requests}
+                for i in want:
+                    check(rec.attempts[("/a", i)] >= 4, "retried: %s" % i)
+            check(ids == want, "no other id was ever sent")
+            r = s.request("GET", "/v1/players/me/webhook/deliveries?limit=100", token=at)
+            ds = r.json["deliveries"]
+            check(len(ds) == len(want) and all(d["state"] == "delivered" and d["attempts"] >= 4
+                                               for d in ds), "deliveries: %r" % ds)
+    finally:
+        rec.close()
+
+
+@test
+def deliveries_pending_at_sigkill_are_made_after_restart(binary):
+    """The receiver is down; events pile up; SIGKILL; the receiver comes
+    up and the restarted server delivers every one."""
+    port = free_port()
+    with server(binary, extra=FAST) as s:
+        alice, at = new_player(s, "Alice")
+        bob, bt = new_player(s, "Bob")
+        url = "http://127.0.0.1:%d/a" % port
+        secret = hook(s, at, url)["secret"]
+        gid = two_player_game(s, at, bob, bt)
+        play_random(s, gid, {0: at, 1: bt}, random.Random(4))
+        want = {e["id"] for e in _read_all(s, at, 0)[0]}
+        wait_for(lambda: all(d["attempts"] >= 1 for d in s.request(
+            "GET", "/v1/players/me/webhook/deliveries?limit=100", token=at).json["deliveries"]),
+            "an attempt at each")
+        r = s.request("GET", "/v1/players/me/webhook/deliveries?limit=100", token=at)
+        check(all(d["state"] == "pending" and d["error"] and d["next_attempt"]
+                  for d in r.json["deliveries"]), "pending with an error: %r" % r)
+        s.kill()
+        rec = Receiver(port=port)
+        rec.secrets["/a"] = secret
+        try:
+            s.start()
+            got = wait_for(lambda: (lambda d: d if set(d) >= want else None)(
+                rec.delivered("/a")), "every event after restart", timeout=60)
+            check(set(got) == want, "exactly the pending events")
+        finally:
+            rec.close()
+
+
+@test
+def private_addresses_refused_after_resolution(binary):
+    """Without --webhook-allow-private, a name that resolves to loopback
+    is accepted at PUT (it is a name) but never connected to."""
+    host = socket.gethostname()
+    addr = socket.gethostbyname(host)
+    check(addr.startswith("127.") or addr.startswith("10.") or addr.startswith("192.168.")
+          or addr.startswith("172."), "this test needs a hostname that resolves privately: %s" % addr)
+    rec = Receiver()
+    try:
+        with server(binary, extra=["--webhook-retry-ms", "50"]) as s:
+            alice, at = new_player(s, "Alice")
+            bob, bt = new_player(s, "Bob")
+            rec.secrets["/a"] = hook(s, at, "http://%s:%d/a" % (host, rec.port))["secret"]
+            two_player_game(s, at, bob, bt)
+            d = wait_for(lambda: [x for x in s.request(
+                "GET", "/v1/players/me/webhook/deliveries", token=at).json["deliveries"]
+                if x["attempts"] >= 2], "attempts")
+            check(all(x["state"] == "pending" and "not public" in x["error"] and x["status"] is None
+                      for x in d), "refused: %r" % d)
+            check(rec.requests == [], "the receiver was never reached")
+    finally:
+        rec.close()
+
+
+@test
+def account_stream_resumes_by_id(binary):
+    """The stream sends what came after Last-Event-ID, and live events
+    as they happen."""
+    with server(binary) as s:
+        alice, at = new_player(s, "Alice")
+        bob, bt = new_player(s, "Bob")
+        gid = two_player_game(s, at, bob, bt)
+        evs = _read_all(s, bt, 0)[0]
+        check([e["type"] for e in evs][:2] == ["invited", "game.started"], "Bob's first: %r" % evs)
+        for e in evs:
+            check(e["event"] == e["type"] and e["id"].startswith("evt_"), "shape: %r" % e)
+        # resume after the first: the rest, exactly
+        st, ctype, body = read_stream(s.port, "/v1/players/me/events", bt,
+                                      {"Last-Event-ID": str(evs[0]["seq"])}, len(evs) - 1)
+        check(st == 200 and ctype == "text/event-stream", "SSE: %s %s" % (st, ctype))
+        blocks = [b for b in body.decode().split("\n\n") if "data: " in b]
+        ids = [int(b.split("id: ")[1].split("\n")[0]) for b in blocks]
+        check(ids == [e["seq"] for e in evs[1:]], "resumed: %r vs %r" % (ids, evs))
+        # live: a stream from now on gets the next event
+        out = {}
+
+        def reader():
+            out["r"] = read_stream(s.port, "/v1/players/me/events", at,
+                                   {"Accept": "application/x-ndjson"}, 1)
+        t = threading.Thread(target=reader)
+        t.start()
+        time.sleep(0.5)
+        play_random(s, gid, {0: at, 1: bt}, random.Random(2))
+        t.join(30)
+        st, ctype, body = out["r"]
+        first = json.loads(body.split(b"\n")[0])
+        check(first["type"] in ("turn", "game.finished") and first["data"]["game_id"] == gid,
+              "live event: %r" % first)
+        r = s.request("GET", "/v1/players/me/events?after=x", token=at)
+        check(r.status == 400, "bad after: %r" % r)
+        r = s.request("GET", "/v1/players/me/events")
+        check(r.status == 401, "needs a token: %r" % r)
+
+
+@test
+def my_games_long_poll_wakes_on_a_change(binary):
+    """?wait= on /v1/players/me/games answers when the opponent moves;
+    with a still-matching If-None-Match and nothing happening it answers
+    304 after the wait."""
+    with server(binary) as s:
+        alice, at = new_player(s, "Alice")
+        bob, bt = new_player(s, "Bob")
+        gid = two_player_game(s, at, bob, bt)
+        r = s.request("GET", "/v1/players/me/games", token=bt)
+        etag = r.headers["etag"]
+        r2 = s.request("GET", "/v1/players/me/games?wait=1", token=bt,
+                       headers={"If-None-Match": etag})
+        check(r2.status == 304, "nothing changed: %r" % r2)
+        g = game(s, gid, at)
+        mover = at if g["to_act"] == [0] else bt
+        seat = g["to_act"][0]
+
+        def later():
+            time.sleep(0.5)
+            acts = s.request("GET", "/v1/games/%s/actions" % gid, token=mover).json["actions"]
+            s.request("POST", "/v1/games/%s/moves" % gid, {"action": acts[0]}, token=mover)
+        t = threading.Thread(target=later)
+        t.start()
+        t0 = time.time()
+        r3 = s.request("GET", "/v1/players/me/games?wait=30", token=bt,
+                       headers={"If-None-Match": etag})
+        t.join()
+        check(r3.status == 200 and r3.headers["etag"] != etag, "woken by the move: %r" % r3)
+        check(time.time() - t0 < 25, "answered on the change, not at the deadline")
+        check(r3.json["games"][0]["seq"] == 1, "the listing shows the move (seat %d)" % seat)
+        r4 = s.request("GET", "/v1/players/me/games?wait=abc", token=bt)
+        check(r4.status == 400, "bad wait: %r" % r4)
+
+
+if __name__ == "__main__":
+    run_all("webhooks")
