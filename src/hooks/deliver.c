@@ -167,7 +167,7 @@ static long post(struct hooks *h, const struct store_delivery *d,
 	if (at.refused)
 		snprintf(why, whylen, "the address is not public");
 	else if (rc != CURLE_OK)
-		snprintf(why, whylen, "%s",
+		snprintf(why, whylen, "%.120s",
 		         errbuf[0] ? errbuf : curl_easy_strerror(rc));
 	else if (status < 200 || status > 299)
 		snprintf(why, whylen, "HTTP status %ld", status);
