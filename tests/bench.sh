@@ -8,8 +8,8 @@
 # 2. The release server on a loopback port with a temp database:
 #    GET /v1/games/{id} and GET /v1/catalog with wrk, then POST moves with
 #    bench/bench_http, with --sync normal and once more with --sync full.
-# 3. (4. below) Webhook deliveries per second to a local receiver
-#    (bench/bench_webhooks.py).
+# 3. Webhook deliveries per second to a local receiver (printed as
+#    section 4; bench/bench_webhooks.py).
 # Server and load generator are pinned to different cores with taskset
 # when there are 2 or more; every figure is a warm-up then the median of
 # 3 runs.  BENCH_SECONDS sets the length of one measured run (default 3).
