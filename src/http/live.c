@@ -288,8 +288,10 @@ static struct live_stream *stream_new(struct service *svc,
 	return ls;
 }
 
-void live_events(struct service *svc, const struct http_req *req,
-                 const char *id, struct http_reply *rep)
+/* Answers a stream request: game `id`'s stream, or (id NULL) the
+ * caller's account stream.  The place a stream budget wraps both. */
+static void stream_reply(struct service *svc, const struct http_req *req,
+                         const char *id, struct http_reply *rep)
 {
 	uint64_t after = 0;
 	int has_after, n = 0;
@@ -301,8 +303,13 @@ void live_events(struct service *svc, const struct http_req *req,
 		            "Last-Event-ID and after must be a seq (digits)");
 		return;
 	}
-	int rc = service_stream_open(
-	    svc, id, req->token, has_after ? &after : NULL, &st, &key, &err);
+	const uint64_t *from = has_after ? &after : NULL;
+	int rc =
+	    id ? service_stream_open(svc, id, req->token, from, &st, &key, &err)
+	       : service_account_stream_open(svc, req->token, from, &st, &key,
+	                                     &err);
+	if (!id)
+		key = HUB_PLAYER_KEY(key); /* the player's waiters */
 	struct live_stream *ls =
 	    rc == 0 ? stream_new(svc, req, st, &n, &rc) : NULL;
 	if (!ls) {
@@ -323,37 +330,18 @@ void live_events(struct service *svc, const struct http_req *req,
 	rep->stream = ls;
 }
 
+void live_events(struct service *svc, const struct http_req *req,
+                 const char *id, struct http_reply *rep)
+{
+	stream_reply(svc, req, id, rep);
+}
+
 /* ---- the account: GET /v1/players/me/events, my games' long-poll ---- */
 
 void live_account_events(struct service *svc, const struct http_req *req,
                          struct http_reply *rep)
 {
-	uint64_t after = 0;
-	int has_after, n = 0;
-	struct svc_err err = {0};
-	struct svc_stream *st = NULL;
-	int64_t player = 0;
-	if (resume_point(req, &after, &has_after) < 0) {
-		bad_request(rep, req,
-		            "Last-Event-ID and after must be an event's seq "
-		            "(digits)");
-		return;
-	}
-	int rc = service_account_stream_open(
-	    svc, req->token, has_after ? &after : NULL, &st, &player, &err);
-	struct live_stream *ls =
-	    rc == 0 ? stream_new(svc, req, st, &n, &rc) : NULL;
-	if (!ls) {
-		problem_reply(rep, rc, &err, req->path);
-		return;
-	}
-	/* HUB_MOVE at once: an event may have landed after the first
-	 * batch. */
-	if (hub_join(req->hub, &ls->waiter, req->conn, HUB_PLAYER_KEY(player),
-	             0, mono_now_ms() + ls->keepalive_ms, HUB_MOVE) != 0)
-		ls->done = 1; /* shutting down (or no memory): end it */
-	rep->status = 200;
-	rep->stream = ls;
+	stream_reply(svc, req, NULL, rep); /* an account stream never ends */
 }
 
 int live_player_wait(struct service *svc, const struct http_req *req,

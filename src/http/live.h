@@ -43,8 +43,8 @@ void live_events(struct service *svc, const struct http_req *req,
 /* GET /v1/players/me/events: the account stream (service.h), SSE or
  * NDJSON as live_events, resumable by Last-Event-ID or ?after= (an event
  * key).  Waits on the hub under HUB_PLAYER_KEY of the player.  Fills rep
- * with a problem or a 200 stream.  A stream budget (limits) wraps it
- * where it wraps live_events: before the stream is made. */
+ * with a problem or a 200 stream.  Both streams are made by one function
+ * of live.c (stream_reply), the place a stream budget wraps them. */
 void live_account_events(struct service *svc, const struct http_req *req,
                          struct http_reply *rep);
 
