@@ -5,7 +5,10 @@ restarted each time.  At the end every move that got a 2xx must be in the
 log, exactly once (each post carries an Idempotency-Key recorded with the
 move, so a retry after a crash cannot land twice), and every game must
 replay: its view, actions and log load.  Runs with the server's default
-synchronous=FULL.  Usage: kill_loop.py BOARDD [ROUNDS]"""
+synchronous=FULL.  A second run plays games between players with webhooks
+(a receiver that fails half the time): after the last restart every event
+of every player's outbox reaches the receiver, signed, and nothing else
+does.  Usage: kill_loop.py BOARDD [ROUNDS]"""
 import random
 import sys
 import threading
@@ -14,6 +17,7 @@ import uuid
 
 from gamehelp import server
 from harness import check, run_all, test
+from webhookhelp import Receiver, account_events
 
 ROUNDS = int(sys.argv[2]) if len(sys.argv) > 2 else 20
 sys.argv = sys.argv[:2]
@@ -103,6 +107,76 @@ def kill_nine_under_load(binary):
         check(len(set((a[0], a[1]) for a in acked)) == len(acked), "no seq acknowledged twice")
         total = sum(len(v) for v in logs.values())
         print("     %d moves in the logs (some landed with their answer lost to a crash)" % total)
+
+
+def _wait_delivered(rec, path, want, timeout=120):
+    deadline = time.time() + timeout
+    got = {}
+    while time.time() < deadline:
+        got = rec.delivered(path)
+        if set(got) >= want:
+            return got
+        time.sleep(0.1)
+    raise AssertionError("%s: %d of %d events delivered" % (path, len(set(got) & want), len(want)))
+
+
+@test
+def kill_nine_with_webhooks_pending(binary):
+    """Events are written with the moves; deliveries pending at each
+    SIGKILL resume after the restart: every event arrives, signed."""
+    rng = random.Random(1201)
+    flaky = random.Random(7)
+    rec = Receiver(fail=lambda path, msg_id, attempt: 500 if flaky.random() < 0.5 else 200)
+    try:
+        with server(binary, extra=["--sync", "full", "--webhook-allow-private",
+                                   "--webhook-retry-ms", "50"]) as s:
+            players = []
+            for i in range(4):
+                r = s.request("POST", "/v1/players", {"name": "P%d" % i})
+                pid, tok = r.json["id"], r.json["token"]
+                path = "/p%d" % i
+                r = s.request("PUT", "/v1/players/me/webhook", {"url": rec.url(path)}, token=tok)
+                rec.secrets[path] = r.json["secret"]
+                players.append((pid, tok, path))
+            games = []
+            for i in range(8):
+                a, b = players[i % 4], players[(i + 1) % 4]
+                r = s.request("POST", "/v1/games", {"game": "agent-avenue", "seating":
+                              ["me", {"invite": b[0]}]}, token=a[1])
+                gid = r.json["id"]
+                s.request("POST", "/v1/games/%s/join" % gid, token=b[1])
+                games.append((gid, [a[1], b[1]]))
+            acked = []
+            s.up = True
+            for rnd in range(ROUNDS):
+                stop = threading.Event()
+                threads = [threading.Thread(target=client, args=(s, games, acked, stop,
+                                                                 random.Random(rnd * 100 + t)))
+                           for t in range(4)]
+                [t.start() for t in threads]
+                time.sleep(rng.uniform(0.3, 1.0))
+                s.up = False
+                s.kill()
+                stop.set()
+                s.start()
+                s.up = True
+                [t.join() for t in threads]
+            rec.fail = lambda path, msg_id, attempt: 200
+            written = set()
+            for pid, tok, path in players:
+                want = {e["id"] for e in account_events(s, tok, 0)[0]}
+                written |= want
+                got = _wait_delivered(rec, path, want)
+                check(set(got) == want, "%s: exactly its events" % path)
+            with rec.lock:
+                sent = {h["webhook-id"] for p, h, b, st, w in rec.requests}
+                n = len(rec.requests)
+            print("     %d rounds of SIGKILL, %d moves, %d events delivered in %d requests"
+                  % (ROUNDS, len(acked), len(written), n))
+            check(len(written) > ROUNDS, "events were written")
+            check(sent == written, "no delivery of an event the outbox does not hold")
+    finally:
+        rec.close()
 
 
 if __name__ == "__main__":

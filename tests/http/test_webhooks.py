@@ -1,12 +1,10 @@
 """test_webhooks.py: the per-player event outbox, webhooks (Standard
 Webhooks over libcurl) and the account stream.  Real binary, real SQLite
 file, a real webhook receiver on loopback that checks every signature with
-its own implementation of the scheme (Python's hmac, hashlib, base64).
+its own implementation of the scheme (webhookhelp.py: Python's hmac,
+hashlib, base64).
 Usage: test_webhooks.py BOARDD [test names...]"""
 import base64
-import hashlib
-import hmac
-import http.server
 import json
 import random
 import socket
@@ -15,101 +13,11 @@ import time
 
 from harness import check, free_port, run_all, test
 from gamehelp import AA, game, play_random, read_stream, server
+from webhookhelp import Receiver, account_events
 
 # Fast retries for the tests: 50 ms doubling (the default is 5 s).
 FAST = ["--webhook-allow-private", "--webhook-retry-ms", "50"]
 PUBLIC_DATA_KEYS = {"game_id", "game", "seq", "seat", "status", "result"}
-
-
-# ---- the receiver: Standard Webhooks, verified independently ----
-
-def verify(secret, headers, body):
-    """The Standard Webhooks check: v1 = base64(HMAC-SHA256(key,
-    "id.timestamp.body")) with key = base64-decoded secret after whsec_.
-    Returns None when it holds, else why not."""
-    msg_id = headers.get("webhook-id")
-    ts = headers.get("webhook-timestamp")
-    sigs = headers.get("webhook-signature")
-    if not (msg_id and ts and sigs):
-        return "missing webhook headers"
-    if not ts.isdigit() or abs(time.time() - int(ts)) > 300:
-        return "timestamp outside tolerance"
-    key = base64.b64decode(secret[len("whsec_"):])
-    signed = msg_id.encode() + b"." + ts.encode() + b"." + body
-    want = base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
-    for sig in sigs.split(" "):
-        version, _, value = sig.partition(",")
-        if version == "v1" and hmac.compare_digest(value, want):
-            return None
-    return "signature mismatch"
-
-
-class Receiver:
-    """A webhook receiver on loopback.  fail(path, id, attempt) -> status
-    (or "sleep:<s>" to answer late) decides each answer; every request is
-    recorded with its verification result."""
-
-    def __init__(self, port=None, fail=None):
-        self.port = port or free_port()
-        self.fail = fail or (lambda path, msg_id, attempt: 200)
-        self.secrets = {}  # path -> secret
-        self.lock = threading.Lock()
-        self.requests = []  # (path, headers, body, status answered, verify result)
-        self.attempts = {}  # (path, id) -> count
-        rec = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def log_message(self, *a):
-                pass
-
-            def do_POST(self):
-                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-                hdrs = {k.lower(): v for k, v in self.headers.items()}
-                with rec.lock:
-                    key = (self.path, hdrs.get("webhook-id"))
-                    rec.attempts[key] = rec.attempts.get(key, 0) + 1
-                    attempt = rec.attempts[key]
-                    secret = rec.secrets.get(self.path)
-                answer = rec.fail(self.path, hdrs.get("webhook-id"), attempt)
-                if isinstance(answer, str) and answer.startswith("sleep:"):
-                    time.sleep(float(answer[6:]))
-                    answer = 200
-                why = verify(secret, hdrs, body) if secret else "no secret"
-                with rec.lock:
-                    rec.requests.append((self.path, hdrs, body, answer, why))
-                try:
-                    self.send_response(answer)
-                    self.send_header("Content-Length", "0")
-                    self.end_headers()
-                except OSError:
-                    pass  # the sender gave up (a timeout test)
-
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
-        self.httpd.daemon_threads = True
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
-
-    def url(self, path):
-        return "http://127.0.0.1:%d%s" % (self.port, path)
-
-    def close(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-    def delivered(self, path):
-        """{event id: payload} of the events answered 2xx at path, each
-        verified; fails on any bad signature."""
-        out = {}
-        with self.lock:
-            reqs = list(self.requests)
-        for p, hdrs, body, status, why in reqs:
-            if p != path:
-                continue
-            check(why is None, "receiver: %s (%s)" % (why, hdrs))
-            payload = json.loads(body)
-            if 200 <= status < 300:
-                out[hdrs["webhook-id"]] = payload
-        return out
 
 
 def wait_for(cond, what, timeout=30):
@@ -132,42 +40,6 @@ def hook(s, token, url, status=200):
     r = s.request("PUT", "/v1/players/me/webhook", {"url": url}, token=token)
     check(r.status == status, "PUT webhook %s: %r" % (url, r))
     return r.json
-
-
-def _read_all(s, token, after):
-    """Every account event after `after` (reads until the stream is quiet)."""
-    events = []
-    sock = socket.create_connection(("127.0.0.1", s.port), timeout=5)
-    sock.sendall(("GET /v1/players/me/events?after=%d HTTP/1.1\r\nHost: x\r\n"
-                  "Authorization: Bearer %s\r\nAccept: application/x-ndjson\r\n\r\n"
-                  % (after, token)).encode())
-    sock.settimeout(0.7)
-    raw = b""
-    try:
-        while True:
-            d = sock.recv(65536)
-            if not d:
-                break
-            raw += d
-    except socket.timeout:
-        pass
-    finally:
-        sock.close()
-    head, _, rest = raw.partition(b"\r\n\r\n")
-    check(b" 200 " in head.split(b"\r\n")[0], "account stream: %r" % head[:200])
-    # de-chunk
-    body = b""
-    while rest:
-        line, _, rest = rest.partition(b"\r\n")
-        n = int(line.split(b";")[0] or b"0", 16)
-        if n == 0:
-            break
-        body += rest[:n]
-        rest = rest[n + 2:]
-    for line in body.split(b"\n"):
-        if line.strip():
-            events.append(json.loads(line))
-    return (events,)
 
 
 def two_player_game(s, at, bob_id, bt):
@@ -258,13 +130,13 @@ def every_event_delivered_signed_to_the_players_concerned(binary):
                 fin = [p for p in got.values() if p["type"] == "game.finished"][0]
                 check(fin["data"]["result"] == final["result"], "finished names the result")
             # the account stream carries the same events, in order
-            evs = _read_all(s, bt, 0)[0]
+            evs = account_events(s, bt, 0)[0]
             check({e["id"] for e in evs} == set(rec.delivered("/bob")),
                   "account stream == webhook events")
             check([e["seq"] for e in evs] == sorted(e["seq"] for e in evs), "ordered by seq")
             time.sleep(0.3)
             check(rec.delivered("/carol") == {}, "Carol is in no game: no delivery")
-            check(_read_all(s, ct, 0)[0] == [], "Carol's stream is empty")
+            check(account_events(s, ct, 0)[0] == [], "Carol's stream is empty")
             r = s.request("GET", "/v1/players/me/webhook/deliveries?limit=100", token=bt)
             check(r.status == 200 and all(d["state"] == "delivered" and d["status"] == 200
                                           for d in r.json["deliveries"]), "deliveries: %r" % r)
@@ -282,7 +154,7 @@ def seat_token_seats_get_no_events(binary):
         gid = r.json["id"]
         tokens = {i: st["token"] for i, st in enumerate(r.json["seats"])}
         play_random(s, gid, tokens, random.Random(1))
-        check(_read_all(s, at, 0)[0] == [], "nobody's events")
+        check(account_events(s, at, 0)[0] == [], "nobody's events")
 
 
 @test
@@ -301,7 +173,7 @@ def a_failing_receiver_gets_every_event_with_the_same_id(binary):
             rec.secrets["/a"] = hook(s, at, rec.url("/a"))["secret"]
             gid = two_player_game(s, at, bob, bt)
             play_random(s, gid, {0: at, 1: bt}, random.Random(8))
-            want = {e["id"] for e in _read_all(s, at, 0)[0]}
+            want = {e["id"] for e in account_events(s, at, 0)[0]}
             check(len(want) >= 3, "Alice has events: %r" % want)
             got = wait_for(lambda: (lambda d: d if set(d) >= want else None)(
                 rec.delivered("/a")), "every event delivered", timeout=60)
@@ -331,7 +203,7 @@ def deliveries_pending_at_sigkill_are_made_after_restart(binary):
         secret = hook(s, at, url)["secret"]
         gid = two_player_game(s, at, bob, bt)
         play_random(s, gid, {0: at, 1: bt}, random.Random(4))
-        want = {e["id"] for e in _read_all(s, at, 0)[0]}
+        want = {e["id"] for e in account_events(s, at, 0)[0]}
         wait_for(lambda: all(d["attempts"] >= 1 for d in s.request(
             "GET", "/v1/players/me/webhook/deliveries?limit=100", token=at).json["deliveries"]),
             "an attempt at each")
@@ -383,7 +255,7 @@ def account_stream_resumes_by_id(binary):
         alice, at = new_player(s, "Alice")
         bob, bt = new_player(s, "Bob")
         gid = two_player_game(s, at, bob, bt)
-        evs = _read_all(s, bt, 0)[0]
+        evs = account_events(s, bt, 0)[0]
         check([e["type"] for e in evs][:2] == ["invited", "game.started"], "Bob's first: %r" % evs)
         for e in evs:
             check(e["event"] == e["type"] and e["id"].startswith("evt_"), "shape: %r" % e)
