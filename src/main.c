@@ -213,7 +213,10 @@ struct wakers {
 	struct hooks *hooks; /* the webhook workers */
 };
 
-/* store_change_fn: player `player_key`'s games or events changed. */
+/* store_change_fn: player `player_key`'s games or events changed.  Runs
+ * after the commit with no store lock held; it takes the hub's mutex and
+ * then, separately, the hooks' one: neither nests in another, so hub.c's
+ * lock order is unchanged. */
 static void on_change(void *ctx, int64_t player_key)
 {
 	struct wakers *w = ctx;

@@ -11,22 +11,16 @@ import http.client
 import http.server
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "http"))
+from harness import free_port  # noqa: E402
+
 GAMES = int(os.environ.get("BENCH_WEBHOOK_GAMES", "600"))
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
 
 
 def main():
