@@ -146,6 +146,7 @@ tsan: deps
 	TSAN_OPTIONS=halt_on_error=1 /usr/bin/python3 tests/http/test_live.py build/thread/boardd
 	TSAN_OPTIONS=halt_on_error=1 /usr/bin/python3 tests/http/test_players.py build/thread/boardd
 	TSAN_OPTIONS=halt_on_error=1 /usr/bin/python3 tests/http/test_abuse.py build/thread/boardd
+	TSAN_OPTIONS=halt_on_error=1 /usr/bin/python3 tests/http/test_bots.py build/thread/boardd
 
 # Crash and restart under load: SIGKILL ROUNDS times while clients post
 # moves; every acknowledged move must be in the log once.  Long.

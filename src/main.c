@@ -12,9 +12,27 @@
  *   --timeout S  BOARDD_TIMEOUT  30          seconds a connection may sit
  *                                            idle, and may take to send
  *                                            a whole request
+ *   --bot-ms MS  BOARDD_BOT_MS   1500        wall-clock cap of one bot
+ *                                            decision, milliseconds
  *   --max-conns N  BOARDD_MAX_CONNS  (below)  simultaneous connections;
  *                                            default and cap: the open-
  *                                            file limit allows, <= 4096
+ *   --write-wait MS  BOARDD_WRITE_WAIT  2000  longest a write waits for
+ *                                            the database's write lock;
+ *                                            then 503 with Retry-After
+ *   --max-conns-per-addr N     BOARDD_MAX_CONNS_PER_ADDR  64, or 0 (no
+ *                              cap) with --trusted-proxy: connections
+ *                              from one peer address
+ *   --max-streams N            BOARDD_MAX_STREAMS  max-conns/2
+ *   --max-streams-per-addr N   BOARDD_MAX_STREAMS_PER_ADDR   32 (0: none)
+ *   --max-streams-per-token N  BOARDD_MAX_STREAMS_PER_TOKEN  16 (0: none)
+ *                              event streams and long-polls open at once
+ *   --rate-limit SPEC  BOARDD_RATE_LIMIT  (limits.h)  repeatable; "off"
+ *   --trusted-proxy LIST  BOARDD_TRUSTED_PROXY  repeatable; addresses
+ *                              whose X-Forwarded-For / X-Real-IP is used
+ *   --waiting-per-player N  BOARDD_WAITING_PER_PLAYER  10 (0: none)
+ *   --waiting-per-addr N    BOARDD_WAITING_PER_ADDR    30 (0: none)
+ *   --waiting-expiry S      BOARDD_WAITING_EXPIRY  259200 (72 h; 0: never)
  *   --webhook-allow-private  BOARDD_WEBHOOK_ALLOW_PRIVATE=1  webhooks may
  *                                            reach private addresses
  *   --webhook-retry-ms MS  BOARDD_WEBHOOK_RETRY_MS  5000  first retry
@@ -38,19 +56,30 @@
 #include "http/hub.h"
 #include "store/store.h"
 
+#define MAX_REPEATS 16 /* values of one repeatable flag */
+
 struct config {
 	const char *addr, *db, *sync;
 	long port, threads, keepalive, timeout, max_conns; /* 0: default */
+	long bot_ms;     /* a bot decision's wall-clock cap, milliseconds */
+	long write_wait; /* ms */
 	long hook_retry_ms, hook_timeout_ms;
 	int quiet, hook_private;
+	long streams, streams_addr, streams_token; /* -1: default */
+	long conns_addr;                           /* -1: default */
+	long waiting_player, waiting_addr, waiting_expiry;
+	const char *rates[MAX_REPEATS + 1];   /* --rate-limit values */
+	const char *proxies[MAX_REPEATS + 1]; /* --trusted-proxy values */
+	int n_rates, n_proxies;
 };
 
 static void usage(FILE *f)
 {
 	fputs("usage: boardd [--addr A] [--port P] [--db PATH] [--threads N]"
 	      " [--sync full|normal] [--quiet] [--keepalive S] [--timeout S]"
-	      " [--max-conns N] [--webhook-allow-private]\n"
-	      "  [--webhook-retry-ms MS] [--webhook-timeout-ms MS]\n"
+	      " [--max-conns N] [--write-wait MS] [--bot-ms MS]\n"
+	      "  [--webhook-allow-private] [--webhook-retry-ms MS]"
+	      " [--webhook-timeout-ms MS]\n"
 	      "  --timeout S    close a connection idle for S seconds, or"
 	      " that takes longer\n"
 	      "                 to send a request (default 30); waiting"
@@ -61,9 +90,48 @@ static void usage(FILE *f)
 	      "                 allows, at most 4096); near it, those"
 	      " waiting longest for\n"
 	      "                 a request are closed to make room\n"
+	      "  --write-wait MS longest a write waits for the database's"
+	      " write lock\n"
+	      "                 (default 2000); then 503 with Retry-After\n"
+	      "  --max-conns-per-addr N  connections from one peer address"
+	      " (default 64, or 0\n"
+	      "                 with --trusted-proxy: the proxy limits each"
+	      " client); 0: no cap\n"
+	      "  --max-streams N  event streams and long-polls open at once"
+	      " (default and cap:\n"
+	      "                 half of --max-conns); past it 503\n"
+	      "  --max-streams-per-addr N, --max-streams-per-token N\n"
+	      "                 the same per client address (default 32)"
+	      " and per bearer\n"
+	      "                 token (default 16); 0: no cap; past it 429\n"
+	      "  --rate-limit SPEC  off, or"
+	      " <players|games|joins|moves|webhooks>.<addr|token>=<q>/<w>\n"
+	      "                 (q requests per w seconds, w may end in"
+	      " s/m/h/d; q 0: none),\n"
+	      "                 comma list, repeatable; defaults in"
+	      " README.md\n"
+	      "  --trusted-proxy LIST  comma list of proxy addresses whose"
+	      " X-Forwarded-For\n"
+	      "                 / X-Real-IP names the client; repeatable\n"
+	      "  --waiting-per-player N, --waiting-per-addr N\n"
+	      "                 open games waiting for players one player"
+	      " (default 10)\n"
+	      "                 or one address (default 30) may have"
+	      " created; 0: no cap\n"
+	      "  --waiting-expiry S  a waiting game nobody joined for S"
+	      " seconds is removed\n"
+	      "                 (default 259200, 72 h; 0: never)\n"
+	      "  --bot-ms MS    longest a bot seat thinks about one decision,"
+	      " in\n"
+	      "                 milliseconds (default 1500, 1-60000)\n"
 	      "environment: BOARDD_ADDR BOARDD_PORT BOARDD_DB BOARDD_THREADS"
 	      " BOARDD_SYNC BOARDD_QUIET BOARDD_KEEPALIVE BOARDD_TIMEOUT"
-	      " BOARDD_MAX_CONNS\n",
+	      " BOARDD_MAX_CONNS BOARDD_MAX_CONNS_PER_ADDR BOARDD_MAX_STREAMS"
+	      " BOARDD_MAX_STREAMS_PER_ADDR"
+	      " BOARDD_MAX_STREAMS_PER_TOKEN BOARDD_RATE_LIMIT"
+	      " BOARDD_TRUSTED_PROXY BOARDD_WAITING_PER_PLAYER"
+	      " BOARDD_WAITING_PER_ADDR BOARDD_WAITING_EXPIRY BOARDD_WRITE_WAIT"
+	      " BOARDD_BOT_MS\n",
 	      f);
 }
 
@@ -95,6 +163,17 @@ static int takes_value(const char *a)
 	                                   "--keepalive",
 	                                   "--timeout",
 	                                   "--max-conns",
+	                                   "--max-conns-per-addr",
+	                                   "--max-streams",
+	                                   "--max-streams-per-addr",
+	                                   "--max-streams-per-token",
+	                                   "--rate-limit",
+	                                   "--trusted-proxy",
+	                                   "--waiting-per-player",
+	                                   "--waiting-per-addr",
+	                                   "--waiting-expiry",
+	                                   "--write-wait",
+	                                   "--bot-ms",
 	                                   "--webhook-retry-ms",
 	                                   "--webhook-timeout-ms"};
 	for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
@@ -110,6 +189,18 @@ static int parse_args(int argc, char **argv, struct config *c)
 	const char *keepalive = env_or("BOARDD_KEEPALIVE", "15");
 	const char *timeout = env_or("BOARDD_TIMEOUT", "30");
 	const char *max_conns = env_or("BOARDD_MAX_CONNS", NULL);
+	const char *bot_ms = env_or("BOARDD_BOT_MS", "1500");
+	const char *write_wait = env_or("BOARDD_WRITE_WAIT", "2000");
+	const char *streams = env_or("BOARDD_MAX_STREAMS", NULL);
+	const char *conns_addr = env_or("BOARDD_MAX_CONNS_PER_ADDR", NULL);
+	const char *streams_addr = env_or("BOARDD_MAX_STREAMS_PER_ADDR", "32");
+	const char *streams_token =
+	    env_or("BOARDD_MAX_STREAMS_PER_TOKEN", "16");
+	const char *waiting_player = env_or("BOARDD_WAITING_PER_PLAYER", "10");
+	const char *waiting_addr = env_or("BOARDD_WAITING_PER_ADDR", "30");
+	const char *waiting_expiry = env_or("BOARDD_WAITING_EXPIRY", "259200");
+	const char *env_rate = env_or("BOARDD_RATE_LIMIT", NULL);
+	const char *env_proxy = env_or("BOARDD_TRUSTED_PROXY", NULL);
 	const char *hook_retry = env_or("BOARDD_WEBHOOK_RETRY_MS", "5000");
 	const char *hook_timeout = env_or("BOARDD_WEBHOOK_TIMEOUT_MS", "10000");
 	c->hook_private =
@@ -160,12 +251,42 @@ static int parse_args(int argc, char **argv, struct config *c)
 			hook_retry = v;
 		else if (strcmp(a, "--webhook-timeout-ms") == 0)
 			hook_timeout = v;
+		else if (strcmp(a, "--bot-ms") == 0)
+			bot_ms = v;
+		else if (strcmp(a, "--write-wait") == 0)
+			write_wait = v;
+		else if (strcmp(a, "--max-streams") == 0)
+			streams = v;
+		else if (strcmp(a, "--max-conns-per-addr") == 0)
+			conns_addr = v;
+		else if (strcmp(a, "--max-streams-per-addr") == 0)
+			streams_addr = v;
+		else if (strcmp(a, "--max-streams-per-token") == 0)
+			streams_token = v;
+		else if (strcmp(a, "--waiting-per-player") == 0)
+			waiting_player = v;
+		else if (strcmp(a, "--waiting-per-addr") == 0)
+			waiting_addr = v;
+		else if (strcmp(a, "--waiting-expiry") == 0)
+			waiting_expiry = v;
+		else if (strcmp(a, "--rate-limit") == 0 &&
+		         c->n_rates < MAX_REPEATS)
+			c->rates[c->n_rates++] = v;
+		else if (strcmp(a, "--trusted-proxy") == 0 &&
+		         c->n_proxies < MAX_REPEATS)
+			c->proxies[c->n_proxies++] = v;
 		else {
 			fprintf(stderr, "boardd: unknown option %s\n", a);
 			return -1;
 		}
 		i++;
 	}
+	if (!c->n_rates && env_rate)
+		c->rates[c->n_rates++] = env_rate;
+	if (!c->n_proxies && env_proxy)
+		c->proxies[c->n_proxies++] = env_proxy;
+	c->streams = -1;
+	c->conns_addr = c->n_proxies ? 0 : 64;
 	c->threads = sysconf(_SC_NPROCESSORS_ONLN);
 	if (c->threads < 1)
 		c->threads = 1;
@@ -175,13 +296,26 @@ static int parse_args(int argc, char **argv, struct config *c)
 	    parse_long(timeout, 1, 3600, &c->timeout) < 0 ||
 	    (max_conns &&
 	     parse_long(max_conns, 1, 1000000, &c->max_conns) < 0) ||
+	    parse_long(write_wait, 0, 60000, &c->write_wait) < 0 ||
+	    (streams && parse_long(streams, 1, 1000000, &c->streams) < 0) ||
+	    (conns_addr &&
+	     parse_long(conns_addr, 0, 1000000, &c->conns_addr) < 0) ||
+	    parse_long(streams_addr, 0, 1000000, &c->streams_addr) < 0 ||
+	    parse_long(streams_token, 0, 1000000, &c->streams_token) < 0 ||
+	    parse_long(waiting_player, 0, 1000000, &c->waiting_player) < 0 ||
+	    parse_long(waiting_addr, 0, 1000000, &c->waiting_addr) < 0 ||
+	    parse_long(waiting_expiry, 0, 100L * 365 * 86400,
+	               &c->waiting_expiry) < 0 ||
+	    parse_long(bot_ms, 1, 60000, &c->bot_ms) < 0 ||
 	    parse_long(hook_retry, 1, 3600000, &c->hook_retry_ms) < 0 ||
 	    parse_long(hook_timeout, 100, 600000, &c->hook_timeout_ms) < 0 ||
 	    (strcmp(c->sync, "full") != 0 && strcmp(c->sync, "normal") != 0)) {
 		fputs("boardd: a value is out of range (port 0-65535, threads "
-		      "1-64, keepalive and timeout 1-3600 s, max-conns >= 1, "
-		      "sync full|normal, webhook-retry-ms 1-3600000, "
-		      "webhook-timeout-ms 100-600000)\n",
+		      "1-64, keepalive and timeout 1-3600 s, max-conns and "
+		      "max-streams >= 1, the other counts >= 0, sync "
+		      "full|normal, write-wait 0-60000 ms, bot-ms 1-60000, "
+		      "webhook-retry-ms "
+		      "1-3600000, webhook-timeout-ms 100-600000)\n",
 		      stderr);
 		return -1;
 	}
@@ -224,8 +358,35 @@ static void on_change(void *ctx, int64_t player_key)
 	hooks_poke(w->hooks);
 }
 
+/* The limiter's configuration (http/limits.h) from c, for a server of
+ * `conns` connections.  0, or -1 with a sentence in err. */
+static int limits_of(const struct config *c, unsigned conns,
+                     struct limits_config *lc, char *err, size_t errlen)
+{
+	limits_config_default(lc, conns);
+	if (c->streams > 0 && (unsigned long)c->streams > lc->streams)
+		fprintf(stderr,
+		        "boardd: --max-streams %ld would leave ordinary "
+		        "requests too little room; using %u\n",
+		        c->streams, lc->streams);
+	else if (c->streams > 0)
+		lc->streams = (unsigned)c->streams;
+	lc->streams_per_addr = (unsigned)c->streams_addr;
+	lc->streams_per_token = (unsigned)c->streams_token;
+	for (int i = 0; i < c->n_rates; i++)
+		if (limits_parse_rate(lc, c->rates[i], err, errlen) < 0)
+			return -1;
+	for (int i = 0; i < c->n_proxies; i++)
+		if (limits_parse_proxies(lc, c->proxies[i], err, errlen) < 0)
+			return -1;
+	return 0;
+}
+
 /* Blocks SIGINT/SIGTERM in every thread (the daemon's inherit the mask)
- * so that main can sigwait for them. */
+ * so that main can sigwait for them.  SIGPIPE and SIGXFSZ are ignored: a
+ * write to a closed socket then fails with EPIPE, and a write past the
+ * file size limit (ulimit -f) with EFBIG, which the store answers as a
+ * full disk (507) instead of the process dying. */
 static void block_signals(sigset_t *set)
 {
 	sigemptyset(set);
@@ -233,6 +394,7 @@ static void block_signals(sigset_t *set)
 	sigaddset(set, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, set, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
 }
 
 int main(int argc, char **argv)
@@ -251,14 +413,6 @@ int main(int argc, char **argv)
 	block_signals(&set);
 
 	char err[256];
-	struct store *st = NULL;
-	struct store_config sc = {c.db, strcmp(c.sync, "full") == 0,
-	                          (int)c.threads + 1, 5000};
-	if (store_open(&sc, &st, err, sizeof err) < 0) {
-		fprintf(stderr, "boardd: %s: %s\n", c.db, err);
-		return 1;
-	}
-	int rc = 1;
 	unsigned conns = max_connections();
 	if (c.max_conns > (long)conns)
 		fprintf(stderr,
@@ -267,6 +421,27 @@ int main(int argc, char **argv)
 		        c.max_conns, conns);
 	else if (c.max_conns)
 		conns = (unsigned)c.max_conns;
+	struct limits_config lc;
+	if (limits_of(&c, conns, &lc, err, sizeof err) < 0) {
+		fprintf(stderr, "boardd: %s\n", err);
+		usage(stderr);
+		return 2;
+	}
+	struct store *st = NULL;
+	struct store_config sc = {
+	    .path = c.db,
+	    .sync_full = strcmp(c.sync, "full") == 0,
+	    /* and the bot worker's, and one the webhook workers share */
+	    .connections = (int)c.threads + 3,
+	    .busy_timeout_ms = (int)c.write_wait,
+	    .waiting_per_player = (unsigned)c.waiting_player,
+	    .waiting_per_addr = (unsigned)c.waiting_addr,
+	    .waiting_expire_ms = (int64_t)c.waiting_expiry * 1000};
+	if (store_open(&sc, &st, err, sizeof err) < 0) {
+		fprintf(stderr, "boardd: %s: %s\n", c.db, err);
+		return 1;
+	}
+	int rc = 1;
 	struct service *svc = service_new(st, 4096);
 	struct hub *hub = svc ? hub_new() : NULL; /* live updates */
 	struct hooks_config hk = {.allow_private = c.hook_private,
@@ -284,14 +459,23 @@ int main(int argc, char **argv)
 		service_webhook_policy(svc, c.hook_private);
 		store_on_change(st, on_change, &wakers);
 	}
+	/* Bot seats: a worker thread, started after the move listener is
+	 * set (its moves reach live streams too). */
+	if (hub &&
+	    service_bots_start(svc, (unsigned)c.bot_ms, SVC_BOTS_QUEUE) < 0) {
+		fputs("boardd: cannot start the bot worker\n", stderr);
+		goto out_service;
+	}
 	struct http_config hc = {.addr = c.addr,
 	                         .port = (unsigned)c.port,
 	                         .threads = (unsigned)c.threads,
 	                         .timeout_s = (unsigned)c.timeout,
 	                         .max_conns = conns,
+	                         .max_conns_per_addr = (unsigned)c.conns_addr,
 	                         .access_log = !c.quiet,
 	                         .hub = hub,
-	                         .keepalive_s = (unsigned)c.keepalive};
+	                         .keepalive_s = (unsigned)c.keepalive,
+	                         .limits = &lc};
 	struct http_server *srv =
 	    hub ? http_server_start(&hc, svc, err, sizeof err) : NULL;
 	if (!srv) {
@@ -308,6 +492,9 @@ int main(int argc, char **argv)
 	http_server_stop(srv);
 	rc = 0;
 out_service:
+	/* The bot worker first: its moves reach both listeners. */
+	if (svc)
+		service_bots_stop(svc);
 	store_on_change(st, NULL, NULL);
 	hooks_stop(hooks);
 	if (svc)

@@ -7,9 +7,13 @@
 # 1. bench/bench_engine: Agent Avenue in process.
 # 2. The release server on a loopback port with a temp database:
 #    GET /v1/games/{id} and GET /v1/catalog with wrk, then POST moves with
-#    bench/bench_http, with --sync normal and once more with --sync full.
-# 3. Webhook deliveries per second to a local receiver (printed as
-#    section 4; bench/bench_webhooks.py).
+#    bench/bench_http, with --sync normal and once more with --sync full
+#    (rate limits off: one client posting as fast as it can is a flood).
+# 3. GET /healthz and GET /v1/games/{id} while one address asks for ten
+#    times its stream budget and 500 other streams are open
+#    (bench/stream_flood.py), and the same two without that load.
+# 4. Webhook deliveries per second to a local receiver (printed as
+#    section 5; bench/bench_webhooks.py).
 # Server and load generator are pinned to different cores with taskset
 # when there are 2 or more; every figure is a warm-up then the median of
 # 3 runs.  BENCH_SECONDS sets the length of one measured run (default 3).
@@ -71,12 +75,15 @@ else
 	pinning="not pinned (1 cpu): server and load generator share it"
 fi
 
-# start_server SYNC: boardd on a free loopback port with a fresh database.
+# start_server SYNC [FLAGS...]: boardd on a free loopback port with a fresh
+# database.
 start_server() {
 	log="$tmp/server-$1.log"
+	sync=$1
+	shift
 	$srv_pin "$build/boardd" --addr 127.0.0.1 --port 0 \
-		--db "$tmp/bench-$1.db" --sync "$1" --quiet --threads "$threads" \
-		2>"$log" &
+		--db "$tmp/bench-$sync.db" --sync "$sync" --quiet --threads "$threads" \
+		"$@" 2>"$log" &
 	server_pid=$!
 	port=""
 	i=0
@@ -154,7 +161,7 @@ $load_pin "$build/bench/bench_engine" -o "$summary" ||
 echo
 
 echo "== 2. HTTP, release server, --sync normal, $conns connections =="
-start_server normal
+start_server normal --rate-limit off
 game=$("$build/bench/bench_http" -p "$port" prepare "$get_moves") ||
 	die "could not prepare a game"
 gid=${game% *}
@@ -169,14 +176,42 @@ stop_server
 echo
 
 echo "== 3. HTTP, release server, --sync full (fsync per commit) =="
-start_server full
+start_server full --rate-limit off
 $load_pin "$build/bench/bench_http" -p "$port" -c "$conns" -d "$run_secs" \
 	-o "$summary" -l "POST moves (sync full)" moves ||
 	die "the moves figure failed"
 stop_server
 echo
 
-echo "== 4. webhooks: delivery rate to a local receiver (release server) =="
+echo "== 4. stream budget: one address asks for 10x its budget, 500 other streams open =="
+# --max-conns 2048: a global stream budget of 1024, so the 500 streams and
+# the attacker's 32 fit; the attacker's other 288 are refused (429).
+start_server normal --max-conns 2048 --rate-limit off
+game=$("$build/bench/bench_http" -p "$port" prepare "$get_moves") ||
+	die "could not prepare a game"
+gid=${game% *}
+tok=${game#* }
+wrk_figure "GET /healthz (no streams)" /healthz
+wrk_figure "GET /v1/games/{id} (no streams)" "/v1/games/$gid" \
+	-H "Authorization: Bearer $tok"
+$load_pin python3 "$here/bench/stream_flood.py" "$port" "$gid" "$tmp/ready" &
+flood_pid=$!
+i=0
+while [ ! -e "$tmp/ready" ]; do
+	kill -0 "$flood_pid" 2>/dev/null || die "stream_flood.py failed"
+	[ "$i" -lt 300 ] || die "the streams did not open in 30 s"
+	sleep 0.1
+	i=$((i + 1))
+done
+wrk_figure "GET /healthz (500 streams, 10x flood)" /healthz
+wrk_figure "GET /v1/games/{id} (500 streams, 10x flood)" "/v1/games/$gid" \
+	-H "Authorization: Bearer $tok"
+kill "$flood_pid"
+wait "$flood_pid" || die "stream_flood.py exited badly"
+stop_server
+echo
+
+echo "== 5. webhooks: delivery rate to a local receiver (release server) =="
 $srv_pin /usr/bin/python3 "$here/bench/bench_webhooks.py" "$build/boardd" \
 	"$summary" || die "the webhook figure failed"
 echo

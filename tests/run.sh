@@ -52,8 +52,12 @@ run_suite break_review /usr/bin/python3 "$here/http/test_break_review.py" "$buil
 run_suite idem /usr/bin/python3 "$here/http/test_idem.py" "$build/boardd"
 run_suite webhooks /usr/bin/python3 "$here/http/test_webhooks.py" "$build/boardd"
 run_suite abuse /usr/bin/python3 "$here/http/test_abuse.py" "$build/boardd"
+run_suite framing /usr/bin/python3 "$here/http/test_framing.py" "$build/boardd"
+run_suite faults /usr/bin/python3 "$here/http/test_faults.py" "$build/boardd"
 run_suite properties-http /usr/bin/python3 "$here/http/test_properties.py" "$build/boardd"
+run_suite bots /usr/bin/python3 "$here/http/test_bots.py" "$build/boardd"
 run_suite contract /usr/bin/python3 "$here/http/test_contract.py" "$build/boardd"
+run_suite limits-http /usr/bin/python3 "$here/http/test_limits.py" "$build/boardd"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -39,6 +39,8 @@ enum bd_err {
 	BD_ENOSPACE = -27, /* the disk (or a file size limit) is full: 507 */
 	BD_EUNAVAILABLE = -28, /* the store cannot be used now (locked by
 	                          another process, file gone): 503 */
+	BD_EUNSUPPORTED = -29, /* a transfer coding the server does not
+	                          implement (only chunked is): 501 */
 };
 
 /* Longest human-readable detail an error carries, including the NUL. */

@@ -1,10 +1,14 @@
 /* http.h: the HTTP layer (libmicrohttpd).  Its manual.
  *
- * server.c owns the daemon and the per-request context: it reads headers,
- * caps and parses the JSON body, and turns a struct http_reply into a
- * libmicrohttpd response; conns.c closes connections that take too long
+ * server.c owns the daemon and the per-request context: it refuses what
+ * RFC 9112 forbids before reading a body (400/501, connection closed),
+ * decodes the path and query itself (a %00 is refused, not a cut), reads
+ * headers, caps and parses the JSON body, and turns a struct http_reply
+ * into a libmicrohttpd response; conns.c closes connections that take too long
  * to send a request (or wait for one near the connection limit).
- * router.c maps (method, path) to a handler that calls the service.
+ * router.c maps (method, path) to a handler that calls the service;
+ * the write handlers first take the caller's rate-limit buckets, streams
+ * and long-polls a stream slot (limits.h: who the client is, budgets).
  * problem.c is the one table from bd_err to HTTP status and RFC 9457
  * problem type.
  */
@@ -24,32 +28,41 @@
  * request before it is closed to make room (conns.h). */
 #define HTTP_CROWDED_GRACE_MS 100
 
+#include "limits.h"
+
 struct hub;         /* hub.h */
 struct hub_waiter;  /* hub.h */
 struct live_stream; /* live.c */
 
 struct http_config {
-	const char *addr;     /* IPv4 or IPv6 literal to bind */
-	unsigned port;        /* 0: any free port (printed at start) */
-	unsigned threads;     /* worker threads, >= 1 */
-	unsigned timeout_s;   /* seconds a connection may stay idle, and may
-	                         take to send a whole request (conns.h) */
-	unsigned max_conns;   /* simultaneous connections, >= 1; near it the
-	                         longest-waiting ones are closed (conns.h) */
-	int access_log;       /* 1: one line per request on stderr */
-	struct hub *hub;      /* live updates' waiters (hub.h); required,
-	                         borrowed, must outlive the server */
+	const char *addr;   /* IPv4 or IPv6 literal to bind */
+	unsigned port;      /* 0: any free port (printed at start) */
+	unsigned threads;   /* worker threads, >= 1 */
+	unsigned timeout_s; /* seconds a connection may stay idle, and may
+	                       take to send a whole request (conns.h) */
+	unsigned max_conns; /* simultaneous connections, >= 1; near it the
+	                       longest-waiting ones are closed (conns.h) */
+	unsigned max_conns_per_addr; /* connections from one peer address;
+	                         more are closed at accept; 0: no cap (behind
+	                         a proxy every client is the proxy) */
+	int access_log;              /* 1: one line per request on stderr */
+	struct hub *hub;             /* live updates' waiters (hub.h); required,
+	                                borrowed, must outlive the server */
 	unsigned keepalive_s; /* event streams' keep-alive period; 0: 15 */
 	int no_library_log;   /* 1: libmicrohttpd's own messages are not
 	                         printed (the fuzzer's socketpairs make it
 	                         warn about TCP options on every connection) */
+	const struct limits_config *limits; /* rate limits, stream budgets,
+	                         trusted proxies (limits.h), copied; NULL: no
+	                         rate limit, streams capped at max_conns / 2 */
 };
 
 /* A parsed request, as handlers see it.  Every pointer is borrowed and
  * valid for the handler call. */
 struct http_req {
 	const char *method;      /* "GET", "POST", …; HEAD arrives as "GET" */
-	const char *path;        /* percent-decoded, without the query */
+	const char *path;        /* percent-decoded, without the query; holds
+	                            no control character (server.c) */
 	const char *token;       /* bearer token, or NULL when none was sent */
 	int bad_auth;            /* 1: an Authorization header that is not
 	                            "Bearer <token>" (token is then NULL) */
@@ -63,6 +76,10 @@ struct http_req {
 	int resumed;               /* 1: the run after a long-poll's wait */
 	int head;                  /* 1: a HEAD (method reads "GET") */
 	unsigned keepalive_ms;     /* event streams' keep-alive period */
+	struct limits *limits;     /* the server's limiter (limits.h) */
+	const struct limits_addr *client; /* who asks (limits_client) */
+	struct limits_slot *slot;         /* a long-poll's stream slot, held
+	                                     until the request completes */
 };
 
 /* What a handler answers.  body is owned by the reply and released by
@@ -81,6 +98,9 @@ struct http_reply {
 	int suspend;                /* 1: no answer yet, wait on req->waiter */
 	struct live_stream *stream; /* owned: an event stream body (live.h) */
 	int replayed;               /* 1: an Idempotency-Key replay */
+	int close; /* 1: close the connection after it (Connection: close) */
+	char ratelimit_policy[160]; /* RateLimit-Policy value, or "" */
+	char ratelimit[160];        /* RateLimit value, or "" */
 };
 
 /* The value of request header `name`, or NULL.  Borrowed. */

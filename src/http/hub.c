@@ -11,6 +11,7 @@
  * resumed, and only the waker that cleared the flag resumes it. */
 #include <errno.h>
 #include <microhttpd.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -30,6 +31,11 @@ struct hub {
 	struct hub_waiter *buckets[HUB_BUCKETS];
 	struct hub_waiter **heap; /* min-heap on deadline_ms */
 	size_t heap_len, heap_cap;
+	size_t suspended;          /* waiters held suspended now */
+	int64_t next_poll_ms;      /* next look for clients gone */
+	struct pollfd *pfd;        /* scratch for hangup_poll */
+	struct hub_waiter **pfd_w; /* the waiter of each pfd */
+	size_t pfd_cap;
 };
 
 static struct hub_waiter **bucket_of(struct hub *h, int64_t key)
@@ -109,12 +115,14 @@ static void heap_remove(struct hub *h, struct hub_waiter *w)
 
 /* Marks bits on w; if the hub holds w suspended, chains it on *list for
  * resume_all (to be called after unlocking). */
-static void fire(struct hub_waiter *w, unsigned bits, struct hub_waiter **list)
+static void fire(struct hub *h, struct hub_waiter *w, unsigned bits,
+                 struct hub_waiter **list)
 {
 	w->fired |= bits;
 	if (!w->suspended)
 		return;
 	w->suspended = 0;
+	h->suspended--;
 	w->resume_next = *list;
 	*list = w;
 }
@@ -139,12 +147,45 @@ void hub_on_move(void *hub, int64_t key, uint64_t seq)
 		/* seq == after: the game changed without a move (a seat was
 		 * taken); waiters look again. */
 		if (w->key == key && seq >= w->after)
-			fire(w, HUB_MOVE, &list);
+			fire(h, w, HUB_MOVE, &list);
 	pthread_mutex_unlock(&h->mu);
 	resume_all(list);
 }
 
 /* ---- the timer thread ---- */
+
+/* Fires HUB_GONE on every suspended waiter whose client closed its
+ * connection.  A suspended connection cannot run, finish or be freed
+ * (hub.c's header comment), so its socket is still its own here. */
+static void hangup_poll(struct hub *h, struct hub_waiter **list)
+{
+	if (h->pfd_cap < h->suspended) {
+		size_t cap = h->suspended + 64;
+		struct pollfd *p = realloc(h->pfd, cap * sizeof *p);
+		if (p)
+			h->pfd = p;
+		struct hub_waiter **pw =
+		    p ? realloc(h->pfd_w, cap * sizeof *pw) : NULL;
+		if (pw)
+			h->pfd_w = pw;
+		if (!p || !pw)
+			return; /* no memory: look again next time */
+		h->pfd_cap = cap;
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < HUB_BUCKETS; i++)
+		for (struct hub_waiter *w = h->buckets[i]; w; w = w->next)
+			if (w->suspended && w->fd >= 0 && n < h->pfd_cap) {
+				h->pfd[n] =
+				    (struct pollfd){w->fd, POLLRDHUP, 0};
+				h->pfd_w[n++] = w;
+			}
+	if (n == 0 || poll(h->pfd, n, 0) <= 0)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (h->pfd[i].revents & (POLLRDHUP | POLLHUP | POLLERR))
+			fire(h, h->pfd_w[i], HUB_GONE, list);
+}
 
 static void *timer_main(void *arg)
 {
@@ -157,15 +198,21 @@ static void *timer_main(void *arg)
 			struct hub_waiter *w = h->heap[0];
 			heap_remove(h, w);
 			w->deadline_ms = 0;
-			fire(w, HUB_TIMEOUT, &list);
+			fire(h, w, HUB_TIMEOUT, &list);
 		}
+		if (h->suspended && now >= h->next_poll_ms) {
+			hangup_poll(h, &list);
+			h->next_poll_ms = now + HUB_HANGUP_POLL_MS;
+		}
+		int64_t wake = h->heap_len ? h->heap[0]->deadline_ms : 0;
+		if (h->suspended && (!wake || h->next_poll_ms < wake))
+			wake = h->next_poll_ms;
 		if (list) {
 			pthread_mutex_unlock(&h->mu);
 			resume_all(list);
 			pthread_mutex_lock(&h->mu);
-		} else if (h->heap_len) {
-			mono_cond_wait_until(&h->timer_cv, &h->mu,
-			                     h->heap[0]->deadline_ms);
+		} else if (wake) {
+			mono_cond_wait_until(&h->timer_cv, &h->mu, wake);
 		} else {
 			pthread_cond_wait(&h->timer_cv, &h->mu);
 		}
@@ -214,6 +261,8 @@ void hub_free(struct hub *h)
 	pthread_cond_destroy(&h->timer_cv);
 	pthread_mutex_destroy(&h->mu);
 	free(h->heap);
+	free(h->pfd);
+	free(h->pfd_w);
 	free(h);
 }
 
@@ -227,7 +276,10 @@ int hub_join(struct hub *h, struct hub_waiter *w, struct MHD_Connection *c,
 		pthread_mutex_unlock(&h->mu);
 		return HUB_SHUTDOWN;
 	}
+	const union MHD_ConnectionInfo *ci =
+	    MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
 	*w = (struct hub_waiter){.conn = c,
+	                         .fd = ci ? ci->connect_fd : -1,
 	                         .key = key,
 	                         .after = after,
 	                         .deadline_ms = deadline_ms,
@@ -256,6 +308,8 @@ unsigned hub_take(struct hub *h, struct hub_waiter *w)
 		/* Under the mutex, so no waker can see `suspended` before the
 		 * library has the connection suspended. */
 		w->suspended = 1;
+		if (h->suspended++ == 0)
+			pthread_cond_signal(&h->timer_cv); /* watch it */
 		MHD_suspend_connection(w->conn);
 	}
 	pthread_mutex_unlock(&h->mu);
@@ -301,7 +355,7 @@ void hub_shutdown(struct hub *h)
 	h->closing = 1;
 	for (size_t i = 0; i < HUB_BUCKETS; i++)
 		for (struct hub_waiter *w = h->buckets[i]; w; w = w->next)
-			fire(w, HUB_SHUTDOWN, &list);
+			fire(h, w, HUB_SHUTDOWN, &list);
 	pthread_mutex_unlock(&h->mu);
 	resume_all(list);
 }

@@ -17,6 +17,13 @@
  *                 again from the handler or content reader
  *   hub_leave     unregister; the caller may then free the waiter
  *
+ * A suspended connection's socket is watched for the client closing it
+ * (poll(2): POLLRDHUP, POLLHUP or POLLERR, every HUB_HANGUP_POLL_MS):
+ * its waiter then fires HUB_GONE, so a stream or long-poll whose client
+ * went away ends within about a second instead of at its next write.  A
+ * client that half-closes (shutdown(SHUT_WR)) while it waits counts as
+ * gone.
+ *
  * Every function is thread-safe.  The hub calls MHD_suspend_connection
  * only from hub_take (so only from a handler or content reader, as the
  * library requires) and MHD_resume_connection only for a connection it
@@ -34,6 +41,12 @@ struct MHD_Connection;
 #define HUB_MOVE     1u /* the game moved past the waiter's `after` */
 #define HUB_TIMEOUT  2u /* the waiter's deadline passed */
 #define HUB_SHUTDOWN 4u /* the server is stopping: answer or end now */
+#define HUB_GONE     8u /* the client closed its connection: end now */
+
+/* How often the timer thread looks for clients that closed their
+ * connection while suspended (the library does not watch a suspended
+ * connection's socket): their waiters get HUB_GONE within this much. */
+#define HUB_HANGUP_POLL_MS 1000
 
 /* The hub key of player `player_key`'s own waiters (the account stream,
  * a long-poll on the player's games): game keys are positive, so a
@@ -45,6 +58,7 @@ struct MHD_Connection;
  * the hub's, read them only through the functions below. */
 struct hub_waiter {
 	struct MHD_Connection *conn; /* borrowed; outlives the waiter */
+	int fd;                      /* conn's socket, -1: unknown */
 	int64_t key;                 /* the game's store key */
 	uint64_t after;              /* wake when a move has seq > after */
 	int64_t deadline_ms;         /* mono_now_ms() time, 0: none */

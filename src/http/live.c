@@ -22,6 +22,8 @@ struct live_stream {
 	int more;                 /* 1: a full batch: fetch again, no wait */
 	int64_t keepalive_ms;     /* the keep-alive period */
 	int done;                 /* 1: end the stream once buf is out */
+	struct limits *limits;    /* borrowed: where slot goes back */
+	struct limits_slot slot;  /* this stream's budget slot */
 };
 
 /* Parses a decimal of at most 18 digits; 0 on success. */
@@ -40,6 +42,28 @@ static void bad_request(struct http_reply *rep, const struct http_req *req,
 	struct svc_err err = {0};
 	snprintf(err.detail, sizeof err.detail, "%s", detail);
 	problem_reply(rep, BD_EBADREQUEST, &err, req->path);
+}
+
+/* Takes a stream slot for the caller into *slot (limits.h).  0, or -1
+ * with the 429 (the caller's budget) or 503 (the server's) in rep. */
+static int take_slot(const struct http_req *req, struct limits_slot *slot,
+                     struct http_reply *rep)
+{
+	unsigned retry = 0;
+	int rc = limits_stream_open(req->limits, req->client, req->token, slot,
+	                            &retry);
+	if (rc == 0)
+		return 0;
+	struct svc_err err = {0};
+	snprintf(err.detail, sizeof err.detail, "%s",
+	         rc == BD_ELIMIT
+	             ? "too many event streams and long-polls open from your "
+	               "address or token; close one or retry later"
+	             : "the server holds as many event streams and "
+	               "long-polls as it takes; retry later");
+	problem_reply(rep, rc, &err, req->path);
+	rep->retry_after = (int)retry;
+	return -1;
 }
 
 /* ---- long-poll ---- */
@@ -86,6 +110,8 @@ int live_game_wait(struct service *svc, const struct http_req *req,
 		after = seq; /* wait for the next move */
 	if (seq > after || finished)
 		return 0; /* a finished game will never move again */
+	if (!req->slot->held && take_slot(req, req->slot, rep) < 0)
+		return 1; /* 429/503: the slot goes back at completion */
 	int64_t deadline = mono_now_ms() + (int64_t)wait_s * 1000;
 	if (hub_join(req->hub, req->waiter, req->conn, key, after, deadline,
 	             0) != 0)
@@ -169,7 +195,7 @@ static int put_events(struct live_stream *ls)
 /* Acts on what woke the stream: `why` is HUB_* bits. */
 static int refill(struct live_stream *ls, unsigned why)
 {
-	if (why & HUB_SHUTDOWN) {
+	if (why & (HUB_SHUTDOWN | HUB_GONE)) {
 		ls->done = 1; /* the client reconnects with Last-Event-ID */
 		return 0;
 	}
@@ -218,6 +244,8 @@ static void live_free(void *cls)
 	if (!ls)
 		return;
 	hub_leave(ls->hub, &ls->waiter);
+	if (ls->limits)
+		limits_stream_close(ls->limits, &ls->slot);
 	service_stream_close(ls->st);
 	free(ls->buf);
 	free(ls);
@@ -263,12 +291,14 @@ static int wants_ndjson(const struct http_req *req)
  * batch, *n events; NULL on an error, with *rc set. */
 static struct live_stream *stream_new(struct service *svc,
                                       const struct http_req *req,
-                                      struct svc_stream *st, int *n, int *rc)
+                                      struct svc_stream *st,
+                                      struct limits_slot *slot, int *n, int *rc)
 {
 	char retry[32];
 	struct live_stream *ls = calloc(1, sizeof *ls);
 	if (!ls) {
 		service_stream_close(st);
+		limits_stream_close(req->limits, slot);
 		*rc = BD_ENOMEM;
 		return NULL;
 	}
@@ -276,7 +306,9 @@ static struct live_stream *stream_new(struct service *svc,
 	                           .hub = req->hub,
 	                           .st = st,
 	                           .ndjson = wants_ndjson(req),
-	                           .keepalive_ms = req->keepalive_ms};
+	                           .keepalive_ms = req->keepalive_ms,
+	                           .limits = req->limits,
+	                           .slot = *slot}; /* the stream's now */
 	snprintf(retry, sizeof retry, "retry: %d\n\n", LIVE_RETRY_MS);
 	*rc = ls->ndjson ? 0 : puts_(ls, retry);
 	if (*rc == 0 && (*n = put_events(ls)) < 0)
@@ -297,21 +329,26 @@ static void stream_reply(struct service *svc, const struct http_req *req,
 	int has_after, n = 0;
 	struct svc_err err = {0};
 	struct svc_stream *st = NULL;
+	struct limits_slot slot = {0};
 	int64_t key = 0;
 	if (resume_point(req, &after, &has_after) < 0) {
 		bad_request(rep, req,
 		            "Last-Event-ID and after must be a seq (digits)");
 		return;
 	}
+	if (take_slot(req, &slot, rep) < 0)
+		return;
 	const uint64_t *from = has_after ? &after : NULL;
 	int rc =
 	    id ? service_stream_open(svc, id, req->token, from, &st, &key, &err)
 	       : service_account_stream_open(svc, req->token, from, &st, &key,
 	                                     &err);
+	if (rc < 0)
+		limits_stream_close(req->limits, &slot);
 	if (!id)
 		key = HUB_PLAYER_KEY(key); /* the player's waiters */
 	struct live_stream *ls =
-	    rc == 0 ? stream_new(svc, req, st, &n, &rc) : NULL;
+	    rc == 0 ? stream_new(svc, req, st, &slot, &n, &rc) : NULL;
 	if (!ls) {
 		problem_reply(rep, rc, &err, req->path);
 		return;
@@ -358,6 +395,10 @@ int live_player_wait(struct service *svc, const struct http_req *req,
 	if (wait_s == 0 ||
 	    service_player_key(svc, req->token, &player, &err) < 0)
 		return 0;
+	/* The stream budget, as the game's long-poll: 429/503 when spent
+	 * (the slot goes back at completion). */
+	if (!req->slot->held && take_slot(req, req->slot, rep) < 0)
+		return -1;
 	int64_t deadline = mono_now_ms() + (int64_t)wait_s * 1000;
 	return hub_join(req->hub, req->waiter, req->conn,
 	                HUB_PLAYER_KEY(player), 0, deadline, 0) == 0;

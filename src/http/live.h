@@ -13,6 +13,15 @@
  *
  * Neither holds a thread while it waits.  The events themselves come from
  * the service (service_stream_*), which applies the seat's view.
+ *
+ * Both hold a connection for long, so each takes a slot of the stream
+ * budget (limits.h) before it waits: a stream for its whole life (given
+ * back when the library frees the response), a long-poll from its wait
+ * until the request completes (req->slot, given back by server.c).  A
+ * refused slot answers 429 too-many-requests (the caller's address or
+ * token holds its budget) or 503 unavailable (the server's), both with
+ * Retry-After.  A stream whose client closed the connection while it
+ * waited ends (HUB_GONE, hub.h).
  */
 #ifndef BD_LIVE_H
 #define BD_LIVE_H
@@ -28,15 +37,17 @@
  * already past `after`, the request is the resumed run (req->resumed),
  * or the game cannot be read (the plain GET then answers the error).
  * Returns 1 when it filled rep: a 400 problem for a bad ?wait= or
- * ?after=, or rep->suspend with req->waiter joined to the game.  Either
+ * ?after=, a 429/503 when no stream slot is left, or rep->suspend with
+ * req->waiter joined to the game and req->slot held.  Either
  * way req->waiter may be left joined: the caller leaves it when the
  * request completes (so that shutdown waits until the answer is sent). */
 int live_game_wait(struct service *svc, const struct http_req *req,
                    const char *id, struct http_reply *rep);
 
-/* GET /v1/games/{id}/events.  Fills rep with a problem, a 204 (a
- * finished game with nothing left to send) or a 200 whose rep->stream
- * server.c turns into a response with live_response. */
+/* GET /v1/games/{id}/events.  Fills rep with a problem (429/503 when no
+ * stream slot is left), a 204 (a finished game with nothing left to send)
+ * or a 200 whose rep->stream server.c turns into a response with
+ * live_response. */
 void live_events(struct service *svc, const struct http_req *req,
                  const char *id, struct http_reply *rep);
 
@@ -53,7 +64,9 @@ void live_account_events(struct service *svc, const struct http_req *req,
  * player wakes it, or S seconds).  1 when joined (the caller then
  * suspends unless the listing differs from If-None-Match), 0 when the
  * caller should answer now (no ?wait=, resumed, not a player's token:
- * the plain GET answers that), -1 with a 400 problem in rep. */
+ * the plain GET answers that), -1 with a problem in rep: 400, or the
+ * stream budget's 429/503 (limits.h; a slot taken here is held in
+ * req->slot until the request completes). */
 int live_player_wait(struct service *svc, const struct http_req *req,
                      struct http_reply *rep);
 

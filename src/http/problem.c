@@ -40,6 +40,7 @@ static const struct problem_kind kinds[] = {
     {BD_ENOSPACE, 507, "insufficient-storage", "Insufficient storage"},
     {BD_EUNAVAILABLE, 503, "unavailable", "Service unavailable"},
     {BD_EBUSY, 503, "busy", "Busy"},
+    {BD_EUNSUPPORTED, 501, "not-implemented", "Not implemented"},
     {BD_ENOMEM, 503, "out-of-memory", "Out of memory"},
     {BD_EINTERNAL, 500, "internal", "Internal error"},
 };
@@ -70,13 +71,35 @@ static json_t *text_json(const char *s)
 	return v;
 }
 
+/* The detail of a problem whose caller gave none: for the storage
+ * faults a client can act on, what happened and what to do; else the
+ * title. */
+static const char *default_detail(int code, const struct problem_kind *k)
+{
+	switch (code) {
+	case BD_ENOSPACE:
+		return "no space left to store this change (the disk or the "
+		       "server's file size limit is full); nothing was "
+		       "changed and reads still work: retry later";
+	case BD_EBUSY:
+		return "the database's write lock was held for too long "
+		       "(by another write or another process); nothing was "
+		       "changed: retry";
+	case BD_EUNAVAILABLE:
+		return "the server cannot write its database now (its file "
+		       "was deleted or replaced); nothing was changed";
+	}
+	return k->title;
+}
+
 void problem_reply(struct http_reply *rep, int code, const struct svc_err *err,
                    const char *instance)
 {
 	const struct problem_kind *k = kind_of(code);
 	char type[96];
 	snprintf(type, sizeof type, "urn:boardd:problem:%s", k->slug);
-	const char *detail = err && err->detail[0] ? err->detail : k->title;
+	const char *detail =
+	    err && err->detail[0] ? err->detail : default_detail(code, k);
 	json_t *p =
 	    json_pack("{s:s,s:s,s:i,s:o,s:o}", "type", type, "title", k->title,
 	              "status", (int)k->status, "detail", text_json(detail),
@@ -92,6 +115,12 @@ void problem_reply(struct http_reply *rep, int code, const struct svc_err *err,
 	json_decref(rep->body);
 	rep->body = p;
 	rep->problem = 1;
-	if (code == BD_EBUSY)
+	/* Answers that mean "try again later" say when, unless the caller
+	 * said already: a lock is released soon; space or a database file
+	 * need an operator. */
+	if (!rep->retry_after && code == BD_EBUSY)
 		rep->retry_after = 1;
+	else if (!rep->retry_after &&
+	         (code == BD_ENOSPACE || code == BD_EUNAVAILABLE))
+		rep->retry_after = 30;
 }

@@ -103,13 +103,38 @@ static unsigned write_status(struct http_reply *rep,
 	return rep->replayed ? idem->replayed : fresh;
 }
 
+/* Takes one request of action `a` from the caller's rate-limit buckets
+ * (limits.h) and puts the RateLimit headers on rep.  1: go ahead; 0:
+ * rep holds the 429 problem with Retry-After. */
+static int rate_ok(const struct http_req *req, enum limits_action a,
+                   struct http_reply *rep)
+{
+	struct limits_verdict v;
+	limits_take(req->limits, a, req->client, req->token, &v);
+	if (!v.ok) {
+		struct svc_err err = {0};
+		snprintf(err.detail, sizeof err.detail,
+		         "too many requests of this kind from your address or "
+		         "token; retry in %u s",
+		         v.retry_after_s);
+		problem_reply(rep, BD_ELIMIT, &err, req->path);
+		rep->retry_after = (int)v.retry_after_s;
+	}
+	memcpy(rep->ratelimit_policy, v.policy, sizeof v.policy);
+	memcpy(rep->ratelimit, v.state, sizeof v.state);
+	return v.ok;
+}
+
 /* ---- handlers ---- */
 
 static void h_health(struct service *svc, const struct http_req *req,
                      const struct route_args *a, struct http_reply *rep)
 {
-	(void)svc, (void)req, (void)a;
-	reply_json(rep, 200, json_pack("{s:s}", "status", "ok"));
+	(void)a;
+	struct svc_err err = {0};
+	int rc = service_health(svc, &err);
+	finish(rep, req, rc, 200,
+	       rc == 0 ? json_pack("{s:s}", "status", "ok") : NULL, &err);
 }
 
 static void h_openapi(struct service *svc, const struct http_req *req,
@@ -146,9 +171,11 @@ static void h_create(struct service *svc, const struct http_req *req,
 	struct svc_err err = {0};
 	struct svc_idem idem, *idemp;
 	json_t *out = NULL;
-	if (!have_body(req, rep) || read_idem(req, rep, &idem, &idemp) < 0)
+	if (!rate_ok(req, LIMITS_GAMES, rep) || !have_body(req, rep) ||
+	    read_idem(req, rep, &idem, &idemp) < 0)
 		return;
-	int rc = service_create(svc, req->body, req->token, idemp, &out, &err);
+	int rc = service_create(svc, req->body, req->token, req->client->text,
+	                        idemp, &out, &err);
 	finish(rep, req, rc, write_status(rep, idemp, 201), out, &err);
 	if (rc == 0)
 		snprintf(rep->location, sizeof rep->location, "/v1/games/%s",
@@ -226,7 +253,8 @@ static void h_move(struct service *svc, const struct http_req *req,
 	int any = 1;
 	const char *im = http_header(req, "If-Match");
 	struct svc_idem idem, *idemp;
-	if (!have_body(req, rep) || read_idem(req, rep, &idem, &idemp) < 0)
+	if (!rate_ok(req, LIMITS_MOVES, rep) || !have_body(req, rep) ||
+	    read_idem(req, rep, &idem, &idemp) < 0)
 		return;
 	if (im && parse_etag(im, &any, &want) < 0) {
 		snprintf(err.detail, sizeof err.detail,
@@ -258,7 +286,8 @@ static void h_resign(struct service *svc, const struct http_req *req,
 	struct svc_idem idem, *idemp;
 	json_t *out = NULL;
 	uint64_t seq = 0;
-	if (read_idem(req, rep, &idem, &idemp) < 0)
+	if (!rate_ok(req, LIMITS_MOVES, rep) ||
+	    read_idem(req, rep, &idem, &idemp) < 0)
 		return;
 	int rc =
 	    service_resign(svc, a->id, req->token, idemp, &out, &seq, &err);
@@ -274,7 +303,8 @@ static void h_join(struct service *svc, const struct http_req *req,
 	struct svc_idem idem, *idemp;
 	json_t *out = NULL;
 	/* The body is optional: none means "the first open seat". */
-	if ((!req->body_empty && !have_body(req, rep)) ||
+	if (!rate_ok(req, LIMITS_JOINS, rep) ||
+	    (!req->body_empty && !have_body(req, rep)) ||
 	    read_idem(req, rep, &idem, &idemp) < 0)
 		return;
 	int rc =
@@ -289,7 +319,8 @@ static void h_player_create(struct service *svc, const struct http_req *req,
 	struct svc_err err = {0};
 	struct svc_idem idem, *idemp;
 	json_t *out = NULL;
-	if (!have_body(req, rep) || read_idem(req, rep, &idem, &idemp) < 0)
+	if (!rate_ok(req, LIMITS_PLAYERS, rep) || !have_body(req, rep) ||
+	    read_idem(req, rep, &idem, &idemp) < 0)
 		return;
 	int rc = service_player_create(svc, req->body, idemp, &out, &err);
 	finish(rep, req, rc, write_status(rep, idemp, 201), out, &err);
@@ -377,7 +408,7 @@ static void h_webhook_put(struct service *svc, const struct http_req *req,
 	(void)a;
 	struct svc_err err = {0};
 	json_t *out = NULL;
-	if (!have_body(req, rep))
+	if (!rate_ok(req, LIMITS_WEBHOOKS, rep) || !have_body(req, rep))
 		return;
 	int rc = service_webhook_put(svc, req->token, req->body, &out, &err);
 	finish(rep, req, rc, 200, out, &err);
@@ -416,15 +447,7 @@ static void h_deliveries(struct service *svc, const struct http_req *req,
 static void h_events(struct service *svc, const struct http_req *req,
                      const struct route_args *a, struct http_reply *rep)
 {
-	if (req->head) {
-		/* No stream for a HEAD: libmicrohttpd would still send the
-		 * chunked terminator, which is content. */
-		rep->status = 200;
-		rep->raw = "";
-		rep->raw_len = 0;
-		rep->raw_type = "text/event-stream";
-		return;
-	}
+	/* A HEAD too: the same checks; server.c sends no stream for it. */
 	live_events(svc, req, a->id, rep);
 }
 

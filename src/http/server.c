@@ -23,6 +23,7 @@ struct http_server {
 	struct service *svc;   /* borrowed */
 	struct hub *hub;       /* borrowed: live updates' waiters */
 	struct conns *conns;   /* owned: how long a request may take */
+	struct limits *limits; /* owned: rate limits, stream budgets */
 	unsigned keepalive_ms; /* event streams' keep-alive period */
 	int access_log;
 	unsigned port;
@@ -39,7 +40,9 @@ struct req_ctx {
 	const char *url;    /* borrowed from MHD until completion */
 	struct hub_waiter waiter; /* a long-poll's, joined until completion */
 	int waiting; /* 1: suspended in a long-poll, to run again */
-	struct conn_entry *entry; /* the connection's, in s->conns, or NULL */
+	struct conn_entry *entry;  /* the connection's, in s->conns, or NULL */
+	struct limits_addr client; /* who asks (limits.h) */
+	struct limits_slot slot;   /* a long-poll's stream slot */
 };
 
 const char *http_header(const struct http_req *req, const char *name)
@@ -166,6 +169,116 @@ out_bad:
 	return NULL;
 }
 
+/* ---- request framing (RFC 9112) ---- */
+
+/* The fields of one name a request carries (an MHD_KeyValueIterator's
+ * state): how many, and the first one's value. */
+struct field_count {
+	const char *name;  /* the field name, compared without case */
+	unsigned n;        /* fields with that name */
+	const char *first; /* the first one's value, borrowed, or NULL */
+};
+
+static enum MHD_Result count_field(void *cls, enum MHD_ValueKind kind,
+                                   const char *key, const char *value)
+{
+	struct field_count *f = cls;
+	(void)kind;
+	if (strcasecmp(key, f->name) == 0 && f->n++ == 0)
+		f->first = value;
+	return MHD_YES;
+}
+
+static struct field_count fields(struct MHD_Connection *c, const char *name)
+{
+	struct field_count f = {name, 0, NULL};
+	MHD_get_connection_values(c, MHD_HEADER_KIND, count_field, &f);
+	return f;
+}
+
+/* 1 if s holds a control character (C0 or DEL). */
+static int has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
+static enum MHD_Result query_control(void *cls, enum MHD_ValueKind kind,
+                                     const char *key, const char *value)
+{
+	int *bad = cls;
+	(void)kind;
+	if (has_control(key) || (value && has_control(value))) {
+		*bad = 1;
+		return MHD_NO; /* stop iterating */
+	}
+	return MHD_YES;
+}
+
+/* The library's percent-decoding of the path and of query names and
+ * values (MHD_OPTION_UNESCAPE_CALLBACK).  Its own would end the string at
+ * a decoded %00, so `/v1/games/<id>%00/moves` read as the game and
+ * `status=waiting%00x` as `waiting`; here a decoded NUL becomes DEL, a
+ * control character that check_framing refuses like every other. */
+static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
+{
+	(void)cls, (void)c;
+	size_t n = MHD_http_unescape(s);
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '\0')
+			s[i] = 0x7f;
+	return n;
+}
+
+/* What RFC 9112 says a server must refuse, and libmicrohttpd 0.9.75
+ * accepts: more than one Content-Length (§6.3: the first one won and the
+ * rest of the body was read as a second request), Transfer-Encoding with
+ * Content-Length (§6.1, request smuggling), a transfer coding other than
+ * chunked (§6.1: 501; the library waited for a body it could not frame),
+ * HTTP/1.1 without Host or more than one Host (§3.2), and a path or query
+ * holding a control character once decoded (%00 cut it short).  0, or
+ * the code with a sentence in detail. */
+static int check_framing(struct MHD_Connection *c, const char *version,
+                         const char *url, char *detail, size_t dlen)
+{
+	struct field_count cl = fields(c, "Content-Length");
+	struct field_count te = fields(c, "Transfer-Encoding");
+	struct field_count host = fields(c, "Host");
+	int bad_query = 0;
+	if (cl.n > 1) {
+		snprintf(detail, dlen, "more than one Content-Length");
+		return BD_EBADREQUEST;
+	}
+	if (te.n && cl.n) {
+		snprintf(detail, dlen,
+		         "Transfer-Encoding and Content-Length together");
+		return BD_EBADREQUEST;
+	}
+	if (te.n > 1 || (te.n && strcasecmp(te.first, "chunked") != 0)) {
+		snprintf(detail, dlen,
+		         "transfer coding '%.64s' is not implemented; "
+		         "only chunked is",
+		         te.n > 1 ? "(several fields)" : te.first);
+		return BD_EUNSUPPORTED;
+	}
+	if (host.n > 1 || (host.n == 0 && strcmp(version, "HTTP/1.1") == 0)) {
+		snprintf(detail, dlen, "an HTTP/1.1 request needs one Host");
+		return BD_EBADREQUEST;
+	}
+	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, query_control,
+	                          &bad_query);
+	if (has_control(url) || bad_query) {
+		snprintf(detail, dlen,
+		         "the %s holds a control character (such as %%00) "
+		         "once decoded",
+		         bad_query ? "query" : "path");
+		return BD_EBADREQUEST;
+	}
+	return 0;
+}
+
 /* ---- replies ---- */
 
 static void add_common_headers(struct MHD_Response *r,
@@ -174,7 +287,8 @@ static void add_common_headers(struct MHD_Response *r,
 	MHD_add_response_header(r, "Access-Control-Allow-Origin", "*");
 	MHD_add_response_header(r, "Access-Control-Expose-Headers",
 	                        "ETag, Location, Retry-After, "
-	                        "Idempotent-Replayed");
+	                        "Idempotent-Replayed, RateLimit, "
+	                        "RateLimit-Policy");
 	MHD_add_response_header(r, "Cache-Control", "no-store");
 	MHD_add_response_header(r, "Vary", "Authorization");
 	if (rep->etag[0])
@@ -187,18 +301,48 @@ static void add_common_headers(struct MHD_Response *r,
 		MHD_add_response_header(r, "WWW-Authenticate", "Bearer");
 	if (rep->replayed)
 		MHD_add_response_header(r, "Idempotent-Replayed", "true");
+	if (rep->ratelimit_policy[0])
+		MHD_add_response_header(r, "RateLimit-Policy",
+		                        rep->ratelimit_policy);
+	if (rep->ratelimit[0])
+		MHD_add_response_header(r, "RateLimit", rep->ratelimit);
 	if (rep->retry_after) {
 		char s[16];
 		snprintf(s, sizeof s, "%d", rep->retry_after);
 		MHD_add_response_header(r, "Retry-After", s);
 	}
+	if (rep->close) /* the library closes after sending it */
+		MHD_add_response_header(r, "Connection", "close");
 }
 
-static struct MHD_Response *make_response(struct http_reply *rep)
+/* A HEAD on an event stream: the stream was opened as for GET (so the
+ * same checks answered), and is closed now; the answer has its
+ * Content-Type and no body (libmicrohttpd 0.9.75 would still send a
+ * chunked stream's terminator, which is content). */
+static struct MHD_Response *head_of_stream(struct http_reply *rep)
+{
+	struct MHD_Response *s = live_response(rep->stream); /* takes it */
+	rep->stream = NULL;
+	if (!s)
+		return NULL;
+	const char *t = MHD_get_response_header(s, "Content-Type");
+	char type[64];
+	snprintf(type, sizeof type, "%s", t ? t : "text/event-stream");
+	MHD_destroy_response(s); /* frees the stream */
+	struct MHD_Response *r =
+	    MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+	if (r)
+		MHD_add_response_header(r, "Content-Type", type);
+	return r;
+}
+
+static struct MHD_Response *make_response(struct http_reply *rep, int head)
 {
 	struct MHD_Response *r;
 	const char *type = NULL;
-	if (rep->stream) {
+	if (rep->stream && head) {
+		r = head_of_stream(rep);
+	} else if (rep->stream) {
 		r = live_response(rep->stream); /* takes the stream */
 		rep->stream = NULL;
 	} else if (rep->raw) {
@@ -231,7 +375,8 @@ static struct MHD_Response *make_response(struct http_reply *rep)
 static enum MHD_Result send_reply(struct MHD_Connection *c, struct req_ctx *ctx,
                                   struct http_reply *rep)
 {
-	struct MHD_Response *r = make_response(rep);
+	struct MHD_Response *r =
+	    make_response(rep, strcmp(ctx->method, "HEAD") == 0);
 	json_decref(rep->body);
 	rep->body = NULL;
 	if (!r)
@@ -245,7 +390,7 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, struct req_ctx *ctx,
 static enum MHD_Result preflight(struct MHD_Connection *c, struct req_ctx *ctx)
 {
 	struct http_reply rep = {.status = 204};
-	struct MHD_Response *r = make_response(&rep);
+	struct MHD_Response *r = make_response(&rep, 0);
 	if (!r)
 		return MHD_NO;
 	MHD_add_response_header(r, "Access-Control-Allow-Methods",
@@ -306,12 +451,22 @@ static enum MHD_Result handle(struct http_server *s, struct MHD_Connection *c,
 	    .resumed = ctx->waiting,
 	    .keepalive_ms = s->keepalive_ms,
 	    .head = strcmp(method, "HEAD") == 0,
+	    .limits = s->limits,
+	    .client = &ctx->client,
+	    .slot = &ctx->slot,
 	};
 	/* Woken (a move, the deadline or shutdown): answer.  The waiter
 	 * stays joined until on_completed, so that a shutdown waits for the
 	 * answer to be sent, not only made. */
 	ctx->waiting = 0;
 	req.token = bearer_token(&req, &req.bad_auth);
+	if (!req.resumed) {
+		const union MHD_ConnectionInfo *ci = MHD_get_connection_info(
+		    c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+		limits_client(s->limits, ci ? ci->client_addr : NULL,
+		              http_header(&req, "X-Forwarded-For"),
+		              http_header(&req, "X-Real-IP"), &ctx->client);
+	}
 	json_t *body = NULL;
 	if (reads_body(method))
 		req.body = body = parse_body(ctx, &req, detail, sizeof detail);
@@ -333,11 +488,14 @@ static struct conn_entry *entry_of(struct MHD_Connection *c)
 	return ci ? ci->socket_context : NULL;
 }
 
-/* The first callback: a context, and an early 413 for a declared
- * oversized body (so no 100 Continue is sent for it). */
+/* The first callback: a context; a 400 or 501 for a request whose
+ * framing is wrong (check_framing), answered before any body is read and
+ * closing the connection, since what follows cannot be trusted to be a
+ * next request; and an early 413 for a declared oversized body (so no
+ * 100 Continue is sent for it). */
 static enum MHD_Result begin(struct http_server *s, struct MHD_Connection *c,
                              void **con_cls, const char *url,
-                             const char *method)
+                             const char *method, const char *version)
 {
 	struct req_ctx *ctx = calloc(1, sizeof *ctx);
 	if (!ctx)
@@ -347,9 +505,18 @@ static enum MHD_Result begin(struct http_server *s, struct MHD_Connection *c,
 	ctx->entry = entry_of(c);
 	clock_gettime(CLOCK_MONOTONIC, &ctx->t0);
 	*con_cls = ctx;
+	struct svc_err err = {0};
+	int bad = check_framing(c, version, url, err.detail, sizeof err.detail);
+	if (bad) {
+		struct http_reply rep = {.close = 1};
+		problem_reply(&rep, bad, &err, url);
+		conns_busy(s->conns, ctx->entry); /* answered */
+		return send_reply(c, ctx, &rep);  /* the body is never read */
+	}
 	const char *cl =
 	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
-	/* Only POST bodies are read; others are discarded unread. */
+	/* Only POST and PUT bodies are read (reads_body); others are
+	 * discarded unread. */
 	if (cl && reads_body(method) &&
 	    strtoull(cl, NULL, 10) > HTTP_BODY_MAX) {
 		struct http_reply rep = {0};
@@ -366,11 +533,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
                                   const char *version, const char *data,
                                   size_t *data_size, void **con_cls)
 {
-	(void)version;
 	struct http_server *s = cls;
 	struct req_ctx *ctx = *con_cls;
 	if (!ctx)
-		return begin(s, c, con_cls, url, method);
+		return begin(s, c, con_cls, url, method, version);
 	if (ctx->status)
 		return MHD_YES; /* answered early; the rest is discarded */
 	if (*data_size) {
@@ -412,6 +578,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 		        ctx->status, ms);
 	}
 	hub_leave(s->hub, &ctx->waiter);
+	limits_stream_close(s->limits, &ctx->slot);
 	free(ctx->buf);
 	free(ctx);
 	*con_cls = NULL;
@@ -476,12 +643,31 @@ struct http_server *http_server_start(const struct http_config *cfg,
 	s->hub = cfg->hub;
 	s->keepalive_ms = (cfg->keepalive_s ? cfg->keepalive_s : 15) * 1000u;
 	s->access_log = cfg->access_log;
+	struct limits_config lc;
+	limits_config_default(&lc, cfg->max_conns);
+	if (cfg->limits) {
+		lc = *cfg->limits;
+	} else {
+		memset(lc.rate, 0, sizeof lc.rate);
+		lc.streams_per_addr = lc.streams_per_token = 0;
+	}
+	/* Ordinary requests always keep room: at most half the connections
+	 * are streams and long-polls. */
+	if (lc.streams > cfg->max_conns / 2)
+		lc.streams = cfg->max_conns / 2 ? cfg->max_conns / 2 : 1;
+	s->limits = limits_new(&lc);
+	if (!s->limits) {
+		snprintf(err, errlen, "out of memory");
+		free(s);
+		return NULL;
+	}
 	/* Near the limit: the last eighth of it is kept for newcomers. */
 	s->conns = conns_new(cfg->timeout_s * 1000u,
 	                     cfg->max_conns - cfg->max_conns / 8,
 	                     HTTP_CROWDED_GRACE_MS);
 	if (!s->conns) {
 		snprintf(err, errlen, "out of memory");
+		limits_free(s->limits);
 		free(s);
 		return NULL;
 	}
@@ -503,13 +689,17 @@ struct http_server *http_server_start(const struct http_config *cfg,
 	    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss, MHD_OPTION_ARRAY,
 	    pool, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->timeout_s,
 	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_conns,
+	    MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+	    (unsigned int)cfg->max_conns_per_addr,
 	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
 	    MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
-	    MHD_OPTION_NOTIFY_CONNECTION, on_connection, s, MHD_OPTION_END);
+	    MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
+	    MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_END);
 	if (!s->daemon) {
 		snprintf(err, errlen, "cannot listen on %s port %u", cfg->addr,
 		         cfg->port);
 		conns_free(s->conns);
+		limits_free(s->limits);
 		free(s);
 		return NULL;
 	}
@@ -556,6 +746,7 @@ void http_server_stop(struct http_server *s)
 		        left);
 	MHD_stop_daemon(s->daemon); /* every connection closed */
 	conns_free(s->conns);
+	limits_free(s->limits);
 	if (ls != MHD_INVALID_SOCKET)
 		close(ls);
 	free(s);

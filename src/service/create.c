@@ -1,10 +1,12 @@
 /* create.c: POST /v1/games, with its seating: each seat is held by a seat
- * token (the default), by the calling player ("me"), or left open for
- * anyone ("open") or for one invited player ({"invite": player id}). */
+ * token (the default), by the calling player ("me"), by a bot the server
+ * plays ({"bot":…}, bot.h), or left open for anyone ("open") or for one
+ * invited player ({"invite": player id}). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../bot/bot.h"
 #include "internal.h"
 
 struct create_req {
@@ -68,7 +70,30 @@ struct seat_plan {
 	char token[TOKEN_LEN + 1];         /* a new seat token, or "" */
 	char player_id[STORE_ID_LEN + 1];  /* "me": the player, or "" */
 	char invited_id[STORE_ID_LEN + 1]; /* invitee, or "" */
+	json_t *bot; /* a bot seat's spec as the answer shows it, or NULL */
 };
+
+/* Fills plan with the bot seat that seating entry `spec` names. */
+static int plan_bot(const json_t *spec, struct seat_plan *plan,
+                    struct svc_err *err)
+{
+	struct bot_spec bot;
+	struct rules_why why;
+	if (bot_spec_from_json(spec, &bot, &why) < 0)
+		return svc__fail(err, BD_EBADOPTIONS, "seating[%d]: %s",
+		                 plan->row.seat, why.detail);
+	plan->bot = bot_spec_to_json(&bot);
+	char *text = plan->bot
+	                 ? json_dumps(plan->bot, JSON_COMPACT | JSON_SORT_KEYS)
+	                 : NULL;
+	int rc = !text                                 ? BD_ENOMEM
+	         : strlen(text) < sizeof plan->row.bot ? 0
+	                                               : BD_EINTERNAL;
+	if (rc == 0)
+		memcpy(plan->row.bot, text, strlen(text) + 1);
+	free(text);
+	return rc;
+}
 
 /* Resolves the caller's player token (for "me"), once. */
 static int me(struct service *svc, const char *token, struct store_player *p,
@@ -114,9 +139,11 @@ static int plan_seat(struct service *svc, const json_t *spec, const char *token,
 		         json_string_value(invite));
 		return 0; /* the key is looked up by the caller */
 	}
+	if (json_is_object(spec) && json_object_get(spec, "bot"))
+		return plan_bot(spec, plan, err);
 	return svc__fail(err, BD_EBADREQUEST,
-	                 "each seating entry is \"token\", \"me\", \"open\" "
-	                 "or {\"invite\": a player id}");
+	                 "each seating entry is \"token\", \"me\", \"open\", "
+	                 "{\"invite\": a player id} or {\"bot\": …}");
 }
 
 /* The key of the player with public id `id` (an invitee). */
@@ -170,6 +197,8 @@ static json_t *seat_answer(const struct seat_plan *p)
 		json_object_set_new(o, "open", json_true());
 	if (o && p->invited_id[0])
 		json_object_set_new(o, "invited", json_string(p->invited_id));
+	if (o && p->bot)
+		json_object_set(o, "bot", p->bot);
 	return o;
 }
 
@@ -225,8 +254,35 @@ static int has_open_seat(const struct seat_plan *plan, int seats)
 	return 0;
 }
 
+/* The seats bots hold (bit set). */
+static unsigned bot_seats(const struct seat_plan *plan, int seats)
+{
+	unsigned bits = 0;
+	for (int s = 0; s < seats; s++)
+		if (plan[s].bot)
+			bits |= 1u << s;
+	return bits;
+}
+
+static void plans_release(struct seat_plan *plan, int seats)
+{
+	for (int s = 0; s < seats; s++)
+		json_decref(plan[s].bot);
+}
+
+/* The player whose token created a game, for the caps on waiting games:
+ * its key, or 0 (no token, a seat token, or not found). */
+static int64_t creator_of(struct service *svc, const char *token)
+{
+	struct store_player p;
+	struct svc_err ignored = {0};
+	return token && svc__player_of(svc, token, &p, &ignored) == 0 ? p.key
+	                                                              : 0;
+}
+
 int service_create(struct service *svc, const json_t *body, const char *token,
-                   struct svc_idem *idem, json_t **out, struct svc_err *err)
+                   const char *client, struct svc_idem *idem, json_t **out,
+                   struct svc_err *err)
 {
 	int rc = svc__idem_issued_token(svc, idem, err);
 	if (rc == 0)
@@ -236,14 +292,15 @@ int service_create(struct service *svc, const json_t *body, const char *token,
 	struct create_req c = {0};
 	if ((rc = parse_create(body, &c, err)) < 0)
 		return rc;
-	struct store_game row = {.seats = c.seats, .seed = token_seed()};
+	struct store_game row = {
+	    .seats = c.seats, .seed = token_seed(), .creator_addr = client};
 	struct rules_why why;
 	struct engine_game *g = NULL;
 	rc = engine_game_new(c.rules, c.seats, c.options, c.setup, row.seed, &g,
 	                     &why);
 	if (rc < 0)
 		return svc__fail(err, rc, "%s", why.detail);
-	struct seat_plan plan[ENGINE_MAX_SEATS];
+	struct seat_plan plan[ENGINE_MAX_SEATS] = {0};
 	rc = plan_seats(svc, &c, token, plan, err);
 	if (rc == 0 && c.setup && has_open_seat(plan, c.seats))
 		rc = svc__fail(err, BD_EBADSETUP,
@@ -262,10 +319,23 @@ int service_create(struct service *svc, const json_t *body, const char *token,
 	int64_t key = 0;
 	if (rc == 0 && (!row.options || (c.setup && !row.setup)))
 		rc = BD_ENOMEM;
+	if (rc == 0 && has_open_seat(plan, c.seats))
+		row.creator_key = creator_of(svc, token);
 	if (rc == 0)
 		rc = insert_game(svc, &row, plan, idem, &key, out, err);
+	if (rc == BD_ELIMIT)
+		svc__fail(err, rc,
+		          "you (your player, or your address) have as many "
+		          "games waiting for players as allowed; fill or wait "
+		          "out one of them first");
 	if (rc == 0 && (!idem || !idem->replayed))
 		engine_cache_put(svc->cache, key, g);
+	/* A game with no open seat starts now: its bots may act first. */
+	if (rc == 0 && (!idem || !idem->replayed) &&
+	    !has_open_seat(plan, c.seats) &&
+	    (bot_seats(plan, c.seats) & row.to_act))
+		svc__bots_wake(svc, key);
+	plans_release(plan, c.seats);
 	free(row.options);
 	free(row.setup);
 	engine_game_free(g);

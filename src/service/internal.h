@@ -17,6 +17,7 @@ struct service {
 	                               never change; malloc'd */
 	size_t catalog_len;         /* its bytes */
 	int hooks_allow_private;    /* 1: webhooks may name private hosts */
+	struct svc_bots *bots;      /* the bot worker (bots.c), or NULL */
 };
 
 /* Writes a printf-style detail into err and returns code. */
@@ -50,8 +51,8 @@ json_t *svc__result_json(const struct engine_game *g);
 /* The body of GET /v1/games/{id} as `viewer` sees it; new reference. */
 json_t *svc__game_json(struct service *svc, const struct loaded *l, int viewer);
 
-/* A game in a listing (id, game, status, seq, seats, open_seats, to_act,
- * created, updated); new reference. */
+/* A game in a listing (id, game, status, seq, seats, open_seats, bots,
+ * to_act, created, updated); new reference. */
 json_t *svc__list_entry(const struct store_game *g);
 
 /* The player whose bearer token this is.  BD_EUNAUTHORIZED without a
@@ -61,6 +62,29 @@ int svc__player_of(struct service *svc, const char *token,
 
 /* Calls the move listener, if any, after a commit. */
 void svc__moved(struct service *svc, int64_t key, uint64_t seq);
+
+/* ---- moves (move.c) ---- */
+
+/* Posts `action` (borrowed) for `seat` of l as a client who sent
+ * expected_seq l->g->seq would, with no answer built: applied to l->g,
+ * appended, cached and announced (svc__moved).  BD_ESTALE when another
+ * move landed first (load again and decide again); the engine's refusals
+ * otherwise.  For the bot worker. */
+int svc__move_as(struct service *svc, struct loaded *l, int seat,
+                 const json_t *action, struct svc_err *err);
+
+/* ---- bot seats (bots.c) ---- */
+
+/* Tells the bot worker (if it runs) that game `key` may have a bot seat
+ * to act.  Never blocks on the worker's decisions: when its bounded queue
+ * is full the worker rescans the store for such games instead. */
+void svc__bots_wake(struct service *svc, int64_t key);
+
+/* The bot spec of `seat` in a row's bots JSON text (store_game.bots).
+ * 0, or BD_ENOTFOUND (no bot holds that seat) or BD_EINTERNAL (the stored
+ * spec does not read). */
+struct bot_spec;
+int svc__bot_of(const char *bots, int seat, struct bot_spec *out);
 
 /* ---- idempotency (idem.c) ---- */
 

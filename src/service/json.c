@@ -127,12 +127,13 @@ static json_t *seat_json(const struct store_seat *s, int resigned)
 	                     : json_null();
 	json_t *invited =
 	    s->invited_id[0] ? json_string(s->invited_id) : json_null();
-	return json_pack("{s:i,s:b,s:o,s:o,s:b}", "seat", s->seat, "open",
-	                 s->open, "player", player, "invited", invited,
-	                 "resigned", resigned);
+	json_t *bot = s->bot[0] ? json_loads(s->bot, 0, NULL) : json_null();
+	return json_pack("{s:i,s:b,s:o,s:o,s:o,s:b}", "seat", s->seat, "open",
+	                 s->open, "player", player, "invited", invited, "bot",
+	                 bot, "resigned", resigned);
 }
 
-/* [{seat, open, player, invited, resigned}] for every seat. */
+/* [{seat, open, player, invited, bot, resigned}] for every seat. */
 static json_t *seats_json(struct service *svc, const struct loaded *l)
 {
 	struct store_seat seats[ENGINE_MAX_SEATS];

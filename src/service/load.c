@@ -65,6 +65,32 @@ static int apply_tail(void *ctx, uint64_t seq, int seat, const char *action)
 	return load_apply_logged(t->g, seq, seat, action, t->err);
 }
 
+/* Completes l, whose row is read: its rules and its state, rebuilt from
+ * the cache and the log tail.  Releases l on failure. */
+static int load_state(struct store *st, struct engine_cache *cache,
+                      struct loaded *l, struct svc_err *err)
+{
+	int rc;
+	l->rules = engine_rules_find(l->row.rules_id);
+	if (!l->rules || l->rules->version != l->row.rules_version) {
+		rc = fail(err, BD_EINTERNAL,
+		          "the game's rules version is not served here");
+		goto out_release;
+	}
+	l->g = engine_cache_get(cache, l->row.key);
+	if (!l->g && (rc = load_fresh(&l->row, l->rules, &l->g, err)) < 0)
+		goto out_release;
+	struct tail_ctx t = {l->g, err};
+	rc = store_moves_each(st, l->row.key, l->g->seq, apply_tail, &t);
+	if (rc < 0)
+		goto out_release;
+	engine_cache_put(cache, l->row.key, l->g);
+	return 0;
+out_release:
+	loaded_release(l);
+	return rc;
+}
+
 int load_game(struct store *st, struct engine_cache *cache, const char *id,
               struct loaded *out, struct svc_err *err)
 {
@@ -76,24 +102,22 @@ int load_game(struct store *st, struct engine_cache *cache, const char *id,
 		return fail(err, rc, "no game has that id");
 	if (rc < 0)
 		return rc;
-	l.rules = engine_rules_find(l.row.rules_id);
-	if (!l.rules || l.rules->version != l.row.rules_version) {
-		rc = fail(err, BD_EINTERNAL,
-		          "the game's rules version is not served here");
-		goto out_release;
-	}
-	l.g = engine_cache_get(cache, l.row.key);
-	if (!l.g && (rc = load_fresh(&l.row, l.rules, &l.g, err)) < 0)
-		goto out_release;
-	struct tail_ctx t = {l.g, err};
-	rc = store_moves_each(st, l.row.key, l.g->seq, apply_tail, &t);
+	if ((rc = load_state(st, cache, &l, err)) == 0)
+		*out = l;
+	return rc;
+}
+
+int load_game_key(struct store *st, struct engine_cache *cache, int64_t key,
+                  struct loaded *out, struct svc_err *err)
+{
+	struct loaded l = {0};
+	int rc = store_game_by_key(st, key, &l.row);
+	if (rc == BD_ENOTFOUND)
+		return fail(err, rc, "no game has that key");
 	if (rc < 0)
-		goto out_release;
-	engine_cache_put(cache, l.row.key, l.g);
-	*out = l;
-	return 0;
-out_release:
-	loaded_release(&l);
+		return rc;
+	if ((rc = load_state(st, cache, &l, err)) == 0)
+		*out = l;
 	return rc;
 }
 

@@ -19,6 +19,11 @@ struct loaded {
 int load_game(struct store *st, struct engine_cache *cache, const char *id,
               struct loaded *out, struct svc_err *err);
 
+/* load_game for the game with store key `key` (the key the move
+ * listener reports).  BD_ENOTFOUND if there is none. */
+int load_game_key(struct store *st, struct engine_cache *cache, int64_t key,
+                  struct loaded *out, struct svc_err *err);
+
 /* Frees what load_game gave. */
 void loaded_release(struct loaded *l);
 

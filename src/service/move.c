@@ -102,8 +102,9 @@ static int append(struct service *svc, struct loaded *l, uint64_t before,
 	return rc;
 }
 
-/* Validates and applies the move to l->g, then appends it.  BD_ECONFLICT
- * means another move landed first and the caller may retry. */
+/* Validates and applies the move to l->g, then appends it; *out is the
+ * answer (out NULL: none is built).  BD_ECONFLICT means another move
+ * landed first and the caller may retry. */
 static int try_move(struct service *svc, struct loaded *l, int seat,
                     const struct move_req *m, struct svc_idem *idem,
                     json_t **out, struct svc_err *err)
@@ -122,16 +123,27 @@ static int try_move(struct service *svc, struct loaded *l, int seat,
 	}
 	l->row.updated_ms =
 	    svc__now_ms(); /* the answer shows this move's time */
+	json_t *ignored = NULL;
 	rc = append(svc, l, before, seat, m->action,
-	            svc__game_json(svc, l, seat), idem, &current, out);
+	            out ? svc__game_json(svc, l, seat) : json_null(), idem,
+	            &current, out ? out : &ignored);
 	if (rc == 0) {
 		engine_cache_put(svc->cache, l->row.key, l->g);
 		svc__moved(svc, l->row.key, l->g->seq);
+		if (engine_game_to_act(l->g) & l->row.bot_seats)
+			svc__bots_wake(svc, l->row.key);
 		return 0;
 	}
 	if (rc == BD_ECONFLICT && m->has_expected)
 		return stale(err, current);
 	return rc;
+}
+
+int svc__move_as(struct service *svc, struct loaded *l, int seat,
+                 const json_t *action, struct svc_err *err)
+{
+	struct move_req m = {action, 1, l->g->seq};
+	return try_move(svc, l, seat, &m, NULL, NULL, err);
 }
 
 /* The recorded answer of a retried request (svc__idem_replay's codes),

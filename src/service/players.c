@@ -370,8 +370,11 @@ int service_join(struct service *svc, const char *id, const char *token,
 		if (r2 != BD_ENOTFOUND)
 			rc = r2;
 	}
-	if (rc == 0 && !(idem && idem->replayed))
+	if (rc == 0 && !(idem && idem->replayed)) {
 		svc__moved(svc, l.row.key, l.g->seq); /* status may change */
+		if (l.row.bot_seats & engine_game_to_act(l.g))
+			svc__bots_wake(svc, l.row.key); /* it may start */
+	}
 	loaded_release(&l);
 	return rc;
 }

@@ -69,6 +69,16 @@ int service_catalog(struct service *svc, const char **body, size_t *len,
 	return 0;
 }
 
+int service_health(struct service *svc, struct svc_err *err)
+{
+	if (store_check(svc->st) < 0)
+		return svc__fail(err, BD_EUNAVAILABLE,
+		                 "the database file was deleted or replaced "
+		                 "while the server ran; writes are refused "
+		                 "until it restarts");
+	return 0;
+}
+
 struct service *service_new(struct store *st, size_t cache_games)
 {
 	struct service *svc = calloc(1, sizeof *svc);
@@ -87,6 +97,7 @@ void service_free(struct service *svc)
 {
 	if (!svc)
 		return;
+	service_bots_stop(svc);
 	engine_cache_free(svc->cache);
 	free(svc->catalog);
 	free(svc);
@@ -96,10 +107,11 @@ void service_free(struct service *svc)
 
 json_t *svc__list_entry(const struct store_game *g)
 {
-	return json_pack("{s:s,s:s,s:s,s:I,s:i,s:i,s:o,s:o,s:o}", "id", g->id,
-	                 "game", g->rules_id, "status", g->status, "seq",
+	json_t *bots = g->bots ? json_loads(g->bots, 0, NULL) : json_array();
+	return json_pack("{s:s,s:s,s:s,s:I,s:i,s:i,s:o,s:o,s:o,s:o}", "id",
+	                 g->id, "game", g->rules_id, "status", g->status, "seq",
 	                 (json_int_t)g->seq, "seats", g->seats, "open_seats",
-	                 g->open_seats, "to_act",
+	                 g->open_seats, "bots", bots, "to_act",
 	                 svc__seat_list(g->open_seats ? 0 : g->to_act),
 	                 "created", svc__iso_time(g->created_ms), "updated",
 	                 svc__iso_time(g->updated_ms));

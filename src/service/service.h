@@ -76,10 +76,19 @@ void service_free(struct service *svc);
 int service_catalog(struct service *svc, const char **body, size_t *len,
                     struct svc_err *err);
 
+/* GET /healthz: 0 when the server can serve reads and writes, or
+ * BD_EUNAVAILABLE (with a detail) when its database file was deleted or
+ * replaced under it.  Never waits for a lock. */
+int service_health(struct service *svc, struct svc_err *err);
+
 /* POST /v1/games.  `body` is borrowed; `token` (may be NULL) is needed
- * when a seat of "seating" is "me".  idem may be NULL. */
+ * when a seat of "seating" is "me".  `client` is the caller's address
+ * (http/limits.h's text form; NULL: unknown): with the caller's player, it
+ * is the game's creator for the store's caps on waiting games (BD_ELIMIT
+ * past one).  idem may be NULL. */
 int service_create(struct service *svc, const json_t *body, const char *token,
-                   struct svc_idem *idem, json_t **out, struct svc_err *err);
+                   const char *client, struct svc_idem *idem, json_t **out,
+                   struct svc_err *err);
 
 /* GET /v1/games.  Each argument is the raw query value or NULL; status
  * may be "waiting" (games with open seats), "active" or "finished". */
@@ -145,6 +154,30 @@ int service_player_games(struct service *svc, const char *token,
 /* GET /v1/games/{id}/moves.  `after` is the raw ?after= value or NULL. */
 int service_moves(struct service *svc, const char *id, const char *token,
                   const char *after, json_t **out, struct svc_err *err);
+
+/* ---- bot seats (bots.c) ---- */
+
+/* Starts the bot worker: one thread that plays every bot seat (a seating
+ * entry {"bot":…}, bot.h) as soon as it is to act, turn or off-turn
+ * decision, posting each choice as an ordinary logged move.  It first
+ * scans the store for active games where a bot seat is to act (turns
+ * left pending by a previous run).  `max_ms` caps each decision's wall-
+ * clock time in milliseconds (0: the bot level's own cap).  `queue`
+ * (>= 1; SVC_BOTS_QUEUE is a good size) bounds the games waiting for the
+ * worker: a wake-up that finds it full is dropped, and the worker rescans
+ * the store for such games once it has emptied it.  0, or BD_ENOMEM /
+ * BD_EINTERNAL (no thread).  Without it bot seats never move.  Call
+ * before serving; calling it twice is a no-op. */
+#define SVC_BOTS_QUEUE 1024
+int service_bots_start(struct service *svc, unsigned max_ms, size_t queue);
+
+/* Stops the bot worker: lets the decision in hand finish (at most its
+ * max_ms and one store write; no move is ever half-written: each is one
+ * transaction), then joins the thread.  Turns still queued are found
+ * again by the next start's scan.  Call once no request is being served
+ * (after the HTTP server stopped) and before the store closes;
+ * service_free calls it too.  No-op when the worker does not run. */
+void service_bots_stop(struct service *svc);
 
 /* ---- live updates ---- */
 

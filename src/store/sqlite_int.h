@@ -6,7 +6,9 @@
 
 #include <pthread.h>
 #include <sqlite3.h>
+#include <stdatomic.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "store.h"
 
@@ -63,13 +65,28 @@ enum stmt {
 	ST_DLV_DONE,
 	ST_DLV_REQUEUE,
 	ST_DLV_LIST,
+	ST_BOT_GAMES,
+	/* waiting games' caps and expiry (store_sqlite.c) */
+	ST_GAME_CREATOR,
+	ST_WAITING_BY_PLAYER,
+	ST_WAITING_BY_ADDR,
+	ST_GAME_JOINABLE,
 	ST_COUNT
 };
 
-/* The columns of a game row, in the order of enum game_col. */
+/* The columns of a game row, in the order of enum game_col.  The last two
+ * read the game's bot seats (a bit set, and a JSON array of {"seat":n,
+ * "bot":spec}) from the seats table, in seat order (the seats_by_bot
+ * index's).  `key` in them is the game's: no table they name has a
+ * column of that name, so it resolves to the outer query's games row. */
 #define GAME_COLS                                                              \
 	"key, id, rules_id, rules_version, seats, seed, options, setup, "      \
-	"status, seq, to_act, result, created_ms, updated_ms, open_seats"
+	"status, seq, to_act, result, created_ms, updated_ms, open_seats, "    \
+	"(SELECT coalesce(sum(1 << b.seat), 0) FROM seats b "                  \
+	"WHERE b.game_key = key AND b.bot IS NOT NULL), "                      \
+	"(SELECT json_group_array(json_object('seat', b.seat, 'bot', "         \
+	"json(b.bot))) FROM seats b WHERE b.game_key = key AND "               \
+	"b.bot IS NOT NULL)"
 
 enum game_col {
 	GC_KEY,
@@ -87,6 +104,8 @@ enum game_col {
 	GC_CREATED_MS,
 	GC_UPDATED_MS,
 	GC_OPEN_SEATS,
+	GC_BOT_SEATS,
+	GC_BOTS,
 	GC_COUNT /* the first column after GAME_COLS */
 };
 
@@ -103,10 +122,28 @@ struct conn {
 struct store {
 	pthread_mutex_t mu;   /* guards every conns[i].checked_out */
 	pthread_cond_t freed; /* signalled when a connection is checked in */
-	int nconns;           /* pool size, >= 1 */
-	store_change_fn on_change; /* store_on_change's listener, or NULL */
+	/* Writes: one at a time, on their own connection, so that readers
+	 * (the pool, WAL snapshots) never wait for a writer or its lock. */
+	pthread_mutex_t write_mu; /* held for a whole write transaction */
+	struct conn writer;       /* used only under write_mu */
+	int write_wait_ms;        /* longest a write waits for the locks */
+	struct timespec write_deadline; /* CLOCK_MONOTONIC: the current
+	                                   write's, under write_mu */
+	atomic_int lock_waiting;   /* 1: the writer waits for a lock another
+	                              process holds; new writes do not queue */
+	atomic_int space_out;      /* 1: the last write found no space (507) */
+	atomic_int file_gone;      /* 1: the file was deleted or replaced */
+	dev_t dev;                 /* the database file's device and inode, */
+	ino_t ino;                 /* as opened */
+	char *path;                /* the database file's path, malloc'd */
+	int nconns;                /* pool size, >= 1 */
+	store_change_fn on_change; /* store_on_change's listener, or NULL;
+	                              under mu */
 	void *on_change_ctx;       /* its context */
-	struct conn conns[];       /* the pool */
+	int64_t waiting_expire_ms; /* store_config's, 0: never */
+	unsigned waiting_per_player; /* store_config's, 0: no cap */
+	unsigned waiting_per_addr;   /* store_config's, 0: no cap */
+	struct conn conns[];         /* the pool: reads */
 };
 
 /* A value to bind to a statement parameter. */
@@ -155,6 +192,11 @@ int store__read_i64(sqlite3_stmt *st, void *ctx);
 /* Unix time in milliseconds. */
 int64_t store__now_ms(void);
 
+/* A waiting game last touched before this unix time (ms) is expired:
+ * no longer read, listed, joined or counted.  INT64_MIN when waiting
+ * games never expire. */
+int64_t store__waiting_cutoff(const struct store *s);
+
 /* The int64 with the bit pattern of u: how SQLite stores a uint64. */
 int64_t store__u64_bits(uint64_t u);
 
@@ -168,7 +210,10 @@ int store__game_read(sqlite3_stmt *st, struct store_game *g);
 struct conn *store__checkout(struct store *s);
 void store__checkin(struct store *s, struct conn *c);
 
-/* Runs fn in one BEGIN IMMEDIATE transaction: all of it or nothing. */
+/* Runs fn in one BEGIN IMMEDIATE transaction on the write connection:
+ * all of it or nothing.  Waits at most write_wait_ms for the locks
+ * (BD_EBUSY); BD_EUNAVAILABLE if the file was deleted or replaced;
+ * BD_ENOSPACE if the disk or the file size limit is full. */
 int store__write_tx(struct store *s, tx_fn fn, void *ctx);
 
 /* Inside a write transaction: records idem (NULL: nothing).  BD_EREPLAY
@@ -193,9 +238,10 @@ int store__events_before(struct conn *c, int64_t key, struct ev_before *b);
  * lists and notes the game's players for the change listener. */
 int store__events_after(struct conn *c, int64_t key, const struct ev_before *b);
 
-/* Ends a write transaction's use of c: checks c in, then (after a
- * commit) tells the change listener about the players c noted; after a
- * rollback it forgets them. */
+/* Ends a write transaction on the write connection c (s->write_mu held):
+ * unlocks write_mu, then (after a commit) tells the change listener about
+ * the players c noted, once each time they were noted; after a rollback
+ * it forgets them.  The listener runs with no store lock held. */
 void store__changes_flush(struct store *s, struct conn *c, int committed);
 
 #endif

@@ -2,11 +2,21 @@
  *
  * An interface a second backend (e.g. PostgreSQL) could implement; the
  * SQLite one is store_sqlite.c.  Every function is thread-safe: the store
- * keeps a pool of connections and each call checks one out for its
- * duration.  Every function returns 0 or a negative bd_err; a failed call
- * changes nothing (each write is one transaction) and writes no
- * out-parameter (the one exception: store_move_append reports the current
- * seq on BD_ECONFLICT).
+ * keeps a pool of read connections, each call checks one out for its
+ * duration, and one write connection that writes take in turn.  Reads
+ * never wait for a write (WAL snapshots).  Every function returns 0 or a
+ * negative bd_err; a failed call changes nothing (each write is one
+ * transaction) and writes no out-parameter (the one exception:
+ * store_move_append reports the current seq on BD_ECONFLICT).
+ *
+ * Every write can also fail with:
+ * - BD_EBUSY: the write lock was not had within busy_timeout_ms (our own
+ *   writes queue for it; while another process holds it, a second write
+ *   answers BD_EBUSY at once rather than queue).  Retry shortly.
+ * - BD_ENOSPACE: the disk, a quota or the file size limit is full.
+ *   Reads go on; writes work again once there is space.
+ * - BD_EUNAVAILABLE: the database file was deleted or replaced since
+ *   store_open (see store_check).  Until a restart.
  *
  * The *_each functions call back while holding a pooled connection and a
  * read snapshot: a callback must be quick and must not call the store.
@@ -21,6 +31,7 @@
 
 #define STORE_ID_LEN         16 /* public game ids: 16 lowercase hex chars */
 #define STORE_TOKEN_HASH_LEN 32 /* SHA-256 of a bearer token */
+#define STORE_BOT_LEN        64 /* a bot seat's spec text, with its NUL */
 
 struct store;
 
@@ -29,7 +40,17 @@ struct store_config {
 	int sync_full;   /* 1: PRAGMA synchronous=FULL (durable acks), 0: NORMAL
 	                  */
 	int connections; /* pool size, >= 1 */
-	int busy_timeout_ms; /* how long a writer waits for the lock */
+	int busy_timeout_ms; /* >= 0: longest a write waits for the locks
+	                        (ours and another process's), in ms */
+	/* Open waiting games (some seat still open): a game created with
+	 * store_game.creator_key / creator_addr set is refused (BD_ELIMIT)
+	 * when that creator already has this many waiting; 0: no cap. */
+	unsigned waiting_per_player, waiting_per_addr;
+	/* A waiting game nobody touched (created, or a seat taken) for this
+	 * long is expired: store_game_get answers BD_ENOTFOUND, listings
+	 * skip it, store_seat_claim answers BD_ENOTFOUND, and it counts for
+	 * no cap.  The row stays (keys are never reused).  0: never. */
+	int64_t waiting_expire_ms;
 };
 
 /* Opens (creating if needed) the database, applies the migrations of sql/
@@ -40,6 +61,11 @@ int store_open(const struct store_config *cfg, struct store **out, char *err,
 
 /* Closes every connection and frees the store.  NULL is a no-op. */
 void store_close(struct store *s);
+
+/* Whether the store can still write: 0, or BD_EUNAVAILABLE when the file
+ * it opened was deleted or replaced (its path names no file or another
+ * one).  One stat(2); it never waits for a lock. */
+int store_check(struct store *s);
 
 /* A game row.  Strings marked malloc'd are owned by the struct and freed
  * by store_game_release. */
@@ -59,6 +85,14 @@ struct store_game {
 	int64_t created_ms;        /* unix time, milliseconds */
 	int64_t updated_ms;        /* time of the last move (or creation) */
 	int open_seats;            /* seats not yet claimed (0..seats) */
+	unsigned bot_seats;        /* read back: seats bots hold (bit set) */
+	char *bots; /* read back: JSON array text of the bot seats, each
+	               {"seat":n,"bot":spec} in seat order ("[]": none),
+	               malloc'd */
+	/* Written by store_game_create only (not read back): */
+	int64_t creator_key;      /* the creating player, or 0 */
+	const char *creator_addr; /* the creating client's address
+	                             (limits.h's text), borrowed, or NULL */
 };
 
 /* Frees the malloc'd fields of g (not g itself) and zeroes them. */
@@ -85,13 +119,17 @@ struct store_seat {
 	char player_id[STORE_ID_LEN + 1];  /* read back: holder's id or "" */
 	char player_name[65];              /* read back: holder's name or "" */
 	char invited_id[STORE_ID_LEN + 1]; /* read back: invitee's id or "" */
+	char bot[STORE_BOT_LEN]; /* a bot's spec (JSON object text) when a
+	                            bot holds the seat, else "" */
 };
 
 /* Inserts a game and its g->seats seats (seats[i].seat == i) in one
  * transaction, with the idempotency record idem if not NULL.  g->key, seq,
  * created_ms and updated_ms are ignored; open_seats is counted from seats.
  * On success *key_out receives the new row id.  BD_ECONFLICT if g->id is
- * taken (pick another); BD_EREPLAY if idem's scope is already recorded. */
+ * taken (pick another); BD_EREPLAY if idem's scope is already recorded;
+ * BD_ELIMIT if the game would wait for players and its creator already
+ * holds store_config's cap of waiting games. */
 int store_game_create(struct store *s, const struct store_game *g,
                       const struct store_seat *seats,
                       const struct store_idem *idem, int64_t *key_out);
@@ -223,6 +261,14 @@ typedef int (*store_seated_fn)(void *ctx, const struct store_game *g, int seat);
 int store_player_games_each(struct store *s, int64_t player_key,
                             const struct store_player_filter *f,
                             store_seated_fn fn, void *ctx);
+
+/* Calls fn(ctx, key) for each active game (no open seat, not finished)
+ * with key > after_key where a seat a bot holds is to act (its stored
+ * to_act), in key order, at most `limit` (1..1000) of them.  fn returns 0
+ * to go on, negative to stop (that code is returned). */
+typedef int (*store_key_fn)(void *ctx, int64_t key);
+int store_bot_games_each(struct store *s, int64_t after_key, int limit,
+                         store_key_fn fn, void *ctx);
 
 /* ---- idempotency (store_players.c) ---- */
 

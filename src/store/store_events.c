@@ -102,7 +102,7 @@ void store__changes_flush(struct store *s, struct conn *c, int committed)
 	int n = committed ? c->ntouched : 0;
 	memcpy(touched, c->touched, (size_t)n * sizeof *touched);
 	c->ntouched = 0;
-	store__checkin(s, c);
+	pthread_mutex_unlock(&s->write_mu);
 	pthread_mutex_lock(&s->mu);
 	store_change_fn fn = s->on_change;
 	void *ctx = s->on_change_ctx;

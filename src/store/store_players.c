@@ -110,6 +110,8 @@ static int read_seat(sqlite3_stmt *st, void *ctx)
 	if (rc == 0)
 		rc =
 		    store__col_copy(st, 7, t->invited_id, sizeof t->invited_id);
+	if (rc == 0)
+		rc = store__col_copy(st, 8, t->bot, sizeof t->bot);
 	x->n++;
 	return rc;
 }
@@ -157,7 +159,8 @@ struct claim_ctx {
 	int64_t key;
 	const struct store_claim *claim;
 	const struct store_idem *idem;
-	int seat; /* out */
+	int seat;       /* out */
+	int64_t cutoff; /* store__waiting_cutoff */
 };
 
 /* An open seat's state: whether it is open, and whom it is reserved for. */
@@ -218,8 +221,14 @@ static int claim_tx(struct conn *c, void *ctx)
 {
 	struct claim_ctx *x = ctx;
 	const struct store_claim *cl = x->claim;
+	int64_t seq = 0;
+	/* An expired waiting game is gone (store__waiting_cutoff). */
+	int rc = lookup_i64(c, ST_GAME_JOINABLE,
+	                    ARGS(A_I64(x->key), A_I64(x->cutoff)), &seq);
 	int64_t open = 0;
-	int rc = lookup_i64(c, ST_GAME_OPEN_SEATS, ARGS(A_I64(x->key)), &open);
+	if (rc == 0)
+		rc = lookup_i64(c, ST_GAME_OPEN_SEATS, ARGS(A_I64(x->key)),
+		                &open);
 	if (rc == 0 && cl->open_seats > 0 && open != cl->open_seats)
 		rc = BD_ECONFLICT; /* the caller's answer would be stale */
 	if (rc == 0)
@@ -254,7 +263,7 @@ int store_seat_claim(struct store *s, int64_t key, const struct store_claim *c,
 {
 	if ((c->player_key == 0) == (c->token_hash == NULL))
 		return BD_EBADREQUEST; /* exactly one holder */
-	struct claim_ctx x = {key, c, idem, -1};
+	struct claim_ctx x = {key, c, idem, -1, store__waiting_cutoff(s)};
 	int rc = store__write_tx(s, claim_tx, &x);
 	if (rc == 0)
 		*seat_out = x.seat;
@@ -369,11 +378,12 @@ int store_player_games_each(struct store *s, int64_t player_key,
 	int64_t upd = f->before_updated ? f->before_updated : INT64_MAX;
 	int64_t key = f->before_updated ? f->before_key : INT64_MAX;
 	struct conn *c = store__checkout(s);
-	int rc = store__run(c, ST_PLAYER_GAMES,
-	                    ARGS(A_I64(player_key), A_TEXT(f->status),
-	                         A_I64(f->my_turn), A_I64(upd), A_I64(key),
-	                         A_I64(f->limit)),
-	                    read_seated, &x);
+	int rc =
+	    store__run(c, ST_PLAYER_GAMES,
+	               ARGS(A_I64(player_key), A_TEXT(f->status),
+	                    A_I64(f->my_turn), A_I64(upd), A_I64(key),
+	                    A_I64(f->limit), A_I64(store__waiting_cutoff(s))),
+	               read_seated, &x);
 	store__checkin(s, c);
 	return rc;
 }

@@ -8,11 +8,14 @@
  * sql/NNNN_*.sql, embedded as store_migrations[] and applied in one
  * transaction that also sets PRAGMA user_version.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include <sqlite3.h>
@@ -33,6 +36,7 @@
  * statements (rather than "?1 IS NULL OR ...") let each use its index. */
 #define LIST_SQL(filter)                                                       \
 	"SELECT " GAME_COLS " FROM games WHERE key < ?3" filter                \
+	" AND NOT (status = 'waiting' AND updated_ms < ?5)"                    \
 	" ORDER BY key DESC LIMIT ?4"
 
 /* An event's data (store.h): public facts of game g for seat s. */
@@ -56,9 +60,11 @@ static const char *const stmt_sql[ST_COUNT] = {
                        "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, ?9, ?10, ?11, "
                        "?11, ?12)",
     [ST_SEAT_INSERT] = "INSERT INTO seats (game_key, seat, token_hash, "
-                       "player_key, invited, open) "
-                       "VALUES (?1, ?2, ?3, nullif(?4, 0), nullif(?5, 0), ?6)",
-    [ST_GAME_GET] = "SELECT " GAME_COLS " FROM games WHERE id = ?1",
+                       "player_key, invited, open, bot) "
+                       "VALUES (?1, ?2, ?3, nullif(?4, 0), nullif(?5, 0), ?6, "
+                       "nullif(?7, ''))",
+    [ST_GAME_GET] = "SELECT " GAME_COLS " FROM games WHERE id = ?1 "
+                    "AND NOT (status = 'waiting' AND updated_ms < ?2)",
     [ST_GAME_BY_KEY] = "SELECT " GAME_COLS " FROM games WHERE key = ?1",
     [ST_SEAT_FIND] = "SELECT seat FROM seats "
                      "WHERE game_key = ?1 AND token_hash = ?2",
@@ -77,7 +83,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_SEATS_GET] =
         "SELECT s.seat, s.open, s.token_hash, coalesce(s.player_key, 0), "
         "coalesce(s.invited, 0), coalesce(p.id, ''), coalesce(p.name, ''), "
-        "coalesce(i.id, '') FROM seats s "
+        "coalesce(i.id, ''), coalesce(s.bot, '') FROM seats s "
         "LEFT JOIN players p ON p.key = s.player_key "
         "LEFT JOIN players i ON i.key = s.invited "
         "WHERE s.game_key = ?1 ORDER BY s.seat",
@@ -108,6 +114,7 @@ static const char *const stmt_sql[ST_COUNT] = {
         "AND (?2 IS NULL OR g.status = ?2) "
         "AND (?3 = 0 OR (g.status = 'active' AND (g.to_act >> s.seat) & 1)) "
         "AND (g.updated_ms < ?4 OR (g.updated_ms = ?4 AND g.key < ?5)) "
+        "AND NOT (g.status = 'waiting' AND g.updated_ms < ?7) "
         "ORDER BY g.updated_ms DESC, g.key DESC LIMIT ?6",
     [ST_IDEM_INSERT] = "INSERT INTO idempotency (scope, request, status, "
                        "response, created_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -184,13 +191,40 @@ static const char *const stmt_sql[ST_COUNT] = {
                     "JOIN events e ON e.key = d.event_key "
                     "WHERE d.player_key = ?1 ORDER BY d.event_key DESC "
                     "LIMIT ?2",
+    /* Walks the bot seats only (the partial index, in game_key order:
+     * no sort), then looks each game up; CROSS JOIN keeps that order. */
+    [ST_BOT_GAMES] = "SELECT DISTINCT s.game_key FROM seats s "
+                     "INDEXED BY seats_by_bot "
+                     "CROSS JOIN games g ON g.key = s.game_key "
+                     "WHERE s.bot IS NOT NULL AND s.game_key > ?1 "
+                     "AND g.status = 'active' AND (g.to_act >> s.seat) & 1 "
+                     "ORDER BY s.game_key LIMIT ?2",
+    [ST_GAME_CREATOR] = "UPDATE games SET creator_player = nullif(?2, 0), "
+                        "creator_addr = ?3 WHERE key = ?1",
+    [ST_WAITING_BY_PLAYER] = "SELECT count(*) FROM games WHERE "
+                             "creator_player = ?1 AND status = 'waiting' "
+                             "AND updated_ms >= ?2",
+    [ST_WAITING_BY_ADDR] = "SELECT count(*) FROM games WHERE "
+                           "creator_addr = ?1 AND status = 'waiting' "
+                           "AND updated_ms >= ?2",
+    [ST_GAME_JOINABLE] = "SELECT seq FROM games WHERE key = ?1 AND NOT "
+                         "(status = 'waiting' AND updated_ms < ?2)",
 };
+
+int64_t store__waiting_cutoff(const struct store *s)
+{
+	return s->waiting_expire_ms ? store__now_ms() - s->waiting_expire_ms
+	                            : INT64_MIN;
+}
 
 /* ---- errors ---------------------------------------------------------- */
 
-/* The bd_err for an SQLite result code (extended codes are on).  A lost
- * race on a key is a conflict; a lock not had in time is busy. */
-static int bd_from_sqlite(int rc)
+/* The bd_err for an SQLite result code (extended codes are on) and the
+ * errno of the system call that failed (0 if none).  A lost race on a key
+ * is a conflict; a lock not had in time is busy; a full disk, quota or
+ * file size limit (RLIMIT_FSIZE: write() fails with EFBIG) is no space;
+ * a file SQLite saw moved or deleted is unavailable. */
+static int bd_from_sqlite(int rc, int sys_errno)
 {
 	switch (rc) {
 	case SQLITE_CONSTRAINT_PRIMARYKEY:
@@ -198,17 +232,51 @@ static int bd_from_sqlite(int rc)
 		return BD_ECONFLICT;
 	case SQLITE_NOMEM:
 		return BD_ENOMEM;
+	case SQLITE_FULL:
+		return BD_ENOSPACE;
+	case SQLITE_READONLY_DBMOVED:
+		return BD_EUNAVAILABLE;
 	}
 	if ((rc & 0xff) == SQLITE_BUSY)
 		return BD_EBUSY;
+	if ((rc & 0xff) == SQLITE_IOERR &&
+	    (sys_errno == ENOSPC || sys_errno == EFBIG || sys_errno == EDQUOT))
+		return BD_ENOSPACE;
 	return BD_EINTERNAL;
+}
+
+/* Whether a failed write on db's files ran into the file size limit
+ * (RLIMIT_FSIZE, ulimit -f).  SQLite reports a write that fails with
+ * EFBIG as SQLITE_IOERR_WRITE and does not keep that errno (its
+ * sqlite3_system_errno is whatever a later call left), so the files are
+ * asked instead: the limit is finite and the database or its WAL is
+ * within a megabyte of it (a transaction appends a few pages). */
+static int past_size_limit(sqlite3 *db)
+{
+	struct rlimit rl;
+	const char *path = sqlite3_db_filename(db, "main");
+	if (!path || !*path || getrlimit(RLIMIT_FSIZE, &rl) < 0 ||
+	    rl.rlim_cur == RLIM_INFINITY)
+		return 0;
+	char wal[4096];
+	snprintf(wal, sizeof wal, "%s-wal", path);
+	struct stat st;
+	off_t largest = 0;
+	if (stat(path, &st) == 0)
+		largest = st.st_size;
+	if (stat(wal, &st) == 0 && st.st_size > largest)
+		largest = st.st_size;
+	return (rlim_t)largest + (1u << 20) >= rl.rlim_cur;
 }
 
 /* Maps a failed call on db to a bd_err, and reports on stderr the ones no
  * caller can expect (a bug, a broken file, an I/O error). */
 int store__fail(sqlite3 *db, int rc)
 {
-	int code = bd_from_sqlite(rc);
+	int code = bd_from_sqlite(rc, sqlite3_system_errno(db));
+	if (code == BD_EINTERNAL && rc == SQLITE_IOERR_WRITE &&
+	    past_size_limit(db))
+		code = BD_ENOSPACE;
 	if (code == BD_EINTERNAL)
 		fprintf(stderr, "store: sqlite error %d: %s\n", rc,
 		        sqlite3_errmsg(db));
@@ -330,7 +398,8 @@ void store_game_release(struct store_game *g)
 	free(g->options);
 	free(g->setup);
 	free(g->result);
-	g->options = g->setup = g->result = NULL;
+	free(g->bots);
+	g->options = g->setup = g->result = g->bots = NULL;
 }
 
 /* Reads the GAME_COLS row at st into *g (caller releases, even on
@@ -347,6 +416,7 @@ int store__game_read(sqlite3_stmt *st, struct store_game *g)
 	g->created_ms = sqlite3_column_int64(st, GC_CREATED_MS);
 	g->updated_ms = sqlite3_column_int64(st, GC_UPDATED_MS);
 	g->open_seats = sqlite3_column_int(st, GC_OPEN_SEATS);
+	g->bot_seats = (unsigned)sqlite3_column_int64(st, GC_BOT_SEATS);
 	int rc = store__col_copy(st, GC_ID, g->id, sizeof g->id);
 	if (rc == 0)
 		rc = store__col_copy(st, GC_RULES_ID, g->rules_id,
@@ -360,6 +430,8 @@ int store__game_read(sqlite3_stmt *st, struct store_game *g)
 		rc = col_strdup(st, GC_SETUP, &g->setup);
 	if (rc == 0)
 		rc = col_strdup(st, GC_RESULT, &g->result);
+	if (rc == 0)
+		rc = col_strdup(st, GC_BOTS, &g->bots);
 	return rc;
 }
 
@@ -398,22 +470,137 @@ static void tx_rollback(struct conn *c)
 		store__run(c, ST_ROLLBACK, NO_ARGS, NULL, NULL);
 }
 
-/* Runs fn in one BEGIN IMMEDIATE transaction on a pooled connection:
+/* ---- the write path: bounded waits, file checks ------------------------ */
+
+/* The time `ms` milliseconds from now on `clock`. */
+static struct timespec clock_after_ms(clockid_t clock, int ms)
+{
+	struct timespec t;
+	clock_gettime(clock, &t);
+	t.tv_sec += ms / 1000;
+	t.tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (t.tv_nsec >= 1000000000L) {
+		t.tv_sec++;
+		t.tv_nsec -= 1000000000L;
+	}
+	return t;
+}
+
+/* Milliseconds from now until the monotonic time t (negative: past). */
+static long mono_ms_until(const struct timespec *t)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (long)(t->tv_sec - now.tv_sec) * 1000 +
+	       (t->tv_nsec - now.tv_nsec) / 1000000L;
+}
+
+/* The write connection's busy handler (sqlite3_busy_handler).  Our own
+ * writes are serialised by write_mu, so a busy lock here is held by
+ * another process: wait in short sleeps until the write's deadline, with
+ * lock_waiting set so that other writes answer busy at once instead of
+ * queueing (each queued one would hold an HTTP worker thread).  Returns
+ * 0 (give up: SQLITE_BUSY) at the deadline. */
+static int writer_busy(void *arg, int tries)
+{
+	struct store *s = arg;
+	long left = mono_ms_until(&s->write_deadline);
+	if (left <= 0)
+		return 0;
+	atomic_store(&s->lock_waiting, 1);
+	long step = tries < 4 ? 1 + tries * 3 : 20; /* ms: 1, 4, 7, 10, 20… */
+	struct timespec d = {0, (step < left ? step : left) * 1000000L};
+	nanosleep(&d, NULL);
+	return 1;
+}
+
+/* Takes write_mu within the write bound and starts the write's deadline.
+ * BD_EBUSY when the bound passes, or at once while the current writer
+ * waits for another process's lock. */
+static int writer_take(struct store *s)
+{
+	if (atomic_load(&s->lock_waiting))
+		return BD_EBUSY;
+	struct timespec deadline =
+	    clock_after_ms(CLOCK_MONOTONIC, s->write_wait_ms);
+	/* timedlock's clock is CLOCK_REALTIME (pthread_mutex_clocklock would
+	 * take the monotonic one, but ThreadSanitizer does not know it). */
+	struct timespec wall = clock_after_ms(CLOCK_REALTIME, s->write_wait_ms);
+	if (pthread_mutex_timedlock(&s->write_mu, &wall))
+		return BD_EBUSY; /* ETIMEDOUT */
+	s->write_deadline = deadline;
+	return 0;
+}
+
+/* Whether s->path still names the file the store opened (cheap: one
+ * stat).  A deleted or replaced file is reported once on stderr and makes
+ * every later write BD_EUNAVAILABLE: writing into an unlinked inode would
+ * lose the moves at the next restart, and a replacement file is not
+ * ours to mix with.  Other stat errors are left to SQLite. */
+static int file_check(struct store *s)
+{
+	if (atomic_load(&s->file_gone))
+		return BD_EUNAVAILABLE;
+	struct stat st;
+	int gone;
+	if (stat(s->path, &st) < 0)
+		gone = errno == ENOENT || errno == ENOTDIR;
+	else
+		gone = st.st_dev != s->dev || st.st_ino != s->ino;
+	if (!gone)
+		return 0;
+	if (!atomic_exchange(&s->file_gone, 1))
+		fprintf(stderr,
+		        "store: %s was deleted or replaced while open; "
+		        "writes are refused until the server restarts\n",
+		        s->path);
+	return BD_EUNAVAILABLE;
+}
+
+/* Notes on stderr when writes start or stop failing for lack of space
+ * (once per change, not once per request). */
+static void note_space(struct store *s, int rc)
+{
+	int out = rc == BD_ENOSPACE;
+	if (atomic_exchange(&s->space_out, out) != out)
+		fprintf(stderr, "store: %s\n",
+		        out ? "no space left for writes (disk full or file "
+		              "size limit); reads go on"
+		            : "writes succeed again");
+}
+
+/* Runs fn in one BEGIN IMMEDIATE transaction on the write connection:
  * either all its writes are committed or none is. */
 int store__write_tx(struct store *s, tx_fn fn, void *ctx)
 {
-	struct conn *c = store__checkout(s);
-	int rc = store__run(c, ST_BEGIN, NO_ARGS, NULL, NULL);
+	int rc = writer_take(s);
 	if (rc < 0)
-		goto out_checkin;
+		return rc;
+	struct conn *c = &s->writer;
+	rc = file_check(s);
+	if (rc == 0)
+		rc = store__run(c, ST_BEGIN, NO_ARGS, NULL, NULL);
+	atomic_store(&s->lock_waiting, 0);
+	if (rc < 0)
+		goto out_unlock;
 	rc = fn(c, ctx);
 	if (rc == 0)
 		rc = store__run(c, ST_COMMIT, NO_ARGS, NULL, NULL);
 	if (rc < 0)
 		tx_rollback(c);
-out_checkin:
-	store__changes_flush(s, c, rc == 0);
+	if (rc == 0 || rc == BD_ENOSPACE)
+		note_space(s, rc);
+out_unlock:
+	/* Cleared here too: a busy wait later in the transaction must not
+	 * leave every later write refused. */
+	atomic_store(&s->lock_waiting, 0);
+	store__changes_flush(s, c, rc == 0); /* unlocks write_mu */
 	return rc;
+}
+
+int store_check(struct store *s)
+{
+	return file_check(s);
 }
 
 /* ---- opening --------------------------------------------------------- */
@@ -435,7 +622,7 @@ static int pragma_get(sqlite3 *db, const char *sql, int64_t *num, char *text,
 	}
 	if (rc == SQLITE_DONE) /* no row: nothing to report */
 		rc = SQLITE_OK;
-	int code = rc == SQLITE_OK ? 0 : bd_from_sqlite(rc);
+	int code = rc == SQLITE_OK ? 0 : bd_from_sqlite(rc, 0);
 	if (code < 0)
 		open_fail(err, errlen, code, "%s: %s", sql, sqlite3_errmsg(db));
 	sqlite3_finalize(st);
@@ -448,7 +635,7 @@ static int exec_sql(sqlite3 *db, const char *what, const char *sql, char *err,
 {
 	int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
 	if (rc != SQLITE_OK)
-		return open_fail(err, errlen, bd_from_sqlite(rc), "%s: %s",
+		return open_fail(err, errlen, bd_from_sqlite(rc, 0), "%s: %s",
 		                 what, sqlite3_errmsg(db));
 	return 0;
 }
@@ -461,7 +648,7 @@ static int conn_connect(struct conn *c, const struct store_config *cfg,
 	    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
 	int rc = sqlite3_open_v2(cfg->path, &c->db, flags, NULL);
 	if (rc != SQLITE_OK)
-		return open_fail(err, errlen, bd_from_sqlite(rc),
+		return open_fail(err, errlen, bd_from_sqlite(rc, 0),
 		                 "cannot open %s: %s", cfg->path,
 		                 c->db ? sqlite3_errmsg(c->db)
 		                       : sqlite3_errstr(rc));
@@ -483,7 +670,7 @@ static int conn_prepare(struct conn *c, char *err, size_t errlen)
 		                            SQLITE_PREPARE_PERSISTENT,
 		                            &c->st[i], NULL);
 		if (rc != SQLITE_OK)
-			return open_fail(err, errlen, bd_from_sqlite(rc),
+			return open_fail(err, errlen, bd_from_sqlite(rc, 0),
 			                 "cannot prepare \"%s\": %s",
 			                 stmt_sql[i], sqlite3_errmsg(c->db));
 	}
@@ -616,31 +803,55 @@ static int migrate_checked(sqlite3 *db, char *err, size_t errlen)
 	return rc < 0 ? rc : on;
 }
 
-/* Opens conns[i], migrating the schema through the first one before any
- * statement is prepared against it. */
+/* Records which file s->path is, for file_check. */
+static int file_identify(struct store *s, char *err, size_t errlen)
+{
+	struct stat st;
+	if (stat(s->path, &st) < 0)
+		return open_fail(err, errlen, BD_EINTERNAL,
+		                 "cannot stat %s: %s", s->path,
+		                 strerror(errno));
+	s->dev = st.st_dev;
+	s->ino = st.st_ino;
+	return 0;
+}
+
+/* Opens the write connection, migrating the schema through it, then the
+ * pool's read connections. */
 static int pool_open(struct store *s, const struct store_config *cfg, char *err,
                      size_t errlen)
 {
+	int rc = conn_connect(&s->writer, cfg, err, errlen);
+	if (rc == 0)
+		rc = migrate_checked(s->writer.db, err, errlen);
+	if (rc == 0)
+		rc = conn_prepare(&s->writer, err, errlen);
+	if (rc == 0)
+		rc = file_identify(s, err, errlen);
+	if (rc < 0)
+		return rc;
+	sqlite3_busy_handler(s->writer.db, writer_busy, s);
 	for (int i = 0; i < s->nconns; i++) {
 		struct conn *c = &s->conns[i];
-		int rc = conn_connect(c, cfg, err, errlen);
-		if (rc == 0 && i == 0)
-			rc = migrate_checked(c->db, err, errlen);
-		if (rc == 0)
-			rc = conn_prepare(c, err, errlen);
-		if (rc < 0)
+		if ((rc = conn_connect(c, cfg, err, errlen)) < 0 ||
+		    (rc = conn_prepare(c, err, errlen)) < 0)
 			return rc;
 	}
 	return 0;
 }
 
-/* Initialises the pool's mutex and condition variable: both or neither. */
+/* Initialises the pool's mutex and condition variable and the write
+ * mutex: all or none. */
 static int pool_lock_init(struct store *s)
 {
 	if (pthread_mutex_init(&s->mu, NULL))
 		return -1;
-	if (pthread_cond_init(&s->freed, NULL) == 0)
+	if (pthread_cond_init(&s->freed, NULL))
+		goto out_mu;
+	if (pthread_mutex_init(&s->write_mu, NULL) == 0)
 		return 0;
+	pthread_cond_destroy(&s->freed);
+out_mu:
 	pthread_mutex_destroy(&s->mu);
 	return -1;
 }
@@ -649,6 +860,7 @@ static void pool_close(struct store *s)
 {
 	for (int i = 0; i < s->nconns; i++)
 		conn_close(&s->conns[i]);
+	conn_close(&s->writer);
 }
 
 int store_open(const struct store_config *cfg, struct store **out, char *err,
@@ -667,7 +879,18 @@ int store_open(const struct store_config *cfg, struct store **out, char *err,
 	if (!s)
 		return open_fail(err, errlen, BD_ENOMEM, "out of memory");
 	s->nconns = cfg->connections;
+	s->write_wait_ms = cfg->busy_timeout_ms;
+	s->path = strdup(cfg->path);
+	if (!s->path) {
+		free(s);
+		return open_fail(err, errlen, BD_ENOMEM, "out of memory");
+	}
+	s->waiting_expire_ms =
+	    cfg->waiting_expire_ms > 0 ? cfg->waiting_expire_ms : 0;
+	s->waiting_per_player = cfg->waiting_per_player;
+	s->waiting_per_addr = cfg->waiting_per_addr;
 	if (pool_lock_init(s)) {
+		free(s->path);
 		free(s);
 		return open_fail(err, errlen, BD_EINTERNAL,
 		                 "cannot create the pool's lock");
@@ -686,8 +909,10 @@ void store_close(struct store *s)
 	if (!s)
 		return;
 	pool_close(s);
+	pthread_mutex_destroy(&s->write_mu);
 	pthread_cond_destroy(&s->freed);
 	pthread_mutex_destroy(&s->mu);
+	free(s->path);
 	free(s);
 }
 
@@ -695,11 +920,50 @@ void store_close(struct store *s)
 
 /* What store_game_create's transaction inserts, and the key it got. */
 struct create_ctx {
+	struct store *s;                /* for the waiting caps */
 	const struct store_game *g;     /* the game */
 	const struct store_seat *seats; /* g->seats of them */
 	const struct store_idem *idem;  /* or NULL */
 	int64_t key;                    /* out: its key */
 };
+
+/* BD_ELIMIT when count statement `id` for creator `who` is at `cap`
+ * (0: no cap) already. */
+static int under_cap(struct conn *c, enum stmt id, struct arg who, unsigned cap,
+                     int64_t cutoff)
+{
+	struct one_i64 n = {0};
+	if (!cap)
+		return 0;
+	int rc =
+	    store__run(c, id, ARGS(who, A_I64(cutoff)), store__read_i64, &n);
+	if (rc == 0 && n.v >= (int64_t)cap)
+		rc = BD_ELIMIT;
+	return rc;
+}
+
+/* Records g's creator on row `key`, refusing (BD_ELIMIT) a waiting game
+ * past its creator's caps. */
+static int creator_put(struct conn *c, struct store *s,
+                       const struct store_game *g, int64_t key, int open)
+{
+	int64_t cutoff = store__waiting_cutoff(s);
+	int rc = 0;
+	if (!open || (!g->creator_key && !g->creator_addr))
+		return 0; /* only waiting games' creators are counted */
+	if (g->creator_key)
+		rc = under_cap(c, ST_WAITING_BY_PLAYER, A_I64(g->creator_key),
+		               s->waiting_per_player, cutoff);
+	if (rc == 0 && g->creator_addr)
+		rc = under_cap(c, ST_WAITING_BY_ADDR, A_TEXT(g->creator_addr),
+		               s->waiting_per_addr, cutoff);
+	if (rc == 0)
+		rc = store__run(c, ST_GAME_CREATOR,
+		                ARGS(A_I64(key), A_I64(g->creator_key),
+		                     A_TEXT(g->creator_addr)),
+		                NULL, NULL);
+	return rc;
+}
 
 static int count_open(const struct store_seat *seats, int n)
 {
@@ -716,8 +980,8 @@ static int seat_insert(struct conn *c, int64_t key, const struct store_seat *st)
 	    ARGS(A_I64(key), A_I64(st->seat),
 	         st->has_token ? A_BLOB(st->token_hash, STORE_TOKEN_HASH_LEN)
 	                       : A_TEXT(NULL),
-	         A_I64(st->player_key), A_I64(st->invited_key),
-	         A_I64(st->open)),
+	         A_I64(st->player_key), A_I64(st->invited_key), A_I64(st->open),
+	         A_TEXT(st->bot)),
 	    NULL, NULL);
 }
 
@@ -740,6 +1004,11 @@ static int create_tx(struct conn *c, void *ctx)
 	if (rc < 0)
 		return rc; /* BD_ECONFLICT: the id is taken */
 	x->key = sqlite3_last_insert_rowid(c->db);
+	/* Counted before its creator is written: the new game is not among
+	 * them, so a creator holds at most `cap` waiting games. */
+	rc = creator_put(c, x->s, g, x->key, open);
+	if (rc == BD_ELIMIT)
+		return rc;
 	for (int seat = 0; seat < g->seats && rc == 0; seat++)
 		rc = seat_insert(c, x->key, &x->seats[seat]);
 	if (rc == 0)
@@ -753,7 +1022,7 @@ int store_game_create(struct store *s, const struct store_game *g,
                       const struct store_seat *seats,
                       const struct store_idem *idem, int64_t *key_out)
 {
-	struct create_ctx x = {.g = g, .seats = seats, .idem = idem};
+	struct create_ctx x = {.s = s, .g = g, .seats = seats, .idem = idem};
 	int rc = store__write_tx(s, create_tx, &x);
 	if (rc == 0)
 		*key_out = x.key;
@@ -793,7 +1062,9 @@ static int game_lookup(struct store *s, enum stmt id, const struct arg *a,
 
 int store_game_get(struct store *s, const char *id, struct store_game *out)
 {
-	return game_lookup(s, ST_GAME_GET, ARGS(A_TEXT(id)), out);
+	return game_lookup(s, ST_GAME_GET,
+	                   ARGS(A_TEXT(id), A_I64(store__waiting_cutoff(s))),
+	                   out);
 }
 
 int store_game_by_key(struct store *s, int64_t key, struct store_game *out)
@@ -851,8 +1122,35 @@ int store_games_each(struct store *s, const struct store_filter *f,
 	struct conn *c = store__checkout(s);
 	int rc = store__run(c, list_stmt(f),
 	                    ARGS(A_TEXT(f->status), A_TEXT(f->rules_id),
-	                         A_I64(before), A_I64(f->limit)),
+	                         A_I64(before), A_I64(f->limit),
+	                         A_I64(store__waiting_cutoff(s))),
 	                    list_row, &x);
+	store__checkin(s, c);
+	return rc;
+}
+
+/* The caller's callback for store_bot_games_each. */
+struct keys_ctx {
+	store_key_fn fn; /* called per game */
+	void *ctx;       /* its context */
+};
+
+static int key_row(sqlite3_stmt *st, void *ctx)
+{
+	struct keys_ctx *x = ctx;
+	int rc = x->fn(x->ctx, sqlite3_column_int64(st, 0));
+	return rc < 0 ? rc : 0;
+}
+
+int store_bot_games_each(struct store *s, int64_t after_key, int limit,
+                         store_key_fn fn, void *ctx)
+{
+	if (limit < 1 || limit > 1000 || after_key < 0)
+		return BD_EBADREQUEST;
+	struct keys_ctx x = {.fn = fn, .ctx = ctx};
+	struct conn *c = store__checkout(s);
+	int rc = store__run(c, ST_BOT_GAMES,
+	                    ARGS(A_I64(after_key), A_I64(limit)), key_row, &x);
 	store__checkin(s, c);
 	return rc;
 }

@@ -17,9 +17,10 @@
  * the input on framing: CR bytes in the head are dropped, the body goes
  * with its Content-Length, or chunked when a "Transfer-Encoding: chunked"
  * header is given; a Content-Length the input declares is kept only on a
- * POST and over the body cap (the server's early 413).  Placeholders are
- * replaced before a request is sent, so that inputs reach moves, joins and
- * resignations rather than 404s:
+ * POST and over the body cap (the server's early 413); "Host: fuzz" is
+ * added when the input names no Host (HTTP/1.1 needs one, or it is 400).
+ * Placeholders are replaced before a request is sent, so that inputs reach
+ * moves, joins and resignations rather than 404s:
  *
  *   {id}            an Agent Avenue game of 2 seats with a fixed deal
  *                   (a fresh one for each input, unless the last input
@@ -156,7 +157,8 @@ static void make_game(const char *body, const char *token, char id[40],
 	json_t *req = json_loads(body, 0, NULL), *out = NULL, *seat;
 	struct svc_err err = {0};
 	size_t i;
-	if (!req || service_create(F.svc, req, token, NULL, &out, &err) < 0)
+	if (!req ||
+	    service_create(F.svc, req, token, NULL, NULL, &out, &err) < 0)
 		die(err.detail[0] ? err.detail : "fixture game refused");
 	snprintf(id, 40, "%s", json_string_value(json_object_get(out, "id")));
 	json_array_foreach(json_object_get(out, "seats"), i, seat)
@@ -305,7 +307,7 @@ static void frame(const char *req, size_t n, struct fixtures *fx,
 	expand(req, n, &x, fx);
 	put(&x, "", 1); /* never empty (x.p set); not sent */
 	const char *p = x.p, *end = x.p + x.len - 1;
-	int chunked = 0, lines = 0;
+	int chunked = 0, lines = 0, host = 0;
 	char cl[32];
 	*long_poll = 0;
 	cl[0] = '\0';
@@ -342,10 +344,13 @@ static void frame(const char *req, size_t n, struct fixtures *fx,
 			chunked = strcasestr(h, "chunked") != NULL;
 			continue;
 		} else {
+			host |= header_is(h, hn, "Host");
 			puts_(wire, h);
 		}
 		puts_(wire, "\r\n");
 	}
+	if (lines && !host)
+		puts_(wire, "Host: fuzz\r\n");
 	size_t blen = (size_t)(end - p);
 	char line[64];
 	if (lines == 0) {

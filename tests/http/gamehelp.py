@@ -1,6 +1,8 @@
 """gamehelp.py: helpers the HTTP suites share: a server fixture, the
 few calls every game test makes, and a raw reader for event streams."""
+import collections
 import contextlib
+import json
 import socket
 import time
 
@@ -163,3 +165,42 @@ def identical_after_sigkill(s, games, stable=lambda g: g):
     for label, gid, tokens in games:
         check(views(s, gid, tokens, stable) == before[gid],
               "%s: identical after SIGKILL and restart" % label)
+
+
+def acknowledged_in_logs(s, games, acked):
+    """What the move logs say against what the posts were told; [] when
+    they agree, else one line per finding.  games: (gid, seat tokens)
+    pairs; acked: (gid, seq, seat, action) for every 2xx answer to a
+    POST .../moves (a retried post's replayed answer included), action as
+    posted.  Each acknowledged move must be in its poster's log at its
+    seq, by that seat, as posted, and acknowledged once; every logged
+    move must have been acknowledged (a post retried with its
+    Idempotency-Key until answered is told of the move it made); every
+    seat's log must list the same seats at the same seqs.  The poster's
+    log, because a log shows a viewer another seat's hidden card hidden
+    (Agent Avenue rules §5: a discard has no card, a face-down card is
+    null until recruited; a spectator too, until the game ends)."""
+    found = []
+    logs = {}  # gid -> [the log as seat 0 sees it, as seat 1 does, ...]
+    for gid, tokens in games:
+        logs[gid] = []
+        for seat, t in enumerate(tokens):
+            r = s.request("GET", "/v1/games/%s/moves" % gid, token=t, validate=False)
+            if r.status != 200:
+                found.append("%s: the log as seat %d sees it: %r" % (gid, seat, r))
+            logs[gid].append(r.json["moves"] if r.status == 200 else [])
+        who = [[(m["seq"], m["seat"]) for m in log] for log in logs[gid]]
+        if any(w != who[0] for w in who):
+            found.append("%s: the seats' logs list different moves: %r" % (gid, who))
+    told = collections.Counter((gid, seq) for gid, seq, _, _ in acked)
+    for gid, seq, seat, action in acked:
+        log = logs[gid][seat]
+        m = log[seq - 1] if 0 < seq <= len(log) else None
+        if not m or m["seq"] != seq or m["seat"] != seat or m["action"] != action:
+            found.append("%s#%d acknowledged to seat %d as %s; seat %d's log holds %s" % (
+                gid, seq, seat, json.dumps(action, sort_keys=True), seat,
+                json.dumps(m, sort_keys=True) if m else "no move there"))
+    found += ["%s#%d acknowledged %d times" % (k + (n,)) for k, n in told.items() if n > 1]
+    found += ["%s#%d (seat %d) is in the log but no post was told it landed" % (gid, m["seq"], m["seat"])
+              for gid, seat_logs in logs.items() for m in seat_logs[0] if (gid, m["seq"]) not in told]
+    return found

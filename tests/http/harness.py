@@ -61,15 +61,31 @@ class Response:
         return "<%d %s>" % (self.status, self.raw[:300])
 
 
-class Server:
-    """One boardd process on a fresh port; the database survives restarts."""
+# Every suite but test_limits.py creates games, players and moves faster
+# than a person and opens many connections and streams from one address:
+# those run with the rate limits, connection and stream budgets per client
+# and waiting-game caps off
+# (the global stream budget stays).  `extra` comes after, so a suite may
+# still set one.
+LIMITS_OFF = ["--rate-limit", "off", "--max-conns-per-addr", "0",
+              "--max-streams-per-addr", "0",
+              "--max-streams-per-token", "0", "--waiting-per-player", "0",
+              "--waiting-per-addr", "0"]
 
-    def __init__(self, binary, db=None, extra=()):
+
+class Server:
+    """One boardd process on a fresh port; the database survives restarts.
+    limits=True keeps the server's default limits (test_limits.py)."""
+
+    def __init__(self, binary, db=None, extra=(), limits=False, preexec=None):
+        """preexec: run in the child before exec (e.g. to set a
+        resource limit), as subprocess's preexec_fn."""
         self.binary = binary
+        self.preexec = preexec
         self.dir = tempfile.mkdtemp(prefix="boardd-test-")
         self.db = db or os.path.join(self.dir, "test.db")
         self.port = free_port()
-        self.extra = list(extra)
+        self.extra = ([] if limits else LIMITS_OFF) + list(extra)
         self.proc = None
         self.log = os.path.join(self.dir, "server.log")
         self.start()
@@ -78,7 +94,8 @@ class Server:
         args = WRAP + [self.binary, "--addr", "127.0.0.1", "--port", str(self.port),
                 "--db", self.db, "--sync", "normal", "--quiet"] + self.extra
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL,
-                                     stderr=open(self.log, "ab"))
+                                     stderr=open(self.log, "ab"),
+                                     preexec_fn=self.preexec)
         deadline = time.time() + 10 * SLOW
         while time.time() < deadline:
             try:
@@ -204,6 +221,28 @@ def validate_raw(method, path, resp):
     library's own refusals (documented in the spec) may come instead."""
     if not is_library_refusal(resp):
         validate_response(method, path, resp)
+
+
+def raw_exchange(port, data, timeout=5):
+    """Sends raw bytes on a fresh connection to 127.0.0.1:port and reads
+    every byte the server sends until it closes the connection or
+    `timeout` seconds pass.  Returns (bytes, closed): closed is False
+    when the server still held the connection open."""
+    c = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    out, closed = b"", False
+    try:
+        c.sendall(data)
+        while True:
+            b = c.recv(65536)
+            if not b:
+                closed = True
+                break
+            out += b
+    except socket.timeout:
+        pass
+    finally:
+        c.close()
+    return out, closed
 
 
 def parse_responses(data, methods=()):

@@ -401,7 +401,7 @@ def idle_timeout_closes_stalled_clients(binary):
     with attack(binary, "stalled clients") as s:
         base = fd_count(s.proc.pid)
         partials = [b"", b"GET /v1/cat", b"GET /v1/catalog HTTP/1.1\r\nHost: x\r\n",
-                    b"POST /v1/players HTTP/1.1\r\nContent-Length: 40\r\n\r\n{\"na"]
+                    b"POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Length: 40\r\n\r\n{\"na"]
         conns = []
         for i in range(200):
             c = connect(s)

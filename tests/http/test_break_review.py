@@ -1,30 +1,16 @@
 """test_break_review.py: regressions from an adversarial review.  Each test
 is a promise the server broke when the review ran; see the review report
 for the cause and the suggested fix.  Part of tests/run.sh (make test)."""
-import socket
 import threading
 
 from gamehelp import actions, create, game, server
-from harness import check, run_all, test
+from harness import check, raw_exchange, run_all, test
 
 
 def raw_request(s, data, timeout=5):
     """Sends raw bytes on a fresh connection and returns every byte the
     server sends until it closes (or the timeout)."""
-    c = socket.create_connection(("127.0.0.1", s.port), timeout=timeout)
-    out = b""
-    try:
-        c.sendall(data)
-        while True:
-            b = c.recv(65536)
-            if not b:
-                break
-            out += b
-    except socket.timeout:
-        pass
-    finally:
-        c.close()
-    return out
+    return raw_exchange(s.port, data, timeout)[0]
 
 
 # ---- every error is a problem+json body ----

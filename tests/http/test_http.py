@@ -3,9 +3,10 @@ and a real SQLite file.  Usage: test_http.py BOARDD [test names...]"""
 import json
 import random
 import threading
+import uuid
 
 from harness import check, run_all, test, SPEC, ROOT
-from gamehelp import AA, server, create, game, actions, move, play_random
+from gamehelp import AA, server, create, game, actions, move, play_random, acknowledged_in_logs
 
 # ---- meta ----
 
@@ -140,6 +141,43 @@ def kill_and_restart_keeps_every_acknowledged_move(binary):
         check(after[0]["seq"] == acked, "every acknowledged move is there")
         check(s.request("GET", "/v1/games/%s/moves" % gid, token=tok[0]).json == log_before, "same log")
         play_random(s, gid, tok, rng)
+
+
+@test
+def acknowledged_moves_are_in_the_posters_log(binary):
+    """make kill-loop's final check, on a game whose cards are still
+    hidden: seat 0 discards (the card's face is its own, rules §5) and
+    plays a card face down that seat 1 has not recruited; the play's
+    answer is lost to a SIGKILL and its retry with the same
+    Idempotency-Key is answered.  Both moves are in seat 0's log as
+    posted, while seat 1 and a spectator see them hidden; the check finds
+    a wrong card, a move told twice and a move nobody was told of."""
+    with server(binary) as s:
+        gid, tok = create(s, _hidden_setup(["mole", "enforcer", "double-agent", "double-agent"],
+                                           ["sidekick", "enforcer", "saboteur"]))
+        discard = {"type": "discard", "card": "mole"}
+        play = {"type": "play", "face_up": "double-agent", "face_down": "enforcer"}
+        r = move(s, gid, tok[0], discard)
+        check(r.status == 201, "discard: %r" % r)
+        acked = [(gid, r.json["seq"], 0, discard)]
+        key = {"Idempotency-Key": str(uuid.uuid4())}
+        check(move(s, gid, tok[0], play, headers=key).status == 201, "play")  # its answer lost:
+        s.kill()
+        s.start()
+        r = move(s, gid, tok[0], play, headers=key)
+        check(r.status == 201 and r.json["seq"] == 2, "the retry gets the move's answer: %r" % r)
+        acked.append((gid, r.json["seq"], 0, play))
+        games = [(gid, tok)]
+        found = acknowledged_in_logs(s, games, acked)
+        check(found == [], "acknowledged moves in the poster's log as posted: %s" % found)
+        hidden = [{"type": "discard"}, dict(play, face_down=None)]
+        for t in (tok[1], None):
+            log = s.request("GET", "/v1/games/%s/moves" % gid, token=t).json["moves"]
+            check([m["action"] for m in log] == hidden, "others see the cards hidden: %r" % log)
+        wrong = [(gid, 1, 0, {"type": "discard", "card": "enforcer"}), acked[1]]
+        check(len(acknowledged_in_logs(s, games, wrong)) == 1, "a wrong card is found")
+        check(len(acknowledged_in_logs(s, games, acked + acked[1:])) == 1, "a move told twice is found")
+        check(len(acknowledged_in_logs(s, games, acked[:1])) == 1, "a move nobody was told of is found")
 
 
 @test

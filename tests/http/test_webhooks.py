@@ -145,6 +145,51 @@ def every_event_delivered_signed_to_the_players_concerned(binary):
 
 
 @test
+def a_person_playing_a_bot_is_told_of_each_turn(binary):
+    """The bot worker's moves go through the same store path as a
+    person's: after each, the person whose seat is to act gets a `turn`
+    event (account stream and webhook, signed); the bot seat has no
+    player and gets nothing."""
+    rec = Receiver()
+    try:
+        with server(binary, extra=FAST + ["--bot-ms", "20"]) as s:
+            ann, at = new_player(s, "Ann")
+            rec.secrets["/ann"] = hook(s, at, rec.url("/ann"))["secret"]
+            r = s.request("POST", "/v1/games", {"game": AA, "seats": 2,
+                                                 "seating": [{"bot": "random"}, "me"]}, token=at)
+            check(r.status == 201, "create: %r" % r)
+            gid = r.json["id"]
+            rng = random.Random(7)
+            seqs = []  # seqs at which Ann's seat became one to act again
+            mine = -1  # the seq after Ann's last move
+            for _ in range(6):
+                g = wait_for(lambda: (lambda g: g if g["status"] == "finished" or 1 in g["to_act"]
+                                      else None)(game(s, gid, at)), "Ann's turn")
+                if g["status"] == "finished":
+                    break
+                if g["seq"] != mine:  # the bot moved: Ann is told
+                    seqs.append(g["seq"])
+                    turns = wait_for(lambda: [e for e in account_events(s, at, 0)[0]
+                                              if e["type"] == "turn" and e["data"]["seq"] == g["seq"]],
+                                     "a turn event at seq %d" % g["seq"])
+                    check(len(turns) == 1 and turns[0]["data"]["seat"] == 1,
+                          "one turn event: %r" % turns)
+                acts = s.request("GET", "/v1/games/%s/actions" % gid, token=at).json["actions"]
+                r = s.request("POST", "/v1/games/%s/moves" % gid, {"action": rng.choice(acts)},
+                              token=at, headers={"If-Match": '"%d"' % g["seq"]})
+                check(r.status == 201, "Ann's move: %r" % r)
+                mine = r.json["seq"]
+            check(len(seqs) >= 2 and seqs[0] >= 1, "the bot moved first, and again: %r" % seqs)
+            got = wait_for(lambda: (lambda d: d if {p["data"]["seq"] for p in d.values()
+                                                    if p["type"] == "turn"} >= set(seqs) else None)(
+                rec.delivered("/ann")), "Ann's turn deliveries")
+            for p in got.values():
+                check_public(p, gid, 1)
+    finally:
+        rec.close()
+
+
+@test
 def seat_token_seats_get_no_events(binary):
     """A game of seat tokens only writes no event (there is no player)."""
     with server(binary) as s:

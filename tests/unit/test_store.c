@@ -1044,6 +1044,181 @@ static void test_events(void)
 	store_close(s);
 }
 
+/* ---- bot seats ---------------------------------------------------- */
+
+/* A 2-seat game: seat 0 held by a token, seat 1 by the bot `spec`; seat
+ * `acts` to act. */
+static int64_t bot_game(struct store *s, int tag, const char *spec, int acts)
+{
+	struct store_game g = new_game(tag, "agent-avenue", "active");
+	struct store_seat seats[2] = {{.seat = 0, .has_token = 1}, {.seat = 1}};
+	token_hash(seats[0].token_hash, tag, 0);
+	snprintf(seats[1].bot, sizeof seats[1].bot, "%s", spec);
+	g.to_act = 1u << acts;
+	int64_t key = -1;
+	if (store_game_create(s, &g, seats, NULL, &key) < 0)
+		return -1;
+	return key;
+}
+
+static int collect_key(void *ctx, int64_t key)
+{
+	int64_t *keys = ctx;
+	keys[++keys[0]] = key; /* keys[0] counts */
+	return 0;
+}
+
+/* The keys store_bot_games_each lists after `after` (at most 8). */
+static int64_t bot_games(struct store *s, int64_t after, int limit,
+                         int64_t *keys)
+{
+	keys[0] = 0;
+	if (store_bot_games_each(s, after, limit, collect_key, keys) < 0)
+		return -1;
+	return keys[0];
+}
+
+static void test_bot_seats(void)
+{
+	struct store *s = NULL;
+	open_store("bots", 2, &s);
+	const char *spec = "{\"bot\":\"mcts\",\"level\":3}";
+	int64_t due = bot_game(s, 1, spec, 1);   /* the bot is to act */
+	int64_t waits = bot_game(s, 2, spec, 0); /* the person is */
+	int64_t due2 = bot_game(s, 3, "{\"bot\":\"random\"}", 1);
+	int64_t plain = -1;
+	create_game(s, 4, "agent-avenue", "active", &plain);
+	test_cond("bots: created",
+	          due > 0 && waits > 0 && due2 > 0 && plain > 0);
+	struct store_game g;
+	test_cond("bots: the row reads its bot seats",
+	          store_game_by_key(s, due, &g) == 0 && g.bot_seats == 2u &&
+	              strcmp(g.bots, "[{\"seat\":1,\"bot\":{\"bot\":"
+	                             "\"mcts\",\"level\":3}}]") == 0);
+	store_game_release(&g);
+	test_cond("bots: a game without bots reads []",
+	          store_game_by_key(s, plain, &g) == 0 && g.bot_seats == 0 &&
+	              strcmp(g.bots, "[]") == 0);
+	store_game_release(&g);
+	struct store_seat seats[4];
+	int n = 0;
+	test_cond("bots: the seat reads its spec, no token, not open",
+	          store_seats_get(s, due, seats, 4, &n) == 0 && n == 2 &&
+	              strcmp(seats[1].bot, spec) == 0 && !seats[1].has_token &&
+	              !seats[1].open && seats[0].bot[0] == '\0');
+	int64_t keys[9];
+	test_cond("bots: the games where a bot is to act, in key order",
+	          bot_games(s, 0, 8, keys) == 2 && keys[1] == due &&
+	              keys[2] == due2);
+	test_cond("bots: paged by key",
+	          bot_games(s, 0, 1, keys) == 1 && keys[1] == due &&
+	              bot_games(s, due, 1, keys) == 1 && keys[1] == due2 &&
+	              bot_games(s, due2, 1, keys) == 0);
+	struct store_move mv = move(1, "{\"type\":\"x\"}");
+	mv.to_act = 1u;
+	test_cond("bots: once the bot moved, not listed",
+	          store_move_append(s, due, 0, &mv, NULL, NULL) == 0 &&
+	              bot_games(s, 0, 8, keys) == 1 && keys[1] == due2);
+	mv.status = "finished";
+	mv.to_act = 0;
+	mv.seat = 0;
+	test_cond("bots: a finished game is not listed",
+	          store_move_append(s, due2, 0, &mv, NULL, NULL) == 0 &&
+	              bot_games(s, 0, 8, keys) == 0);
+	test_cond("bots: bad limits refused",
+	          store_bot_games_each(s, 0, 0, collect_key, keys) ==
+	                  BD_EBADREQUEST &&
+	              store_bot_games_each(s, 0, 1001, collect_key, keys) ==
+	                  BD_EBADREQUEST);
+	store_close(s);
+	/* The schema: a bot seat has no other holder and is never open. */
+	test_cond("bots: a bot seat with a token is refused",
+	          raw_exec("bots",
+	                   "UPDATE seats SET token_hash = "
+	                   "zeroblob(32) WHERE bot IS NOT NULL") != SQLITE_OK);
+	test_cond("bots: an open bot seat is refused",
+	          raw_exec("bots", "UPDATE seats SET open = 1 "
+	                           "WHERE bot IS NOT NULL") != SQLITE_OK);
+	test_cond("bots: a bot spec must be JSON",
+	          raw_exec("bots", "UPDATE seats SET bot = 'mcts' "
+	                           "WHERE bot IS NOT NULL") != SQLITE_OK);
+}
+
+/* Another process (here: a raw connection) holds the write lock: a write
+ * waits at most busy_timeout_ms and fails BD_EBUSY having changed
+ * nothing; reads go on meanwhile; once released the write succeeds. */
+static void test_write_lock_held_elsewhere(void)
+{
+	struct store *s = NULL;
+	struct store_config cfg = {.path = db_path("locked"),
+	                           .connections = 2,
+	                           .busy_timeout_ms = 300};
+	char err[256];
+	test_cond("locked: opens", store_open(&cfg, &s, err, sizeof err) == 0);
+	int64_t key = 0;
+	create_game(s, 40, "agent-avenue", "active", &key);
+	sqlite3 *other = NULL;
+	sqlite3_open(db_path("locked"), &other);
+	test_cond("locked: the other connection takes the write lock",
+	          sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL) ==
+	              SQLITE_OK);
+	struct store_move m = move(0, "{\"recruit\":1}");
+	test_cond("locked: a move is busy",
+	          store_move_append(s, key, 0, &m, NULL, NULL) == BD_EBUSY);
+	test_cond("locked: a new game is busy",
+	          create_game(s, 41, "agent-avenue", "active", &key) ==
+	              BD_EBUSY);
+	struct store_game g = {0};
+	test_cond("locked: reads go on",
+	          store_game_get(s, "0000000000000028", &g) == 0 && g.seq == 0);
+	store_game_release(&g);
+	test_cond("locked: the file is fine", store_check(s) == 0);
+	sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_close(other);
+	test_cond("locked: after release the move lands",
+	          store_move_append(s, key, 0, &m, NULL, NULL) == 0);
+	store_close(s);
+	test_cond("locked: one game, one move",
+	          raw_query("locked",
+	                    "SELECT (SELECT count(*) FROM games) * 10 + "
+	                    "(SELECT count(*) FROM moves)",
+	                    NULL, 0) == 11);
+}
+
+/* The file deleted, then another put in its place, under an open store:
+ * store_check says so and every write is BD_EUNAVAILABLE (not written
+ * into the unlinked file); reads of what was there go on. */
+static void test_file_deleted_or_replaced(void)
+{
+	const char *names[] = {"deleted", "replaced"};
+	for (int i = 0; i < 2; i++) {
+		struct store *s = NULL;
+		open_store(names[i], 1, &s);
+		int64_t key = 0;
+		create_game(s, 50 + i, "agent-avenue", "active", &key);
+		char path[160];
+		snprintf(path, sizeof path, "%s", db_path(names[i]));
+		unlink(path);
+		FILE *f = i == 1 ? fopen(path, "w") : NULL; /* a new file */
+		if (f)
+			fclose(f);
+		test_cond(names[i], store_check(s) == BD_EUNAVAILABLE);
+		struct store_move m = move(0, "{\"recruit\":1}");
+		test_cond(names[i], store_move_append(s, key, 0, &m, NULL,
+		                                      NULL) == BD_EUNAVAILABLE);
+		test_cond(names[i],
+		          create_game(s, 60 + i, "agent-avenue", "active",
+		                      &key) == BD_EUNAVAILABLE);
+		struct store_game g = {0};
+		char id[17];
+		snprintf(id, sizeof id, "%016x", (unsigned)(50 + i));
+		test_cond(names[i],
+		          store_game_get(s, id, &g) == 0 && g.seq == 0);
+		store_game_release(&g);
+		store_close(s);
+	}
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof tmpdir, "/tmp/test_store.XXXXXX");
@@ -1069,6 +1244,9 @@ int main(void)
 	test_idempotency_records();
 	test_player_games();
 	test_events();
+	test_bot_seats();
+	test_write_lock_held_elsewhere();
+	test_file_deleted_or_replaced();
 	remove_tmpdir();
 	return test_report("store");
 }

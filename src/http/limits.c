@@ -1,0 +1,560 @@
+/* limits.c: token buckets, stream budgets and client addresses.  See
+ * limits.h.
+ *
+ * One hash table (chained, table_max buckets, SipHash-keyed) of entries,
+ * each an address or a token.  Entries that hold no stream are also on an
+ * LRU list, most recently used first; the table evicts from its tail.
+ * One mutex guards everything. */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "../common/err.h"
+#include "limits.h"
+#include "monoclock.h"
+
+enum { KIND_ADDR = 1, KIND_TOKEN = 2 };
+
+struct entry {
+	uint8_t kind;                  /* KIND_* */
+	uint8_t key[16];               /* address, or the token's hash */
+	unsigned streams;              /* stream slots held */
+	double tokens[LIMITS_ACTIONS]; /* bucket levels */
+	int64_t at_ms[LIMITS_ACTIONS]; /* last refill; 0: never used */
+	struct entry *chain;           /* the hash bucket's list */
+	struct entry *prev, *next;     /* the LRU list (streams == 0) */
+};
+
+struct limits {
+	struct limits_config cfg;
+	pthread_mutex_t mu;
+	unsigned char hash_key[crypto_shorthash_KEYBYTES];
+	unsigned char token_key[crypto_generichash_KEYBYTES];
+	struct entry **buckets;    /* table_max of them */
+	size_t count;              /* entries in the table */
+	struct entry *head, *tail; /* LRU, most recent first */
+	unsigned streams;          /* slots held in all */
+};
+
+static const char *const action_names[LIMITS_ACTIONS] = {
+    "players", "games", "joins", "moves", "webhooks"};
+static const char *const scope_names[LIMITS_SCOPES] = {"addr", "token"};
+
+/* ---- configuration ---- */
+
+void limits_config_default(struct limits_config *c, unsigned max_conns)
+{
+	static const struct limits_rate dflt[LIMITS_ACTIONS][LIMITS_SCOPES] = {
+	    [LIMITS_PLAYERS] = {{60, 3600}, {0, 0}},
+	    [LIMITS_GAMES] = {{60, 600}, {30, 600}},
+	    [LIMITS_JOINS] = {{120, 600}, {60, 600}},
+	    [LIMITS_MOVES] = {{600, 60}, {120, 60}},
+	    [LIMITS_WEBHOOKS] = {{60, 3600}, {20, 3600}},
+	};
+	memset(c, 0, sizeof *c);
+	memcpy(c->rate, dflt, sizeof dflt);
+	c->streams = max_conns / 2 ? max_conns / 2 : 1;
+	c->streams_per_addr = 32;
+	c->streams_per_token = 16;
+	c->table_max = 32768;
+}
+
+static int fail(char *err, size_t errlen, const char *what, const char *v)
+{
+	snprintf(err, errlen, "%s: '%s'", what, v);
+	return -1;
+}
+
+/* Parses "<n>[smhd]" seconds, 1 s to 30 days; -1 if not one. */
+static int parse_window(const char *s, size_t n, unsigned *out)
+{
+	unsigned long mult = 1, v = 0;
+	if (n && strchr("smhd", s[n - 1])) {
+		mult = s[n - 1] == 's'   ? 1
+		       : s[n - 1] == 'm' ? 60
+		       : s[n - 1] == 'h' ? 3600
+		                         : 86400;
+		n--;
+	}
+	if (n == 0 || n > 7)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (unsigned long)(s[i] - '0');
+	}
+	v *= mult;
+	if (v < 1 || v > 30ul * 86400)
+		return -1;
+	*out = (unsigned)v;
+	return 0;
+}
+
+/* One "<action>.<scope>=<q>/<w>" item of n bytes at s. */
+static int parse_item(struct limits_config *c, const char *s, size_t n)
+{
+	const char *eq = memchr(s, '=', n), *dot = memchr(s, '.', n);
+	if (!eq || !dot || dot > eq)
+		return -1;
+	int a = -1, sc = -1;
+	for (int i = 0; i < LIMITS_ACTIONS; i++)
+		if ((size_t)(dot - s) == strlen(action_names[i]) &&
+		    memcmp(s, action_names[i], (size_t)(dot - s)) == 0)
+			a = i;
+	for (int i = 0; i < LIMITS_SCOPES; i++)
+		if ((size_t)(eq - dot - 1) == strlen(scope_names[i]) &&
+		    memcmp(dot + 1, scope_names[i], (size_t)(eq - dot - 1)) ==
+		        0)
+			sc = i;
+	const char *q = eq + 1, *end = s + n;
+	const char *slash = memchr(q, '/', (size_t)(end - q));
+	if (a < 0 || sc < 0 || !slash || slash == q || slash - q > 7)
+		return -1;
+	unsigned long quota = 0;
+	for (const char *p = q; p < slash; p++) {
+		if (*p < '0' || *p > '9')
+			return -1;
+		quota = quota * 10 + (unsigned long)(*p - '0');
+	}
+	unsigned w;
+	if (parse_window(slash + 1, (size_t)(end - slash - 1), &w) < 0)
+		return -1;
+	c->rate[a][sc] = (struct limits_rate){(unsigned)quota, w};
+	return 0;
+}
+
+int limits_parse_rate(struct limits_config *c, const char *spec, char *err,
+                      size_t errlen)
+{
+	if (strcmp(spec, "off") == 0) {
+		memset(c->rate, 0, sizeof c->rate);
+		return 0;
+	}
+	for (const char *s = spec;;) {
+		size_t n = strcspn(s, ",");
+		if (parse_item(c, s, n) < 0)
+			return fail(
+			    err, errlen,
+			    "--rate-limit wants off or "
+			    "<players|games|joins|moves|webhooks>.<addr|token>="
+			    "<count>/<seconds>[smhd]",
+			    spec);
+		if (!s[n])
+			return 0;
+		s += n + 1;
+	}
+}
+
+/* Parses an IPv4 or IPv6 literal of n bytes into a 16-byte key (IPv4
+ * mapped); -1 if it is not one. */
+static int parse_ip(const char *s, size_t n, uint8_t out[16])
+{
+	char buf[INET6_ADDRSTRLEN];
+	while (n && (*s == ' ' || *s == '\t'))
+		s++, n--;
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	if (n == 0 || n >= sizeof buf)
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	struct in_addr v4;
+	if (inet_pton(AF_INET, buf, &v4) == 1) {
+		memset(out, 0, 10);
+		out[10] = out[11] = 0xff;
+		memcpy(out + 12, &v4, 4);
+		return 0;
+	}
+	return inet_pton(AF_INET6, buf, out) == 1 ? 0 : -1;
+}
+
+int limits_parse_proxies(struct limits_config *c, const char *list, char *err,
+                         size_t errlen)
+{
+	for (const char *s = list;;) {
+		size_t n = strcspn(s, ",");
+		if (c->n_proxies == LIMITS_PROXIES_MAX)
+			return fail(err, errlen,
+			            "--trusted-proxy: at most 16 addresses", s);
+		if (parse_ip(s, n, c->proxies[c->n_proxies]) < 0)
+			return fail(err, errlen,
+			            "--trusted-proxy wants IPv4 or IPv6 "
+			            "addresses, comma-separated",
+			            list);
+		c->n_proxies++;
+		if (!s[n])
+			return 0;
+		s += n + 1;
+	}
+}
+
+/* ---- client addresses ---- */
+
+static int is_proxy(const struct limits *l, const uint8_t ip[16])
+{
+	for (unsigned i = 0; i < l->cfg.n_proxies; i++)
+		if (memcmp(l->cfg.proxies[i], ip, 16) == 0)
+			return 1;
+	return 0;
+}
+
+static int is_v4_mapped(const uint8_t ip[16])
+{
+	static const uint8_t prefix[12] = {0, 0, 0, 0, 0,    0,
+	                                   0, 0, 0, 0, 0xff, 0xff};
+	return memcmp(ip, prefix, 12) == 0;
+}
+
+/* Sets out's key, ip cut to /64 for IPv6, and its text. */
+static void set_addr(struct limits_addr *out, const uint8_t ip[16])
+{
+	memcpy(out->key, ip, 16);
+	if (is_v4_mapped(ip)) {
+		inet_ntop(AF_INET, ip + 12, out->text, sizeof out->text);
+		return;
+	}
+	memset(out->key + 8, 0, 8);
+	inet_ntop(AF_INET6, out->key, out->text, sizeof out->text - 3);
+	strcat(out->text, "/64");
+}
+
+/* The rightmost address of an X-Forwarded-For list that is not a
+ * trusted proxy; -1 if none parses. */
+static int from_xff(const struct limits *l, const char *xff, uint8_t ip[16])
+{
+	size_t end = strlen(xff);
+	while (end > 0) {
+		size_t start = end;
+		while (start > 0 && xff[start - 1] != ',')
+			start--;
+		if (parse_ip(xff + start, end - start, ip) < 0)
+			return -1;
+		if (!is_proxy(l, ip))
+			return 0;
+		end = start ? start - 1 : 0;
+	}
+	return -1;
+}
+
+void limits_client(const struct limits *l, const struct sockaddr *peer,
+                   const char *xff, const char *xrealip,
+                   struct limits_addr *out)
+{
+	uint8_t ip[16];
+	memset(out, 0, sizeof *out);
+	if (peer && peer->sa_family == AF_INET) {
+		const struct sockaddr_in *v4 = (const void *)peer;
+		memset(ip, 0, 10);
+		ip[10] = ip[11] = 0xff;
+		memcpy(ip + 12, &v4->sin_addr, 4);
+	} else if (peer && peer->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *v6 = (const void *)peer;
+		memcpy(ip, &v6->sin6_addr, 16);
+	} else {
+		snprintf(out->text, sizeof out->text, "local");
+		return;
+	}
+	if (is_proxy(l, ip)) {
+		uint8_t fwd[16];
+		if ((xff && from_xff(l, xff, fwd) == 0) ||
+		    (!xff && xrealip &&
+		     parse_ip(xrealip, strlen(xrealip), fwd) == 0))
+			memcpy(ip, fwd, 16);
+	}
+	set_addr(out, ip);
+}
+
+/* ---- the table (callers hold mu) ---- */
+
+static size_t slot_of(const struct limits *l, uint8_t kind,
+                      const uint8_t key[16])
+{
+	unsigned char in[17], h[crypto_shorthash_BYTES];
+	in[0] = kind;
+	memcpy(in + 1, key, 16);
+	crypto_shorthash(h, in, sizeof in, l->hash_key);
+	uint64_t v;
+	memcpy(&v, h, sizeof v);
+	return (size_t)(v % l->cfg.table_max);
+}
+
+static void lru_unlink(struct limits *l, struct entry *e)
+{
+	if (e->prev)
+		e->prev->next = e->next;
+	else if (l->head == e)
+		l->head = e->next;
+	if (e->next)
+		e->next->prev = e->prev;
+	else if (l->tail == e)
+		l->tail = e->prev;
+	e->prev = e->next = NULL;
+}
+
+static void lru_front(struct limits *l, struct entry *e)
+{
+	e->next = l->head;
+	if (l->head)
+		l->head->prev = e;
+	l->head = e;
+	if (!l->tail)
+		l->tail = e;
+}
+
+/* Removes e from its chain and frees it. */
+static void evict(struct limits *l, struct entry *e)
+{
+	struct entry **p = &l->buckets[slot_of(l, e->kind, e->key)];
+	while (*p != e)
+		p = &(*p)->chain;
+	*p = e->chain;
+	lru_unlink(l, e);
+	l->count--;
+	free(e);
+}
+
+/* The entry for (kind, key), made (buckets full) when missing, and
+ * marked most recently used; NULL when out of memory.  Making one may
+ * evict the least recently used idle entry, never `keep`. */
+static struct entry *lookup(struct limits *l, uint8_t kind,
+                            const uint8_t key[16], const struct entry *keep)
+{
+	size_t i = slot_of(l, kind, key);
+	struct entry *e;
+	for (e = l->buckets[i]; e; e = e->chain)
+		if (e->kind == kind && memcmp(e->key, key, 16) == 0)
+			break;
+	if (e) {
+		if (!e->streams) {
+			lru_unlink(l, e);
+			lru_front(l, e);
+		}
+		return e;
+	}
+	struct entry *old = l->tail;
+	if (old && old == keep)
+		old = old->prev;
+	if (l->count >= l->cfg.table_max && old)
+		evict(l, old);
+	e = calloc(1, sizeof *e);
+	if (!e)
+		return NULL;
+	e->kind = kind;
+	memcpy(e->key, key, 16);
+	e->chain = l->buckets[i];
+	l->buckets[i] = e;
+	l->count++;
+	lru_front(l, e);
+	return e;
+}
+
+static void token_key(const struct limits *l, const char *token,
+                      uint8_t key[16])
+{
+	crypto_generichash(key, 16, (const unsigned char *)token, strlen(token),
+	                   l->token_key, sizeof l->token_key);
+}
+
+/* ---- rate limits ---- */
+
+/* Refills e's bucket for action a under policy r at now_ms. */
+static void refill(struct entry *e, int a, const struct limits_rate *r,
+                   int64_t now_ms)
+{
+	if (!e->at_ms[a]) {
+		e->tokens[a] = r->quota;
+	} else if (now_ms > e->at_ms[a]) {
+		double add = (double)(now_ms - e->at_ms[a]) * r->quota /
+		             (r->window_s * 1000.0);
+		e->tokens[a] += add;
+		if (e->tokens[a] > r->quota)
+			e->tokens[a] = r->quota;
+	}
+	e->at_ms[a] = now_ms;
+}
+
+/* Seconds until e's bucket holds `want` requests, at least 1 when it
+ * holds fewer. */
+static unsigned seconds_until(const struct entry *e, int a,
+                              const struct limits_rate *r, double want)
+{
+	if (e->tokens[a] >= want)
+		return 0;
+	double s = (want - e->tokens[a]) * r->window_s / r->quota;
+	unsigned whole = (unsigned)s; /* s > 0 */
+	return whole < s ? whole + 1 : whole < 1 ? 1 : whole;
+}
+
+/* Appends one policy's members to v's headers. */
+static void describe(struct limits_verdict *v, int a, int sc,
+                     const struct limits_rate *r, const struct entry *e)
+{
+	size_t np = strlen(v->policy), ns = strlen(v->state);
+	unsigned left = e->tokens[a] < 1 ? 0 : (unsigned)e->tokens[a];
+	snprintf(v->policy + np, sizeof v->policy - np, "%s\"%s-%s\";q=%u;w=%u",
+	         np ? ", " : "", action_names[a], scope_names[sc], r->quota,
+	         r->window_s);
+	snprintf(v->state + ns, sizeof v->state - ns, "%s\"%s-%s\";r=%u;t=%u",
+	         ns ? ", " : "", action_names[a], scope_names[sc], left,
+	         seconds_until(e, a, r, r->quota));
+}
+
+void limits_take(struct limits *l, enum limits_action a,
+                 const struct limits_addr *addr, const char *token,
+                 struct limits_verdict *v)
+{
+	memset(v, 0, sizeof *v);
+	v->ok = 1;
+	const struct limits_rate *r = l->cfg.rate[a];
+	struct entry *e[LIMITS_SCOPES] = {NULL, NULL};
+	uint8_t tkey[16];
+	if (token && r[LIMITS_TOKEN].quota)
+		token_key(l, token, tkey);
+	int64_t now = mono_now_ms();
+	pthread_mutex_lock(&l->mu);
+	if (r[LIMITS_ADDR].quota)
+		e[LIMITS_ADDR] = lookup(l, KIND_ADDR, addr->key, NULL);
+	if (token && r[LIMITS_TOKEN].quota)
+		e[LIMITS_TOKEN] = lookup(l, KIND_TOKEN, tkey, e[LIMITS_ADDR]);
+	for (int sc = 0; sc < LIMITS_SCOPES; sc++) {
+		if (!e[sc])
+			continue;
+		refill(e[sc], a, &r[sc], now);
+		if (e[sc]->tokens[a] < 1) {
+			unsigned s = seconds_until(e[sc], a, &r[sc], 1);
+			v->ok = 0;
+			if (s > v->retry_after_s)
+				v->retry_after_s = s;
+		}
+	}
+	for (int sc = 0; sc < LIMITS_SCOPES; sc++) {
+		if (!e[sc])
+			continue;
+		if (v->ok)
+			e[sc]->tokens[a] -= 1;
+		describe(v, a, sc, &r[sc], e[sc]);
+	}
+	pthread_mutex_unlock(&l->mu);
+}
+
+/* ---- stream budgets ---- */
+
+/* Pins e (no eviction while it holds a stream) and counts one more. */
+static void hold(struct limits *l, struct entry *e)
+{
+	if (e->streams++ == 0)
+		lru_unlink(l, e);
+}
+
+static void unhold(struct limits *l, struct entry *e)
+{
+	if (--e->streams == 0)
+		lru_front(l, e);
+}
+
+int limits_stream_open(struct limits *l, const struct limits_addr *addr,
+                       const char *token, struct limits_slot *slot,
+                       unsigned *retry_after_s)
+{
+	uint8_t tkey[16];
+	int rc = 0;
+	int per_token = token && l->cfg.streams_per_token;
+	if (per_token)
+		token_key(l, token, tkey);
+	memset(slot, 0, sizeof *slot);
+	pthread_mutex_lock(&l->mu);
+	struct entry *ea = NULL, *et = NULL;
+	if (l->cfg.streams_per_addr)
+		ea = lookup(l, KIND_ADDR, addr->key, NULL);
+	if (per_token)
+		et = lookup(l, KIND_TOKEN, tkey, ea);
+	if (l->streams >= l->cfg.streams)
+		rc = BD_EUNAVAILABLE;
+	else if ((ea && ea->streams >= l->cfg.streams_per_addr) ||
+	         (et && et->streams >= l->cfg.streams_per_token))
+		rc = BD_ELIMIT;
+	if (rc == 0) {
+		l->streams++;
+		if (ea)
+			hold(l, ea);
+		if (et)
+			hold(l, et);
+		*slot = (struct limits_slot){ea, et, 1};
+	}
+	pthread_mutex_unlock(&l->mu);
+	if (rc)
+		*retry_after_s = LIMITS_STREAM_RETRY_S;
+	return rc;
+}
+
+void limits_stream_close(struct limits *l, struct limits_slot *slot)
+{
+	if (!slot->held)
+		return;
+	pthread_mutex_lock(&l->mu);
+	l->streams--;
+	if (slot->addr_entry)
+		unhold(l, slot->addr_entry);
+	if (slot->token_entry)
+		unhold(l, slot->token_entry);
+	pthread_mutex_unlock(&l->mu);
+	memset(slot, 0, sizeof *slot);
+}
+
+unsigned limits_streams_open(struct limits *l)
+{
+	pthread_mutex_lock(&l->mu);
+	unsigned n = l->streams;
+	pthread_mutex_unlock(&l->mu);
+	return n;
+}
+
+size_t limits_entries(struct limits *l)
+{
+	pthread_mutex_lock(&l->mu);
+	size_t n = l->count;
+	pthread_mutex_unlock(&l->mu);
+	return n;
+}
+
+/* ---- lifecycle ---- */
+
+struct limits *limits_new(const struct limits_config *cfg)
+{
+	struct limits *l = calloc(1, sizeof *l);
+	if (!l)
+		return NULL;
+	l->cfg = *cfg;
+	if (l->cfg.table_max < LIMITS_TABLE_MIN)
+		l->cfg.table_max = LIMITS_TABLE_MIN;
+	if (l->cfg.streams < 1)
+		l->cfg.streams = 1;
+	l->buckets = calloc(l->cfg.table_max, sizeof *l->buckets);
+	if (!l->buckets || pthread_mutex_init(&l->mu, NULL) != 0) {
+		free(l->buckets);
+		free(l);
+		return NULL;
+	}
+	randombytes_buf(l->hash_key, sizeof l->hash_key);
+	randombytes_buf(l->token_key, sizeof l->token_key);
+	return l;
+}
+
+void limits_free(struct limits *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->cfg.table_max; i++)
+		for (struct entry *e = l->buckets[i], *next; e; e = next) {
+			next = e->chain;
+			free(e);
+		}
+	free(l->buckets);
+	pthread_mutex_destroy(&l->mu);
+	free(l);
+}

@@ -1,0 +1,171 @@
+/* limits.h: what one client may take of the server.  Its manual.
+ *
+ * Three things, all keyed by who asks:
+ *
+ * 1. Who asks.  The client address is the TCP peer's, unless the peer is
+ *    a proxy named in the configuration (--trusted-proxy): then it is the
+ *    rightmost address of X-Forwarded-For that is not itself a trusted
+ *    proxy (what nginx's $proxy_add_x_forwarded_for appends), or else
+ *    X-Real-IP; a header that does not parse leaves the peer's address.
+ *    An IPv6 client is counted by its /64 (one subscriber's prefix), an
+ *    IPv4 one by its whole address.  The token is the bearer token as
+ *    sent (valid or not: a made-up token is still counted by address).
+ *
+ * 2. Rate limits: a token bucket per (action, client address) and per
+ *    (action, token) for the writes a script could flood: creating
+ *    players, creating games, joining, moving, registering a webhook
+ *    (each PUT writes and makes a new secret).  A policy "q per w
+ *    seconds" is a bucket of q requests, refilled at q/w per second; a
+ *    request takes one from the address's bucket and, when it sends a
+ *    token, one from the token's, or from neither (then it is refused
+ *    with the seconds until both have one: Retry-After).  Every answer
+ *    of a limited operation describes the buckets in the IETF draft's
+ *    fields (draft-ietf-httpapi-ratelimit-headers-10/11):
+ *
+ *      RateLimit-Policy: "games-addr";q=60;w=600, "games-token";q=30;w=600
+ *      RateLimit: "games-addr";r=59;t=10, "games-token";r=29;t=20
+ *
+ *    r: whole requests left in the bucket; t: seconds until it is full.
+ *
+ * 3. Stream budgets: event streams and long-polls hold a connection for
+ *    minutes, so they have their own budget: at most `streams` at once in
+ *    all (always less than --max-conns, so ordinary requests keep room),
+ *    `streams_per_addr` per client address and `streams_per_token` per
+ *    token.  Past the global budget the answer is 503 (the server is
+ *    full, not the client's fault); past a per-client one it is 429.
+ *
+ * Memory: one table of entries (an address or a token, its buckets and
+ * its open streams), at most `table_max` of them.  When full, the entry
+ * unused longest that holds no stream is evicted (its buckets start full
+ * again if it comes back).  Entries holding a stream are never evicted;
+ * there are at most 2 * streams of them.  Keys are hashed with a random
+ * SipHash key (libsodium), so a flood of chosen keys cannot pile into one
+ * hash chain; tokens are kept only as a 16-byte keyed hash.
+ *
+ * Every function is thread-safe (one mutex) and never blocks otherwise.
+ * Running out of memory never refuses a request: the request passes
+ * unlimited.
+ */
+#ifndef BD_LIMITS_H
+#define BD_LIMITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sockaddr;
+
+/* The actions with a rate limit. */
+enum limits_action {
+	LIMITS_PLAYERS,  /* POST /v1/players */
+	LIMITS_GAMES,    /* POST /v1/games */
+	LIMITS_JOINS,    /* POST /v1/games/{id}/join */
+	LIMITS_MOVES,    /* POST /v1/games/{id}/moves (and resign) */
+	LIMITS_WEBHOOKS, /* PUT /v1/players/me/webhook */
+	LIMITS_ACTIONS
+};
+
+/* Whose bucket. */
+enum limits_scope { LIMITS_ADDR, LIMITS_TOKEN, LIMITS_SCOPES };
+
+#define LIMITS_PROXIES_MAX    16 /* trusted proxy addresses */
+#define LIMITS_TABLE_MIN      64 /* smallest table_max accepted */
+#define LIMITS_STREAM_RETRY_S 5  /* Retry-After of a refused stream */
+
+/* A policy: `quota` requests per `window_s` seconds; quota 0: none. */
+struct limits_rate {
+	unsigned quota;
+	unsigned window_s;
+};
+
+struct limits_config {
+	struct limits_rate rate[LIMITS_ACTIONS][LIMITS_SCOPES];
+	unsigned streams;           /* streams and long-polls in all, >= 1 */
+	unsigned streams_per_addr;  /* per client address; 0: no cap */
+	unsigned streams_per_token; /* per bearer token; 0: no cap */
+	unsigned table_max;         /* entries kept, >= LIMITS_TABLE_MIN */
+	unsigned n_proxies;         /* entries used in proxies[] */
+	uint8_t proxies[LIMITS_PROXIES_MAX][16]; /* IPv6 or v4-mapped */
+};
+
+/* Fills *c with the defaults (README's table) for a server of max_conns
+ * connections: streams = max_conns / 2 (at least 1). */
+void limits_config_default(struct limits_config *c, unsigned max_conns);
+
+/* Applies one --rate-limit value to *c: "off" (every rate limit off), or
+ * a comma list of "<action>.<scope>=<q>/<w>" where action is players,
+ * games, joins, moves or webhooks, scope is addr or token, q a count (0: no
+ * limit) and w seconds, optionally suffixed s, m, h or d ("60/10m").  0, or -1
+ * with a sentence in err (c is then partly changed). */
+int limits_parse_rate(struct limits_config *c, const char *spec, char *err,
+                      size_t errlen);
+
+/* Adds the comma-separated IPv4/IPv6 literals of `list` to c's trusted
+ * proxies.  0, or -1 with a sentence in err. */
+int limits_parse_proxies(struct limits_config *c, const char *list, char *err,
+                         size_t errlen);
+
+struct limits;
+
+/* A limiter for cfg (copied), or NULL when out of memory.  Needs
+ * sodium_init() done.  Free with limits_free once no stream is open. */
+struct limits *limits_new(const struct limits_config *cfg);
+
+/* Frees l.  NULL is a no-op. */
+void limits_free(struct limits *l);
+
+/* A resolved client address. */
+struct limits_addr {
+	uint8_t key[16]; /* IPv6, or IPv4-mapped; an IPv6 /64 is zero-
+	                    filled past the prefix; all zero: no address */
+	char text[48];   /* printable form of the key: "203.0.113.7",
+	                    "2001:db8:1:2::/64", or "local" */
+};
+
+/* Resolves the client of a request whose TCP peer is `peer` (may be
+ * NULL, or not AF_INET/AF_INET6: then the key is all zero, "local"),
+ * given its X-Forwarded-For and X-Real-IP header values (NULL when
+ * absent), into *out (see 1. above). */
+void limits_client(const struct limits *l, const struct sockaddr *peer,
+                   const char *xff, const char *xrealip,
+                   struct limits_addr *out);
+
+/* What limits_take decided, with the header values for the answer. */
+struct limits_verdict {
+	int ok;                 /* 1: go ahead; 0: refuse with 429 */
+	unsigned retry_after_s; /* when refused: seconds, >= 1 */
+	char policy[160];       /* RateLimit-Policy value, or "" */
+	char state[160];        /* RateLimit value, or "" */
+};
+
+/* Takes one request of action `a` for client `addr` and `token` (NULL:
+ * none) from their buckets, or from none when either is empty.  Fills
+ * *v (headers empty when no policy applies to a). */
+void limits_take(struct limits *l, enum limits_action a,
+                 const struct limits_addr *addr, const char *token,
+                 struct limits_verdict *v);
+
+/* One held stream slot: zero it before limits_stream_open. */
+struct limits_slot {
+	void *addr_entry, *token_entry; /* the table's, or NULL */
+	int held;                       /* 1 between open and close */
+};
+
+/* Takes a stream slot for client `addr` and `token` (NULL: none) into
+ * *slot.  0; BD_ELIMIT when the client's address or token holds its
+ * budget; BD_EUNAVAILABLE when the global budget is spent.  When
+ * refused, nothing is held and *retry_after_s is set. */
+int limits_stream_open(struct limits *l, const struct limits_addr *addr,
+                       const char *token, struct limits_slot *slot,
+                       unsigned *retry_after_s);
+
+/* Gives the slot back.  A no-op unless slot->held. */
+void limits_stream_close(struct limits *l, struct limits_slot *slot);
+
+/* Streams and long-polls open now, in all (for tests and logs). */
+unsigned limits_streams_open(struct limits *l);
+
+/* Entries in the table now (for tests): at most table_max, plus those
+ * holding a stream. */
+size_t limits_entries(struct limits *l);
+
+#endif

@@ -1,0 +1,369 @@
+"""test_bots.py: bot seats over real HTTP, against the real boardd binary.
+
+A seating entry {"bot":"random"} or {"bot":"mcts","level":N} makes the
+server play that seat (a worker thread, off the request path).  Checked
+here: bad specs are refused with a 422 that names the entry and create
+nothing; bot seats get no token, cannot be joined or resigned, and show as
+bots in the game, the game list and a player's games; a person plays a
+whole game of each game against mcts with listed actions (random ones in
+Agent Avenue; in Quantum constructing and attacking when it can, so that
+the game ends in a few hundred moves), waiting for the bot with the
+long-poll and seeing only what its seat may; bot-vs-bot
+games of both games are watched to the end by a spectator's event stream;
+bot turns pending at a SIGKILL (or a SIGTERM) are played after the
+restart; when every seat left is a bot's, the bots play the game out.
+
+The server runs with --bot-ms 20 so that searches stay short.
+Usage: test_bots.py BOARDD [test names...]"""
+import json
+import random
+import sqlite3
+import time
+
+from gamehelp import AA, actions, game, read_stream, server
+from harness import check, run_all, test
+
+QT = "quantum"
+FLAGS = ["--bot-ms", "20"]
+MCTS = {"bot": "mcts", "level": 3}
+# No progress at all for this long means the worker is stuck.  A liveness
+# bound, not a latency claim: a bot move takes milliseconds here.
+STUCK_S = 60
+
+
+def bots_server(binary):
+    return server(binary, extra=FLAGS)
+
+
+def create(s, game_id, seating, token=None, status=201, **extra):
+    body = {"game": game_id, "seating": seating}
+    body.update(extra)
+    r = s.request("POST", "/v1/games", body, token=token)
+    check(r.status == status, "create %r: %r" % (seating, r))
+    return r
+
+
+def new_player(s, name):
+    r = s.request("POST", "/v1/players", {"name": name})
+    check(r.status == 201, "player: %r" % r)
+    return r.json["id"], r.json["token"]
+
+
+def poll(s, gid, after, tok=None):
+    """Long-polls until the game is past seq `after` or finished."""
+    deadline = time.monotonic() + STUCK_S
+    while time.monotonic() < deadline:
+        r = s.request("GET", "/v1/games/%s?wait=5&after=%d" % (gid, after), token=tok)
+        check(r.status == 200, "long-poll: %r" % r)
+        if r.json["seq"] > after or r.json["status"] == "finished":
+            return r.json
+    raise AssertionError("game %s: nothing happened after seq %d for %d s" % (gid, after, STUCK_S))
+
+
+def wait_finished(s, gid, tok=None):
+    g = game(s, gid, tok)
+    while g["status"] != "finished":
+        g = poll(s, gid, g["seq"], tok)
+    return g
+
+
+def check_log(s, gid, final):
+    """The move log is dense, ends at the final seq, and replays (the
+    server rebuilt the state to answer).  Returns its moves."""
+    r = s.request("GET", "/v1/games/%s/moves" % gid)
+    check(r.status == 200, "moves: %r" % r)
+    moves = r.json["moves"]
+    check([m["seq"] for m in moves] == list(range(1, final["seq"] + 1)),
+          "the log is moves 1..%d" % final["seq"])
+    return moves
+
+
+def aa_redacted(g, me, bot):
+    """Agent Avenue as seat `me` sees it while the game runs: its own hand
+    only, and nothing of the bot's (hand, discards); the answer is never
+    the bot seat's."""
+    v = g["view"]
+    check(g["you"] == me, "the answer is for the person's seat")
+    check(len(v["hand"]) == v["players"][me]["hand_size"], "the person's own hand")
+    check("discarded" not in v["players"][bot], "the bot's discards are hidden")
+    check("hand" not in v["players"][bot], "the bot's hand is hidden")
+    if v["played"] and v["active_player"] == bot:
+        check(v["played"]["face_down"] is None, "the bot's face-down card is hidden")
+
+
+def eager(acts, rng):
+    """A listed action, constructing and attacking whenever it can (a
+    Quantum game between uniform random players runs to 1,000-3,000
+    moves; this person ends one in a few hundred)."""
+    for kind in ("construct", "attack"):
+        some = [a for a in acts if a["type"] == kind]
+        if some:
+            return rng.choice(some)
+    return rng.choice(acts)
+
+
+def play_person(s, gid, mine, rng, cap, on_view=None, pick=None):
+    """Plays the seats in `mine` ({seat: token}) with listed actions (`pick`
+    chooses; default uniformly) until the game ends, waiting for the bots
+    with the long-poll.  Returns (final game, the person's moves)."""
+    pick = pick or (lambda acts, r: r.choice(acts))
+    tok = next(iter(mine.values()))
+    g = game(s, gid, tok)
+    done = 0
+    while g["status"] != "finished":
+        check(done < cap, "game %s did not end within %d moves of the person" % (gid, cap))
+        if on_view:
+            on_view(g)
+        mine_now = [p for p in g["to_act"] if p in mine]
+        if not mine_now:
+            g = poll(s, gid, g["seq"], tok)
+            continue
+        seat = mine_now[0]
+        r = s.request("GET", "/v1/games/%s/actions" % gid, token=mine[seat])
+        check(r.status == 200 and r.json["actions"], "actions of the seat to act: %r" % r)
+        r2 = s.request("POST", "/v1/games/%s/moves" % gid,
+                       {"action": pick(r.json["actions"], rng)}, token=mine[seat],
+                       headers={"If-Match": '"%d"' % r.json["seq"]})
+        if r2.status == 412:  # a bot moved in between: look again
+            g = game(s, gid, tok)
+            continue
+        check(r2.status == 201, "listed action refused: %r" % r2)
+        done += 1
+        g = r2.json
+    return g, done
+
+
+# ---- specs and seats ----
+
+@test
+def bad_bot_specs_are_refused_and_create_nothing(binary):
+    bad = [({"bot": "mcts", "level": 0}, "level"),
+           ({"bot": "mcts", "level": 6}, "level"),
+           ({"bot": "mcts", "level": "3"}, "level"),
+           ({"bot": "mcts", "level": 2.5}, "level"),
+           ({"bot": "random", "level": 2}, "no level"),
+           ({"bot": "alphazero"}, "alphazero"),
+           ({"bot": 3}, "bot seat is"),
+           ({"bot": None}, "bot seat is"),
+           ({"bot": "mcts", "depth": 3}, "only"),
+           ({"bot": "random", "invite": "0123456789abcdef"}, "only")]
+    with bots_server(binary) as s:
+        for spec, word in bad:
+            for game_id in (AA, QT):
+                r = create(s, game_id, ["token", spec], status=422)
+                check(r.json["type"] == "urn:boardd:problem:bad-options", "bad-options: %r" % r)
+                check(r.json["detail"].startswith("seating[1]: ") and word in r.json["detail"],
+                      "the detail names the entry and says why: %r" % r.json["detail"])
+        r = create(s, AA, [{"bot": "random"}, {"bot": "mcts", "level": 9}], status=422)
+        check(r.json["detail"].startswith("seating[1]: "), "the bad one is named: %r" % r.json)
+        r = s.request("GET", "/v1/games")
+        check(r.json["games"] == [], "nothing was created: %r" % r.json)
+
+
+@test
+def bot_seats_have_no_token_and_show_as_bots(binary):
+    with bots_server(binary) as s:
+        alice, at = new_player(s, "Alice")
+        r = create(s, AA, ["me", {"bot": "mcts"}], token=at)
+        gid = r.json["id"]
+        check(r.json["seats"][1] == {"seat": 1, "bot": MCTS},
+              "a bot seat: its spec with the default level, no token: %r" % r.json["seats"])
+        check("token" not in json.dumps(r.json), "no token in the answer")
+        g = game(s, gid, at)
+        check(g["status"] in ("active", "finished"), "the game started at once: %r" % g["status"])
+        check(g["players"][1]["bot"] == MCTS and g["players"][1]["player"] is None
+              and not g["players"][1]["open"], "seat 1 shows its bot: %r" % g["players"])
+        check(g["players"][0]["bot"] is None, "seat 0 is no bot")
+        listed = s.request("GET", "/v1/games").json["games"]
+        check(listed[0]["id"] == gid and listed[0]["bots"] == [{"seat": 1, "bot": MCTS}],
+              "the list shows the bot seat: %r" % listed)
+        mine = s.request("GET", "/v1/players/me/games", token=at).json["games"]
+        check(mine[0]["bots"] == [{"seat": 1, "bot": MCTS}], "my games show it: %r" % mine)
+        r = s.request("POST", "/v1/games/%s/join" % gid, {"seat": 1})
+        check(r.status == 409 and r.json["type"].endswith(":seat-taken"), "no joining a bot seat: %r" % r)
+        _, bt = new_player(s, "Bob")
+        r = s.request("POST", "/v1/games/%s/join" % gid, {"seat": 1}, token=bt)
+        check(r.status == 409, "not even as a player: %r" % r)
+        # Seats without a bot list none; a random bot has no level.
+        r = create(s, AA, ["token", {"bot": "random"}])
+        check(r.json["seats"][1] == {"seat": 1, "bot": {"bot": "random"}}, "random: %r" % r.json)
+        plain = create(s, AA, ["token", "token"]).json["id"]
+        listed = {x["id"]: x for x in s.request("GET", "/v1/games").json["games"]}
+        check(listed[plain]["bots"] == [], "no bots: an empty list")
+        check(game(s, plain)["players"][1]["bot"] is None, "no bot: null")
+        # Resigning is the person's own seat's only: with two seats the bot wins.
+        r = s.request("POST", "/v1/games/%s/resign" % gid, token=at)
+        check(r.status == 201 and r.json["result"]["winners"] == [1]
+              and r.json["result"]["reason"] == "resignation", "the bot wins: %r" % r)
+
+
+@test
+def a_bot_waits_for_an_open_seat_then_plays(binary):
+    rng = random.Random(7)
+    with bots_server(binary) as s:
+        gid = create(s, AA, [{"bot": "random"}, "open"]).json["id"]
+        r = s.request("GET", "/v1/games/%s?wait=1&after=0" % gid)
+        check(r.json["status"] == "waiting" and r.json["seq"] == 0 and r.json["to_act"] == [],
+              "nobody acts, the bot neither, while a seat is open: %r" % r.json)
+        r = s.request("POST", "/v1/games/%s/join" % gid)
+        check(r.status == 200 and r.json["status"] == "active", "join: %r" % r)
+        g, n = play_person(s, gid, {1: r.json["token"]}, rng, 200)
+        moves = check_log(s, gid, g)
+        check(g["result"] is not None and n > 0, "the game ends with a result")
+        check({m["seat"] for m in moves} == {0, 1}, "both seats moved")
+
+
+# ---- whole games against a bot ----
+
+@test
+def a_person_plays_agent_avenue_against_mcts(binary):
+    rng = random.Random(11)
+    with bots_server(binary) as s:
+        for bot_seat in (1, 0):  # the bot moves second, then first
+            seating = ["token", "token"]
+            seating[bot_seat] = MCTS
+            r = create(s, AA, seating)
+            gid, me = r.json["id"], 1 - bot_seat
+            tok = r.json["seats"][me]["token"]
+
+            def watch(g):
+                aa_redacted(g, me, bot_seat)
+                spec = game(s, gid)
+                if spec["status"] == "finished":
+                    return  # the bot's last move: now everything shows
+                check(spec["you"] is None and spec["view"]["hand"] is None
+                      and all("discarded" not in p for p in spec["view"]["players"]),
+                      "a spectator sees no hand and no discards")
+            g, n = play_person(s, gid, {me: tok}, rng, 200, watch)
+            moves = check_log(s, gid, g)
+            bot_moves = [m for m in moves if m["seat"] == bot_seat]
+            check(g["result"] is not None and g["result"]["winners"], "a result: %r" % g["result"])
+            check(bot_moves and n > 0, "both moved (bot %d, person %d)" % (len(bot_moves), n))
+            check(all(isinstance(m["action"], dict) and m["action"].get("type")
+                      for m in bot_moves), "the bot's moves are logged as moves")
+            check(g["seed"] is not None, "the seed is revealed at the end")
+
+
+@test
+def a_person_plays_quantum_against_mcts(binary):
+    rng = random.Random(13)
+    with bots_server(binary) as s:
+        r = create(s, QT, ["token", MCTS], options={"map": "Alpha sector - Basic map"})
+        gid, tok = r.json["id"], r.json["seats"][0]["token"]
+
+        def watch(g):
+            check(g["you"] == 0, "the person's own view")
+        g, n = play_person(s, gid, {0: tok}, rng, 1500, watch, eager)
+        moves = check_log(s, gid, g)
+        check(g["result"] is not None and g["result"]["reason"], "a result: %r" % g["result"])
+        check(any(m["seat"] == 1 for m in moves) and n > 0, "both moved")
+        print("     quantum: %d moves, %d the person's" % (g["seq"], n))
+
+
+# ---- bot against bot, watched ----
+
+@test
+def bot_vs_bot_games_are_watched_to_the_end(binary):
+    games = [(AA, [MCTS, {"bot": "random"}], {}),
+             (QT, [{"bot": "mcts", "level": 1}, {"bot": "random"}],
+              {"map": "Alpha sector - Basic map"})]
+    with bots_server(binary) as s:
+        for game_id, seating, options in games:
+            gid = create(s, game_id, seating, options=options).json["id"]
+            # after=0: every move, however far the bots already are.
+            status, ctype, body = read_stream(
+                s.port, "/v1/games/%s/events?after=0" % gid, None,
+                {"Accept": "application/x-ndjson"}, 10 ** 6, timeout=600)
+            check(status == 200 and "ndjson" in ctype, "stream: %s %s" % (status, ctype))
+            events = [json.loads(x) for x in body.split(b"\n") if x.strip()]
+            moves = [e for e in events if e["event"] == "move"]
+            check(events[-1]["event"] == "end" and events[-1]["result"]["winners"] is not None,
+                  "%s: the stream ends with the result" % game_id)
+            g = game(s, gid)
+            check(g["status"] == "finished", "the game is over")
+            check([e["seq"] for e in moves] == list(range(1, g["seq"] + 1)),
+                  "%s: every move was streamed, in order" % game_id)
+            log = check_log(s, gid, g)
+            check([m["seat"] for m in log] == [e["seat"] for e in moves],
+                  "the stream and the log agree on who moved")
+            check({m["seat"] for m in log} == {0, 1}, "both bots moved")
+            print("     %s: %d moves streamed" % (game_id, len(moves)))
+
+
+@test
+def bots_play_out_a_game_every_person_left(binary):
+    with bots_server(binary) as s:
+        r = create(s, QT, ["token", {"bot": "random"}, {"bot": "random"}])
+        gid, tok = r.json["id"], r.json["seats"][0]["token"]
+        r = s.request("POST", "/v1/games/%s/resign" % gid, token=tok)
+        check(r.status == 201 and r.json["status"] == "active", "the game goes on: %r" % r)
+        after = r.json["seq"]
+        g = wait_finished(s, gid)
+        # (The resigned seat is played at random by the engine: it may
+        # even win.)
+        check(g["result"] is not None and g["result"]["winners"], "a result: %r" % g["result"])
+        moves = check_log(s, gid, g)[after:]
+        check({m["seat"] for m in moves} == {1, 2}, "the bots played it out")
+
+
+# ---- restarts ----
+
+def truncate_to_bot_turn(db, gid, bot):
+    """Rewinds game gid in the database file to just before the bot's last
+    move: the state a crash between a person's move and the bot's leaves."""
+    con = sqlite3.connect(db)
+    key, = con.execute("SELECT key FROM games WHERE id = ?", (gid,)).fetchone()
+    last, = con.execute("SELECT max(seq) FROM moves WHERE game_key = ? AND seat = ?",
+                        (key, bot)).fetchone()
+    con.execute("DELETE FROM moves WHERE game_key = ? AND seq >= ?", (key, last))
+    con.execute("UPDATE games SET seq = ?, to_act = ?, status = 'active', result = NULL "
+                "WHERE key = ?", (last - 1, 1 << bot, key))
+    con.commit()
+    con.close()
+    return last - 1
+
+
+@test
+def a_pending_bot_turn_is_played_after_sigkill(binary):
+    rng = random.Random(17)
+    with bots_server(binary) as s:
+        r = create(s, AA, ["token", {"bot": "random"}])
+        gid, tok = r.json["id"], r.json["seats"][0]["token"]
+        g = game(s, gid, tok)
+        for _ in range(3):  # a few moves each
+            while 0 not in g["to_act"] and g["status"] != "finished":
+                g = poll(s, gid, g["seq"], tok)
+            if g["status"] == "finished":
+                break
+            acts = actions(s, gid, tok)
+            g = s.request("POST", "/v1/games/%s/moves" % gid, {"action": rng.choice(acts)},
+                          token=tok).json
+        s.kill()
+        seq = truncate_to_bot_turn(s.db, gid, 1)
+        s.start()
+        g = poll(s, gid, seq)
+        moves = check_log(s, gid, g)
+        check(moves[seq]["seat"] == 1, "the bot played its pending turn after the restart")
+
+
+@test
+def bot_games_cut_by_sigkill_or_sigterm_finish_after_restart(binary):
+    with bots_server(binary) as s:
+        for stop in ("kill", "stop"):
+            ids = [create(s, QT, [{"bot": "random"}, {"bot": "random"}]).json["id"]
+                   for _ in range(2)]
+            ids.append(create(s, AA, [MCTS, {"bot": "random"}]).json["id"])
+            time.sleep(0.5)
+            before = {x["id"]: x for x in s.request("GET", "/v1/games").json["games"]}
+            getattr(s, stop)()  # stop() checks a clean exit (0, no leak)
+            s.start()
+            running = [gid for gid in ids if before[gid]["status"] == "active"]
+            check(running, "%s: some bot game was cut mid-way" % stop)
+            for gid in ids:
+                g = wait_finished(s, gid)
+                check(g["result"] is not None, "finished with a result")
+                check_log(s, gid, g)
+
+
+if __name__ == "__main__":
+    run_all("bots")

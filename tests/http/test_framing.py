@@ -1,0 +1,204 @@
+"""test_framing.py: strict HTTP/1.1 request framing (issue 9 item 4).
+
+libmicrohttpd 0.9.75 accepts requests RFC 9112 says a server must refuse:
+two Content-Lengths (the first won and the rest of the body was read as
+a second request), Content-Length with Transfer-Encoding, an unknown
+transfer coding (the connection then hung until the timeout), HTTP/1.1
+without Host; and it percent-decodes before boardd sees the path, so a
+%00 cut the path or a query value short.  Each must be a 400 problem+json
+(501 for an unknown coding), answered at once, with the connection closed
+and nothing done.  HEAD gets the same checks as GET.  Part of tests/run.sh
+(make test)."""
+from gamehelp import create, game, server
+from harness import (check, is_library_refusal, parse_responses, raw_exchange, run_all,
+                     test)
+
+
+def exchange(s, data, timeout=10):
+    """Sends raw bytes on a fresh connection and reads until the server
+    closes it.  Returns (answers, closed): closed is False when the server
+    kept the connection open past `timeout` seconds (a hang)."""
+    out, closed = raw_exchange(s.port, data, timeout)
+    answers, _ = parse_responses(out, [data.split(b" ", 1)[0].decode()] * 4)
+    return answers, closed
+
+
+def refused(s, data, status, slug, what):
+    """data must get exactly one answer, `status` problem+json `slug`,
+    and the connection closed."""
+    answers, closed = exchange(s, data)
+    check(len(answers) == 1, "%s: want one answer, got %r" % (what, answers))
+    r = answers[0]
+    check(r.status == status, "%s: want %d, got %r" % (what, status, r))
+    if data.startswith(b"HEAD"):
+        check(r.headers.get("content-type") == "application/problem+json",
+              "%s: %r" % (what, r.headers))
+    else:
+        check(r.json and r.json["type"] == "urn:boardd:problem:" + slug,
+              "%s: problem %s: %r" % (what, slug, r))
+    check(r.headers.get("connection", "").lower() == "close",
+          "%s: no Connection: close: %r" % (what, r.headers))
+    check(closed, "%s: the connection stayed open" % what)
+
+
+def games_listed(s):
+    return len(s.request("GET", "/v1/games?limit=100").json["games"])
+
+
+BODY = b'{"game":"agent-avenue"}'
+
+
+@test
+def two_content_lengths_are_refused(binary):
+    """Content-Length 5 and 23: the first won, `{"gam` was read as a body
+    (a 400 for its JSON) and the rest as the start of a second request,
+    which held the connection open."""
+    with server(binary) as s:
+        before = games_listed(s)
+        for cls in ((5, len(BODY)), (len(BODY), len(BODY))):
+            data = (b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    + b"".join(b"Content-Length: %d\r\n" % n for n in cls) + b"\r\n" + BODY)
+            refused(s, data, 400, "bad-request", "Content-Length %r" % (cls,))
+        check(games_listed(s) == before, "a game was created")
+
+
+@test
+def put_and_delete_get_the_same_checks(binary):
+    """PUT and DELETE /v1/players/me/webhook (the methods the webhook
+    added): two Content-Lengths, Transfer-Encoding with Content-Length or
+    an unknown coding are refused before routing, and change nothing."""
+    with server(binary) as s:
+        r = s.request("POST", "/v1/players", {"name": "Ann"})
+        tok = r.json["token"].encode()
+        body = b'{"url":"https://example.com/a"}'
+        auth = b"Authorization: Bearer " + tok + b"\r\n"
+        for method in (b"PUT", b"DELETE"):
+            head = method + b" /v1/players/me/webhook HTTP/1.1\r\nHost: x\r\n" + auth
+            refused(s, head + b"Content-Type: application/json\r\nContent-Length: %d\r\n"
+                    b"Content-Length: %d\r\n\r\n" % (len(body), len(body)) + body,
+                    400, "bad-request", "%s with two Content-Lengths" % method)
+            refused(s, head + b"Transfer-Encoding: chunked\r\nContent-Length: %d\r\n\r\n"
+                    % len(body) + body, 400, "bad-request", "%s with TE and CL" % method)
+            refused(s, head + b"Transfer-Encoding: gzip\r\n\r\n", 501, "not-implemented",
+                    "%s with an unknown coding" % method)
+        r = s.request("GET", "/v1/players/me/webhook", token=tok.decode())
+        check(r.status == 404, "no webhook was registered: %r" % r)
+
+
+@test
+def content_length_list_is_a_library_refusal(binary):
+    """`Content-Length: 5, 23` (one field, a list) never reaches boardd:
+    libmicrohttpd refuses it itself (x-library-refusals) and closes."""
+    with server(binary) as s:
+        data = (b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Length: 5, 23\r\n\r\n" + BODY)
+        answers, closed = exchange(s, data)
+        check(answers and all(is_library_refusal(r) for r in answers) and closed,
+              "%r" % answers)
+
+
+@test
+def transfer_encoding_with_content_length_is_refused(binary):
+    """Both framings at once (the request-smuggling shape): chunked won
+    silently."""
+    with server(binary) as s:
+        before = games_listed(s)
+        data = (b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n"
+                b"Transfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n0\r\n\r\n" % (len(BODY), BODY))
+        refused(s, data, 400, "bad-request", "TE + CL")
+        check(games_listed(s) == before, "a game was created")
+
+
+@test
+def unknown_transfer_coding_is_501_at_once(binary):
+    """Transfer-Encoding: gzip held the connection until --timeout (the
+    server waited for a body it could not frame).  Now 501 at once."""
+    with server(binary, extra=["--timeout", "60"]) as s:
+        for te in (b"gzip", b"gzip, chunked", b"chunked, gzip", b"identity"):
+            data = (b"POST /v1/games HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: " + te +
+                    b"\r\n\r\n" + BODY)
+            refused(s, data, 501, "not-implemented", "Transfer-Encoding: %r" % te)
+        data = b"GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n"
+        refused(s, data, 501, "not-implemented", "GET with gzip")
+        # chunked alone still works.
+        data = (b"POST /v1/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                b"Transfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n0\r\n\r\n" % (len(BODY), BODY))
+        answers, _ = exchange(s, data)
+        check([r.status for r in answers] == [201], "chunked: %r" % answers)
+
+
+@test
+def http11_needs_exactly_one_host(binary):
+    """HTTP/1.1 without Host was answered (RFC 9112 §3.2: 400); so were
+    two Hosts.  HTTP/1.0 needs none."""
+    with server(binary) as s:
+        for method in (b"GET", b"HEAD"):
+            refused(s, method + b" /healthz HTTP/1.1\r\n\r\n", 400, "bad-request",
+                    "%s without Host" % method)
+            refused(s, method + b" /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400,
+                    "bad-request", "%s with two Hosts" % method)
+        answers, _ = exchange(s, b"GET /healthz HTTP/1.0\r\n\r\n")
+        check([r.status for r in answers] == [200], "HTTP/1.0: %r" % answers)
+
+
+@test
+def decoded_nul_in_path_or_query_is_refused(binary):
+    """`/v1/games/<id>%00/moves` served the game's view (the path ended at
+    the NUL) and `?status=waiting%00x` listed waiting games."""
+    with server(binary) as s:
+        gid, tokens = create(s)
+        before = game(s, gid, tokens[0])
+        for method in (b"GET", b"HEAD"):
+            for target in (b"/v1/games/" + gid.encode() + b"%00/moves",
+                           b"/v1/games/" + gid.encode() + b"%00",
+                           b"/v1/games/" + gid.encode() + b"%0a",
+                           b"/v1/games?status=waiting%00x",
+                           b"/v1/games?status%00=waiting",
+                           b"/v1/games/" + gid.encode() + b"?wait=1%00"):
+                refused(s, method + b" " + target + b" HTTP/1.1\r\nHost: x\r\n\r\n", 400,
+                        "bad-request", "%s %s" % (method, target))
+        data = (b"POST /v1/games/" + gid.encode() + b"%00/moves HTTP/1.1\r\nHost: x\r\n"
+                b"Authorization: Bearer " + tokens[0].encode() + b"\r\n"
+                b"Content-Length: 2\r\n\r\n{}")
+        refused(s, data, 400, "bad-request", "POST with %00")
+        check(game(s, gid, tokens[0]) == before, "the game changed")
+
+
+@test
+def head_gets_the_checks_of_get(binary):
+    """HEAD /v1/games/<unknown>/events answered 200; it must answer what
+    GET does (404), and 200 with the stream's type for a real game."""
+    with server(binary) as s:
+        gid, tokens = create(s)
+        for path in ("/v1/games/0123456789abcdef/events", "/v1/games/xyz/events"):
+            check(s.request("GET", path).status == 404, "GET %s" % path)
+            r = s.request("HEAD", path, validate=False)  # a problem, no body
+            check(r.status == 404 and not r.raw, "HEAD %s: %r" % (path, r))
+        r = s.request("HEAD", "/v1/games/%s/events?after=x" % gid, validate=False)
+        check(r.status == 400, "HEAD with a bad after: %r" % r)
+        for accept, ctype in ((None, "text/event-stream"),
+                              ("application/x-ndjson", "application/x-ndjson")):
+            r = s.request("HEAD", "/v1/games/%s/events" % gid, token=tokens[0],
+                          headers={"Accept": accept} if accept else {})
+            check(r.status == 200 and r.headers.get("content-type") == ctype and not r.raw,
+                  "HEAD events: %r %r" % (r, r.headers))
+        # The stream a HEAD opened is closed: the server stops cleanly.
+
+
+@test
+def good_requests_keep_their_connection(binary):
+    """The checks refuse only what they name: a keep-alive connection
+    with ordinary requests, a percent-encoded id and a query, stays open."""
+    with server(binary) as s:
+        gid, _ = create(s)
+        reqs = (b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+                b"GET /v1/games/%" + ("%02x" % ord(gid[0])).encode() + gid[1:].encode() +
+                b" HTTP/1.1\r\nHost: x\r\n\r\n"
+                b"GET /v1/games?status=active&limit=1 HTTP/1.1\r\nHost: x\r\n\r\n"
+                b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s" % (len(BODY), BODY))
+        answers, closed = exchange(s, reqs, timeout=2)
+        check([r.status for r in answers] == [200, 200, 200, 201], "%r" % answers)
+        check(not closed, "the connection was closed")
+
+
+if __name__ == "__main__":
+    run_all("framing")

@@ -1,0 +1,240 @@
+/* test_limits.c: the limiter (src/http/limits.h) in process: flag
+ * parsing, client addresses behind trusted proxies, token buckets and
+ * their RateLimit fields, stream budgets, and a table that stays bounded
+ * under a flood of distinct addresses. */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sodium.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "common/err.h"
+#include "http/limits.h"
+#include "testhelp.h"
+
+static struct sockaddr_in v4(const char *ip)
+{
+	struct sockaddr_in a = {.sin_family = AF_INET};
+	inet_pton(AF_INET, ip, &a.sin_addr);
+	return a;
+}
+
+static void test_parse(void)
+{
+	struct limits_config c;
+	char err[256];
+	limits_config_default(&c, 64);
+	test_cond("default streams: half of max-conns", c.streams == 32);
+	test_cond("default games per address",
+	          c.rate[LIMITS_GAMES][LIMITS_ADDR].quota == 60 &&
+	              c.rate[LIMITS_GAMES][LIMITS_ADDR].window_s == 600);
+	test_cond("a list of items",
+	          limits_parse_rate(&c, "games.addr=5/1m,moves.token=7/2h", err,
+	                            sizeof err) == 0 &&
+	              c.rate[LIMITS_GAMES][LIMITS_ADDR].quota == 5 &&
+	              c.rate[LIMITS_GAMES][LIMITS_ADDR].window_s == 60 &&
+	              c.rate[LIMITS_MOVES][LIMITS_TOKEN].quota == 7 &&
+	              c.rate[LIMITS_MOVES][LIMITS_TOKEN].window_s == 7200);
+	test_cond("plain seconds, and 0 turns one off",
+	          limits_parse_rate(&c, "joins.addr=0/30", err, sizeof err) ==
+	                  0 &&
+	              c.rate[LIMITS_JOINS][LIMITS_ADDR].quota == 0);
+	const char *bad[] = {"games.addr=5",     "games=5/1m",
+	                     "dance.addr=1/1m",  "games.ip=1/1m",
+	                     "games.addr=x/1m",  "games.addr=1/0",
+	                     "games.addr=1/1m,", "",
+	                     "games.addr=1/1y"};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+		test_cond("a malformed --rate-limit is refused",
+		          limits_parse_rate(&c, bad[i], err, sizeof err) < 0);
+	test_cond("off", limits_parse_rate(&c, "off", err, sizeof err) == 0 &&
+	                     c.rate[LIMITS_PLAYERS][LIMITS_ADDR].quota == 0 &&
+	                     c.rate[LIMITS_MOVES][LIMITS_TOKEN].quota == 0);
+	test_cond("proxies", limits_parse_proxies(&c, "127.0.0.1, ::1", err,
+	                                          sizeof err) == 0 &&
+	                         c.n_proxies == 2);
+	test_cond("a bad proxy is refused",
+	          limits_parse_proxies(&c, "127.0.0.1,nope", err, sizeof err) <
+	              0);
+}
+
+static void test_client(void)
+{
+	struct limits_config c;
+	char err[256];
+	limits_config_default(&c, 64);
+	limits_parse_proxies(&c, "10.0.0.1,10.0.0.2", err, sizeof err);
+	struct limits *l = limits_new(&c);
+	struct limits_addr a;
+	struct sockaddr_in peer = v4("192.0.2.5"), proxy = v4("10.0.0.1");
+	limits_client(l, (struct sockaddr *)&peer, "203.0.113.1", "203.0.113.2",
+	              &a);
+	test_cond("a peer that is no proxy is the client",
+	          strcmp(a.text, "192.0.2.5") == 0);
+	limits_client(l, (struct sockaddr *)&proxy,
+	              "198.51.100.1, 203.0.113.1, 10.0.0.2", NULL, &a);
+	test_cond("the rightmost untrusted X-Forwarded-For entry",
+	          strcmp(a.text, "203.0.113.1") == 0);
+	limits_client(l, (struct sockaddr *)&proxy, NULL, " 203.0.113.2 ", &a);
+	test_cond("X-Real-IP without X-Forwarded-For",
+	          strcmp(a.text, "203.0.113.2") == 0);
+	limits_client(l, (struct sockaddr *)&proxy, "203.0.113.1, junk", NULL,
+	              &a);
+	test_cond("a list that does not parse leaves the proxy",
+	          strcmp(a.text, "10.0.0.1") == 0);
+	limits_client(l, (struct sockaddr *)&proxy, "2001:db8:1:2:3:4:5:6",
+	              NULL, &a);
+	test_cond("an IPv6 client counts by its /64",
+	          strcmp(a.text, "2001:db8:1:2::/64") == 0);
+	limits_client(l, NULL, "203.0.113.1", NULL, &a);
+	test_cond("no peer address: local", strcmp(a.text, "local") == 0);
+	limits_free(l);
+}
+
+static void test_buckets(void)
+{
+	struct limits_config c;
+	char err[256];
+	limits_config_default(&c, 64);
+	limits_parse_rate(&c, "off", err, sizeof err);
+	limits_parse_rate(&c, "games.addr=3/1h,games.token=2/1h", err,
+	                  sizeof err);
+	struct limits *l = limits_new(&c);
+	struct limits_addr a, b;
+	struct sockaddr_in pa = v4("192.0.2.1"), pb = v4("192.0.2.2");
+	limits_client(l, (struct sockaddr *)&pa, NULL, NULL, &a);
+	limits_client(l, (struct sockaddr *)&pb, NULL, NULL, &b);
+	struct limits_verdict v;
+	limits_take(l, LIMITS_GAMES, &a, NULL, &v);
+	test_cond("first request", v.ok);
+	test_cond("RateLimit-Policy",
+	          strcmp(v.policy, "\"games-addr\";q=3;w=3600") == 0);
+	test_cond("RateLimit",
+	          strcmp(v.state, "\"games-addr\";r=2;t=1200") == 0);
+	limits_take(l, LIMITS_GAMES, &a, "tok", &v);
+	test_cond("both buckets described",
+	          v.ok && strcmp(v.policy, "\"games-addr\";q=3;w=3600, "
+	                                   "\"games-token\";q=2;w=3600") == 0);
+	limits_take(l, LIMITS_GAMES, &a, "tok", &v);
+	test_cond("third from the address", v.ok);
+	limits_take(l, LIMITS_GAMES, &a, NULL, &v);
+	test_cond("fourth refused, one request per 1200 s",
+	          !v.ok && v.retry_after_s > 1190 && v.retry_after_s <= 1200);
+	limits_take(l, LIMITS_GAMES, &b, "tok", &v);
+	test_cond("the token's bucket is empty too", !v.ok);
+	limits_take(l, LIMITS_GAMES, &b, "other", &v);
+	test_cond("a refusal took nothing from b's bucket",
+	          v.ok && strstr(v.state, "\"games-addr\";r=2;") != NULL);
+	limits_take(l, LIMITS_MOVES, &a, "tok", &v);
+	test_cond("an action without a policy: no headers",
+	          v.ok && !v.policy[0] && !v.state[0]);
+	limits_free(l);
+}
+
+static void test_streams_and_bounds(void)
+{
+	struct limits_config c;
+	char err[256];
+	limits_config_default(&c, 6); /* streams 3 */
+	limits_parse_rate(&c, "off", err, sizeof err);
+	limits_parse_rate(&c, "players.addr=1/1h", err, sizeof err);
+	c.streams_per_addr = 2;
+	c.streams_per_token = 1;
+	c.table_max = LIMITS_TABLE_MIN;
+	struct limits *l = limits_new(&c);
+	struct limits_addr a, b;
+	struct sockaddr_in pa = v4("192.0.2.1"), pb = v4("192.0.2.2");
+	limits_client(l, (struct sockaddr *)&pa, NULL, NULL, &a);
+	limits_client(l, (struct sockaddr *)&pb, NULL, NULL, &b);
+	struct limits_slot s1, s2, s3, s4, s5;
+	unsigned retry = 0;
+	test_cond("a stream", limits_stream_open(l, &a, "t", &s1, &retry) == 0);
+	test_cond("per token",
+	          limits_stream_open(l, &a, "t", &s2, &retry) == BD_ELIMIT &&
+	              retry == LIMITS_STREAM_RETRY_S && !s2.held);
+	test_cond("a second from the address",
+	          limits_stream_open(l, &a, NULL, &s2, &retry) == 0);
+	test_cond("per address",
+	          limits_stream_open(l, &a, NULL, &s3, &retry) == BD_ELIMIT);
+	test_cond("another address",
+	          limits_stream_open(l, &b, NULL, &s3, &retry) == 0);
+	test_cond("the global budget: 503",
+	          limits_stream_open(l, &b, NULL, &s4, &retry) ==
+	                  BD_EUNAVAILABLE &&
+	              limits_streams_open(l) == 3);
+	/* A flood of distinct addresses: the table stays bounded, and the
+	 * entries holding streams survive it. */
+	struct limits_verdict v;
+	for (uint32_t i = 0; i < 100000; i++) {
+		struct sockaddr_in p = {.sin_family = AF_INET,
+		                        .sin_addr.s_addr =
+		                            htonl(0x0b000000 + i)};
+		struct limits_addr x;
+		limits_client(l, (struct sockaddr *)&p, NULL, NULL, &x);
+		limits_take(l, LIMITS_PLAYERS, &x, NULL, &v);
+	}
+	test_cond("bounded table", limits_entries(l) <= LIMITS_TABLE_MIN + 3);
+	limits_stream_close(l, &s3);
+	test_cond("a's streams were kept through the flood",
+	          limits_stream_open(l, &a, NULL, &s5, &retry) == BD_ELIMIT);
+	limits_stream_close(l, &s1);
+	test_cond("closed slots come back",
+	          limits_stream_open(l, &a, "t", &s5, &retry) == 0);
+	limits_stream_close(l, &s1); /* a second close is a no-op */
+	limits_stream_close(l, &s2);
+	limits_stream_close(l, &s5);
+	test_cond("all back", limits_streams_open(l) == 0);
+	limits_free(l);
+}
+
+/* A full table whose only idle entry is the address being charged: the
+ * token's new entry must not evict it (ASan would see the use after
+ * free). */
+static void test_no_self_eviction(void)
+{
+	struct limits_config c;
+	char err[256];
+	limits_config_default(&c, 1000);
+	limits_parse_rate(&c, "off", err, sizeof err);
+	limits_parse_rate(&c, "games.addr=5/1h,games.token=5/1h", err,
+	                  sizeof err);
+	c.streams_per_addr = 1;
+	c.streams_per_token = 0;
+	c.table_max = LIMITS_TABLE_MIN;
+	struct limits *l = limits_new(&c);
+	struct limits_slot slots[LIMITS_TABLE_MIN - 1];
+	unsigned retry;
+	int held = 0;
+	for (uint32_t i = 0; i < LIMITS_TABLE_MIN - 1; i++) {
+		struct sockaddr_in p = {.sin_family = AF_INET,
+		                        .sin_addr.s_addr =
+		                            htonl(0x0c000000 + i)};
+		struct limits_addr x;
+		limits_client(l, (struct sockaddr *)&p, NULL, NULL, &x);
+		held += limits_stream_open(l, &x, NULL, &slots[i], &retry) == 0;
+	}
+	struct limits_addr a;
+	struct sockaddr_in pa = v4("192.0.2.9");
+	limits_client(l, (struct sockaddr *)&pa, NULL, NULL, &a);
+	struct limits_verdict v;
+	limits_take(l, LIMITS_GAMES, &a, NULL, &v);
+	limits_take(l, LIMITS_GAMES, &a, "fresh-token", &v);
+	test_cond("the charged address survives a full table",
+	          held == LIMITS_TABLE_MIN - 1 && v.ok &&
+	              strstr(v.state, "\"games-addr\";r=3;") != NULL);
+	for (int i = 0; i < held; i++)
+		limits_stream_close(l, &slots[i]);
+	limits_free(l);
+}
+
+int main(void)
+{
+	if (sodium_init() < 0)
+		return 1;
+	test_parse();
+	test_client();
+	test_buckets();
+	test_streams_and_bounds();
+	test_no_self_eviction();
+	return test_report("limits");
+}
