@@ -13,7 +13,7 @@ CC      ?= cc
 GAMES   := $(notdir $(patsubst %/,%,$(wildcard src/games/*/)))
 CFLAGS_COMMON := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
 	-Wstrict-prototypes -Wmissing-prototypes -Isrc -MMD -MP
-LDLIBS  := -lmicrohttpd -ljansson -lsqlite3 -lsodium -lpthread -lm
+LDLIBS  := -lmicrohttpd -ljansson -lsqlite3 -lsodium -lcurl -lpthread -lm
 
 # The house flags of a build; a CFLAGS of the caller's (environment or
 # command line) comes after them, so it can add to them but never silently
@@ -31,7 +31,7 @@ endif
 comma := ,
 
 LIB_SRC := $(wildcard src/common/*.c src/engine/*.c src/store/*.c \
-	src/service/*.c src/http/*.c src/bot/*.c) \
+	src/service/*.c src/http/*.c src/bot/*.c src/hooks/*.c) \
 	$(foreach g,$(GAMES),$(wildcard src/games/$(g)/*.c))
 GEN_SRC := $(BUILD)/gen/migrations.c $(BUILD)/gen/openapi.c
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:.c=.o)

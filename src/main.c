@@ -37,6 +37,12 @@
  *   --waiting-per-player N  BOARDD_WAITING_PER_PLAYER  10 (0: none)
  *   --waiting-per-addr N    BOARDD_WAITING_PER_ADDR    30 (0: none)
  *   --waiting-expiry S      BOARDD_WAITING_EXPIRY  259200 (72 h; 0: never)
+ *   --webhook-allow-private  BOARDD_WEBHOOK_ALLOW_PRIVATE=1  webhooks may
+ *                                            reach private addresses
+ *   --webhook-retry-ms MS  BOARDD_WEBHOOK_RETRY_MS  5000  first retry
+ *                                            delay (doubles, <= 720x)
+ *   --webhook-timeout-ms MS  BOARDD_WEBHOOK_TIMEOUT_MS  10000  longest
+ *                                            delivery attempt
  *
  * Runs until SIGINT or SIGTERM, then finishes in-flight requests and
  * closes the database cleanly. */
@@ -50,6 +56,7 @@
 #include <unistd.h>
 
 #include "http/http.h"
+#include "hooks/hooks.h"
 #include "http/hub.h"
 #include "store/store.h"
 
@@ -61,7 +68,8 @@ struct config {
 	long bot_ms;     /* a bot decision's wall-clock cap, milliseconds */
 	long clock_min;  /* shortest clock duration, seconds */
 	long write_wait; /* ms */
-	int quiet;
+	long hook_retry_ms, hook_timeout_ms;
+	int quiet, hook_private;
 	long streams, streams_addr, streams_token; /* -1: default */
 	long conns_addr;                           /* -1: default */
 	long waiting_player, waiting_addr, waiting_expiry;
@@ -75,6 +83,8 @@ static void usage(FILE *f)
 	fputs("usage: boardd [--addr A] [--port P] [--db PATH] [--threads N]"
 	      " [--sync full|normal] [--quiet] [--keepalive S] [--timeout S]"
 	      " [--max-conns N] [--write-wait MS] [--bot-ms MS]\n"
+	      "  [--webhook-allow-private] [--webhook-retry-ms MS]"
+	      " [--webhook-timeout-ms MS]\n"
 	      "  --timeout S    close a connection idle for S seconds, or"
 	      " that takes longer\n"
 	      "                 to send a request (default 30); waiting"
@@ -100,7 +110,7 @@ static void usage(FILE *f)
 	      " and per bearer\n"
 	      "                 token (default 16); 0: no cap; past it 429\n"
 	      "  --rate-limit SPEC  off, or"
-	      " <players|games|joins|moves>.<addr|token>=<q>/<w>\n"
+	      " <players|games|joins|moves|webhooks>.<addr|token>=<q>/<w>\n"
 	      "                 (q requests per w seconds, w may end in"
 	      " s/m/h/d; q 0: none),\n"
 	      "                 comma list, repeatable; defaults in"
@@ -172,7 +182,10 @@ static int takes_value(const char *a)
 	                                   "--waiting-expiry",
 	                                   "--write-wait",
 	                                   "--bot-ms",
-	                                   "--clock-min-seconds"};
+	                                   "--clock-min-seconds",
+
+	                                   "--webhook-retry-ms",
+	                                   "--webhook-timeout-ms"};
 	for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
 		if (strcmp(a, opts[i]) == 0)
 			return 1;
@@ -199,6 +212,10 @@ static int parse_args(int argc, char **argv, struct config *c)
 	const char *waiting_expiry = env_or("BOARDD_WAITING_EXPIRY", "259200");
 	const char *env_rate = env_or("BOARDD_RATE_LIMIT", NULL);
 	const char *env_proxy = env_or("BOARDD_TRUSTED_PROXY", NULL);
+	const char *hook_retry = env_or("BOARDD_WEBHOOK_RETRY_MS", "5000");
+	const char *hook_timeout = env_or("BOARDD_WEBHOOK_TIMEOUT_MS", "10000");
+	c->hook_private =
+	    strcmp(env_or("BOARDD_WEBHOOK_ALLOW_PRIVATE", "0"), "0") != 0;
 	c->addr = env_or("BOARDD_ADDR", "127.0.0.1");
 	c->db = env_or("BOARDD_DB", "boardd.db");
 	c->sync = env_or("BOARDD_SYNC", "full");
@@ -207,6 +224,10 @@ static int parse_args(int argc, char **argv, struct config *c)
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (strcmp(a, "--quiet") == 0) {
 			c->quiet = 1;
+			continue;
+		}
+		if (strcmp(a, "--webhook-allow-private") == 0) {
+			c->hook_private = 1;
 			continue;
 		}
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -237,6 +258,10 @@ static int parse_args(int argc, char **argv, struct config *c)
 			timeout = v;
 		else if (strcmp(a, "--max-conns") == 0)
 			max_conns = v;
+		else if (strcmp(a, "--webhook-retry-ms") == 0)
+			hook_retry = v;
+		else if (strcmp(a, "--webhook-timeout-ms") == 0)
+			hook_timeout = v;
 		else if (strcmp(a, "--bot-ms") == 0)
 			bot_ms = v;
 		else if (strcmp(a, "--write-wait") == 0)
@@ -297,12 +322,15 @@ static int parse_args(int argc, char **argv, struct config *c)
 	    parse_long(bot_ms, 1, 60000, &c->bot_ms) < 0 ||
 	    parse_long(clock_min, 1, SVC_CLOCK_MIN_SECONDS, &c->clock_min) <
 	        0 ||
+	    parse_long(hook_retry, 1, 3600000, &c->hook_retry_ms) < 0 ||
+	    parse_long(hook_timeout, 100, 600000, &c->hook_timeout_ms) < 0 ||
 	    (strcmp(c->sync, "full") != 0 && strcmp(c->sync, "normal") != 0)) {
 		fputs("boardd: a value is out of range (port 0-65535, threads "
 		      "1-64, keepalive and timeout 1-3600 s, max-conns and "
 		      "max-streams >= 1, the other counts >= 0, sync "
 		      "full|normal, write-wait 0-60000 ms, bot-ms 1-60000, "
-		      "clock-min-seconds 1-10)\n",
+		      "clock-min-seconds 1-10, webhook-retry-ms "
+		      "1-3600000, webhook-timeout-ms 100-600000)\n",
 		      stderr);
 		return -1;
 	}
@@ -326,6 +354,23 @@ static unsigned max_connections(void)
 	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > 4096 + 128)
 		return 4096;
 	return rl.rlim_cur > 256 ? (unsigned)rl.rlim_cur - 128 : 128;
+}
+
+/* What a committed change wakes (store_on_change's context). */
+struct wakers {
+	struct hub *hub;     /* the player's stream and long-polls */
+	struct hooks *hooks; /* the webhook workers */
+};
+
+/* store_change_fn: player `player_key`'s games or events changed.  Runs
+ * after the commit with no store lock held; it takes the hub's mutex and
+ * then, separately, the hooks' one: neither nests in another, so hub.c's
+ * lock order is unchanged. */
+static void on_change(void *ctx, int64_t player_key)
+{
+	struct wakers *w = ctx;
+	hub_on_move(w->hub, HUB_PLAYER_KEY(player_key), 1);
+	hooks_poke(w->hooks);
 }
 
 /* The limiter's configuration (http/limits.h) from c, for a server of
@@ -401,7 +446,8 @@ int main(int argc, char **argv)
 	struct store_config sc = {
 	    .path = c.db,
 	    .sync_full = strcmp(c.sync, "full") == 0,
-	    .connections = (int)c.threads + 2, /* and the bot worker's */
+	    /* and the bot worker's, and one the webhook workers share */
+	    .connections = (int)c.threads + 3,
 	    .busy_timeout_ms = (int)c.write_wait,
 	    .waiting_per_player = (unsigned)c.waiting_player,
 	    .waiting_per_addr = (unsigned)c.waiting_addr,
@@ -413,8 +459,21 @@ int main(int argc, char **argv)
 	int rc = 1;
 	struct service *svc = service_new(st, 4096);
 	struct hub *hub = svc ? hub_new() : NULL; /* live updates */
-	if (hub)
+	struct hooks_config hk = {.allow_private = c.hook_private,
+	                          .retry_ms = c.hook_retry_ms,
+	                          .timeout_ms = c.hook_timeout_ms};
+	struct hooks *hooks =
+	    hub ? hooks_start(st, &hk, err, sizeof err) : NULL;
+	struct wakers wakers = {hub, hooks};
+	if (hub && !hooks) {
+		fprintf(stderr, "boardd: %s\n", err);
+		goto out_service;
+	}
+	if (hub) {
 		service_on_move(svc, hub_on_move, hub);
+		service_webhook_policy(svc, c.hook_private);
+		store_on_change(st, on_change, &wakers);
+	}
 	if (svc)
 		service_clock_min(svc, (unsigned)c.clock_min);
 	/* Bot seats: a worker thread, started after the move listener is
@@ -450,10 +509,13 @@ int main(int argc, char **argv)
 	http_server_stop(srv);
 	rc = 0;
 out_service:
-	if (svc) {
-		service_bots_stop(svc); /* before the listener and the store */
+	/* The bot worker first: its moves reach both listeners. */
+	if (svc)
+		service_bots_stop(svc);
+	store_on_change(st, NULL, NULL);
+	hooks_stop(hooks);
+	if (svc)
 		service_on_move(svc, NULL, NULL);
-	}
 	hub_free(hub);
 	service_free(svc);
 	store_close(st);

@@ -17,6 +17,8 @@
 #    (bench/stream_flood.py), and the same two without that load.
 # 4. How long 10,000 timed games whose deadlines fall in the same second
 #    take to be played out by the clock scheduler (bench/clock_flood.py).
+# 4. Webhook deliveries per second to a local receiver (printed as
+#    section 5; bench/bench_webhooks.py).
 # Server and load generator are pinned to different cores with taskset
 # when there are 2 or more; every figure is a warm-up then the median of
 # 3 runs.  BENCH_SECONDS sets the length of one measured run (default 3).
@@ -219,6 +221,9 @@ clock_line=$(python3 "$here/bench/clock_flood.py" "$build/boardd" 10000 2>/dev/n
 	die "clock_flood.py failed"
 echo "$clock_line"
 echo "$clock_line" | sed -E 's/.* in ([0-9.]+) s after it \(([0-9]+) timeouts.*/10,000 games with one deadline played out	\1	s\n10,000-deadline timeouts per second	\2	timeouts\/s/' >>"$summary"
+echo "== 5. webhooks: delivery rate to a local receiver (release server) =="
+$srv_pin /usr/bin/python3 "$here/bench/bench_webhooks.py" "$build/boardd" \
+	"$summary" || die "the webhook figure failed"
 echo
 
 echo "== summary (medians; never asserted) =="

@@ -48,6 +48,12 @@ struct MHD_Connection;
  * connection's socket): their waiters get HUB_GONE within this much. */
 #define HUB_HANGUP_POLL_MS 1000
 
+/* The hub key of player `player_key`'s own waiters (the account stream,
+ * a long-poll on the player's games): game keys are positive, so a
+ * player's are their negation.  hub_on_move(h, HUB_PLAYER_KEY(p), 1)
+ * wakes them all. */
+#define HUB_PLAYER_KEY(player_key) (-(int64_t)(player_key))
+
 /* One waiting request.  Zero it before the first hub_join; the fields are
  * the hub's, read them only through the functions below. */
 struct hub_waiter {

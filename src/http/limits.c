@@ -41,8 +41,8 @@ struct limits {
 	unsigned streams;          /* slots held in all */
 };
 
-static const char *const action_names[LIMITS_ACTIONS] = {"players", "games",
-                                                         "joins", "moves"};
+static const char *const action_names[LIMITS_ACTIONS] = {
+    "players", "games", "joins", "moves", "webhooks"};
 static const char *const scope_names[LIMITS_SCOPES] = {"addr", "token"};
 
 /* ---- configuration ---- */
@@ -54,6 +54,7 @@ void limits_config_default(struct limits_config *c, unsigned max_conns)
 	    [LIMITS_GAMES] = {{60, 600}, {30, 600}},
 	    [LIMITS_JOINS] = {{120, 600}, {60, 600}},
 	    [LIMITS_MOVES] = {{600, 60}, {120, 60}},
+	    [LIMITS_WEBHOOKS] = {{60, 3600}, {20, 3600}},
 	};
 	memset(c, 0, sizeof *c);
 	memcpy(c->rate, dflt, sizeof dflt);
@@ -137,11 +138,12 @@ int limits_parse_rate(struct limits_config *c, const char *spec, char *err,
 	for (const char *s = spec;;) {
 		size_t n = strcspn(s, ",");
 		if (parse_item(c, s, n) < 0)
-			return fail(err, errlen,
-			            "--rate-limit wants off or "
-			            "<players|games|joins|moves>.<addr|token>="
-			            "<count>/<seconds>[smhd]",
-			            spec);
+			return fail(
+			    err, errlen,
+			    "--rate-limit wants off or "
+			    "<players|games|joins|moves|webhooks>.<addr|token>="
+			    "<count>/<seconds>[smhd]",
+			    spec);
 		if (!s[n])
 			return 0;
 		s += n + 1;

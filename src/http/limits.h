@@ -13,7 +13,8 @@
  *
  * 2. Rate limits: a token bucket per (action, client address) and per
  *    (action, token) for the writes a script could flood: creating
- *    players, creating games, joining, moving.  A policy "q per w
+ *    players, creating games, joining, moving, registering a webhook
+ *    (each PUT writes and makes a new secret).  A policy "q per w
  *    seconds" is a bucket of q requests, refilled at q/w per second; a
  *    request takes one from the address's bucket and, when it sends a
  *    token, one from the token's, or from neither (then it is refused
@@ -55,10 +56,11 @@ struct sockaddr;
 
 /* The actions with a rate limit. */
 enum limits_action {
-	LIMITS_PLAYERS, /* POST /v1/players */
-	LIMITS_GAMES,   /* POST /v1/games */
-	LIMITS_JOINS,   /* POST /v1/games/{id}/join */
-	LIMITS_MOVES,   /* POST /v1/games/{id}/moves (and resign) */
+	LIMITS_PLAYERS,  /* POST /v1/players */
+	LIMITS_GAMES,    /* POST /v1/games */
+	LIMITS_JOINS,    /* POST /v1/games/{id}/join */
+	LIMITS_MOVES,    /* POST /v1/games/{id}/moves (and resign) */
+	LIMITS_WEBHOOKS, /* PUT /v1/players/me/webhook */
 	LIMITS_ACTIONS
 };
 
@@ -91,8 +93,8 @@ void limits_config_default(struct limits_config *c, unsigned max_conns);
 
 /* Applies one --rate-limit value to *c: "off" (every rate limit off), or
  * a comma list of "<action>.<scope>=<q>/<w>" where action is players,
- * games, joins or moves, scope is addr or token, q a count (0: no limit)
- * and w seconds, optionally suffixed s, m, h or d ("60/10m").  0, or -1
+ * games, joins, moves or webhooks, scope is addr or token, q a count (0: no
+ * limit) and w seconds, optionally suffixed s, m, h or d ("60/10m").  0, or -1
  * with a sentence in err (c is then partly changed). */
 int limits_parse_rate(struct limits_config *c, const char *spec, char *err,
                       size_t errlen);

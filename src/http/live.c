@@ -319,8 +319,10 @@ static struct live_stream *stream_new(struct service *svc,
 	return ls;
 }
 
-void live_events(struct service *svc, const struct http_req *req,
-                 const char *id, struct http_reply *rep)
+/* Answers a stream request: game `id`'s stream, or (id NULL) the
+ * caller's account stream.  The place a stream budget wraps both. */
+static void stream_reply(struct service *svc, const struct http_req *req,
+                         const char *id, struct http_reply *rep)
 {
 	uint64_t after = 0;
 	int has_after, n = 0;
@@ -335,10 +337,15 @@ void live_events(struct service *svc, const struct http_req *req,
 	}
 	if (take_slot(req, &slot, rep) < 0)
 		return;
-	int rc = service_stream_open(
-	    svc, id, req->token, has_after ? &after : NULL, &st, &key, &err);
+	const uint64_t *from = has_after ? &after : NULL;
+	int rc =
+	    id ? service_stream_open(svc, id, req->token, from, &st, &key, &err)
+	       : service_account_stream_open(svc, req->token, from, &st, &key,
+	                                     &err);
 	if (rc < 0)
 		limits_stream_close(req->limits, &slot);
+	if (!id)
+		key = HUB_PLAYER_KEY(key); /* the player's waiters */
 	struct live_stream *ls =
 	    rc == 0 ? stream_new(svc, req, st, &slot, &n, &rc) : NULL;
 	if (!ls) {
@@ -357,4 +364,41 @@ void live_events(struct service *svc, const struct http_req *req,
 		ls->done = 1; /* shutting down (or no memory): end it */
 	rep->status = 200;
 	rep->stream = ls;
+}
+
+void live_events(struct service *svc, const struct http_req *req,
+                 const char *id, struct http_reply *rep)
+{
+	stream_reply(svc, req, id, rep);
+}
+
+/* ---- the account: GET /v1/players/me/events, my games' long-poll ---- */
+
+void live_account_events(struct service *svc, const struct http_req *req,
+                         struct http_reply *rep)
+{
+	stream_reply(svc, req, NULL, rep); /* an account stream never ends */
+}
+
+int live_player_wait(struct service *svc, const struct http_req *req,
+                     struct http_reply *rep)
+{
+	uint64_t wait_s, after;
+	int has_after;
+	int64_t player;
+	struct svc_err err = {0};
+	if (req->resumed)
+		return 0;
+	if (wait_params(req, rep, &wait_s, &after, &has_after) < 0)
+		return -1;
+	if (wait_s == 0 ||
+	    service_player_key(svc, req->token, &player, &err) < 0)
+		return 0;
+	/* The stream budget, as the game's long-poll: 429/503 when spent
+	 * (the slot goes back at completion). */
+	if (!req->slot->held && take_slot(req, req->slot, rep) < 0)
+		return -1;
+	int64_t deadline = mono_now_ms() + (int64_t)wait_s * 1000;
+	return hub_join(req->hub, req->waiter, req->conn,
+	                HUB_PLAYER_KEY(player), 0, deadline, 0) == 0;
 }

@@ -51,6 +51,25 @@ int live_game_wait(struct service *svc, const struct http_req *req,
 void live_events(struct service *svc, const struct http_req *req,
                  const char *id, struct http_reply *rep);
 
+/* GET /v1/players/me/events: the account stream (service.h), SSE or
+ * NDJSON as live_events, resumable by Last-Event-ID or ?after= (an event
+ * key).  Waits on the hub under HUB_PLAYER_KEY of the player.  Fills rep
+ * with a problem or a 200 stream.  Both streams are made by one function
+ * of live.c (stream_reply), the place a stream budget wraps them. */
+void live_account_events(struct service *svc, const struct http_req *req,
+                         struct http_reply *rep);
+
+/* The long-poll part of GET /v1/players/me/games?wait=S: joins
+ * req->waiter to the caller's player key (a change to any game of the
+ * player wakes it, or S seconds).  1 when joined (the caller then
+ * suspends unless the listing differs from If-None-Match), 0 when the
+ * caller should answer now (no ?wait=, resumed, not a player's token:
+ * the plain GET answers that), -1 with a problem in rep: 400, or the
+ * stream budget's 429/503 (limits.h; a slot taken here is held in
+ * req->slot until the request completes). */
+int live_player_wait(struct service *svc, const struct http_req *req,
+                     struct http_reply *rep);
+
 struct MHD_Response;
 
 /* The content-reader response for stream ls, which it takes over (it is

@@ -365,10 +365,83 @@ static void h_player_games(struct service *svc, const struct http_req *req,
 	    http_query(req, "limit"), http_query(req, "cursor")};
 	struct svc_err err = {0};
 	json_t *out = NULL;
+	/* ?wait=S: joined first, so no change after the listing is missed */
+	int waiting = live_player_wait(svc, req, rep);
+	if (waiting < 0)
+		return;
 	int rc = service_player_games(svc, req->token, &q, &out, &err);
 	finish(rep, req, rc, 200, out, &err);
 	if (rc == 0)
 		body_etag(req, rep);
+	/* Nothing new for the client (its If-None-Match still holds, or it
+	 * sent none): wait for a change, then answer as a plain GET. */
+	if (rc == 0 && waiting &&
+	    (rep->status == 304 || !http_header(req, "If-None-Match"))) {
+		json_decref(rep->body);
+		*rep = (struct http_reply){.suspend = 1};
+	}
+}
+
+static void h_account_events(struct service *svc, const struct http_req *req,
+                             const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct svc_err err = {0};
+	int64_t player;
+	int rc =
+	    req->head ? service_player_key(svc, req->token, &player, &err) : 0;
+	if (rc < 0) {
+		problem_reply(rep, rc, &err, req->path);
+	} else if (req->head) {
+		rep->status = 200; /* as h_events: no stream for a HEAD */
+		rep->raw = "";
+		rep->raw_len = 0;
+		rep->raw_type = "text/event-stream";
+	} else {
+		live_account_events(svc, req, rep);
+	}
+}
+
+static void h_webhook_put(struct service *svc, const struct http_req *req,
+                          const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	if (!rate_ok(req, LIMITS_WEBHOOKS, rep) || !have_body(req, rep))
+		return;
+	int rc = service_webhook_put(svc, req->token, req->body, &out, &err);
+	finish(rep, req, rc, 200, out, &err);
+}
+
+static void h_webhook_get(struct service *svc, const struct http_req *req,
+                          const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	int rc = service_webhook_get(svc, req->token, &out, &err);
+	finish(rep, req, rc, 200, out, &err);
+}
+
+static void h_webhook_delete(struct service *svc, const struct http_req *req,
+                             const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct svc_err err = {0};
+	int rc = service_webhook_delete(svc, req->token, &err);
+	finish(rep, req, rc, 204, NULL, &err);
+}
+
+static void h_deliveries(struct service *svc, const struct http_req *req,
+                         const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	int rc = service_webhook_deliveries(
+	    svc, req->token, http_query(req, "limit"), &out, &err);
+	finish(rep, req, rc, 200, out, &err);
 }
 
 static void h_events(struct service *svc, const struct http_req *req,
@@ -389,6 +462,8 @@ struct route {
 	                      Authorization header is a 401 here) */
 };
 
+#define HOOK_ALLOW "DELETE, GET, HEAD, PUT"
+
 static const struct route routes[] = {
     {"/healthz", "GET", h_health, "GET, HEAD", 0},
     {"/openapi.yaml", "GET", h_openapi, "GET, HEAD", 0},
@@ -405,6 +480,11 @@ static const struct route routes[] = {
     {"/v1/players", "POST", h_player_create, "POST", 0},
     {"/v1/players/me", "GET", h_player_me, "GET, HEAD", 1},
     {"/v1/players/me/games", "GET", h_player_games, "GET, HEAD", 1},
+    {"/v1/players/me/events", "GET", h_account_events, "GET, HEAD", 1},
+    {"/v1/players/me/webhook", "GET", h_webhook_get, HOOK_ALLOW, 1},
+    {"/v1/players/me/webhook", "PUT", h_webhook_put, HOOK_ALLOW, 1},
+    {"/v1/players/me/webhook", "DELETE", h_webhook_delete, HOOK_ALLOW, 1},
+    {"/v1/players/me/webhook/deliveries", "GET", h_deliveries, "GET, HEAD", 1},
 };
 
 /* Splits /v1/games/{id}[sub] into a; 1 if the path has that shape. */

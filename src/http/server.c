@@ -428,7 +428,7 @@ static enum MHD_Result preflight(struct MHD_Connection *c, struct req_ctx *ctx)
 	if (!r)
 		return MHD_NO;
 	MHD_add_response_header(r, "Access-Control-Allow-Methods",
-	                        "GET, HEAD, POST, OPTIONS");
+	                        "GET, HEAD, POST, PUT, DELETE, OPTIONS");
 	MHD_add_response_header(
 	    r, "Access-Control-Allow-Headers",
 	    "Authorization, Content-Type, If-Match, If-None-Match, "
@@ -459,6 +459,13 @@ static int dispatch(struct http_server *s, struct req_ctx *ctx,
 	req->resumed = 1;
 	router_dispatch(s->svc, req, rep);
 	return 0;
+}
+
+/* 1 for the methods whose request body is read (POST, and PUT for
+ * PUT /v1/players/me/webhook); others' bodies are discarded unread. */
+static int reads_body(const char *method)
+{
+	return strcmp(method, "POST") == 0 || strcmp(method, "PUT") == 0;
 }
 
 static enum MHD_Result handle(struct http_server *s, struct MHD_Connection *c,
@@ -495,7 +502,7 @@ static enum MHD_Result handle(struct http_server *s, struct MHD_Connection *c,
 		              http_header(&req, "X-Real-IP"), &ctx->client);
 	}
 	json_t *body = NULL;
-	if (strcmp(method, "POST") == 0)
+	if (reads_body(method))
 		req.body = body = parse_body(ctx, &req, detail, sizeof detail);
 	if (ctx->too_large) {
 		problem_reply(&rep, BD_ETOOLARGE, NULL, url);
@@ -542,8 +549,9 @@ static enum MHD_Result begin(struct http_server *s, struct MHD_Connection *c,
 	}
 	const char *cl =
 	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
-	/* Only POST bodies are read; others are discarded unread. */
-	if (cl && strcmp(method, "POST") == 0 &&
+	/* Only POST and PUT bodies are read (reads_body); others are
+	 * discarded unread. */
+	if (cl && reads_body(method) &&
 	    strtoull(cl, NULL, 10) > HTTP_BODY_MAX) {
 		struct http_reply rep = {0};
 		problem_reply(&rep, BD_ETOOLARGE, NULL, url);
@@ -566,7 +574,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	if (ctx->status)
 		return MHD_YES; /* answered early; the rest is discarded */
 	if (*data_size) {
-		if (strcmp(method, "POST") == 0 &&
+		if (reads_body(method) &&
 		    append_body(ctx, data, *data_size) < 0)
 			return MHD_NO;
 		*data_size = 0;

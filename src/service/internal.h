@@ -16,6 +16,7 @@ struct service {
 	                               and a newline), built once: the rules
 	                               never change; malloc'd */
 	size_t catalog_len;         /* its bytes */
+	int hooks_allow_private;    /* 1: webhooks may name private hosts */
 	struct svc_bots *bots;      /* the bot worker (bots.c), or NULL */
 	unsigned clock_min_s;       /* shortest clock duration accepted,
 	                               seconds (service_clock_min) */

@@ -250,4 +250,55 @@ int service_stream_next(struct service *svc, struct svc_stream *st,
 /* Frees st.  NULL is a no-op. */
 void service_stream_close(struct svc_stream *st);
 
+/* ---- the account stream and webhooks (stream.c, webhook.c) ---- */
+
+/* Opens the stream of the events of the player whose token this is (the
+ * outbox, store.h): every event with key > *after, or (after NULL) those
+ * written from now on.  service_stream_next then returns, oldest first,
+ * objects {"event": type, "seq": the event's key (the resume point),
+ * "id": its stable id, "type", "timestamp" (RFC 3339), "data"}; such a
+ * stream never finishes.  *player_key gets the player's key (the hub's
+ * key is HUB_PLAYER_KEY of it).  BD_EUNAUTHORIZED, BD_EFORBIDDEN (not a
+ * player's token). */
+int service_account_stream_open(struct service *svc, const char *token,
+                                const uint64_t *after, struct svc_stream **out,
+                                int64_t *player_key, struct svc_err *err);
+
+/* An event as a webhook delivers it: {"type", "timestamp" (the event's
+ * time, RFC 3339), "data"}; new reference, NULL when out of memory. */
+json_t *service_event_json(const struct store_event *e);
+
+/* Whether webhook URLs may name private hosts (--webhook-allow-private);
+ * the delivery worker checks every address it connects to again. */
+void service_webhook_policy(struct service *svc, int allow_private);
+
+/* PUT /v1/players/me/webhook {"url": …}: registers (or replaces) the
+ * caller's webhook with a new secret; *out = {"url","created","secret"}
+ * ("whsec_" + base64 of 32 random bytes, shown once).  BD_EBADREQUEST
+ * for a URL that is not http(s), holds credentials, is over
+ * STORE_URL_MAX bytes, or names a private address while those are not
+ * allowed. */
+int service_webhook_put(struct service *svc, const char *token,
+                        const json_t *body, json_t **out, struct svc_err *err);
+
+/* GET /v1/players/me/webhook: {"url","created"}; BD_ENOTFOUND if none. */
+int service_webhook_get(struct service *svc, const char *token, json_t **out,
+                        struct svc_err *err);
+
+/* DELETE /v1/players/me/webhook; BD_ENOTFOUND if none. */
+int service_webhook_delete(struct service *svc, const char *token,
+                           struct svc_err *err);
+
+/* GET /v1/players/me/webhook/deliveries?limit=: {"deliveries":[…]}, the
+ * newest first, each {event_id, type, created, state, attempts,
+ * last_attempt, status, error, next_attempt}. */
+int service_webhook_deliveries(struct service *svc, const char *token,
+                               const char *limit, json_t **out,
+                               struct svc_err *err);
+
+/* The store key of the player whose token this is (for a long-poll on
+ * the player's games).  Errors as svc__player_of's. */
+int service_player_key(struct service *svc, const char *token, int64_t *key,
+                       struct svc_err *err);
+
 #endif

@@ -16,6 +16,7 @@
 #define STREAM_STOP (-1000)
 
 struct svc_stream {
+	int64_t player_key;    /* an account stream's player, else 0 */
 	int64_t key;           /* the game's store key */
 	int viewer;            /* a seat, or ENGINE_SPECTATOR */
 	int open_seats;        /* seats open when the stream was opened */
@@ -212,9 +213,69 @@ static int seats_changed(struct service *svc, struct svc_stream *st)
 	return rc;
 }
 
+/* ---- the account stream ---- */
+
+int service_account_stream_open(struct service *svc, const char *token,
+                                const uint64_t *after, struct svc_stream **out,
+                                int64_t *player_key, struct svc_err *err)
+{
+	struct store_player p;
+	int64_t last = 0;
+	int rc = svc__player_of(svc, token, &p, err);
+	if (rc == 0 && !after)
+		rc = store_events_last(svc->st, p.key, &last);
+	if (rc < 0)
+		return rc;
+	struct svc_stream *st = calloc(1, sizeof *st);
+	if (!st)
+		return BD_ENOMEM;
+	st->player_key = p.key;
+	st->sent = after ? *after : (uint64_t)last;
+	*out = st;
+	*player_key = p.key;
+	return 0;
+}
+
+/* store_events_each callback: one account event. */
+static int account_one(void *ctx, const struct store_event *e)
+{
+	struct next_ctx *nc = ctx;
+	json_t *o = service_event_json(e);
+	if (o && (json_object_set_new(o, "event", json_string(e->type)) < 0 ||
+	          json_object_set_new(o, "seq", json_integer(e->key)) < 0 ||
+	          json_object_set_new(o, "id", json_string(e->id)) < 0)) {
+		json_decref(o);
+		o = NULL;
+	}
+	int rc = append(nc->events, o);
+	if (rc == 0)
+		nc->st->sent = (uint64_t)e->key;
+	return rc;
+}
+
+static int account_next(struct service *svc, struct svc_stream *st,
+                        json_t **events, int *finished)
+{
+	struct next_ctx nc = {.st = st, .events = json_array()};
+	int rc =
+	    nc.events
+	        ? store_events_each(svc->st, st->player_key, (int64_t)st->sent,
+	                            SVC_STREAM_BATCH, account_one, &nc)
+	        : BD_ENOMEM;
+	if (rc < 0) {
+		json_decref(nc.events);
+		return rc;
+	}
+	*events = nc.events;
+	*finished = 0;
+	return 0;
+}
+
 int service_stream_next(struct service *svc, struct svc_stream *st,
                         json_t **events, int *finished)
 {
+	if (st->player_key)
+		return account_next(svc, st, events, finished);
 	struct next_ctx nc = {.st = st, .events = json_array()};
 	int rc = nc.events ? seats_changed(svc, st) : BD_ENOMEM;
 	if (rc == 0 && st->need_state && !st->ended) {

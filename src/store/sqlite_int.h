@@ -47,6 +47,24 @@ enum stmt {
 	ST_IDEM_INSERT,
 	ST_IDEM_GET,
 	ST_IDEM_EXPIRE,
+	/* store_events.c */
+	ST_EV_GAME_STATE,
+	ST_EV_SEATED,
+	ST_EV_INVITED,
+	ST_EV_DEADLINE,
+	ST_EV_TOUCHED,
+	ST_EV_AFTER,
+	ST_EV_LAST,
+	ST_HOOK_PUT,
+	ST_HOOK_GET,
+	ST_HOOK_DELETE,
+	ST_HOOK_ORPHANS,
+	ST_DLV_CLAIM,
+	ST_DLV_GET,
+	ST_DLV_NEXT,
+	ST_DLV_DONE,
+	ST_DLV_REQUEUE,
+	ST_DLV_LIST,
 	ST_BOT_GAMES,
 	/* waiting games' caps and expiry (store_sqlite.c) */
 	ST_GAME_CREATOR,
@@ -103,6 +121,9 @@ struct conn {
 	sqlite3 *db;                /* opened NOMUTEX: one thread at a time */
 	sqlite3_stmt *st[ST_COUNT]; /* prepared once, reset after every use */
 	int checked_out;            /* 1 while a call holds it; under s->mu */
+	int64_t touched[64];        /* players the open transaction concerns
+	                               (store_events.c), told after its commit */
+	int ntouched;               /* entries in touched */
 };
 
 struct store {
@@ -123,6 +144,9 @@ struct store {
 	ino_t ino;                 /* as opened */
 	char *path;                /* the database file's path, malloc'd */
 	int nconns;                /* pool size, >= 1 */
+	store_change_fn on_change; /* store_on_change's listener, or NULL;
+	                              under mu */
+	void *on_change_ctx;       /* its context */
 	int64_t waiting_expire_ms; /* store_config's, 0: never */
 	unsigned waiting_per_player; /* store_config's, 0: no cap */
 	unsigned waiting_per_addr;   /* store_config's, 0: no cap */
@@ -207,5 +231,29 @@ int store__clock_start(struct conn *c, int64_t key);
 /* Inside a write transaction: records idem (NULL: nothing).  BD_EREPLAY
  * if its scope is already there. */
 int store__idem_put(struct conn *c, const struct store_idem *idem);
+
+/* ---- events (store_events.c) ---- */
+
+/* A game's state before a write, as store__events_after compares it. */
+struct ev_before {
+	int active;      /* 1: the game was "active" */
+	int finished;    /* 1: it was "finished" */
+	unsigned to_act; /* the seats that were to act */
+};
+
+/* Inside a write transaction, before game `key` changes: its state.
+ * BD_ENOTFOUND if there is no such game. */
+int store__events_before(struct conn *c, int64_t key, struct ev_before *b);
+
+/* Inside the same transaction, after game `key` changed from *b (NULL: it
+ * was just created, with its invitations): writes the events store.h
+ * lists and notes the game's players for the change listener. */
+int store__events_after(struct conn *c, int64_t key, const struct ev_before *b);
+
+/* Ends a write transaction on the write connection c (s->write_mu held):
+ * unlocks write_mu, then (after a commit) tells the change listener about
+ * the players c noted, once each time they were noted; after a rollback
+ * it forgets them.  The listener runs with no store lock held. */
+void store__changes_flush(struct store *s, struct conn *c, int committed);
 
 #endif

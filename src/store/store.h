@@ -304,4 +304,122 @@ int store_idem_get(struct store *s, const uint8_t scope[32],
                    uint8_t request[32], unsigned *status, void **response,
                    size_t *response_len);
 
+/* ---- the event outbox (store_events.c) ----
+ *
+ * Every write that changes what a player should be told also writes, in
+ * its own transaction, one event per player concerned (seats held by a
+ * seat token alone have no player and get none):
+ *   store_game_create  "invited" to each invited player (open seats); and
+ *                      when no seat is open, as a join that starts it;
+ *   store_seat_claim   when it takes the last open seat: "game.started" to
+ *                      every seated player, then "turn" to those to act;
+ *   store_move_append  "game.finished" to every seated player when the
+ *                      move ends the game, else "turn" to each seated
+ *                      player whose seat is to act now and was not before.
+ * An event's data is a JSON object of public facts only: game_id, game
+ * (the rules id), seq, seat (the player's), status, result (null until
+ * finished); a "deadline.soon" event adds deadline (RFC 3339 UTC).
+ * A player with a webhook gets a pending delivery of each event, in the
+ * same transaction. */
+
+#define STORE_EVENT_ID_LEN 28 /* "evt_" + 24 lowercase hex digits */
+
+/* One event as read back.  Borrowed for a callback's duration. */
+struct store_event {
+	int64_t key;                     /* order within the outbox */
+	char id[STORE_EVENT_ID_LEN + 1]; /* stable public id */
+	char type[16];                   /* "turn", "game.started", … */
+	const char *data;                /* JSON object text */
+	int64_t created_ms;              /* unix time, milliseconds */
+};
+
+/* Called after a write transaction commits, once for each player seated
+ * in (or invited to) a game the transaction changed, whether or not an
+ * event was written for them; on the committing thread, with no store
+ * lock held.  Must be quick and must not call the store. */
+typedef void (*store_change_fn)(void *ctx, int64_t player_key);
+
+/* Sets the one change listener (NULL to clear).  Call before serving. */
+void store_on_change(struct store *s, store_change_fn fn, void *ctx);
+
+/* Calls fn for each event of player `player_key` with key > after_key,
+ * oldest first, at most `limit` (1..1000). */
+typedef int (*store_event_fn)(void *ctx, const struct store_event *e);
+int store_events_each(struct store *s, int64_t player_key, int64_t after_key,
+                      int limit, store_event_fn fn, void *ctx);
+
+/* The key of player `player_key`'s newest event, 0 if none. */
+int store_events_last(struct store *s, int64_t player_key, int64_t *key);
+
+/* For the clocks: writes a "deadline.soon" event for the player holding
+ * `seat` of game `game_key` (none if a seat token holds it), deadline_ms
+ * being the seat's deadline (unix ms), in one transaction.  0 also when
+ * nobody gets one; BD_ENOTFOUND if no such game. */
+int store_event_deadline_soon(struct store *s, int64_t game_key, int seat,
+                              int64_t deadline_ms);
+
+/* ---- webhooks and their deliveries (store_events.c) ---- */
+
+#define STORE_URL_MAX    2048 /* longest webhook URL, bytes */
+#define STORE_SECRET_MAX 64   /* longest signing secret, bytes */
+
+/* A player's webhook. */
+struct store_webhook {
+	char url[STORE_URL_MAX + 1];
+	uint8_t secret[STORE_SECRET_MAX]; /* raw bytes (24..64) */
+	size_t secret_len;
+	int64_t created_ms; /* 0 on a put: now */
+};
+
+/* Registers (or replaces) player `player_key`'s webhook; pending
+ * deliveries go to the new one. */
+int store_webhook_put(struct store *s, int64_t player_key,
+                      const struct store_webhook *w);
+
+/* Player `player_key`'s webhook; BD_ENOTFOUND if none. */
+int store_webhook_get(struct store *s, int64_t player_key,
+                      struct store_webhook *out);
+
+/* Removes it; its pending deliveries fail ("webhook removed").
+ * BD_ENOTFOUND if there was none. */
+int store_webhook_delete(struct store *s, int64_t player_key);
+
+/* A delivery, as claimed by a worker or listed. */
+struct store_delivery {
+	struct store_event ev; /* ev.data malloc'd (store_delivery_release) */
+	char state[12];        /* "pending" | "delivered" | "failed" */
+	int attempts;          /* attempts made so far */
+	int64_t next_ms;       /* next attempt due (pending), unix ms */
+	int64_t last_ms;       /* end of the last attempt, or 0 */
+	int last_status;       /* its HTTP status, or 0 */
+	char last_error[128];  /* why it failed, or "" */
+	struct store_webhook hook; /* claimed only: where it goes */
+};
+
+/* Frees d->ev.data. */
+void store_delivery_release(struct store_delivery *d);
+
+/* Takes the pending delivery due first with next_ms <= now_ms: marks it
+ * in flight until now_ms + lease_ms (a crash leaves it to be retried
+ * then, or at the next store_deliveries_requeue) and fills *out (caller
+ * releases), webhook included.  BD_ENOTFOUND if none is due; *next_ms
+ * (if not NULL) then gets when the next one is due, 0 if none. */
+int store_delivery_claim(struct store *s, int64_t now_ms, int64_t lease_ms,
+                         struct store_delivery *out, int64_t *next_ms);
+
+/* Records the end of an attempt of delivery `event_key`: http_status
+ * (0: none) and error ("" or NULL: none); `next_ms` > 0 schedules a
+ * retry, 0 ends it ("delivered" when ok, else "failed"). */
+int store_delivery_done(struct store *s, int64_t event_key, int ok,
+                        int http_status, const char *error, int64_t next_ms);
+
+/* At start: deliveries left in flight by a crash are due now. */
+int store_deliveries_requeue(struct store *s);
+
+/* Calls fn for player `player_key`'s most recent deliveries (newest
+ * event first, at most `limit`, 1..100); d->hook is not filled. */
+typedef int (*store_delivery_fn)(void *ctx, const struct store_delivery *d);
+int store_deliveries_each(struct store *s, int64_t player_key, int limit,
+                          store_delivery_fn fn, void *ctx);
+
 #endif

@@ -246,12 +246,17 @@ static int claim_tx(struct conn *c, void *ctx)
 		    NULL, NULL);
 	if (rc == 0 && sqlite3_changes(c->db) != 1)
 		rc = BD_ESEATTAKEN;
+	struct ev_before before;
+	if (rc == 0)
+		rc = store__events_before(c, x->key, &before);
 	if (rc == 0)
 		rc = store__run(c, ST_GAME_SEAT_TAKEN,
 		                ARGS(A_I64(x->key), A_I64(store__now_ms())),
 		                NULL, NULL);
 	if (rc == 0)
 		rc = store__clock_start(c, x->key);
+	if (rc == 0)
+		rc = store__events_after(c, x->key, &before);
 	return rc;
 }
 

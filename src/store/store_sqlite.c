@@ -39,6 +39,17 @@
 	" AND NOT (status = 'waiting' AND updated_ms < ?5)"                    \
 	" ORDER BY key DESC LIMIT ?4"
 
+/* An event's data (store.h): public facts of game g for seat s. */
+#define EV_DATA                                                                \
+	"json_object('game_id', g.id, 'game', g.rules_id, 'seq', g.seq, "      \
+	"'seat', s.seat, 'status', g.status, 'result', json(g.result))"
+
+/* A delivery's columns, in the order store_events.c reads them. */
+#define DLV_COLS                                                               \
+	"e.key, e.id, e.type, e.data, e.created_ms, d.state, d.attempts, "     \
+	"d.next_ms, coalesce(d.last_ms, 0), coalesce(d.last_status, 0), "      \
+	"coalesce(d.last_error, '')"
+
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_BEGIN] = "BEGIN IMMEDIATE",
     [ST_COMMIT] = "COMMIT",
@@ -111,6 +122,76 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_IDEM_GET] = "SELECT request, status, response FROM idempotency "
                     "WHERE scope = ?1",
     [ST_IDEM_EXPIRE] = "DELETE FROM idempotency WHERE created_ms < ?1",
+    /* store_events.c */
+    [ST_EV_GAME_STATE] = "SELECT status = 'active', status = 'finished', "
+                         "to_act, open_seats FROM games WHERE key = ?1",
+    /* ?1 game, ?2 type, ?3 seat mask, ?4 now */
+    [ST_EV_SEATED] = "INSERT INTO events (id, player_key, game_key, type, "
+                     "data, created_ms) "
+                     "SELECT 'evt_' || lower(hex(randomblob(12))), "
+                     "s.player_key, g.key, ?2, " EV_DATA ", ?4 "
+                     "FROM seats s JOIN games g ON g.key = s.game_key "
+                     "WHERE s.game_key = ?1 AND s.player_key IS NOT NULL "
+                     "AND (?3 >> s.seat) & 1 ORDER BY s.seat",
+    [ST_EV_INVITED] = "INSERT INTO events (id, player_key, game_key, type, "
+                      "data, created_ms) "
+                      "SELECT 'evt_' || lower(hex(randomblob(12))), "
+                      "s.invited, g.key, 'invited', " EV_DATA ", ?2 "
+                      "FROM seats s JOIN games g ON g.key = s.game_key "
+                      "WHERE s.game_key = ?1 AND s.open = 1 "
+                      "AND s.invited IS NOT NULL ORDER BY s.seat",
+    /* ?1 game, ?2 seat, ?3 deadline ms, ?4 now */
+    [ST_EV_DEADLINE] =
+        "INSERT INTO events (id, player_key, game_key, type, data, "
+        "created_ms) SELECT 'evt_' || lower(hex(randomblob(12))), "
+        "s.player_key, g.key, 'deadline.soon', json_insert(" EV_DATA
+        ", '$.deadline', strftime('%Y-%m-%dT%H:%M:%fZ', ?3 / 1000.0, "
+        "'unixepoch')), ?4 FROM seats s JOIN games g ON g.key = s.game_key "
+        "WHERE s.game_key = ?1 AND s.seat = ?2 AND s.player_key IS NOT NULL",
+    [ST_EV_TOUCHED] = "SELECT DISTINCT coalesce(player_key, invited) "
+                      "FROM seats WHERE game_key = ?1 AND "
+                      "coalesce(player_key, invited) IS NOT NULL",
+    [ST_EV_AFTER] = "SELECT key, id, type, data, created_ms FROM events "
+                    "WHERE player_key = ?1 AND key > ?2 ORDER BY key "
+                    "LIMIT ?3",
+    [ST_EV_LAST] = "SELECT coalesce(max(key), 0) FROM events "
+                   "WHERE player_key = ?1",
+    [ST_HOOK_PUT] = "INSERT INTO webhooks (player_key, url, secret, "
+                    "created_ms) VALUES (?1, ?2, ?3, ?4) "
+                    "ON CONFLICT (player_key) DO UPDATE SET url = ?2, "
+                    "secret = ?3, created_ms = ?4",
+    [ST_HOOK_GET] = "SELECT url, secret, created_ms FROM webhooks "
+                    "WHERE player_key = ?1",
+    [ST_HOOK_DELETE] = "DELETE FROM webhooks WHERE player_key = ?1",
+    [ST_HOOK_ORPHANS] = "UPDATE deliveries SET state = 'failed', "
+                        "in_flight = 0, last_error = 'webhook removed' "
+                        "WHERE player_key = ?1 AND state = 'pending'",
+    /* ?1 now, ?2 lease end */
+    [ST_DLV_CLAIM] = "UPDATE deliveries SET in_flight = 1, next_ms = ?2 "
+                     "WHERE event_key = (SELECT event_key FROM deliveries "
+                     "WHERE state = 'pending' AND next_ms <= ?1 "
+                     "ORDER BY next_ms LIMIT 1) RETURNING event_key",
+    [ST_DLV_GET] = "SELECT " DLV_COLS ", w.url, w.secret "
+                   "FROM deliveries d JOIN events e ON e.key = d.event_key "
+                   "JOIN webhooks w ON w.player_key = d.player_key "
+                   "WHERE d.event_key = ?1",
+    [ST_DLV_NEXT] = "SELECT coalesce(min(next_ms), 0) FROM deliveries "
+                    "WHERE state = 'pending'",
+    /* ?1 event, ?2 ok, ?3 status, ?4 error, ?5 next (0: end), ?6 now */
+    [ST_DLV_DONE] = "UPDATE deliveries SET attempts = attempts + 1, "
+                    "in_flight = 0, last_ms = ?6, "
+                    "last_status = nullif(?3, 0), "
+                    "last_error = nullif(?4, ''), next_ms = "
+                    "CASE WHEN ?5 > 0 THEN ?5 ELSE next_ms END, "
+                    "state = CASE WHEN ?2 THEN 'delivered' "
+                    "WHEN ?5 > 0 THEN 'pending' ELSE 'failed' END "
+                    "WHERE event_key = ?1 AND state = 'pending'",
+    [ST_DLV_REQUEUE] = "UPDATE deliveries SET in_flight = 0, next_ms = "
+                       "min(next_ms, ?1) WHERE in_flight = 1",
+    [ST_DLV_LIST] = "SELECT " DLV_COLS " FROM deliveries d "
+                    "JOIN events e ON e.key = d.event_key "
+                    "WHERE d.player_key = ?1 ORDER BY d.event_key DESC "
+                    "LIMIT ?2",
     /* Walks the bot seats only (the partial index, in game_key order:
      * no sort), then looks each game up; CROSS JOIN keeps that order. */
     [ST_BOT_GAMES] = "SELECT DISTINCT s.game_key FROM seats s "
@@ -535,7 +616,7 @@ out_unlock:
 	/* Cleared here too: a busy wait later in the transaction must not
 	 * leave every later write refused. */
 	atomic_store(&s->lock_waiting, 0);
-	pthread_mutex_unlock(&s->write_mu);
+	store__changes_flush(s, c, rc == 0); /* unlocks write_mu */
 	return rc;
 }
 
@@ -958,6 +1039,8 @@ static int create_tx(struct conn *c, void *ctx)
 		                NULL);
 	if (rc == 0 && g->clock)
 		rc = store__clock_start(c, x->key);
+	if (rc == 0)
+		rc = store__events_after(c, x->key, NULL);
 	/* Two seats with one token or one player is the caller's bug, not a
 	 * taken id: retrying with another id would not help. */
 	return rc == BD_ECONFLICT ? BD_EINTERNAL : rc;
@@ -1188,6 +1271,9 @@ static int append_tx(struct conn *c, void *ctx)
 		return rc;
 	const struct store_move *m = x->m;
 	int64_t next = seq.v + 1, now = m->at_ms ? m->at_ms : store__now_ms();
+	struct ev_before before;
+	if ((rc = store__events_before(c, x->key, &before)) < 0)
+		return rc;
 	rc = store__run(c, ST_MOVE_INSERT,
 	                ARGS(A_I64(x->key), A_I64(next), A_I64(m->seat),
 	                     A_TEXT(m->action), A_I64(now), A_TEXT(m->reason)),
@@ -1199,6 +1285,8 @@ static int append_tx(struct conn *c, void *ctx)
 		         A_I64(m->to_act), A_TEXT(m->result), A_I64(now),
 		         A_TEXT(m->clock_state), A_I64(m->deadline_ms)),
 		    NULL, NULL);
+	if (rc == 0)
+		rc = store__events_after(c, x->key, &before);
 	return rc;
 }
 

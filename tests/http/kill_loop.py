@@ -16,6 +16,7 @@ import uuid
 
 from gamehelp import acknowledged_in_logs, server
 from harness import check, run_all, test
+from webhookhelp import Receiver, account_events
 
 ROUNDS = int(sys.argv[2]) if len(sys.argv) > 2 else 20
 sys.argv = sys.argv[:2]
@@ -64,6 +65,27 @@ def client(s, games, acked, stop, rng):
                 time.sleep(0.01)
 
 
+def kill_rounds(s, games, rng, nthreads, longest):
+    """ROUNDS times: nthreads clients play the games, the server is killed
+    with SIGKILL after 0.3 to `longest` seconds and restarted.  Returns
+    the acknowledged moves (game, seq, seat, action)."""
+    acked = []
+    s.up = True
+    for rnd in range(ROUNDS):
+        stop = threading.Event()
+        threads = [threading.Thread(target=client, args=(s, games, acked, stop, random.Random(rnd * 100 + t)))
+                   for t in range(nthreads)]
+        [t.start() for t in threads]
+        time.sleep(rng.uniform(0.3, longest))
+        s.up = False
+        s.kill()
+        stop.set()
+        s.start()
+        s.up = True
+        [t.join() for t in threads]
+    return acked
+
+
 @test
 def kill_nine_under_load(binary):
     rng = random.Random(1130)
@@ -73,20 +95,7 @@ def kill_nine_under_load(binary):
             kind = "agent-avenue" if i % 2 else "quantum"
             r = s.request("POST", "/v1/games", {"game": kind, "seats": 2 + (i // 2) % 3 if kind == "quantum" else 2})
             games.append((r.json["id"], [x["token"] for x in r.json["seats"]]))
-        acked = []
-        s.up = True
-        for rnd in range(ROUNDS):
-            stop = threading.Event()
-            threads = [threading.Thread(target=client, args=(s, games, acked, stop, random.Random(rnd * 100 + t)))
-                       for t in range(THREADS)]
-            [t.start() for t in threads]
-            time.sleep(rng.uniform(0.3, 1.5))
-            s.up = False
-            s.kill()
-            stop.set()
-            s.start()
-            s.up = True
-            [t.join() for t in threads]
+        acked = kill_rounds(s, games, rng, THREADS, 1.5)
         print("     %d rounds of SIGKILL, %d acknowledged moves" % (ROUNDS, len(acked)))
         check(len(acked) > ROUNDS, "moves were acknowledged")
         logs = {}
@@ -106,6 +115,65 @@ def kill_nine_under_load(binary):
         check(not found, "every acknowledged move is in its poster's log at its seq, as posted, once, "
               "and every logged move was acknowledged; %d findings:\n       %s" % (
                   len(found), "\n       ".join(found[:40])))
+
+
+def _wait_delivered(rec, path, want, timeout=120):
+    deadline = time.time() + timeout
+    got = {}
+    while time.time() < deadline:
+        got = rec.delivered(path)
+        if set(got) >= want:
+            return got
+        time.sleep(0.1)
+    raise AssertionError("%s: %d of %d events delivered" % (path, len(set(got) & want), len(want)))
+
+
+@test
+def kill_nine_with_webhooks_pending(binary):
+    """Games between players with webhooks at a receiver that fails half
+    the time, under the same SIGKILL rounds: events are written with the
+    moves, deliveries pending at each SIGKILL resume after the restart,
+    and in the end every event of every player's outbox arrives, signed,
+    and nothing else does."""
+    rng = random.Random(1201)
+    flaky = random.Random(7)
+    rec = Receiver(fail=lambda path, msg_id, attempt: 500 if flaky.random() < 0.5 else 200)
+    try:
+        with server(binary, extra=["--sync", "full", "--webhook-allow-private",
+                                   "--webhook-retry-ms", "50"]) as s:
+            players = []
+            for i in range(4):
+                r = s.request("POST", "/v1/players", {"name": "P%d" % i})
+                pid, tok = r.json["id"], r.json["token"]
+                path = "/p%d" % i
+                r = s.request("PUT", "/v1/players/me/webhook", {"url": rec.url(path)}, token=tok)
+                rec.secrets[path] = r.json["secret"]
+                players.append((pid, tok, path))
+            games = []
+            for i in range(8):
+                a, b = players[i % 4], players[(i + 1) % 4]
+                r = s.request("POST", "/v1/games", {"game": "agent-avenue", "seating":
+                              ["me", {"invite": b[0]}]}, token=a[1])
+                gid = r.json["id"]
+                s.request("POST", "/v1/games/%s/join" % gid, token=b[1])
+                games.append((gid, [a[1], b[1]]))
+            acked = kill_rounds(s, games, rng, 4, 1.0)
+            rec.fail = lambda path, msg_id, attempt: 200
+            written = set()
+            for pid, tok, path in players:
+                want = {e["id"] for e in account_events(s, tok, 0)[0]}
+                written |= want
+                got = _wait_delivered(rec, path, want)
+                check(set(got) == want, "%s: exactly its events" % path)
+            with rec.lock:
+                sent = {h["webhook-id"] for p, h, b, st, w in rec.requests}
+                n = len(rec.requests)
+            print("     %d rounds of SIGKILL, %d moves, %d events delivered in %d requests"
+                  % (ROUNDS, len(acked), len(written), n))
+            check(len(written) > ROUNDS, "events were written")
+            check(sent == written, "no delivery of an event the outbox does not hold")
+    finally:
+        rec.close()
 
 
 if __name__ == "__main__":

@@ -37,6 +37,7 @@ SEED = int(os.environ.get("PROP_SEED", "20261201"))
 METHODS = ("get", "post", "put", "patch", "delete")
 OPS = [(path, m) for path, item in SPEC["paths"].items() for m in METHODS if m in item]
 EVENT = SPEC["components"]["schemas"]["GameEvent"]
+ACCOUNT_EVENT = SPEC["components"]["schemas"]["AccountEvent"]
 AA = "agent-avenue"
 
 
@@ -45,7 +46,7 @@ class Runner:
     per operation the statuses seen and what went wrong."""
 
     def __init__(self, binary):
-        self.s = Server(binary, extra=["--keepalive", "3600"])
+        self.s = Server(binary, extra=["--keepalive", "3600", "--webhook-allow-private"])
         self.requests = 0
         self.seen = {op: set() for op in OPS}
         self.problems = {op: [] for op in OPS}
@@ -132,7 +133,7 @@ class Runner:
                             events.append(e)
                 check(events, "no event came")
                 for e in events:
-                    _validate(e, EVENT)
+                    _validate(e, ACCOUNT_EVENT if path.startswith("/v1/players/") else EVENT)
             elif st == 204:
                 check(not body, "204 with a body")
         except Failure as e:
@@ -706,9 +707,45 @@ def cases(r, op):
         r.send("a seat token", "GET", p, {403}, token=F["aa_tok"][0])
         r.send("a bad cursor", "GET", p + "?cursor=abc", {400}, token=F["alice_tok"])
         generic(r, op, p, F["alice_tok"], None)
+    elif name == "streamAccountEvents":
+        p = "/v1/players/me/events"
+        r.stream("Bob's, NDJSON from 0", p + "?after=0", F["bob_tok"],
+                 headers={"Accept": "application/x-ndjson"}, expect={200})
+        r.stream("Bob's, SSE from 0", p, F["bob_tok"], headers={"Last-Event-ID": "0"}, expect={200})
+        for what, h in (("after=x", {"Last-Event-ID": "x"}), ("a seat token", {}),
+                        ("no token", {"Authorization": "Basic x"})):
+            r.stream(what, p, F["aa_tok"][0] if what == "a seat token" else None, headers=h,
+                     expect={400, 401, 403})
+        generic(r, op, p, F["bob_tok"], None)
+    elif name in ("putWebhook", "getWebhook", "deleteWebhook", "getWebhookDeliveries"):
+        p = "/v1/players/me/webhook"
+        url = "http://127.0.0.1:9/hook"  # nothing listens: deliveries stay pending
+        if name == "putWebhook":
+            r.send("good", "PUT", p, {200}, token=F["carol_tok"], body={"url": url})
+            r.send("ftp", "PUT", p, {400}, token=F["carol_tok"], body={"url": "ftp://example.com/"})
+            r.send("credentials", "PUT", p, {400}, token=F["carol_tok"],
+                   body={"url": "http://u:p@example.com/"})
+            r.send("a seat token", "PUT", p, {403}, token=F["aa_tok"][0], body={"url": url})
+            generic(r, op, p, F["carol_tok"], lambda: {"url": url})
+        elif name == "getWebhook":
+            r.send("none", "GET", p, {404}, token=F["bob_tok"])
+            r.send("PUT", "PUT", p, {200}, token=F["carol_tok"], body={"url": url})
+            r.send("good", "GET", p, {200}, token=F["carol_tok"])
+            generic(r, op, p, F["carol_tok"], None)
+        elif name == "deleteWebhook":
+            r.send("PUT", "PUT", p, {200}, token=F["bob_tok"], body={"url": url})
+            r.send("good", "DELETE", p, {204}, token=F["bob_tok"])
+            r.send("again", "DELETE", p, {404}, token=F["bob_tok"])
+            generic(r, op, p, F["bob_tok"], None)
+        else:
+            r.send("PUT", "PUT", p, {200}, token=F["alice_tok"], body={"url": url})
+            post(r, "/v1/games", {"game": AA, "seating": ["me", "token"]}, token=F["alice_tok"])
+            r.send("good", "GET", p + "/deliveries", {200}, token=F["alice_tok"])
+            r.send("limit", "GET", p + "/deliveries?limit=1", {200}, token=F["alice_tok"])
+            generic(r, op, p + "/deliveries", F["alice_tok"], None)
     else:
         raise Failure("no requests written for operation %s: add them here" % name)
-    if name not in ("streamEvents",):  # a stream of a running game stays open
+    if name not in ("streamEvents", "streamAccountEvents"):  # streams stay open
         random_requests(r, op, op[0], RANDOM, random.Random("%s %d" % (name, SEED)))
     # (An event stream of a game still running stays open: the finished one.)
     wrong_methods(r, op, op[0].replace("{id}", F["done"] if name == "streamEvents" else F["aa"]))

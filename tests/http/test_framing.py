@@ -63,6 +63,29 @@ def two_content_lengths_are_refused(binary):
 
 
 @test
+def put_and_delete_get_the_same_checks(binary):
+    """PUT and DELETE /v1/players/me/webhook (the methods the webhook
+    added): two Content-Lengths, Transfer-Encoding with Content-Length or
+    an unknown coding are refused before routing, and change nothing."""
+    with server(binary) as s:
+        r = s.request("POST", "/v1/players", {"name": "Ann"})
+        tok = r.json["token"].encode()
+        body = b'{"url":"https://example.com/a"}'
+        auth = b"Authorization: Bearer " + tok + b"\r\n"
+        for method in (b"PUT", b"DELETE"):
+            head = method + b" /v1/players/me/webhook HTTP/1.1\r\nHost: x\r\n" + auth
+            refused(s, head + b"Content-Type: application/json\r\nContent-Length: %d\r\n"
+                    b"Content-Length: %d\r\n\r\n" % (len(body), len(body)) + body,
+                    400, "bad-request", "%s with two Content-Lengths" % method)
+            refused(s, head + b"Transfer-Encoding: chunked\r\nContent-Length: %d\r\n\r\n"
+                    % len(body) + body, 400, "bad-request", "%s with TE and CL" % method)
+            refused(s, head + b"Transfer-Encoding: gzip\r\n\r\n", 501, "not-implemented",
+                    "%s with an unknown coding" % method)
+        r = s.request("GET", "/v1/players/me/webhook", token=tok.decode())
+        check(r.status == 404, "no webhook was registered: %r" % r)
+
+
+@test
 def content_length_list_is_a_library_refusal(binary):
     """`Content-Length: 5, 23` (one field, a list) never reaches boardd:
     libmicrohttpd refuses it itself (x-library-refusals) and closes."""

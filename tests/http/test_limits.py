@@ -182,6 +182,38 @@ def stream_budget_per_address_and_token(binary):
 
 
 @test
+def account_stream_and_my_games_wait_take_the_budget(binary):
+    """The account stream (GET /v1/players/me/events) and the long-poll on
+    GET /v1/players/me/games?wait= take slots of the same budget as game
+    streams: past the token's, 429 with Retry-After; a plain listing is
+    never refused by it."""
+    with server(binary, limits=True, extra=["--max-streams-per-token", "2"]) as s:
+        tok = player(s, "Ann")
+        ev, games = "/v1/players/me/events", "/v1/players/me/games"
+        held = [open_get(s.port, ev, token=tok)]
+        check(read_head(held[0])[0] == 200, "the token's first account stream")
+        # A long-poll with nothing new waits, holding the second slot.
+        held.append(open_get(s.port, games + "?wait=30", token=tok))
+        held[1].settimeout(1.0)
+        try:
+            data = held[1].recv(100)
+        except socket.timeout:
+            data = None
+        check(data is None, "the long-poll waits: %r" % data)
+        third = open_get(s.port, ev, token=tok)
+        r = refused(third, ev, (429,))
+        check(r.json["type"] == "urn:boardd:problem:too-many-requests", "type: %r" % r.json)
+        third.close()
+        lp = open_get(s.port, games + "?wait=30", token=tok)
+        refused(lp, games, (429,))
+        lp.close()
+        r = s.request("GET", games, token=tok)
+        check(r.status == 200, "a plain listing at the budget: %r" % r)
+        for sock in held:
+            sock.close()
+
+
+@test
 def closed_clients_give_back_their_slots(binary):
     """A client that closes its stream or long-poll is noticed within a
     few seconds (it was only at the next keep-alive, 15-30 s): cycles of
@@ -287,6 +319,29 @@ def games_rate_limited_per_address(binary):
         check(s.request("GET", "/v1/games").json["games"] == before, "a refused create created")
         # Reads are never rate limited.
         quick(s, "/v1/games", "a listing")
+
+
+@test
+def webhook_registration_rate_limited(binary):
+    """PUT /v1/players/me/webhook writes and makes a new secret each time:
+    rate limited per token (and address) like the other writes; a refused
+    PUT changes nothing, and another player's budget is untouched."""
+    with server(binary, limits=True, extra=["--rate-limit", "webhooks.token=2/1h"]) as s:
+        ann, bob = player(s, "Ann"), player(s, "Bob")
+        for i in range(2):
+            r = s.request("PUT", "/v1/players/me/webhook",
+                          {"url": "https://example.com/%d" % i}, token=ann)
+            check(r.status == 200, "PUT %d: %r" % (i, r))
+            pol = policy_members(r.headers["ratelimit-policy"])
+            check(pol["webhooks-token"] == {"q": 2, "w": 3600}, "policy %r" % pol)
+        r = s.request("PUT", "/v1/players/me/webhook", {"url": "https://example.com/x"}, token=ann)
+        check(r.status == 429 and r.json["type"] == "urn:boardd:problem:too-many-requests",
+              "third PUT: %r" % r)
+        check(int(r.headers["retry-after"]) >= 1, "Retry-After: %r" % r.headers)
+        r = s.request("GET", "/v1/players/me/webhook", token=ann)
+        check(r.status == 200 and r.json["url"] == "https://example.com/1", "unchanged: %r" % r)
+        r = s.request("PUT", "/v1/players/me/webhook", {"url": "https://example.com/b"}, token=bob)
+        check(r.status == 200, "another player's PUT: %r" % r)
 
 
 @test

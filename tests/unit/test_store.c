@@ -891,6 +891,165 @@ static void test_player_games(void)
 	store_close(s);
 }
 
+/* ---- the event outbox and deliveries (store_events.c) ---------------- */
+
+/* Events of one player, as store_events_each reports them. */
+struct seen_events {
+	int n;
+	char types[16][16];
+	char data[16][256];
+	int64_t last;
+};
+
+static int note_event(void *ctx, const struct store_event *e)
+{
+	struct seen_events *x = ctx;
+	if (x->n < 16) {
+		snprintf(x->types[x->n], sizeof x->types[0], "%s", e->type);
+		snprintf(x->data[x->n], sizeof x->data[0], "%s", e->data);
+	}
+	x->n++;
+	x->last = e->key;
+	return 0;
+}
+
+static struct seen_events events_of(struct store *s, int64_t player)
+{
+	struct seen_events x = {0};
+	store_events_each(s, player, 0, 100, note_event, &x);
+	return x;
+}
+
+/* The change listener's calls. */
+struct changes {
+	int n;
+	int64_t players[8];
+};
+
+static void on_change(void *ctx, int64_t player)
+{
+	struct changes *c = ctx;
+	if (c->n < 8)
+		c->players[c->n] = player;
+	c->n++;
+}
+
+static void test_events(void)
+{
+	struct store *s = NULL;
+	open_store("events", 2, &s);
+	struct changes ch = {0};
+	store_on_change(s, on_change, &ch);
+	int64_t host = make_player(s, 1, "Host"),
+	        bob = make_player(s, 2, "Bob");
+	struct store_webhook w = {.secret_len = 32};
+	snprintf(w.url, sizeof w.url, "http://hooks.example/bob");
+	memset(w.secret, 5, 32);
+	test_cond("events: webhook put", store_webhook_put(s, bob, &w) == 0);
+	int64_t key = open_game(s, 80, host, bob);
+	struct seen_events b = events_of(s, bob), h = events_of(s, host);
+	test_cond("events: the invitee is told, the host not yet",
+	          b.n == 1 && strcmp(b.types[0], "invited") == 0 && h.n == 0);
+	test_cond("events: data names the game, publicly",
+	          strstr(b.data[0], "\"game_id\":\"0000000000000050\"") &&
+	              strstr(b.data[0], "\"seat\":1") &&
+	              !strstr(b.data[0], "seed"));
+	test_cond("events: the listener heard of both players",
+	          ch.n == 2 &&
+	              ((ch.players[0] == host && ch.players[1] == bob) ||
+	               (ch.players[0] == bob && ch.players[1] == host)));
+	int seat;
+	struct store_claim c = {.seat = -1, .player_key = bob};
+	store_seat_claim(s, key, &c, NULL, &seat);
+	b = events_of(s, bob);
+	h = events_of(s, host);
+	test_cond("events: the last seat taken starts the game for both, and "
+	          "seat 0 (to act) is told it is its turn",
+	          b.n == 2 && strcmp(b.types[1], "game.started") == 0 &&
+	              h.n == 2 && strcmp(h.types[0], "game.started") == 0 &&
+	              strcmp(h.types[1], "turn") == 0);
+	struct store_move m = {0, "{\"type\":\"x\"}", "active", 2, NULL, 0, NULL, NULL, 0};
+	store_move_append(s, key, 0, &m, NULL, NULL);
+	m = (struct store_move){1, "{\"type\":\"x\"}", "active", 2, NULL, 0, NULL, NULL, 0};
+	store_move_append(s, key, 1, &m, NULL, NULL);
+	b = events_of(s, bob);
+	test_cond("events: a turn when the seat comes to act, not again while "
+	          "it stays to act",
+	          b.n == 3 && strcmp(b.types[2], "turn") == 0);
+	m = (struct store_move){1,
+	                        "{\"type\":\"x\"}",
+	                        "finished",
+	                        0,
+	                        "{\"winners\":[1],\"reason\":\"x\"}",
+	                        0,
+	                        NULL,
+	                        NULL,
+	                        0};
+	store_move_append(s, key, 2, &m, NULL, NULL);
+	b = events_of(s, bob);
+	h = events_of(s, host);
+	test_cond("events: game.finished to both, with the result",
+	          b.n == 4 && strcmp(b.types[3], "game.finished") == 0 &&
+	              strstr(b.data[3], "\"winners\":[1]") && h.n == 3 &&
+	              strcmp(h.types[2], "game.finished") == 0);
+	test_cond("events: deadline.soon for a player's seat",
+	          store_event_deadline_soon(s, key, 1, 1796112000000) == 0);
+	b = events_of(s, bob);
+	test_cond(
+	    "events: ... with its deadline",
+	    b.n == 5 && strcmp(b.types[4], "deadline.soon") == 0 &&
+	        strstr(b.data[4], "\"deadline\":\"2026-12-01T08:00:00.000Z\""));
+	int64_t tok_game;
+	create_game(s, 81, "agent-avenue", "active", &tok_game);
+	int n_before = events_of(s, host).n + events_of(s, bob).n;
+	test_cond("events: none for a seat token's seat",
+	          store_event_deadline_soon(s, tok_game, 0, 1) == 0 &&
+	              events_of(s, host).n + events_of(s, bob).n == n_before);
+	test_cond("events: no such game",
+	          store_event_deadline_soon(s, 999, 0, 1) == BD_ENOTFOUND);
+	int64_t last = 0;
+	test_cond("events: last key",
+	          store_events_last(s, bob, &last) == 0 && last == b.last);
+
+	/* Bob's five events each got a delivery (the host has no webhook). */
+	struct store_delivery d;
+	int64_t next = -1;
+	int64_t now = 4102444800000; /* 2100: everything is due */
+	test_cond("deliveries: the first is claimed with its webhook",
+	          store_delivery_claim(s, now, 60000, &d, &next) == 0 &&
+	              strcmp(d.ev.type, "invited") == 0 &&
+	              strcmp(d.hook.url, w.url) == 0 &&
+	              d.hook.secret_len == 32 && d.attempts == 0);
+	int64_t first = d.ev.key;
+	store_delivery_release(&d);
+	test_cond("deliveries: a failed attempt is rescheduled",
+	          store_delivery_done(s, first, 0, 500, "HTTP status 500",
+	                              now + 1000) == 0);
+	int claimed = 0;
+	while (store_delivery_claim(s, now, 60000, &d, &next) == 0) {
+		claimed++;
+		test_cond("deliveries: each other one once", d.ev.key != first);
+		store_delivery_release(&d);
+	}
+	test_cond("deliveries: four more claimed, then none due (the retry "
+	          "is next)",
+	          claimed == 4 && next == now + 1000);
+	test_cond("deliveries: a crash's leases are due again at start",
+	          store_deliveries_requeue(s) == 0 &&
+	              store_delivery_claim(s, now, 60000, &d, &next) == 0);
+	store_delivery_release(&d);
+	store_delivery_done(s, d.ev.key, 1, 204, NULL, 0);
+	test_cond("webhook: delete",
+	          store_webhook_delete(s, bob) == 0 &&
+	              store_webhook_delete(s, bob) == BD_ENOTFOUND);
+	test_cond("deliveries: none pending once the webhook is gone",
+	          store_delivery_claim(s, now + 10000, 60000, &d, &next) ==
+	                  BD_ENOTFOUND &&
+	              next == 0);
+	store_on_change(s, NULL, NULL);
+	store_close(s);
+}
+
 /* ---- bot seats ---------------------------------------------------- */
 
 /* A 2-seat game: seat 0 held by a token, seat 1 by the bot `spec`; seat
@@ -1090,6 +1249,7 @@ int main(void)
 	test_claims();
 	test_idempotency_records();
 	test_player_games();
+	test_events();
 	test_bot_seats();
 	test_write_lock_held_elsewhere();
 	test_file_deleted_or_replaced();

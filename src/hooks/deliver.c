@@ -1,0 +1,319 @@
+/* deliver.c: the webhook delivery workers.  See hooks.h. */
+#include <curl/curl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <sodium.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "../common/netaddr.h"
+#include "../service/service.h"
+#include "hooks.h"
+
+#define RETRY_DEFAULT_MS   5000
+#define TIMEOUT_DEFAULT_MS 10000
+#define RETRY_CAP_FACTOR   720 /* longest delay: retry_ms * this */
+#define GIVE_UP_MS         (25LL * 3600 * 1000) /* retry for 25 hours */
+#define IDLE_MS            1000 /* longest sleep between looks */
+#define MAX_WORKERS        16
+
+struct hooks {
+	struct store *st;        /* borrowed */
+	struct hooks_config cfg; /* with defaults filled in */
+	pthread_mutex_t mu;      /* guards stop, pokes */
+	pthread_cond_t cv;       /* workers sleep here */
+	int stop;                /* 1: workers must exit */
+	atomic_int stopping;     /* the same, read by attempts unlocked */
+	unsigned pokes;          /* bumped by hooks_poke */
+	int nthreads;            /* started */
+	pthread_t threads[MAX_WORKERS];
+};
+
+static int64_t wall_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void hooks_sign(const uint8_t *secret, size_t secret_len, const char *id,
+                int64_t timestamp, const char *body, size_t body_len,
+                char out[HOOKS_SIGNATURE_LEN])
+{
+	crypto_auth_hmacsha256_state st;
+	uint8_t mac[crypto_auth_hmacsha256_BYTES];
+	char ts[24];
+	int n = snprintf(ts, sizeof ts, "%" PRId64, timestamp);
+	crypto_auth_hmacsha256_init(&st, secret, secret_len);
+	crypto_auth_hmacsha256_update(&st, (const uint8_t *)id, strlen(id));
+	crypto_auth_hmacsha256_update(&st, (const uint8_t *)".", 1);
+	crypto_auth_hmacsha256_update(&st, (const uint8_t *)ts, (size_t)n);
+	crypto_auth_hmacsha256_update(&st, (const uint8_t *)".", 1);
+	crypto_auth_hmacsha256_update(&st, (const uint8_t *)body, body_len);
+	crypto_auth_hmacsha256_final(&st, mac);
+	memcpy(out, "v1,", 3);
+	sodium_bin2base64(out + 3, HOOKS_SIGNATURE_LEN - 3, mac, sizeof mac,
+	                  sodium_base64_VARIANT_ORIGINAL);
+	sodium_memzero(&st, sizeof st);
+}
+
+/* ---- one attempt ---- */
+
+/* What an attempt's callbacks share. */
+struct attempt {
+	struct hooks *h;
+	int refused; /* 1: the address was not public */
+};
+
+/* CURLOPT_XFERINFOFUNCTION: a stop ends an attempt at once. */
+static int progress(void *ctx, curl_off_t dt, curl_off_t dn, curl_off_t ut,
+                    curl_off_t un)
+{
+	const struct attempt *at = ctx;
+	(void)dt;
+	(void)dn;
+	(void)ut;
+	(void)un;
+	return atomic_load(&at->h->stopping) ? 1 : 0;
+}
+
+/* CURLOPT_OPENSOCKETFUNCTION: the address curl is about to connect to,
+ * after resolution; a private one gets no socket. */
+static curl_socket_t open_socket(void *ctx, curlsocktype purpose,
+                                 struct curl_sockaddr *a)
+{
+	struct attempt *at = ctx;
+	(void)purpose;
+	if (!at->h->cfg.allow_private && !netaddr_is_public(&a->addr)) {
+		at->refused = 1;
+		return CURL_SOCKET_BAD;
+	}
+	return socket(a->family, a->socktype, a->protocol);
+}
+
+/* The answer's body is not read. */
+static size_t discard(char *p, size_t size, size_t n, void *ctx)
+{
+	(void)p;
+	(void)ctx;
+	return size * n;
+}
+
+/* POSTs d's event to its webhook.  Returns the HTTP status (0: none) and
+ * fills why on failure. */
+static long post(struct hooks *h, const struct store_delivery *d,
+                 const char *body, char *why, size_t whylen)
+{
+	struct attempt at = {h, 0};
+	char errbuf[CURL_ERROR_SIZE] = "";
+	char idh[64], tsh[64], sigh[32 + HOOKS_SIGNATURE_LEN];
+	char sig[HOOKS_SIGNATURE_LEN];
+	int64_t ts = wall_ms() / 1000;
+	long status = 0;
+	hooks_sign(d->hook.secret, d->hook.secret_len, d->ev.id, ts, body,
+	           strlen(body), sig);
+	snprintf(idh, sizeof idh, "webhook-id: %s", d->ev.id);
+	snprintf(tsh, sizeof tsh, "webhook-timestamp: %" PRId64, ts);
+	snprintf(sigh, sizeof sigh, "webhook-signature: %s", sig);
+	struct curl_slist *hd = NULL, *t;
+	const char *lines[] = {"Content-Type: application/json",
+	                       "User-Agent: boardd-webhooks/1",
+	                       idh,
+	                       tsh,
+	                       sigh,
+	                       "Expect:"};
+	for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
+		if (!(t = curl_slist_append(hd, lines[i]))) {
+			curl_slist_free_all(hd);
+			snprintf(why, whylen, "out of memory");
+			return 0;
+		}
+		hd = t;
+	}
+	CURL *c = curl_easy_init();
+	CURLcode rc = CURLE_OUT_OF_MEMORY;
+	if (c) {
+		curl_easy_setopt(c, CURLOPT_URL, d->hook.url);
+		curl_easy_setopt(c, CURLOPT_HTTPHEADER, hd);
+		curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
+		curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+		curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+		curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+		curl_easy_setopt(c, CURLOPT_NOPROXY, "*");
+		curl_easy_setopt(c, CURLOPT_TIMEOUT_MS,
+		                 (long)h->cfg.timeout_ms);
+		curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
+		                 (long)h->cfg.timeout_ms);
+		curl_easy_setopt(c, CURLOPT_OPENSOCKETFUNCTION, open_socket);
+		curl_easy_setopt(c, CURLOPT_OPENSOCKETDATA, &at);
+		curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, discard);
+		curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, progress);
+		curl_easy_setopt(c, CURLOPT_XFERINFODATA, &at);
+		curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+		curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+		rc = curl_easy_perform(c);
+		if (rc == CURLE_OK)
+			curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+		curl_easy_cleanup(c);
+	}
+	curl_slist_free_all(hd);
+	sodium_memzero(sig, sizeof sig);
+	sodium_memzero(sigh, sizeof sigh);
+	if (at.refused)
+		snprintf(why, whylen, "the address is not public");
+	else if (rc != CURLE_OK)
+		snprintf(why, whylen, "%.120s",
+		         errbuf[0] ? errbuf : curl_easy_strerror(rc));
+	else if (status < 200 || status > 299)
+		snprintf(why, whylen, "HTTP status %ld", status);
+	return status;
+}
+
+/* When the attempt after `attempts` failed ones is due, or 0: give up. */
+static int64_t next_attempt(const struct hooks *h, int attempts,
+                            int64_t created_ms, int64_t now)
+{
+	if (now - created_ms >= GIVE_UP_MS)
+		return 0;
+	int64_t cap = h->cfg.retry_ms * RETRY_CAP_FACTOR;
+	int64_t delay = h->cfg.retry_ms;
+	for (int i = 1; i < attempts && delay < cap; i++)
+		delay *= 2;
+	if (delay > cap)
+		delay = cap;
+	/* half fixed, half random: racing retries spread out */
+	int64_t half = delay / 2;
+	uint32_t span = half > 0 && half < UINT32_MAX ? (uint32_t)half : 1;
+	return now + (delay - half) + randombytes_uniform(span);
+}
+
+/* Makes one attempt at d and records it. */
+static void deliver(struct hooks *h, struct store_delivery *d)
+{
+	char why[160] = "";
+	json_t *o = service_event_json(&d->ev);
+	char *body = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	json_decref(o);
+	long status = 0;
+	if (body)
+		status = post(h, d, body, why, sizeof why);
+	else
+		snprintf(why, sizeof why, "out of memory");
+	free(body);
+	int ok = body && !why[0];
+	int64_t now = wall_ms();
+	int64_t next =
+	    ok ? 0 : next_attempt(h, d->attempts + 1, d->ev.created_ms, now);
+	store_delivery_done(h->st, d->ev.key, ok, (int)status, why, next);
+	sodium_memzero(&d->hook, sizeof d->hook);
+}
+
+/* ---- the workers ---- */
+
+static void *worker(void *arg)
+{
+	struct hooks *h = arg;
+	pthread_mutex_lock(&h->mu);
+	while (!h->stop) {
+		unsigned pokes = h->pokes;
+		pthread_mutex_unlock(&h->mu);
+		struct store_delivery d;
+		int64_t now = wall_ms(), next = 0;
+		int rc = store_delivery_claim(
+		    h->st, now, h->cfg.timeout_ms * 2 + 60000, &d, &next);
+		if (rc == 0) {
+			deliver(h, &d);
+			store_delivery_release(&d);
+		}
+		pthread_mutex_lock(&h->mu);
+		if (rc == 0 || h->stop || pokes != h->pokes)
+			continue;
+		int64_t wait =
+		    next > now && next - now < IDLE_MS ? next - now : IDLE_MS;
+		struct timespec until;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += wait / 1000;
+		until.tv_nsec += (long)(wait % 1000) * 1000000;
+		if (until.tv_nsec >= 1000000000) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&h->cv, &h->mu, &until);
+	}
+	pthread_mutex_unlock(&h->mu);
+	return NULL;
+}
+
+struct hooks *hooks_start(struct store *st, const struct hooks_config *cfg,
+                          char *err, size_t errlen)
+{
+	struct hooks *h = calloc(1, sizeof *h);
+	if (!h) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	h->st = st;
+	h->cfg = *cfg;
+	if (h->cfg.retry_ms <= 0)
+		h->cfg.retry_ms = RETRY_DEFAULT_MS;
+	if (h->cfg.timeout_ms <= 0)
+		h->cfg.timeout_ms = TIMEOUT_DEFAULT_MS;
+	if (h->cfg.workers <= 0)
+		h->cfg.workers = 2;
+	if (h->cfg.workers > MAX_WORKERS)
+		h->cfg.workers = MAX_WORKERS;
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+		snprintf(err, errlen, "libcurl failed to initialise");
+		free(h);
+		return NULL;
+	}
+	if (store_deliveries_requeue(st) < 0) {
+		snprintf(err, errlen, "cannot requeue webhook deliveries");
+		curl_global_cleanup();
+		free(h);
+		return NULL;
+	}
+	pthread_mutex_init(&h->mu, NULL);
+	pthread_cond_init(&h->cv, NULL);
+	for (int i = 0; i < h->cfg.workers; i++) {
+		if (pthread_create(&h->threads[i], NULL, worker, h) != 0)
+			break;
+		h->nthreads++;
+	}
+	if (h->nthreads == 0) {
+		snprintf(err, errlen, "cannot start the webhook workers");
+		hooks_stop(h);
+		return NULL;
+	}
+	return h;
+}
+
+void hooks_poke(struct hooks *h)
+{
+	pthread_mutex_lock(&h->mu);
+	h->pokes++;
+	pthread_cond_broadcast(&h->cv);
+	pthread_mutex_unlock(&h->mu);
+}
+
+void hooks_stop(struct hooks *h)
+{
+	if (!h)
+		return;
+	pthread_mutex_lock(&h->mu);
+	h->stop = 1;
+	atomic_store(&h->stopping, 1);
+	pthread_cond_broadcast(&h->cv);
+	pthread_mutex_unlock(&h->mu);
+	for (int i = 0; i < h->nthreads; i++)
+		pthread_join(h->threads[i], NULL);
+	pthread_cond_destroy(&h->cv);
+	pthread_mutex_destroy(&h->mu);
+	curl_global_cleanup();
+	free(h);
+}

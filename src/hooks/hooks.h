@@ -1,0 +1,60 @@
+/* hooks.h: the webhook delivery worker.  Its manual.
+ *
+ * Worker threads take pending deliveries from the outbox (store.h) and
+ * POST each event as a Standard Webhook (https://www.standardwebhooks.com):
+ *   webhook-id:        the event's stable id (the same on every attempt)
+ *   webhook-timestamp: the attempt's time, unix seconds
+ *   webhook-signature: "v1," + base64(HMAC-SHA256(secret bytes,
+ *                      "<webhook-id>.<webhook-timestamp>.<body>"))
+ * with the body service_event_json gives.  A 2xx answer delivers it;
+ * anything else (another status, a timeout, a refused address) is retried
+ * after retry_ms * 2^(attempts-1), capped at retry_ms * 720 (an hour with
+ * the default), each delay with jitter (half fixed, half random), until
+ * the event is more than 25 hours old; then the delivery fails.  The
+ * worker never follows redirects, uses no proxy, speaks only http and
+ * https, and (unless allow_private) refuses to connect to an address that
+ * netaddr_is_public rejects, checked on the address it actually connects
+ * to, after DNS resolution (so a rebinding name cannot reach inside).
+ * Deliveries left in flight by a crash are due again at start.  HTTP
+ * request threads never wait for a delivery: they only poke the worker.
+ */
+#ifndef BD_HOOKS_H
+#define BD_HOOKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../store/store.h"
+
+struct hooks_config {
+	int allow_private;  /* 1: private addresses may be reached (tests) */
+	int64_t retry_ms;   /* first retry delay, ms (>= 1); 0: 5000 */
+	int64_t timeout_ms; /* whole attempt, ms; 0: 10000 */
+	int workers;        /* delivery threads; 0: 2 */
+};
+
+struct hooks;
+
+/* Initialises libcurl (call before other threads use it), requeues the
+ * deliveries a crash left in flight and starts the workers over `st`
+ * (borrowed, must outlive them).  NULL with a sentence in err on
+ * failure. */
+struct hooks *hooks_start(struct store *st, const struct hooks_config *cfg,
+                          char *err, size_t errlen);
+
+/* Wakes the workers: new deliveries may be due.  Quick, thread-safe. */
+void hooks_poke(struct hooks *h);
+
+/* Stops the workers (an attempt in progress ends within its timeout) and
+ * frees h.  NULL is a no-op. */
+void hooks_stop(struct hooks *h);
+
+/* The webhook-signature value for one attempt: "v1," + base64 of the
+ * HMAC-SHA256 of "<id>.<timestamp>.<body>" keyed with secret[0..len).
+ * `out` needs HOOKS_SIGNATURE_LEN bytes. */
+#define HOOKS_SIGNATURE_LEN 64
+void hooks_sign(const uint8_t *secret, size_t secret_len, const char *id,
+                int64_t timestamp, const char *body, size_t body_len,
+                char out[HOOKS_SIGNATURE_LEN]);
+
+#endif

@@ -1,0 +1,371 @@
+"""test_webhooks.py: the per-player event outbox, webhooks (Standard
+Webhooks over libcurl) and the account stream.  Real binary, real SQLite
+file, a real webhook receiver on loopback that checks every signature with
+its own implementation of the scheme (webhookhelp.py: Python's hmac,
+hashlib, base64).
+Usage: test_webhooks.py BOARDD [test names...]"""
+import base64
+import json
+import random
+import socket
+import threading
+import time
+
+from harness import check, free_port, run_all, test
+from gamehelp import AA, game, play_random, read_stream, server
+from webhookhelp import Receiver, account_events
+
+# Fast retries for the tests: 50 ms doubling (the default is 5 s).
+FAST = ["--webhook-allow-private", "--webhook-retry-ms", "50"]
+PUBLIC_DATA_KEYS = {"game_id", "game", "seq", "seat", "status", "result"}
+
+
+def wait_for(cond, what, timeout=30):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        v = cond()
+        if v:
+            return v
+        time.sleep(0.05)
+    raise AssertionError("timed out waiting for " + what)
+
+
+def new_player(s, name):
+    r = s.request("POST", "/v1/players", {"name": name})
+    check(r.status == 201, "player: %r" % r)
+    return r.json["id"], r.json["token"]
+
+
+def hook(s, token, url, status=200):
+    r = s.request("PUT", "/v1/players/me/webhook", {"url": url}, token=token)
+    check(r.status == status, "PUT webhook %s: %r" % (url, r))
+    return r.json
+
+
+def two_player_game(s, at, bob_id, bt):
+    """Alice creates a game inviting Bob, Bob joins; returns its id."""
+    r = s.request("POST", "/v1/games", {"game": AA, "seats": 2,
+                                         "seating": ["me", {"invite": bob_id}]}, token=at)
+    check(r.status == 201, "create: %r" % r)
+    gid = r.json["id"]
+    r = s.request("POST", "/v1/games/%s/join" % gid, token=bt)
+    check(r.status == 200 and r.json["status"] == "active", "join: %r" % r)
+    return gid
+
+
+def check_public(payload, gid, seat):
+    check(set(payload["data"]) == PUBLIC_DATA_KEYS,
+          "event data holds public facts only: %r" % payload)
+    check(payload["data"]["game_id"] == gid and payload["data"]["seat"] == seat,
+          "event names the game and the player's seat: %r" % payload)
+
+
+# ---- the tests ----
+
+@test
+def webhook_register_show_delete_and_refuse(binary):
+    """PUT gives a whsec_ secret once; GET shows no secret; DELETE removes
+    it; bad URLs and (without the flag) private addresses are 400s."""
+    with server(binary) as s:
+        _, at = new_player(s, "Alice")
+        r = s.request("GET", "/v1/players/me/webhook", token=at)
+        check(r.status == 404, "no webhook yet: %r" % r)
+        w = hook(s, at, "https://93.184.216.34/hooks/boardd")
+        check(w["secret"].startswith("whsec_") and
+              len(base64.b64decode(w["secret"][6:])) == 32, "secret: %r" % w)
+        r = s.request("GET", "/v1/players/me/webhook", token=at)
+        check(r.status == 200 and "secret" not in r.json and
+              r.json["url"] == "https://93.184.216.34/hooks/boardd", "GET: %r" % r)
+        w2 = hook(s, at, "https://93.184.216.34/other")
+        check(w2["secret"] != w["secret"], "a new PUT makes a new secret")
+        for url in ["ftp://93.184.216.34/", "http://user:pw@93.184.216.34/", "not a url",
+                    "https://93.184.216.34/" + "a" * 2100, "http://127.0.0.1:9/",
+                    "http://10.1.2.3/", "http://192.168.1.1/", "http://169.254.169.254/",
+                    "http://[::1]/", "http://[fd00::1]/", "http://[::ffff:127.0.0.1]/",
+                    "http://localhost:8080/", "http://0.0.0.0/"]:
+            r = s.request("PUT", "/v1/players/me/webhook", {"url": url}, token=at)
+            check(r.status == 400, "%s refused: %r" % (url[:60], r))
+        for body in [{}, {"url": 5}, {"url": "https://93.184.216.34/", "x": 1}]:
+            r = s.request("PUT", "/v1/players/me/webhook", body, token=at)
+            check(r.status == 400, "%r refused: %r" % (body, r))
+        r = s.request("PUT", "/v1/players/me/webhook", {"url": "https://93.184.216.34/"})
+        check(r.status == 401, "needs a token: %r" % r)
+        r = s.request("DELETE", "/v1/players/me/webhook", token=at)
+        check(r.status == 204, "DELETE: %r" % r)
+        r = s.request("DELETE", "/v1/players/me/webhook", token=at)
+        check(r.status == 404, "DELETE again: %r" % r)
+        r = s.request("GET", "/v1/players/me/webhook/deliveries", token=at)
+        check(r.status == 200 and r.json["deliveries"] == [], "no deliveries: %r" % r)
+
+
+@test
+def every_event_delivered_signed_to_the_players_concerned(binary):
+    """invited, game.started, turn and game.finished reach exactly the
+    players of the game, signed, with public data only; a player who is
+    not in the game gets nothing."""
+    rec = Receiver()
+    try:
+        with server(binary, extra=FAST) as s:
+            alice, at = new_player(s, "Alice")
+            bob, bt = new_player(s, "Bob")
+            carol, ct = new_player(s, "Carol")
+            for path, tok in (("/alice", at), ("/bob", bt), ("/carol", ct)):
+                rec.secrets[path] = hook(s, tok, rec.url(path))["secret"]
+            gid = two_player_game(s, at, bob, bt)
+            final = play_random(s, gid, {0: at, 1: bt}, random.Random(3))
+            check(final["status"] == "finished", "the game ends")
+            for path, seat in (("/alice", 0), ("/bob", 1)):
+                got = wait_for(lambda: (lambda d: d if any(
+                    p["type"] == "game.finished" for p in d.values()) else None)(
+                    rec.delivered(path)), "game.finished at " + path)
+                types = [p["type"] for p in sorted(got.values(), key=lambda p: p["data"]["seq"])]
+                for p in got.values():
+                    check_public(p, gid, seat)
+                    if p["type"] == "turn":
+                        check(p["data"]["status"] == "active", "turn while active")
+                check(types.count("game.started") == 1 and types.count("game.finished") == 1,
+                      "%s: started and finished once: %r" % (path, types))
+                check("turn" in types, "%s: told of a turn" % path)
+                check(("invited" in types) == (path == "/bob"), "only Bob was invited")
+                fin = [p for p in got.values() if p["type"] == "game.finished"][0]
+                check(fin["data"]["result"] == final["result"], "finished names the result")
+            # the account stream carries the same events, in order
+            evs = account_events(s, bt, 0)[0]
+            check({e["id"] for e in evs} == set(rec.delivered("/bob")),
+                  "account stream == webhook events")
+            check([e["seq"] for e in evs] == sorted(e["seq"] for e in evs), "ordered by seq")
+            time.sleep(0.3)
+            check(rec.delivered("/carol") == {}, "Carol is in no game: no delivery")
+            check(account_events(s, ct, 0)[0] == [], "Carol's stream is empty")
+            r = s.request("GET", "/v1/players/me/webhook/deliveries?limit=100", token=bt)
+            check(r.status == 200 and all(d["state"] == "delivered" and d["status"] == 200
+                                          for d in r.json["deliveries"]), "deliveries: %r" % r)
+    finally:
+        rec.close()
+
+
+@test
+def a_person_playing_a_bot_is_told_of_each_turn(binary):
+    """The bot worker's moves go through the same store path as a
+    person's: after each, the person whose seat is to act gets a `turn`
+    event (account stream and webhook, signed); the bot seat has no
+    player and gets nothing."""
+    rec = Receiver()
+    try:
+        with server(binary, extra=FAST + ["--bot-ms", "20"]) as s:
+            ann, at = new_player(s, "Ann")
+            rec.secrets["/ann"] = hook(s, at, rec.url("/ann"))["secret"]
+            r = s.request("POST", "/v1/games", {"game": AA, "seats": 2,
+                                                 "seating": [{"bot": "random"}, "me"]}, token=at)
+            check(r.status == 201, "create: %r" % r)
+            gid = r.json["id"]
+            rng = random.Random(7)
+            seqs = []  # seqs at which Ann's seat became one to act again
+            mine = -1  # the seq after Ann's last move
+            for _ in range(6):
+                g = wait_for(lambda: (lambda g: g if g["status"] == "finished" or 1 in g["to_act"]
+                                      else None)(game(s, gid, at)), "Ann's turn")
+                if g["status"] == "finished":
+                    break
+                if g["seq"] != mine:  # the bot moved: Ann is told
+                    seqs.append(g["seq"])
+                    turns = wait_for(lambda: [e for e in account_events(s, at, 0)[0]
+                                              if e["type"] == "turn" and e["data"]["seq"] == g["seq"]],
+                                     "a turn event at seq %d" % g["seq"])
+                    check(len(turns) == 1 and turns[0]["data"]["seat"] == 1,
+                          "one turn event: %r" % turns)
+                acts = s.request("GET", "/v1/games/%s/actions" % gid, token=at).json["actions"]
+                r = s.request("POST", "/v1/games/%s/moves" % gid, {"action": rng.choice(acts)},
+                              token=at, headers={"If-Match": '"%d"' % g["seq"]})
+                check(r.status == 201, "Ann's move: %r" % r)
+                mine = r.json["seq"]
+            check(len(seqs) >= 2 and seqs[0] >= 1, "the bot moved first, and again: %r" % seqs)
+            got = wait_for(lambda: (lambda d: d if {p["data"]["seq"] for p in d.values()
+                                                    if p["type"] == "turn"} >= set(seqs) else None)(
+                rec.delivered("/ann")), "Ann's turn deliveries")
+            for p in got.values():
+                check_public(p, gid, 1)
+    finally:
+        rec.close()
+
+
+@test
+def seat_token_seats_get_no_events(binary):
+    """A game of seat tokens only writes no event (there is no player)."""
+    with server(binary) as s:
+        _, at = new_player(s, "Alice")
+        r = s.request("POST", "/v1/games", {"game": AA, "seats": 2})
+        check(r.status == 201, "create: %r" % r)
+        gid = r.json["id"]
+        tokens = {i: st["token"] for i, st in enumerate(r.json["seats"])}
+        play_random(s, gid, tokens, random.Random(1))
+        check(account_events(s, at, 0)[0] == [], "nobody's events")
+
+
+@test
+def a_failing_receiver_gets_every_event_with_the_same_id(binary):
+    """500s and a timeout at first: every event still arrives (2xx), its
+    id the same on every attempt, and the deliveries list the attempts."""
+    def fail(path, msg_id, attempt):
+        if attempt == 1 and hash(msg_id) % 2:
+            return "sleep:1.5"  # longer than --webhook-timeout-ms
+        return 500 if attempt <= 3 else 200
+    rec = Receiver(fail=fail)
+    try:
+        with server(binary, extra=FAST + ["--webhook-timeout-ms", "500"]) as s:
+            alice, at = new_player(s, "Alice")
+            bob, bt = new_player(s, "Bob")
+            rec.secrets["/a"] = hook(s, at, rec.url("/a"))["secret"]
+            gid = two_player_game(s, at, bob, bt)
+            play_random(s, gid, {0: at, 1: bt}, random.Random(8))
+            want = {e["id"] for e in account_events(s, at, 0)[0]}
+            check(len(want) >= 3, "Alice has events: %r" % want)
+            got = wait_for(lambda: (lambda d: d if set(d) >= want else None)(
+                rec.delivered("/a")), "every event delivered", timeout=60)
+            check(set(got) == want, "exactly Alice's events")
+            with rec.lock:
+                ids = {h["webhook-id"] for p, h, b, st, w in rec.requests}
+                for i in want:
+                    check(rec.attempts[("/a", i)] >= 4, "retried: %s" % i)
+            check(ids == want, "no other id was ever sent")
+            r = s.request("GET", "/v1/players/me/webhook/deliveries?limit=100", token=at)
+            ds = r.json["deliveries"]
+            check(len(ds) == len(want) and all(d["state"] == "delivered" and d["attempts"] >= 4
+                                               for d in ds), "deliveries: %r" % ds)
+    finally:
+        rec.close()
+
+
+@test
+def deliveries_pending_at_sigkill_are_made_after_restart(binary):
+    """The receiver is down; events pile up; SIGKILL; the receiver comes
+    up and the restarted server delivers every one."""
+    port = free_port()
+    with server(binary, extra=FAST) as s:
+        alice, at = new_player(s, "Alice")
+        bob, bt = new_player(s, "Bob")
+        url = "http://127.0.0.1:%d/a" % port
+        secret = hook(s, at, url)["secret"]
+        gid = two_player_game(s, at, bob, bt)
+        play_random(s, gid, {0: at, 1: bt}, random.Random(4))
+        want = {e["id"] for e in account_events(s, at, 0)[0]}
+        wait_for(lambda: all(d["attempts"] >= 1 for d in s.request(
+            "GET", "/v1/players/me/webhook/deliveries?limit=100", token=at).json["deliveries"]),
+            "an attempt at each")
+        r = s.request("GET", "/v1/players/me/webhook/deliveries?limit=100", token=at)
+        check(all(d["state"] == "pending" and d["error"] and d["next_attempt"]
+                  for d in r.json["deliveries"]), "pending with an error: %r" % r)
+        s.kill()
+        rec = Receiver(port=port)
+        rec.secrets["/a"] = secret
+        try:
+            s.start()
+            got = wait_for(lambda: (lambda d: d if set(d) >= want else None)(
+                rec.delivered("/a")), "every event after restart", timeout=60)
+            check(set(got) == want, "exactly the pending events")
+        finally:
+            rec.close()
+
+
+@test
+def private_addresses_refused_after_resolution(binary):
+    """Without --webhook-allow-private, a name that resolves to loopback
+    is accepted at PUT (it is a name) but never connected to."""
+    host = socket.gethostname()
+    addr = socket.gethostbyname(host)
+    check(addr.startswith("127.") or addr.startswith("10.") or addr.startswith("192.168.")
+          or addr.startswith("172."), "this test needs a hostname that resolves privately: %s" % addr)
+    rec = Receiver()
+    try:
+        with server(binary, extra=["--webhook-retry-ms", "50"]) as s:
+            alice, at = new_player(s, "Alice")
+            bob, bt = new_player(s, "Bob")
+            rec.secrets["/a"] = hook(s, at, "http://%s:%d/a" % (host, rec.port))["secret"]
+            two_player_game(s, at, bob, bt)
+            d = wait_for(lambda: [x for x in s.request(
+                "GET", "/v1/players/me/webhook/deliveries", token=at).json["deliveries"]
+                if x["attempts"] >= 2], "attempts")
+            check(all(x["state"] == "pending" and "not public" in x["error"] and x["status"] is None
+                      for x in d), "refused: %r" % d)
+            check(rec.requests == [], "the receiver was never reached")
+    finally:
+        rec.close()
+
+
+@test
+def account_stream_resumes_by_id(binary):
+    """The stream sends what came after Last-Event-ID, and live events
+    as they happen."""
+    with server(binary) as s:
+        alice, at = new_player(s, "Alice")
+        bob, bt = new_player(s, "Bob")
+        gid = two_player_game(s, at, bob, bt)
+        evs = account_events(s, bt, 0)[0]
+        check([e["type"] for e in evs][:2] == ["invited", "game.started"], "Bob's first: %r" % evs)
+        for e in evs:
+            check(e["event"] == e["type"] and e["id"].startswith("evt_"), "shape: %r" % e)
+        # resume after the first: the rest, exactly
+        st, ctype, body = read_stream(s.port, "/v1/players/me/events", bt,
+                                      {"Last-Event-ID": str(evs[0]["seq"])}, len(evs) - 1)
+        check(st == 200 and ctype == "text/event-stream", "SSE: %s %s" % (st, ctype))
+        blocks = [b for b in body.decode().split("\n\n") if "data: " in b]
+        ids = [int(b.split("id: ")[1].split("\n")[0]) for b in blocks]
+        check(ids == [e["seq"] for e in evs[1:]], "resumed: %r vs %r" % (ids, evs))
+        # live: a stream from now on gets the next event
+        out = {}
+
+        def reader():
+            out["r"] = read_stream(s.port, "/v1/players/me/events", at,
+                                   {"Accept": "application/x-ndjson"}, 1)
+        t = threading.Thread(target=reader)
+        t.start()
+        time.sleep(0.5)
+        play_random(s, gid, {0: at, 1: bt}, random.Random(2))
+        t.join(30)
+        st, ctype, body = out["r"]
+        first = json.loads(body.split(b"\n")[0])
+        check(first["type"] in ("turn", "game.finished") and first["data"]["game_id"] == gid,
+              "live event: %r" % first)
+        r = s.request("GET", "/v1/players/me/events?after=x", token=at)
+        check(r.status == 400, "bad after: %r" % r)
+        r = s.request("GET", "/v1/players/me/events")
+        check(r.status == 401, "needs a token: %r" % r)
+
+
+@test
+def my_games_long_poll_wakes_on_a_change(binary):
+    """?wait= on /v1/players/me/games answers when the opponent moves;
+    with a still-matching If-None-Match and nothing happening it answers
+    304 after the wait."""
+    with server(binary) as s:
+        alice, at = new_player(s, "Alice")
+        bob, bt = new_player(s, "Bob")
+        gid = two_player_game(s, at, bob, bt)
+        r = s.request("GET", "/v1/players/me/games", token=bt)
+        etag = r.headers["etag"]
+        r2 = s.request("GET", "/v1/players/me/games?wait=1", token=bt,
+                       headers={"If-None-Match": etag})
+        check(r2.status == 304, "nothing changed: %r" % r2)
+        g = game(s, gid, at)
+        mover = at if g["to_act"] == [0] else bt
+        seat = g["to_act"][0]
+
+        def later():
+            time.sleep(0.5)
+            acts = s.request("GET", "/v1/games/%s/actions" % gid, token=mover).json["actions"]
+            s.request("POST", "/v1/games/%s/moves" % gid, {"action": acts[0]}, token=mover)
+        t = threading.Thread(target=later)
+        t.start()
+        t0 = time.time()
+        r3 = s.request("GET", "/v1/players/me/games?wait=30", token=bt,
+                       headers={"If-None-Match": etag})
+        t.join()
+        check(r3.status == 200 and r3.headers["etag"] != etag, "woken by the move: %r" % r3)
+        check(time.time() - t0 < 25, "answered on the change, not at the deadline")
+        check(r3.json["games"][0]["seq"] == 1, "the listing shows the move (seat %d)" % seat)
+        r4 = s.request("GET", "/v1/players/me/games?wait=abc", token=bt)
+        check(r4.status == 400, "bad wait: %r" % r4)
+
+
+if __name__ == "__main__":
+    run_all("webhooks")

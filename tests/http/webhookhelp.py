@@ -1,0 +1,141 @@
+"""webhookhelp.py: a webhook receiver for the HTTP suites (test_webhooks,
+kill_loop): Python's http.server on loopback, checking every delivery with
+its own implementation of the Standard Webhooks signature scheme."""
+import base64
+import hashlib
+import hmac
+import http.server
+import json
+import socket
+import threading
+import time
+
+from harness import check, free_port
+
+
+# ---- the receiver: Standard Webhooks, verified independently ----
+
+def verify(secret, headers, body):
+    """The Standard Webhooks check: v1 = base64(HMAC-SHA256(key,
+    "id.timestamp.body")) with key = base64-decoded secret after whsec_.
+    Returns None when it holds, else why not."""
+    msg_id = headers.get("webhook-id")
+    ts = headers.get("webhook-timestamp")
+    sigs = headers.get("webhook-signature")
+    if not (msg_id and ts and sigs):
+        return "missing webhook headers"
+    if not ts.isdigit() or abs(time.time() - int(ts)) > 300:
+        return "timestamp outside tolerance"
+    key = base64.b64decode(secret[len("whsec_"):])
+    signed = msg_id.encode() + b"." + ts.encode() + b"." + body
+    want = base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
+    for sig in sigs.split(" "):
+        version, _, value = sig.partition(",")
+        if version == "v1" and hmac.compare_digest(value, want):
+            return None
+    return "signature mismatch"
+
+
+class Receiver:
+    """A webhook receiver on loopback.  fail(path, id, attempt) -> status
+    (or "sleep:<s>" to answer late) decides each answer; every request is
+    recorded with its verification result."""
+
+    def __init__(self, port=None, fail=None):
+        self.port = port or free_port()
+        self.fail = fail or (lambda path, msg_id, attempt: 200)
+        self.secrets = {}  # path -> secret
+        self.lock = threading.Lock()
+        self.requests = []  # (path, headers, body, status answered, verify result)
+        self.attempts = {}  # (path, id) -> count
+        rec = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *a):
+                pass
+
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                hdrs = {k.lower(): v for k, v in self.headers.items()}
+                with rec.lock:
+                    key = (self.path, hdrs.get("webhook-id"))
+                    rec.attempts[key] = rec.attempts.get(key, 0) + 1
+                    attempt = rec.attempts[key]
+                    secret = rec.secrets.get(self.path)
+                answer = rec.fail(self.path, hdrs.get("webhook-id"), attempt)
+                if isinstance(answer, str) and answer.startswith("sleep:"):
+                    time.sleep(float(answer[6:]))
+                    answer = 200
+                why = verify(secret, hdrs, body) if secret else "no secret"
+                with rec.lock:
+                    rec.requests.append((self.path, hdrs, body, answer, why))
+                try:
+                    self.send_response(answer)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                except OSError:
+                    pass  # the sender gave up (a timeout test)
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        self.httpd.daemon_threads = True
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def url(self, path):
+        return "http://127.0.0.1:%d%s" % (self.port, path)
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def delivered(self, path):
+        """{event id: payload} of the events answered 2xx at path, each
+        verified; fails on any bad signature."""
+        out = {}
+        with self.lock:
+            reqs = list(self.requests)
+        for p, hdrs, body, status, why in reqs:
+            if p != path:
+                continue
+            check(why is None, "receiver: %s (%s)" % (why, hdrs))
+            payload = json.loads(body)
+            if 200 <= status < 300:
+                out[hdrs["webhook-id"]] = payload
+        return out
+
+
+def account_events(s, token, after):
+    """([every account event of `token` after `after`],), read from
+    GET /v1/players/me/events until the stream is quiet for 0.7 s."""
+    events = []
+    sock = socket.create_connection(("127.0.0.1", s.port), timeout=5)
+    sock.sendall(("GET /v1/players/me/events?after=%d HTTP/1.1\r\nHost: x\r\n"
+                  "Authorization: Bearer %s\r\nAccept: application/x-ndjson\r\n\r\n"
+                  % (after, token)).encode())
+    sock.settimeout(0.7)
+    raw = b""
+    try:
+        while True:
+            d = sock.recv(65536)
+            if not d:
+                break
+            raw += d
+    except socket.timeout:
+        pass
+    finally:
+        sock.close()
+    head, _, rest = raw.partition(b"\r\n\r\n")
+    check(b" 200 " in head.split(b"\r\n")[0], "account stream: %r" % head[:200])
+    # de-chunk
+    body = b""
+    while rest:
+        line, _, rest = rest.partition(b"\r\n")
+        n = int(line.split(b";")[0] or b"0", 16)
+        if n == 0:
+            break
+        body += rest[:n]
+        rest = rest[n + 2:]
+    for line in body.split(b"\n"):
+        if line.strip():
+            events.append(json.loads(line))
+    return (events,)
