@@ -117,6 +117,12 @@ $(BUILD)/bench/%: tests/bench/%.c $(LIB_OBJ)
 	$(CC) $(CFLAGS_COMMON) $(HOUSE_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ \
 		$(filter-out %.h,$^) $(LDLIBS)
 
+# The reference server of make bench: libmicrohttpd alone, no library.
+$(BUILD)/bench/ref_server: tests/bench/ref_server.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(HOUSE_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< \
+		-lmicrohttpd -lpthread
+
 # Bots against each other (tests/eval/bots_eval.c): win rates with 95%
 # confidence intervals.  Minutes; not part of make test.  BOTS_MS caps each
 # decision in milliseconds (a cut search no longer replays bit for bit).
@@ -146,7 +152,9 @@ test: deps
 unit-build: $(BUILD)/boardd $(TESTS)
 
 bench: deps
-	$(MAKE) all $(BUILD)/bench/bench_engine $(BUILD)/bench/bench_http
+	$(MAKE) all $(BUILD)/bench/bench_engine $(BUILD)/bench/bench_http \
+		$(BUILD)/bench/ref_server
+	./tools/deps.sh bench
 	./tests/bench.sh $(BUILD)
 
 # The HTTP suites with the server under valgrind memcheck (no sanitizer

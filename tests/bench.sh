@@ -4,21 +4,32 @@
 # a figure could not be measured (a tool missing, the server not starting,
 # answers that were errors).
 #
+# 0. The reference: bench/ref_server, libmicrohttpd alone answering a fixed
+#    60-byte JSON body, run exactly as boardd runs it (same threads, same
+#    pinning), measured with wrk first and again last.  Every figure of the
+#    summary is printed with its ratio to the reference (the mean of its two
+#    measurements): a rate divided by the reference's req/s, a p50 or p99
+#    divided by the reference's p50 or p99, any other time divided by the
+#    time of one reference request (1 / its req/s).  A ratio of 0.7 for a
+#    GET means boardd answers 70% as many requests as bare libmicrohttpd.
 # 1. bench/bench_engine: Agent Avenue in process; then, for every game,
 #    random playouts through the native interface and the JSON path
 #    ("playouts GAME N games/s", "playouts-json GAME N games/s"), moves/s,
 #    MCTS iterations/s, and the replay time of a 1,000-move Quantum log.
 # 2. The release server on a loopback port with a temp database:
-#    GET /v1/games/{id} and GET /v1/catalog with wrk, then POST moves with
-#    bench/bench_http, with --sync normal and once more with --sync full
-#    (rate limits off: one client posting as fast as it can is a flood).
+#    GET /v1/games/{id} (Agent Avenue as a seat and as a spectator, its
+#    actions, If-None-Match -> 304, a Quantum game as a seat) and
+#    GET /v1/catalog with wrk, the long-poll wake-up time, then POST moves
+#    with bench/bench_http, with --sync normal and once more with --sync
+#    full (rate limits off: one client posting as fast as it can is a
+#    flood).
 # 3. GET /healthz and GET /v1/games/{id} while one address asks for ten
 #    times its stream budget and 500 other streams are open
 #    (bench/stream_flood.py), and the same two without that load.
 # 4. How long 10,000 timed games whose deadlines fall in the same second
 #    take to be played out by the clock scheduler (bench/clock_flood.py).
-# 4. Webhook deliveries per second to a local receiver (printed as
-#    section 5; bench/bench_webhooks.py).
+# 5. Webhook deliveries per second to a local receiver
+#    (bench/bench_webhooks.py).
 # Server and load generator are pinned to different cores with taskset
 # when there are 2 or more; every figure is a warm-up then the median of
 # 3 runs.  BENCH_SECONDS sets the length of one measured run (default 3).
@@ -27,7 +38,8 @@ build=${1:?usage: bench.sh BUILD_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
 run_secs=${BENCH_SECONDS:-3}
 warm_secs=2
-conns=16 # connections of wrk and of bench_http
+conns=32 # connections of wrk (issue 13 measured with wrk -t1 -c32)
+writers=64 # connections of bench_http: 64 clients on distinct games
 get_moves=10 # moves played into the game the GETs read
 
 die() {
@@ -39,14 +51,11 @@ for f in boardd bench/bench_engine bench/bench_http; do
 	[ -x "$build/$f" ] || die "$build/$f is missing (run make bench)"
 done
 
-# wrk: only the benchmark needs it, so tools/deps.sh leaves it out.
-if ! command -v wrk >/dev/null 2>&1; then
-	[ "$(id -u)" = 0 ] || die "wrk is missing; run as root or apt-get install wrk"
-	echo "bench: installing wrk" >&2
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq
-	apt-get install -y -qq --no-install-recommends wrk >/dev/null
-fi
+# wrk: only the benchmark needs it (tools/deps.sh group bench).
+command -v wrk >/dev/null 2>&1 || "$here/../tools/deps.sh" bench ||
+	die "wrk is missing; run as root or apt-get install wrk"
+[ -x "$build/bench/ref_server" ] ||
+	die "$build/bench/ref_server is missing (run make bench)"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/boardd-bench.XXXXXX")
 summary="$tmp/summary"
@@ -81,14 +90,20 @@ else
 fi
 
 # start_server SYNC [FLAGS...]: boardd on a free loopback port with a fresh
-# database.
+# database.  start_server ref: the reference server instead.  Either picks
+# its own port (--port 0) and prints it; $port is what it printed.
 start_server() {
 	log="$tmp/server-$1.log"
 	sync=$1
 	shift
-	$srv_pin "$build/boardd" --addr 127.0.0.1 --port 0 \
-		--db "$tmp/bench-$sync.db" --sync "$sync" --quiet --threads "$threads" \
-		"$@" 2>"$log" &
+	if [ "$sync" = ref ]; then
+		$srv_pin "$build/bench/ref_server" --port 0 --threads "$threads" \
+			2>"$log" &
+	else
+		$srv_pin "$build/boardd" --addr 127.0.0.1 --port 0 \
+			--db "$tmp/bench-$sync.db" --sync "$sync" --quiet \
+			--threads "$threads" "$@" 2>"$log" &
+	fi
 	server_pid=$!
 	port=""
 	i=0
@@ -113,6 +128,33 @@ median() {
 	sort -g "$1" | awk '{ v[NR] = $1 } END {
 		if (NR % 2) print v[(NR + 1) / 2];
 		else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# prepare_curl GAME MOVES: creates a 2-seat game of GAME with a token per
+# seat and plays MOVES moves into it, each the first action the seat to act
+# lists; prints "GAME_ID SEAT0_TOKEN".
+prepare_curl() {
+	base="http://127.0.0.1:$port/v1/games"
+	created=$(curl -sf -H 'Content-Type: application/json' \
+		-d "{\"game\":\"$1\",\"seats\":2}" "$base") || return 1
+	g=$(echo "$created" | jq -r .id)
+	t0=$(echo "$created" | jq -r '.seats[0].token')
+	t1=$(echo "$created" | jq -r '.seats[1].token')
+	m=0
+	while [ "$m" -lt "$2" ]; do
+		seat=$(curl -sf -H "Authorization: Bearer $t0" "$base/$g" |
+			jq -r '.to_act[0] // empty')
+		[ -n "$seat" ] || break # over
+		t=$t0
+		[ "$seat" = 1 ] && t=$t1
+		act=$(curl -sf -H "Authorization: Bearer $t" "$base/$g/actions" |
+			jq -c '.actions[0]') || return 1
+		curl -sf -o /dev/null -H "Authorization: Bearer $t" \
+			-H 'Content-Type: application/json' \
+			-d "{\"action\":$act}" "$base/$g/moves" || return 1
+		m=$((m + 1))
+	done
+	echo "$g $t0"
 }
 
 # wrk_figure LABEL PATH [wrk options]: a warm-up, then 3 runs; prints
@@ -160,6 +202,17 @@ echo "bench: load average before: $(cut -d ' ' -f 1-3 /proc/loadavg)" \
 	"(anything else running skews every figure)"
 echo
 
+# reference LABEL: wrk on the reference server.
+reference() {
+	start_server ref
+	wrk_figure "$1" /
+	stop_server
+}
+
+echo "== 0. reference: bare libmicrohttpd, fixed 60-byte JSON body, $conns connections =="
+reference "reference (bare libmicrohttpd), first"
+echo
+
 echo "== 1. engine, in process =="
 $load_pin "$build/bench/bench_engine" -o "$summary" ||
 	die "bench_engine failed"
@@ -171,19 +224,34 @@ game=$("$build/bench/bench_http" -p "$port" prepare "$get_moves") ||
 	die "could not prepare a game"
 gid=${game% *}
 tok=${game#* }
-wrk_figure "GET /v1/games/{id} ($get_moves moves, cached, seat token)" \
+wrk_figure "GET /v1/games/{id} (Agent Avenue, $get_moves moves, seat token)" \
 	"/v1/games/$gid" -H "Authorization: Bearer $tok"
+wrk_figure "GET /v1/games/{id} (Agent Avenue, $get_moves moves, spectator)" \
+	"/v1/games/$gid"
+wrk_figure "GET /v1/games/{id}/actions (Agent Avenue, seat token)" \
+	"/v1/games/$gid/actions" -H "Authorization: Bearer $tok"
+etag=$(curl -s -o /dev/null -D - -H "Authorization: Bearer $tok" \
+	"http://127.0.0.1:$port/v1/games/$gid" | tr -d '\r' |
+	sed -n 's/^[Ee][Tt][Aa][Gg]: //p')
+[ -n "$etag" ] || die "no ETag on the game view"
+wrk_figure "GET /v1/games/{id} If-None-Match -> 304 (seat token)" \
+	"/v1/games/$gid" -H "Authorization: Bearer $tok" -H "If-None-Match: $etag"
+qgame=$(prepare_curl quantum "$get_moves") || die "could not prepare a Quantum game"
+wrk_figure "GET /v1/games/{id} (Quantum, $get_moves moves, seat token)" \
+	"/v1/games/${qgame% *}" -H "Authorization: Bearer ${qgame#* }"
 wrk_figure "GET /v1/catalog" /v1/catalog
-$load_pin "$build/bench/bench_http" -p "$port" -c "$conns" -d "$run_secs" \
-	-o "$summary" -l "POST moves (sync normal)" moves ||
+$load_pin python3 "$here/bench/longpoll_wake.py" "$port" "$summary" ||
+	die "the long-poll figure failed"
+$load_pin "$build/bench/bench_http" -p "$port" -c "$writers" -d "$run_secs" \
+	-o "$summary" -l "POST moves (sync normal, $writers clients)" moves ||
 	die "the moves figure failed"
 stop_server
 echo
 
 echo "== 3. HTTP, release server, --sync full (fsync per commit) =="
 start_server full --rate-limit off
-$load_pin "$build/bench/bench_http" -p "$port" -c "$conns" -d "$run_secs" \
-	-o "$summary" -l "POST moves (sync full)" moves ||
+$load_pin "$build/bench/bench_http" -p "$port" -c "$writers" -d "$run_secs" \
+	-o "$summary" -l "POST moves (sync full, $writers clients)" moves ||
 	die "the moves figure failed"
 stop_server
 echo
@@ -226,9 +294,34 @@ $srv_pin /usr/bin/python3 "$here/bench/bench_webhooks.py" "$build/boardd" \
 	"$summary" || die "the webhook figure failed"
 echo
 
-echo "== summary (medians; never asserted) =="
+echo "== 6. reference again =="
+reference "reference (bare libmicrohttpd), last"
+echo
+
+echo "== summary (medians; never asserted; x = ratio to the reference) =="
 echo "  (load average after: $(cut -d ' ' -f 1-3 /proc/loadavg))"
-awk -F '\t' '{
-	v = $2 + 0
-	f = v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : v >= 1 ? "%.2f" : "%.3f"
-	printf "  %-58s %12s  %s\n", $1, sprintf(f, v), $3 }' "$summary"
+awk -F '\t' '
+	/^reference .*req\/s\t/ { rps += $2; nr++ }
+	/^reference .* p50\t/ { p50 += $2; n50++ }
+	/^reference .* p99\t/ { p99 += $2; n99++ }
+	{ row[NR] = $0 }
+	END {
+		rps /= nr; p50 /= n50; p99 /= n99
+		us = 1e6 / rps # one reference request, microseconds
+		printf "  reference: %.0f req/s, p50 %.3f ms, p99 %.3f ms (mean of 2 runs)\n",
+			rps, p50, p99
+		for (i = 1; i <= NR; i++) {
+			split(row[i], f, "\t")
+			v = f[2] + 0
+			x = ""
+			if (f[1] ~ / p50$/) x = v / p50
+			else if (f[1] ~ / p99$/) x = v / p99
+			else if (f[3] ~ /\/s$/) x = v / rps
+			else if (f[3] == "ms") x = v * 1e3 / us
+			else if (f[3] == "us" || f[3] == "\302\265s") x = v / us
+			else if (f[3] == "s") x = v * 1e6 / us
+			fm = v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : v >= 1 ? "%.2f" : "%.3f"
+			xs = x == "" ? "-" : sprintf(x >= 100 ? "%.0fx" : x >= 10 ? "%.1fx" : "%.3fx", x)
+			printf "  %-62s %12s  %-14s %9s\n", f[1], sprintf(fm, v), f[3], xs
+		}
+	}' "$summary"

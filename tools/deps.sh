@@ -1,8 +1,9 @@
 #!/bin/sh
-# deps.sh [fuzz] [lint]: installs the Debian 12 packages the build and
+# deps.sh [fuzz] [lint] [valgrind] [bench]: installs the Debian 12 packages the build and
 # the tests need, and only those that are missing.  Called by `make deps`
 # (and so by `make run` and `make test`); `make fuzz` adds clang and its
-# sanitizer runtime, `make lint` and `make format` add their tools.  Safe
+# sanitizer runtime, `make lint` and `make format` add their tools,
+# `make bench` adds wrk (its HTTP load generator).  Safe
 # to run again: it does nothing when everything is present.
 set -eu
 
@@ -13,6 +14,7 @@ for group in "$@"; do
 	fuzz) PKGS="$PKGS clang libclang-rt-14-dev" ;;
 	lint) PKGS="$PKGS cppcheck clang-format" ;;
 	valgrind) PKGS="$PKGS valgrind" ;;
+	bench) PKGS="$PKGS wrk" ;;
 	*) echo "deps: unknown group $group" >&2; exit 2 ;;
 	esac
 done

@@ -49,7 +49,7 @@ def main():
     port = free_port()
     proc = subprocess.Popen([binary, "--addr", "127.0.0.1", "--port", str(port), "--db",
                              os.path.join(tmp, "b.db"), "--sync", "normal", "--quiet",
-                             "--webhook-allow-private"], stderr=subprocess.DEVNULL)
+                             "--webhook-allow-private", "--rate-limit", "off"], stderr=subprocess.DEVNULL)
     try:
         conn = None
         for _ in range(100):

@@ -84,26 +84,42 @@ class Server:
         self.preexec = preexec
         self.dir = tempfile.mkdtemp(prefix="boardd-test-")
         self.db = db or os.path.join(self.dir, "test.db")
-        self.port = free_port()
+        self.port = None  # the port the server bound; new at each start
         self.extra = ([] if limits else LIMITS_OFF) + list(extra)
         self.proc = None
         self.log = os.path.join(self.dir, "server.log")
         self.start()
 
     def start(self):
-        args = WRAP + [self.binary, "--addr", "127.0.0.1", "--port", str(self.port),
+        """Starts the server with --port 0: it binds a free port itself
+        (no race with another process for one picked here) and prints
+        "boardd: listening on http://127.0.0.1:PORT" on stderr, which is
+        read from the log; self.port is that port until the next start."""
+        args = WRAP + [self.binary, "--addr", "127.0.0.1", "--port", "0",
                 "--db", self.db, "--sync", "normal", "--quiet"] + self.extra
+        logf = open(self.log, "ab")
+        start_at = logf.tell()
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL,
-                                     stderr=open(self.log, "ab"),
-                                     preexec_fn=self.preexec)
+                                     stderr=logf, preexec_fn=self.preexec)
+        logf.close()
+        self.port = None
         deadline = time.time() + 10 * SLOW
-        while time.time() < deadline:
+        while time.time() < deadline and self.proc.poll() is None:
+            if self.port is None:
+                with open(self.log, "rb") as f:
+                    f.seek(start_at)
+                    m = re.search(rb"listening on http://127\.0\.0\.1:(\d+)", f.read())
+                if not m:
+                    time.sleep(0.02)
+                    continue
+                self.port = int(m.group(1))
             try:
                 if self.request("GET", "/healthz", validate=False).status == 200:
                     return
             except OSError:
                 time.sleep(0.05)
-        self.proc.kill()  # not left running behind a failed test
+        if self.proc.poll() is None:
+            self.proc.kill()  # not left running behind a failed test
         self.proc.wait()
         raise RuntimeError("server did not start: " + open(self.log).read())
 
