@@ -16,6 +16,9 @@
 #    random playouts through the native interface and the JSON path
 #    ("playouts GAME N games/s", "playouts-json GAME N games/s"), moves/s,
 #    MCTS iterations/s, and the replay time of a 1,000-move Quantum log.
+# 1b. bench/bench_log: what a game's reads cost at 1,000 and 100,000 moves
+#    (cold load, the full replay it replaced, a /moves page, an /events
+#    resume), in process on a tmpfs (BENCH_LOG_MOVES sets the sizes).
 # 2. The release server on a loopback port with a temp database:
 #    GET /v1/games/{id} (Agent Avenue as a seat and as a spectator, its
 #    actions, If-None-Match -> 304, a Quantum game as a seat) and
@@ -47,7 +50,7 @@ die() {
 	exit 1
 }
 
-for f in boardd bench/bench_engine bench/bench_http; do
+for f in boardd bench/bench_engine bench/bench_http bench/bench_log; do
 	[ -x "$build/$f" ] || die "$build/$f is missing (run make bench)"
 done
 
@@ -216,6 +219,15 @@ echo
 echo "== 1. engine, in process =="
 $load_pin "$build/bench/bench_engine" -o "$summary" ||
 	die "bench_engine failed"
+echo
+
+echo "== 1b. log length: reads of a game of ${BENCH_LOG_MOVES:-1000 100000} moves, in process =="
+logdir=$tmp
+[ -d /dev/shm ] && [ -w /dev/shm ] && logdir=$(mktemp -d /dev/shm/boardd-bench.XXXXXX)
+# shellcheck disable=SC2086
+$load_pin "$build/bench/bench_log" -o "$summary" "$logdir" ${BENCH_LOG_MOVES:-1000 100000} ||
+	die "bench_log failed"
+[ "$logdir" = "$tmp" ] || rm -rf "$logdir"
 echo
 
 echo "== 2. HTTP, release server, --sync normal, $conns connections =="

@@ -157,6 +157,32 @@ struct engine_game {
 /* Bytes an engine_game of these rules occupies (for memcpy copies). */
 size_t engine_game_size(const struct rules *r);
 
+/* ---- snapshots: a state as bytes (sql/0012_snapshots.sql) ----
+ *
+ * A snapshot is an engine_game without its rules pointer: a format
+ * stamp (ENGINE_SNAPSHOT_FORMAT and r->state_size, 4 bytes each, host
+ * order) then the game's bytes from `seats` to the end of its state, as
+ * memcpy copies them (states are flat; struct rules).  It is a cache of
+ * what replaying the log gives, never the record: the store keeps one
+ * every SVC_SNAPSHOT_EVERY moves under the rules version that made it,
+ * and a reader falls back to a replay from the seed whenever a snapshot
+ * is missing, of another rules version, or of another format.  Bump
+ * ENGINE_SNAPSHOT_FORMAT when struct engine_game changes. */
+#define ENGINE_SNAPSHOT_FORMAT 1u
+
+/* Bytes of a snapshot of a game of rules r. */
+size_t engine_snapshot_size(const struct rules *r);
+
+/* Writes g's snapshot into out (engine_snapshot_size(g->rules) bytes). */
+void engine_snapshot_write(const struct engine_game *g, void *out);
+
+/* A new game (caller frees with engine_game_free) from the `len` bytes of
+ * a snapshot of rules r.  BD_ENOTFOUND when the bytes are not a snapshot
+ * of this format and state size or hold an impossible seat count (the
+ * caller replays instead); BD_ENOMEM. */
+int engine_snapshot_read(const struct rules *r, const void *bytes, size_t len,
+                         struct engine_game **out);
+
 /* 0 if r is played by `seats` seats, else BD_EBADOPTIONS with *why (may be
  * NULL) saying the game's seat range. */
 int engine_seats_check(const struct rules *r, long long seats,

@@ -1,4 +1,5 @@
 /* game.c: creating, copying and advancing an engine_game.  See engine.h. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,48 @@
 size_t engine_game_size(const struct rules *r)
 {
 	return sizeof(struct engine_game) + r->state_size;
+}
+
+/* The snapshot's header: the format and the state size it was taken at. */
+#define SNAP_HEAD 8
+#define SNAP_FROM offsetof(struct engine_game, seats)
+
+size_t engine_snapshot_size(const struct rules *r)
+{
+	return SNAP_HEAD + engine_game_size(r) - SNAP_FROM;
+}
+
+void engine_snapshot_write(const struct engine_game *g, void *out)
+{
+	uint32_t head[2] = {ENGINE_SNAPSHOT_FORMAT,
+	                    (uint32_t)g->rules->state_size};
+	memcpy(out, head, SNAP_HEAD);
+	memcpy((unsigned char *)out + SNAP_HEAD,
+	       (const unsigned char *)g + SNAP_FROM,
+	       engine_game_size(g->rules) - SNAP_FROM);
+}
+
+int engine_snapshot_read(const struct rules *r, const void *bytes, size_t len,
+                         struct engine_game **out)
+{
+	uint32_t head[2];
+	if (len != engine_snapshot_size(r))
+		return BD_ENOTFOUND;
+	memcpy(head, bytes, SNAP_HEAD);
+	if (head[0] != ENGINE_SNAPSHOT_FORMAT || head[1] != r->state_size)
+		return BD_ENOTFOUND;
+	struct engine_game *g = malloc(engine_game_size(r));
+	if (!g)
+		return BD_ENOMEM;
+	memcpy((unsigned char *)g + SNAP_FROM,
+	       (const unsigned char *)bytes + SNAP_HEAD, len - SNAP_HEAD);
+	g->rules = r;
+	if (g->seats < r->min_seats || g->seats > r->max_seats) {
+		free(g);
+		return BD_ENOTFOUND;
+	}
+	*out = g;
+	return 0;
 }
 
 int engine_seats_check(const struct rules *r, long long seats,

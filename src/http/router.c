@@ -275,6 +275,7 @@ static void h_moves(struct service *svc, const struct http_req *req,
 	struct svc_err err = {0};
 	json_t *out = NULL;
 	int rc = service_moves(svc, a->id, req->token, http_query(req, "after"),
+	                       http_query(req, "limit"),
 	                       &out, &err);
 	finish(rep, req, rc, 200, out, &err);
 }

@@ -1,6 +1,7 @@
 /* load.c: rebuilding a game's state from the cache and the log.  See
  * load.h. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "load.h"
@@ -57,6 +58,10 @@ int load_apply_logged(struct engine_game *g, uint64_t seq, int seat,
 struct tail_ctx {
 	struct engine_game *g;
 	struct svc_err *err;
+	int keep;           /* 1: keep the last snapshot crossed above from */
+	uint64_t from;      /* the seq the replay started at */
+	void *snap;         /* the last one crossed, or NULL; malloc'd */
+	uint64_t snap_seq;  /* its seq */
 };
 
 static int apply_tail(void *ctx, uint64_t seq, int seat, const char *action,
@@ -64,7 +69,58 @@ static int apply_tail(void *ctx, uint64_t seq, int seat, const char *action,
 {
 	(void)reason; /* replay never reads why a move was made */
 	struct tail_ctx *t = ctx;
-	return load_apply_logged(t->g, seq, seat, action, t->err);
+	int rc = load_apply_logged(t->g, seq, seat, action, t->err);
+	if (rc == 0 && t->keep && seq > t->from &&
+	    seq % SVC_SNAPSHOT_EVERY == 0) {
+		if (!t->snap)
+			t->snap = malloc(engine_snapshot_size(t->g->rules));
+		if (t->snap) { /* none kept is only slower */
+			engine_snapshot_write(t->g, t->snap);
+			t->snap_seq = seq;
+		}
+	}
+	return rc;
+}
+
+int load_at(struct store *st, const struct store_game *row,
+            const struct rules *r, uint64_t seq, struct engine_game **out,
+            struct svc_err *err)
+{
+	void *bytes = NULL;
+	size_t len = 0;
+	uint64_t from = 0;
+	struct engine_game *g = NULL;
+	int rc = seq ? store_snapshot_get(st, row->key, seq, r->version, &bytes,
+	                                  &len, &from)
+	             : BD_ENOTFOUND;
+	if (rc == 0) {
+		rc = engine_snapshot_read(r, bytes, len, &g);
+		if (rc == 0 && g->seq != from) {
+			engine_game_free(g); /* not what its row says: ignore */
+			rc = BD_ENOTFOUND;
+		}
+	}
+	free(bytes);
+	if (rc == BD_ENOTFOUND)
+		rc = load_fresh(row, r, &g, err);
+	if (rc < 0)
+		return rc;
+	struct tail_ctx t = {g, err, 1, g->seq, NULL, 0};
+	rc = store_moves_range(st, row->key, g->seq, seq, apply_tail, &t);
+	if (rc == 0 && g->seq != seq)
+		rc = fail(err, BD_EINTERNAL, "the move log has a gap");
+	if (rc == 0 && t.snap) {
+		struct store_snapshot sn = {r->version, t.snap,
+		                            engine_snapshot_size(r)};
+		(void)store_snapshot_put(st, row->key, t.snap_seq, &sn);
+	}
+	free(t.snap);
+	if (rc < 0) {
+		engine_game_free(g);
+		return rc;
+	}
+	*out = g;
+	return 0;
 }
 
 /* Completes l, whose row is read: its rules and its state, rebuilt from
@@ -80,9 +136,12 @@ static int load_state(struct store *st, struct engine_cache *cache,
 		goto out_release;
 	}
 	l->g = engine_cache_get(cache, l->row.key);
-	if (!l->g && (rc = load_fresh(&l->row, l->rules, &l->g, err)) < 0)
+	if (!l->g &&
+	    (rc = load_at(st, &l->row, l->rules, l->row.seq, &l->g, err)) < 0)
 		goto out_release;
-	struct tail_ctx t = {l->g, err};
+	/* Moves that landed since the row was read (or since the cached
+	 * state): the state may run ahead of the row, never behind. */
+	struct tail_ctx t = {l->g, err, 0, 0, NULL, 0};
 	rc = store_moves_each(st, l->row.key, l->g->seq, apply_tail, &t);
 	if (rc < 0)
 		goto out_release;

@@ -83,6 +83,15 @@ static int append(struct service *svc, struct loaded *l, uint64_t before,
 	json_t *res = svc__result_json(l->g);
 	char *res_text =
 	    json_is_null(res) ? NULL : json_dumps(res, JSON_COMPACT);
+	/* Every SVC_SNAPSHOT_EVERY moves, the state goes with the move. */
+	void *snap = NULL;
+	struct store_snapshot sn = {l->rules->version, NULL,
+	                            engine_snapshot_size(l->rules)};
+	if (l->g->seq % SVC_SNAPSHOT_EVERY == 0 &&
+	    (snap = malloc(sn.len)) != NULL) {
+		engine_snapshot_write(l->g, snap);
+		sn.state = snap;
+	}
 	struct store_move mv = {seat,
 	                        text,
 	                        svc__status(l->g, 0),
@@ -91,7 +100,8 @@ static int append(struct service *svc, struct loaded *l, uint64_t before,
 	                        l->row.updated_ms,
 	                        reason,
 	                        l->row.clock_state,
-	                        l->row.deadline_ms};
+	                        l->row.deadline_ms,
+	                        snap ? &sn : NULL};
 	struct move_write w = {svc, l->row.key, before, &mv, current};
 	int rc;
 	if (!text || !res || (!res_text && !json_is_null(res))) {
@@ -103,6 +113,7 @@ static int append(struct service *svc, struct loaded *l, uint64_t before,
 	}
 	free(text);
 	free(res_text);
+	free(snap);
 	json_decref(res);
 	return rc;
 }

@@ -218,10 +218,9 @@ int service_actions(struct service *svc, const char *id, const char *token,
 /* ---- GET /v1/games/{id}/moves ---- */
 
 struct moves_ctx {
-	struct engine_game *g;         /* replayed from seq 0 */
+	struct engine_game *g;         /* the state at the page's start */
 	const struct engine_game *now; /* the state the caller sees */
 	int viewer;
-	uint64_t after;
 	json_t *moves;
 	struct svc_err *err;
 };
@@ -230,10 +229,8 @@ static int moves_one(void *ctx, uint64_t seq, int seat, const char *action,
                      const char *reason)
 {
 	struct moves_ctx *mc = ctx;
-	if (seq > mc->now->seq)
-		return 0; /* landed after we loaded: not in this answer */
 	int rc = load_apply_logged(mc->g, seq, seat, action, mc->err);
-	if (rc < 0 || seq <= mc->after)
+	if (rc < 0)
 		return rc;
 	json_t *a = json_loads(action, 0, NULL);
 	json_t *shown =
@@ -250,29 +247,47 @@ static int moves_one(void *ctx, uint64_t seq, int seat, const char *action,
 }
 
 int service_moves(struct service *svc, const char *id, const char *token,
-                  const char *after, json_t **out, struct svc_err *err)
+                  const char *after, const char *limit, json_t **out,
+                  struct svc_err *err)
 {
-	int64_t from = 0;
+	int64_t from = 0, n = SVC_MOVES_PAGE;
 	if (after && !svc__parse_uint(after, 0, INT64_MAX, &from))
 		return svc__fail(err, BD_EBADREQUEST,
 		                 "after must be a non-negative integer seq");
+	if (limit && !svc__parse_uint(limit, 1, SVC_MOVES_PAGE, &n))
+		return svc__fail(err, BD_EBADREQUEST,
+		                 "limit must be an integer from 1 to %d",
+		                 SVC_MOVES_PAGE);
 	struct loaded l;
 	int viewer;
 	int rc =
 	    load_game_seat(svc->st, svc->cache, id, token, 0, &l, &viewer, err);
 	if (rc < 0)
 		return rc;
-	struct moves_ctx mc = {NULL,           l.g,          viewer,
-	                       (uint64_t)from, json_array(), err};
-	rc = mc.moves ? load_fresh(&l.row, l.rules, &mc.g, err) : BD_ENOMEM;
-	if (rc == 0)
-		rc = store_moves_each(svc->st, l.row.key, 0, moves_one, &mc);
+	/* The page: moves from+1 .. upto, all at or before the state the
+	 * caller sees (l.g), read from the state at `from` onwards, so its
+	 * cost depends on its length, never on the log's. */
+	uint64_t now = l.g->seq, start = (uint64_t)from < now ? (uint64_t)from : now;
+	uint64_t upto = now - start > (uint64_t)n ? start + (uint64_t)n : now;
+	struct moves_ctx mc = {NULL, l.g, viewer, json_array(), err};
+	rc = mc.moves ? 0 : BD_ENOMEM;
+	if (rc == 0 && upto > start)
+		rc = load_at(svc->st, &l.row, l.rules, start, &mc.g, err);
+	if (rc == 0 && upto > start)
+		rc = store_moves_range(svc->st, l.row.key, start, upto,
+		                       moves_one, &mc);
+	json_t *body = NULL;
 	if (rc == 0) {
-		rc = svc__give(json_pack("{s:I,s:o}", "seq",
-		                         (json_int_t)l.g->seq, "moves",
-		                         mc.moves),
-		               out);
+		body = json_pack("{s:I,s:o}", "seq", (json_int_t)now, "moves",
+		                 mc.moves);
 		mc.moves = NULL;
+		if (body && upto < now &&
+		    json_object_set_new(body, "next_after",
+		                        json_integer((json_int_t)upto)) < 0) {
+			json_decref(body);
+			body = NULL;
+		}
+		rc = svc__give(body, out);
 	}
 	json_decref(mc.moves);
 	engine_game_free(mc.g);

@@ -162,9 +162,18 @@ int service_player_games(struct service *svc, const char *token,
                          const struct svc_my_games_query *q, json_t **out,
                          struct svc_err *err);
 
-/* GET /v1/games/{id}/moves.  `after` is the raw ?after= value or NULL. */
+/* GET /v1/games/{id}/moves: one page of the log as the caller may see
+ * it.  `after` and `limit` are the raw ?after= and ?limit= values or NULL:
+ * the moves with seq > after (default 0), at most limit of them (1 to
+ * SVC_MOVES_PAGE, the default).  *out is {"seq": the game's seq, "moves":
+ * [...], "next_after": the last seq listed} with next_after only when
+ * later moves exist (ask again with after=next_after).  A page costs a
+ * snapshot read and at most SVC_SNAPSHOT_EVERY + limit moves replayed,
+ * whatever the log's length.  BD_EBADREQUEST for a bad after or limit. */
+#define SVC_MOVES_PAGE 1000
 int service_moves(struct service *svc, const char *id, const char *token,
-                  const char *after, json_t **out, struct svc_err *err);
+                  const char *after, const char *limit, json_t **out,
+                  struct svc_err *err);
 
 /* ---- bot seats (bots.c) ---- */
 

@@ -119,9 +119,10 @@ int service_game_seq(struct service *svc, const char *id, const char *token,
 
 /* Points st at the state the first batch starts from: the current state
  * l->g (taken over) for a `state` event or a resume at the current seq,
- * else a fresh game the log is replayed onto up to `after`. */
-static int start_state(struct svc_stream *st, struct loaded *l,
-                       const uint64_t *after, struct svc_err *err)
+ * else the state at `after` (load_at). */
+static int start_state(struct store *store, struct svc_stream *st,
+                       struct loaded *l, const uint64_t *after,
+                       struct svc_err *err)
 {
 	st->sent = l->g->seq;
 	if (!after || *after >= l->g->seq) {
@@ -132,7 +133,9 @@ static int start_state(struct svc_stream *st, struct loaded *l,
 		return 0;
 	}
 	st->sent = *after;
-	return load_fresh(&l->row, l->rules, &st->g, err);
+	/* From the snapshot at or before `after`: a resume replays a few
+	 * moves, not the whole log. */
+	return load_at(store, &l->row, l->rules, *after, &st->g, err);
 }
 
 int service_stream_open(struct service *svc, const char *id, const char *token,
@@ -151,7 +154,7 @@ int service_stream_open(struct service *svc, const char *id, const char *token,
 		st->viewer = viewer;
 		st->key = l.row.key;
 		st->open_seats = l.row.open_seats;
-		rc = start_state(st, &l, after, err);
+		rc = start_state(svc->st, st, &l, after, err);
 	}
 	if (rc == 0) {
 		*out = st;

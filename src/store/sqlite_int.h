@@ -26,6 +26,8 @@ enum stmt {
 	ST_MOVE_INSERT,
 	ST_GAME_ADVANCE,
 	ST_MOVES_AFTER,
+	ST_SNAPSHOT_PUT,
+	ST_SNAPSHOT_GET,
 	/* The four listings, in this order: ST_LIST_ALL + 1 if filtering on
 	 * status + 2 if filtering on rules_id (see list_stmt). */
 	ST_LIST_ALL,

@@ -163,6 +163,35 @@ typedef int (*store_move_fn)(void *ctx, uint64_t seq, int seat,
 int store_moves_each(struct store *s, int64_t key, uint64_t after_seq,
                      store_move_fn fn, void *ctx);
 
+/* store_moves_each bounded above: the moves with after_seq < seq <=
+ * upto_seq, in seq order.  Same callback contract. */
+int store_moves_range(struct store *s, int64_t key, uint64_t after_seq,
+                      uint64_t upto_seq, store_move_fn fn, void *ctx);
+
+/* A game state as bytes (engine.h's snapshots; sql/0012_snapshots.sql):
+ * a cache of replaying the log, kept per (game, seq), used only under the
+ * rules version that wrote it.  `state` is borrowed. */
+struct store_snapshot {
+	unsigned rules_version;
+	const void *state;
+	size_t len;
+};
+
+/* Keeps snapshot *sn as game `key`'s state after move `seq`, replacing
+ * one there.  Its own write transaction (store_move_append writes one with
+ * a move).  BD_ENOTFOUND when the game has no move `seq` (yet): a
+ * snapshot is only ever of logged moves.  Best effort for the caller: a
+ * missing snapshot costs a replay, nothing else. */
+int store_snapshot_put(struct store *s, int64_t key, uint64_t seq,
+                       const struct store_snapshot *sn);
+
+/* The newest snapshot of game `key` at a seq <= max_seq written under
+ * `rules_version`: *state (malloc'd, the caller frees), *len bytes, *seq.
+ * BD_ENOTFOUND when there is none. */
+int store_snapshot_get(struct store *s, int64_t key, uint64_t max_seq,
+                       unsigned rules_version, void **state, size_t *len,
+                       uint64_t *seq);
+
 /* What a move changes in the game row besides the log. */
 struct store_move {
 	int seat;                /* who moved */
@@ -177,6 +206,8 @@ struct store_move {
 	                            sql/0006), or NULL: untimed game */
 	int64_t deadline_ms;     /* the earliest deadline after it (unix
 	                            ms), or 0: none */
+	const struct store_snapshot *snapshot; /* the state after it, kept
+	                            in the same transaction, or NULL */
 };
 
 /* Appends move expected_seq+1 to game `key`, in one BEGIN IMMEDIATE

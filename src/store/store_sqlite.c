@@ -76,7 +76,13 @@ static const char *const stmt_sql[ST_COUNT] = {
                         "clock_state = ?7, deadline_ms = nullif(?8, 0) "
                         "WHERE key = ?1",
     [ST_MOVES_AFTER] = "SELECT seq, seat, action, reason FROM moves "
-                       "WHERE game_key = ?1 AND seq > ?2 ORDER BY seq",
+                       "WHERE game_key = ?1 AND seq > ?2 AND seq <= ?3 "
+                       "ORDER BY seq",
+    [ST_SNAPSHOT_PUT] = "INSERT OR REPLACE INTO snapshots (game_key, seq, "
+                        "rules_version, state) VALUES (?1, ?2, ?3, ?4)",
+    [ST_SNAPSHOT_GET] = "SELECT seq, state FROM snapshots WHERE game_key = ?1 "
+                        "AND seq <= ?2 AND rules_version = ?3 "
+                        "ORDER BY seq DESC LIMIT 1",
     [ST_LIST_ALL] = LIST_SQL(""),
     [ST_LIST_STATUS] = LIST_SQL(" AND status = ?1"),
     [ST_LIST_RULES] = LIST_SQL(" AND rules_id = ?2"),
@@ -1233,16 +1239,113 @@ static int move_row(sqlite3_stmt *st, void *ctx)
 	return rc < 0 ? rc : 0;
 }
 
-int store_moves_each(struct store *s, int64_t key, uint64_t after_seq,
-                     store_move_fn fn, void *ctx)
+static int64_t clamp_seq(uint64_t seq)
+{
+	return seq > INT64_MAX ? INT64_MAX : (int64_t)seq;
+}
+
+int store_moves_range(struct store *s, int64_t key, uint64_t after_seq,
+                      uint64_t upto_seq, store_move_fn fn, void *ctx)
 {
 	struct moves_ctx x = {.fn = fn, .ctx = ctx};
-	int64_t after = after_seq > INT64_MAX ? INT64_MAX : (int64_t)after_seq;
 	struct conn *c = store__checkout(s);
-	int rc = store__run(c, ST_MOVES_AFTER, ARGS(A_I64(key), A_I64(after)),
+	int rc = store__run(c, ST_MOVES_AFTER,
+	                    ARGS(A_I64(key), A_I64(clamp_seq(after_seq)),
+	                         A_I64(clamp_seq(upto_seq))),
 	                    move_row, &x);
 	store__checkin(s, c);
 	return rc;
+}
+
+int store_moves_each(struct store *s, int64_t key, uint64_t after_seq,
+                     store_move_fn fn, void *ctx)
+{
+	return store_moves_range(s, key, after_seq, UINT64_MAX, fn, ctx);
+}
+
+/* ---- snapshots (sql/0012_snapshots.sql) ---- */
+
+static int put_snapshot(struct conn *c, int64_t key, uint64_t seq,
+                        const struct store_snapshot *sn)
+{
+	return store__run(c, ST_SNAPSHOT_PUT,
+	                  ARGS(A_I64(key), A_I64(clamp_seq(seq)),
+	                       A_I64(sn->rules_version),
+	                       A_BLOB(sn->state, sn->len)),
+	                  NULL, NULL);
+}
+
+struct snapshot_put_ctx {
+	int64_t key;
+	uint64_t seq;
+	const struct store_snapshot *sn;
+};
+
+static int snapshot_put_tx(struct conn *c, void *ctx)
+{
+	struct snapshot_put_ctx *x = ctx;
+	/* Only for moves that are in the log: a snapshot beyond it would
+	 * describe a move that may never be written. */
+	struct one_i64 seq = {0};
+	int rc = store__run(c, ST_GAME_SEQ, ARGS(A_I64(x->key)),
+	                    store__read_i64, &seq);
+	if (rc < 0)
+		return rc;
+	if (!seq.found || (uint64_t)seq.v < x->seq)
+		return BD_ENOTFOUND;
+	return put_snapshot(c, x->key, x->seq, x->sn);
+}
+
+int store_snapshot_put(struct store *s, int64_t key, uint64_t seq,
+                       const struct store_snapshot *sn)
+{
+	struct snapshot_put_ctx x = {key, seq, sn};
+	return store__write_tx(s, snapshot_put_tx, &x);
+}
+
+struct snapshot_get_ctx {
+	uint64_t seq;
+	void *state;
+	size_t len;
+	int nomem;
+};
+
+static int snapshot_row(sqlite3_stmt *st, void *ctx)
+{
+	struct snapshot_get_ctx *x = ctx;
+	const void *b = sqlite3_column_blob(st, 1);
+	int n = sqlite3_column_bytes(st, 1);
+	x->seq = (uint64_t)sqlite3_column_int64(st, 0);
+	x->state = malloc(n > 0 ? (size_t)n : 1);
+	if (!x->state)
+		return BD_ENOMEM;
+	if (n > 0)
+		memcpy(x->state, b, (size_t)n);
+	x->len = (size_t)n;
+	return 0;
+}
+
+int store_snapshot_get(struct store *s, int64_t key, uint64_t max_seq,
+                       unsigned rules_version, void **state, size_t *len,
+                       uint64_t *seq)
+{
+	struct snapshot_get_ctx x = {0};
+	struct conn *c = store__checkout(s);
+	int rc = store__run(c, ST_SNAPSHOT_GET,
+	                    ARGS(A_I64(key), A_I64(clamp_seq(max_seq)),
+	                         A_I64(rules_version)),
+	                    snapshot_row, &x);
+	store__checkin(s, c);
+	if (rc < 0) {
+		free(x.state);
+		return rc;
+	}
+	if (!x.state)
+		return BD_ENOTFOUND;
+	*state = x.state;
+	*len = x.len;
+	*seq = x.seq;
+	return 0;
 }
 
 /* What store_move_append's transaction writes, and the seq it found. */
@@ -1285,6 +1388,8 @@ static int append_tx(struct conn *c, void *ctx)
 		         A_I64(m->to_act), A_TEXT(m->result), A_I64(now),
 		         A_TEXT(m->clock_state), A_I64(m->deadline_ms)),
 		    NULL, NULL);
+	if (rc == 0 && m->snapshot)
+		rc = put_snapshot(c, x->key, (uint64_t)next, m->snapshot);
 	if (rc == 0)
 		rc = store__events_after(c, x->key, &before);
 	return rc;

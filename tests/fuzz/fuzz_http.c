@@ -651,7 +651,7 @@ static void check_game(void)
 		die("the game no longer loads");
 	json_decref(out);
 	out = NULL;
-	if (service_moves(F.svc, F.id, NULL, NULL, &out, &err) < 0)
+	if (service_moves(F.svc, F.id, NULL, NULL, NULL, &out, &err) < 0)
 		die("the game's moves cannot be read");
 	json_t *moves = json_object_get(out, "moves");
 	if (json_array_size(moves) != seq)

@@ -144,6 +144,22 @@ def mutate(action, rng):
     return a
 
 
+def move_log(s, gid, token=None, validate=True, limit=None):
+    """The whole move log of gid as `token` sees it, read page by page
+    (GET .../moves follows next_after): {"seq": the seq of the last page,
+    "moves": [...]}, or the Response of a page that was not 200."""
+    moves, after = [], 0
+    while True:
+        q = "?after=%d" % after + ("&limit=%d" % limit if limit else "")
+        r = s.request("GET", "/v1/games/%s/moves%s" % (gid, q), token=token, validate=validate)
+        if r.status != 200:
+            return r
+        moves += r.json["moves"]
+        if "next_after" not in r.json:
+            return {"seq": r.json["seq"], "moves": moves}
+        after = r.json["next_after"]
+
+
 def views(s, gid, tokens, stable=lambda g: g):
     """Every seat's and the spectator's game (without its "updated" time,
     passed through stable) and move log: what a restart must keep."""
@@ -152,7 +168,7 @@ def views(s, gid, tokens, stable=lambda g: g):
         body = s.request("GET", "/v1/games/%s" % gid, token=t).json
         body.pop("updated", None)
         out.append(stable(body))
-        out.append(s.request("GET", "/v1/games/%s/moves" % gid, token=t).json)
+        out.append(move_log(s, gid, t))
     return out
 
 
@@ -185,10 +201,10 @@ def acknowledged_in_logs(s, games, acked):
     for gid, tokens in games:
         logs[gid] = []
         for seat, t in enumerate(tokens):
-            r = s.request("GET", "/v1/games/%s/moves" % gid, token=t, validate=False)
-            if r.status != 200:
+            r = move_log(s, gid, t, validate=False)
+            if not isinstance(r, dict):
                 found.append("%s: the log as seat %d sees it: %r" % (gid, seat, r))
-            logs[gid].append(r.json["moves"] if r.status == 200 else [])
+            logs[gid].append(r["moves"] if isinstance(r, dict) else [])
         who = [[(m["seq"], m["seat"]) for m in log] for log in logs[gid]]
         if any(w != who[0] for w in who):
             found.append("%s: the seats' logs list different moves: %r" % (gid, who))

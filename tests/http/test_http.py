@@ -6,7 +6,8 @@ import threading
 import uuid
 
 from harness import check, run_all, test, SPEC, ROOT
-from gamehelp import AA, server, create, game, actions, move, play_random, acknowledged_in_logs
+from gamehelp import (AA, server, create, game, actions, move, play_random, acknowledged_in_logs,
+                      move_log, read_stream, views)
 
 # ---- meta ----
 
@@ -357,6 +358,83 @@ def etag_and_if_none_match(binary):
         check(r.status == 200, "200 when changed")
         r = s.request("OPTIONS", "/v1/games", validate=False)
         check(r.status == 204 and r.headers.get("access-control-allow-origin") == "*", "CORS preflight")
+
+
+def _play_any(s, gid, tokens, rng, n):
+    """Plays n listed moves (fewer if the game ends), any seat to act."""
+    g = game(s, gid, tokens[0])
+    for _ in range(n):
+        if g["status"] != "active" or not g["to_act"]:
+            return
+        seat = g["to_act"][0]
+        r = move(s, gid, tokens[seat], rng.choice(actions(s, gid, tokens[seat])))
+        check(r.status == 201, "listed action refused: %r" % r)
+        g = r.json
+
+
+@test
+def move_log_pages_and_snapshots(binary):
+    """GET /moves is paged (limit, after, next_after) and every page equals
+    the same stretch of the whole log; a Quantum game past SVC_SNAPSHOT_EVERY
+    (64) moves has a snapshot at 64 (test_quantum_cards restarts longer
+    games); its views, logs and
+    an /events resume are the same from a cold start with the snapshots,
+    without them (replayed from the seed, which writes one back), and with
+    snapshots that must be ignored (a foreign rules version, bytes of the
+    wrong length)."""
+    import sqlite3
+    rng = random.Random(13)
+    with server(binary) as s:
+        r = s.request("POST", "/v1/games", {"game": "quantum", "seats": 2})
+        gid, tok = r.json["id"], [x["token"] for x in r.json["seats"]]
+        _play_any(s, gid, tok, rng, 70)
+        seq = game(s, gid, tok[0])["seq"]
+        check(seq >= 65, "the game went past a snapshot: %d" % seq)
+        for t in tok + [None]:
+            whole = s.request("GET", "/v1/games/%s/moves" % gid, token=t).json
+            check(whole["seq"] == seq and len(whole["moves"]) == seq and "next_after" not in whole,
+                  "one page holds the whole log")
+            check(move_log(s, gid, t, limit=7) == whole, "pages of 7 make the whole log")
+        r = s.request("GET", "/v1/games/%s/moves?after=62&limit=4" % gid, token=tok[1])
+        check([m["seq"] for m in r.json["moves"]] == [63, 64, 65, 66] and r.json["next_after"] == 66,
+              "a page from after 62: %r" % r.json)
+        r = s.request("GET", "/v1/games/%s/moves?after=%d" % (gid, seq))
+        check(r.json["moves"] == [] and "next_after" not in r.json, "nothing after the end")
+        for bad in ("limit=0", "limit=1001", "limit=x", "limit=", "after=-1"):
+            r = s.request("GET", "/v1/games/%s/moves?%s" % (gid, bad))
+            check(r.status == 400, "%s refused: %r" % (bad, r))
+        before = views(s, gid, tok)
+        path = "/v1/games/%s/events?after=%d" % (gid, seq - 3)
+        ev = read_stream(s.port, path, tok[0], {"Accept": "application/x-ndjson"}, 3)
+        s.stop()
+        db = sqlite3.connect(s.db)
+        snaps = [r[0] for r in db.execute(
+            "SELECT s.seq FROM snapshots s JOIN games g ON g.key = s.game_key WHERE g.id = ? "
+            "ORDER BY s.seq", (gid,))]
+        check(snaps == [64], "a snapshot at 64: %r" % snaps)
+        db.close()
+
+        def cold(sql=None, params=()):
+            if sql:
+                db = sqlite3.connect(s.db)
+                db.execute(sql, params)
+                db.commit()
+                db.close()
+            s.start()
+            check(views(s, gid, tok) == before, "views and logs as before (%s)" % sql)
+            check(read_stream(s.port, path, tok[0], {"Accept": "application/x-ndjson"}, 3) == ev,
+                  "the /events resume as before (%s)" % sql)
+            s.stop()
+
+        cold()
+        cold("DELETE FROM snapshots")
+        db = sqlite3.connect(s.db)
+        check([r[0] for r in db.execute("SELECT seq FROM snapshots")] == [64],
+              "a replay from the seed wrote the last snapshot it crossed back")
+        db.close()
+        cold("UPDATE snapshots SET rules_version = rules_version + 1")
+        cold("UPDATE snapshots SET state = x'00'")
+        s.start()
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
  * ("race to 10": seats take turns adding 1 or 2; whoever reaches 10 wins).
  * Covers apply-on-a-copy, resignation and the random auto-play of
  * resigned seats, determinism of replays, and the state cache. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/cache.h"
@@ -245,6 +246,31 @@ static void test_cache(void)
 	engine_cache_free(c);
 }
 
+/* Snapshots (engine.h): the bytes give the game back bit for bit; bytes
+ * of another length, format or state size are refused. */
+static void test_snapshot(void)
+{
+	struct engine_game *g = new_game(2, 5);
+	g->seq = 9;
+	g->resigned = 2;
+	size_t n = engine_snapshot_size(g->rules);
+	unsigned char *b = malloc(n + 1);
+	engine_snapshot_write(g, b);
+	struct engine_game *x = NULL;
+	test_cond("snapshot: read back bit for bit",
+	          engine_snapshot_read(g->rules, b, n, &x) == 0 &&
+	              memcmp(x, g, engine_game_size(g->rules)) == 0);
+	engine_game_free(x);
+	test_cond("snapshot: a wrong length is refused",
+	          engine_snapshot_read(g->rules, b, n - 1, &x) ==
+	              BD_ENOTFOUND);
+	b[0] ^= 0x40; /* the format stamp */
+	test_cond("snapshot: another format is refused",
+	          engine_snapshot_read(g->rules, b, n, &x) == BD_ENOTFOUND);
+	free(b);
+	engine_game_free(g);
+}
+
 static void test_rng(void)
 {
 	struct rng a, b;
@@ -269,6 +295,7 @@ int main(void)
 	test_two_seat_resignation();
 	test_resigned_seat_is_played_randomly();
 	test_cache();
+	test_snapshot();
 	test_rng();
 	return test_report("engine");
 }

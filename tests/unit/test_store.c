@@ -499,6 +499,65 @@ static void test_moves_each(void)
 	test_cond("moves: the callback's code stops the walk",
 	          store_moves_each(s, key, 0, see_move, &stop) == -99 &&
 	              stop.n == 1);
+
+	struct seen_moves range = {0};
+	test_cond("moves: a range 1 < seq <= 3 gives 2 and 3",
+	          store_moves_range(s, key, 1, 3, see_move, &range) == 0 &&
+	              range.n == 2 && range.seq[0] == 2 && range.seq[1] == 3);
+	store_close(s);
+}
+
+/* Snapshots (sql/0012): kept per (game, seq) under a rules version; the
+ * newest at or before a seq of that version is found; none beyond the
+ * log; a move can carry one in its own transaction. */
+static void test_snapshots(void)
+{
+	struct store *s = NULL;
+	open_store("snapshots", 1, &s);
+	int64_t key = 0;
+	create_game(s, 42, "agent-avenue", "active", &key);
+	for (int i = 0; i < 3; i++) {
+		struct store_move m = move(i % 2, "{\"n\":1}");
+		store_move_append(s, key, (uint64_t)i, &m, NULL, NULL);
+	}
+	struct store_snapshot a = {7, "abc", 3}, b = {7, "defg", 4},
+	                      other = {8, "xy", 2};
+	test_cond("snapshots: kept for logged moves",
+	          store_snapshot_put(s, key, 1, &a) == 0 &&
+	              store_snapshot_put(s, key, 3, &b) == 0 &&
+	              store_snapshot_put(s, key, 2, &other) == 0);
+	test_cond("snapshots: none beyond the log",
+	          store_snapshot_put(s, key, 4, &a) == BD_ENOTFOUND);
+	void *st = NULL;
+	size_t len = 0;
+	uint64_t seq = 0;
+	int rc = store_snapshot_get(s, key, 10, 7, &st, &len, &seq);
+	test_cond("snapshots: the newest of the version",
+	          rc == 0 && seq == 3 && len == 4 && memcmp(st, "defg", 4) == 0);
+	free(st);
+	rc = store_snapshot_get(s, key, 2, 7, &st, &len, &seq);
+	test_cond("snapshots: at or before max_seq, skipping another version",
+	          rc == 0 && seq == 1 && len == 3 && memcmp(st, "abc", 3) == 0);
+	free(st);
+	test_cond("snapshots: none of a version never written",
+	          store_snapshot_get(s, key, 10, 9, &st, &len, &seq) ==
+	              BD_ENOTFOUND);
+	struct store_move m = move(1, "{\"n\":2}");
+	struct store_snapshot with = {7, "move4", 5};
+	m.snapshot = &with;
+	rc = store_move_append(s, key, 3, &m, NULL, NULL);
+	test_cond("snapshots: written with the move",
+	          rc == 0 && store_snapshot_get(s, key, 4, 7, &st, &len,
+	                                        &seq) == 0 &&
+	              seq == 4 && len == 5);
+	free(st);
+	m.snapshot = &a;
+	rc = store_move_append(s, key, 3, &m, NULL, NULL);
+	test_cond("snapshots: a stale move writes none",
+	          rc == BD_ECONFLICT &&
+	              store_snapshot_get(s, key, 4, 7, &st, &len, &seq) == 0 &&
+	              len == 5);
+	free(st);
 	store_close(s);
 }
 
@@ -828,7 +887,7 @@ static void test_idempotency_records(void)
 	memset(rec.scope, 7, 32);
 	memset(rec.request, 8, 32);
 	struct store_move m = {
-	    0, "{\"type\":\"x\"}", "active", 1, NULL, 0, NULL, NULL, 0};
+	    0, "{\"type\":\"x\"}", "active", 1, NULL, 0, NULL, NULL, 0, NULL};
 	test_cond("idem: recorded with the move",
 	          store_move_append(s, key, 0, &m, &rec, NULL) == 0);
 	uint64_t cur = 0;
@@ -968,9 +1027,9 @@ static void test_events(void)
 	          b.n == 2 && strcmp(b.types[1], "game.started") == 0 &&
 	              h.n == 2 && strcmp(h.types[0], "game.started") == 0 &&
 	              strcmp(h.types[1], "turn") == 0);
-	struct store_move m = {0, "{\"type\":\"x\"}", "active", 2, NULL, 0, NULL, NULL, 0};
+	struct store_move m = {0, "{\"type\":\"x\"}", "active", 2, NULL, 0, NULL, NULL, 0, NULL};
 	store_move_append(s, key, 0, &m, NULL, NULL);
-	m = (struct store_move){1, "{\"type\":\"x\"}", "active", 2, NULL, 0, NULL, NULL, 0};
+	m = (struct store_move){1, "{\"type\":\"x\"}", "active", 2, NULL, 0, NULL, NULL, 0, NULL};
 	store_move_append(s, key, 1, &m, NULL, NULL);
 	b = events_of(s, bob);
 	test_cond("events: a turn when the seat comes to act, not again while "
@@ -984,7 +1043,8 @@ static void test_events(void)
 	                        0,
 	                        NULL,
 	                        NULL,
-	                        0};
+	                        0,
+	                        NULL};
 	store_move_append(s, key, 2, &m, NULL, NULL);
 	b = events_of(s, bob);
 	h = events_of(s, host);
@@ -1241,6 +1301,7 @@ int main(void)
 	test_append();
 	test_append_stale();
 	test_moves_each();
+	test_snapshots();
 	test_games_each();
 	test_race();
 	test_foreign_application_id();
