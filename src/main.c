@@ -451,7 +451,8 @@ int main(int argc, char **argv)
 	    .busy_timeout_ms = (int)c.write_wait,
 	    .waiting_per_player = (unsigned)c.waiting_player,
 	    .waiting_per_addr = (unsigned)c.waiting_addr,
-	    .waiting_expire_ms = (int64_t)c.waiting_expiry * 1000};
+	    .waiting_expire_ms = (int64_t)c.waiting_expiry * 1000,
+	    .exclusive = 1};
 	if (store_open(&sc, &st, err, sizeof err) < 0) {
 		fprintf(stderr, "boardd: %s: %s\n", c.db, err);
 		return 1;

@@ -1,9 +1,12 @@
 /* cache.h: recent game states in memory, so a read does not replay the
- * whole log.  Keyed by the store's game key; each entry holds the newest
- * committed state the server has seen for that game (its seq says which).
- * Thread-safe.  Bounded: the least recently used entry is dropped when
- * full.  A miss or an older entry is never wrong, only slower: callers
- * replay the log tail from whatever seq they get back. */
+ * whole log, and the bytes last served for them.  Keyed by the store's
+ * game key (hashed); each entry holds the newest committed state the
+ * server has seen for that game (its seq says which).  Thread-safe: a
+ * cache of 1,024 games or more is split in 16 shards, each with its own
+ * lock, hash table and LRU list (smaller ones are one shard).  Bounded:
+ * the least recently used entry of a shard is dropped when it is full.
+ * A miss or an older entry is never wrong, only slower: callers replay
+ * the log tail from whatever seq they get back. */
 #ifndef BD_CACHE_H
 #define BD_CACHE_H
 
@@ -25,9 +28,32 @@ void engine_cache_free(struct engine_cache *c);
 struct engine_game *engine_cache_get(struct engine_cache *c, int64_t key);
 
 /* Stores a copy of g as game `key`'s state unless the cache already holds
- * a newer seq for it.  Call only with committed states.  Best effort: an
- * allocation failure just leaves the cache as it was. */
+ * that seq or a newer one for it (then nothing is copied).  A newer state
+ * drops the entry's bytes.  Call only with committed states.  Best
+ * effort: an allocation failure just leaves the cache as it was. */
 void engine_cache_put(struct engine_cache *c, int64_t key,
                       const struct engine_game *g);
+
+/* Bytes kept with a game's cached state: ENGINE_CACHE_SLOTS slots, each
+ * the bytes of one answer (the service numbers them: one per viewer and
+ * kind), valid for one seq and one `tag` (a hash of whatever else the
+ * answer depends on; the caller's business).  They are dropped when the
+ * entry gets a newer state or leaves the cache. */
+#define ENGINE_CACHE_SLOTS 12
+
+/* 1 and *out (a malloc'd copy, the caller frees) and *len when slot
+ * `slot` of game `key` holds bytes for exactly (seq, tag) and the cached
+ * state is at seq; else 0 (a miss, or out of memory). */
+int engine_cache_bytes_get(struct engine_cache *c, int64_t key, unsigned slot,
+                           uint64_t seq, uint64_t tag, char **out,
+                           size_t *len);
+
+/* Keeps a copy of bytes[0..len) in slot `slot` of game `key` for (seq,
+ * tag), replacing what it held, if the cached state is at seq (else
+ * nothing: bytes are never kept for a state the cache does not hold).
+ * Best effort. */
+void engine_cache_bytes_put(struct engine_cache *c, int64_t key, unsigned slot,
+                            uint64_t seq, uint64_t tag, const char *bytes,
+                            size_t len);
 
 #endif

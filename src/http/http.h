@@ -91,6 +91,9 @@ struct http_reply {
 	const char *raw;            /* static non-JSON body, or NULL */
 	size_t raw_len;             /* bytes of raw */
 	const char *raw_type;       /* Content-Type of raw */
+	char *json;                 /* JSON body as bytes (malloc'd, freed
+	                               with the reply), or NULL */
+	size_t json_len;            /* bytes of json */
 	char etag[32];              /* ETag value with quotes, or "" */
 	char location[64];          /* Location path, or "" */
 	const char *allow;          /* Allow header for 405, or NULL */

@@ -195,53 +195,70 @@ static void h_list(struct service *svc, const struct http_req *req,
 	finish(rep, req, rc, 200, out, &err);
 }
 
+/* service_game_bytes's want: whether If-None-Match still needs a body;
+ * sets the ETag (a waiting game's names how many seats are open: seats
+ * are taken without a move, and a later "<seq>" never matches it). */
+struct game_want {
+	struct http_reply *rep;
+	const char *inm; /* If-None-Match, or NULL */
+};
+
+static int game_want_body(void *ctx, const struct svc_view *v)
+{
+	struct game_want *w = ctx;
+	uint64_t want = 0;
+	int any;
+	if (v->open_seats) {
+		snprintf(w->rep->etag, sizeof w->rep->etag,
+		         "W/\"%" PRIu64 "-open-%d\"", v->seq, v->open_seats);
+		return !(w->inm && strstr(w->inm, w->rep->etag));
+	}
+	reply_seq_etag(w->rep, v->seq);
+	return !(w->inm && parse_etag(w->inm, &any, &want) == 0 &&
+	         (any || want == v->seq));
+}
+
 static void h_game(struct service *svc, const struct http_req *req,
                    const struct route_args *a, struct http_reply *rep)
 {
 	struct svc_err err = {0};
-	json_t *out = NULL;
-	uint64_t seq = 0, want = 0;
-	int any;
 	if (live_game_wait(svc, req, a->id, rep))
 		return; /* ?wait=: a problem, or suspended until a move */
-	int rc = service_game(svc, a->id, req->token, &out, &seq, &err);
-	finish(rep, req, rc, 200, out, &err);
-	if (rc < 0)
-		return;
-	reply_seq_etag(rep, seq);
-	const char *inm = http_header(req, "If-None-Match");
-	const char *status =
-	    json_string_value(json_object_get(rep->body, "status"));
-	if (status && strcmp(status, "waiting") == 0) {
-		/* Seats are taken without a move: the tag names how many are
-		 * open, and a later "<seq>" never matches it. */
-		size_t i, open = 0;
-		json_t *p;
-		json_array_foreach(json_object_get(rep->body, "players"), i, p)
-			open += json_is_true(json_object_get(p, "open"));
-		snprintf(rep->etag, sizeof rep->etag,
-		         "W/\"%" PRIu64 "-open-%zu\"", seq, open);
-		if (inm && strstr(inm, rep->etag)) {
-			json_decref(rep->body);
-			rep->body = NULL;
-			rep->status = 304;
-		}
+	struct game_want w = {rep, http_header(req, "If-None-Match")};
+	struct svc_view v;
+	int rc = service_game_bytes(svc, a->id, req->token, game_want_body, &w,
+	                            &v, &err);
+	if (rc < 0) {
+		rep->etag[0] = '\0';
+		problem_reply(rep, rc, &err, req->path);
 		return;
 	}
-	if (inm && parse_etag(inm, &any, &want) == 0 && (any || want == seq)) {
-		json_decref(rep->body);
-		rep->body = NULL;
+	if (!v.body) {
 		rep->status = 304;
+		return;
 	}
+	if (!v.open_seats)
+		reply_seq_etag(rep, v.seq); /* the seq the body shows */
+	rep->status = 200;
+	rep->json = v.body;
+	rep->json_len = v.len;
 }
 
 static void h_actions(struct service *svc, const struct http_req *req,
                       const struct route_args *a, struct http_reply *rep)
 {
 	struct svc_err err = {0};
-	json_t *out = NULL;
-	int rc = service_actions(svc, a->id, req->token, &out, &err);
-	finish(rep, req, rc, 200, out, &err);
+	char *body = NULL;
+	size_t len = 0;
+	int rc = service_actions_bytes(svc, a->id, req->token, &body, &len,
+	                               &err);
+	if (rc < 0) {
+		problem_reply(rep, rc, &err, req->path);
+		return;
+	}
+	rep->status = 200;
+	rep->json = body;
+	rep->json_len = len;
 }
 
 static void h_move(struct service *svc, const struct http_req *req,

@@ -383,6 +383,12 @@ static struct MHD_Response *make_response(struct http_reply *rep, int head)
 		r = MHD_create_response_from_buffer(
 		    rep->raw_len, (void *)rep->raw, MHD_RESPMEM_PERSISTENT);
 		type = rep->raw_type;
+	} else if (rep->json) {
+		r = MHD_create_response_from_buffer(rep->json_len, rep->json,
+		                                    MHD_RESPMEM_MUST_FREE);
+		if (r)
+			rep->json = NULL; /* the response frees it */
+		type = "application/json";
 	} else if (rep->body) {
 		char *text = json_dumps(rep->body, JSON_COMPACT);
 		if (!text)
@@ -413,6 +419,8 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, struct req_ctx *ctx,
 	    make_response(rep, strcmp(ctx->method, "HEAD") == 0);
 	json_decref(rep->body);
 	rep->body = NULL;
+	free(rep->json);
+	rep->json = NULL;
 	if (!r)
 		return MHD_NO; /* out of memory: drop the connection */
 	ctx->status = rep->status;

@@ -123,37 +123,46 @@ int load_at(struct store *st, const struct store_game *row,
 	return 0;
 }
 
-/* Completes l, whose row is read: its rules and its state, rebuilt from
- * the cache and the log tail.  Releases l on failure. */
-static int load_state(struct store *st, struct engine_cache *cache,
-                      struct loaded *l, struct svc_err *err)
+int load_state(struct store *st, struct engine_cache *cache, struct loaded *l,
+               struct svc_err *err)
 {
 	int rc;
-	l->rules = engine_rules_find(l->row.rules_id);
-	if (!l->rules || l->rules->version != l->row.rules_version) {
-		rc = fail(err, BD_EINTERNAL,
-		          "the game's rules version is not served here");
-		goto out_release;
-	}
 	l->g = engine_cache_get(cache, l->row.key);
 	if (!l->g &&
 	    (rc = load_at(st, &l->row, l->rules, l->row.seq, &l->g, err)) < 0)
 		goto out_release;
 	/* Moves that landed since the row was read (or since the cached
 	 * state): the state may run ahead of the row, never behind. */
+	uint64_t had = l->g->seq;
+	int missed = had != l->row.seq;
 	struct tail_ctx t = {l->g, err, 0, 0, NULL, 0};
-	rc = store_moves_each(st, l->row.key, l->g->seq, apply_tail, &t);
+	rc = store_moves_each(st, l->row.key, had, apply_tail, &t);
 	if (rc < 0)
 		goto out_release;
-	engine_cache_put(cache, l->row.key, l->g);
+	/* Only a state the cache lacks is put: a read of a cached game
+	 * copies nothing back. */
+	if (missed || l->g->seq != had)
+		engine_cache_put(cache, l->row.key, l->g);
 	return 0;
 out_release:
 	loaded_release(l);
 	return rc;
 }
 
-int load_game(struct store *st, struct engine_cache *cache, const char *id,
-              struct loaded *out, struct svc_err *err)
+/* The rules of l's row, or BD_EINTERNAL. */
+static int row_rules(struct loaded *l, struct svc_err *err)
+{
+	l->rules = engine_rules_find(l->row.rules_id);
+	if (!l->rules || l->rules->version != l->row.rules_version) {
+		loaded_release(l);
+		return fail(err, BD_EINTERNAL,
+		            "the game's rules version is not served here");
+	}
+	return 0;
+}
+
+int load_row(struct store *st, const char *id, struct loaded *out,
+             struct svc_err *err)
 {
 	struct loaded l = {0};
 	if (!token_is_game_id(id))
@@ -163,8 +172,17 @@ int load_game(struct store *st, struct engine_cache *cache, const char *id,
 		return fail(err, rc, "no game has that id");
 	if (rc < 0)
 		return rc;
-	if ((rc = load_state(st, cache, &l, err)) == 0)
+	if ((rc = row_rules(&l, err)) == 0)
 		*out = l;
+	return rc;
+}
+
+int load_game(struct store *st, struct engine_cache *cache, const char *id,
+              struct loaded *out, struct svc_err *err)
+{
+	int rc = load_row(st, id, out, err);
+	if (rc == 0)
+		rc = load_state(st, cache, out, err);
 	return rc;
 }
 
@@ -177,7 +195,8 @@ int load_game_key(struct store *st, struct engine_cache *cache, int64_t key,
 		return fail(err, rc, "no game has that key");
 	if (rc < 0)
 		return rc;
-	if ((rc = load_state(st, cache, &l, err)) == 0)
+	if ((rc = row_rules(&l, err)) == 0 &&
+	    (rc = load_state(st, cache, &l, err)) == 0)
 		*out = l;
 	return rc;
 }

@@ -25,6 +25,16 @@ struct loaded {
 int load_game(struct store *st, struct engine_cache *cache, const char *id,
               struct loaded *out, struct svc_err *err);
 
+/* The first half of load_game: game `id`'s row and rules, with out->g
+ * NULL (complete it with load_state, or release it).  The same errors. */
+int load_row(struct store *st, const char *id, struct loaded *out,
+             struct svc_err *err);
+
+/* The second half: l->g, the state at l->row.seq or later, from the
+ * cache plus the log tail (load_at on a miss).  Releases l on failure. */
+int load_state(struct store *st, struct engine_cache *cache, struct loaded *l,
+               struct svc_err *err);
+
 /* load_game for the game with store key `key` (the key the move
  * listener reports).  BD_ENOTFOUND if there is none. */
 int load_game_key(struct store *st, struct engine_cache *cache, int64_t key,

@@ -181,6 +181,81 @@ int service_list(struct service *svc, const struct svc_list_query *q,
 
 /* ---- GET /v1/games/{id} and /actions ---- */
 
+/* Slots of engine_cache_bytes per game: the view of each viewer
+ * (spectator 0, seat s at 1 + s), then the actions of each seat. */
+#define SLOT_VIEW(viewer)  ((unsigned)((viewer) + 1))
+#define SLOT_ACTIONS(seat) ((unsigned)(ENGINE_MAX_SEATS + 1 + (seat)))
+
+/* What an answer depends on besides the state and the viewer: the row's
+ * fields that can change without a move (seats taken, clocks), as one
+ * FNV-1a hash.  Cached bytes are used only under the same tag. */
+static uint64_t row_tag(const struct store_game *r)
+{
+	uint64_t h = 14695981039346656037ull;
+	const int64_t nums[] = {r->updated_ms, r->open_seats, r->deadline_ms,
+	                        (int64_t)r->seq, (int64_t)r->to_act,
+	                        (int64_t)r->bot_seats};
+	const unsigned char *p = (const unsigned char *)nums;
+	for (size_t i = 0; i < sizeof nums; i++)
+		h = (h ^ p[i]) * 1099511628211ull;
+	for (const char *t = r->clock_state; t && *t; t++)
+		h = (h ^ (unsigned char)*t) * 1099511628211ull;
+	for (const char *t = r->status; *t; t++)
+		h = (h ^ (unsigned char)*t) * 1099511628211ull;
+	return h;
+}
+
+/* The compact JSON text of v and a newline, as the HTTP layer writes a
+ * body (src/http/server.c); takes v.  *text is malloc'd. */
+static int json_bytes(json_t *v, char **text, size_t *len)
+{
+	char *t = v ? json_dumps(v, JSON_COMPACT) : NULL;
+	json_decref(v);
+	if (!t)
+		return BD_ENOMEM;
+	size_t n = strlen(t);
+	t[n] = '\n'; /* replaces the NUL: the length says where it ends */
+	*text = t;
+	*len = n + 1;
+	return 0;
+}
+
+int service_game_bytes(struct service *svc, const char *id, const char *token,
+                       svc_want_fn want, void *ctx, struct svc_view *out,
+                       struct svc_err *err)
+{
+	struct loaded l;
+	int seat;
+	int rc = load_row(svc->st, id, &l, err);
+	if (rc < 0)
+		return rc;
+	if ((rc = load_seat(svc->st, &l, token, 0, &seat, err)) < 0) {
+		loaded_release(&l);
+		return rc;
+	}
+	*out = (struct svc_view){.seq = l.row.seq,
+	                         .open_seats = l.row.open_seats};
+	uint64_t tag = row_tag(&l.row);
+	if (want && !want(ctx, out)) {
+		loaded_release(&l); /* e.g. 304: no state, no JSON */
+		return 0;
+	}
+	if (engine_cache_bytes_get(svc->cache, l.row.key, SLOT_VIEW(seat),
+	                           l.row.seq, tag, &out->body, &out->len)) {
+		loaded_release(&l);
+		return 0;
+	}
+	if ((rc = load_state(svc->st, svc->cache, &l, err)) < 0)
+		return rc;
+	rc = json_bytes(svc__game_json(svc, &l, seat), &out->body, &out->len);
+	out->seq = l.g->seq;
+	if (rc == 0 && l.g->seq == l.row.seq)
+		engine_cache_bytes_put(svc->cache, l.row.key, SLOT_VIEW(seat),
+		                       l.row.seq, tag, out->body, out->len);
+	loaded_release(&l);
+	return rc;
+}
+
 int service_game(struct service *svc, const char *id, const char *token,
                  json_t **out, uint64_t *seq, struct svc_err *err)
 {
@@ -196,22 +271,51 @@ int service_game(struct service *svc, const char *id, const char *token,
 	return rc;
 }
 
-int service_actions(struct service *svc, const char *id, const char *token,
-                    json_t **out, struct svc_err *err)
+int service_actions_bytes(struct service *svc, const char *id,
+                          const char *token, char **body, size_t *len,
+                          struct svc_err *err)
 {
 	struct loaded l;
 	int seat;
-	int rc =
-	    load_game_seat(svc->st, svc->cache, id, token, 1, &l, &seat, err);
+	int rc = load_row(svc->st, id, &l, err);
 	if (rc < 0)
+		return rc;
+	if ((rc = load_seat(svc->st, &l, token, 1, &seat, err)) < 0) {
+		loaded_release(&l);
+		return rc;
+	}
+	uint64_t tag = row_tag(&l.row);
+	if (engine_cache_bytes_get(svc->cache, l.row.key, SLOT_ACTIONS(seat),
+	                           l.row.seq, tag, body, len)) {
+		loaded_release(&l);
+		return 0;
+	}
+	if ((rc = load_state(svc->st, svc->cache, &l, err)) < 0)
 		return rc;
 	/* Nobody acts while seats are still open. */
 	json_t *acts =
 	    l.row.open_seats ? json_array() : engine_game_actions(l.g, seat);
-	rc = svc__give(json_pack("{s:I,s:o}", "seq", (json_int_t)l.g->seq,
-	                         "actions", acts),
-	               out);
+	rc = json_bytes(json_pack("{s:I,s:o}", "seq", (json_int_t)l.g->seq,
+	                          "actions", acts),
+	                body, len);
+	if (rc == 0 && l.g->seq == l.row.seq)
+		engine_cache_bytes_put(svc->cache, l.row.key, SLOT_ACTIONS(seat),
+		                       l.row.seq, tag, *body, *len);
 	loaded_release(&l);
+	return rc;
+}
+
+int service_actions(struct service *svc, const char *id, const char *token,
+                    json_t **out, struct svc_err *err)
+{
+	char *body = NULL;
+	size_t len = 0;
+	int rc = service_actions_bytes(svc, id, token, &body, &len, err);
+	if (rc == 0) {
+		*out = json_loadb(body, len, 0, NULL);
+		rc = *out ? 0 : BD_ENOMEM;
+	}
+	free(body);
 	return rc;
 }
 

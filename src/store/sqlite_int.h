@@ -145,6 +145,8 @@ struct store {
 	dev_t dev;                 /* the database file's device and inode, */
 	ino_t ino;                 /* as opened */
 	char *path;                /* the database file's path, malloc'd */
+	int owner_fd;              /* store_config.exclusive: PATH.lock,
+	                              flock'ed while open; else -1 */
 	int nconns;                /* pool size, >= 1 */
 	store_change_fn on_change; /* store_on_change's listener, or NULL;
 	                              under mu */

@@ -51,6 +51,13 @@ struct store_config {
 	 * skip it, store_seat_claim answers BD_ENOTFOUND, and it counts for
 	 * no cap.  The row stays (keys are never reused).  0: never. */
 	int64_t waiting_expire_ms;
+	/* 1: this store owns the database file: store_open takes an
+	 * exclusive flock(2) on PATH.lock and fails with BD_EUNAVAILABLE
+	 * (and a sentence saying so) while another process, or another
+	 * exclusive store, holds it.  The server sets it: its state cache
+	 * and cached answers are correct only while no other process writes
+	 * the file (docs/read-path.md). */
+	int exclusive;
 };
 
 /* Opens (creating if needed) the database, applies the migrations of sql/

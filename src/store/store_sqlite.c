@@ -14,7 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/resource.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -891,6 +894,33 @@ static void pool_close(struct store *s)
 	conn_close(&s->writer);
 }
 
+/* store_config.exclusive: an exclusive flock(2) on PATH.lock (a file of
+ * its own: SQLite's own locks are fcntl(2) locks on the database, and on
+ * some network file systems flock is emulated with those), held until
+ * store_close or the process's death.  BD_EUNAVAILABLE when another
+ * process (or another exclusive store of this one) holds it. */
+static int take_ownership(struct store *s, char *err, size_t errlen)
+{
+	char lock[4096];
+	if (snprintf(lock, sizeof lock, "%s.lock", s->path) >=
+	    (int)sizeof lock)
+		return open_fail(err, errlen, BD_EBADREQUEST,
+		                 "the database path is too long");
+	s->owner_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (s->owner_fd < 0)
+		return open_fail(err, errlen, BD_EUNAVAILABLE,
+		                 "cannot open the lock file %s: %s", lock,
+		                 strerror(errno));
+	if (flock(s->owner_fd, LOCK_EX | LOCK_NB) < 0)
+		return open_fail(
+		    err, errlen, BD_EUNAVAILABLE,
+		    "another boardd process has this database open (it holds "
+		    "%s): with SQLite one process owns a database, because its "
+		    "game table in memory is the read path (docs/read-path.md)",
+		    lock);
+	return 0;
+}
+
 int store_open(const struct store_config *cfg, struct store **out, char *err,
                size_t errlen)
 {
@@ -906,6 +936,7 @@ int store_open(const struct store_config *cfg, struct store **out, char *err,
 	                                            sizeof s->conns[0]);
 	if (!s)
 		return open_fail(err, errlen, BD_ENOMEM, "out of memory");
+	s->owner_fd = -1;
 	s->nconns = cfg->connections;
 	s->write_wait_ms = cfg->busy_timeout_ms;
 	s->path = strdup(cfg->path);
@@ -923,7 +954,9 @@ int store_open(const struct store_config *cfg, struct store **out, char *err,
 		return open_fail(err, errlen, BD_EINTERNAL,
 		                 "cannot create the pool's lock");
 	}
-	int rc = pool_open(s, cfg, err, errlen);
+	int rc = cfg->exclusive ? take_ownership(s, err, errlen) : 0;
+	if (rc == 0)
+		rc = pool_open(s, cfg, err, errlen);
 	if (rc < 0) {
 		store_close(s); /* closes what pool_open opened */
 		return rc;
@@ -937,6 +970,8 @@ void store_close(struct store *s)
 	if (!s)
 		return;
 	pool_close(s);
+	if (s->owner_fd >= 0)
+		close(s->owner_fd); /* releases the flock */
 	pthread_mutex_destroy(&s->write_mu);
 	pthread_cond_destroy(&s->freed);
 	pthread_mutex_destroy(&s->mu);

@@ -437,5 +437,25 @@ def move_log_pages_and_snapshots(binary):
         s.start()
 
 
+@test
+def one_process_owns_a_database(binary):
+    """A second boardd on the same SQLite file exits at once with a clear
+    error (its game table in memory would not see the first one's
+    writes); after the first stops, the file opens again."""
+    import subprocess
+    with server(binary) as s:
+        p = subprocess.run([binary, "--addr", "127.0.0.1", "--port", "0", "--db", s.db,
+                            "--quiet"], capture_output=True, timeout=30)
+        check(p.returncode == 1 and b"another boardd process has this database open"
+              in p.stderr, "second process refused: %r" % (p,))
+        check(s.request("GET", "/healthz").status == 200, "the first goes on")
+        s.stop()
+        s.start()
+        check(s.request("GET", "/healthz").status == 200, "reopened after a clean stop")
+        s.kill()
+        s.start()
+        check(s.request("GET", "/healthz").status == 200, "reopened after SIGKILL")
+
+
 if __name__ == "__main__":
     run_all("http")
