@@ -74,7 +74,7 @@ static int load_state(struct store *st, struct engine_cache *cache,
 {
 	int rc;
 	l->rules = engine_rules_find(l->row.rules_id);
-	if (!l->rules || l->rules->version != l->row.rules_version) {
+	if (!l->rules || !engine_rules_replays(l->rules, l->row.rules_version)) {
 		rc = fail(err, BD_EINTERNAL,
 		          "the game's rules version is not served here");
 		goto out_release;

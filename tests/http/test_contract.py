@@ -544,7 +544,7 @@ def cases(r, op):
         r.send("a short anonymous key", "POST", "/v1/games", {400}, body={"game": AA},
                headers={"Idempotency-Key": "short"})
         r.send("unknown game", "POST", "/v1/games", {422}, body={"game": "chess"})
-        r.send("too many seats", "POST", "/v1/games", {422}, body={"game": AA, "seats": 3})
+        r.send("too many seats", "POST", "/v1/games", {422}, body={"game": AA, "seats": 5})
         r.send("unknown option", "POST", "/v1/games", {422}, body={"game": AA, "options": {"turbo": 1}})
         r.send("impossible setup", "POST", "/v1/games", {422}, body={"game": AA, "setup": {"progress": [9, 0]}})
         r.send("a setup with an open seat", "POST", "/v1/games", {400, 422}, token=F["carol_tok"],

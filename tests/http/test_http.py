@@ -327,7 +327,7 @@ def bad_creation_requests(binary):
     with server(binary) as s:
         cases = [
             ({"game": "chess"}, 422, "unknown-rules"),
-            ({"game": AA, "seats": 3}, 422, "bad-options"),
+            ({"game": AA, "seats": 5}, 422, "bad-options"),
             ({"game": AA, "options": {"turbo": True}}, 422, "bad-options"),
             ({"game": AA, "setup": {"hands": [["enforcer"] * 7, []]}}, 422, "bad-setup"),
             ({"game": AA, "setup": {"hands": [["joker"], []]}}, 422, "bad-setup"),
