@@ -409,8 +409,7 @@ static int play_ok(const uint8_t count[AA_KINDS], unsigned hand_size,
 /* A listed discard or play, built whole: the engine's edge copies each
  * listed action at once, and bytes stored one by one would make it wait
  * (a store-forwarding stall, most of a playout's time before). */
-static struct aa_action listed(unsigned type, unsigned card,
-                               unsigned face_down)
+static struct aa_action listed(unsigned type, unsigned card, unsigned face_down)
 {
 	uint8_t b[sizeof(struct aa_action)] = {0};
 	b[offsetof(struct aa_action, type)] = (uint8_t)type;

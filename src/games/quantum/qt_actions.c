@@ -234,8 +234,8 @@ void qt_list_deploy_squares(const struct qt_state *s, int seat,
 	}
 	for (int r = 0; r < qt_board_rows(&s->board); r++)
 		for (uint32_t c = free.row[r]; c; c &= c - 1) {
-			a->to = (struct qt_sq){(int8_t)r,
-			                       (int8_t)__builtin_ctz(c)};
+			a->to =
+			    (struct qt_sq){(int8_t)r, (int8_t)__builtin_ctz(c)};
 			if (qt_deploy_square(s, seat, a->to))
 				emit(ctx, a);
 		}

@@ -284,4 +284,3 @@ int qt_board_void_tiles(const struct qt_board *b)
 			n += b->tile[tr][tc] == QT_TILE_VOID;
 	return n;
 }
-

@@ -302,8 +302,8 @@ struct lift {
 
 /* Flagship i carries ship j of seat; free: qt_free_bits of s; n: the
  * flagship's movement points (TACTICAL: 1). */
-static void lift(const struct qt_state *s, const struct qt_bits *free,
-                 int seat, int i, int j, int n, struct lift *L)
+static void lift(const struct qt_state *s, const struct qt_bits *free, int seat,
+                 int i, int j, int n, struct lift *L)
 {
 	L->free = *free;
 	qt_bits_add(&L->free, s->ship[seat][j].at);
@@ -573,8 +573,8 @@ static void list_moves(const struct qt_state *s, const struct qt_bits *free,
 	/* the reachable squares in row-major order; they are empty by
 	 * construction */
 	for (int r = 0; r < rows; r++) {
-		uint32_t to = m.o.within[n].row[r] |
-		              (m.man ? m.x.within[n].row[r] : 0);
+		uint32_t to =
+		    m.o.within[n].row[r] | (m.man ? m.x.within[n].row[r] : 0);
 		if (r == m.at.r)
 			to &= ~(1u << m.at.c);
 		for (; to; to &= to - 1) {
