@@ -294,7 +294,26 @@ int service_move(struct service *svc, const char *id, const char *token,
 	struct move_req m;
 	if ((rc = parse_move(body, if_match, &m, err)) < 0)
 		return rc;
-	return move_loop(svc, id, token, &m, idem, out, seq, err);
+	/* A listed action carries its `label` (display text, in the lister's
+	 * language): posted back unchanged, the label is dropped here, so it
+	 * is neither checked by the rules nor logged (a label could say what
+	 * a later viewer of the log may not see). */
+	json_t *label = json_object_get(m.action, "label");
+	if (!label)
+		return move_loop(svc, id, token, &m, idem, out, seq, err);
+	if (!json_is_string(label))
+		return svc__fail(err, BD_EBADREQUEST,
+		                 "an action's 'label' is the string GET "
+		                 "/v1/games/{id}/actions listed, or absent");
+	json_t *bare = json_copy((json_t *)m.action);
+	if (!bare || json_object_del(bare, "label") < 0) {
+		json_decref(bare);
+		return BD_ENOMEM;
+	}
+	m.action = bare;
+	rc = move_loop(svc, id, token, &m, idem, out, seq, err);
+	json_decref(bare);
+	return rc;
 }
 
 int service_resign(struct service *svc, const char *id, const char *token,

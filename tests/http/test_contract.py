@@ -407,8 +407,14 @@ def gen(schema, rng, depth=0):
     if t == "boolean":
         return rng.random() < 0.5
     if t == "array":
-        n = rng.randrange(schema.get("minItems", 0), schema.get("maxItems", 4) + 2)
-        return [gen(schema.get("items", {}), rng, depth + 1) for _ in range(n)]
+        # prefixItems (a tuple such as a Square) come first; "items": false
+        # closes the tuple, and then one more item is one too many.
+        prefix = schema.get("prefixItems", [])
+        items = schema.get("items", {})
+        top = schema.get("maxItems", len(prefix) if items is False else 4) + 2
+        n = rng.randrange(schema.get("minItems", 0), top)
+        return [gen(prefix[i] if i < len(prefix) else (items if items is not False else {}),
+                    rng, depth + 1) for i in range(n)]
     if t == "object" or "properties" in schema:
         out = {}
         for k, sub in schema.get("properties", {}).items():
