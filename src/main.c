@@ -43,6 +43,15 @@
  *                                            delay (doubles, <= 720x)
  *   --webhook-timeout-ms MS  BOARDD_WEBHOOK_TIMEOUT_MS  10000  longest
  *                                            delivery attempt
+ *   --secret-key PATH  BOARDD_SECRET_KEY  DB.key  the server key file
+ *                                            (created 0600 at first
+ *                                            start): seals webhook
+ *                                            secrets in the database
+ *   --event-retention S  BOARDD_EVENT_RETENTION  604800 (7 days)  how
+ *                                            long delivered events stay
+ *                                            in the outbox (1 s-1 year)
+ *   --bot-workers N  BOARDD_BOT_WORKERS  cores  threads that play bot
+ *                                            seats and timeouts (1-64)
  *
  * Runs until SIGINT or SIGTERM, then finishes in-flight requests and
  * closes the database cleanly. */
@@ -55,6 +64,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "common/keyfile.h"
 #include "http/http.h"
 #include "hooks/hooks.h"
 #include "http/hub.h"
@@ -69,6 +79,9 @@ struct config {
 	long clock_min;  /* shortest clock duration, seconds */
 	long write_wait; /* ms */
 	long hook_retry_ms, hook_timeout_ms;
+	long retention;   /* seconds events stay in the outbox */
+	long bot_workers; /* threads playing bot seats and timeouts */
+	const char *key_path; /* the server key file; NULL: db + ".key" */
 	int quiet, hook_private;
 	long streams, streams_addr, streams_token; /* -1: default */
 	long conns_addr;                           /* -1: default */
@@ -132,6 +145,20 @@ static void usage(FILE *f)
 	      "  --clock-min-seconds S  shortest move_seconds or bank_seconds"
 	      " a game's\n"
 	      "                 clock may have (default 10, 1-10)\n"
+	      "  --secret-key PATH  the server key file, which seals webhook"
+	      " secrets in\n"
+	      "                 the database (default: the database path +"
+	      " \".key\"; created\n"
+	      "                 mode 0600 at first start; keep it, and back"
+	      " it up apart)\n"
+	      "  --event-retention S  seconds delivered events stay for"
+	      " resuming the account\n"
+	      "                 stream (default 604800, 7 days; 1-31536000;"
+	      " events with a\n"
+	      "                 delivery still pending always stay)\n"
+	      "  --bot-workers N  threads that play bot seats and timeouts"
+	      " (default: cores,\n"
+	      "                 1-64)\n"
 	      "environment: BOARDD_ADDR BOARDD_PORT BOARDD_DB BOARDD_THREADS"
 	      " BOARDD_SYNC BOARDD_QUIET BOARDD_KEEPALIVE BOARDD_TIMEOUT"
 	      " BOARDD_MAX_CONNS BOARDD_MAX_CONNS_PER_ADDR BOARDD_MAX_STREAMS"
@@ -139,7 +166,8 @@ static void usage(FILE *f)
 	      " BOARDD_MAX_STREAMS_PER_TOKEN BOARDD_RATE_LIMIT"
 	      " BOARDD_TRUSTED_PROXY BOARDD_WAITING_PER_PLAYER"
 	      " BOARDD_WAITING_PER_ADDR BOARDD_WAITING_EXPIRY BOARDD_WRITE_WAIT"
-	      " BOARDD_BOT_MS BOARDD_CLOCK_MIN_SECONDS\n",
+	      " BOARDD_BOT_MS BOARDD_CLOCK_MIN_SECONDS BOARDD_SECRET_KEY"
+	      " BOARDD_EVENT_RETENTION BOARDD_BOT_WORKERS\n",
 	      f);
 }
 
@@ -185,7 +213,10 @@ static int takes_value(const char *a)
 	                                   "--clock-min-seconds",
 
 	                                   "--webhook-retry-ms",
-	                                   "--webhook-timeout-ms"};
+	                                   "--webhook-timeout-ms",
+	                                   "--secret-key",
+	                                   "--event-retention",
+	                                   "--bot-workers"};
 	for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
 		if (strcmp(a, opts[i]) == 0)
 			return 1;
@@ -214,6 +245,9 @@ static int parse_args(int argc, char **argv, struct config *c)
 	const char *env_proxy = env_or("BOARDD_TRUSTED_PROXY", NULL);
 	const char *hook_retry = env_or("BOARDD_WEBHOOK_RETRY_MS", "5000");
 	const char *hook_timeout = env_or("BOARDD_WEBHOOK_TIMEOUT_MS", "10000");
+	const char *retention = env_or("BOARDD_EVENT_RETENTION", "604800");
+	const char *bot_workers = env_or("BOARDD_BOT_WORKERS", NULL);
+	c->key_path = env_or("BOARDD_SECRET_KEY", NULL);
 	c->hook_private =
 	    strcmp(env_or("BOARDD_WEBHOOK_ALLOW_PRIVATE", "0"), "0") != 0;
 	c->addr = env_or("BOARDD_ADDR", "127.0.0.1");
@@ -264,6 +298,12 @@ static int parse_args(int argc, char **argv, struct config *c)
 			hook_timeout = v;
 		else if (strcmp(a, "--bot-ms") == 0)
 			bot_ms = v;
+		else if (strcmp(a, "--secret-key") == 0)
+			c->key_path = v;
+		else if (strcmp(a, "--event-retention") == 0)
+			retention = v;
+		else if (strcmp(a, "--bot-workers") == 0)
+			bot_workers = v;
 		else if (strcmp(a, "--write-wait") == 0)
 			write_wait = v;
 		else if (strcmp(a, "--clock-min-seconds") == 0)
@@ -303,6 +343,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 	c->threads = sysconf(_SC_NPROCESSORS_ONLN);
 	if (c->threads < 1)
 		c->threads = 1;
+	c->bot_workers = c->threads > 64 ? 64 : c->threads;
 	if (parse_long(port, 0, 65535, &c->port) < 0 ||
 	    (threads && parse_long(threads, 1, 64, &c->threads) < 0) ||
 	    parse_long(keepalive, 1, 3600, &c->keepalive) < 0 ||
@@ -324,13 +365,17 @@ static int parse_args(int argc, char **argv, struct config *c)
 	        0 ||
 	    parse_long(hook_retry, 1, 3600000, &c->hook_retry_ms) < 0 ||
 	    parse_long(hook_timeout, 100, 600000, &c->hook_timeout_ms) < 0 ||
+	    parse_long(retention, 1, 365L * 86400, &c->retention) < 0 ||
+	    (bot_workers && parse_long(bot_workers, 1, 64, &c->bot_workers) <
+	                        0) ||
 	    (strcmp(c->sync, "full") != 0 && strcmp(c->sync, "normal") != 0)) {
 		fputs("boardd: a value is out of range (port 0-65535, threads "
 		      "1-64, keepalive and timeout 1-3600 s, max-conns and "
 		      "max-streams >= 1, the other counts >= 0, sync "
 		      "full|normal, write-wait 0-60000 ms, bot-ms 1-60000, "
 		      "clock-min-seconds 1-10, webhook-retry-ms "
-		      "1-3600000, webhook-timeout-ms 100-600000)\n",
+		      "1-3600000, webhook-timeout-ms 100-600000, "
+		      "event-retention 1-31536000, bot-workers 1-64)\n",
 		      stderr);
 		return -1;
 	}
@@ -442,18 +487,30 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	/* The server key: beside the database unless --secret-key says. */
+	uint8_t key[STORE_KEY_LEN];
+	char key_path[4096];
+	snprintf(key_path, sizeof key_path, "%s%s",
+	         c.key_path ? c.key_path : c.db, c.key_path ? "" : ".key");
+	if (keyfile_load(key_path, key, sizeof key, err, sizeof err) < 0) {
+		fprintf(stderr, "boardd: %s\n", err);
+		return 1;
+	}
 	struct store *st = NULL;
 	struct store_config sc = {
+	    .secret_key = key,
 	    .path = c.db,
 	    .sync_full = strcmp(c.sync, "full") == 0,
-	    /* and the bot worker's, and one the webhook workers share */
-	    .connections = (int)c.threads + 3,
+	    /* and the bot workers', and one the webhook workers share */
+	    .connections = (int)c.threads + (int)c.bot_workers + 2,
 	    .busy_timeout_ms = (int)c.write_wait,
 	    .waiting_per_player = (unsigned)c.waiting_player,
 	    .waiting_per_addr = (unsigned)c.waiting_addr,
 	    .waiting_expire_ms = (int64_t)c.waiting_expiry * 1000,
 	    .exclusive = 1};
-	if (store_open(&sc, &st, err, sizeof err) < 0) {
+	int opened = store_open(&sc, &st, err, sizeof err);
+	sodium_memzero(key, sizeof key);
+	if (opened < 0) {
 		fprintf(stderr, "boardd: %s: %s\n", c.db, err);
 		return 1;
 	}
@@ -462,7 +519,8 @@ int main(int argc, char **argv)
 	struct hub *hub = svc ? hub_new() : NULL; /* live updates */
 	struct hooks_config hk = {.allow_private = c.hook_private,
 	                          .retry_ms = c.hook_retry_ms,
-	                          .timeout_ms = c.hook_timeout_ms};
+	                          .timeout_ms = c.hook_timeout_ms,
+	                          .retention_ms = (int64_t)c.retention * 1000};
 	struct hooks *hooks =
 	    hub ? hooks_start(st, &hk, err, sizeof err) : NULL;
 	struct wakers wakers = {hub, hooks};
@@ -479,8 +537,8 @@ int main(int argc, char **argv)
 		service_clock_min(svc, (unsigned)c.clock_min);
 	/* Bot seats: a worker thread, started after the move listener is
 	 * set (its moves reach live streams too). */
-	if (hub &&
-	    service_bots_start(svc, (unsigned)c.bot_ms, SVC_BOTS_QUEUE) < 0) {
+	if (hub && service_bots_start(svc, (unsigned)c.bot_ms, SVC_BOTS_QUEUE,
+	                              (int)c.bot_workers) < 0) {
 		fputs("boardd: cannot start the bot worker\n", stderr);
 		goto out_service;
 	}

@@ -1,5 +1,5 @@
 #!/bin/sh
-# deps.sh [fuzz] [lint] [valgrind] [bench]: installs the Debian 12 packages the build and
+# deps.sh [fuzz] [lint] [valgrind] [node] [bench]: installs the Debian 12 packages the build and
 # the tests need, and only those that are missing.  Called by `make deps`
 # (and so by `make run` and `make test`); `make fuzz` adds clang and its
 # sanitizer runtime, `make lint` and `make format` add their tools,
@@ -14,6 +14,7 @@ for group in "$@"; do
 	fuzz) PKGS="$PKGS clang libclang-rt-14-dev" ;;
 	lint) PKGS="$PKGS cppcheck clang-format" ;;
 	valgrind) PKGS="$PKGS valgrind" ;;
+	node) PKGS="$PKGS nodejs npm" ;; # tools/openapi-lint (npm ci)
 	bench) PKGS="$PKGS wrk" ;;
 	*) echo "deps: unknown group $group" >&2; exit 2 ;;
 	esac

@@ -46,6 +46,9 @@ struct rules {
 	const char *id;    /* "agent-avenue": the catalog id clients send */
 	const char *title; /* human title */
 	unsigned version;  /* bump whenever a replay could differ */
+	unsigned replays_from; /* the oldest stored version whose games this
+	                          module still replays exactly (their logs
+	                          give the same states); 0: only `version` */
 	int min_seats;     /* 1..ENGINE_MAX_SEATS */
 	int max_seats;     /* min_seats..ENGINE_MAX_SEATS */
 	size_t state_size; /* sizeof the module's state struct */
@@ -138,6 +141,10 @@ struct rules {
 
 /* The module whose id is `id`, or NULL.  Borrowed, static lifetime. */
 const struct rules *engine_rules_find(const char *id);
+
+/* 1 if r replays games stored under rules version `stored`: its own
+ * version, or one from r->replays_from up (older behaviour kept). */
+int engine_rules_replays(const struct rules *r, unsigned stored);
 
 /* All registered modules in catalog order; *n receives the count. */
 const struct rules *const *engine_rules_all(size_t *n);

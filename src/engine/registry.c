@@ -25,3 +25,9 @@ const struct rules *const *engine_rules_all(size_t *n)
 	*n = sizeof registry / sizeof *registry;
 	return registry;
 }
+
+int engine_rules_replays(const struct rules *r, unsigned stored)
+{
+	unsigned from = r->replays_from ? r->replays_from : r->version;
+	return stored >= from && stored <= r->version;
+}

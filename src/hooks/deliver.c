@@ -20,6 +20,9 @@
 #define GIVE_UP_MS         (25LL * 3600 * 1000) /* retry for 25 hours */
 #define IDLE_MS            1000 /* longest sleep between looks */
 #define MAX_WORKERS        16
+#define RETENTION_DEFAULT_MS (7LL * 86400 * 1000)
+#define PRUNE_MAX_EVERY_MS (10LL * 60 * 1000) /* prune at least this often */
+#define PRUNE_PAGE         1000 /* events per prune transaction */
 
 struct hooks {
 	struct store *st;        /* borrowed */
@@ -29,6 +32,7 @@ struct hooks {
 	int stop;                /* 1: workers must exit */
 	atomic_int stopping;     /* the same, read by attempts unlocked */
 	unsigned pokes;          /* bumped by hooks_poke */
+	int64_t prune_ms;        /* when the next prune is due (unix ms) */
 	int nthreads;            /* started */
 	pthread_t threads[MAX_WORKERS];
 };
@@ -207,10 +211,45 @@ static void deliver(struct hooks *h, struct store_delivery *d)
 	free(body);
 	int ok = body && !why[0];
 	int64_t now = wall_ms();
+	if (status == 410) {
+		/* Standard Webhooks: 410 Gone asks the sender to stop. */
+		store_delivery_gone(h->st, d->ev.key, (int)status,
+		                    "the receiver answered 410 Gone: the "
+		                    "webhook is disabled until it is PUT again",
+		                    d->hook.created_ms);
+		sodium_memzero(&d->hook, sizeof d->hook);
+		return;
+	}
 	int64_t next =
 	    ok ? 0 : next_attempt(h, d->attempts + 1, d->ev.created_ms, now);
 	store_delivery_done(h->st, d->ev.key, ok, (int)status, why, next);
 	sodium_memzero(&d->hook, sizeof d->hook);
+}
+
+/* ---- pruning ---- */
+
+/* If a prune is due, takes it (one worker does) and deletes the events
+ * older than the retention window, a page per transaction. */
+static void prune_if_due(struct hooks *h, int64_t now)
+{
+	pthread_mutex_lock(&h->mu);
+	int due = now >= h->prune_ms;
+	if (due) {
+		int64_t every = h->cfg.retention_ms / 4;
+		if (every > PRUNE_MAX_EVERY_MS)
+			every = PRUNE_MAX_EVERY_MS;
+		h->prune_ms = now + (every < IDLE_MS ? IDLE_MS : every);
+	}
+	pthread_mutex_unlock(&h->mu);
+	int n = PRUNE_PAGE, rc = 0;
+	while (due && rc == 0 && n == PRUNE_PAGE && !atomic_load(&h->stopping))
+		rc = store_events_prune(h->st, now - h->cfg.retention_ms,
+		                        PRUNE_PAGE, &n);
+	if (rc < 0)
+		fprintf(stderr,
+		        "boardd: pruning the event outbox failed (bd_err %d); "
+		        "retrying later\n",
+		        rc);
 }
 
 /* ---- the workers ---- */
@@ -224,6 +263,7 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&h->mu);
 		struct store_delivery d;
 		int64_t now = wall_ms(), next = 0;
+		prune_if_due(h, now);
 		int rc = store_delivery_claim(
 		    h->st, now, h->cfg.timeout_ms * 2 + 60000, &d, &next);
 		if (rc == 0) {
@@ -265,6 +305,8 @@ struct hooks *hooks_start(struct store *st, const struct hooks_config *cfg,
 		h->cfg.timeout_ms = TIMEOUT_DEFAULT_MS;
 	if (h->cfg.workers <= 0)
 		h->cfg.workers = 2;
+	if (h->cfg.retention_ms <= 0)
+		h->cfg.retention_ms = RETENTION_DEFAULT_MS;
 	if (h->cfg.workers > MAX_WORKERS)
 		h->cfg.workers = MAX_WORKERS;
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {

@@ -10,13 +10,22 @@
  * anything else (another status, a timeout, a refused address) is retried
  * after retry_ms * 2^(attempts-1), capped at retry_ms * 720 (an hour with
  * the default), each delay with jitter (half fixed, half random), until
- * the event is more than 25 hours old; then the delivery fails.  The
+ * the event is more than 25 hours old; then the delivery fails.  A 410
+ * Gone answer (the Standard Webhooks way for a receiver to unsubscribe)
+ * disables the webhook at once (store_delivery_gone): its pending
+ * deliveries fail and none is made until the player PUTs it again.  The
  * worker never follows redirects, uses no proxy, speaks only http and
  * https, and (unless allow_private) refuses to connect to an address that
  * netaddr_is_public rejects, checked on the address it actually connects
  * to, after DNS resolution (so a rebinding name cannot reach inside).
  * Deliveries left in flight by a crash are due again at start.  HTTP
  * request threads never wait for a delivery: they only poke the worker.
+ *
+ * The workers also prune the outbox (store_events_prune): every
+ * max(1 s, min(retention / 4, 10 min)), the events older than
+ * retention_ms whose delivery is no longer pending (delivered, failed, or
+ * none) are deleted, first at start.  Retries are never cut short: an
+ * event stays while its delivery is pending (at most 25 hours).
  */
 #ifndef BD_HOOKS_H
 #define BD_HOOKS_H
@@ -31,6 +40,7 @@ struct hooks_config {
 	int64_t retry_ms;   /* first retry delay, ms (>= 1); 0: 5000 */
 	int64_t timeout_ms; /* whole attempt, ms; 0: 10000 */
 	int workers;        /* delivery threads; 0: 2 */
+	int64_t retention_ms; /* how long events stay, ms; 0: 7 days */
 };
 
 struct hooks;

@@ -1,14 +1,23 @@
-/* bots.c: the bot worker, which plays the seats bots hold (bot.h).
+/* bots.c: the bot workers, which play the seats bots hold (bot.h).
  *
- * One thread and one bounded queue of game keys.  A key is queued when a
+ * A pool of threads (service_bots_start's `workers`) and one bounded
+ * queue of game keys.  A key is queued when a
  * committed move, a join or a creation leaves a bot seat to act
- * (svc__bots_wake); the worker loads the game, lets the bot choose for the
+ * (svc__bots_wake); a worker takes it, loads the game, lets the bot choose for the
  * lowest such seat and posts the choice as svc__move_as does for any
  * client that sends expected_seq: with the seq it read, so a move that
  * landed meanwhile makes it load and decide again.  The move is logged
  * like a player's and announced to every live stream; a replay never runs
  * a bot.  After each move the game goes to the back of the queue if a bot
- * is still to act, so bot-vs-bot games share the worker.
+ * is still to act, so bot-vs-bot games share the workers.
+ *
+ * No game is played by two workers at once: each worker claims the key
+ * it took (`playing`); a worker that takes a key another one holds drops
+ * it and marks the holder `again`, and the holder queues it once more
+ * when it is done (the wake-up may be for a move it has not seen).  Each
+ * decision runs on a worker, never on a request thread; the workers
+ * decide in parallel (one core each), their moves are written one at a
+ * time by the store.
  *
  * The queue never blocks a request thread: when it is full, the key is
  * dropped and the worker later rescans the store (store_bot_games_each),
@@ -18,12 +27,14 @@
  * server restarts: a broken bot must not spin the worker.  A full disk
  * (BD_ENOSPACE) is not a failure: the move is tried again a second later.
  *
- * The worker is also the clocks' scheduler (clock.c).  It knows the
+ * The workers are also the clocks' scheduler (clock.c).  They know the
  * earliest deadline (due_ms: svc__clock_wake lowers it after every move
  * that sets one; a pass over the store resets it) and waits for it; when
- * it passes, a pass queues every game whose deadline passed
- * (store_clock_due_each, earliest first, a page at a time), and the game
- * is played like any other: a seat whose deadline passed gets its
+ * it passes, one of them runs a pass that queues every game whose
+ * deadline (or deadline.soon time) passed (store_clock_due_each, earliest
+ * first, a page at a time), and the game is played like any other: each
+ * seat whose warning time came gets its deadline.soon (svc__clock_warn,
+ * once per deadline), and a seat whose deadline passed gets its
  * timeout (the mcts bot's move or a resignation, logged with reason
  * "timeout", posted with the seq it read, so a player's move that landed
  * first wins and the timeout is decided again).  The first pass runs at
@@ -51,11 +62,25 @@
 #define BOTS_PAGE    1000 /* most games one store scan returns */
 #define BOTS_RETRIES 8    /* lost races or a busy store, per decision */
 
+#define BOTS_MAX_WORKERS 64
+
+struct svc_bots;
+
+/* One worker thread and its claim. */
+struct bot_worker {
+	struct svc_bots *b;
+	pthread_t thread;
+	int64_t playing; /* the game it plays, 0: none; under b->mu */
+	int again;       /* 1: queue `playing` again when done; under mu */
+};
+
 struct svc_bots {
 	struct service *svc; /* borrowed */
 	unsigned max_ms;     /* each decision's wall-clock cap; 0: level's */
-	pthread_t thread;
-	pthread_mutex_t mu; /* guards everything below but `stopped` */
+	int nworkers;        /* started */
+	struct bot_worker workers[BOTS_MAX_WORKERS];
+	pthread_mutex_t mu; /* guards everything below and each worker's
+	                       playing and again */
 	pthread_cond_t wake;
 	int64_t *queue; /* a ring of game keys, each at most once */
 	size_t cap, head, len;
@@ -68,9 +93,10 @@ struct svc_bots {
 	int due_scan;       /* 1: run the clock pass now (at start, or a
 	                       page was full) */
 	int64_t pass_ms;    /* when the last clock pass began (unix ms) */
-	int stopping;       /* 1: the thread is to return */
-	/* Only the worker thread touches these: the games whose bots failed
-	 * (a ring; the oldest is forgotten first). */
+	int passing;        /* 1: a worker runs a scan or a clock pass */
+	int stopping;       /* 1: the threads are to return */
+	/* The games whose bots failed (a ring; the oldest is forgotten
+	 * first). */
 	int64_t stopped[BOTS_STOPPED];
 	size_t nstopped;
 };
@@ -146,20 +172,24 @@ int svc__bot_of(const char *bots, int seat, struct bot_spec *out)
 	return rc;
 }
 
-/* ---- the games whose bots failed (worker thread only) ---- */
+/* ---- the games whose bots failed ---- */
 
-static int is_stopped(const struct svc_bots *b, int64_t key)
+static int is_stopped(struct svc_bots *b, int64_t key)
 {
+	int found = 0;
+	pthread_mutex_lock(&b->mu);
 	size_t n = b->nstopped < BOTS_STOPPED ? b->nstopped : BOTS_STOPPED;
-	for (size_t i = 0; i < n; i++)
-		if (b->stopped[i] == key)
-			return 1;
-	return 0;
+	for (size_t i = 0; i < n && !found; i++)
+		found = b->stopped[i] == key;
+	pthread_mutex_unlock(&b->mu);
+	return found;
 }
 
 static void stop_game(struct svc_bots *b, int64_t key)
 {
+	pthread_mutex_lock(&b->mu);
 	b->stopped[b->nstopped++ % BOTS_STOPPED] = key;
+	pthread_mutex_unlock(&b->mu);
 }
 
 /* ---- one decision ---- */
@@ -238,6 +268,16 @@ static int play_once(struct svc_bots *b, int64_t key, struct bot_failure *why)
 		return rc;
 	}
 	snprintf(why->id, sizeof why->id, "%s", l.row.id);
+	rc = svc__clock_warn(svc, &l);
+	if (rc == BD_EBUSY) {
+		loaded_release(&l);
+		return rc; /* tried again */
+	}
+	if (rc < 0) /* a warning lost must not stop the game */
+		fprintf(stderr,
+		        "boardd: game %s: a deadline.soon was not written "
+		        "(bd_err %d)\n",
+		        l.row.id, rc);
 	rc = timeout_once(b, &l, why);
 	if (rc != 1) {
 		loaded_release(&l);
@@ -420,7 +460,7 @@ static int clock_due(const struct svc_bots *b)
  * minute, so a wall-clock step is noticed).  Under b->mu. */
 static void wait_wake(struct svc_bots *b)
 {
-	if (!b->due_ms) {
+	if (!b->due_ms || b->passing) { /* the passer wakes everyone */
 		pthread_cond_wait(&b->wake, &b->mu);
 		return;
 	}
@@ -432,22 +472,44 @@ static void wait_wake(struct svc_bots *b)
 	pthread_cond_timedwait(&b->wake, &b->mu, &ts);
 }
 
+/* The worker playing game `key`, or NULL.  Under b->mu. */
+static struct bot_worker *holder(struct svc_bots *b, int64_t key)
+{
+	for (int i = 0; i < b->nworkers; i++)
+		if (b->workers[i].playing == key)
+			return &b->workers[i];
+	return NULL;
+}
+
+/* Runs a scan (clock 0) or a clock pass (clock 1) with b->passing set,
+ * then wakes every worker: the pass may have queued many games.  Called
+ * and returns under b->mu. */
+static void pass(struct svc_bots *b, struct scan_ctx *x, int clock)
+{
+	b->passing = 1;
+	pthread_mutex_unlock(&b->mu);
+	if (clock)
+		clock_pass(b, x);
+	else
+		scan(b, x);
+	pthread_mutex_lock(&b->mu);
+	b->passing = 0;
+	pthread_cond_broadcast(&b->wake);
+}
+
 static void *worker_main(void *arg)
 {
-	struct svc_bots *b = arg;
+	struct bot_worker *w = arg;
+	struct svc_bots *b = w->b;
 	struct scan_ctx *x = malloc(sizeof *x);
 	pthread_mutex_lock(&b->mu);
 	while (!b->stopping) {
-		if (x && clock_due(b)) {
-			pthread_mutex_unlock(&b->mu);
-			clock_pass(b, x);
-			pthread_mutex_lock(&b->mu);
+		if (x && !b->passing && clock_due(b)) {
+			pass(b, x, 1);
 			continue;
 		}
-		if (b->len == 0 && b->rescan && x) {
-			pthread_mutex_unlock(&b->mu);
-			scan(b, x);
-			pthread_mutex_lock(&b->mu);
+		if (x && !b->passing && b->len == 0 && b->rescan) {
+			pass(b, x, 0);
 			continue;
 		}
 		if (b->len == 0) {
@@ -457,16 +519,29 @@ static void *worker_main(void *arg)
 		int64_t key = b->queue[b->head];
 		b->head = (b->head + 1) % b->cap;
 		b->len--;
+		struct bot_worker *other = holder(b, key);
+		if (other) { /* never two at once: its holder goes again */
+			other->again = 1;
+			continue;
+		}
+		w->playing = key;
 		pthread_mutex_unlock(&b->mu);
 		play(b, key);
 		pthread_mutex_lock(&b->mu);
+		w->playing = 0;
+		if (w->again) {
+			w->again = 0;
+			push(b, key);
+			pthread_cond_signal(&b->wake);
+		}
 	}
 	pthread_mutex_unlock(&b->mu);
 	free(x);
 	return NULL;
 }
 
-int service_bots_start(struct service *svc, unsigned max_ms, size_t queue)
+int service_bots_start(struct service *svc, unsigned max_ms, size_t queue,
+                       int workers)
 {
 	if (svc->bots)
 		return 0;
@@ -493,9 +568,23 @@ int service_bots_start(struct service *svc, unsigned max_ms, size_t queue)
 		free(b);
 		return BD_EINTERNAL;
 	}
-	/* Published before the thread runs, so no wake-up is missed. */
+	/* Published before the threads run, so no wake-up is missed. */
 	svc->bots = b;
-	if (pthread_create(&b->thread, NULL, worker_main, b) != 0) {
+	if (workers < 1)
+		workers = 1;
+	if (workers > BOTS_MAX_WORKERS)
+		workers = BOTS_MAX_WORKERS;
+	pthread_mutex_lock(&b->mu);
+	for (int i = 0; i < workers; i++) {
+		struct bot_worker *w = &b->workers[i];
+		w->b = b;
+		if (pthread_create(&w->thread, NULL, worker_main, w) != 0)
+			break;
+		b->nworkers++;
+	}
+	int started = b->nworkers;
+	pthread_mutex_unlock(&b->mu);
+	if (started == 0) {
 		svc->bots = NULL;
 		pthread_cond_destroy(&b->wake);
 		pthread_mutex_destroy(&b->mu);
@@ -513,9 +602,11 @@ void service_bots_stop(struct service *svc)
 		return;
 	pthread_mutex_lock(&b->mu);
 	b->stopping = 1;
-	pthread_cond_signal(&b->wake);
+	pthread_cond_broadcast(&b->wake);
+	int n = b->nworkers;
 	pthread_mutex_unlock(&b->mu);
-	pthread_join(b->thread, NULL);
+	for (int i = 0; i < n; i++)
+		pthread_join(b->workers[i].thread, NULL);
 	svc->bots = NULL;
 	pthread_cond_destroy(&b->wake);
 	pthread_mutex_destroy(&b->mu);

@@ -224,6 +224,61 @@ void svc__clock_advance(const struct svc_clock *c, struct svc_clock_state *s,
 	}
 }
 
+int64_t svc__clock_soon(const struct svc_clock *c,
+                        const struct svc_clock_state *s, int seat)
+{
+	int64_t d = svc__clock_deadline(c, s, seat);
+	if (!d)
+		return 0;
+	int64_t lead = (d - s->since[seat]) / STORE_SOON_SHARE;
+	return d - (lead < STORE_SOON_CAP_MS ? lead : STORE_SOON_CAP_MS);
+}
+
+int64_t svc__clock_soon_earliest(const struct svc_clock *c,
+                                 const struct svc_clock_state *s, int seats)
+{
+	int64_t best = 0;
+	for (int i = 0; i < seats; i++) {
+		int64_t w = svc__clock_soon(c, s, i);
+		if (w && (!best || w < best))
+			best = w;
+	}
+	return best;
+}
+
+int svc__clock_warn(struct service *svc, const struct loaded *l)
+{
+	struct svc_clock c;
+	struct svc_clock_state s;
+	if (!l->row.clock || l->row.open_seats || l->row.seq != l->g->seq)
+		return 0;
+	if (svc__clock_load(&l->row, &c, &s) < 0)
+		return BD_EINTERNAL;
+	int64_t now = svc__now_ms(), next = 0;
+	int rc = 0;
+	for (int i = 0; rc == 0 && i < l->row.seats; i++) {
+		int64_t d = svc__clock_deadline(&c, &s, i);
+		int64_t w = svc__clock_soon(&c, &s, i);
+		if (!d)
+			continue;
+		if (w > now) {
+			if (!next || w < next)
+				next = w;
+		} else if (d > now) {
+			/* Once per deadline (the store keeps count); a
+			 * deadline already past gets its timeout, no
+			 * warning. */
+			rc = store_event_deadline_soon(svc->st, l->row.key,
+			                               l->row.seq, i, d, NULL);
+		}
+	}
+	if (rc == 0)
+		rc = store_game_soon(svc->st, l->row.key, l->row.seq, next);
+	if (rc == 0 && next)
+		svc__clock_wake(svc, next);
+	return rc;
+}
+
 char *svc__clock_state_text(const struct svc_clock *c,
                             const struct svc_clock_state *s, int seats)
 {

@@ -148,6 +148,22 @@ void svc__clock_advance(const struct svc_clock *c, struct svc_clock_state *s,
                         int seats, int mover, int64_t until_ms, int64_t now_ms,
                         unsigned after);
 
+/* When seat's deadline.soon is due (unix ms): its deadline minus the
+ * smaller of STORE_SOON_CAP_MS and 1/STORE_SOON_SHARE of the time from
+ * the start of its decision to its deadline (store.h); 0 when the seat
+ * has no deadline. */
+int64_t svc__clock_soon(const struct svc_clock *c,
+                        const struct svc_clock_state *s, int seat);
+/* The earliest svc__clock_soon of the `seats` seats, 0 when none. */
+int64_t svc__clock_soon_earliest(const struct svc_clock *c,
+                                 const struct svc_clock_state *s, int seats);
+/* The scheduler's deadline.soon step for l (loaded, borrowed): each seat
+ * whose warning time came and whose deadline has not passed gets its
+ * deadline.soon (store_event_deadline_soon: once per deadline, ever);
+ * the game's soon_ms becomes the next warning time (store_game_soon),
+ * and the scheduler is woken for it.  Nothing for an untimed game or
+ * when l's row is behind its state.  0 or a store error. */
+int svc__clock_warn(struct service *svc, const struct loaded *l);
 /* The stored form of s (malloc'd JSON text), or NULL for an untimed game
  * (or out of memory when c->on). */
 char *svc__clock_state_text(const struct svc_clock *c,

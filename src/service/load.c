@@ -153,7 +153,7 @@ out_release:
 static int row_rules(struct loaded *l, struct svc_err *err)
 {
 	l->rules = engine_rules_find(l->row.rules_id);
-	if (!l->rules || l->rules->version != l->row.rules_version) {
+	if (!l->rules || !engine_rules_replays(l->rules, l->row.rules_version)) {
 		loaded_release(l);
 		return fail(err, BD_EINTERNAL,
 		            "the game's rules version is not served here");

@@ -72,12 +72,13 @@ static int write_move(void *ctx, const struct store_idem *rec)
 }
 
 /* Appends the move l->g has just taken (with `reason`, the seats' clocks
- * `clock_state` and the next deadline: struct store_move's), with
+ * `clock_state`, the next deadline and `soon_ms`, the next deadline.soon:
+ * struct store_move's), with
  * `answer` (owned) recorded for idem; *out = answer on success. */
 static int append(struct service *svc, struct loaded *l, uint64_t before,
                   int seat, const json_t *action, const char *reason,
-                  json_t *answer, struct svc_idem *idem, uint64_t *current,
-                  json_t **out)
+                  int64_t soon_ms, json_t *answer, struct svc_idem *idem,
+                  uint64_t *current, json_t **out)
 {
 	char *text = json_dumps(action, JSON_COMPACT | JSON_SORT_KEYS);
 	json_t *res = svc__result_json(l->g);
@@ -101,6 +102,7 @@ static int append(struct service *svc, struct loaded *l, uint64_t before,
 	                        reason,
 	                        l->row.clock_state,
 	                        l->row.deadline_ms,
+	                        soon_ms,
 	                        snap ? &sn : NULL};
 	struct move_write w = {svc, l->row.key, before, &mv, current};
 	int rc;
@@ -162,10 +164,13 @@ static int clock_check(struct service *svc, struct loaded *l, int seat,
 }
 
 /* Advances l->row's clocks over the move just applied to l->g by `seat`
- * (clock_check's c, s and until), for the answer and the log. */
+ * (clock_check's c, s and until), for the answer and the log; *soon_ms
+ * gets the next deadline.soon time (0: none). */
 static int clock_advance(struct loaded *l, int seat, struct svc_clock *c,
-                         struct svc_clock_state *s, int64_t until, int64_t now)
+                         struct svc_clock_state *s, int64_t until, int64_t now,
+                         int64_t *soon_ms)
 {
+	*soon_ms = 0;
 	if (!c->on)
 		return 0;
 	unsigned after = svc__clock_timed(&l->row, engine_game_to_act(l->g));
@@ -178,6 +183,7 @@ static int clock_advance(struct loaded *l, int seat, struct svc_clock *c,
 	l->row.to_act = engine_game_to_act(l->g);
 	l->row.seq = l->g->seq;
 	l->row.deadline_ms = svc__clock_earliest(c, s, l->g->seats, NULL);
+	*soon_ms = svc__clock_soon_earliest(c, s, l->g->seats);
 	return 0;
 }
 
@@ -196,7 +202,7 @@ static int try_move(struct service *svc, struct loaded *l, int seat,
 	uint64_t before = l->g->seq, current = 0;
 	struct svc_clock c = {0};
 	struct svc_clock_state cs;
-	int64_t now = svc__now_ms(), until;
+	int64_t now = svc__now_ms(), until, soon = 0;
 	int rc = clock_check(svc, l, seat, m->action, reason, &c, &cs, now,
 	                     &until, err);
 	if (rc < 0)
@@ -208,10 +214,10 @@ static int try_move(struct service *svc, struct loaded *l, int seat,
 		return svc__fail(err, rc, "%s", why.detail);
 	}
 	l->row.updated_ms = now; /* the answer shows this move's time */
-	if ((rc = clock_advance(l, seat, &c, &cs, until, now)) < 0)
+	if ((rc = clock_advance(l, seat, &c, &cs, until, now, &soon)) < 0)
 		return rc;
 	json_t *ignored = NULL;
-	rc = append(svc, l, before, seat, m->action, reason,
+	rc = append(svc, l, before, seat, m->action, reason, soon,
 	            out ? svc__game_json(svc, l, seat) : json_null(), idem,
 	            &current, out ? out : &ignored);
 	if (rc == 0) {
@@ -219,6 +225,8 @@ static int try_move(struct service *svc, struct loaded *l, int seat,
 		svc__moved(svc, l->row.key, l->g->seq);
 		if (engine_game_to_act(l->g) & l->row.bot_seats)
 			svc__bots_wake(svc, l->row.key);
+		if (soon)
+			svc__clock_wake(svc, soon); /* before the deadline */
 		if (l->row.deadline_ms)
 			svc__clock_wake(svc, l->row.deadline_ms);
 		return 0;
@@ -297,7 +305,26 @@ int service_move(struct service *svc, const char *id, const char *token,
 	struct move_req m;
 	if ((rc = parse_move(body, if_match, &m, err)) < 0)
 		return rc;
-	return move_loop(svc, id, token, &m, idem, out, seq, err);
+	/* A listed action carries its `label` (display text, in the lister's
+	 * language): posted back unchanged, the label is dropped here, so it
+	 * is neither checked by the rules nor logged (a label could say what
+	 * a later viewer of the log may not see). */
+	json_t *label = json_object_get(m.action, "label");
+	if (!label)
+		return move_loop(svc, id, token, &m, idem, out, seq, err);
+	if (!json_is_string(label))
+		return svc__fail(err, BD_EBADREQUEST,
+		                 "an action's 'label' is the string GET "
+		                 "/v1/games/{id}/actions listed, or absent");
+	json_t *bare = json_copy((json_t *)m.action);
+	if (!bare || json_object_del(bare, "label") < 0) {
+		json_decref(bare);
+		return BD_ENOMEM;
+	}
+	m.action = bare;
+	rc = move_loop(svc, id, token, &m, idem, out, seq, err);
+	json_decref(bare);
+	return rc;
 }
 
 int service_resign(struct service *svc, const char *id, const char *token,

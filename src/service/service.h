@@ -204,7 +204,8 @@ int service_moves(struct service *svc, const char *id, const char *token,
 
 /* ---- bot seats (bots.c) ---- */
 
-/* Starts the bot worker: one thread that plays every bot seat (a seating
+/* Starts the bot workers: `workers` threads (1..64; main.c's
+ * --bot-workers, default one per core) that play every bot seat (a seating
  * entry {"bot":…}, bot.h) as soon as it is to act, turn or off-turn
  * decision, posting each choice as an ordinary logged move.  It first
  * scans the store for active games where a bot seat is to act (turns
@@ -213,14 +214,17 @@ int service_moves(struct service *svc, const char *id, const char *token,
  * (>= 1; SVC_BOTS_QUEUE is a good size) bounds the games waiting for the
  * worker: a wake-up that finds it full is dropped, and the worker rescans
  * the store for such games once it has emptied it.  0, or BD_ENOMEM /
- * BD_EINTERNAL (no thread).  Without it bot seats never move.  The
- * worker is also the clocks' scheduler (clock.c): it applies every
- * passed deadline of a timed game as a move logged with reason "timeout"
- * (the mcts bot's choice, or a resignation), those that passed while the
- * server was down first; without it, deadlines are shown but never
- * applied.  Call before serving; calling it twice is a no-op. */
+ * BD_EINTERNAL (no thread).  Without it bot seats never move.  No game
+ * is played by two workers at once.  The workers are also the clocks'
+ * scheduler (clock.c): they send each deadline.soon (once per deadline)
+ * and apply every passed deadline of a timed game as a move logged with
+ * reason "timeout" (the mcts bot's choice, or a resignation), those that
+ * passed while the server was down first; without them, deadlines are
+ * shown but never applied.  Call before serving; calling it twice is a
+ * no-op. */
 #define SVC_BOTS_QUEUE 1024
-int service_bots_start(struct service *svc, unsigned max_ms, size_t queue);
+int service_bots_start(struct service *svc, unsigned max_ms, size_t queue,
+                       int workers);
 
 /* Stops the bot worker: lets the decision in hand finish (at most its
  * max_ms and one store write; no move is ever half-written: each is one

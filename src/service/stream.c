@@ -25,6 +25,10 @@ struct svc_stream {
 	int need_state;        /* 1: the next batch opens with `state` */
 	int emitted;           /* 1: some event has been produced */
 	int ended;             /* 1: nothing more will come */
+	int gap;               /* 1: an account stream resumed after key
+	                          gap_after lost events to pruning: the
+	                          next batch opens with a `gap` event */
+	int64_t gap_after;
 };
 
 /* {"event":…,"seq":…}, the head every event starts with. */
@@ -223,10 +227,12 @@ int service_account_stream_open(struct service *svc, const char *token,
                                 int64_t *player_key, struct svc_err *err)
 {
 	struct store_player p;
-	int64_t last = 0;
+	int64_t last = 0, pruned = 0;
 	int rc = svc__player_of(svc, token, &p, err);
 	if (rc == 0 && !after)
 		rc = store_events_last(svc->st, p.key, &last);
+	if (rc == 0 && after)
+		rc = store_events_horizon(svc->st, p.key, &pruned);
 	if (rc < 0)
 		return rc;
 	struct svc_stream *st = calloc(1, sizeof *st);
@@ -234,6 +240,13 @@ int service_account_stream_open(struct service *svc, const char *token,
 		return BD_ENOMEM;
 	st->player_key = p.key;
 	st->sent = after ? *after : (uint64_t)last;
+	if (after && (uint64_t)pruned > *after) {
+		/* Events after *after were pruned: say so, then go on
+		 * after the newest pruned one. */
+		st->gap = 1;
+		st->gap_after = (int64_t)*after;
+		st->sent = (uint64_t)pruned;
+	}
 	*out = st;
 	*player_key = p.key;
 	return 0;
@@ -256,15 +269,31 @@ static int account_one(void *ctx, const struct store_event *e)
 	return rc;
 }
 
+/* The `gap` event: {"event":"gap","seq":<newest pruned key>,
+ * "after":<the key the client resumed after>}. */
+static json_t *gap_event(const struct svc_stream *st)
+{
+	json_t *e = event_head("gap", st->sent);
+	if (e && json_object_set_new(e, "after",
+	                             json_integer(st->gap_after)) == 0)
+		return e;
+	json_decref(e);
+	return NULL;
+}
+
 static int account_next(struct service *svc, struct svc_stream *st,
                         json_t **events, int *finished)
 {
 	struct next_ctx nc = {.st = st, .events = json_array()};
-	int rc =
-	    nc.events
-	        ? store_events_each(svc->st, st->player_key, (int64_t)st->sent,
-	                            SVC_STREAM_BATCH, account_one, &nc)
-	        : BD_ENOMEM;
+	int rc = nc.events ? 0 : BD_ENOMEM;
+	if (rc == 0 && st->gap) {
+		rc = append(nc.events, gap_event(st));
+		st->gap = rc < 0;
+	}
+	if (rc == 0)
+		rc = store_events_each(svc->st, st->player_key,
+		                       (int64_t)st->sent, SVC_STREAM_BATCH - 1,
+		                       account_one, &nc);
 	if (rc < 0) {
 		json_decref(nc.events);
 		return rc;
@@ -272,6 +301,33 @@ static int account_next(struct service *svc, struct svc_stream *st,
 	*events = nc.events;
 	*finished = 0;
 	return 0;
+}
+
+/* Gives the last event of a batch (a `state` or `move` event) the
+ * game's "clock" as GET /v1/games/{id} shows it (svc__clock_json: each
+ * seat's deadline and bank), when the event is at the game's current seq:
+ * a client then need not fetch the game to show the clocks.  Events of
+ * older seqs carry none (the clocks were those of a state a later event
+ * in the batch supersedes). */
+static int add_clock(struct service *svc, const struct svc_stream *st,
+                     json_t *events)
+{
+	json_t *e = json_array_get(events, json_array_size(events) - 1);
+	const char *what = json_string_value(json_object_get(e, "event"));
+	if (!what || (strcmp(what, "move") != 0 && strcmp(what, "state") != 0))
+		return 0;
+	struct store_game row = {0};
+	int rc = store_game_by_key(svc->st, st->key, &row);
+	json_t *seq = json_object_get(e, "seq");
+	if (rc == 0 && json_is_integer(seq) &&
+	    (uint64_t)json_integer_value(seq) == row.seq) {
+		json_t *clock = svc__clock_json(&row);
+		rc = clock && json_object_set_new(e, "clock", clock) == 0
+		         ? 0
+		         : BD_ENOMEM;
+	}
+	store_game_release(&row);
+	return rc;
 }
 
 int service_stream_next(struct service *svc, struct svc_stream *st,
@@ -298,6 +354,8 @@ int service_stream_next(struct service *svc, struct svc_stream *st,
 			rc = append(nc.events, end_event(st));
 		st->ended = rc == 0;
 	}
+	if (rc == 0)
+		rc = add_clock(svc, st, nc.events);
 	if (rc < 0) {
 		json_decref(nc.events);
 		return rc;

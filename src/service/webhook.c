@@ -76,10 +76,19 @@ static int url_check(const char *url, int allow_private, struct svc_err *err)
 
 /* ---- PUT, GET, DELETE /v1/players/me/webhook ---- */
 
+/* {url, created, enabled, disabled, disabled_reason}: disabled is when a
+ * receiver's 410 Gone stopped deliveries (RFC 3339) and why, both null
+ * while enabled. */
 static json_t *hook_json(const struct store_webhook *w)
 {
-	return json_pack("{s:s,s:o}", "url", w->url, "created",
-	                 svc__iso_time(w->created_ms));
+	int off = w->disabled_ms != 0;
+	return json_pack(
+	    "{s:s,s:o,s:b,s:o,s:o}", "url", w->url, "created",
+	    svc__iso_time(w->created_ms), "enabled", !off, "disabled",
+	    off ? svc__iso_time(w->disabled_ms) : json_null(),
+	    "disabled_reason",
+	    off && w->disabled_why[0] ? json_string(w->disabled_why)
+	                              : json_null());
 }
 
 int service_webhook_put(struct service *svc, const char *token,

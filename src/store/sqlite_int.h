@@ -77,6 +77,18 @@ enum stmt {
 	ST_GAME_CLOCK_START,
 	ST_CLOCK_DUE,
 	ST_CLOCK_NEXT,
+	ST_GAME_SOON,
+	ST_EV_WARNED,
+	ST_EV_HORIZON,
+	ST_PRUNE_HORIZONS,
+	ST_PRUNE_DELIVERIES,
+	ST_PRUNE_EVENTS,
+	ST_PRUNE_WARNINGS,
+	ST_HOOK_UNSEALED,
+	ST_HOOK_SEAL,
+	ST_HOOK_ANY_SEALED,
+	ST_DLV_GONE,
+	ST_HOOK_DISABLE,
 	ST_COUNT
 };
 
@@ -154,6 +166,7 @@ struct store {
 	int64_t waiting_expire_ms; /* store_config's, 0: never */
 	unsigned waiting_per_player; /* store_config's, 0: no cap */
 	unsigned waiting_per_addr;   /* store_config's, 0: no cap */
+	uint8_t secret_key[STORE_KEY_LEN]; /* seals webhook secrets */
 	struct conn conns[];         /* the pool: reads */
 };
 
@@ -226,6 +239,11 @@ void store__checkin(struct store *s, struct conn *c);
  * (BD_EBUSY); BD_EUNAVAILABLE if the file was deleted or replaced;
  * BD_ENOSPACE if the disk or the file size limit is full. */
 int store__write_tx(struct store *s, tx_fn fn, void *ctx);
+
+/* At store_open, after the migrations (store_events.c): seals the webhook
+ * secrets stored clear, and checks that s->secret_key opens the sealed
+ * ones.  0, or a bd_err with a sentence in err. */
+int store__hooks_seal(struct store *s, char *err, size_t errlen);
 
 /* Inside a write transaction: sets game `key`'s first deadline if it is
  * a timed game that has just started (active, nobody moved yet); else

@@ -51,6 +51,14 @@ struct store_config {
 	 * skip it, store_seat_claim answers BD_ENOTFOUND, and it counts for
 	 * no cap.  The row stays (keys are never reused).  0: never. */
 	int64_t waiting_expire_ms;
+	/* The server key (STORE_KEY_LEN bytes, borrowed for the call) that
+	 * seals webhook signing secrets at rest (XChaCha20-Poly1305, the
+	 * player as associated data): the database file alone does not
+	 * yield them.  store_open seals the secrets an older version stored
+	 * clear, and fails (BD_EBADREQUEST) when the key does not open the
+	 * sealed ones (another key file).  NULL: a random key for this
+	 * store only (tests): secrets then do not outlive store_close. */
+	const uint8_t *secret_key;
 	/* 1: this store owns the database file: store_open takes an
 	 * exclusive flock(2) on PATH.lock and fails with BD_EUNAVAILABLE
 	 * (and a sentence saying so) while another process, or another
@@ -59,6 +67,8 @@ struct store_config {
 	 * the file (docs/read-path.md). */
 	int exclusive;
 };
+
+#define STORE_KEY_LEN 32 /* bytes of store_config.secret_key */
 
 /* Opens (creating if needed) the database, applies the migrations of sql/
  * that it lacks, and opens the pool.  On success *out is the caller's, to
@@ -213,6 +223,9 @@ struct store_move {
 	                            sql/0006), or NULL: untimed game */
 	int64_t deadline_ms;     /* the earliest deadline after it (unix
 	                            ms), or 0: none */
+	int64_t soon_ms;         /* when a deadline.soon is next due after it
+	                            (unix ms; store_clock_due_each finds the
+	                            game then), or 0: none */
 	const struct store_snapshot *snapshot; /* the state after it, kept
 	                            in the same transaction, or NULL */
 };
@@ -324,15 +337,28 @@ int store_bot_games_each(struct store *s, int64_t after_key, int limit,
 
 /* ---- clocks (store_sqlite.c) ---- */
 
+/* When a deadline.soon is due: at the deadline minus the smaller of
+ * STORE_SOON_CAP_MS (an hour) and 1/STORE_SOON_SHARE of the time the
+ * seat had for that decision (from when it began to its deadline). */
+#define STORE_SOON_CAP_MS 3600000
+#define STORE_SOON_SHARE  4
+
 /* Calls fn(ctx, key) for each game whose earliest deadline
- * (store_game.deadline_ms) is at or before now_ms, earliest first, at
- * most `limit` (1..1000) of them.  fn as store_bot_games_each's. */
+ * (store_game.deadline_ms) or next deadline.soon (store_move.soon_ms,
+ * store_game_soon) is at or before now_ms, earliest first, at most
+ * `limit` (1..1000) of them.  fn as store_bot_games_each's. */
 int store_clock_due_each(struct store *s, int64_t now_ms, int limit,
                          store_key_fn fn, void *ctx);
 
-/* *next_ms = the earliest deadline of any game after after_ms (unix ms),
- * or 0 when there is none. */
+/* *next_ms = the earliest deadline or deadline.soon time of any game
+ * after after_ms (unix ms), or 0 when there is none. */
 int store_clock_next(struct store *s, int64_t after_ms, int64_t *next_ms);
+
+/* Sets when game `key` is next due for a deadline.soon (unix ms; 0:
+ * never), if it is still at `seq` (else nothing: the move that changed
+ * it set its own). */
+int store_game_soon(struct store *s, int64_t key, uint64_t seq,
+                    int64_t soon_ms);
 
 /* ---- idempotency (store_players.c) ---- */
 
@@ -391,26 +417,48 @@ int store_events_last(struct store *s, int64_t player_key, int64_t *key);
 
 /* For the clocks: writes a "deadline.soon" event for the player holding
  * `seat` of game `game_key` (none if a seat token holds it), deadline_ms
- * being the seat's deadline (unix ms), in one transaction.  0 also when
- * nobody gets one; BD_ENOTFOUND if no such game. */
-int store_event_deadline_soon(struct store *s, int64_t game_key, int seat,
-                              int64_t deadline_ms);
+ * being the seat's deadline (unix ms), in one transaction, once per
+ * (game, seat, deadline) ever: the warning is recorded (table
+ * deadline_warnings) whoever holds the seat.  *sent (may be NULL) is 1
+ * when this call recorded it, 0 when it was recorded before or the game
+ * is no longer at `seq` (nothing is written then).  BD_ENOTFOUND if no
+ * such game. */
+int store_event_deadline_soon(struct store *s, int64_t game_key, uint64_t seq,
+                              int seat, int64_t deadline_ms, int *sent);
+
+/* Prunes the outbox: deletes the events created before before_ms (unix
+ * ms) that have no pending delivery, their deliveries, and the
+ * deadline.soon records of deadlines before it; each player's newest
+ * deleted key is kept (store_events_horizon).  At most `limit` events
+ * per call (1..100000); *pruned (may be NULL) gets how many. */
+int store_events_prune(struct store *s, int64_t before_ms, int limit,
+                       int *pruned);
+
+/* *key = the key of player `player_key`'s newest pruned event, 0 if none
+ * was: an account stream resumed after a smaller key has lost events. */
+int store_events_horizon(struct store *s, int64_t player_key, int64_t *key);
 
 /* ---- webhooks and their deliveries (store_events.c) ---- */
 
 #define STORE_URL_MAX    2048 /* longest webhook URL, bytes */
 #define STORE_SECRET_MAX 64   /* longest signing secret, bytes */
 
-/* A player's webhook. */
+#define STORE_WHY_MAX    200  /* longest disabled_why, bytes */
+
+/* A player's webhook.  The secret is clear here: the store seals it on
+ * the way in and opens it on the way out (store_config.secret_key). */
 struct store_webhook {
 	char url[STORE_URL_MAX + 1];
 	uint8_t secret[STORE_SECRET_MAX]; /* raw bytes (24..64) */
 	size_t secret_len;
-	int64_t created_ms; /* 0 on a put: now */
+	int64_t created_ms;  /* 0 on a put: now */
+	int64_t disabled_ms; /* read back: when deliveries stopped (unix ms;
+	                        store_delivery_gone), 0: enabled */
+	char disabled_why[STORE_WHY_MAX + 1]; /* read back: why, or "" */
 };
 
-/* Registers (or replaces) player `player_key`'s webhook; pending
- * deliveries go to the new one. */
+/* Registers (or replaces) player `player_key`'s webhook, enabled;
+ * pending deliveries go to the new one. */
 int store_webhook_put(struct store *s, int64_t player_key,
                       const struct store_webhook *w);
 
@@ -450,6 +498,15 @@ int store_delivery_claim(struct store *s, int64_t now_ms, int64_t lease_ms,
  * retry, 0 ends it ("delivered" when ok, else "failed"). */
 int store_delivery_done(struct store *s, int64_t event_key, int ok,
                         int http_status, const char *error, int64_t next_ms);
+
+/* Records the end of an attempt of delivery `event_key` whose receiver
+ * answered that the webhook is gone (HTTP 410, Standard Webhooks): the
+ * delivery fails with `why`, the webhook it went to (created at
+ * hook_created_ms: a webhook PUT since then is left alone) is disabled
+ * with `why`, and its other pending deliveries fail ("webhook
+ * disabled").  No new delivery is made for it until it is PUT again. */
+int store_delivery_gone(struct store *s, int64_t event_key, int http_status,
+                        const char *why, int64_t hook_created_ms);
 
 /* At start: deliveries left in flight by a crash are due now. */
 int store_deliveries_requeue(struct store *s);

@@ -1,5 +1,6 @@
 /* store_events.c: the per-player event outbox, webhooks and their
  * deliveries.  See store.h; internals in sqlite_int.h. */
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,8 +122,9 @@ void store_on_change(struct store *s, store_change_fn fn, void *ctx)
 
 /* The transaction of store_event_deadline_soon. */
 struct deadline_ctx {
-	int64_t key, deadline_ms;
+	int64_t key, seq, deadline_ms;
 	int seat;
+	int sent; /* out */
 };
 
 static int deadline_tx(struct conn *c, void *ctx)
@@ -131,7 +133,14 @@ static int deadline_tx(struct conn *c, void *ctx)
 	struct ev_state r;
 	int rc = game_state(c, x->key, &r);
 	if (rc == 0)
-		rc = store__run(c, ST_EV_DEADLINE,
+		rc = store__run(c, ST_EV_WARNED,
+		                ARGS(A_I64(x->key), A_I64(x->seat),
+		                     A_I64(x->deadline_ms), A_I64(x->seq)),
+		                NULL, NULL);
+	if (rc < 0 || sqlite3_changes(c->db) == 0)
+		return rc; /* warned before, or the game moved on */
+	x->sent = 1;
+	rc = store__run(c, ST_EV_DEADLINE,
 		                ARGS(A_I64(x->key), A_I64(x->seat),
 		                     A_I64(x->deadline_ms),
 		                     A_I64(store__now_ms())),
@@ -142,11 +151,69 @@ static int deadline_tx(struct conn *c, void *ctx)
 	return rc;
 }
 
-int store_event_deadline_soon(struct store *s, int64_t game_key, int seat,
-                              int64_t deadline_ms)
+int store_event_deadline_soon(struct store *s, int64_t game_key, uint64_t seq,
+                              int seat, int64_t deadline_ms, int *sent)
 {
-	struct deadline_ctx x = {game_key, deadline_ms, seat};
-	return store__write_tx(s, deadline_tx, &x);
+	struct deadline_ctx x = {game_key, (int64_t)seq, deadline_ms, seat, 0};
+	int rc = store__write_tx(s, deadline_tx, &x);
+	if (sent)
+		*sent = rc == 0 && x.sent;
+	return rc;
+}
+
+/* ---- pruning ---- */
+
+/* The arguments of store_events_prune's transaction. */
+struct prune_ctx {
+	int64_t before_ms;
+	int limit;
+	int pruned; /* out */
+};
+
+static int prune_tx(struct conn *c, void *ctx)
+{
+	struct prune_ctx *x = ctx;
+	int rc = store__run(c, ST_PRUNE_HORIZONS,
+	                    ARGS(A_I64(x->before_ms), A_I64(x->limit)), NULL,
+	                    NULL);
+	if (rc == 0)
+		rc = store__run(c, ST_PRUNE_DELIVERIES,
+		                ARGS(A_I64(x->before_ms), A_I64(x->limit)),
+		                NULL, NULL);
+	if (rc == 0)
+		rc = store__run(c, ST_PRUNE_EVENTS,
+		                ARGS(A_I64(x->before_ms), A_I64(x->limit)),
+		                NULL, NULL);
+	if (rc == 0)
+		x->pruned = sqlite3_changes(c->db);
+	if (rc == 0)
+		rc = store__run(c, ST_PRUNE_WARNINGS, ARGS(A_I64(x->before_ms)),
+		                NULL, NULL);
+	return rc;
+}
+
+int store_events_prune(struct store *s, int64_t before_ms, int limit,
+                       int *pruned)
+{
+	if (limit < 1 || limit > 100000)
+		return BD_EBADREQUEST;
+	struct prune_ctx x = {before_ms, limit, 0};
+	int rc = store__write_tx(s, prune_tx, &x);
+	if (pruned)
+		*pruned = rc == 0 ? x.pruned : 0;
+	return rc;
+}
+
+int store_events_horizon(struct store *s, int64_t player_key, int64_t *key)
+{
+	struct one_i64 r = {0};
+	struct conn *c = store__checkout(s);
+	int rc = store__run(c, ST_EV_HORIZON, ARGS(A_I64(player_key)),
+	                    store__read_i64, &r);
+	store__checkin(s, c);
+	if (rc == 0)
+		*key = r.found ? r.v : 0;
+	return rc;
 }
 
 /* ---- reading events ---- */
@@ -207,7 +274,55 @@ int store_events_last(struct store *s, int64_t player_key, int64_t *key)
 
 /* ---- webhooks ---- */
 
+/* A sealed secret: nonce, then ciphertext and tag. */
+#define SEAL_NONCE crypto_aead_xchacha20poly1305_ietf_NPUBBYTES
+#define SEAL_TAG   crypto_aead_xchacha20poly1305_ietf_ABYTES
+#define SEALED_MAX (SEAL_NONCE + STORE_SECRET_MAX + SEAL_TAG)
+
+/* The associated data binding a sealed secret to its player's row: the
+ * player key, 8 bytes big-endian (a secret copied to another row does
+ * not open). */
+static void seal_ad(int64_t player_key, uint8_t ad[8])
+{
+	for (int i = 0; i < 8; i++)
+		ad[i] = (uint8_t)((uint64_t)player_key >> (56 - 8 * i));
+}
+
+/* Seals secret[0..n) (n <= STORE_SECRET_MAX) for player_key's row into
+ * out (SEALED_MAX bytes); returns the sealed length. */
+static size_t seal(const struct store *s, int64_t player_key,
+                   const uint8_t *secret, size_t n, uint8_t *out)
+{
+	uint8_t ad[8];
+	unsigned long long len = 0;
+	seal_ad(player_key, ad);
+	randombytes_buf(out, SEAL_NONCE);
+	crypto_aead_xchacha20poly1305_ietf_encrypt(
+	    out + SEAL_NONCE, &len, secret, n, ad, sizeof ad, NULL, out,
+	    s->secret_key);
+	return SEAL_NONCE + (size_t)len;
+}
+
+/* Opens a sealed secret of player_key's row into w->secret.  0, or
+ * BD_EINTERNAL when it does not open (another key, a damaged row). */
+static int unseal(const struct store *s, int64_t player_key,
+                  const uint8_t *in, size_t n, struct store_webhook *w)
+{
+	uint8_t ad[8];
+	unsigned long long len = 0;
+	if (n < SEAL_NONCE + SEAL_TAG + 1 || n > SEALED_MAX)
+		return BD_EINTERNAL;
+	seal_ad(player_key, ad);
+	if (crypto_aead_xchacha20poly1305_ietf_decrypt(
+	        w->secret, &len, NULL, in + SEAL_NONCE, n - SEAL_NONCE, ad,
+	        sizeof ad, in, s->secret_key) != 0)
+		return BD_EINTERNAL;
+	w->secret_len = (size_t)len;
+	return 0;
+}
+
 struct hook_put_ctx {
+	struct store *s;
 	int64_t player_key;
 	const struct store_webhook *w;
 };
@@ -216,10 +331,11 @@ static int hook_put_tx(struct conn *c, void *ctx)
 {
 	struct hook_put_ctx *x = ctx;
 	const struct store_webhook *w = x->w;
+	uint8_t sealed[SEALED_MAX];
+	size_t n = seal(x->s, x->player_key, w->secret, w->secret_len, sealed);
 	return store__run(
 	    c, ST_HOOK_PUT,
-	    ARGS(A_I64(x->player_key), A_TEXT(w->url),
-	         A_BLOB(w->secret, (int)w->secret_len),
+	    ARGS(A_I64(x->player_key), A_TEXT(w->url), A_BLOB(sealed, (int)n),
 	         A_I64(w->created_ms ? w->created_ms : store__now_ms())),
 	    NULL, NULL);
 }
@@ -230,26 +346,34 @@ int store_webhook_put(struct store *s, int64_t player_key,
 	if (w->secret_len < 24 || w->secret_len > STORE_SECRET_MAX ||
 	    strlen(w->url) > STORE_URL_MAX)
 		return BD_EBADREQUEST;
-	struct hook_put_ctx x = {player_key, w};
+	struct hook_put_ctx x = {s, player_key, w};
 	return store__write_tx(s, hook_put_tx, &x);
 }
 
-/* Reads url, secret, created_ms from columns col..col+2. */
-static int read_hook(sqlite3_stmt *st, int col, struct store_webhook *w)
+/* Reads HOOK_COLS from columns col.. into *w, opening the secret (a
+ * clear one only before store__hooks_seal has run: never served). */
+static int read_hook(const struct store *s, sqlite3_stmt *st, int col,
+                     struct store_webhook *w)
 {
-	const void *secret = sqlite3_column_blob(st, col + 1);
+	const uint8_t *secret = sqlite3_column_blob(st, col + 1);
 	int n = sqlite3_column_bytes(st, col + 1);
-	if (!secret || n < 1 || n > STORE_SECRET_MAX)
+	int64_t player_key = sqlite3_column_int64(st, col + 3);
+	int sealed = sqlite3_column_int(st, col + 4);
+	if (!secret || n < 1 || !sealed)
 		return BD_EINTERNAL;
-	memcpy(w->secret, secret, (size_t)n);
-	w->secret_len = (size_t)n;
-	w->created_ms = col + 2 < sqlite3_column_count(st)
-	                    ? sqlite3_column_int64(st, col + 2)
-	                    : 0;
+	int rc = unseal(s, player_key, secret, (size_t)n, w);
+	if (rc < 0)
+		return rc;
+	w->created_ms = sqlite3_column_int64(st, col + 2);
+	w->disabled_ms = sqlite3_column_int64(st, col + 5);
+	const char *why = (const char *)sqlite3_column_text(st, col + 6);
+	snprintf(w->disabled_why, sizeof w->disabled_why, "%s",
+	         why ? why : "");
 	return store__col_copy(st, col, w->url, sizeof w->url);
 }
 
 struct hook_row {
+	const struct store *s;
 	int found;
 	struct store_webhook *w;
 };
@@ -258,14 +382,14 @@ static int each_hook(sqlite3_stmt *st, void *ctx)
 {
 	struct hook_row *r = ctx;
 	r->found = 1;
-	return read_hook(st, 0, r->w);
+	return read_hook(r->s, st, 0, r->w);
 }
 
 int store_webhook_get(struct store *s, int64_t player_key,
                       struct store_webhook *out)
 {
 	struct store_webhook w;
-	struct hook_row r = {0, &w};
+	struct hook_row r = {s, 0, &w};
 	struct conn *c = store__checkout(s);
 	int rc =
 	    store__run(c, ST_HOOK_GET, ARGS(A_I64(player_key)), each_hook, &r);
@@ -274,6 +398,97 @@ int store_webhook_get(struct store *s, int64_t player_key,
 		rc = BD_ENOTFOUND;
 	if (rc == 0)
 		*out = w;
+	sodium_memzero(&w, sizeof w);
+	return rc;
+}
+
+/* The clear rows are read first (a statement cannot run while its own
+ * rows are read): at most this many per transaction, repeated. */
+struct clear_rows {
+	int n;
+	int64_t keys[64];
+	uint8_t secrets[64][STORE_SECRET_MAX];
+	int lens[64];
+};
+
+static int read_clear(sqlite3_stmt *st, void *ctx)
+{
+	struct clear_rows *r = ctx;
+	int n = sqlite3_column_bytes(st, 1);
+	const void *p = sqlite3_column_blob(st, 1);
+	if (r->n == 64)
+		return 0;
+	if (!p || n < 24 || n > STORE_SECRET_MAX)
+		return BD_EINTERNAL;
+	r->keys[r->n] = sqlite3_column_int64(st, 0);
+	memcpy(r->secrets[r->n], p, (size_t)n);
+	r->lens[r->n++] = n;
+	return 0;
+}
+
+struct seal_ctx {
+	struct store *s;
+	struct clear_rows rows;
+};
+
+static int seal_tx(struct conn *c, void *ctx)
+{
+	struct seal_ctx *x = ctx;
+	x->rows.n = 0;
+	int rc = store__run(c, ST_HOOK_UNSEALED, NO_ARGS, read_clear, &x->rows);
+	for (int i = 0; rc == 0 && i < x->rows.n; i++) {
+		uint8_t sealed[SEALED_MAX];
+		size_t len = seal(x->s, x->rows.keys[i], x->rows.secrets[i],
+		                  (size_t)x->rows.lens[i], sealed);
+		rc = store__run(c, ST_HOOK_SEAL,
+		                ARGS(A_I64(x->rows.keys[i]),
+		                     A_BLOB(sealed, (int)len)),
+		                NULL, NULL);
+	}
+	return rc;
+}
+
+/* row_fn: tries to open one sealed secret. */
+static int try_open(sqlite3_stmt *st, void *ctx)
+{
+	const struct store *s = ctx;
+	struct store_webhook w;
+	const uint8_t *p = sqlite3_column_blob(st, 1);
+	int rc = p ? unseal(s, sqlite3_column_int64(st, 0), p,
+	                    (size_t)sqlite3_column_bytes(st, 1), &w)
+	           : BD_EINTERNAL;
+	sodium_memzero(&w, sizeof w);
+	return rc;
+}
+
+int store__hooks_seal(struct store *s, char *err, size_t errlen)
+{
+	struct conn *c = store__checkout(s);
+	int rc = store__run(c, ST_HOOK_ANY_SEALED, NO_ARGS, try_open, s);
+	store__checkin(s, c);
+	if (rc == BD_EINTERNAL) {
+		snprintf(err, errlen,
+		         "the server key does not open the webhook secrets "
+		         "sealed in this database (was its key file "
+		         "replaced?)");
+		return BD_EBADREQUEST;
+	}
+	struct seal_ctx *x = calloc(1, sizeof *x);
+	if (!x) {
+		snprintf(err, errlen, "out of memory");
+		return BD_ENOMEM;
+	}
+	x->s = s;
+	do
+		rc = rc < 0 ? rc : store__write_tx(s, seal_tx, x);
+	while (rc == 0 && x->rows.n == 64);
+	sodium_memzero(x, sizeof *x);
+	free(x);
+	if (rc < 0)
+		snprintf(err, errlen,
+		         "cannot seal the webhook secrets stored clear "
+		         "(bd_err %d)",
+		         rc);
 	return rc;
 }
 
@@ -285,8 +500,10 @@ static int hook_delete_tx(struct conn *c, void *ctx)
 	if (rc == 0 && sqlite3_changes(c->db) == 0)
 		return BD_ENOTFOUND;
 	if (rc == 0)
-		rc = store__run(c, ST_HOOK_ORPHANS, ARGS(A_I64(*player_key)),
-		                NULL, NULL);
+		rc = store__run(
+		    c, ST_HOOK_ORPHANS,
+		    ARGS(A_I64(*player_key), A_TEXT("webhook removed")), NULL,
+		    NULL);
 	return rc;
 }
 
@@ -303,10 +520,10 @@ void store_delivery_release(struct store_delivery *d)
 	d->ev.data = NULL;
 }
 
-/* Reads DLV_COLS (and, with_hook, url and secret after them) into *d;
+/* Reads DLV_COLS (and, with s, HOOK_COLS after them) into *d;
  * d->ev.data becomes a malloc'd copy. */
-static int read_delivery(sqlite3_stmt *st, struct store_delivery *d,
-                         int with_hook)
+static int read_delivery(const struct store *s, sqlite3_stmt *st,
+                         struct store_delivery *d)
 {
 	memset(d, 0, sizeof *d);
 	int rc = read_event(st, 0, &d->ev);
@@ -324,12 +541,13 @@ static int read_delivery(sqlite3_stmt *st, struct store_delivery *d,
 		const char *e = (const char *)sqlite3_column_text(st, 10);
 		snprintf(d->last_error, sizeof d->last_error, "%s", e ? e : "");
 	}
-	if (rc == 0 && with_hook)
-		rc = read_hook(st, 11, &d->hook);
+	if (rc == 0 && s)
+		rc = read_hook(s, st, 11, &d->hook);
 	return rc;
 }
 
 struct dlv_row {
+	const struct store *s;
 	int found;
 	struct store_delivery *d;
 };
@@ -338,7 +556,7 @@ static int one_delivery(sqlite3_stmt *st, void *ctx)
 {
 	struct dlv_row *r = ctx;
 	r->found = 1;
-	return read_delivery(st, r->d, 1);
+	return read_delivery(r->s, st, r->d);
 }
 
 struct claim_dlv_ctx {
@@ -374,7 +592,7 @@ int store_delivery_claim(struct store *s, int64_t now_ms, int64_t lease_ms,
 		return BD_ENOTFOUND;
 	}
 	c = store__checkout(s);
-	struct dlv_row r = {0, out};
+	struct dlv_row r = {s, 0, out};
 	rc = store__run(c, ST_DLV_GET, ARGS(A_I64(x.key.v)), one_delivery, &r);
 	store__checkin(s, c);
 	if (rc == 0 && !r.found)
@@ -409,6 +627,44 @@ int store_delivery_done(struct store *s, int64_t event_key, int ok,
 	return store__write_tx(s, done_tx, &x);
 }
 
+struct gone_ctx {
+	int64_t key;
+	int status;
+	const char *why;
+	int64_t hook_created_ms;
+};
+
+static int gone_tx(struct conn *c, void *ctx)
+{
+	struct gone_ctx *x = ctx;
+	struct one_i64 player = {0};
+	int64_t now = store__now_ms();
+	int rc = store__run(c, ST_DLV_GONE,
+	                    ARGS(A_I64(x->key), A_I64(x->status),
+	                         A_TEXT(x->why), A_I64(now)),
+	                    store__read_i64, &player);
+	if (rc < 0 || !player.found)
+		return rc;
+	rc = store__run(c, ST_HOOK_DISABLE,
+	                ARGS(A_I64(player.v), A_I64(x->hook_created_ms),
+	                     A_TEXT(x->why), A_I64(now)),
+	                NULL, NULL);
+	if (rc == 0 && sqlite3_changes(c->db) > 0)
+		rc = store__run(
+		    c, ST_HOOK_ORPHANS,
+		    ARGS(A_I64(player.v), A_TEXT("webhook disabled")), NULL,
+		    NULL);
+	return rc;
+}
+
+int store_delivery_gone(struct store *s, int64_t event_key, int http_status,
+                        const char *why, int64_t hook_created_ms)
+{
+	struct gone_ctx x = {event_key, http_status, why ? why : "",
+	                     hook_created_ms};
+	return store__write_tx(s, gone_tx, &x);
+}
+
 static int requeue_tx(struct conn *c, void *ctx)
 {
 	(void)ctx;
@@ -430,7 +686,7 @@ static int each_delivery(sqlite3_stmt *st, void *ctx)
 {
 	struct dlv_list_ctx *x = ctx;
 	struct store_delivery d;
-	int rc = read_delivery(st, &d, 0);
+	int rc = read_delivery(NULL, st, &d);
 	if (rc == 0)
 		rc = x->fn(x->ctx, &d);
 	store_delivery_release(&d);

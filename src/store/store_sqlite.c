@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include <sodium.h>
 #include <sqlite3.h>
 
 #include "migrations.h"
@@ -46,6 +47,54 @@
 #define EV_DATA                                                                \
 	"json_object('game_id', g.id, 'game', g.rules_id, 'seq', g.seq, "      \
 	"'seat', s.seat, 'status', g.status, 'result', json(g.result))"
+
+/* A seat's time for a decision that begins when a timed game starts
+ * (sql/0006_clocks.sql), and the deadline.soon lead (store.h,
+ * STORE_SOON_CAP_MS and STORE_SOON_SHARE) as SQL. */
+#define CLOCK_ALLOWED                                                          \
+	"(json_extract(clock, '$.move_ms') + json_extract(clock, '$.bank_ms'))"
+#define STR_(x)          #x
+#define STR(x)           STR_(x)
+#define CLOCK_SOON_CAP   STR(STORE_SOON_CAP_MS)
+#define CLOCK_SOON_SHARE STR(STORE_SOON_SHARE)
+
+/* A webhook's columns, in the order store_events.c's read_hook reads
+ * them (w: the webhooks table). */
+#define HOOK_COLS                                                              \
+	"w.url, w.secret, w.created_ms, w.player_key, w.sealed, "              \
+	"coalesce(w.disabled_ms, 0), coalesce(w.disabled_why, '')"
+
+/* The events store_events_prune deletes (?1 cutoff, ?2 limit): old, and
+ * with no delivery still to be made. */
+#define PRUNABLE                                                               \
+	"SELECT key FROM events e WHERE created_ms < ?1 AND NOT EXISTS "       \
+	"(SELECT 1 FROM deliveries d WHERE d.event_key = e.key AND "           \
+	"d.state = 'pending') ORDER BY key LIMIT ?2"
+
+/* Unix ms as RFC 3339 UTC with milliseconds, as service/json.c's
+ * svc__iso_time writes it (integer arithmetic: no float rounding); NULL
+ * stays NULL. */
+#define ISO_MS(x)                                                              \
+	"(strftime('%Y-%m-%dT%H:%M:%S', (" x ") / 1000, 'unixepoch') || "      \
+	"printf('.%03dZ', (" x ") % 1000))"
+
+/* Seat s.seat's deadline in game g (unix ms) after its last change, NULL
+ * when it has none: sql/0006_clocks.sql's stored forms (clock_state NULL:
+ * nobody moved yet, every seat to act began at updated_ms). */
+#define SEAT_DEADLINE                                                          \
+	"(CASE WHEN g.clock IS NULL OR g.open_seats > 0 THEN NULL "            \
+	"WHEN g.clock_state IS NULL THEN g.updated_ms + "                      \
+	"json_extract(g.clock, '$.move_ms') + "                                \
+	"json_extract(g.clock, '$.bank_ms') "                                  \
+	"ELSE nullif(json_extract(g.clock_state, '$.since[' || s.seat || "     \
+	"']'), 0) + json_extract(g.clock, '$.move_ms') + "                     \
+	"json_extract(g.clock_state, '$.bank[' || s.seat || ']') END)"
+
+/* Seat s.seat's remaining bank (ms), NULL for a clock without one. */
+#define SEAT_BANK                                                              \
+	"(CASE WHEN json_extract(g.clock, '$.bank_ms') > 0 THEN "              \
+	"coalesce(json_extract(g.clock_state, '$.bank[' || s.seat || ']'), "   \
+	"json_extract(g.clock, '$.bank_ms')) END)"
 
 /* A delivery's columns, in the order store_events.c reads them. */
 #define DLV_COLS                                                               \
@@ -76,8 +125,8 @@ static const char *const stmt_sql[ST_COUNT] = {
                        "created_ms, reason) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     [ST_GAME_ADVANCE] = "UPDATE games SET seq = ?2, status = ?3, "
                         "to_act = ?4, result = ?5, updated_ms = ?6, "
-                        "clock_state = ?7, deadline_ms = nullif(?8, 0) "
-                        "WHERE key = ?1",
+                        "clock_state = ?7, deadline_ms = nullif(?8, 0), "
+                        "soon_ms = nullif(?9, 0) WHERE key = ?1",
     [ST_MOVES_AFTER] = "SELECT seq, seat, action, reason FROM moves "
                        "WHERE game_key = ?1 AND seq > ?2 AND seq <= ?3 "
                        "ORDER BY seq",
@@ -138,7 +187,10 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_EV_SEATED] = "INSERT INTO events (id, player_key, game_key, type, "
                      "data, created_ms) "
                      "SELECT 'evt_' || lower(hex(randomblob(12))), "
-                     "s.player_key, g.key, ?2, " EV_DATA ", ?4 "
+                     "s.player_key, g.key, ?2, CASE WHEN ?2 = 'turn' "
+                     "THEN json_insert(" EV_DATA ", '$.deadline', "
+                     ISO_MS(SEAT_DEADLINE) ", '$.bank_ms', " SEAT_BANK
+                     ") ELSE " EV_DATA " END, ?4 "
                      "FROM seats s JOIN games g ON g.key = s.game_key "
                      "WHERE s.game_key = ?1 AND s.player_key IS NOT NULL "
                      "AND (?3 >> s.seat) & 1 ORDER BY s.seat",
@@ -154,8 +206,8 @@ static const char *const stmt_sql[ST_COUNT] = {
         "INSERT INTO events (id, player_key, game_key, type, data, "
         "created_ms) SELECT 'evt_' || lower(hex(randomblob(12))), "
         "s.player_key, g.key, 'deadline.soon', json_insert(" EV_DATA
-        ", '$.deadline', strftime('%Y-%m-%dT%H:%M:%fZ', ?3 / 1000.0, "
-        "'unixepoch')), ?4 FROM seats s JOIN games g ON g.key = s.game_key "
+        ", '$.deadline', " ISO_MS("?3") ", '$.bank_ms', " SEAT_BANK
+        "), ?4 FROM seats s JOIN games g ON g.key = s.game_key "
         "WHERE s.game_key = ?1 AND s.seat = ?2 AND s.player_key IS NOT NULL",
     [ST_EV_TOUCHED] = "SELECT DISTINCT coalesce(player_key, invited) "
                       "FROM seats WHERE game_key = ?1 AND "
@@ -166,21 +218,23 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_EV_LAST] = "SELECT coalesce(max(key), 0) FROM events "
                    "WHERE player_key = ?1",
     [ST_HOOK_PUT] = "INSERT INTO webhooks (player_key, url, secret, "
-                    "created_ms) VALUES (?1, ?2, ?3, ?4) "
+                    "sealed, created_ms) VALUES (?1, ?2, ?3, 1, ?4) "
                     "ON CONFLICT (player_key) DO UPDATE SET url = ?2, "
-                    "secret = ?3, created_ms = ?4",
-    [ST_HOOK_GET] = "SELECT url, secret, created_ms FROM webhooks "
+                    "secret = ?3, sealed = 1, created_ms = ?4, "
+                    "disabled_ms = NULL, disabled_why = NULL",
+    [ST_HOOK_GET] = "SELECT " HOOK_COLS " FROM webhooks w "
                     "WHERE player_key = ?1",
     [ST_HOOK_DELETE] = "DELETE FROM webhooks WHERE player_key = ?1",
+    /* ?1 player, ?2 why */
     [ST_HOOK_ORPHANS] = "UPDATE deliveries SET state = 'failed', "
-                        "in_flight = 0, last_error = 'webhook removed' "
+                        "in_flight = 0, last_error = ?2 "
                         "WHERE player_key = ?1 AND state = 'pending'",
     /* ?1 now, ?2 lease end */
     [ST_DLV_CLAIM] = "UPDATE deliveries SET in_flight = 1, next_ms = ?2 "
                      "WHERE event_key = (SELECT event_key FROM deliveries "
                      "WHERE state = 'pending' AND next_ms <= ?1 "
                      "ORDER BY next_ms LIMIT 1) RETURNING event_key",
-    [ST_DLV_GET] = "SELECT " DLV_COLS ", w.url, w.secret "
+    [ST_DLV_GET] = "SELECT " DLV_COLS ", " HOOK_COLS " "
                    "FROM deliveries d JOIN events e ON e.key = d.event_key "
                    "JOIN webhooks w ON w.player_key = d.player_key "
                    "WHERE d.event_key = ?1",
@@ -222,14 +276,56 @@ static const char *const stmt_sql[ST_COUNT] = {
      * whole move time and bank (clock_state NULL: nobody moved yet). */
     [ST_GAME_CLOCK] = "UPDATE games SET clock = ?2 WHERE key = ?1",
     [ST_GAME_CLOCK_START] =
-        "UPDATE games SET deadline_ms = updated_ms + "
-        "json_extract(clock, '$.move_ms') + json_extract(clock, '$.bank_ms') "
+        "UPDATE games SET deadline_ms = updated_ms + " CLOCK_ALLOWED ", "
+        "soon_ms = updated_ms + " CLOCK_ALLOWED " - min(" CLOCK_SOON_CAP
+        ", (" CLOCK_ALLOWED ") / " CLOCK_SOON_SHARE ") "
         "WHERE key = ?1 AND clock IS NOT NULL AND clock_state IS NULL "
         "AND status = 'active' AND to_act != 0",
-    [ST_CLOCK_DUE] = "SELECT key FROM games INDEXED BY games_by_deadline "
-                     "WHERE deadline_ms <= ?1 ORDER BY deadline_ms LIMIT ?2",
-    [ST_CLOCK_NEXT] = "SELECT min(deadline_ms) FROM games "
-                      "WHERE deadline_ms > ?1",
+    [ST_CLOCK_DUE] = "SELECT key FROM (SELECT key, deadline_ms AS t "
+                     "FROM games INDEXED BY games_by_deadline "
+                     "WHERE deadline_ms <= ?1 UNION ALL "
+                     "SELECT key, soon_ms FROM games INDEXED BY "
+                     "games_by_soon WHERE soon_ms <= ?1) "
+                     "GROUP BY key ORDER BY min(t) LIMIT ?2",
+    [ST_CLOCK_NEXT] = "SELECT min(coalesce(d, s), coalesce(s, d)) FROM "
+                      "(SELECT (SELECT min(deadline_ms) FROM games "
+                      "WHERE deadline_ms > ?1) AS d, (SELECT min(soon_ms) "
+                      "FROM games WHERE soon_ms > ?1) AS s)",
+    [ST_GAME_SOON] = "UPDATE games SET soon_ms = nullif(?3, 0) "
+                     "WHERE key = ?1 AND seq = ?2",
+    /* ?1 game, ?2 seat, ?3 deadline, ?4 seq */
+    [ST_EV_WARNED] = "INSERT OR IGNORE INTO deadline_warnings (game_key, "
+                     "seat, deadline_ms) SELECT key, ?2, ?3 FROM games "
+                     "WHERE key = ?1 AND seq = ?4",
+    [ST_EV_HORIZON] = "SELECT pruned_key FROM event_horizons "
+                      "WHERE player_key = ?1",
+    /* ?1 cutoff, ?2 limit: the three steps of a prune, in order */
+    [ST_PRUNE_HORIZONS] =
+        "INSERT INTO event_horizons (player_key, pruned_key) "
+        "SELECT player_key, max(key) FROM events WHERE key IN (" PRUNABLE
+        ") GROUP BY player_key ON CONFLICT (player_key) DO UPDATE SET "
+        "pruned_key = max(pruned_key, excluded.pruned_key)",
+    [ST_PRUNE_DELIVERIES] =
+        "DELETE FROM deliveries WHERE event_key IN (" PRUNABLE ")",
+    [ST_PRUNE_EVENTS] = "DELETE FROM events WHERE key IN (" PRUNABLE ")",
+    [ST_PRUNE_WARNINGS] = "DELETE FROM deadline_warnings "
+                          "WHERE deadline_ms < ?1",
+    [ST_HOOK_UNSEALED] = "SELECT player_key, secret FROM webhooks "
+                         "WHERE sealed = 0",
+    [ST_HOOK_SEAL] = "UPDATE webhooks SET secret = ?2, sealed = 1 "
+                     "WHERE player_key = ?1 AND sealed = 0",
+    [ST_HOOK_ANY_SEALED] = "SELECT player_key, secret FROM webhooks "
+                           "WHERE sealed = 1 LIMIT 1",
+    /* ?1 event, ?2 status, ?3 why, ?4 now */
+    [ST_DLV_GONE] = "UPDATE deliveries SET attempts = attempts + 1, "
+                    "in_flight = 0, last_ms = ?4, "
+                    "last_status = nullif(?2, 0), last_error = ?3, "
+                    "state = 'failed' WHERE event_key = ?1 "
+                    "AND state = 'pending' RETURNING player_key",
+    /* ?1 player, ?2 the webhook's created_ms, ?3 why, ?4 now */
+    [ST_HOOK_DISABLE] = "UPDATE webhooks SET disabled_ms = ?4, "
+                        "disabled_why = ?3 WHERE player_key = ?1 AND "
+                        "created_ms = ?2 AND disabled_ms IS NULL",
     [ST_GAME_JOINABLE] = "SELECT seq FROM games WHERE key = ?1 AND NOT "
                          "(status = 'waiting' AND updated_ms < ?2)",
 };
@@ -954,9 +1050,21 @@ int store_open(const struct store_config *cfg, struct store **out, char *err,
 		return open_fail(err, errlen, BD_EINTERNAL,
 		                 "cannot create the pool's lock");
 	}
+	if (sodium_init() < 0) {
+		free(s->path);
+		free(s);
+		return open_fail(err, errlen, BD_EINTERNAL,
+		                 "libsodium failed to initialise");
+	}
+	if (cfg->secret_key)
+		memcpy(s->secret_key, cfg->secret_key, STORE_KEY_LEN);
+	else
+		randombytes_buf(s->secret_key, STORE_KEY_LEN);
 	int rc = cfg->exclusive ? take_ownership(s, err, errlen) : 0;
 	if (rc == 0)
 		rc = pool_open(s, cfg, err, errlen);
+	if (rc == 0)
+		rc = store__hooks_seal(s, err, errlen);
 	if (rc < 0) {
 		store_close(s); /* closes what pool_open opened */
 		return rc;
@@ -975,6 +1083,7 @@ void store_close(struct store *s)
 	pthread_mutex_destroy(&s->write_mu);
 	pthread_cond_destroy(&s->freed);
 	pthread_mutex_destroy(&s->mu);
+	sodium_memzero(s->secret_key, sizeof s->secret_key);
 	free(s->path);
 	free(s);
 }
@@ -1244,6 +1353,26 @@ int store_clock_due_each(struct store *s, int64_t now_ms, int limit,
 	return rc;
 }
 
+/* The arguments of store_game_soon's transaction. */
+struct soon_ctx {
+	int64_t key, seq, soon_ms;
+};
+
+static int soon_tx(struct conn *c, void *ctx)
+{
+	const struct soon_ctx *x = ctx;
+	return store__run(c, ST_GAME_SOON,
+	                  ARGS(A_I64(x->key), A_I64(x->seq), A_I64(x->soon_ms)),
+	                  NULL, NULL);
+}
+
+int store_game_soon(struct store *s, int64_t key, uint64_t seq,
+                    int64_t soon_ms)
+{
+	struct soon_ctx x = {key, (int64_t)seq, soon_ms};
+	return store__write_tx(s, soon_tx, &x);
+}
+
 int store_clock_next(struct store *s, int64_t after_ms, int64_t *next_ms)
 {
 	struct one_i64 v = {0};
@@ -1421,7 +1550,8 @@ static int append_tx(struct conn *c, void *ctx)
 		    c, ST_GAME_ADVANCE,
 		    ARGS(A_I64(x->key), A_I64(next), A_TEXT(m->status),
 		         A_I64(m->to_act), A_TEXT(m->result), A_I64(now),
-		         A_TEXT(m->clock_state), A_I64(m->deadline_ms)),
+		         A_TEXT(m->clock_state), A_I64(m->deadline_ms),
+		         A_I64(m->soon_ms)),
 		    NULL, NULL);
 	if (rc == 0 && m->snapshot)
 		rc = put_snapshot(c, x->key, (uint64_t)next, m->snapshot);

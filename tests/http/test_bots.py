@@ -342,6 +342,11 @@ def a_pending_bot_turn_is_played_after_sigkill(binary):
         seq = truncate_to_bot_turn(s.db, gid, 1)
         s.start()
         g = poll(s, gid, seq)
+        # The bot may owe more than one move in a row (a turn, then a
+        # recruit): wait until it is the person's turn again, or the end,
+        # so the log read below cannot grow under the check.
+        while 0 not in g["to_act"] and g["status"] != "finished":
+            g = poll(s, gid, g["seq"], tok)
         moves = check_log(s, gid, g)
         check(moves[seq]["seat"] == 1, "the bot played its pending turn after the restart")
 

@@ -407,8 +407,14 @@ def gen(schema, rng, depth=0):
     if t == "boolean":
         return rng.random() < 0.5
     if t == "array":
-        n = rng.randrange(schema.get("minItems", 0), schema.get("maxItems", 4) + 2)
-        return [gen(schema.get("items", {}), rng, depth + 1) for _ in range(n)]
+        # prefixItems (a tuple such as a Square) come first; "items": false
+        # closes the tuple, and then one more item is one too many.
+        prefix = schema.get("prefixItems", [])
+        items = schema.get("items", {})
+        top = schema.get("maxItems", len(prefix) if items is False else 4) + 2
+        n = rng.randrange(schema.get("minItems", 0), top)
+        return [gen(prefix[i] if i < len(prefix) else (items if items is not False else {}),
+                    rng, depth + 1) for i in range(n)]
     if t == "object" or "properties" in schema:
         out = {}
         for k, sub in schema.get("properties", {}).items():
@@ -544,7 +550,7 @@ def cases(r, op):
         r.send("a short anonymous key", "POST", "/v1/games", {400}, body={"game": AA},
                headers={"Idempotency-Key": "short"})
         r.send("unknown game", "POST", "/v1/games", {422}, body={"game": "chess"})
-        r.send("too many seats", "POST", "/v1/games", {422}, body={"game": AA, "seats": 3})
+        r.send("too many seats", "POST", "/v1/games", {422}, body={"game": AA, "seats": 5})
         r.send("unknown option", "POST", "/v1/games", {422}, body={"game": AA, "options": {"turbo": 1}})
         r.send("impossible setup", "POST", "/v1/games", {422}, body={"game": AA, "setup": {"progress": [9, 0]}})
         r.send("a setup with an open seat", "POST", "/v1/games", {400, 422}, token=F["carol_tok"],

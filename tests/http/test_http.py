@@ -30,10 +30,14 @@ def catalog(binary):
         aa = [g for g in r.json["games"] if g["id"] == AA]
         check(len(aa) == 1, "agent-avenue listed")
         aa = aa[0]
-        check((aa["min_seats"], aa["max_seats"]) == (2, 2), "2 seats")
-        check(aa["options"] == {}, "no options")
+        check((aa["min_seats"], aa["max_seats"]) == (2, 4), "2 seats, 3-4 for the team variant")
+        check(aa["options"] == {"mode": {"values": ["base", "advanced"], "default": "base"}},
+              "one option: mode")
+        check(len(aa["black_market"]) == 15, "15 black-market cards")
         check(sum(c["copies"] for c in aa["cards"]) == 38, "38 agents")
-        check({a["type"] for a in aa["actions"]} == {"discard", "play", "recruit"}, "action types")
+        check({a["type"] for a in aa["actions"]} ==
+              {"discard", "play", "recruit", "hand_over", "take", "mind_control",
+               "double_trouble", "secret_recruit", "spycation"}, "action types")
 
 
 @test
@@ -198,7 +202,8 @@ def seat_order_and_turns(binary):
         r = move(s, gid, tok[0], {"type": "play", "face_up": "enforcer", "face_down": "mole"})
         check(r.status == 201 and r.json["to_act"] == [1], "recruit falls to seat 1")
         check(r.json["updated"] == game(s, gid)["updated"], "the answer carries this move's time")
-        check(r.json["view"]["played"] == {"face_up": "enforcer", "face_down": "mole"}, "player sees own face-down")
+        check(r.json["view"]["played"] == {"face_up": "enforcer", "face_down": "mole",
+                                           "face_up_seat": 0, "face_down_seat": 0}, "player sees own face-down")
 
 
 # ---- information hiding (rules §5) ----
@@ -328,7 +333,7 @@ def bad_creation_requests(binary):
     with server(binary) as s:
         cases = [
             ({"game": "chess"}, 422, "unknown-rules"),
-            ({"game": AA, "seats": 3}, 422, "bad-options"),
+            ({"game": AA, "seats": 5}, 422, "bad-options"),
             ({"game": AA, "options": {"turbo": True}}, 422, "bad-options"),
             ({"game": AA, "setup": {"hands": [["enforcer"] * 7, []]}}, 422, "bad-setup"),
             ({"game": AA, "setup": {"hands": [["joker"], []]}}, 422, "bad-setup"),

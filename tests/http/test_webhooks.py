@@ -54,7 +54,10 @@ def two_player_game(s, at, bob_id, bt):
 
 
 def check_public(payload, gid, seat):
-    check(set(payload["data"]) == PUBLIC_DATA_KEYS,
+    # a turn event adds the seat's clock: deadline and bank_ms (null in an
+    # untimed game)
+    extra = {"deadline", "bank_ms"} if payload["type"] == "turn" else set()
+    check(set(payload["data"]) == PUBLIC_DATA_KEYS | extra,
           "event data holds public facts only: %r" % payload)
     check(payload["data"]["game_id"] == gid and payload["data"]["seat"] == seat,
           "event names the game and the player's seat: %r" % payload)

@@ -184,10 +184,10 @@ static void run_icon_case(const struct icon_case *c)
 		return;
 	test_cond(c->name, play_moves(g, moves));
 	const struct aa_state *s = st(g);
-	test_cond(c->name, s->players[c->by].progress == c->moved &&
-	                       s->players[1 - c->by].progress == 0 &&
-	                       s->last_moved[c->by] == c->moved &&
-	                       s->last_card[c->by] == aa_card_by_id(c->card));
+	test_cond(c->name, s->teams[c->by].progress == c->moved &&
+	                       s->teams[1 - c->by].progress == 0 &&
+	                       s->teams[c->by].last_moved == c->moved &&
+	                       s->teams[c->by].last_card == aa_card_by_id(c->card));
 	json_t *v = engine_game_view(g, ENGINE_SPECTATOR);
 	json_t *rec = json_array_get(
 	    json_object_get(json_object_get(v, "last_turn"), "recruited"),
@@ -432,7 +432,7 @@ static void run_scenario(const struct scenario *sc)
 	json_t *v = engine_game_view(g, 0);
 	for (int p = 0; p < 2; p++)
 		test_cond(sc->name,
-		          s->players[p].progress == sc->progress[p] &&
+		          s->teams[p].progress == sc->progress[p] &&
 		              player_int(v, p, "progress") == sc->progress[p] &&
 		              player_int(v, p, "space") == sc->space[p]);
 	test_cond(sc->name, player_int(v, 0, "distance_to_catch") +
@@ -704,10 +704,12 @@ static void test_6_17(void)
 	test_cond(name, !mentions(v1, "mole") && !mentions(vs, "mole") &&
 	                    !mentions(a1, "mole") && !mentions(m1, "mole"));
 	test_cond(name, jeq(json_object_get(v1, "played"),
-	                    "{\"face_up\":\"enforcer\",\"face_down\":null}") &&
+	                    "{\"face_up\":\"enforcer\",\"face_down\":null,"
+	                    "\"face_up_seat\":0,\"face_down_seat\":0}") &&
 	                    jeq(json_object_get(v0, "played"),
 	                        "{\"face_up\":\"enforcer\",\"face_down\":"
-	                        "\"mole\"}"));
+	                        "\"mole\",\"face_up_seat\":0,"
+	                        "\"face_down_seat\":0}"));
 	test_cond(name, jeq(a1, "[" PICK_UP "," PICK_DOWN "]") &&
 	                    jeq(m1, "{\"type\":\"play\",\"face_up\":"
 	                            "\"enforcer\",\"face_down\":null}") &&
@@ -721,8 +723,9 @@ static void test_6_17(void)
 	vs = engine_game_view(g, -1);
 	m1 = seen(after, g, 0, play, 1);
 	const char *last = "{\"active_player\":0,\"recruited\":["
-	                   "{\"seat\":0,\"card\":\"mole\",\"moved\":-3},"
-	                   "{\"seat\":1,\"card\":\"enforcer\",\"moved\":1}]}";
+	                   "{\"seat\":0,\"team\":0,\"card\":\"mole\",\"moved\":-3},"
+	                   "{\"seat\":1,\"team\":1,\"card\":\"enforcer\","
+	                   "\"moved\":1}]}";
 	test_cond(name2, jeq(json_object_get(v1, "last_turn"), last) &&
 	                     jeq(json_object_get(vs, "last_turn"), last) &&
 	                     jeq(json_object_get(v1, "played"), "null") &&
@@ -770,20 +773,32 @@ static void test_view_exact(void)
 	                         &why) == 0);
 	json_t *v0 = engine_game_view(g, 0), *v1 = engine_game_view(g, 1);
 	const char *players0 =
-	    "\"players\":[{\"seat\":0,\"hand_size\":3,\"progress\":-2,"
+	    "\"players\":[{\"seat\":0,\"team\":0,\"hand_size\":3,"
+	    "\"progress\":-2,"
 	    "\"space\":12,\"distance_to_catch\":12,\"in_play\":"
 	    "{\"enforcer\":2},\"discards\":1,\"discards_left\":3,"
 	    "\"discarded\":[]},"
-	    "{\"seat\":1,\"hand_size\":4,\"progress\":3,\"space\":10,"
+	    "{\"seat\":1,\"team\":1,\"hand_size\":4,\"progress\":3,"
+	    "\"space\":10,"
 	    "\"distance_to_catch\":2,\"in_play\":{\"sentinel\":1},"
-	    "\"discards\":1,\"discards_left\":3}]";
+	    "\"discards\":1,\"discards_left\":3}],"
+	    "\"teams\":[{\"team\":0,\"seats\":[0],\"progress\":-2,"
+	    "\"space\":12,\"distance_to_catch\":12,\"in_play\":"
+	    "{\"enforcer\":2},\"lead\":0},"
+	    "{\"team\":1,\"seats\":[1],\"progress\":3,\"space\":10,"
+	    "\"distance_to_catch\":2,\"in_play\":{\"sentinel\":1},"
+	    "\"lead\":1}]";
 	char want[2048];
 	snprintf(want, sizeof want,
-	         "{\"custom\":true,\"turn\":1,\"phase\":\"recruit\","
-	         "\"active_player\":1,\"first_player\":1,\"deck_size\":0,"
+	         "{\"mode\":\"base\",\"custom\":true,\"turn\":1,"
+	         "\"phase\":\"recruit\","
+	         "\"active_player\":1,\"active_team\":1,"
+	         "\"first_player\":1,\"deck_size\":0,"
 	         "\"hand\":[\"saboteur\",\"daredevil\",\"daredevil\"],%s,"
-	         "\"played\":{\"face_up\":\"sentinel\",\"face_down\":null},"
-	         "\"last_turn\":null}",
+	         "\"played\":{\"face_up\":\"sentinel\",\"face_down\":null,"
+	         "\"face_up_seat\":1,\"face_down_seat\":1},"
+	         "\"last_turn\":null,\"acting\":{\"seat\":0,"
+	         "\"why\":\"recruit\"},\"pending\":null}",
 	         players0);
 	test_cond(name, jeq(v0, want));
 	test_cond(name,
@@ -791,7 +806,8 @@ static void test_view_exact(void)
 	              "[\"enforcer\",\"mole\",\"sidekick\",\"enforcer\"]") &&
 	              jeq(json_object_get(v1, "played"),
 	                  "{\"face_up\":\"sentinel\",\"face_down\":"
-	                  "\"codebreaker\"}") &&
+	                  "\"codebreaker\",\"face_up_seat\":1,"
+	                  "\"face_down_seat\":1}") &&
 	              jeq(json_object_get(player_of(v1, 1), "discarded"),
 	                  "[\"double-agent\"]") &&
 	              !json_object_get(player_of(v1, 0), "discarded"));
@@ -974,7 +990,7 @@ static void test_setup_defaults(void)
 	    s->deck_size + s->players[1].hand_size + s->players[0].hand_size;
 	test_cond(name, s->custom && s->players[0].hand_size == 4 &&
 	                    s->players[1].hand_size == 4 && total == 10 &&
-	                    s->active == 1 && s->players[0].in_play[1] == 1);
+	                    s->active == 1 && s->teams[0].in_play[1] == 1);
 	struct rules_why why = {{0}, {0}};
 	char discard[96];
 	snprintf(discard, sizeof discard,
@@ -1027,13 +1043,13 @@ static const struct bad_setup bad_setups[] = {
     {"progress beyond int32", "{\"progress\":[0,99999999999]}",
      "progress[1] must be between -100000 and 100000"},
     {"first_player 2", "{\"first_player\":2}",
-     "first_player must be 0 or 1, not 2"},
+     "first_player must be a seat from 0 to 1, not 2"},
     {"first_player a string", "{\"first_player\":\"0\"}",
      "first_player must be an integer"},
     {"discards_used 5", "{\"discards_used\":[5,0]}",
-     "discards_used[0] is 5, but a player discards 0 to 4 times per game"},
+     "discards_used[0] is 5, but that seat discards 0 to 4 times per game"},
     {"discards_used -1", "{\"discards_used\":[0,-1]}",
-     "discards_used[1] is -1, but a player discards 0 to 4 times per game"},
+     "discards_used[1] is -1, but that seat discards 0 to 4 times per game"},
     {"lead 7", "{\"progress\":[7,0]}",
      "a lead of 7 means a meeple is already caught; the lead must stay "
      "below 7"},
@@ -1074,7 +1090,7 @@ static const struct bad_setup bad_setups[] = {
      "\"daredevil\",\"daredevil\",\"daredevil\",\"daredevil\","
      "\"daredevil\",\"sentinel\",\"sentinel\",\"sentinel\","
      "\"sentinel\"]}",
-     "only 4 cards are left to deal, but the two hands need 8"},
+     "only 4 cards are left to deal, but the hands need 8"},
 };
 
 static void test_bad_setups(void)
@@ -1142,11 +1158,12 @@ static void test_options(void)
 	json_t *o = js("{\"x\":1}"), *arr = js("[]"), *empty = js("{}");
 	test_cond(name, engine_game_new(&aa_rules, 2, o, NULL, 1, &g, &why) ==
 	                        BD_EBADOPTIONS &&
-	                    streq(why.detail, "unknown option 'x'"));
+	                    streq(why.detail, "unknown option 'x'; the only "
+	                                      "option is \"mode\""));
 	test_cond(name, engine_game_new(&aa_rules, 2, arr, NULL, 1, &g, &why) ==
 	                        BD_EBADOPTIONS &&
 	                    streq(why.detail, "options must be a JSON object"));
-	test_cond(name, engine_game_new(&aa_rules, 3, empty, NULL, 1, &g,
+	test_cond(name, engine_game_new(&aa_rules, 5, empty, NULL, 1, &g,
 	                                &why) == BD_EBADOPTIONS);
 	test_cond(
 	    name,
@@ -1165,13 +1182,12 @@ struct bad_action {
 };
 
 static const struct bad_action bad_actions[] = {
-    {0, "[]", "§4", "an action must be a JSON object"},
-    {0, "{}", "§4",
-     "an action needs a \"type\" string: discard, play or recruit"},
-    {0, "{\"type\":7}", "§4",
-     "an action needs a \"type\" string: discard, play or recruit"},
-    {0, "{\"type\":\"pass\"}", "§4",
-     "unknown action type 'pass'; use discard, play or recruit"},
+    {0, "[]", "§7.2", "an action must be a JSON object"},
+    {0, "{}", "§7.2", "an action needs a \"type\" string"},
+    {0, "{\"type\":7}", "§7.2", "an action needs a \"type\" string"},
+    {0, "{\"type\":\"pass\"}", "§7.2",
+     "unknown action type 'pass'; use discard, play, hand_over, recruit, "
+     "take, mind_control, double_trouble, secret_recruit or spycation"},
     {0, "{\"type\":\"discard\"}", "§4 Step 1.1",
      "a discard action needs \"card\""},
     {0, "{\"type\":\"discard\",\"card\":3}", "§4 Step 1.1",
@@ -1232,9 +1248,9 @@ static void test_catalog(void)
 {
 	json_t *c = aa_rules.catalog();
 	test_cond(
-	    "catalog lists the 8 agents and the 3 actions",
-	    jeq(c,
-	        "{\"options\":{},\"cards\":["
+	    "catalog lists the 8 agents",
+	    jeq(json_object_get(c, "cards"),
+	        "["
 	        "{\"id\":\"double-agent\",\"name\":\"Double "
 	        "Agent\",\"copies\":6,"
 	        "\"moves\":[-1,6,-1]},"
@@ -1251,19 +1267,46 @@ static void test_catalog(void)
 	        "{\"id\":\"sidekick\",\"name\":\"Sidekick\",\"copies\":1,"
 	        "\"moves\":[4]},"
 	        "{\"id\":\"mole\",\"name\":\"Mole\",\"copies\":1,\"moves\":[-3]"
-	        "}],"
-	        "\"actions\":["
-	        "{\"type\":\"discard\",\"fields\":{\"card\":\"card id\"}},"
-	        "{\"type\":\"play\",\"fields\":{\"face_up\":\"card id\","
-	        "\"face_down\":\"card id\"}},"
-	        "{\"type\":\"recruit\",\"fields\":{\"pick\":"
-	        "\"face_up | face_down\"}}]}"));
+	        "}]"));
+	json_t *types = json_array(), *bm = json_array(), *keys = json_array();
+	size_t i;
+	json_t *e;
+	json_array_foreach(json_object_get(c, "actions"), i, e)
+		json_array_append(types, json_object_get(e, "type"));
+	json_array_foreach(json_object_get(c, "black_market"), i, e)
+		json_array_append(bm, json_object_get(e, "id"));
+	json_array_foreach(json_object_get(c, "setup_keys"), i, e)
+		json_array_append(keys, json_object_get(e, "key"));
+	test_cond("§7.2 catalog lists every action form",
+	          jeq(types, "[\"discard\",\"play\",\"recruit\",\"play\","
+	                     "\"play\",\"hand_over\",\"take\","
+	                     "\"mind_control\",\"double_trouble\","
+	                     "\"secret_recruit\",\"spycation\"]"));
+	test_cond("§8.2 catalog lists the 15 black-market cards",
+	          jeq(bm, "[\"distraction-device\",\"watchtower\","
+	                  "\"sinister-twin\",\"supercomputer\","
+	                  "\"leader-of-the-pack\",\"getaway-car\","
+	                  "\"masterplan\",\"security-system\",\"outpost\","
+	                  "\"smoke-screen\",\"mind-control\","
+	                  "\"double-trouble\",\"surveillance-truck\","
+	                  "\"secret-recruit\",\"spycation\"]"));
+	test_cond("§7.1 catalog lists every setup key",
+	          jeq(keys, "[\"first_player\",\"hands\",\"deck\","
+	                    "\"progress\",\"in_play\",\"discards_used\","
+	                    "\"bm_supply\",\"bm_deck\",\"bm_in_play\","
+	                    "\"bm_discard\"]"));
+	test_cond("§7 catalog lists the modes and their seats",
+	          jeq(json_object_get(c, "options"),
+	              "{\"mode\":{\"values\":[\"base\",\"advanced\"],"
+	              "\"default\":\"base\"}}") &&
+	              json_array_size(json_object_get(c, "modes")) == 2);
+	json_decref(types), json_decref(bm), json_decref(keys);
 	json_decref(c);
 	test_cond("engine table: id, title, version, seats",
 	          streq(aa_rules.id, "agent-avenue") &&
 	              streq(aa_rules.title, "Agent Avenue") &&
-	              aa_rules.version == 1 && aa_rules.min_seats == 2 &&
-	              aa_rules.max_seats == 2 &&
+	              aa_rules.version == 2 && aa_rules.replays_from == 1 &&
+	              aa_rules.min_seats == 2 && aa_rules.max_seats == 4 &&
 	              aa_rules.state_size == sizeof(struct aa_state));
 }
 
@@ -1277,7 +1320,7 @@ static int cards_in_game(const struct aa_state *s)
 	for (int p = 0; p < 2; p++) {
 		total += s->players[p].hand_size + s->players[p].discarded_size;
 		for (int k = 0; k < AA_KINDS; k++)
-			total += s->players[p].in_play[k];
+			total += s->teams[p].in_play[k];
 	}
 	return total;
 }

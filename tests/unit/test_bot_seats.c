@@ -156,7 +156,7 @@ int main(void)
 	for (int i = 0; i < n; i++)
 		pending &= status_of(st, ids[i], &seq) == 0 && seq == 0;
 	test_cond("created, and nothing moves without a worker", pending);
-	test_cond("the worker starts", service_bots_start(svc, 5, 2) == 0);
+	test_cond("the worker starts", service_bots_start(svc, 5, 2, 2) == 0);
 	test_cond("the pending games are played to the end",
 	          all_finish(st, ids, n));
 	service_bots_stop(svc);
@@ -185,7 +185,7 @@ int main(void)
 	 * that started the pass over, a game was lost now and then (1 run in
 	 * 5 here). */
 	test_cond("the worker starts with a queue of one",
-	          service_bots_start(svc, 5, 1) == 0);
+	          service_bots_start(svc, 5, 1, 2) == 0);
 	n = 0;
 	ok = 1;
 	for (int i = 0; i < 16; i++)
@@ -200,7 +200,7 @@ int main(void)
 	service_bots_stop(svc);
 	/* A restart tries it again, once. */
 	test_cond("the worker starts again",
-	          service_bots_start(svc, 5, 4) == 0);
+	          service_bots_start(svc, 5, 4, 2) == 0);
 	char more[1][STORE_ID_LEN + 1];
 	create(svc, "agent-avenue",
 	       "[{\"bot\":\"random\"},{\"bot\":\"random\"}]", more[0]);
@@ -228,7 +228,7 @@ int main(void)
 	small.rlim_cur = 1024;
 	signal(SIGXFSZ, SIG_IGN);
 	ok &= setrlimit(RLIMIT_FSIZE, &small) == 0 &&
-	      service_bots_start(svc, 5, 4) == 0;
+	      service_bots_start(svc, 5, 4, 2) == 0;
 	usleep(1500 * 1000); /* the worker tries, and its write fails */
 	ok &= status_of(st, full[0], &seq) == 0 && seq == 0;
 	ok &= setrlimit(RLIMIT_FSIZE, &lim) == 0; /* space returns */
@@ -256,7 +256,7 @@ int main(void)
 	sqlite3_close(db);
 	test_cond("five timed games, every deadline long past", ok);
 	test_cond("the worker starts with a queue of two",
-	          service_bots_start(svc, 5, 2) == 0);
+	          service_bots_start(svc, 5, 2, 2) == 0);
 	test_cond("every overdue timeout is applied (each seat forfeits)",
 	          all_finish(st, ids, n));
 	service_bots_stop(svc);

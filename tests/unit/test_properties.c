@@ -349,6 +349,8 @@ static void vocab_init(struct vocab *v, const struct rules *r)
 	}
 	json_array_foreach(json_object_get(cat, "cards"), i, e)
 		json_array_append(v->strings, json_object_get(e, "id"));
+	json_array_foreach(json_object_get(cat, "black_market"), i, e)
+		json_array_append(v->strings, json_object_get(e, "id"));
 	json_decref(cat);
 }
 
@@ -978,14 +980,21 @@ static json_int_t public_int(struct run *ru, size_t k, const char *path1,
 	                        : json_integer_value(x);
 }
 
-/* ---- Agent Avenue: hands, discards, the deck and the face-down card ----
+/* ---- Agent Avenue: hands, discards, the deck, the face-down card and
+ * the black-market deck ----
  *
  * Every card of the deal is a slot.  Following the log (draws come off
- * the top, only the mover draws) tells when each slot became known to
- * each viewer: its owner's hand at once, a face-up card when played, a
- * face-down card when recruited, a discard never (before the end).
- * World B deals other names to the slots the viewer has not seen by move
- * k, and its log names them in the discards and face-down plays. */
+ * the top; the seat that played, discarded or gained an instant card
+ * draws) tells when each slot became known to each viewer: its seat's
+ * hand at once (a teammate never), a face-up card when played, a
+ * face-down card when recruited, a card recruited by Smoke Screen or an
+ * instant card at once, a discard never (before the end).  A take of a
+ * card that uses a hand may show something of the gainer's hand (that it
+ * holds no Sentinel, no pair...), so every slot of that hand keeps its
+ * name from then on.  World B deals other names to the slots the viewer
+ * has not seen by move k, names them in its log's discards and plays,
+ * and (mode advanced) puts the black-market cards nobody has seen by
+ * move k in another order. */
 
 #define AA_MAX_SLOTS 64
 #define NEVER        ((size_t)-1)
@@ -994,8 +1003,8 @@ static json_t *aa_setup(const struct rules *r, int seats, struct rng *rng,
                         json_t **options)
 {
 	json_t *cat = r->catalog();
-	const char *pool[AA_MAX_SLOTS];
-	size_t n = 0, i;
+	const char *pool[AA_MAX_SLOTS], *bm[AA_MAX_SLOTS];
+	size_t n = 0, nb = 0, i;
 	json_t *c;
 	json_array_foreach(json_object_get(cat, "cards"), i, c)
 		for (json_int_t k = 0;
@@ -1003,6 +1012,9 @@ static json_t *aa_setup(const struct rules *r, int seats, struct rng *rng,
 		     n < AA_MAX_SLOTS;
 		     k++)
 			pool[n++] = json_string_value(json_object_get(c, "id"));
+	json_array_foreach(json_object_get(cat, "black_market"), i, c)
+		if (nb < AA_MAX_SLOTS)
+			bm[nb++] = json_string_value(json_object_get(c, "id"));
 	for (size_t j = n; j > 1; j--) {
 		size_t x = below(rng, j);
 		const char *t = pool[j - 1];
@@ -1021,8 +1033,23 @@ static json_t *aa_setup(const struct rules *r, int seats, struct rng *rng,
 	json_t *setup = json_pack("{s:i,s:o,s:o}", "first_player",
 	                          (int)below(rng, (size_t)seats), "hands",
 	                          hands, "deck", deck);
-	json_decref(cat);
 	*options = json_object();
+	if (nb && below(rng, 2)) { /* mode advanced, half of the games */
+		for (size_t j = nb; j > 1; j--) {
+			size_t x = below(rng, j);
+			const char *t = bm[j - 1];
+			bm[j - 1] = bm[x];
+			bm[x] = t;
+		}
+		json_t *supply = json_array(), *bdeck = json_array();
+		for (size_t j = 0; j < nb; j++)
+			json_array_append_new(j < 3 ? supply : bdeck,
+			                      json_string(bm[j]));
+		json_object_set_new(setup, "bm_supply", supply);
+		json_object_set_new(setup, "bm_deck", bdeck);
+		json_object_set_new(*options, "mode", json_string("advanced"));
+	}
+	json_decref(cat);
 	return setup;
 }
 
@@ -1063,69 +1090,160 @@ static void see_all(struct aa_slots *sl, int seats, long slot, size_t m)
 		see(sl, w, slot, m);
 }
 
+/* A new slot of a name everyone knows (an agent taken out of play into
+ * a hand), at the end of hand h; -1 when full. */
+static long known_slot(struct aa_slots *sl, int seats, size_t *hand,
+                       size_t *nh, const char *kind, size_t m)
+{
+	if (!kind || sl->n >= AA_MAX_SLOTS || *nh >= AA_MAX_SLOTS)
+		return -1;
+	sl->kind[sl->n] = kind;
+	sl->fixed[sl->n] = 1;
+	see_all(sl, seats, (long)sl->n, m);
+	hand[(*nh)++] = sl->n;
+	return (long)sl->n++;
+}
+
+/* One move m of the model: which slots it plays, takes or makes known. */
+struct aa_model {
+	size_t hand[ENGINE_MAX_SEATS][AA_MAX_SLOTS], nh[ENGINE_MAX_SEATS];
+	size_t next; /* the slot on top of the deck */
+	long up;     /* the face-up slot of the turn */
+	long down;   /* the face-down slot waiting to be recruited */
+};
+
+static int aa_step(struct run *ru, struct aa_slots *sl, struct aa_model *mo,
+                   size_t m)
+{
+	int w = ru->actor[m - 1], drawer = w, smoke = 0;
+	const json_t *a = ru->act[m - 1];
+	const char *type = json_string_value(json_object_get(a, "type"));
+	const char *card = json_string_value(json_object_get(a, "card"));
+	const char *up = json_string_value(json_object_get(a, "face_up"));
+	const char *dn = json_string_value(json_object_get(a, "face_down"));
+	size_t *hand = mo->hand[w], *nh = &mo->nh[w];
+	sl->slot_of[0][m - 1] = sl->slot_of[1][m - 1] = -1;
+	if (!strcmp(type, "discard")) {
+		sl->slot_of[0][m - 1] = take(hand, nh, sl, card, -1);
+		if (sl->slot_of[0][m - 1] < 0)
+			return -1;
+	} else if (!strcmp(type, "play")) {
+		if (up && dn && !strcmp(up, dn)) /* every card the same */
+			for (size_t j = 0; j < *nh; j++)
+				sl->fixed[hand[j]] = 1;
+		if (!up && mo->up >= 0 && !strcmp(sl->kind[mo->up], dn))
+			for (size_t j = 0; j < *nh; j++)
+				sl->fixed[hand[j]] = 1;
+		if (up) {
+			mo->up = take(hand, nh, sl, up, -1);
+			see_all(sl, ru->seats, mo->up, m);
+			if (mo->up < 0)
+				return -1;
+		}
+		if (dn) {
+			mo->down = take(hand, nh, sl, dn, up ? mo->up : -1);
+			if (mo->down < 0)
+				return -1;
+			sl->slot_of[1][m - 1] = mo->down;
+		}
+		sl->slot_of[0][m - 1] = mo->up;
+	} else if (!strcmp(type, "recruit")) {
+		see_all(sl, ru->seats, mo->down, m);
+		mo->up = mo->down = -1;
+	} else if (!strcmp(type, "take")) {
+		json_t *mem = json_object_get(a, "member");
+		if (mem)
+			drawer = (int)json_integer_value(mem);
+		if (drawer < 0 || drawer >= ru->seats)
+			return -1;
+		for (size_t j = 0; j < mo->nh[drawer]; j++)
+			sl->fixed[mo->hand[drawer][j]] = 1;
+		if (!strcmp(card, "outpost"))
+			see_all(sl, ru->seats,
+			        take(mo->hand[drawer], &mo->nh[drawer], sl,
+			             "sentinel", -1),
+			        m);
+		smoke = !strcmp(card, "smoke-screen");
+	} else if (!strcmp(type, "mind_control") ||
+	           (!strcmp(type, "spycation") &&
+	            !json_is_true(json_object_get(a, "recruit")))) {
+		if (known_slot(sl, ru->seats, hand, nh, card, m) < 0)
+			return -1;
+	} else if (!strcmp(type, "double_trouble") ||
+	           !strcmp(type, "secret_recruit")) {
+		see_all(sl, ru->seats, take(hand, nh, sl, card, -1), m);
+	} else if (strcmp(type, "spycation") && strcmp(type, "hand_over")) {
+		return -1;
+	}
+	json_int_t drawn = public_int(ru, m - 1, "deck_size", NULL) -
+	                   public_int(ru, m, "deck_size", NULL);
+	for (json_int_t d = 0; d < drawn; d++) {
+		if (mo->next >= sl->n)
+			return -1;
+		if (smoke) { /* Smoke Screen recruits the top card */
+			see_all(sl, ru->seats, (long)mo->next++, m);
+			smoke = 0;
+			continue;
+		}
+		if (mo->nh[drawer] >= AA_MAX_SLOTS)
+			return -1;
+		mo->hand[drawer][mo->nh[drawer]++] = mo->next;
+		see(sl, drawer, (long)mo->next++, m);
+	}
+	return 0;
+}
+
 /* Follows moves 1..k of ru; -1 if the log does not fit the model. */
 static int aa_follow(struct run *ru, size_t k, struct aa_slots *sl)
 {
 	json_t *hands = json_object_get(ru->setup, "hands");
 	json_t *deck = json_object_get(ru->setup, "deck");
-	size_t hand[2][AA_MAX_SLOTS], nh[2] = {0, 0}, i;
+	struct aa_model *mo = calloc(1, sizeof *mo);
+	size_t i;
 	json_t *c;
 	memset(sl, 0, sizeof *sl);
+	if (!mo || k > 512) {
+		free(mo);
+		return -1;
+	}
+	mo->up = mo->down = -1;
 	for (int w = -1; w < ru->seats; w++)
 		for (size_t s = 0; s < AA_MAX_SLOTS; s++)
 			sl->seen[w + 1][s] = NEVER;
-	for (int p = 0; p < 2; p++)
+	for (int p = 0; p < ru->seats; p++)
 		json_array_foreach(json_array_get(hands, (size_t)p), i, c) {
 			sl->kind[sl->n] = json_string_value(c);
-			hand[p][nh[p]++] = sl->n;
+			mo->hand[p][mo->nh[p]++] = sl->n;
 			see(sl, p, (long)sl->n++, 0);
 		}
-	size_t next = sl->n;
+	mo->next = sl->n;
 	json_array_foreach(deck, i, c)
 		sl->kind[sl->n++] = json_string_value(c);
-	long down = -1;
-	if (k > 512)
-		return -1;
-	for (size_t m = 1; m <= k; m++) {
-		int w = ru->actor[m - 1];
-		const json_t *a = ru->act[m - 1];
-		const char *type =
-		    json_string_value(json_object_get(a, "type"));
-		const char *up =
-		    json_string_value(json_object_get(a, "face_up"));
-		const char *dn =
-		    json_string_value(json_object_get(a, "face_down"));
-		sl->slot_of[0][m - 1] = sl->slot_of[1][m - 1] = -1;
-		if (!strcmp(type, "discard")) {
-			sl->slot_of[0][m - 1] = take(
-			    hand[w], &nh[w], sl,
-			    json_string_value(json_object_get(a, "card")), -1);
-		} else if (!strcmp(type, "play")) {
-			if (!strcmp(up, dn)) /* every card the same name */
-				for (size_t j = 0; j < nh[w]; j++)
-					sl->fixed[hand[w][j]] = 1;
-			long u = take(hand[w], &nh[w], sl, up, -1);
-			down = take(hand[w], &nh[w], sl, dn, u);
-			sl->slot_of[0][m - 1] = u;
-			sl->slot_of[1][m - 1] = down;
-			see_all(sl, ru->seats, u, m);
-		} else if (!strcmp(type, "recruit")) {
-			see_all(sl, ru->seats, down, m);
-		} else {
-			return -1;
-		}
-		if (sl->slot_of[0][m - 1] < 0 && strcmp(type, "recruit"))
-			return -1;
-		json_int_t drawn = public_int(ru, m - 1, "deck_size", NULL) -
-		                   public_int(ru, m, "deck_size", NULL);
-		for (json_int_t d = 0; d < drawn; d++) {
-			if (next >= sl->n || nh[w] >= AA_MAX_SLOTS)
-				return -1;
-			hand[w][nh[w]++] = next;
-			see(sl, w, (long)next++, m);
-		}
+	int rc = 0;
+	for (size_t m = 1; m <= k && rc == 0; m++)
+		rc = aa_step(ru, sl, mo, m);
+	free(mo);
+	return rc;
+}
+
+/* Mode advanced: the black-market cards still in its deck at move k (the
+ * bottom of bm_deck, top first) in another order. */
+static void aa_twin_bm(struct run *ru, size_t k, struct rng *rng, json_t *b,
+                       int *differs)
+{
+	json_t *d = json_object_get(b, "bm_deck");
+	json_int_t left = json_integer_value(json_object_get(
+	    json_object_get(run_public(ru, k), "black_market"), "deck_size"));
+	size_t n = json_array_size(d), m = (size_t)left;
+	if (!d || m > n)
+		return;
+	for (size_t j = m; j > 1; j--) {
+		size_t x = below(rng, j);
+		json_t *t = json_incref(json_array_get(d, n - j));
+		json_array_set(d, n - j, json_array_get(d, n - 1 - x));
+		json_array_set_new(d, n - 1 - x, t);
 	}
-	return 0;
+	*differs |= !json_equal(d, json_object_get(ru->setup, "bm_deck"));
 }
 
 static int aa_twin(struct run *ru, int viewer, size_t k, struct rng *rng,
@@ -1155,7 +1273,7 @@ static int aa_twin(struct run *ru, int viewer, size_t k, struct rng *rng,
 		clash = 0;
 		for (size_t m = 0; m < k; m++) {
 			long u = sl->slot_of[0][m], d = sl->slot_of[1][m];
-			if (d >= 0 && strcmp(sl->kind[u], sl->kind[d]) &&
+			if (d >= 0 && u >= 0 && strcmp(sl->kind[u], sl->kind[d]) &&
 			    !strcmp(kind[u], kind[d])) {
 				clash = 1;
 				sl->fixed[d] |= attempt >= 20;
@@ -1180,13 +1298,14 @@ static int aa_twin(struct run *ru, int viewer, size_t k, struct rng *rng,
 	json_t *hands = json_object_get(b, "hands");
 	json_t *deck = json_object_get(b, "deck");
 	size_t s = 0;
-	for (size_t p = 0; p < 2; p++)
+	for (size_t p = 0; p < json_array_size(hands); p++)
 		for (size_t j = 0;
 		     j < json_array_size(json_array_get(hands, p)); j++)
 			json_array_set_new(json_array_get(hands, p), j,
 			                   json_string(kind[s++]));
 	for (size_t j = 0; j < json_array_size(deck); j++)
 		json_array_set_new(deck, j, json_string(kind[s++]));
+	aa_twin_bm(ru, k, rng, b, differs);
 	json_t *l = json_array();
 	for (size_t m = 0; m < k; m++) {
 		json_t *a = json_deep_copy(ru->act[m]);
@@ -1195,11 +1314,11 @@ static int aa_twin(struct run *ru, int viewer, size_t k, struct rng *rng,
 		long u = sl->slot_of[0][m], d = sl->slot_of[1][m];
 		if (!strcmp(type, "discard"))
 			json_object_set_new(a, "card", json_string(kind[u]));
-		if (!strcmp(type, "play")) {
+		if (!strcmp(type, "play") && json_object_get(a, "face_up"))
 			json_object_set_new(a, "face_up", json_string(kind[u]));
+		if (!strcmp(type, "play") && json_object_get(a, "face_down"))
 			json_object_set_new(a, "face_down",
 			                    json_string(kind[d]));
-		}
 		json_array_append_new(l, a);
 	}
 	free(sl);

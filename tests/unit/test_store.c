@@ -887,7 +887,7 @@ static void test_idempotency_records(void)
 	memset(rec.scope, 7, 32);
 	memset(rec.request, 8, 32);
 	struct store_move m = {
-	    0, "{\"type\":\"x\"}", "active", 1, NULL, 0, NULL, NULL, 0, NULL};
+	    0, "{\"type\":\"x\"}", "active", 1, NULL, 0, NULL, NULL, 0, 0, NULL};
 	test_cond("idem: recorded with the move",
 	          store_move_append(s, key, 0, &m, &rec, NULL) == 0);
 	uint64_t cur = 0;
@@ -1027,9 +1027,9 @@ static void test_events(void)
 	          b.n == 2 && strcmp(b.types[1], "game.started") == 0 &&
 	              h.n == 2 && strcmp(h.types[0], "game.started") == 0 &&
 	              strcmp(h.types[1], "turn") == 0);
-	struct store_move m = {0, "{\"type\":\"x\"}", "active", 2, NULL, 0, NULL, NULL, 0, NULL};
+	struct store_move m = {0, "{\"type\":\"x\"}", "active", 2, NULL, 0, NULL, NULL, 0, 0, NULL};
 	store_move_append(s, key, 0, &m, NULL, NULL);
-	m = (struct store_move){1, "{\"type\":\"x\"}", "active", 2, NULL, 0, NULL, NULL, 0, NULL};
+	m = (struct store_move){1, "{\"type\":\"x\"}", "active", 2, NULL, 0, NULL, NULL, 0, 0, NULL};
 	store_move_append(s, key, 1, &m, NULL, NULL);
 	b = events_of(s, bob);
 	test_cond("events: a turn when the seat comes to act, not again while "
@@ -1044,6 +1044,7 @@ static void test_events(void)
 	                        NULL,
 	                        NULL,
 	                        0,
+	                        0,
 	                        NULL};
 	store_move_append(s, key, 2, &m, NULL, NULL);
 	b = events_of(s, bob);
@@ -1052,8 +1053,19 @@ static void test_events(void)
 	          b.n == 4 && strcmp(b.types[3], "game.finished") == 0 &&
 	              strstr(b.data[3], "\"winners\":[1]") && h.n == 3 &&
 	              strcmp(h.types[2], "game.finished") == 0);
+	int sent = 0;
 	test_cond("events: deadline.soon for a player's seat",
-	          store_event_deadline_soon(s, key, 1, 1796112000000) == 0);
+	          store_event_deadline_soon(s, key, 3, 1, 1796112000000,
+	                                    &sent) == 0 &&
+	              sent == 1);
+	test_cond("events: ... once per deadline",
+	          store_event_deadline_soon(s, key, 3, 1, 1796112000000,
+	                                    &sent) == 0 &&
+	              sent == 0);
+	test_cond("events: ... and none for a seq the game left",
+	          store_event_deadline_soon(s, key, 2, 1, 1796112000001,
+	                                    &sent) == 0 &&
+	              sent == 0);
 	b = events_of(s, bob);
 	test_cond(
 	    "events: ... with its deadline",
@@ -1063,10 +1075,11 @@ static void test_events(void)
 	create_game(s, 81, "agent-avenue", "active", &tok_game);
 	int n_before = events_of(s, host).n + events_of(s, bob).n;
 	test_cond("events: none for a seat token's seat",
-	          store_event_deadline_soon(s, tok_game, 0, 1) == 0 &&
+	          store_event_deadline_soon(s, tok_game, 0, 0, 1, NULL) == 0 &&
 	              events_of(s, host).n + events_of(s, bob).n == n_before);
 	test_cond("events: no such game",
-	          store_event_deadline_soon(s, 999, 0, 1) == BD_ENOTFOUND);
+	          store_event_deadline_soon(s, 999, 0, 0, 1, NULL) ==
+	              BD_ENOTFOUND);
 	int64_t last = 0;
 	test_cond("events: last key",
 	          store_events_last(s, bob, &last) == 0 && last == b.last);

@@ -371,6 +371,9 @@ int qt_ship_at(const struct qt_state *s, struct qt_sq sq, int *owner);
 /* 1 if sq is a square a ship may enter now: open and no ship on it. */
 int qt_square_free(const struct qt_state *s, struct qt_sq sq);
 
+/* Writes into *out every square qt_square_free allows now. */
+void qt_free_bits(const struct qt_state *s, struct qt_bits *out);
+
 /* 1 if seat may place a cube on planet p now (§5 construct (a)(b), §7.3);
  * *own receives the seat's cubes already there. */
 int qt_cube_allowed(const struct qt_state *s, int seat, int p, int *own);

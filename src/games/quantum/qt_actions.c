@@ -118,6 +118,8 @@ static unsigned corner_ships(const struct qt_state *s, int seat, int p)
 static int diagonals(const struct qt_state *s, int seat, int p,
                      const struct qt_action *a)
 {
+	if (a->nships == 0)
+		return 0; /* the usual construct: no diagonal ship */
 	unsigned set = 0, corners = corner_ships(s, seat, p);
 	for (int k = 0; k < a->nships; k++) {
 		int i = a->ships[k];
@@ -212,9 +214,28 @@ int qt_basic_apply(struct qt_state *s, int seat, const struct qt_action *a,
 void qt_list_deploy_squares(const struct qt_state *s, int seat,
                             struct qt_action *a, qt_emit_fn emit, void *ctx)
 {
+	/* candidates in row-major order, each checked in full: the empty
+	 * squares, and without STEALTHY only the orbital positions of the
+	 * planets holding the seat's cubes */
+	struct qt_bits free;
+	qt_free_bits(s, &free);
+	if (!qt_has(s, seat, QT_STEALTHY)) {
+		struct qt_bits orbits = {{0}};
+		for (int p = 0; p < s->board.nplanets; p++) {
+			struct qt_sq o[4];
+			if (!qt_has_cube(s, seat, p))
+				continue;
+			qt_board_orbitals(&s->board, p, o);
+			for (int k = 0; k < 4; k++)
+				qt_bits_add(&orbits, o[k]);
+		}
+		for (int r = 0; r < QT_MAX_ROWS; r++)
+			free.row[r] &= orbits.row[r];
+	}
 	for (int r = 0; r < qt_board_rows(&s->board); r++)
-		for (int c = 0; c < qt_board_cols(&s->board); c++) {
-			a->to = (struct qt_sq){(int8_t)r, (int8_t)c};
+		for (uint32_t c = free.row[r]; c; c &= c - 1) {
+			a->to =
+			    (struct qt_sq){(int8_t)r, (int8_t)__builtin_ctz(c)};
 			if (qt_deploy_square(s, seat, a->to))
 				emit(ctx, a);
 		}

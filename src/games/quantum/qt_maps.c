@@ -1,6 +1,5 @@
 /* qt_maps.c: the map table of rules §11 and the geometry of rules §2.
  * See qt_maps.h. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "qt_maps.h"
@@ -218,28 +217,21 @@ int qt_board_decode(const struct qt_map *m, struct qt_board *out)
 	return 0;
 }
 
-int qt_board_rows(const struct qt_board *b)
+void qt_board_open_bits(const struct qt_board *b, struct qt_bits *out)
 {
-	return 3 * b->tile_rows;
-}
-
-int qt_board_cols(const struct qt_board *b)
-{
-	return 3 * b->tile_cols;
-}
-
-int qt_board_exists(const struct qt_board *b, int r, int c)
-{
-	if (r < 0 || c < 0 || r >= qt_board_rows(b) || c >= qt_board_cols(b))
-		return 0;
-	return b->tile[r / 3][c / 3] != QT_TILE_GAP;
-}
-
-int qt_board_open(const struct qt_board *b, int r, int c)
-{
-	if (!qt_board_exists(b, r, c))
-		return 0;
-	return !(r % 3 == 1 && c % 3 == 1 && b->tile[r / 3][c / 3] >= 7);
+	memset(out, 0, sizeof *out);
+	for (int tr = 0; tr < b->tile_rows; tr++)
+		for (int tc = 0; tc < b->tile_cols; tc++) {
+			uint8_t t = b->tile[tr][tc];
+			if (t == QT_TILE_GAP)
+				continue;
+			uint32_t three = 7u << 3 * tc;
+			out->row[3 * tr] |= three;
+			out->row[3 * tr + 2] |= three;
+			/* a planet's centre square is not open (rules §2) */
+			out->row[3 * tr + 1] |=
+			    t >= 7 ? three & ~(2u << 3 * tc) : three;
+		}
 }
 
 int qt_board_is_void(const struct qt_board *b, int r, int c)
@@ -291,19 +283,4 @@ int qt_board_void_tiles(const struct qt_board *b)
 		for (int tc = 0; tc < b->tile_cols; tc++)
 			n += b->tile[tr][tc] == QT_TILE_VOID;
 	return n;
-}
-
-int qt_sq_adjacent(struct qt_sq a, struct qt_sq b)
-{
-	return abs(a.r - b.r) + abs(a.c - b.c) == 1;
-}
-
-int qt_sq_surrounding(struct qt_sq a, struct qt_sq b)
-{
-	return !qt_sq_eq(a, b) && abs(a.r - b.r) <= 1 && abs(a.c - b.c) <= 1;
-}
-
-int qt_sq_eq(struct qt_sq a, struct qt_sq b)
-{
-	return a.r == b.r && a.c == b.c;
 }

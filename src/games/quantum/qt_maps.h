@@ -56,6 +56,14 @@ struct qt_board {
 	struct qt_planet planet[QT_MAX_PLANETS];
 };
 
+/* A set of squares as bit rows: bit c of row[r] is square (r,c).  A flat
+ * value for searches over the board (qt_move.c); rows and columns past
+ * the board are 0. */
+struct qt_bits {
+	uint32_t row[QT_MAX_ROWS];
+};
+_Static_assert(QT_MAX_COLS <= 32, "a board row fits a uint32_t");
+
 /* Number of maps in the table (71 BGA maps + 3 first-printing maps). */
 int qt_map_count(void);
 
@@ -73,14 +81,50 @@ int qt_map_default(int seats);
 int qt_board_decode(const struct qt_map *m, struct qt_board *b);
 
 /* Board rows and columns in squares. */
-int qt_board_rows(const struct qt_board *b);
-int qt_board_cols(const struct qt_board *b);
+static inline int qt_board_rows(const struct qt_board *b)
+{
+	return 3 * b->tile_rows;
+}
+static inline int qt_board_cols(const struct qt_board *b)
+{
+	return 3 * b->tile_cols;
+}
 
 /* 1 if (r,c) is a square of the board: inside the grid and not on a gap. */
-int qt_board_exists(const struct qt_board *b, int r, int c);
+static inline int qt_board_exists(const struct qt_board *b, int r, int c)
+{
+	if (r < 0 || c < 0 || r >= qt_board_rows(b) || c >= qt_board_cols(b))
+		return 0;
+	return b->tile[r / 3][c / 3] != QT_TILE_GAP;
+}
 
 /* 1 if (r,c) is a square a ship may stand on: it exists and is no planet. */
-int qt_board_open(const struct qt_board *b, int r, int c);
+static inline int qt_board_open(const struct qt_board *b, int r, int c)
+{
+	if (!qt_board_exists(b, r, c))
+		return 0;
+	return !(r % 3 == 1 && c % 3 == 1 && b->tile[r / 3][c / 3] >= 7);
+}
+
+/* Writes into *out the squares a ship may stand on (qt_board_open). */
+void qt_board_open_bits(const struct qt_board *b, struct qt_bits *out);
+
+/* 1 if sq is in the set *bits (0 off the grid). */
+static inline int qt_bits_has(const struct qt_bits *bits, struct qt_sq sq)
+{
+	return sq.r >= 0 && sq.r < QT_MAX_ROWS && sq.c >= 0 &&
+	       sq.c < QT_MAX_COLS && (bits->row[sq.r] >> sq.c & 1);
+}
+
+/* Adds sq (on the grid) to / removes it from the set *bits. */
+static inline void qt_bits_add(struct qt_bits *bits, struct qt_sq sq)
+{
+	bits->row[sq.r] |= 1u << sq.c;
+}
+static inline void qt_bits_del(struct qt_bits *bits, struct qt_sq sq)
+{
+	bits->row[sq.r] &= ~(1u << sq.c);
+}
 
 /* 1 if (r,c) lies on a Void tile (rules §8). */
 int qt_board_is_void(const struct qt_board *b, int r, int c);
@@ -103,12 +147,24 @@ int qt_board_cube_locations(const struct qt_board *b);
 int qt_board_void_tiles(const struct qt_board *b);
 
 /* 1 if a and b are orthogonal neighbours ("adjacent", rules §2). */
-int qt_sq_adjacent(struct qt_sq a, struct qt_sq b);
+static inline int qt_sq_adjacent(struct qt_sq a, struct qt_sq b)
+{
+	int dr = a.r - b.r, dc = a.c - b.c;
+	return (dr == 0 && (dc == 1 || dc == -1)) ||
+	       (dc == 0 && (dr == 1 || dr == -1));
+}
 
 /* 1 if a and b are among each other's 8 neighbours ("surrounding"). */
-int qt_sq_surrounding(struct qt_sq a, struct qt_sq b);
+static inline int qt_sq_surrounding(struct qt_sq a, struct qt_sq b)
+{
+	int dr = a.r - b.r, dc = a.c - b.c;
+	return (dr | dc) != 0 && dr >= -1 && dr <= 1 && dc >= -1 && dc <= 1;
+}
 
 /* 1 if a and b are the same square. */
-int qt_sq_eq(struct qt_sq a, struct qt_sq b);
+static inline int qt_sq_eq(struct qt_sq a, struct qt_sq b)
+{
+	return a.r == b.r && a.c == b.c;
+}
 
 #endif

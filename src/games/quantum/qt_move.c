@@ -6,51 +6,57 @@
 
 #include "qt.h"
 
-#define FAR 0xff /* unreachable */
-
 enum { BATTLESTATION = 1, FLAGSHIP, DESTROYER, FRIGATE, INTERCEPTOR, SCOUT };
 
-/* Step distances from one square through empty squares. */
+/* Steps a reach follows at most: no ship moves further than 6, or 7
+ * with AGILE (§9.2 #1). */
+#define MAX_STEPS 7
+
+/* Step distances from one square through empty squares, as bit sets:
+ * within[k] holds the squares at most k steps away (k <= MAX_STEPS). */
 struct reach {
-	uint8_t d[QT_MAX_ROWS][QT_MAX_COLS]; /* steps, FAR if unreachable */
+	struct qt_bits within[MAX_STEPS + 1];
 };
 
 static const int8_t dir8[8][2] = {{-1, 0},  {1, 0},  {0, -1}, {0, 1},
                                   {-1, -1}, {-1, 1}, {1, -1}, {1, 1}};
 
-/* Breadth-first distances from `from` over free squares, with 4 or 8
- * directions.  Rules §6.2 MANEUVER: only the destination of a diagonal
- * step must be empty (corner squeeze allowed, §14). */
-static void reach(const struct qt_state *s, struct qt_sq from, int ndir,
-                  struct reach *R)
+/* Breadth-first distances from `from` over the squares of *free (the
+ * empty open squares), with 4 or 8 directions, a whole distance at a
+ * time on bit rows.  Rules §6.2 MANEUVER: only the destination of a
+ * diagonal step must be empty (corner squeeze allowed, §14). */
+static void reach(const struct qt_state *s, const struct qt_bits *free,
+                  struct qt_sq from, int ndir, struct reach *R)
 {
-	/* occupied squares first: one pass over the ships */
-	uint8_t busy[QT_MAX_ROWS][QT_MAX_COLS] = {{0}};
-	for (int p = 0; p < s->seats; p++)
-		for (int i = 0; i < QT_SHIPS; i++)
-			if (s->ship[p][i].where == QT_MAP)
-				busy[s->ship[p][i].at.r][s->ship[p][i].at.c] =
-				    1;
-	memset(R->d, FAR, sizeof R->d);
-	struct qt_sq q[QT_MAX_ROWS * QT_MAX_COLS];
-	int head = 0, tail = 0;
-	R->d[from.r][from.c] = 0;
-	q[tail++] = from;
-	while (head < tail) {
-		struct qt_sq cur = q[head++];
-		int dist = R->d[cur.r][cur.c];
-		if (dist >= 7)
-			continue; /* no ship moves further than 6 */
-		for (int k = 0; k < ndir; k++) {
-			struct qt_sq n = {(int8_t)(cur.r + dir8[k][0]),
-			                  (int8_t)(cur.c + dir8[k][1])};
-			if (!qt_board_open(&s->board, n.r, n.c) ||
-			    busy[n.r][n.c] || R->d[n.r][n.c] != FAR)
-				continue;
-			R->d[n.r][n.c] = (uint8_t)(dist + 1);
-			q[tail++] = n;
+	int rows = qt_board_rows(&s->board);
+	memset(R, 0, sizeof *R);
+	R->within[0].row[from.r] = 1u << from.c;
+	for (int k = 0; k < MAX_STEPS; k++) {
+		const uint32_t *p = R->within[k].row;
+		uint32_t *q = R->within[k + 1].row, grew = 0;
+		for (int r = 0; r < rows; r++) {
+			uint32_t v = (r > 0 ? p[r - 1] : 0) |
+			             (r + 1 < rows ? p[r + 1] : 0);
+			uint32_t n = v | p[r] << 1 | p[r] >> 1;
+			if (ndir == 8)
+				n |= v << 1 | v >> 1;
+			q[r] = p[r] | (n & free->row[r]);
+			grew |= q[r] ^ p[r];
+		}
+		if (!grew) {
+			for (int j = k + 2; j <= MAX_STEPS; j++)
+				R->within[j] = R->within[k + 1];
+			break;
 		}
 	}
+}
+
+/* 1 if sq is at most k steps away in R (none for k < 0). */
+static int within(const struct reach *R, int k, struct qt_sq sq)
+{
+	if (k < 0)
+		return 0;
+	return qt_bits_has(&R->within[k < MAX_STEPS ? k : MAX_STEPS], sq);
 }
 
 /* A ship's movement map: orthogonal distances and, when it may
@@ -102,15 +108,17 @@ static int movement(const struct qt_state *s, int seat, int i)
 	return s->ship[seat][i].value + qt_has(s, seat, QT_AGILE);
 }
 
-static void moves_of(const struct qt_state *s, int seat, int i, struct moves *m)
+/* free: qt_free_bits of s. */
+static void moves_of(const struct qt_state *s, const struct qt_bits *free,
+                     int seat, int i, struct moves *m)
 {
 	const struct qt_ship *sh = &s->ship[seat][i];
 	m->at = sh->at;
 	m->n = movement(s, seat, i);
 	m->man = sh->value == INTERCEPTOR && ability_mode(s, seat, i);
-	reach(s, sh->at, 4, &m->o);
+	reach(s, free, sh->at, 4, &m->o);
 	if (m->man)
-		reach(s, sh->at, 8, &m->x);
+		reach(s, free, sh->at, 8, &m->x);
 }
 
 /* rules §5 Move: 0 plain, 1 needs MANEUVER (§14: only when no orthogonal
@@ -120,15 +128,32 @@ static int move_kind(const struct moves *m, struct qt_sq to)
 	if (qt_sq_eq(to, m->at) || to.r < 0 || to.c < 0 ||
 	    to.r >= QT_MAX_ROWS || to.c >= QT_MAX_COLS)
 		return -1;
-	if (m->o.d[to.r][to.c] <= m->n)
+	if (within(&m->o, m->n, to))
 		return 0;
-	if (m->man && m->x.d[to.r][to.c] <= m->n)
+	if (m->man && within(&m->x, m->n, to))
 		return 1;
 	return -1;
 }
 
 /* rules §5 Attack: launched from `from` (reached with at most n-1 steps,
  * or the ship's own square), the attacking step costs 1 point. */
+static int attack_reach(const struct moves *m, struct qt_sq from,
+                        struct qt_sq target)
+{
+	if (from.r < 0 || from.c < 0 || from.r >= QT_MAX_ROWS ||
+	    from.c >= QT_MAX_COLS)
+		return -1;
+	int home = qt_sq_eq(from, m->at);
+	if ((home || within(&m->o, m->n - 1, from)) &&
+	    qt_sq_adjacent(from, target))
+		return 0;
+	if (m->man && (home || within(&m->x, m->n - 1, from)) &&
+	    qt_sq_surrounding(from, target))
+		return 1;
+	return -1;
+}
+
+/* attack_reach, once target holds an enemy ship of seat. */
 static int attack_kind(const struct qt_state *s, int seat,
                        const struct moves *m, struct qt_sq from,
                        struct qt_sq target)
@@ -136,17 +161,7 @@ static int attack_kind(const struct qt_state *s, int seat,
 	int owner;
 	if (qt_ship_at(s, target, &owner) < 0 || owner == seat)
 		return -1;
-	if (from.r < 0 || from.c < 0 || from.r >= QT_MAX_ROWS ||
-	    from.c >= QT_MAX_COLS)
-		return -1;
-	int home = qt_sq_eq(from, m->at);
-	if ((home || m->o.d[from.r][from.c] <= m->n - 1) &&
-	    qt_sq_adjacent(from, target))
-		return 0;
-	if (m->man && (home || m->x.d[from.r][from.c] <= m->n - 1) &&
-	    qt_sq_surrounding(from, target))
-		return 1;
-	return -1;
+	return attack_reach(m, from, target);
 }
 
 static int map_ship(const struct qt_state *s, int seat, int i,
@@ -217,9 +232,11 @@ static int do_move(struct qt_state *s, int seat, const struct qt_action *a,
 {
 	if (may_move(s, seat, a->ship, a->curious, why))
 		return BD_EILLEGAL;
+	struct qt_bits free;
+	qt_free_bits(s, &free);
 	struct moves m;
-	moves_of(s, seat, a->ship, &m);
-	int k = qt_square_free(s, a->to) ? move_kind(&m, a->to) : -1;
+	moves_of(s, &free, seat, a->ship, &m);
+	int k = qt_bits_has(&free, a->to) ? move_kind(&m, a->to) : -1;
 	if (k < 0)
 		return rules_fail(why, BD_EILLEGAL, "§5",
 		                  "ship %d cannot reach (%d,%d) with %d "
@@ -239,10 +256,12 @@ static int do_attack(struct qt_state *s, int seat, const struct qt_action *a,
 {
 	if (may_move(s, seat, a->ship, 0, why) || qt_attack_check(s, 1, why))
 		return BD_EILLEGAL;
+	struct qt_bits free;
+	qt_free_bits(s, &free);
 	struct moves m;
-	moves_of(s, seat, a->ship, &m);
+	moves_of(s, &free, seat, a->ship, &m);
 	int home = qt_sq_eq(a->from, m.at);
-	if (!home && !qt_square_free(s, a->from))
+	if (!home && !qt_bits_has(&free, a->from))
 		return rules_fail(why, BD_EILLEGAL, "§6.1",
 		                  "the attack square must be empty");
 	int k = attack_kind(s, seat, &m, a->from, a->target);
@@ -261,60 +280,59 @@ static int do_attack(struct qt_state *s, int seat, const struct qt_action *a,
 	return 0;
 }
 
-static int free_neighbour(const struct qt_state *s, struct qt_sq sq)
+/* 1 if an orthogonal neighbour of sq is in *free. */
+static int free_neighbour(const struct qt_bits *free, struct qt_sq sq)
 {
 	for (int k = 0; k < 4; k++)
-		if (qt_square_free(s,
-		                   (struct qt_sq){(int8_t)(sq.r + dir8[k][0]),
-		                                  (int8_t)(sq.c + dir8[k][1])}))
+		if (qt_bits_has(free,
+		                (struct qt_sq){(int8_t)(sq.r + dir8[k][0]),
+		                               (int8_t)(sq.c + dir8[k][1])}))
 			return 1;
 	return 0;
 }
 
-/* TRANSPORT geometry: a scratch copy with the passenger lifted off (its
- * square is empty) and the flagship's distances on it. */
+/* TRANSPORT geometry: the empty squares with the passenger lifted off
+ * (its square is empty) and the flagship's distances on them. */
 struct lift {
-	struct qt_state t;
+	struct qt_bits free; /* empty open squares, passenger lifted */
 	struct reach R;
 	struct qt_sq home; /* the flagship's square */
 	int n;             /* the flagship's movement points */
-	int i;             /* the flagship */
-	int seat;
 };
 
-/* n: the flagship's movement points (TACTICAL: 1). */
-static void lift(const struct qt_state *s, int seat, int i, int j, int n,
-                 struct lift *L)
+/* Flagship i carries ship j of seat; free: qt_free_bits of s; n: the
+ * flagship's movement points (TACTICAL: 1). */
+static void lift(const struct qt_state *s, const struct qt_bits *free, int seat,
+                 int i, int j, int n, struct lift *L)
 {
-	L->t = *s;
-	L->t.ship[seat][j].where = QT_SCRAPYARD;
+	L->free = *free;
+	qt_bits_add(&L->free, s->ship[seat][j].at);
 	L->home = s->ship[seat][i].at;
 	L->n = n;
-	L->i = i;
-	L->seat = seat;
-	reach(&L->t, L->home, 4, &L->R);
+	reach(s, &L->free, L->home, 4, &L->R);
 }
 
 /* 1 if the flagship may fly to `to` and drop the passenger at `drop`. */
-static int transport_ok(struct lift *L, struct qt_sq to, struct qt_sq drop)
+static int transport_ok(const struct lift *L, struct qt_sq to,
+                        struct qt_sq drop)
 {
 	if (to.r < 0 || to.c < 0 || to.r >= QT_MAX_ROWS || to.c >= QT_MAX_COLS)
 		return 0;
 	if (qt_sq_eq(to, L->home)) {
 		/* rules §6.2: out and back needs 2 points and a free
 		 * neighbour (designer, BGG 1074052). */
-		if (L->n < 2 || !free_neighbour(&L->t, to))
+		if (L->n < 2 || !free_neighbour(&L->free, to))
 			return 0;
-	} else if (!qt_square_free(&L->t, to) || L->R.d[to.r][to.c] > L->n) {
+	} else if (!qt_bits_has(&L->free, to) || !within(&L->R, L->n, to)) {
 		return 0;
 	}
 	if (!qt_sq_surrounding(to, drop))
 		return 0;
-	struct qt_ship *f = &L->t.ship[L->seat][L->i];
-	f->at = to;
-	int ok = qt_square_free(&L->t, drop);
-	f->at = L->home;
-	return ok;
+	/* the drop square with the flagship moved to `to` */
+	struct qt_bits away = L->free;
+	qt_bits_add(&away, L->home);
+	qt_bits_del(&away, to);
+	return qt_bits_has(&away, drop);
 }
 
 /* TRANSPORT by flagship i with n movement points (TACTICAL: 1, no
@@ -335,8 +353,10 @@ static int transport(struct qt_state *s, int seat, const struct qt_action *a,
 	if (!qt_sq_surrounding(f->at, s->ship[seat][j].at))
 		return rules_fail(why, BD_EILLEGAL, "§6.2",
 		                  "the passenger must surround the flagship");
+	struct qt_bits free;
+	qt_free_bits(s, &free);
 	struct lift L;
-	lift(s, seat, a->ship, j, n, &L);
+	lift(s, &free, seat, a->ship, j, n, &L);
 	if (!transport_ok(&L, a->to, a->drop) ||
 	    (a->type == QT_A_TACTICAL_TRANSPORT && qt_sq_eq(a->to, f->at)))
 		return rules_fail(
@@ -540,23 +560,31 @@ static void emit_move(const struct qt_state *s, int seat, struct qt_action *a,
 	}
 }
 
-static void list_moves(const struct qt_state *s, int seat, int i,
-                       qt_emit_fn emit, void *ctx)
+/* free: qt_free_bits of s. */
+static void list_moves(const struct qt_state *s, const struct qt_bits *free,
+                       int seat, int i, qt_emit_fn emit, void *ctx)
 {
 	struct moves m;
-	moves_of(s, seat, i, &m);
+	moves_of(s, free, seat, i, &m);
 	int used = s->ship[seat][i].ability_used;
-	int rows = qt_board_rows(&s->board), cols = qt_board_cols(&s->board);
+	int rows = qt_board_rows(&s->board);
+	int n = m.n < MAX_STEPS ? m.n : MAX_STEPS;
 	struct qt_action a = {.type = QT_A_MOVE, .ship = (int8_t)i};
-	for (int r = 0; r < rows; r++)
-		for (int c = 0; c < cols; c++) {
-			a.to = (struct qt_sq){(int8_t)r, (int8_t)c};
-			/* reachable squares are empty by construction */
+	/* the reachable squares in row-major order; they are empty by
+	 * construction */
+	for (int r = 0; r < rows; r++) {
+		uint32_t to =
+		    m.o.within[n].row[r] | (m.man ? m.x.within[n].row[r] : 0);
+		if (r == m.at.r)
+			to &= ~(1u << m.at.c);
+		for (; to; to &= to - 1) {
+			a.to = (struct qt_sq){(int8_t)r,
+			                      (int8_t)__builtin_ctz(to)};
 			int k = move_kind(&m, a.to);
 			a.cunning = k == 1 && used;
-			if (k >= 0)
-				emit_move(s, seat, &a, emit, ctx);
+			emit_move(s, seat, &a, emit, ctx);
 		}
+	}
 	if (qt_attack_check(s, 1, NULL))
 		return;
 	/* attacks: around every enemy ship, every launch square */
@@ -571,10 +599,10 @@ static void list_moves(const struct qt_state *s, int seat, int i,
 				    (int8_t)(a.target.r - dir8[k][0]),
 				    (int8_t)(a.target.c - dir8[k][1])};
 				if (!qt_sq_eq(a.from, m.at) &&
-				    !qt_square_free(s, a.from))
+				    !qt_bits_has(free, a.from))
 					continue;
-				int kind =
-				    attack_kind(s, seat, &m, a.from, a.target);
+				/* a.target holds an enemy ship */
+				int kind = attack_reach(&m, a.from, a.target);
 				a.cunning = kind == 1 && used;
 				if (kind >= 0)
 					emit(ctx, &a);
@@ -582,8 +610,10 @@ static void list_moves(const struct qt_state *s, int seat, int i,
 		}
 }
 
-/* Every TRANSPORT of flagship i with n movement points. */
-static void list_transports(const struct qt_state *s, int seat, int i, int n,
+/* Every TRANSPORT of flagship i with n movement points; free:
+ * qt_free_bits of s. */
+static void list_transports(const struct qt_state *s,
+                            const struct qt_bits *free, int seat, int i, int n,
                             struct qt_action *a, qt_emit_fn emit, void *ctx)
 {
 	const struct qt_ship *f = &s->ship[seat][i];
@@ -592,18 +622,22 @@ static void list_transports(const struct qt_state *s, int seat, int i, int n,
 		return;
 	a->ship = (int8_t)i;
 	a->cunning = mode == 2;
+	int steps = n < MAX_STEPS ? n : MAX_STEPS;
 	for (int j = 0; j < QT_SHIPS; j++) {
 		const struct qt_ship *p = &s->ship[seat][j];
 		if (j == i || p->where != QT_MAP ||
 		    !qt_sq_surrounding(f->at, p->at))
 			continue;
 		struct lift L;
-		lift(s, seat, i, j, n, &L);
+		lift(s, free, seat, i, j, n, &L);
 		a->other = (int8_t)j;
-		for (int dr = -n; dr <= n; dr++)
-			for (int dc = -n; dc <= n; dc++) {
-				a->to = (struct qt_sq){(int8_t)(f->at.r + dr),
-				                       (int8_t)(f->at.c + dc)};
+		/* every square the flagship reaches (its own included, for
+		 * out and back) in row-major order */
+		for (int r = 0; r < QT_MAX_ROWS; r++)
+			for (uint32_t to = L.R.within[steps].row[r]; to;
+			     to &= to - 1) {
+				a->to = (struct qt_sq){
+				    (int8_t)r, (int8_t)__builtin_ctz(to)};
 				if (a->type == QT_A_TACTICAL_TRANSPORT &&
 				    qt_sq_eq(a->to, f->at))
 					continue;
@@ -668,8 +702,8 @@ static void list_abilities(const struct qt_state *s, int seat, int i,
 	}
 }
 
-static void list_tactical(const struct qt_state *s, int seat, int i,
-                          qt_emit_fn emit, void *ctx)
+static void list_tactical(const struct qt_state *s, const struct qt_bits *free,
+                          int seat, int i, qt_emit_fn emit, void *ctx)
 {
 	if (tactical_ship(s, seat, i, NULL))
 		return;
@@ -696,22 +730,24 @@ static void list_tactical(const struct qt_state *s, int seat, int i,
 		}
 	}
 	struct qt_action t = {.type = QT_A_TACTICAL_TRANSPORT};
-	list_transports(s, seat, i, 1, &t, emit, ctx);
+	list_transports(s, free, seat, i, 1, &t, emit, ctx);
 }
 
 void qt_move_list(const struct qt_state *s, int seat, qt_emit_fn emit,
                   void *ctx)
 {
+	struct qt_bits free;
+	qt_free_bits(s, &free);
 	for (int i = 0; i < QT_SHIPS; i++) {
 		const struct qt_ship *sh = &s->ship[seat][i];
 		if (sh->where != QT_MAP)
 			continue;
 		if (unmoved(s, seat, i)) {
-			list_moves(s, seat, i, emit, ctx);
+			list_moves(s, &free, seat, i, emit, ctx);
 			struct qt_action t = {.type = QT_A_TRANSPORT};
-			list_transports(s, seat, i, movement(s, seat, i), &t,
-			                emit, ctx);
-			list_tactical(s, seat, i, emit, ctx);
+			list_transports(s, &free, seat, i, movement(s, seat, i),
+			                &t, emit, ctx);
+			list_tactical(s, &free, seat, i, emit, ctx);
 		}
 		list_abilities(s, seat, i, emit, ctx);
 	}

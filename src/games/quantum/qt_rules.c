@@ -38,6 +38,15 @@ int qt_square_free(const struct qt_state *s, struct qt_sq sq)
 	       qt_ship_at(s, sq, NULL) < 0;
 }
 
+void qt_free_bits(const struct qt_state *s, struct qt_bits *out)
+{
+	qt_board_open_bits(&s->board, out);
+	for (int p = 0; p < s->seats; p++)
+		for (int i = 0; i < QT_SHIPS; i++)
+			if (s->ship[p][i].where == QT_MAP)
+				qt_bits_del(out, s->ship[p][i].at);
+}
+
 int qt_has_cube(const struct qt_state *s, int seat, int p)
 {
 	return qt_cubes_of(s, seat, p) > 0;
