@@ -33,6 +33,9 @@
 #    take to be played out by the clock scheduler (bench/clock_flood.py).
 # 5. Webhook deliveries per second to a local receiver
 #    (bench/bench_webhooks.py).
+# BENCH_QUICK=1 leaves out 3-5 (the stream flood, the clock flood and the
+# webhooks: minutes, and not about the read and write paths);
+# BENCH_LOG_MOVES=none leaves out 1b.
 # Server and load generator are pinned to different cores with taskset
 # when there are 2 or more; every figure is a warm-up then the median of
 # 3 runs.  BENCH_SECONDS sets the length of one measured run (default 3).
@@ -50,7 +53,7 @@ die() {
 	exit 1
 }
 
-for f in boardd bench/bench_engine bench/bench_http bench/bench_log; do
+for f in boardd bench/bench_engine bench/bench_http; do
 	[ -x "$build/$f" ] || die "$build/$f is missing (run make bench)"
 done
 
@@ -221,14 +224,17 @@ $load_pin "$build/bench/bench_engine" -o "$summary" ||
 	die "bench_engine failed"
 echo
 
+if [ "${BENCH_LOG_MOVES:-}" != none ]; then
 echo "== 1b. log length: reads of a game of ${BENCH_LOG_MOVES:-1000 100000} moves, in process =="
 logdir=$tmp
 [ -d /dev/shm ] && [ -w /dev/shm ] && logdir=$(mktemp -d /dev/shm/boardd-bench.XXXXXX)
 # shellcheck disable=SC2086
+[ -x "$build/bench/bench_log" ] || die "$build/bench/bench_log is missing"
 $load_pin "$build/bench/bench_log" -o "$summary" "$logdir" ${BENCH_LOG_MOVES:-1000 100000} ||
 	die "bench_log failed"
 [ "$logdir" = "$tmp" ] || rm -rf "$logdir"
 echo
+fi
 
 echo "== 2. HTTP, release server, --sync normal, $conns connections =="
 start_server normal --rate-limit off
@@ -268,6 +274,7 @@ $load_pin "$build/bench/bench_http" -p "$port" -c "$writers" -d "$run_secs" \
 stop_server
 echo
 
+if [ -z "${BENCH_QUICK:-}" ]; then
 echo "== 4. stream budget: one address asks for 10x its budget, 500 other streams open =="
 # --max-conns 2048: a global stream budget of 1024, so the 500 streams and
 # the attacker's 32 fit; the attacker's other 288 are refused (429).
@@ -305,6 +312,8 @@ echo "== 5. webhooks: delivery rate to a local receiver (release server) =="
 $srv_pin /usr/bin/python3 "$here/bench/bench_webhooks.py" "$build/boardd" \
 	"$summary" || die "the webhook figure failed"
 echo
+
+fi # BENCH_QUICK
 
 echo "== 6. reference again =="
 reference "reference (bare libmicrohttpd), last"
