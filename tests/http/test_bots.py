@@ -371,4 +371,4 @@ def bot_games_cut_by_sigkill_or_sigterm_finish_after_restart(binary):
 
 
 if __name__ == "__main__":
-    run_all("bots")
+    run_all("bots-http")
