@@ -1,5 +1,5 @@
 /* test_quantum_cases.c: one test per rules §12 case that needs no command
- * card power (shared/rules/quantum.md; the card cases are in
+ * card power (docs/rules/quantum.md; the card cases are in
  * test_quantum_cards.c), plus the rule checks a review of the Quantum module
  * added: setup (§3), deploy, reconfigure, construct, dominance and infamy,
  * entanglement, the card phase, each gambit and the end of the game.  Built

@@ -1,8 +1,8 @@
 /* test_quantum_maps.c: the map table of rules §11 and the geometry of §2.
  *
- * The expected values are transcribed from the rules file, not computed
- * from the map table: the §11.2 summary table (seats, cubes, tile grid,
- * planets, Void tiles, cube locations, slack), the starred planet
+ * The expected values are transcribed from the rules (docs/rules/quantum.md
+ * §11), not computed from the map table: the §11.2 summary table (seats, cubes,
+ * tile grid, planets, Void tiles, cube locations, slack), the starred planet
  * coordinates of §11.3/§11.6 and the ASCII renders of §11.3-§11.5.
  */
 #include <string.h>

@@ -1,7 +1,7 @@
 /* aa.h: Agent Avenue: the base game, the advanced mode (black market) and
  * the team variant for 3-4 seats (rules §7-§9).  The module's manual.
  *
- * The rules are /work/shared/rules/agent-avenue.md; every "§" below cites
+ * The rules are docs/rules/agent-avenue.md; every "§" below cites
  * that file.  This header is the pure rules API (aa_rules.c: no JSON, no
  * I/O, no allocation) plus the engine table `aa_rules` (aa_json.c, the only
  * file of the module that knows JSON).

@@ -1,6 +1,6 @@
 /* qt.h: the Quantum rules module's flat state and its internal API.
  *
- * Rules references (§N) point into shared/rules/quantum.md.  The state is
+ * Rules references (§N) point into docs/rules/quantum.md.  The state is
  * one plain struct without pointers: it copies with memcpy and the engine
  * applies every action to a scratch copy.  The rules core (every qt_*.c
  * file except qt_json.c) knows no JSON: actions are struct qt_action values,

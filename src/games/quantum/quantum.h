@@ -1,4 +1,4 @@
-/* quantum.h: the Quantum rules module (rules in shared/rules/quantum.md).
+/* quantum.h: the Quantum rules module (rules in docs/rules/quantum.md).
  * The engine registers qt_rules; everything else of the module is
  * internal (qt.h). */
 #ifndef QT_QUANTUM_H
