@@ -4,8 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "load.h"
-#include "token.h"
+#include "internal.h" /* svc__now_ms; load.h, token.h */
 
 static int fail(struct svc_err *err, int code, const char *detail)
 {
@@ -201,6 +200,13 @@ int load_game_key(struct store *st, struct engine_cache *cache, int64_t key,
 	return rc;
 }
 
+void load_token_seen(struct store *st, const struct store_player *p)
+{
+	int64_t now = svc__now_ms();
+	if (p->token_key && now - p->token_used_ms >= LOAD_SEEN_EVERY_MS)
+		(void)store_token_used(st, p->token_key, now); /* best effort */
+}
+
 void loaded_release(struct loaded *l)
 {
 	store_game_release(&l->row);
@@ -230,8 +236,12 @@ int load_seat(struct store *st, const struct loaded *l, const char *token,
 	if (rc == BD_ENOTFOUND)
 		return fail(err, BD_EFORBIDDEN,
 		            "that token holds no seat in this game");
-	if (rc == 0)
+	if (rc == BD_EUNAUTHORIZED)
+		return fail(err, rc, LOAD_REVOKED);
+	if (rc == 0) {
+		load_token_seen(st, &p);
 		rc = store_seat_for_player(st, l->row.key, p.key, seat);
+	}
 	if (rc == BD_ENOTFOUND && !required) {
 		*seat = ENGINE_SPECTATOR; /* a player looking on */
 		return 0;

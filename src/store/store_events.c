@@ -67,6 +67,12 @@ static int note_touched(sqlite3_stmt *st, void *ctx)
 	return 0;
 }
 
+void store__note_player(struct conn *c, int64_t player_key)
+{
+	if (c->ntouched < (int)(sizeof c->touched / sizeof *c->touched))
+		c->touched[c->ntouched++] = player_key;
+}
+
 int store__events_after(struct conn *c, int64_t key, const struct ev_before *b)
 {
 	static const struct ev_before created = {0, 0, 0};
