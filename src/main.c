@@ -83,8 +83,8 @@ struct config {
 	long ticket_s;   /* a browser ticket's life, seconds */
 	long write_wait; /* ms */
 	long hook_retry_ms, hook_timeout_ms;
-	long retention;   /* seconds events stay in the outbox */
-	long bot_workers; /* threads playing bot seats and timeouts */
+	long retention;       /* seconds events stay in the outbox */
+	long bot_workers;     /* threads playing bot seats and timeouts */
 	const char *key_path; /* the server key file; NULL: db + ".key" */
 	int quiet, hook_private;
 	long streams, streams_addr, streams_token; /* -1: default */
@@ -379,8 +379,8 @@ static int parse_args(int argc, char **argv, struct config *c)
 	    parse_long(hook_retry, 1, 3600000, &c->hook_retry_ms) < 0 ||
 	    parse_long(hook_timeout, 100, 600000, &c->hook_timeout_ms) < 0 ||
 	    parse_long(retention, 1, 365L * 86400, &c->retention) < 0 ||
-	    (bot_workers && parse_long(bot_workers, 1, 64, &c->bot_workers) <
-	                        0) ||
+	    (bot_workers &&
+	     parse_long(bot_workers, 1, 64, &c->bot_workers) < 0) ||
 	    (strcmp(c->sync, "full") != 0 && strcmp(c->sync, "normal") != 0)) {
 		fputs("boardd: a value is out of range (port 0-65535, threads "
 		      "1-64, keepalive and timeout 1-3600 s, max-conns and "

@@ -252,8 +252,8 @@ static void h_actions(struct service *svc, const struct http_req *req,
 	struct svc_err err = {0};
 	char *body = NULL;
 	size_t len = 0;
-	int rc = service_actions_bytes(svc, a->id, req->token, &body, &len,
-	                               &err);
+	int rc =
+	    service_actions_bytes(svc, a->id, req->token, &body, &len, &err);
 	if (rc < 0) {
 		problem_reply(rep, rc, &err, req->path);
 		return;
@@ -294,8 +294,7 @@ static void h_moves(struct service *svc, const struct http_req *req,
 	struct svc_err err = {0};
 	json_t *out = NULL;
 	int rc = service_moves(svc, a->id, req->token, http_query(req, "after"),
-	                       http_query(req, "limit"),
-	                       &out, &err);
+	                       http_query(req, "limit"), &out, &err);
 	finish(rep, req, rc, 200, out, &err);
 }
 
@@ -536,8 +535,8 @@ static void h_token_revoke(struct service *svc, const struct http_req *req,
 {
 	(void)a;
 	struct svc_err err = {0};
-	int rc = service_token_revoke(
-	    svc, req->token, req->path + sizeof TOKENS_PATH - 1, &err);
+	int rc = service_token_revoke(svc, req->token,
+	                              req->path + sizeof TOKENS_PATH - 1, &err);
 	finish(rep, req, rc, 204, NULL, &err);
 }
 
@@ -599,8 +598,7 @@ static void h_events_ticket(struct service *svc, const struct http_req *req,
 }
 
 static void h_account_ticket(struct service *svc, const struct http_req *req,
-                             const struct route_args *a,
-                             struct http_reply *rep)
+                             const struct route_args *a, struct http_reply *rep)
 {
 	h_stream(svc, req, a, rep, h_account_events);
 }

@@ -57,10 +57,10 @@ int load_apply_logged(struct engine_game *g, uint64_t seq, int seat,
 struct tail_ctx {
 	struct engine_game *g;
 	struct svc_err *err;
-	int keep;           /* 1: keep the last snapshot crossed above from */
-	uint64_t from;      /* the seq the replay started at */
-	void *snap;         /* the last one crossed, or NULL; malloc'd */
-	uint64_t snap_seq;  /* its seq */
+	int keep;          /* 1: keep the last snapshot crossed above from */
+	uint64_t from;     /* the seq the replay started at */
+	void *snap;        /* the last one crossed, or NULL; malloc'd */
+	uint64_t snap_seq; /* its seq */
 };
 
 static int apply_tail(void *ctx, uint64_t seq, int seat, const char *action,
@@ -152,7 +152,8 @@ out_release:
 static int row_rules(struct loaded *l, struct svc_err *err)
 {
 	l->rules = engine_rules_find(l->row.rules_id);
-	if (!l->rules || !engine_rules_replays(l->rules, l->row.rules_version)) {
+	if (!l->rules ||
+	    !engine_rules_replays(l->rules, l->row.rules_version)) {
 		loaded_release(l);
 		return fail(err, BD_EINTERNAL,
 		            "the game's rules version is not served here");

@@ -66,7 +66,8 @@ int load_apply_logged(struct engine_game *g, uint64_t seq, int seat,
                       const char *action, struct svc_err *err);
 
 /* The detail of a 401 for a revoked player token. */
-#define LOAD_REVOKED "that token was revoked (DELETE /v1/players/me/tokens/{id})"
+#define LOAD_REVOKED                                                           \
+	"that token was revoked (DELETE /v1/players/me/tokens/{id})"
 
 /* How often a token's last_used is written, at most: once a minute. */
 #define LOAD_SEEN_EVERY_MS 60000

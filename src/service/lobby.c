@@ -32,7 +32,8 @@ static int stream_url(const char *path, const char *after,
 	uint64_t seq = 0;
 	game_id[0] = '\0';
 	if (strncmp(path, games, sizeof games - 1) == 0 &&
-	    strlen(path) == sizeof games - 1 + STORE_ID_LEN + sizeof events - 1 &&
+	    strlen(path) ==
+	        sizeof games - 1 + STORE_ID_LEN + sizeof events - 1 &&
 	    strcmp(path + sizeof games - 1 + STORE_ID_LEN, events) == 0) {
 		memcpy(game_id, path + sizeof games - 1, STORE_ID_LEN);
 		game_id[STORE_ID_LEN] = '\0';
@@ -79,7 +80,8 @@ static int parse_ticket(const json_t *body, char url[STORE_TICKET_URL_MAX + 1],
 }
 
 /* The secretbox key of a ticket's sealed token. */
-static void ticket_key(const char *ticket, uint8_t key[crypto_secretbox_KEYBYTES])
+static void ticket_key(const char *ticket,
+                       uint8_t key[crypto_secretbox_KEYBYTES])
 {
 	crypto_generichash(key, crypto_secretbox_KEYBYTES,
 	                   (const unsigned char *)ticket, strlen(ticket),
@@ -89,8 +91,8 @@ static void ticket_key(const char *ticket, uint8_t key[crypto_secretbox_KEYBYTES
 
 /* Checks that `token` may read the stream of game_id ("" : the account
  * stream) now, as opening it would. */
-static int may_read(struct service *svc, const char *token,
-                    const char *game_id, struct svc_err *err)
+static int may_read(struct service *svc, const char *token, const char *game_id,
+                    struct svc_err *err)
 {
 	struct store_player p;
 	struct loaded l;
@@ -106,13 +108,13 @@ static int may_read(struct service *svc, const char *token,
 }
 
 int service_ticket_create(struct service *svc, const char *token,
-                          const json_t *body, json_t **out,
-                          struct svc_err *err)
+                          const json_t *body, json_t **out, struct svc_err *err)
 {
 	char url[STORE_TICKET_URL_MAX + 1], game_id[STORE_ID_LEN + 1];
 	if (!token)
-		return svc__fail(err, BD_EUNAUTHORIZED,
-		                 "a ticket is made for a bearer token: send it");
+		return svc__fail(
+		    err, BD_EUNAUTHORIZED,
+		    "a ticket is made for a bearer token: send it");
 	int rc = parse_ticket(body, url, game_id, err);
 	if (rc == 0)
 		rc = may_read(svc, token, game_id, err);
@@ -125,8 +127,8 @@ int service_ticket_create(struct service *svc, const char *token,
 	unsigned char sealed[crypto_secretbox_NONCEBYTES +
 	                     crypto_secretbox_MACBYTES + TICKET_TOKEN_MAX];
 	size_t tlen = strlen(token);
-	size_t len = crypto_secretbox_NONCEBYTES + crypto_secretbox_MACBYTES +
-	             tlen;
+	size_t len =
+	    crypto_secretbox_NONCEBYTES + crypto_secretbox_MACBYTES + tlen;
 	int64_t expires = svc__now_ms() + (int64_t)svc->ticket_ttl_s * 1000;
 	rc = BD_ECONFLICT;
 	for (int attempt = 0; rc == BD_ECONFLICT && attempt < 4; attempt++) {
@@ -179,8 +181,8 @@ int service_ticket_use(struct service *svc, const char *ticket,
 		                 "ones it was made for)");
 	if (rc < 0)
 		return rc;
-	size_t tlen = len - crypto_secretbox_NONCEBYTES -
-	              crypto_secretbox_MACBYTES;
+	size_t tlen =
+	    len - crypto_secretbox_NONCEBYTES - crypto_secretbox_MACBYTES;
 	if (len < crypto_secretbox_NONCEBYTES + crypto_secretbox_MACBYTES ||
 	    tlen >= max)
 		return BD_EINTERNAL;
@@ -198,8 +200,8 @@ int service_ticket_use(struct service *svc, const char *ticket,
 
 /* ---- DELETE /v1/games/{id} ---- */
 
-int service_game_cancel(struct service *svc, const char *id,
-                        const char *token, struct svc_err *err)
+int service_game_cancel(struct service *svc, const char *id, const char *token,
+                        struct svc_err *err)
 {
 	struct store_player p;
 	struct loaded l;
@@ -277,17 +279,15 @@ int service_leave(struct service *svc, const char *id, const char *token,
 
 static json_t *token_json(const struct store_token *t, int current)
 {
-	return json_pack("{s:s,s:s,s:o,s:o,s:b}", "id", t->id, "label",
-	                 t->label, "created", svc__iso_time(t->created_ms),
-	                 "last_used",
-	                 t->last_used_ms ? svc__iso_time(t->last_used_ms)
-	                                 : json_null(),
-	                 "current", current);
+	return json_pack(
+	    "{s:s,s:s,s:o,s:o,s:b}", "id", t->id, "label", t->label, "created",
+	    svc__iso_time(t->created_ms), "last_used",
+	    t->last_used_ms ? svc__iso_time(t->last_used_ms) : json_null(),
+	    "current", current);
 }
 
 int service_token_create(struct service *svc, const char *token,
-                         const json_t *body, json_t **out,
-                         struct svc_err *err)
+                         const json_t *body, json_t **out, struct svc_err *err)
 {
 	static const char *const keys[] = {"label", NULL};
 	struct store_player p;
@@ -360,8 +360,8 @@ int service_tokens_list(struct service *svc, const char *token, json_t **out,
 	return svc__give(json_pack("{s:o}", "tokens", x.tokens), out);
 }
 
-int service_token_revoke(struct service *svc, const char *token,
-                         const char *id, struct svc_err *err)
+int service_token_revoke(struct service *svc, const char *token, const char *id,
+                         struct svc_err *err)
 {
 	struct store_player p;
 	int rc = svc__player_of(svc, token, &p, err);
@@ -378,8 +378,7 @@ int service_token_revoke(struct service *svc, const char *token,
 /* ---- POST /v1/players/me/seats ---- */
 
 int service_seat_attach(struct service *svc, const char *token,
-                        const json_t *body, json_t **out,
-                        struct svc_err *err)
+                        const json_t *body, json_t **out, struct svc_err *err)
 {
 	static const char *const keys[] = {"token", NULL};
 	struct store_player p;
@@ -410,8 +409,7 @@ int service_seat_attach(struct service *svc, const char *token,
 		                 "player holds at most one seat of a game)");
 	if (rc < 0)
 		return rc;
-	return svc__give(json_pack("{s:s,s:s,s:i,s:s}", "id", a.game_id,
-	                           "game", a.rules_id, "seat", a.seat,
-	                           "player", p.id),
+	return svc__give(json_pack("{s:s,s:s,s:i,s:s}", "id", a.game_id, "game",
+	                           a.rules_id, "seat", a.seat, "player", p.id),
 	                 out);
 }

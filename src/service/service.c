@@ -245,8 +245,8 @@ int service_game_bytes(struct service *svc, const char *id, const char *token,
 		loaded_release(&l);
 		return rc;
 	}
-	*out = (struct svc_view){.seq = l.row.seq,
-	                         .open_seats = l.row.open_seats};
+	*out =
+	    (struct svc_view){.seq = l.row.seq, .open_seats = l.row.open_seats};
 	uint64_t tag = row_tag(&l.row);
 	if (want && !want(ctx, out)) {
 		loaded_release(&l); /* e.g. 304: no state, no JSON */
@@ -311,8 +311,9 @@ int service_actions_bytes(struct service *svc, const char *id,
 	                          "actions", acts),
 	                body, len);
 	if (rc == 0 && l.g->seq == l.row.seq)
-		engine_cache_bytes_put(svc->cache, l.row.key, SLOT_ACTIONS(seat),
-		                       l.row.seq, tag, *body, *len);
+		engine_cache_bytes_put(svc->cache, l.row.key,
+		                       SLOT_ACTIONS(seat), l.row.seq, tag,
+		                       *body, *len);
 	loaded_release(&l);
 	return rc;
 }
@@ -383,7 +384,8 @@ int service_moves(struct service *svc, const char *id, const char *token,
 	/* The page: moves from+1 .. upto, all at or before the state the
 	 * caller sees (l.g), read from the state at `from` onwards, so its
 	 * cost depends on its length, never on the log's. */
-	uint64_t now = l.g->seq, start = (uint64_t)from < now ? (uint64_t)from : now;
+	uint64_t now = l.g->seq,
+	         start = (uint64_t)from < now ? (uint64_t)from : now;
 	uint64_t upto = now - start > (uint64_t)n ? start + (uint64_t)n : now;
 	struct moves_ctx mc = {NULL, l.g, viewer, json_array(), err};
 	rc = mc.moves ? 0 : BD_ENOMEM;

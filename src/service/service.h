@@ -370,8 +370,8 @@ int service_ticket_use(struct service *svc, const char *ticket,
  * cancels a waiting game; from then on it answers 404 everywhere, as an
  * expired waiting game does.  BD_EFORBIDDEN (not the creator; a game
  * created without a player token has none), BD_ESTARTED (not waiting). */
-int service_game_cancel(struct service *svc, const char *id,
-                        const char *token, struct svc_err *err);
+int service_game_cancel(struct service *svc, const char *id, const char *token,
+                        struct svc_err *err);
 
 /* POST /v1/games/{id}/leave: the seat the caller holds (seat token or
  * player token) in a waiting game opens again, to anyone.  BD_EFORBIDDEN
@@ -384,8 +384,7 @@ int service_leave(struct service *svc, const char *id, const char *token,
  * (null), current (false), token (shown once)}.  BD_ELIMIT past
  * STORE_TOKENS_MAX. */
 int service_token_create(struct service *svc, const char *token,
-                         const json_t *body, json_t **out,
-                         struct svc_err *err);
+                         const json_t *body, json_t **out, struct svc_err *err);
 
 /* GET /v1/players/me/tokens: {"tokens": [{id, label, created, last_used
  * (RFC 3339 or null; written at most once a minute), current (the one
@@ -397,8 +396,8 @@ int service_tokens_list(struct service *svc, const char *token, json_t **out,
  * (the calling one too); it is 401 from then on.  BD_ENOROUTE when the
  * caller holds no token with that id.  Event streams it opened before
  * stay open until they end. */
-int service_token_revoke(struct service *svc, const char *token,
-                         const char *id, struct svc_err *err);
+int service_token_revoke(struct service *svc, const char *token, const char *id,
+                         struct svc_err *err);
 
 /* POST /v1/players/me/seats {"token": a seat token}: the seat that token
  * holds becomes the calling player's (the seat token stops working; the
@@ -406,8 +405,7 @@ int service_token_revoke(struct service *svc, const char *token,
  * BD_EFORBIDDEN (not a seat token, or its game is gone),
  * BD_EALREADYSEATED (the player holds a seat of that game). */
 int service_seat_attach(struct service *svc, const char *token,
-                        const json_t *body, json_t **out,
-                        struct svc_err *err);
+                        const json_t *body, json_t **out, struct svc_err *err);
 
 /* The store key of the player whose token this is (for a long-poll on
  * the player's games).  Errors as svc__player_of's. */

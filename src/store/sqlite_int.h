@@ -182,10 +182,10 @@ struct store {
 	                              under mu */
 	void *on_change_ctx;       /* its context */
 	int64_t waiting_expire_ms; /* store_config's, 0: never */
-	unsigned waiting_per_player; /* store_config's, 0: no cap */
-	unsigned waiting_per_addr;   /* store_config's, 0: no cap */
+	unsigned waiting_per_player;       /* store_config's, 0: no cap */
+	unsigned waiting_per_addr;         /* store_config's, 0: no cap */
 	uint8_t secret_key[STORE_KEY_LEN]; /* seals webhook secrets */
-	struct conn conns[];         /* the pool: reads */
+	struct conn conns[];               /* the pool: reads */
 };
 
 /* A value to bind to a statement parameter. */

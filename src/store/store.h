@@ -111,16 +111,16 @@ struct store_game {
 	                      read back; malloc'd */
 	char *clock_state; /* read back: the seats' clocks after the last
 	                      move (JSON text, sql/0006) or NULL, malloc'd */
-	int64_t deadline_ms; /* read back: the earliest deadline of a seat
-	                        to act (unix ms), or 0: none */
+	int64_t deadline_ms;   /* read back: the earliest deadline of a seat
+	                          to act (unix ms), or 0: none */
 	int64_t seats_version; /* read back: bumped when a seat's holder
 	                          changes without a move or a join (a seat
 	                          left, a seat token attached) */
-	char *players; /* read back by the listings only (store_games_each,
-	                  store_player_games_each): JSON array text of the
-	                  seats, each {seat, open, player ({id, name} or
-	                  null), invited (player id or null), bot}; else
-	                  NULL; malloc'd */
+	char *players;  /* read back by the listings only (store_games_each,
+	                   store_player_games_each): JSON array text of the
+	                   seats, each {seat, open, player ({id, name} or
+	                   null), invited (player id or null), bot}; else
+	                   NULL; malloc'd */
 	int invitation; /* read back by store_player_games_each: 1 when the
 	                   player's seat is an open seat reserved for them
 	                   (an invitation), 0 when they hold it */
@@ -386,7 +386,7 @@ struct store_token {
 	char id[STORE_ID_LEN + 1]; /* public id */
 	char label[65];            /* 1..64 bytes of UTF-8 */
 	int64_t created_ms;
-	int64_t last_used_ms;      /* 0: never */
+	int64_t last_used_ms; /* 0: never */
 };
 
 /* Most tokens a player holds at once (not counting revoked ones). */
@@ -426,8 +426,8 @@ int store_game_cancel(struct store *s, int64_t key, int64_t player_key);
  * open to anyone (an invitation it had was used when it was taken).
  * BD_ENOTFOUND (no such game), BD_ESTARTED (no longer waiting),
  * BD_EFORBIDDEN (the seat is not the caller's, or a bot's). */
-int store_seat_leave(struct store *s, int64_t key, int seat,
-                     int64_t player_key, const uint8_t *token_hash);
+int store_seat_leave(struct store *s, int64_t key, int seat, int64_t player_key,
+                     const uint8_t *token_hash);
 
 /* What store_seat_attach answers. */
 struct store_attached {
@@ -553,7 +553,7 @@ int store_events_horizon(struct store *s, int64_t player_key, int64_t *key);
 #define STORE_URL_MAX    2048 /* longest webhook URL, bytes */
 #define STORE_SECRET_MAX 64   /* longest signing secret, bytes */
 
-#define STORE_WHY_MAX    200  /* longest disabled_why, bytes */
+#define STORE_WHY_MAX 200 /* longest disabled_why, bytes */
 
 /* A player's webhook.  The secret is clear here: the store seals it on
  * the way in and opens it on the way out (store_config.secret_key). */

@@ -21,11 +21,11 @@ static int ticket_put_tx(struct conn *c, void *ctx)
 	int rc = store__run(c, ST_TICKET_EXPIRE, ARGS(A_I64(store__now_ms())),
 	                    NULL, NULL);
 	if (rc == 0)
-		rc = store__run(c, ST_TICKET_INSERT,
-		                ARGS(A_BLOB(x->hash, STORE_TOKEN_HASH_LEN),
-		                     A_TEXT(x->url), A_BLOB(x->sealed, (int)x->len),
-		                     A_I64(x->expires_ms)),
-		                NULL, NULL);
+		rc = store__run(
+		    c, ST_TICKET_INSERT,
+		    ARGS(A_BLOB(x->hash, STORE_TOKEN_HASH_LEN), A_TEXT(x->url),
+		         A_BLOB(x->sealed, (int)x->len), A_I64(x->expires_ms)),
+		    NULL, NULL);
 	return rc;
 }
 
@@ -86,7 +86,7 @@ static int ticket_take_tx(struct conn *c, void *ctx)
 	                     A_I64(x->now_ms), A_TEXT(x->url)),
 	                read_why, x);
 	if (rc == 0)
-		rc = !x->found ? BD_ENOTFOUND
+		rc = !x->found  ? BD_ENOTFOUND
 		     : !x->live ? BD_EDEADLINE
 		                : BD_EFORBIDDEN;
 	return rc; /* a refusal rolls back: nothing was changed */
@@ -96,11 +96,8 @@ int store_ticket_take(struct store *s, const uint8_t hash[STORE_TOKEN_HASH_LEN],
                       const char *url, int64_t now_ms, void *out, size_t max,
                       size_t *len)
 {
-	struct ticket_take x = {.hash = hash,
-	                        .url = url,
-	                        .now_ms = now_ms,
-	                        .out = out,
-	                        .max = max};
+	struct ticket_take x = {
+	    .hash = hash, .url = url, .now_ms = now_ms, .out = out, .max = max};
 	int rc = store__write_tx(s, ticket_take_tx, &x);
 	if (rc == 0)
 		*len = x.len;
@@ -119,7 +116,8 @@ static int token_add_tx(struct conn *c, void *ctx)
 {
 	struct token_add *x = ctx;
 	int64_t n = 0;
-	int rc = store__lookup_i64(c, ST_TOKENS_COUNT, ARGS(A_I64(x->player_key)), &n);
+	int rc = store__lookup_i64(c, ST_TOKENS_COUNT,
+	                           ARGS(A_I64(x->player_key)), &n);
 	if (rc == 0 && n >= STORE_TOKENS_MAX)
 		rc = BD_ELIMIT;
 	if (rc == 0)
@@ -149,8 +147,8 @@ struct token_used {
 static int token_used_tx(struct conn *c, void *ctx)
 {
 	struct token_used *x = ctx;
-	return store__run(c, ST_TOKEN_USED, ARGS(A_I64(x->key), A_I64(x->now_ms)),
-	                  NULL, NULL);
+	return store__run(c, ST_TOKEN_USED,
+	                  ARGS(A_I64(x->key), A_I64(x->now_ms)), NULL, NULL);
 }
 
 int store_token_used(struct store *s, int64_t token_key, int64_t now_ms)
@@ -198,10 +196,10 @@ struct token_revoke {
 static int token_revoke_tx(struct conn *c, void *ctx)
 {
 	struct token_revoke *x = ctx;
-	int rc = store__run(c, ST_TOKEN_REVOKE,
-	                    ARGS(A_I64(x->player_key), A_TEXT(x->id),
-	                         A_I64(store__now_ms())),
-	                    NULL, NULL);
+	int rc = store__run(
+	    c, ST_TOKEN_REVOKE,
+	    ARGS(A_I64(x->player_key), A_TEXT(x->id), A_I64(store__now_ms())),
+	    NULL, NULL);
 	if (rc == 0 && sqlite3_changes(c->db) != 1)
 		rc = BD_ENOTFOUND;
 	return rc;
@@ -244,8 +242,8 @@ struct lobby_ctx {
 	int64_t key, player_key, cutoff;
 	int seat;
 	const uint8_t *token_hash;
-	const uint8_t *hash;           /* attach: the seat token's */
-	struct store_attached *out;    /* attach */
+	const uint8_t *hash;        /* attach: the seat token's */
+	struct store_attached *out; /* attach */
 };
 
 static int cancel_tx(struct conn *c, void *ctx)
@@ -259,8 +257,8 @@ static int cancel_tx(struct conn *c, void *ctx)
 		rc = BD_EFORBIDDEN;
 	if (rc == 0)
 		rc = store__run(c, ST_GAME_CANCEL,
-		                ARGS(A_I64(x->key), A_I64(store__now_ms())), NULL,
-		                NULL);
+		                ARGS(A_I64(x->key), A_I64(store__now_ms())),
+		                NULL, NULL);
 	/* No event; its players' and invitees' long-polls wake. */
 	if (rc == 0)
 		rc = store__events_after(c, x->key, &(struct ev_before){0});
@@ -294,8 +292,8 @@ static int leave_tx(struct conn *c, void *ctx)
 		rc = BD_EFORBIDDEN;
 	if (rc == 0)
 		rc = store__run(c, ST_GAME_SEAT_LEFT,
-		                ARGS(A_I64(x->key), A_I64(store__now_ms())), NULL,
-		                NULL);
+		                ARGS(A_I64(x->key), A_I64(store__now_ms())),
+		                NULL, NULL);
 	if (rc == 0)
 		rc = store__events_after(c, x->key, &(struct ev_before){0});
 	if (rc == 0 && x->player_key)
@@ -303,8 +301,8 @@ static int leave_tx(struct conn *c, void *ctx)
 	return rc;
 }
 
-int store_seat_leave(struct store *s, int64_t key, int seat,
-                     int64_t player_key, const uint8_t *token_hash)
+int store_seat_leave(struct store *s, int64_t key, int seat, int64_t player_key,
+                     const uint8_t *token_hash)
 {
 	if ((player_key == 0) == (token_hash == NULL))
 		return BD_EBADREQUEST; /* exactly one holder */
@@ -322,7 +320,8 @@ static int read_attached(sqlite3_stmt *st, void *ctx)
 	a->game_key = sqlite3_column_int64(st, 0);
 	a->seat = sqlite3_column_int(st, 1);
 	int rc = store__col_copy(st, 2, a->game_id, sizeof a->game_id);
-	return rc ? rc : store__col_copy(st, 3, a->rules_id, sizeof a->rules_id);
+	return rc ? rc
+	          : store__col_copy(st, 3, a->rules_id, sizeof a->rules_id);
 }
 
 static int attach_tx(struct conn *c, void *ctx)
@@ -330,15 +329,16 @@ static int attach_tx(struct conn *c, void *ctx)
 	struct lobby_ctx *x = ctx;
 	struct store_attached a = {.game_key = 0};
 	int64_t v = 0;
-	int rc = store__run(c, ST_SEAT_BY_TOKEN_HASH,
-	                    ARGS(A_BLOB(x->hash, STORE_TOKEN_HASH_LEN),
-	                         A_I64(x->cutoff)),
-	                    read_attached, &a);
+	int rc = store__run(
+	    c, ST_SEAT_BY_TOKEN_HASH,
+	    ARGS(A_BLOB(x->hash, STORE_TOKEN_HASH_LEN), A_I64(x->cutoff)),
+	    read_attached, &a);
 	if (rc == 0 && a.game_key == 0)
 		rc = BD_ENOTFOUND;
-	if (rc == 0 && store__lookup_i64(c, ST_SEAT_FOR_PLAYER,
-	                          ARGS(A_I64(a.game_key), A_I64(x->player_key)),
-	                          &v) == 0)
+	if (rc == 0 &&
+	    store__lookup_i64(c, ST_SEAT_FOR_PLAYER,
+	                      ARGS(A_I64(a.game_key), A_I64(x->player_key)),
+	                      &v) == 0)
 		rc = BD_EALREADYSEATED;
 	struct ev_before before;
 	if (rc == 0)

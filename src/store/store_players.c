@@ -146,7 +146,7 @@ int store_seat_for_player(struct store *s, int64_t key, int64_t player_key,
 	int64_t v = 0;
 	struct conn *c = store__checkout(s);
 	int rc = store__lookup_i64(c, ST_SEAT_FOR_PLAYER,
-	                    ARGS(A_I64(key), A_I64(player_key)), &v);
+	                           ARGS(A_I64(key), A_I64(player_key)), &v);
 	store__checkin(s, c);
 	if (rc == 0)
 		*seat = (int)v;
@@ -202,14 +202,15 @@ static int claim_pick(struct conn *c, struct claim_ctx *x)
 	int rc;
 	if (cl->player_key &&
 	    store__lookup_i64(c, ST_SEAT_FOR_PLAYER,
-	               ARGS(A_I64(x->key), A_I64(cl->player_key)), &v) == 0)
+	                      ARGS(A_I64(x->key), A_I64(cl->player_key)),
+	                      &v) == 0)
 		return BD_EALREADYSEATED;
 	if (cl->seat >= 0) {
 		x->seat = cl->seat;
 		return seat_claimable(c, x->key, cl->seat, cl->player_key);
 	}
 	rc = store__lookup_i64(c, ST_SEAT_FIRST_OPEN,
-	                ARGS(A_I64(x->key), A_I64(cl->player_key)), &v);
+	                       ARGS(A_I64(x->key), A_I64(cl->player_key)), &v);
 	if (rc == BD_ENOTFOUND)
 		return BD_ESEATTAKEN;
 	x->seat = (int)v;
@@ -223,11 +224,11 @@ static int claim_tx(struct conn *c, void *ctx)
 	int64_t seq = 0;
 	/* An expired waiting game is gone (store__waiting_cutoff). */
 	int rc = store__lookup_i64(c, ST_GAME_JOINABLE,
-	                    ARGS(A_I64(x->key), A_I64(x->cutoff)), &seq);
+	                           ARGS(A_I64(x->key), A_I64(x->cutoff)), &seq);
 	int64_t open = 0;
 	if (rc == 0)
-		rc = store__lookup_i64(c, ST_GAME_OPEN_SEATS, ARGS(A_I64(x->key)),
-		                &open);
+		rc = store__lookup_i64(c, ST_GAME_OPEN_SEATS,
+		                       ARGS(A_I64(x->key)), &open);
 	if (rc == 0 && cl->open_seats > 0 && open != cl->open_seats)
 		rc = BD_ECONFLICT; /* the caller's answer would be stale */
 	if (rc == 0)

@@ -60,11 +60,14 @@
  * statement that has no filter simply leaves ?1 or ?2 unused.  Separate
  * statements (rather than "?1 IS NULL OR ...") let each use its index. */
 #define LIST_SQL(filter)                                                       \
-	"SELECT " GAME_COLS ", " PLAYERS_JSON("games.key")                      \
-	" FROM games WHERE key < ?3" filter " AND " VISIBLE("", "?5")          \
-	" AND NOT (status = 'waiting' AND NOT EXISTS (SELECT 1 FROM seats o "  \
-	"WHERE o.game_key = games.key AND o.open = 1 AND o.invited IS NULL))" \
-	" ORDER BY key DESC LIMIT ?4"
+	"SELECT " GAME_COLS ", " PLAYERS_JSON(                                 \
+	    "games.key") " FROM games WHERE key < ?3" filter                   \
+	                 " AND " VISIBLE(                                      \
+	                     "", "?5") " AND NOT (status = 'waiting' AND NOT " \
+	                               "EXISTS (SELECT 1 FROM seats o "        \
+	                               "WHERE o.game_key = games.key AND "     \
+	                               "o.open = 1 AND o.invited IS NULL))"    \
+	                               " ORDER BY key DESC LIMIT ?4"
 
 /* An event's data (store.h): public facts of game g for seat s. */
 #define EV_DATA                                                                \
@@ -75,7 +78,8 @@
  * (sql/0006_clocks.sql), and the deadline.soon lead (store.h,
  * STORE_SOON_CAP_MS and STORE_SOON_SHARE) as SQL. */
 #define CLOCK_ALLOWED                                                          \
-	"(json_extract(clock, '$.move_ms') + json_extract(clock, '$.bank_ms'))"
+	"(json_extract(clock, '$.move_ms') + json_extract(clock, "             \
+	"'$.bank_ms'))"
 #define STR_(x)          #x
 #define STR(x)           STR_(x)
 #define CLOCK_SOON_CAP   STR(STORE_SOON_CAP_MS)
@@ -194,16 +198,22 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_PLAYER_BY_ID] = "SELECT key, id, name, created_ms FROM players "
                         "WHERE id = ?1",
     [ST_PLAYER_GAMES] =
-        "SELECT " GAME_COLS ", s.seat, s.player_key IS NULL, "
-        PLAYERS_JSON("g.key") " FROM seats s "
-        "JOIN games g ON g.key = s.game_key WHERE (s.player_key = ?1 OR "
-        "(s.invited = ?1 AND s.open = 1 AND NOT EXISTS (SELECT 1 FROM "
-        "seats m WHERE m.game_key = s.game_key AND m.player_key = ?1))) "
-        "AND (?2 IS NULL OR g.status = ?2) "
-        "AND (?3 = 0 OR (g.status = 'active' AND (g.to_act >> s.seat) & 1)) "
-        "AND (g.updated_ms < ?4 OR (g.updated_ms = ?4 AND g.key < ?5)) "
-        "AND " VISIBLE("g.", "?7") " "
-        "ORDER BY g.updated_ms DESC, g.key DESC LIMIT ?6",
+        "SELECT " GAME_COLS ", s.seat, s.player_key IS NULL, " PLAYERS_JSON(
+            "g.key") " FROM seats s "
+                     "JOIN games g ON g.key = s.game_key WHERE (s.player_key = "
+                     "?1 OR "
+                     "(s.invited = ?1 AND s.open = 1 AND NOT EXISTS (SELECT 1 "
+                     "FROM "
+                     "seats m WHERE m.game_key = s.game_key AND m.player_key = "
+                     "?1))) "
+                     "AND (?2 IS NULL OR g.status = ?2) "
+                     "AND (?3 = 0 OR (g.status = 'active' AND (g.to_act >> "
+                     "s.seat) & 1)) "
+                     "AND (g.updated_ms < ?4 OR (g.updated_ms = ?4 AND g.key < "
+                     "?5)) "
+                     "AND " VISIBLE("g.", "?7") " "
+                                                "ORDER BY g.updated_ms DESC, "
+                                                "g.key DESC LIMIT ?6",
     [ST_IDEM_INSERT] = "INSERT INTO idempotency (scope, request, status, "
                        "response, created_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
     [ST_IDEM_GET] = "SELECT request, status, response FROM idempotency "
@@ -213,16 +223,17 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_EV_GAME_STATE] = "SELECT status = 'active', status = 'finished', "
                          "to_act, open_seats FROM games WHERE key = ?1",
     /* ?1 game, ?2 type, ?3 seat mask, ?4 now */
-    [ST_EV_SEATED] = "INSERT INTO events (id, player_key, game_key, type, "
-                     "data, created_ms) "
-                     "SELECT 'evt_' || lower(hex(randomblob(12))), "
-                     "s.player_key, g.key, ?2, CASE WHEN ?2 = 'turn' "
-                     "THEN json_insert(" EV_DATA ", '$.deadline', "
-                     ISO_MS(SEAT_DEADLINE) ", '$.bank_ms', " SEAT_BANK
-                     ") ELSE " EV_DATA " END, ?4 "
-                     "FROM seats s JOIN games g ON g.key = s.game_key "
-                     "WHERE s.game_key = ?1 AND s.player_key IS NOT NULL "
-                     "AND (?3 >> s.seat) & 1 ORDER BY s.seat",
+    [ST_EV_SEATED] =
+        "INSERT INTO events (id, player_key, game_key, type, "
+        "data, created_ms) "
+        "SELECT 'evt_' || lower(hex(randomblob(12))), "
+        "s.player_key, g.key, ?2, CASE WHEN ?2 = 'turn' "
+        "THEN json_insert(" EV_DATA ", '$.deadline', " ISO_MS(
+            SEAT_DEADLINE) ", '$.bank_ms', " SEAT_BANK ") ELSE " EV_DATA
+                           " END, ?4 "
+                           "FROM seats s JOIN games g ON g.key = s.game_key "
+                           "WHERE s.game_key = ?1 AND s.player_key IS NOT NULL "
+                           "AND (?3 >> s.seat) & 1 ORDER BY s.seat",
     [ST_EV_INVITED] = "INSERT INTO events (id, player_key, game_key, type, "
                       "data, created_ms) "
                       "SELECT 'evt_' || lower(hex(randomblob(12))), "
@@ -235,9 +246,11 @@ static const char *const stmt_sql[ST_COUNT] = {
         "INSERT INTO events (id, player_key, game_key, type, data, "
         "created_ms) SELECT 'evt_' || lower(hex(randomblob(12))), "
         "s.player_key, g.key, 'deadline.soon', json_insert(" EV_DATA
-        ", '$.deadline', " ISO_MS("?3") ", '$.bank_ms', " SEAT_BANK
-        "), ?4 FROM seats s JOIN games g ON g.key = s.game_key "
-        "WHERE s.game_key = ?1 AND s.seat = ?2 AND s.player_key IS NOT NULL",
+        ", '$.deadline', " ISO_MS(
+            "?3") ", '$.bank_ms', " SEAT_BANK
+                  "), ?4 FROM seats s JOIN games g ON g.key = s.game_key "
+                  "WHERE s.game_key = ?1 AND s.seat = ?2 AND s.player_key IS "
+                  "NOT NULL",
     [ST_EV_TOUCHED] = "SELECT DISTINCT coalesce(player_key, invited) "
                       "FROM seats WHERE game_key = ?1 AND "
                       "coalesce(player_key, invited) IS NOT NULL",
@@ -355,8 +368,8 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_HOOK_DISABLE] = "UPDATE webhooks SET disabled_ms = ?4, "
                         "disabled_why = ?3 WHERE player_key = ?1 AND "
                         "created_ms = ?2 AND disabled_ms IS NULL",
-    [ST_GAME_JOINABLE] = "SELECT seq FROM games WHERE key = ?1 AND "
-                         VISIBLE("", "?2"),
+    [ST_GAME_JOINABLE] =
+        "SELECT seq FROM games WHERE key = ?1 AND " VISIBLE("", "?2"),
     /* store_lobby.c */
     [ST_TICKET_EXPIRE] = "DELETE FROM tickets WHERE expires_ms < ?1",
     [ST_TICKET_INSERT] = "INSERT INTO tickets (hash, url, sealed, "
@@ -1074,8 +1087,7 @@ static void pool_close(struct store *s)
 static int take_ownership(struct store *s, char *err, size_t errlen)
 {
 	char lock[4096];
-	if (snprintf(lock, sizeof lock, "%s.lock", s->path) >=
-	    (int)sizeof lock)
+	if (snprintf(lock, sizeof lock, "%s.lock", s->path) >= (int)sizeof lock)
 		return open_fail(err, errlen, BD_EBADREQUEST,
 		                 "the database path is too long");
 	s->owner_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
@@ -1444,8 +1456,7 @@ static int soon_tx(struct conn *c, void *ctx)
 	                  NULL, NULL);
 }
 
-int store_game_soon(struct store *s, int64_t key, uint64_t seq,
-                    int64_t soon_ms)
+int store_game_soon(struct store *s, int64_t key, uint64_t seq, int64_t soon_ms)
 {
 	struct soon_ctx x = {key, (int64_t)seq, soon_ms};
 	return store__write_tx(s, soon_tx, &x);
@@ -1573,10 +1584,10 @@ int store_snapshot_get(struct store *s, int64_t key, uint64_t max_seq,
 {
 	struct snapshot_get_ctx x = {0};
 	struct conn *c = store__checkout(s);
-	int rc = store__run(c, ST_SNAPSHOT_GET,
-	                    ARGS(A_I64(key), A_I64(clamp_seq(max_seq)),
-	                         A_I64(rules_version)),
-	                    snapshot_row, &x);
+	int rc = store__run(
+	    c, ST_SNAPSHOT_GET,
+	    ARGS(A_I64(key), A_I64(clamp_seq(max_seq)), A_I64(rules_version)),
+	    snapshot_row, &x);
 	store__checkin(s, c);
 	if (rc < 0) {
 		free(x.state);
@@ -1624,13 +1635,13 @@ static int append_tx(struct conn *c, void *ctx)
 	                     A_TEXT(m->action), A_I64(now), A_TEXT(m->reason)),
 	                NULL, NULL);
 	if (rc == 0)
-		rc = store__run(
-		    c, ST_GAME_ADVANCE,
-		    ARGS(A_I64(x->key), A_I64(next), A_TEXT(m->status),
-		         A_I64(m->to_act), A_TEXT(m->result), A_I64(now),
-		         A_TEXT(m->clock_state), A_I64(m->deadline_ms),
-		         A_I64(m->soon_ms)),
-		    NULL, NULL);
+		rc = store__run(c, ST_GAME_ADVANCE,
+		                ARGS(A_I64(x->key), A_I64(next),
+		                     A_TEXT(m->status), A_I64(m->to_act),
+		                     A_TEXT(m->result), A_I64(now),
+		                     A_TEXT(m->clock_state),
+		                     A_I64(m->deadline_ms), A_I64(m->soon_ms)),
+		                NULL, NULL);
 	if (rc == 0 && m->snapshot)
 		rc = put_snapshot(c, x->key, (uint64_t)next, m->snapshot);
 	if (rc == 0)

@@ -21,6 +21,11 @@ def new_player(s, name):
     return r.json["id"], r.json["token"]
 
 
+def trio(s):
+    """Alice, Bob and Carol: (id, token) each."""
+    return [new_player(s, name) for name in ("Alice", "Bob", "Carol")]
+
+
 def create(s, token, seating, game_id=AA, status=201, **extra):
     body = {"game": game_id, "seats": len(seating), "seating": seating}
     body.update(extra)
@@ -274,9 +279,7 @@ def invite_only_games_are_not_listed_as_open(binary):
 @test
 def the_creator_cancels_a_waiting_game(binary):
     with server(binary) as s:
-        alice, at = new_player(s, "Alice")
-        bob, bt = new_player(s, "Bob")
-        carol, ct = new_player(s, "Carol")
+        (alice, at), (bob, bt), (carol, ct) = trio(s)
         gid = create(s, at, ["me", "open", "open"], game_id="quantum")["id"]
         check(s.request("POST", "/v1/games/%s/join" % gid, token=bt).status == 200, "Bob joins")
         inv = create(s, at, ["me", {"invite": carol}])["id"]
@@ -323,9 +326,7 @@ def the_creator_cancels_a_waiting_game(binary):
 @test
 def a_player_leaves_a_seat_before_the_start(binary):
     with server(binary) as s:
-        alice, at = new_player(s, "Alice")
-        bob, bt = new_player(s, "Bob")
-        carol, ct = new_player(s, "Carol")
+        (alice, at), (bob, bt), (carol, ct) = trio(s)
         gid = create(s, at, ["me", "open", "open"], game_id="quantum")["id"]
         check(s.request("POST", "/v1/games/%s/join" % gid, token=bt).status == 200, "Bob joins")
         check(game(s, gid)["players"][1]["player"]["name"] == "Bob", "Bob sits at 1")
@@ -363,9 +364,7 @@ def a_player_leaves_a_seat_before_the_start(binary):
 @test
 def reserved_and_full_are_told_apart(binary):
     with server(binary) as s:
-        alice, at = new_player(s, "Alice")
-        bob, bt = new_player(s, "Bob")
-        carol, ct = new_player(s, "Carol")
+        (alice, at), (bob, bt), (carol, ct) = trio(s)
         inv = create(s, at, ["me", {"invite": bob}])["id"]
         before = dump(s)
         r = s.request("POST", "/v1/games/%s/join" % inv, token=ct)
