@@ -164,7 +164,9 @@ int service_resign(struct service *svc, const char *id, const char *token,
 
 /* POST /v1/games/{id}/join: claims an open seat ({"seat":n} or the first
  * free) for the calling player, or for a newcomer without a token (who
- * gets a seat token).  `body` may be NULL. */
+ * gets a seat token).  `body` may be NULL.  BD_ERESERVED when the seat
+ * asked for (or, without one, every open seat) is reserved for another,
+ * invited player; BD_ESEATTAKEN when it is taken or no seat is left. */
 int service_join(struct service *svc, const char *id, const char *token,
                  const json_t *body, struct svc_idem *idem, json_t **out,
                  struct svc_err *err);

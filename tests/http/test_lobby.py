@@ -480,6 +480,7 @@ def a_seat_token_is_attached_to_a_player(binary):
         bob, bt = new_player(s, "Bob")
         g = create(s, None, ["token", "token"])
         gid, t0, t1 = g["id"], g["seats"][0]["token"], g["seats"][1]["token"]
+        check(game(s, gid)["players"][0]["player"] is None, "a seat token's seat (view now cached)")
         r = s.request("POST", "/v1/players/me/seats", {"token": t0}, token=at)
         check(r.status == 200 and r.json == {"id": gid, "game": AA, "seat": 0, "player": alice},
               "attached: %r" % r)
