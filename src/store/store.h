@@ -494,7 +494,10 @@ int store_idem_get(struct store *s, const uint8_t scope[32],
  * (the rules id), seq, seat (the player's), status, result (null until
  * finished); a "deadline.soon" event adds deadline (RFC 3339 UTC).
  * A player with a webhook gets a pending delivery of each event, in the
- * same transaction. */
+ * same transaction.  store_game_cancel, store_seat_leave and
+ * store_seat_attach write no event (attaching to a seat that is to act
+ * sends no "turn": it was sent, or not, when the turn began) but tell
+ * the change listener about the game's players (and the one who left). */
 
 #define STORE_EVENT_ID_LEN 28 /* "evt_" + 24 lowercase hex digits */
 
