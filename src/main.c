@@ -52,6 +52,9 @@
  *                                            in the outbox (1 s-1 year)
  *   --bot-workers N  BOARDD_BOT_WORKERS  cores  threads that play bot
  *                                            seats and timeouts (1-64)
+ *   --ticket-seconds S  BOARDD_TICKET_SECONDS  60  how long a browser
+ *                                            ticket (POST /v1/tickets)
+ *                                            lasts (1-3600)
  *
  * Runs until SIGINT or SIGTERM, then finishes in-flight requests and
  * closes the database cleanly. */
@@ -77,10 +80,11 @@ struct config {
 	long port, threads, keepalive, timeout, max_conns; /* 0: default */
 	long bot_ms;     /* a bot decision's wall-clock cap, milliseconds */
 	long clock_min;  /* shortest clock duration, seconds */
+	long ticket_s;   /* a browser ticket's life, seconds */
 	long write_wait; /* ms */
 	long hook_retry_ms, hook_timeout_ms;
-	long retention;   /* seconds events stay in the outbox */
-	long bot_workers; /* threads playing bot seats and timeouts */
+	long retention;       /* seconds events stay in the outbox */
+	long bot_workers;     /* threads playing bot seats and timeouts */
 	const char *key_path; /* the server key file; NULL: db + ".key" */
 	int quiet, hook_private;
 	long streams, streams_addr, streams_token; /* -1: default */
@@ -123,7 +127,8 @@ static void usage(FILE *f)
 	      " and per bearer\n"
 	      "                 token (default 16); 0: no cap; past it 429\n"
 	      "  --rate-limit SPEC  off, or"
-	      " <players|games|joins|moves|webhooks>.<addr|token>=<q>/<w>\n"
+	      " <players|games|joins|moves|webhooks|tickets|tokens>"
+	      ".<addr|token>=<q>/<w>\n"
 	      "                 (q requests per w seconds, w may end in"
 	      " s/m/h/d; q 0: none),\n"
 	      "                 comma list, repeatable; defaults in"
@@ -145,6 +150,9 @@ static void usage(FILE *f)
 	      "  --clock-min-seconds S  shortest move_seconds or bank_seconds"
 	      " a game's\n"
 	      "                 clock may have (default 10, 1-10)\n"
+	      "  --ticket-seconds S  how long a browser ticket (POST"
+	      " /v1/tickets) lasts\n"
+	      "                 (default 60, 1-3600)\n"
 	      "  --secret-key PATH  the server key file, which seals webhook"
 	      " secrets in\n"
 	      "                 the database (default: the database path +"
@@ -211,6 +219,7 @@ static int takes_value(const char *a)
 	                                   "--write-wait",
 	                                   "--bot-ms",
 	                                   "--clock-min-seconds",
+	                                   "--ticket-seconds",
 
 	                                   "--webhook-retry-ms",
 	                                   "--webhook-timeout-ms",
@@ -233,6 +242,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 	const char *bot_ms = env_or("BOARDD_BOT_MS", "1500");
 	const char *write_wait = env_or("BOARDD_WRITE_WAIT", "2000");
 	const char *clock_min = env_or("BOARDD_CLOCK_MIN_SECONDS", "10");
+	const char *ticket_s = env_or("BOARDD_TICKET_SECONDS", "60");
 	const char *streams = env_or("BOARDD_MAX_STREAMS", NULL);
 	const char *conns_addr = env_or("BOARDD_MAX_CONNS_PER_ADDR", NULL);
 	const char *streams_addr = env_or("BOARDD_MAX_STREAMS_PER_ADDR", "32");
@@ -308,6 +318,8 @@ static int parse_args(int argc, char **argv, struct config *c)
 			write_wait = v;
 		else if (strcmp(a, "--clock-min-seconds") == 0)
 			clock_min = v;
+		else if (strcmp(a, "--ticket-seconds") == 0)
+			ticket_s = v;
 		else if (strcmp(a, "--max-streams") == 0)
 			streams = v;
 		else if (strcmp(a, "--max-conns-per-addr") == 0)
@@ -363,17 +375,19 @@ static int parse_args(int argc, char **argv, struct config *c)
 	    parse_long(bot_ms, 1, 60000, &c->bot_ms) < 0 ||
 	    parse_long(clock_min, 1, SVC_CLOCK_MIN_SECONDS, &c->clock_min) <
 	        0 ||
+	    parse_long(ticket_s, 1, 3600, &c->ticket_s) < 0 ||
 	    parse_long(hook_retry, 1, 3600000, &c->hook_retry_ms) < 0 ||
 	    parse_long(hook_timeout, 100, 600000, &c->hook_timeout_ms) < 0 ||
 	    parse_long(retention, 1, 365L * 86400, &c->retention) < 0 ||
-	    (bot_workers && parse_long(bot_workers, 1, 64, &c->bot_workers) <
-	                        0) ||
+	    (bot_workers &&
+	     parse_long(bot_workers, 1, 64, &c->bot_workers) < 0) ||
 	    (strcmp(c->sync, "full") != 0 && strcmp(c->sync, "normal") != 0)) {
 		fputs("boardd: a value is out of range (port 0-65535, threads "
 		      "1-64, keepalive and timeout 1-3600 s, max-conns and "
 		      "max-streams >= 1, the other counts >= 0, sync "
 		      "full|normal, write-wait 0-60000 ms, bot-ms 1-60000, "
-		      "clock-min-seconds 1-10, webhook-retry-ms "
+		      "clock-min-seconds 1-10, ticket-seconds 1-3600, "
+		      "webhook-retry-ms "
 		      "1-3600000, webhook-timeout-ms 100-600000, "
 		      "event-retention 1-31536000, bot-workers 1-64)\n",
 		      stderr);
@@ -533,8 +547,10 @@ int main(int argc, char **argv)
 		service_webhook_policy(svc, c.hook_private);
 		store_on_change(st, on_change, &wakers);
 	}
-	if (svc)
+	if (svc) {
 		service_clock_min(svc, (unsigned)c.clock_min);
+		service_ticket_ttl(svc, (unsigned)c.ticket_s);
+	}
 	/* Bot seats: a worker thread, started after the move listener is
 	 * set (its moves reach live streams too). */
 	if (hub && service_bots_start(svc, (unsigned)c.bot_ms, SVC_BOTS_QUEUE,

@@ -43,6 +43,10 @@ enum bd_err {
 	                          implement (only chunked is): 501 */
 	BD_EDEADLINE = -30,    /* the seat's deadline passed; its timeout is
 	                          applied by the server: 409 */
+	BD_ESTARTED = -31,     /* the game has started (or ended): no longer
+	                          cancelled or left: 409 */
+	BD_ERESERVED = -32,    /* the seat (or every open seat) is reserved
+	                          for another, invited player: 403 */
 };
 
 /* Longest human-readable detail an error carries, including the NUL. */

@@ -42,7 +42,7 @@ struct limits {
 };
 
 static const char *const action_names[LIMITS_ACTIONS] = {
-    "players", "games", "joins", "moves", "webhooks"};
+    "players", "games", "joins", "moves", "webhooks", "tickets", "tokens"};
 static const char *const scope_names[LIMITS_SCOPES] = {"addr", "token"};
 
 /* ---- configuration ---- */
@@ -55,6 +55,8 @@ void limits_config_default(struct limits_config *c, unsigned max_conns)
 	    [LIMITS_JOINS] = {{120, 600}, {60, 600}},
 	    [LIMITS_MOVES] = {{600, 60}, {120, 60}},
 	    [LIMITS_WEBHOOKS] = {{60, 3600}, {20, 3600}},
+	    [LIMITS_TICKETS] = {{600, 600}, {300, 600}},
+	    [LIMITS_TOKENS] = {{60, 3600}, {20, 3600}},
 	};
 	memset(c, 0, sizeof *c);
 	memcpy(c->rate, dflt, sizeof dflt);
@@ -141,7 +143,8 @@ int limits_parse_rate(struct limits_config *c, const char *spec, char *err,
 			return fail(
 			    err, errlen,
 			    "--rate-limit wants off or "
-			    "<players|games|joins|moves|webhooks>.<addr|token>="
+			    "<players|games|joins|moves|webhooks|tickets|"
+			    "tokens>.<addr|token>="
 			    "<count>/<seconds>[smhd]",
 			    spec);
 		if (!s[n])

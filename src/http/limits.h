@@ -58,9 +58,12 @@ struct sockaddr;
 enum limits_action {
 	LIMITS_PLAYERS,  /* POST /v1/players */
 	LIMITS_GAMES,    /* POST /v1/games */
-	LIMITS_JOINS,    /* POST /v1/games/{id}/join */
+	LIMITS_JOINS,    /* POST /v1/games/{id}/join, /leave, DELETE
+	                    /v1/games/{id}, POST /v1/players/me/seats */
 	LIMITS_MOVES,    /* POST /v1/games/{id}/moves (and resign) */
 	LIMITS_WEBHOOKS, /* PUT /v1/players/me/webhook */
+	LIMITS_TICKETS,  /* POST /v1/tickets */
+	LIMITS_TOKENS,   /* POST /v1/players/me/tokens */
 	LIMITS_ACTIONS
 };
 
@@ -93,9 +96,10 @@ void limits_config_default(struct limits_config *c, unsigned max_conns);
 
 /* Applies one --rate-limit value to *c: "off" (every rate limit off), or
  * a comma list of "<action>.<scope>=<q>/<w>" where action is players,
- * games, joins, moves or webhooks, scope is addr or token, q a count (0: no
- * limit) and w seconds, optionally suffixed s, m, h or d ("60/10m").  0, or -1
- * with a sentence in err (c is then partly changed). */
+ * games, joins, moves, webhooks, tickets or tokens, scope is addr or
+ * token, q a count (0: no limit) and w seconds, optionally suffixed s,
+ * m, h or d ("60/10m").  0, or -1 with a sentence in err (c is then
+ * partly changed). */
 int limits_parse_rate(struct limits_config *c, const char *spec, char *err,
                       size_t errlen);
 

@@ -42,6 +42,8 @@ static const struct problem_kind kinds[] = {
     {BD_EBUSY, 503, "busy", "Busy"},
     {BD_EUNSUPPORTED, 501, "not-implemented", "Not implemented"},
     {BD_EDEADLINE, 409, "deadline-passed", "Deadline passed"},
+    {BD_ESTARTED, 409, "game-started", "Game already started"},
+    {BD_ERESERVED, 403, "seat-reserved", "Seat reserved"},
     {BD_ENOMEM, 503, "out-of-memory", "Out of memory"},
     {BD_EINTERNAL, 500, "internal", "Internal error"},
 };

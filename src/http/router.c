@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sodium.h>
+
 #include "../common/decimal.h"
 #include "http.h"
 #include "live.h"
@@ -250,8 +252,8 @@ static void h_actions(struct service *svc, const struct http_req *req,
 	struct svc_err err = {0};
 	char *body = NULL;
 	size_t len = 0;
-	int rc = service_actions_bytes(svc, a->id, req->token, &body, &len,
-	                               &err);
+	int rc =
+	    service_actions_bytes(svc, a->id, req->token, &body, &len, &err);
 	if (rc < 0) {
 		problem_reply(rep, rc, &err, req->path);
 		return;
@@ -292,8 +294,7 @@ static void h_moves(struct service *svc, const struct http_req *req,
 	struct svc_err err = {0};
 	json_t *out = NULL;
 	int rc = service_moves(svc, a->id, req->token, http_query(req, "after"),
-	                       http_query(req, "limit"),
-	                       &out, &err);
+	                       http_query(req, "limit"), &out, &err);
 	finish(rep, req, rc, 200, out, &err);
 }
 
@@ -469,10 +470,144 @@ static void h_events(struct service *svc, const struct http_req *req,
 	live_events(svc, req, a->id, rep);
 }
 
+/* ---- the lobby and identity ---- */
+
+static void h_ticket(struct service *svc, const struct http_req *req,
+                     const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	if (!rate_ok(req, LIMITS_TICKETS, rep) || !have_body(req, rep))
+		return;
+	int rc = service_ticket_create(svc, req->token, req->body, &out, &err);
+	finish(rep, req, rc, 201, out, &err);
+}
+
+static void h_cancel(struct service *svc, const struct http_req *req,
+                     const struct route_args *a, struct http_reply *rep)
+{
+	struct svc_err err = {0};
+	if (!rate_ok(req, LIMITS_JOINS, rep))
+		return;
+	int rc = service_game_cancel(svc, a->id, req->token, &err);
+	finish(rep, req, rc, 204, NULL, &err);
+}
+
+static void h_leave(struct service *svc, const struct http_req *req,
+                    const struct route_args *a, struct http_reply *rep)
+{
+	struct svc_err err = {0};
+	if (!rate_ok(req, LIMITS_JOINS, rep))
+		return;
+	int rc = service_leave(svc, a->id, req->token, &err);
+	finish(rep, req, rc, 204, NULL, &err);
+}
+
+static void h_tokens(struct service *svc, const struct http_req *req,
+                     const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	int rc = service_tokens_list(svc, req->token, &out, &err);
+	finish(rep, req, rc, 200, out, &err);
+}
+
+static void h_token_create(struct service *svc, const struct http_req *req,
+                           const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	/* The body is optional: none means no label. */
+	if (!rate_ok(req, LIMITS_TOKENS, rep) ||
+	    (!req->body_empty && !have_body(req, rep)))
+		return;
+	int rc = service_token_create(svc, req->token, req->body, &out, &err);
+	finish(rep, req, rc, 201, out, &err);
+}
+
+#define TOKENS_PATH "/v1/players/me/tokens/"
+
+static void h_token_revoke(struct service *svc, const struct http_req *req,
+                           const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct svc_err err = {0};
+	int rc = service_token_revoke(svc, req->token,
+	                              req->path + sizeof TOKENS_PATH - 1, &err);
+	finish(rep, req, rc, 204, NULL, &err);
+}
+
+static void h_attach(struct service *svc, const struct http_req *req,
+                     const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	if (!rate_ok(req, LIMITS_JOINS, rep) || !have_body(req, rep))
+		return;
+	int rc = service_seat_attach(svc, req->token, req->body, &out, &err);
+	finish(rep, req, rc, 200, out, &err);
+}
+
+/* A stream GET with ?ticket= and no Authorization: the ticket is used
+ * (once) and the request goes on as the token that asked for it, in
+ * *copy (token[] holds it).  Returns the request to serve: req itself
+ * when there is no ticket to use, copy when one was used, NULL when it
+ * was refused (rep holds the 401). */
+static const struct http_req *with_ticket(struct service *svc,
+                                          const struct http_req *req,
+                                          struct http_req *copy, char *token,
+                                          size_t max, struct http_reply *rep)
+{
+	const char *ticket = http_query(req, "ticket");
+	if (!ticket || req->token || req->bad_auth || req->head)
+		return req; /* a HEAD never spends a ticket */
+	struct svc_err err = {0};
+	int rc = service_ticket_use(svc, ticket, req->path,
+	                            http_query(req, "after"), token, max, &err);
+	if (rc < 0) {
+		problem_reply(rep, rc, &err, req->path);
+		return NULL;
+	}
+	*copy = *req;
+	copy->token = token;
+	return copy;
+}
+
+/* The two stream routes, with tickets. */
+static void h_stream(struct service *svc, const struct http_req *req,
+                     const struct route_args *a, struct http_reply *rep,
+                     handler_fn fn)
+{
+	struct http_req copy;
+	char token[160];
+	const struct http_req *r =
+	    with_ticket(svc, req, &copy, token, sizeof token, rep);
+	if (r)
+		fn(svc, r, a, rep);
+	sodium_memzero(token, sizeof token);
+}
+
+static void h_events_ticket(struct service *svc, const struct http_req *req,
+                            const struct route_args *a, struct http_reply *rep)
+{
+	h_stream(svc, req, a, rep, h_events);
+}
+
+static void h_account_ticket(struct service *svc, const struct http_req *req,
+                             const struct route_args *a, struct http_reply *rep)
+{
+	h_stream(svc, req, a, rep, h_account_events);
+}
+
 /* ---- the table ---- */
 
 struct route {
-	const char *pattern; /* exact path, or "/v1/games/{id}" + sub */
+	const char *pattern; /* exact path, "/v1/games/{id}" + sub, or a
+	                        prefix + "{tid}" (one more segment) */
 	const char *method;
 	handler_fn fn;
 	const char *allow; /* every method the path takes, for 405 */
@@ -488,17 +623,24 @@ static const struct route routes[] = {
     {"/v1/catalog", "GET", h_catalog, "GET, HEAD", 0},
     {"/v1/games", "GET", h_list, "GET, HEAD, POST", 0},
     {"/v1/games", "POST", h_create, "GET, HEAD, POST", 1},
-    {"{id}", "GET", h_game, "GET, HEAD", 1},
-    {"{id}/events", "GET", h_events, "GET, HEAD", 1},
+    {"{id}", "GET", h_game, "DELETE, GET, HEAD", 1},
+    {"{id}", "DELETE", h_cancel, "DELETE, GET, HEAD", 1},
+    {"{id}/events", "GET", h_events_ticket, "GET, HEAD", 1},
     {"{id}/actions", "GET", h_actions, "GET, HEAD", 1},
     {"{id}/moves", "GET", h_moves, "GET, HEAD, POST", 1},
     {"{id}/moves", "POST", h_move, "GET, HEAD, POST", 1},
     {"{id}/join", "POST", h_join, "POST", 1},
     {"{id}/resign", "POST", h_resign, "POST", 1},
+    {"{id}/leave", "POST", h_leave, "POST", 1},
+    {"/v1/tickets", "POST", h_ticket, "POST", 1},
     {"/v1/players", "POST", h_player_create, "POST", 0},
     {"/v1/players/me", "GET", h_player_me, "GET, HEAD", 1},
     {"/v1/players/me/games", "GET", h_player_games, "GET, HEAD", 1},
-    {"/v1/players/me/events", "GET", h_account_events, "GET, HEAD", 1},
+    {"/v1/players/me/events", "GET", h_account_ticket, "GET, HEAD", 1},
+    {"/v1/players/me/tokens", "GET", h_tokens, "GET, HEAD, POST", 1},
+    {"/v1/players/me/tokens", "POST", h_token_create, "GET, HEAD, POST", 1},
+    {TOKENS_PATH "{tid}", "DELETE", h_token_revoke, "DELETE", 1},
+    {"/v1/players/me/seats", "POST", h_attach, "POST", 1},
     {"/v1/players/me/webhook", "GET", h_webhook_get, HOOK_ALLOW, 1},
     {"/v1/players/me/webhook", "PUT", h_webhook_put, HOOK_ALLOW, 1},
     {"/v1/players/me/webhook", "DELETE", h_webhook_delete, HOOK_ALLOW, 1},
@@ -525,8 +667,13 @@ static int split_game_path(const char *path, struct route_args *a)
 static int route_matches(const struct route *r, const char *path,
                          const struct route_args *a, int game_path)
 {
+	size_t n = strlen(r->pattern);
 	if (strncmp(r->pattern, "{id}", 4) == 0)
 		return game_path && strcmp(r->pattern + 4, a->sub) == 0;
+	/* "<prefix>{tid}": one more path segment, the handler's to read */
+	if (n > 5 && strcmp(r->pattern + n - 5, "{tid}") == 0)
+		return strncmp(r->pattern, path, n - 5) == 0 &&
+		       path[n - 5] != '\0' && !strchr(path + n - 5, '/');
 	return strcmp(r->pattern, path) == 0;
 }
 

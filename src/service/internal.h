@@ -20,7 +20,13 @@ struct service {
 	struct svc_bots *bots;      /* the bot worker (bots.c), or NULL */
 	unsigned clock_min_s;       /* shortest clock duration accepted,
 	                               seconds (service_clock_min) */
+	unsigned ticket_ttl_s;      /* a ticket's life, seconds
+	                               (service_ticket_ttl) */
 };
+
+/* 1 if s is 1..64 bytes (Jansson checked the UTF-8) without control
+ * characters: a player's name, a token's label. */
+int svc__name_ok(const char *s);
 
 /* Writes a printf-style detail into err and returns code. */
 int svc__fail(struct svc_err *err, int code, const char *fmt, ...)
@@ -54,7 +60,8 @@ json_t *svc__result_json(const struct engine_game *g);
 json_t *svc__game_json(struct service *svc, const struct loaded *l, int viewer);
 
 /* A game in a listing (id, game, status, seq, seats, open_seats, bots,
- * to_act, created, updated); new reference. */
+ * to_act, created, updated, and options and players when g->players is
+ * read); new reference. */
 json_t *svc__list_entry(const struct store_game *g);
 
 /* The player whose bearer token this is.  BD_EUNAUTHORIZED without a

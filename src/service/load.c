@@ -4,8 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "load.h"
-#include "token.h"
+#include "internal.h" /* svc__now_ms; load.h, token.h */
 
 static int fail(struct svc_err *err, int code, const char *detail)
 {
@@ -58,10 +57,10 @@ int load_apply_logged(struct engine_game *g, uint64_t seq, int seat,
 struct tail_ctx {
 	struct engine_game *g;
 	struct svc_err *err;
-	int keep;           /* 1: keep the last snapshot crossed above from */
-	uint64_t from;      /* the seq the replay started at */
-	void *snap;         /* the last one crossed, or NULL; malloc'd */
-	uint64_t snap_seq;  /* its seq */
+	int keep;          /* 1: keep the last snapshot crossed above from */
+	uint64_t from;     /* the seq the replay started at */
+	void *snap;        /* the last one crossed, or NULL; malloc'd */
+	uint64_t snap_seq; /* its seq */
 };
 
 static int apply_tail(void *ctx, uint64_t seq, int seat, const char *action,
@@ -153,7 +152,8 @@ out_release:
 static int row_rules(struct loaded *l, struct svc_err *err)
 {
 	l->rules = engine_rules_find(l->row.rules_id);
-	if (!l->rules || !engine_rules_replays(l->rules, l->row.rules_version)) {
+	if (!l->rules ||
+	    !engine_rules_replays(l->rules, l->row.rules_version)) {
 		loaded_release(l);
 		return fail(err, BD_EINTERNAL,
 		            "the game's rules version is not served here");
@@ -201,6 +201,13 @@ int load_game_key(struct store *st, struct engine_cache *cache, int64_t key,
 	return rc;
 }
 
+void load_token_seen(struct store *st, const struct store_player *p)
+{
+	int64_t now = svc__now_ms();
+	if (p->token_key && now - p->token_used_ms >= LOAD_SEEN_EVERY_MS)
+		(void)store_token_used(st, p->token_key, now); /* best effort */
+}
+
 void loaded_release(struct loaded *l)
 {
 	store_game_release(&l->row);
@@ -230,8 +237,12 @@ int load_seat(struct store *st, const struct loaded *l, const char *token,
 	if (rc == BD_ENOTFOUND)
 		return fail(err, BD_EFORBIDDEN,
 		            "that token holds no seat in this game");
-	if (rc == 0)
+	if (rc == BD_EUNAUTHORIZED)
+		return fail(err, rc, LOAD_REVOKED);
+	if (rc == 0) {
+		load_token_seen(st, &p);
 		rc = store_seat_for_player(st, l->row.key, p.key, seat);
+	}
 	if (rc == BD_ENOTFOUND && !required) {
 		*seat = ENGINE_SPECTATOR; /* a player looking on */
 		return 0;

@@ -65,11 +65,24 @@ int load_at(struct store *st, const struct store_game *row,
 int load_apply_logged(struct engine_game *g, uint64_t seq, int seat,
                       const char *action, struct svc_err *err);
 
+/* The detail of a 401 for a revoked player token. */
+#define LOAD_REVOKED                                                           \
+	"that token was revoked (DELETE /v1/players/me/tokens/{id})"
+
+/* How often a token's last_used is written, at most: once a minute. */
+#define LOAD_SEEN_EVERY_MS 60000
+
+/* Records that p's token (store_player_by_token read it) was used now,
+ * when its last_used is LOAD_SEEN_EVERY_MS old or more; best effort (a
+ * failed write is ignored: it is bookkeeping, not the request). */
+void load_token_seen(struct store *st, const struct store_player *p);
+
 /* The seat the bearer token holds in game l: a seat token of this game,
  * or the token of a player who holds a seat here.  With `required` 0, no
  * token (or a player without a seat here) is ENGINE_SPECTATOR.
- * BD_EUNAUTHORIZED (no token, required) or BD_EFORBIDDEN (a token that
- * holds no seat here, or no known token at all). */
+ * BD_EUNAUTHORIZED (no token, required; or a revoked player token) or
+ * BD_EFORBIDDEN (a token that holds no seat here, or no known token at
+ * all). */
 int load_seat(struct store *st, const struct loaded *l, const char *token,
               int required, int *seat, struct svc_err *err);
 

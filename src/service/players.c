@@ -16,7 +16,7 @@
 /* 1..64 bytes (Jansson has already checked the UTF-8), no control
  * characters: C0 and DEL, and C1 (U+0080..U+009F, UTF-8 C2 80..C2 9F),
  * which some terminals take for escape sequences (U+009B is CSI). */
-static int name_ok(const char *name)
+int svc__name_ok(const char *name)
 {
 	const unsigned char *u = (const unsigned char *)name;
 	size_t n = strlen(name);
@@ -37,7 +37,7 @@ static int parse_player(const json_t *body, const char **name,
 	if (rc < 0)
 		return rc;
 	*name = json_string_value(json_object_get(body, "name"));
-	if (!*name || !name_ok(*name))
+	if (!*name || !svc__name_ok(*name))
 		return svc__fail(err, BD_EBADREQUEST,
 		                 "field 'name' must be 1 to 64 bytes of text "
 		                 "without control characters");
@@ -112,6 +112,10 @@ int svc__player_of(struct service *svc, const char *token,
 	if (rc == BD_ENOTFOUND)
 		return svc__fail(err, BD_EFORBIDDEN,
 		                 "that token is not a player's token");
+	if (rc == BD_EUNAUTHORIZED)
+		return svc__fail(err, rc, LOAD_REVOKED);
+	if (rc == 0)
+		load_token_seen(svc->st, p);
 	return rc;
 }
 
@@ -134,6 +138,9 @@ static int my_game(void *ctx, const struct store_game *g, int seat)
 {
 	struct my_games_ctx *x = ctx;
 	json_t *e = svc__list_entry(g);
+	if (e) /* an open seat reserved for the player: theirs to join */
+		json_object_set_new(e, "invitation",
+		                    json_boolean(g->invitation));
 	int my_turn = !g->open_seats && strcmp(g->status, "active") == 0 &&
 	              ((g->to_act >> seat) & 1);
 	x->last_updated = g->updated_ms;
@@ -269,16 +276,22 @@ static json_t *join_answer(const struct loaded *l, const struct joiner *j,
 	return o;
 }
 
-static int join_fail(int rc, struct svc_err *err)
+static int join_fail(int rc, int want, struct svc_err *err)
 {
 	switch (rc) {
 	case BD_ESEATTAKEN:
-		return svc__fail(err, rc,
-		                 "that seat is not open (taken, or "
-		                 "no seat is left)");
-	case BD_EFORBIDDEN:
-		return svc__fail(err, rc,
-		                 "that seat is reserved for another player");
+		if (want < 0)
+			return svc__fail(err, rc,
+			                 "no seat of this game is open");
+		return svc__fail(err, rc, "seat %d is taken", want);
+	case BD_EFORBIDDEN: /* the store's word for a reserved seat */
+		if (want < 0)
+			return svc__fail(err, BD_ERESERVED,
+			                 "every open seat of this game is "
+			                 "reserved for an invited player");
+		return svc__fail(err, BD_ERESERVED,
+		                 "seat %d is reserved for an invited player",
+		                 want);
 	case BD_EALREADYSEATED:
 		return svc__fail(err, rc, "you already hold a seat here");
 	}
@@ -320,18 +333,20 @@ static int claim(struct service *svc, struct loaded *l, const struct joiner *j,
                  int want, struct svc_idem *idem, json_t **out,
                  struct svc_err *err)
 {
-	int rc = BD_ESEATTAKEN;
+	int rc = BD_ESEATTAKEN, reserved = 0;
 	if (want >= 0)
 		rc = claim_one(svc, l, j, want, idem, out);
 	for (int s = 0; want < 0 && s < l->g->seats; s++) {
 		rc = claim_one(svc, l, j, s, idem, out);
+		reserved |= rc == BD_EFORBIDDEN;
 		if (rc != BD_ESEATTAKEN && rc != BD_EFORBIDDEN)
 			break;
 	}
-	if (want < 0 && rc == BD_EFORBIDDEN)
-		rc = BD_ESEATTAKEN; /* every open seat is someone else's */
+	if (want < 0 && reserved && rc == BD_ESEATTAKEN)
+		rc = BD_EFORBIDDEN; /* open seats are left, all reserved */
+	/* want < 0 and BD_EFORBIDDEN: every open seat is someone else's */
 	return rc == BD_EREPLAY ? svc__idem_replay(svc, idem, out, err)
-	                        : join_fail(rc, err);
+	                        : join_fail(rc, want, err);
 }
 
 int service_join(struct service *svc, const char *id, const char *token,

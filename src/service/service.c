@@ -86,6 +86,7 @@ struct service *service_new(struct store *st, size_t cache_games)
 		return NULL;
 	svc->st = st;
 	svc->clock_min_s = SVC_CLOCK_MIN_SECONDS;
+	svc->ticket_ttl_s = SVC_TICKET_SECONDS;
 	svc->cache = engine_cache_new(cache_games);
 	if (!svc->cache || build_catalog_text(svc) < 0) {
 		service_free(svc);
@@ -114,13 +115,23 @@ void service_free(struct service *svc)
 json_t *svc__list_entry(const struct store_game *g)
 {
 	json_t *bots = g->bots ? json_loads(g->bots, 0, NULL) : json_array();
-	return json_pack("{s:s,s:s,s:s,s:I,s:i,s:i,s:o,s:o,s:o,s:o}", "id",
-	                 g->id, "game", g->rules_id, "status", g->status, "seq",
-	                 (json_int_t)g->seq, "seats", g->seats, "open_seats",
-	                 g->open_seats, "bots", bots, "to_act",
-	                 svc__seat_list(g->open_seats ? 0 : g->to_act),
-	                 "created", svc__iso_time(g->created_ms), "updated",
-	                 svc__iso_time(g->updated_ms));
+	json_t *e = json_pack(
+	    "{s:s,s:s,s:s,s:I,s:i,s:i,s:o,s:o,s:o,s:o}", "id", g->id, "game",
+	    g->rules_id, "status", g->status, "seq", (json_int_t)g->seq,
+	    "seats", g->seats, "open_seats", g->open_seats, "bots", bots,
+	    "to_act", svc__seat_list(g->open_seats ? 0 : g->to_act), "created",
+	    svc__iso_time(g->created_ms), "updated",
+	    svc__iso_time(g->updated_ms));
+	/* A lobby screen's one request: the options and who sits where. */
+	json_t *options = g->options ? json_loads(g->options, 0, NULL) : NULL;
+	json_t *players = g->players ? json_loads(g->players, 0, NULL) : NULL;
+	if (e && options)
+		json_object_set(e, "options", options);
+	if (e && players)
+		json_object_set(e, "players", players);
+	json_decref(options);
+	json_decref(players);
+	return e;
 }
 
 struct list_ctx {
@@ -192,9 +203,10 @@ int service_list(struct service *svc, const struct svc_list_query *q,
 static uint64_t row_tag(const struct store_game *r)
 {
 	uint64_t h = 14695981039346656037ull;
-	const int64_t nums[] = {r->updated_ms, r->open_seats, r->deadline_ms,
-	                        (int64_t)r->seq, (int64_t)r->to_act,
-	                        (int64_t)r->bot_seats};
+	const int64_t nums[] = {r->updated_ms,      r->open_seats,
+	                        r->deadline_ms,     (int64_t)r->seq,
+	                        (int64_t)r->to_act, (int64_t)r->bot_seats,
+	                        r->seats_version};
 	const unsigned char *p = (const unsigned char *)nums;
 	for (size_t i = 0; i < sizeof nums; i++)
 		h = (h ^ p[i]) * 1099511628211ull;
@@ -233,8 +245,8 @@ int service_game_bytes(struct service *svc, const char *id, const char *token,
 		loaded_release(&l);
 		return rc;
 	}
-	*out = (struct svc_view){.seq = l.row.seq,
-	                         .open_seats = l.row.open_seats};
+	*out =
+	    (struct svc_view){.seq = l.row.seq, .open_seats = l.row.open_seats};
 	uint64_t tag = row_tag(&l.row);
 	if (want && !want(ctx, out)) {
 		loaded_release(&l); /* e.g. 304: no state, no JSON */
@@ -299,8 +311,9 @@ int service_actions_bytes(struct service *svc, const char *id,
 	                          "actions", acts),
 	                body, len);
 	if (rc == 0 && l.g->seq == l.row.seq)
-		engine_cache_bytes_put(svc->cache, l.row.key, SLOT_ACTIONS(seat),
-		                       l.row.seq, tag, *body, *len);
+		engine_cache_bytes_put(svc->cache, l.row.key,
+		                       SLOT_ACTIONS(seat), l.row.seq, tag,
+		                       *body, *len);
 	loaded_release(&l);
 	return rc;
 }
@@ -371,7 +384,8 @@ int service_moves(struct service *svc, const char *id, const char *token,
 	/* The page: moves from+1 .. upto, all at or before the state the
 	 * caller sees (l.g), read from the state at `from` onwards, so its
 	 * cost depends on its length, never on the log's. */
-	uint64_t now = l.g->seq, start = (uint64_t)from < now ? (uint64_t)from : now;
+	uint64_t now = l.g->seq,
+	         start = (uint64_t)from < now ? (uint64_t)from : now;
 	uint64_t upto = now - start > (uint64_t)n ? start + (uint64_t)n : now;
 	struct moves_ctx mc = {NULL, l.g, viewer, json_array(), err};
 	rc = mc.moves ? 0 : BD_ENOMEM;

@@ -164,7 +164,9 @@ int service_resign(struct service *svc, const char *id, const char *token,
 
 /* POST /v1/games/{id}/join: claims an open seat ({"seat":n} or the first
  * free) for the calling player, or for a newcomer without a token (who
- * gets a seat token).  `body` may be NULL. */
+ * gets a seat token).  `body` may be NULL.  BD_ERESERVED when the seat
+ * asked for (or, without one, every open seat) is reserved for another,
+ * invited player; BD_ESEATTAKEN when it is taken or no seat is left. */
 int service_join(struct service *svc, const char *id, const char *token,
                  const json_t *body, struct svc_idem *idem, json_t **out,
                  struct svc_err *err);
@@ -335,6 +337,77 @@ int service_webhook_delete(struct service *svc, const char *token,
 int service_webhook_deliveries(struct service *svc, const char *token,
                                const char *limit, json_t **out,
                                struct svc_err *err);
+
+/* ---- the lobby and identity (lobby.c) ---- */
+
+/* A ticket's life: SVC_TICKET_SECONDS unless the operator changes it
+ * (boardd --ticket-seconds, 1..3600; short ones make expiry testable).
+ * Call before serving. */
+#define SVC_TICKET_SECONDS 60
+void service_ticket_ttl(struct service *svc, unsigned seconds);
+
+/* POST /v1/tickets {"url": a stream's path and query}: for a browser's
+ * EventSource, which cannot send Authorization.  The url is a game's
+ * /v1/games/{id}/events or /v1/players/me/events with at most
+ * ?after=<seq>; the caller's `token` must be able to open that stream now
+ * (BD_EUNAUTHORIZED without one; the stream's own 403/404 otherwise).
+ * *out = {"ticket", "url" (canonical), "expires" (RFC 3339),
+ * "expires_in" (seconds)}.  The ticket is random (token.h), stored only
+ * as its SHA-256 with the token sealed under a key derived from it. */
+int service_ticket_create(struct service *svc, const char *token,
+                          const json_t *body, json_t **out,
+                          struct svc_err *err);
+
+/* Uses `ticket` for the stream at `path` with ?after= `after` (NULL:
+ * none): when it was made for exactly that URL and has not expired, it
+ * is deleted (single use, atomically) and the token that asked for it is
+ * written to token[0..max) with its NUL.  BD_EUNAUTHORIZED (with why:
+ * unknown or used, expired, another URL; nothing changes), or a store
+ * error.  The stream then checks that token as for any request. */
+int service_ticket_use(struct service *svc, const char *ticket,
+                       const char *path, const char *after, char *token,
+                       size_t max, struct svc_err *err);
+
+/* DELETE /v1/games/{id}: the creating player (`token` must be theirs)
+ * cancels a waiting game; from then on it answers 404 everywhere, as an
+ * expired waiting game does.  BD_EFORBIDDEN (not the creator; a game
+ * created without a player token has none), BD_ESTARTED (not waiting). */
+int service_game_cancel(struct service *svc, const char *id, const char *token,
+                        struct svc_err *err);
+
+/* POST /v1/games/{id}/leave: the seat the caller holds (seat token or
+ * player token) in a waiting game opens again, to anyone.  BD_EFORBIDDEN
+ * (no seat here), BD_ESTARTED (the game started: resign instead). */
+int service_leave(struct service *svc, const char *id, const char *token,
+                  struct svc_err *err);
+
+/* POST /v1/players/me/tokens {"label": 1..64 bytes, optional}: a new
+ * token for the calling player; *out = {id, label, created, last_used
+ * (null), current (false), token (shown once)}.  BD_ELIMIT past
+ * STORE_TOKENS_MAX. */
+int service_token_create(struct service *svc, const char *token,
+                         const json_t *body, json_t **out, struct svc_err *err);
+
+/* GET /v1/players/me/tokens: {"tokens": [{id, label, created, last_used
+ * (RFC 3339 or null; written at most once a minute), current (the one
+ * asking)}]}, oldest first, never the tokens themselves. */
+int service_tokens_list(struct service *svc, const char *token, json_t **out,
+                        struct svc_err *err);
+
+/* DELETE /v1/players/me/tokens/{id}: revokes one of the caller's tokens
+ * (the calling one too); it is 401 from then on.  BD_ENOROUTE when the
+ * caller holds no token with that id.  Event streams it opened before
+ * stay open until they end. */
+int service_token_revoke(struct service *svc, const char *token, const char *id,
+                         struct svc_err *err);
+
+/* POST /v1/players/me/seats {"token": a seat token}: the seat that token
+ * holds becomes the calling player's (the seat token stops working; the
+ * game shows in the player's games).  *out = {id, game, seat, player}.
+ * BD_EFORBIDDEN (not a seat token, or its game is gone),
+ * BD_EALREADYSEATED (the player holds a seat of that game). */
+int service_seat_attach(struct service *svc, const char *token,
+                        const json_t *body, json_t **out, struct svc_err *err);
 
 /* The store key of the player whose token this is (for a long-poll on
  * the player's games).  Errors as svc__player_of's. */

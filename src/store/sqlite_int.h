@@ -89,6 +89,23 @@ enum stmt {
 	ST_HOOK_ANY_SEALED,
 	ST_DLV_GONE,
 	ST_HOOK_DISABLE,
+	/* store_lobby.c */
+	ST_TICKET_EXPIRE,
+	ST_TICKET_INSERT,
+	ST_TICKET_TAKE,
+	ST_TICKET_GET,
+	ST_TOKEN_INSERT,
+	ST_TOKEN_USED,
+	ST_TOKENS_LIST,
+	ST_TOKENS_COUNT,
+	ST_TOKEN_REVOKE,
+	ST_GAME_LOBBY,
+	ST_GAME_CANCEL,
+	ST_SEAT_LEAVE,
+	ST_GAME_SEAT_LEFT,
+	ST_SEAT_BY_TOKEN_HASH,
+	ST_SEAT_ATTACH,
+	ST_GAME_SEATS_BUMP,
 	ST_COUNT
 };
 
@@ -104,7 +121,7 @@ enum stmt {
 	"WHERE b.game_key = key AND b.bot IS NOT NULL), "                      \
 	"(SELECT json_group_array(json_object('seat', b.seat, 'bot', "         \
 	"json(b.bot))) FROM seats b WHERE b.game_key = key AND "               \
-	"b.bot IS NOT NULL), clock, clock_state, deadline_ms"
+	"b.bot IS NOT NULL), clock, clock_state, deadline_ms, seats_version"
 
 enum game_col {
 	GC_KEY,
@@ -127,6 +144,7 @@ enum game_col {
 	GC_CLOCK,
 	GC_CLOCK_STATE,
 	GC_DEADLINE_MS,
+	GC_SEATS_VERSION,
 	GC_COUNT /* the first column after GAME_COLS */
 };
 
@@ -164,10 +182,10 @@ struct store {
 	                              under mu */
 	void *on_change_ctx;       /* its context */
 	int64_t waiting_expire_ms; /* store_config's, 0: never */
-	unsigned waiting_per_player; /* store_config's, 0: no cap */
-	unsigned waiting_per_addr;   /* store_config's, 0: no cap */
+	unsigned waiting_per_player;       /* store_config's, 0: no cap */
+	unsigned waiting_per_addr;         /* store_config's, 0: no cap */
 	uint8_t secret_key[STORE_KEY_LEN]; /* seals webhook secrets */
-	struct conn conns[];         /* the pool: reads */
+	struct conn conns[];               /* the pool: reads */
 };
 
 /* A value to bind to a statement parameter. */
@@ -213,6 +231,11 @@ int store__run(struct conn *c, enum stmt id, const struct arg *a, int n,
 /* row_fn reading column 0 into a struct one_i64. */
 int store__read_i64(sqlite3_stmt *st, void *ctx);
 
+/* Runs statement `id` for one integer (column 0 of its first row): *v on
+ * a hit, BD_ENOTFOUND when it returns no row. */
+int store__lookup_i64(struct conn *c, enum stmt id, const struct arg *a, int n,
+                      int64_t *v);
+
 /* Unix time in milliseconds. */
 int64_t store__now_ms(void);
 
@@ -226,6 +249,9 @@ int64_t store__u64_bits(uint64_t u);
 
 /* Copies text column col into buf; BD_EINTERNAL if it does not fit. */
 int store__col_copy(sqlite3_stmt *st, int col, char *buf, size_t len);
+
+/* Copies text column col (NULL: NULL) into a malloc'd *out. */
+int store__col_strdup(sqlite3_stmt *st, int col, char **out);
 
 /* Reads a GAME_COLS row into *g (caller releases, even on failure). */
 int store__game_read(sqlite3_stmt *st, struct store_game *g);
@@ -271,6 +297,10 @@ int store__events_before(struct conn *c, int64_t key, struct ev_before *b);
  * was just created, with its invitations): writes the events store.h
  * lists and notes the game's players for the change listener. */
 int store__events_after(struct conn *c, int64_t key, const struct ev_before *b);
+
+/* Inside a write transaction: notes player `player_key` for the change
+ * listener (as store__events_after notes a game's players). */
+void store__note_player(struct conn *c, int64_t player_key);
 
 /* Ends a write transaction on the write connection c (s->write_mu held):
  * unlocks write_mu, then (after a commit) tells the change listener about

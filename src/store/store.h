@@ -111,8 +111,19 @@ struct store_game {
 	                      read back; malloc'd */
 	char *clock_state; /* read back: the seats' clocks after the last
 	                      move (JSON text, sql/0006) or NULL, malloc'd */
-	int64_t deadline_ms; /* read back: the earliest deadline of a seat
-	                        to act (unix ms), or 0: none */
+	int64_t deadline_ms;   /* read back: the earliest deadline of a seat
+	                          to act (unix ms), or 0: none */
+	int64_t seats_version; /* read back: bumped when a seat's holder
+	                          changes without a move or a join (a seat
+	                          left, a seat token attached) */
+	char *players;  /* read back by the listings only (store_games_each,
+	                   store_player_games_each): JSON array text of the
+	                   seats, each {seat, open, player ({id, name} or
+	                   null), invited (player id or null), bot}; else
+	                   NULL; malloc'd */
+	int invitation; /* read back by store_player_games_each: 1 when the
+	                   player's seat is an open seat reserved for them
+	                   (an invitation), 0 when they hold it */
 	/* Written by store_game_create only (not read back): */
 	int64_t creator_key;      /* the creating player, or 0 */
 	const char *creator_addr; /* the creating client's address
@@ -248,7 +259,9 @@ struct store_filter {
 	int limit;            /* 1..100 */
 };
 
-/* Calls fn for each matching game, newest first (key descending).  The
+/* Calls fn for each matching game, newest first (key descending), with
+ * g->players read.  A waiting game whose every open seat is reserved by
+ * invitation is never listed (nobody else can join it).  The
  * game is borrowed for the call.  fn returns 0 to go on, negative to stop
  * (that code is returned). */
 typedef int (*store_game_fn)(void *ctx, const struct store_game *g);
@@ -293,16 +306,20 @@ struct store_player {
 	char id[STORE_ID_LEN + 1]; /* public id */
 	char name[65];             /* display name, 1..64 bytes of UTF-8 */
 	int64_t created_ms;        /* unix time, milliseconds */
+	/* Read back by store_player_by_token only (else 0): */
+	int64_t token_key;     /* the token's row (store_token_used) */
+	int64_t token_used_ms; /* when it was last marked used, 0: never */
 };
 
-/* Inserts a player (with idem if not NULL; created_ms 0 means now);
- * *key_out gets its key.
+/* Inserts a player (with idem if not NULL; created_ms 0 means now) and
+ * its first token (label "first token"); *key_out gets its key.
  * BD_ECONFLICT if the id is taken; BD_EREPLAY. */
 int store_player_create(struct store *s, const struct store_player *p,
                         const uint8_t token_hash[STORE_TOKEN_HASH_LEN],
                         const struct store_idem *idem, int64_t *key_out);
 
-/* The player whose token hashes to `hash`; BD_ENOTFOUND if none. */
+/* The player whose token hashes to `hash`; BD_ENOTFOUND if no token
+ * hashes to it, BD_EUNAUTHORIZED if that token was revoked. */
 int store_player_by_token(struct store *s,
                           const uint8_t hash[STORE_TOKEN_HASH_LEN],
                           struct store_player *out);
@@ -320,8 +337,10 @@ struct store_player_filter {
 	int limit;              /* 1..100 */
 };
 
-/* Calls fn for each game the player holds a seat in, newest activity
- * first (updated_ms, then key, descending), with the player's seat. */
+/* Calls fn for each game the player holds a seat in or is invited to
+ * (an open seat reserved for them, g->invitation set; not when they also
+ * hold a seat of it), newest activity first (updated_ms, then key,
+ * descending), with the player's seat. */
 typedef int (*store_seated_fn)(void *ctx, const struct store_game *g, int seat);
 int store_player_games_each(struct store *s, int64_t player_key,
                             const struct store_player_filter *f,
@@ -334,6 +353,97 @@ int store_player_games_each(struct store *s, int64_t player_key,
 typedef int (*store_key_fn)(void *ctx, int64_t key);
 int store_bot_games_each(struct store *s, int64_t after_key, int limit,
                          store_key_fn fn, void *ctx);
+
+/* ---- the lobby and identity (store_lobby.c) ---- */
+
+/* A stream URL a ticket is for, canonical form, at most this long. */
+#define STORE_TICKET_URL_MAX 160
+/* The longest sealed token a ticket holds, bytes. */
+#define STORE_TICKET_SEALED_MAX 256
+
+/* Keeps a ticket: the SHA-256 of it (`hash`), the canonical stream URL it
+ * is for, the asking token sealed by the caller (`sealed`, len bytes,
+ * 1..STORE_TICKET_SEALED_MAX), and when it expires (unix ms).  Deletes
+ * the expired tickets first, in the same transaction.  BD_ECONFLICT if
+ * the hash is taken (pick another ticket). */
+int store_ticket_put(struct store *s, const uint8_t hash[STORE_TOKEN_HASH_LEN],
+                     const char *url, const void *sealed, size_t len,
+                     int64_t expires_ms);
+
+/* Uses a ticket: when the ticket hashing to `hash` is for `url` and
+ * expires after now_ms, deletes it and copies its sealed token into
+ * out[0..max) (*len bytes), in one transaction: a ticket is used once.
+ * Else nothing changes and the answer says why: BD_ENOTFOUND (no such
+ * ticket: never made, used, or pruned), BD_EDEADLINE (expired),
+ * BD_EFORBIDDEN (for another URL). */
+int store_ticket_take(struct store *s, const uint8_t hash[STORE_TOKEN_HASH_LEN],
+                      const char *url, int64_t now_ms, void *out, size_t max,
+                      size_t *len);
+
+/* One of a player's tokens, as listed (never the token itself). */
+struct store_token {
+	int64_t key;
+	char id[STORE_ID_LEN + 1]; /* public id */
+	char label[65];            /* 1..64 bytes of UTF-8 */
+	int64_t created_ms;
+	int64_t last_used_ms; /* 0: never */
+};
+
+/* Most tokens a player holds at once (not counting revoked ones). */
+#define STORE_TOKENS_MAX 50
+
+/* Adds token t (id, label, created_ms; 0: now) hashing to `hash` to
+ * player `player_key`.  BD_ECONFLICT if the id or hash is taken (pick
+ * another); BD_ELIMIT when the player holds STORE_TOKENS_MAX. */
+int store_token_add(struct store *s, int64_t player_key,
+                    const struct store_token *t,
+                    const uint8_t hash[STORE_TOKEN_HASH_LEN]);
+
+/* Records that token `token_key` was used at now_ms. */
+int store_token_used(struct store *s, int64_t token_key, int64_t now_ms);
+
+/* Calls fn for each token of player `player_key` not revoked, oldest
+ * first. */
+typedef int (*store_token_fn)(void *ctx, const struct store_token *t);
+int store_tokens_each(struct store *s, int64_t player_key, store_token_fn fn,
+                      void *ctx);
+
+/* Revokes player `player_key`'s token with public id `id`: from the
+ * commit on, store_player_by_token answers BD_EUNAUTHORIZED for it.
+ * BD_ENOTFOUND if the player holds no such token (or it was revoked). */
+int store_token_revoke(struct store *s, int64_t player_key, const char *id);
+
+/* Cancels waiting game `key` for player `player_key`, who must be its
+ * creator: from the commit on it is as an expired waiting game
+ * (store_config.waiting_expire_ms).  BD_ENOTFOUND (no such game, or gone
+ * already), BD_EFORBIDDEN (not its creator), BD_ESTARTED (it is no longer
+ * waiting). */
+int store_game_cancel(struct store *s, int64_t key, int64_t player_key);
+
+/* Opens seat `seat` of waiting game `key` again, if it is still held by
+ * player `player_key` (or, player_key 0, by the seat token hashing to
+ * token_hash): its holder leaves, open_seats grows by one.  The seat is
+ * open to anyone (an invitation it had was used when it was taken).
+ * BD_ENOTFOUND (no such game), BD_ESTARTED (no longer waiting),
+ * BD_EFORBIDDEN (the seat is not the caller's, or a bot's). */
+int store_seat_leave(struct store *s, int64_t key, int seat, int64_t player_key,
+                     const uint8_t *token_hash);
+
+/* What store_seat_attach answers. */
+struct store_attached {
+	int64_t game_key;
+	char game_id[STORE_ID_LEN + 1];
+	char rules_id[32];
+	int seat;
+};
+
+/* Gives the seat held by the seat token hashing to `hash` to player
+ * `player_key`: the seat token stops working, the player's tokens act for
+ * the seat.  BD_ENOTFOUND (no seat of a game that is not gone holds
+ * that token), BD_EALREADYSEATED (the player holds a seat of that game). */
+int store_seat_attach(struct store *s, int64_t player_key,
+                      const uint8_t hash[STORE_TOKEN_HASH_LEN],
+                      struct store_attached *out);
 
 /* ---- clocks (store_sqlite.c) ---- */
 
@@ -384,7 +494,10 @@ int store_idem_get(struct store *s, const uint8_t scope[32],
  * (the rules id), seq, seat (the player's), status, result (null until
  * finished); a "deadline.soon" event adds deadline (RFC 3339 UTC).
  * A player with a webhook gets a pending delivery of each event, in the
- * same transaction. */
+ * same transaction.  store_game_cancel, store_seat_leave and
+ * store_seat_attach write no event (attaching to a seat that is to act
+ * sends no "turn": it was sent, or not, when the turn began) but tell
+ * the change listener about the game's players (and the one who left). */
 
 #define STORE_EVENT_ID_LEN 28 /* "evt_" + 24 lowercase hex digits */
 
@@ -443,7 +556,7 @@ int store_events_horizon(struct store *s, int64_t player_key, int64_t *key);
 #define STORE_URL_MAX    2048 /* longest webhook URL, bytes */
 #define STORE_SECRET_MAX 64   /* longest signing secret, bytes */
 
-#define STORE_WHY_MAX    200  /* longest disabled_why, bytes */
+#define STORE_WHY_MAX 200 /* longest disabled_why, bytes */
 
 /* A player's webhook.  The secret is clear here: the store seals it on
  * the way in and opens it on the way out (store_config.secret_key). */

@@ -128,8 +128,7 @@ int store_seats_get(struct store *s, int64_t key, struct store_seat *out,
 	return rc;
 }
 
-/* One integer lookup: *v on a hit, BD_ENOTFOUND on a miss. */
-static int lookup_i64(struct conn *c, enum stmt id, const struct arg *a, int n,
+int store__lookup_i64(struct conn *c, enum stmt id, const struct arg *a, int n,
                       int64_t *v)
 {
 	struct one_i64 r = {0};
@@ -146,8 +145,8 @@ int store_seat_for_player(struct store *s, int64_t key, int64_t player_key,
 {
 	int64_t v = 0;
 	struct conn *c = store__checkout(s);
-	int rc = lookup_i64(c, ST_SEAT_FOR_PLAYER,
-	                    ARGS(A_I64(key), A_I64(player_key)), &v);
+	int rc = store__lookup_i64(c, ST_SEAT_FOR_PLAYER,
+	                           ARGS(A_I64(key), A_I64(player_key)), &v);
 	store__checkin(s, c);
 	if (rc == 0)
 		*seat = (int)v;
@@ -202,15 +201,16 @@ static int claim_pick(struct conn *c, struct claim_ctx *x)
 	int64_t v = 0;
 	int rc;
 	if (cl->player_key &&
-	    lookup_i64(c, ST_SEAT_FOR_PLAYER,
-	               ARGS(A_I64(x->key), A_I64(cl->player_key)), &v) == 0)
+	    store__lookup_i64(c, ST_SEAT_FOR_PLAYER,
+	                      ARGS(A_I64(x->key), A_I64(cl->player_key)),
+	                      &v) == 0)
 		return BD_EALREADYSEATED;
 	if (cl->seat >= 0) {
 		x->seat = cl->seat;
 		return seat_claimable(c, x->key, cl->seat, cl->player_key);
 	}
-	rc = lookup_i64(c, ST_SEAT_FIRST_OPEN,
-	                ARGS(A_I64(x->key), A_I64(cl->player_key)), &v);
+	rc = store__lookup_i64(c, ST_SEAT_FIRST_OPEN,
+	                       ARGS(A_I64(x->key), A_I64(cl->player_key)), &v);
 	if (rc == BD_ENOTFOUND)
 		return BD_ESEATTAKEN;
 	x->seat = (int)v;
@@ -223,12 +223,12 @@ static int claim_tx(struct conn *c, void *ctx)
 	const struct store_claim *cl = x->claim;
 	int64_t seq = 0;
 	/* An expired waiting game is gone (store__waiting_cutoff). */
-	int rc = lookup_i64(c, ST_GAME_JOINABLE,
-	                    ARGS(A_I64(x->key), A_I64(x->cutoff)), &seq);
+	int rc = store__lookup_i64(c, ST_GAME_JOINABLE,
+	                           ARGS(A_I64(x->key), A_I64(x->cutoff)), &seq);
 	int64_t open = 0;
 	if (rc == 0)
-		rc = lookup_i64(c, ST_GAME_OPEN_SEATS, ARGS(A_I64(x->key)),
-		                &open);
+		rc = store__lookup_i64(c, ST_GAME_OPEN_SEATS,
+		                       ARGS(A_I64(x->key)), &open);
 	if (rc == 0 && cl->open_seats > 0 && open != cl->open_seats)
 		rc = BD_ECONFLICT; /* the caller's answer would be stale */
 	if (rc == 0)
@@ -294,6 +294,15 @@ static int player_tx(struct conn *c, void *ctx)
 		                                    : store__now_ms())),
 		    NULL, NULL);
 	x->key = sqlite3_last_insert_rowid(c->db);
+	if (rc == 0) /* its first token, under an id like the player's */
+		rc = store__run(
+		    c, ST_TOKEN_INSERT,
+		    ARGS(A_TEXT(x->p->id), A_I64(x->key),
+		         A_BLOB(x->hash, STORE_TOKEN_HASH_LEN),
+		         A_TEXT("first token"),
+		         A_I64(x->p->created_ms > 0 ? x->p->created_ms
+		                                    : store__now_ms())),
+		    NULL, NULL);
 	return rc;
 }
 
@@ -310,6 +319,7 @@ int store_player_create(struct store *s, const struct store_player *p,
 
 struct player_row {
 	int found;
+	int revoked; /* by token: 1 if that token was revoked */
 	struct store_player p;
 };
 
@@ -319,6 +329,11 @@ static int read_player(sqlite3_stmt *st, void *ctx)
 	r->found = 1;
 	r->p.key = sqlite3_column_int64(st, 0);
 	r->p.created_ms = sqlite3_column_int64(st, 3);
+	if (sqlite3_column_count(st) > 6) { /* by token: the token's row */
+		r->p.token_key = sqlite3_column_int64(st, 4);
+		r->p.token_used_ms = sqlite3_column_int64(st, 5);
+		r->revoked = sqlite3_column_int(st, 6);
+	}
 	int rc = store__col_copy(st, 1, r->p.id, sizeof r->p.id);
 	return rc ? rc : store__col_copy(st, 2, r->p.name, sizeof r->p.name);
 }
@@ -333,6 +348,8 @@ static int player_lookup(struct store *s, enum stmt id, const struct arg *a,
 	store__checkin(s, c);
 	if (rc == 0 && !r.found)
 		rc = BD_ENOTFOUND;
+	if (rc == 0 && r.revoked)
+		rc = BD_EUNAUTHORIZED;
 	if (rc == 0)
 		*out = r.p;
 	return rc;
@@ -364,6 +381,9 @@ static int read_seated(sqlite3_stmt *st, void *ctx)
 	struct seated_ctx *x = ctx;
 	struct store_game g;
 	int rc = store__game_read(st, &g);
+	g.invitation = sqlite3_column_int(st, GC_COUNT + 1);
+	if (rc == 0)
+		rc = store__col_strdup(st, GC_COUNT + 2, &g.players);
 	if (rc == 0)
 		rc = x->fn(x->ctx, &g, sqlite3_column_int(st, GC_COUNT));
 	store_game_release(&g);

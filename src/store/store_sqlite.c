@@ -35,13 +35,39 @@
  * after a checkpoint, so a burst of writes does not keep disk forever. */
 #define STORE_JOURNAL_LIMIT (8 * 1024 * 1024)
 
+/* A game that is not gone: a waiting game nobody touched since the
+ * cutoff `cut` (store__waiting_cutoff) is expired, and one its creator
+ * cancelled is as an expired one.  `g` is the games table's alias and a
+ * dot, or "". */
+#define VISIBLE(g, cut)                                                        \
+	"NOT (" g "status = 'waiting' AND (" g "updated_ms < " cut " OR " g    \
+	"cancelled_ms IS NOT NULL))"
+
+/* The players of game `gk` (an SQL expression of its key) as a lobby
+ * listing shows them: a JSON array of {seat, open, player ({id, name} or
+ * null), invited (a player id or null), bot (its spec or null)} in seat
+ * order (the seats primary key's). */
+#define PLAYERS_JSON(gk)                                                       \
+	"(SELECT json_group_array(json_object('seat', z.seat, 'open', "        \
+	"json(CASE WHEN z.open THEN 'true' ELSE 'false' END), 'player', "      \
+	"json(CASE WHEN p.id IS NULL THEN 'null' ELSE json_object('id', "      \
+	"p.id, 'name', p.name) END), 'invited', i.id, 'bot', "                 \
+	"json(coalesce(z.bot, 'null')))) FROM seats z "                        \
+	"LEFT JOIN players p ON p.key = z.player_key "                         \
+	"LEFT JOIN players i ON i.key = z.invited WHERE z.game_key = " gk ")"
+
 /* Every listing binds ?1 status, ?2 rules_id, ?3 before_key, ?4 limit; a
  * statement that has no filter simply leaves ?1 or ?2 unused.  Separate
  * statements (rather than "?1 IS NULL OR ...") let each use its index. */
 #define LIST_SQL(filter)                                                       \
-	"SELECT " GAME_COLS " FROM games WHERE key < ?3" filter                \
-	" AND NOT (status = 'waiting' AND updated_ms < ?5)"                    \
-	" ORDER BY key DESC LIMIT ?4"
+	"SELECT " GAME_COLS ", " PLAYERS_JSON(                                 \
+	    "games.key") " FROM games WHERE key < ?3" filter                   \
+	                 " AND " VISIBLE(                                      \
+	                     "", "?5") " AND NOT (status = 'waiting' AND NOT " \
+	                               "EXISTS (SELECT 1 FROM seats o "        \
+	                               "WHERE o.game_key = games.key AND "     \
+	                               "o.open = 1 AND o.invited IS NULL))"    \
+	                               " ORDER BY key DESC LIMIT ?4"
 
 /* An event's data (store.h): public facts of game g for seat s. */
 #define EV_DATA                                                                \
@@ -52,7 +78,8 @@
  * (sql/0006_clocks.sql), and the deadline.soon lead (store.h,
  * STORE_SOON_CAP_MS and STORE_SOON_SHARE) as SQL. */
 #define CLOCK_ALLOWED                                                          \
-	"(json_extract(clock, '$.move_ms') + json_extract(clock, '$.bank_ms'))"
+	"(json_extract(clock, '$.move_ms') + json_extract(clock, "             \
+	"'$.bank_ms'))"
 #define STR_(x)          #x
 #define STR(x)           STR_(x)
 #define CLOCK_SOON_CAP   STR(STORE_SOON_CAP_MS)
@@ -116,7 +143,7 @@ static const char *const stmt_sql[ST_COUNT] = {
                        "VALUES (?1, ?2, ?3, nullif(?4, 0), nullif(?5, 0), ?6, "
                        "nullif(?7, ''))",
     [ST_GAME_GET] = "SELECT " GAME_COLS " FROM games WHERE id = ?1 "
-                    "AND NOT (status = 'waiting' AND updated_ms < ?2)",
+                    "AND " VISIBLE("", "?2"),
     [ST_GAME_BY_KEY] = "SELECT " GAME_COLS " FROM games WHERE key = ?1",
     [ST_SEAT_FIND] = "SELECT seat FROM seats "
                      "WHERE game_key = ?1 AND token_hash = ?2",
@@ -163,18 +190,30 @@ static const char *const stmt_sql[ST_COUNT] = {
         "THEN 'active' ELSE status END WHERE key = ?1",
     [ST_PLAYER_INSERT] = "INSERT INTO players (id, name, token_hash, "
                          "created_ms) VALUES (?1, ?2, ?3, ?4)",
-    [ST_PLAYER_BY_TOKEN] = "SELECT key, id, name, created_ms FROM players "
-                           "WHERE token_hash = ?1",
+    [ST_PLAYER_BY_TOKEN] = "SELECT p.key, p.id, p.name, p.created_ms, "
+                           "t.key, coalesce(t.last_used_ms, 0), "
+                           "t.revoked_ms IS NOT NULL FROM player_tokens t "
+                           "JOIN players p ON p.key = t.player_key "
+                           "WHERE t.token_hash = ?1",
     [ST_PLAYER_BY_ID] = "SELECT key, id, name, created_ms FROM players "
                         "WHERE id = ?1",
     [ST_PLAYER_GAMES] =
-        "SELECT " GAME_COLS ", s.seat FROM seats s "
-        "JOIN games g ON g.key = s.game_key WHERE s.player_key = ?1 "
-        "AND (?2 IS NULL OR g.status = ?2) "
-        "AND (?3 = 0 OR (g.status = 'active' AND (g.to_act >> s.seat) & 1)) "
-        "AND (g.updated_ms < ?4 OR (g.updated_ms = ?4 AND g.key < ?5)) "
-        "AND NOT (g.status = 'waiting' AND g.updated_ms < ?7) "
-        "ORDER BY g.updated_ms DESC, g.key DESC LIMIT ?6",
+        "SELECT " GAME_COLS ", s.seat, s.player_key IS NULL, " PLAYERS_JSON(
+            "g.key") " FROM seats s "
+                     "JOIN games g ON g.key = s.game_key WHERE (s.player_key = "
+                     "?1 OR "
+                     "(s.invited = ?1 AND s.open = 1 AND NOT EXISTS (SELECT 1 "
+                     "FROM "
+                     "seats m WHERE m.game_key = s.game_key AND m.player_key = "
+                     "?1))) "
+                     "AND (?2 IS NULL OR g.status = ?2) "
+                     "AND (?3 = 0 OR (g.status = 'active' AND (g.to_act >> "
+                     "s.seat) & 1)) "
+                     "AND (g.updated_ms < ?4 OR (g.updated_ms = ?4 AND g.key < "
+                     "?5)) "
+                     "AND " VISIBLE("g.", "?7") " "
+                                                "ORDER BY g.updated_ms DESC, "
+                                                "g.key DESC LIMIT ?6",
     [ST_IDEM_INSERT] = "INSERT INTO idempotency (scope, request, status, "
                        "response, created_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
     [ST_IDEM_GET] = "SELECT request, status, response FROM idempotency "
@@ -184,16 +223,17 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_EV_GAME_STATE] = "SELECT status = 'active', status = 'finished', "
                          "to_act, open_seats FROM games WHERE key = ?1",
     /* ?1 game, ?2 type, ?3 seat mask, ?4 now */
-    [ST_EV_SEATED] = "INSERT INTO events (id, player_key, game_key, type, "
-                     "data, created_ms) "
-                     "SELECT 'evt_' || lower(hex(randomblob(12))), "
-                     "s.player_key, g.key, ?2, CASE WHEN ?2 = 'turn' "
-                     "THEN json_insert(" EV_DATA ", '$.deadline', "
-                     ISO_MS(SEAT_DEADLINE) ", '$.bank_ms', " SEAT_BANK
-                     ") ELSE " EV_DATA " END, ?4 "
-                     "FROM seats s JOIN games g ON g.key = s.game_key "
-                     "WHERE s.game_key = ?1 AND s.player_key IS NOT NULL "
-                     "AND (?3 >> s.seat) & 1 ORDER BY s.seat",
+    [ST_EV_SEATED] =
+        "INSERT INTO events (id, player_key, game_key, type, "
+        "data, created_ms) "
+        "SELECT 'evt_' || lower(hex(randomblob(12))), "
+        "s.player_key, g.key, ?2, CASE WHEN ?2 = 'turn' "
+        "THEN json_insert(" EV_DATA ", '$.deadline', " ISO_MS(
+            SEAT_DEADLINE) ", '$.bank_ms', " SEAT_BANK ") ELSE " EV_DATA
+                           " END, ?4 "
+                           "FROM seats s JOIN games g ON g.key = s.game_key "
+                           "WHERE s.game_key = ?1 AND s.player_key IS NOT NULL "
+                           "AND (?3 >> s.seat) & 1 ORDER BY s.seat",
     [ST_EV_INVITED] = "INSERT INTO events (id, player_key, game_key, type, "
                       "data, created_ms) "
                       "SELECT 'evt_' || lower(hex(randomblob(12))), "
@@ -206,9 +246,11 @@ static const char *const stmt_sql[ST_COUNT] = {
         "INSERT INTO events (id, player_key, game_key, type, data, "
         "created_ms) SELECT 'evt_' || lower(hex(randomblob(12))), "
         "s.player_key, g.key, 'deadline.soon', json_insert(" EV_DATA
-        ", '$.deadline', " ISO_MS("?3") ", '$.bank_ms', " SEAT_BANK
-        "), ?4 FROM seats s JOIN games g ON g.key = s.game_key "
-        "WHERE s.game_key = ?1 AND s.seat = ?2 AND s.player_key IS NOT NULL",
+        ", '$.deadline', " ISO_MS(
+            "?3") ", '$.bank_ms', " SEAT_BANK
+                  "), ?4 FROM seats s JOIN games g ON g.key = s.game_key "
+                  "WHERE s.game_key = ?1 AND s.seat = ?2 AND s.player_key IS "
+                  "NOT NULL",
     [ST_EV_TOUCHED] = "SELECT DISTINCT coalesce(player_key, invited) "
                       "FROM seats WHERE game_key = ?1 AND "
                       "coalesce(player_key, invited) IS NOT NULL",
@@ -267,10 +309,10 @@ static const char *const stmt_sql[ST_COUNT] = {
                         "creator_addr = ?3 WHERE key = ?1",
     [ST_WAITING_BY_PLAYER] = "SELECT count(*) FROM games WHERE "
                              "creator_player = ?1 AND status = 'waiting' "
-                             "AND updated_ms >= ?2",
+                             "AND updated_ms >= ?2 AND cancelled_ms IS NULL",
     [ST_WAITING_BY_ADDR] = "SELECT count(*) FROM games WHERE "
                            "creator_addr = ?1 AND status = 'waiting' "
-                           "AND updated_ms >= ?2",
+                           "AND updated_ms >= ?2 AND cancelled_ms IS NULL",
     /* A timed game's first deadline: when it starts (created with no
      * open seat, or its last seat taken), each seat to act has its
      * whole move time and bank (clock_state NULL: nobody moved yet). */
@@ -326,8 +368,52 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_HOOK_DISABLE] = "UPDATE webhooks SET disabled_ms = ?4, "
                         "disabled_why = ?3 WHERE player_key = ?1 AND "
                         "created_ms = ?2 AND disabled_ms IS NULL",
-    [ST_GAME_JOINABLE] = "SELECT seq FROM games WHERE key = ?1 AND NOT "
-                         "(status = 'waiting' AND updated_ms < ?2)",
+    [ST_GAME_JOINABLE] =
+        "SELECT seq FROM games WHERE key = ?1 AND " VISIBLE("", "?2"),
+    /* store_lobby.c */
+    [ST_TICKET_EXPIRE] = "DELETE FROM tickets WHERE expires_ms < ?1",
+    [ST_TICKET_INSERT] = "INSERT INTO tickets (hash, url, sealed, "
+                         "expires_ms) VALUES (?1, ?2, ?3, ?4)",
+    [ST_TICKET_TAKE] = "DELETE FROM tickets WHERE hash = ?1 AND url = ?2 "
+                       "AND expires_ms > ?3 RETURNING sealed",
+    [ST_TICKET_GET] = "SELECT expires_ms > ?2, url = ?3 FROM tickets "
+                      "WHERE hash = ?1",
+    [ST_TOKEN_INSERT] = "INSERT INTO player_tokens (id, player_key, "
+                        "token_hash, label, created_ms) "
+                        "VALUES (?1, ?2, ?3, ?4, ?5)",
+    [ST_TOKEN_USED] = "UPDATE player_tokens SET last_used_ms = ?2 "
+                      "WHERE key = ?1 AND revoked_ms IS NULL",
+    [ST_TOKENS_LIST] = "SELECT key, id, label, created_ms, "
+                       "coalesce(last_used_ms, 0) FROM player_tokens "
+                       "WHERE player_key = ?1 AND revoked_ms IS NULL "
+                       "ORDER BY key",
+    [ST_TOKENS_COUNT] = "SELECT count(*) FROM player_tokens "
+                        "WHERE player_key = ?1 AND revoked_ms IS NULL",
+    [ST_TOKEN_REVOKE] = "UPDATE player_tokens SET revoked_ms = ?3 "
+                        "WHERE player_key = ?1 AND id = ?2 "
+                        "AND revoked_ms IS NULL",
+    [ST_GAME_LOBBY] = "SELECT status = 'waiting', "
+                      "coalesce(creator_player, 0) FROM games "
+                      "WHERE key = ?1 AND " VISIBLE("", "?2"),
+    [ST_GAME_CANCEL] = "UPDATE games SET cancelled_ms = ?2 WHERE key = ?1 "
+                       "AND status = 'waiting' AND cancelled_ms IS NULL",
+    /* ?1 game, ?2 seat, ?3 player (0: none), ?4 token hash (or NULL) */
+    [ST_SEAT_LEAVE] = "UPDATE seats SET open = 1, token_hash = NULL, "
+                      "player_key = NULL WHERE game_key = ?1 AND seat = ?2 "
+                      "AND open = 0 AND bot IS NULL AND "
+                      "(player_key = nullif(?3, 0) OR token_hash = ?4)",
+    [ST_GAME_SEAT_LEFT] = "UPDATE games SET open_seats = open_seats + 1, "
+                          "updated_ms = ?2, seats_version = "
+                          "seats_version + 1 WHERE key = ?1 AND "
+                          "status = 'waiting'",
+    [ST_SEAT_BY_TOKEN_HASH] = "SELECT s.game_key, s.seat, g.id, "
+                              "g.rules_id FROM seats s JOIN games g "
+                              "ON g.key = s.game_key WHERE s.token_hash = "
+                              "?1 AND " VISIBLE("g.", "?2") " LIMIT 1",
+    [ST_SEAT_ATTACH] = "UPDATE seats SET token_hash = NULL, player_key = ?3 "
+                       "WHERE game_key = ?1 AND seat = ?2 AND token_hash = ?4",
+    [ST_GAME_SEATS_BUMP] = "UPDATE games SET seats_version = "
+                           "seats_version + 1 WHERE key = ?1",
 };
 
 int64_t store__waiting_cutoff(const struct store *s)
@@ -499,7 +585,7 @@ int store__col_copy(sqlite3_stmt *st, int col, char *buf, size_t len)
 }
 
 /* *out = a malloc'd copy of text column col, or NULL if it is NULL. */
-static int col_strdup(sqlite3_stmt *st, int col, char **out)
+int store__col_strdup(sqlite3_stmt *st, int col, char **out)
 {
 	const unsigned char *t = sqlite3_column_text(st, col);
 	*out = NULL;
@@ -520,6 +606,8 @@ void store_game_release(struct store_game *g)
 	free(g->bots);
 	free(g->clock);
 	free(g->clock_state);
+	free(g->players);
+	g->players = NULL;
 	g->options = g->setup = g->result = g->bots = NULL;
 	g->clock = g->clock_state = NULL;
 }
@@ -547,18 +635,19 @@ int store__game_read(sqlite3_stmt *st, struct store_game *g)
 		rc =
 		    store__col_copy(st, GC_STATUS, g->status, sizeof g->status);
 	if (rc == 0)
-		rc = col_strdup(st, GC_OPTIONS, &g->options);
+		rc = store__col_strdup(st, GC_OPTIONS, &g->options);
 	if (rc == 0)
-		rc = col_strdup(st, GC_SETUP, &g->setup);
+		rc = store__col_strdup(st, GC_SETUP, &g->setup);
 	if (rc == 0)
-		rc = col_strdup(st, GC_RESULT, &g->result);
+		rc = store__col_strdup(st, GC_RESULT, &g->result);
 	if (rc == 0)
-		rc = col_strdup(st, GC_BOTS, &g->bots);
+		rc = store__col_strdup(st, GC_BOTS, &g->bots);
 	if (rc == 0)
-		rc = col_strdup(st, GC_CLOCK, &g->clock);
+		rc = store__col_strdup(st, GC_CLOCK, &g->clock);
 	if (rc == 0)
-		rc = col_strdup(st, GC_CLOCK_STATE, &g->clock_state);
+		rc = store__col_strdup(st, GC_CLOCK_STATE, &g->clock_state);
 	g->deadline_ms = sqlite3_column_int64(st, GC_DEADLINE_MS);
+	g->seats_version = sqlite3_column_int64(st, GC_SEATS_VERSION);
 	return rc;
 }
 
@@ -998,8 +1087,7 @@ static void pool_close(struct store *s)
 static int take_ownership(struct store *s, char *err, size_t errlen)
 {
 	char lock[4096];
-	if (snprintf(lock, sizeof lock, "%s.lock", s->path) >=
-	    (int)sizeof lock)
+	if (snprintf(lock, sizeof lock, "%s.lock", s->path) >= (int)sizeof lock)
 		return open_fail(err, errlen, BD_EBADREQUEST,
 		                 "the database path is too long");
 	s->owner_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
@@ -1279,6 +1367,8 @@ static int list_row(sqlite3_stmt *st, void *ctx)
 	struct store_game g;
 	int rc = store__game_read(st, &g);
 	if (rc == 0)
+		rc = store__col_strdup(st, GC_COUNT, &g.players);
+	if (rc == 0)
 		rc = x->fn(x->ctx, &g);
 	store_game_release(&g);
 	return rc < 0 ? rc : 0;
@@ -1366,8 +1456,7 @@ static int soon_tx(struct conn *c, void *ctx)
 	                  NULL, NULL);
 }
 
-int store_game_soon(struct store *s, int64_t key, uint64_t seq,
-                    int64_t soon_ms)
+int store_game_soon(struct store *s, int64_t key, uint64_t seq, int64_t soon_ms)
 {
 	struct soon_ctx x = {key, (int64_t)seq, soon_ms};
 	return store__write_tx(s, soon_tx, &x);
@@ -1495,10 +1584,10 @@ int store_snapshot_get(struct store *s, int64_t key, uint64_t max_seq,
 {
 	struct snapshot_get_ctx x = {0};
 	struct conn *c = store__checkout(s);
-	int rc = store__run(c, ST_SNAPSHOT_GET,
-	                    ARGS(A_I64(key), A_I64(clamp_seq(max_seq)),
-	                         A_I64(rules_version)),
-	                    snapshot_row, &x);
+	int rc = store__run(
+	    c, ST_SNAPSHOT_GET,
+	    ARGS(A_I64(key), A_I64(clamp_seq(max_seq)), A_I64(rules_version)),
+	    snapshot_row, &x);
 	store__checkin(s, c);
 	if (rc < 0) {
 		free(x.state);
@@ -1546,13 +1635,13 @@ static int append_tx(struct conn *c, void *ctx)
 	                     A_TEXT(m->action), A_I64(now), A_TEXT(m->reason)),
 	                NULL, NULL);
 	if (rc == 0)
-		rc = store__run(
-		    c, ST_GAME_ADVANCE,
-		    ARGS(A_I64(x->key), A_I64(next), A_TEXT(m->status),
-		         A_I64(m->to_act), A_TEXT(m->result), A_I64(now),
-		         A_TEXT(m->clock_state), A_I64(m->deadline_ms),
-		         A_I64(m->soon_ms)),
-		    NULL, NULL);
+		rc = store__run(c, ST_GAME_ADVANCE,
+		                ARGS(A_I64(x->key), A_I64(next),
+		                     A_TEXT(m->status), A_I64(m->to_act),
+		                     A_TEXT(m->result), A_I64(now),
+		                     A_TEXT(m->clock_state),
+		                     A_I64(m->deadline_ms), A_I64(m->soon_ms)),
+		                NULL, NULL);
 	if (rc == 0 && m->snapshot)
 		rc = put_snapshot(c, x->key, (uint64_t)next, m->snapshot);
 	if (rc == 0)

@@ -602,6 +602,10 @@ def cases(r, op):
                            ("bad token", done, {"Authorization": "Bearer " + "A" * 43}),
                            ("bad Authorization", done, {"Authorization": "Basic x"})):
             r.stream(what, p, headers=h, expect={400, 401, 403, 404})
+        gurl = "/v1/games/%s/events" % F["aa"]
+        t = post(r, "/v1/tickets", {"url": gurl}, token=F["aa_tok"][0])["ticket"]
+        r.stream("a ticket", gurl + "?ticket=" + t, None, expect={200})
+        r.stream("the ticket again", gurl + "?ticket=" + t, None, expect={401})
         # The generic ones on a finished game (an active one's stream stays open).
         generic(r, op, done + "", None, None)
     elif name == "listActions":
@@ -722,6 +726,12 @@ def cases(r, op):
                         ("no token", {"Authorization": "Basic x"})):
             r.stream(what, p, F["aa_tok"][0] if what == "a seat token" else None, headers=h,
                      expect={400, 401, 403})
+        t = post(r, "/v1/tickets", {"url": p + "?after=0"}, token=F["bob_tok"])["ticket"]
+        r.stream("a ticket", p + "?after=0&ticket=" + t, None, headers={"Accept": "application/x-ndjson"},
+                 expect={200})
+        r.stream("the ticket again", p + "?after=0&ticket=" + t, None, expect={401})
+        t = post(r, "/v1/tickets", {"url": p}, token=F["bob_tok"])["ticket"]
+        r.stream("a ticket for another URL", p + "?after=0&ticket=" + t, None, expect={401})
         generic(r, op, p, F["bob_tok"], None)
     elif name in ("putWebhook", "getWebhook", "deleteWebhook", "getWebhookDeliveries"):
         p = "/v1/players/me/webhook"
@@ -749,6 +759,70 @@ def cases(r, op):
             r.send("good", "GET", p + "/deliveries", {200}, token=F["alice_tok"])
             r.send("limit", "GET", p + "/deliveries?limit=1", {200}, token=F["alice_tok"])
             generic(r, op, p + "/deliveries", F["alice_tok"], None)
+    elif name == "createTicket":
+        p = "/v1/tickets"
+        acct = lambda: {"url": "/v1/players/me/events"}
+        r.send("good", "POST", p, {201}, token=F["alice_tok"], body=acct())
+        r.send("from a seq", "POST", p, {201}, token=F["alice_tok"], body={"url": "/v1/players/me/events?after=3"})
+        r.send("a game's, a seat", "POST", p, {201}, token=F["aa_tok"][0],
+               body={"url": "/v1/games/%s/events" % F["aa"]})
+        r.send("a game's, a player looking on", "POST", p, {201}, token=F["carol_tok"],
+               body={"url": "/v1/games/%s/events" % F["aa"]})
+        for bad in ("/v1/games", "/v1/players/me/events?wait=1", "events", "/v1/games/%s/moves" % F["aa"]):
+            r.send("not a stream: " + bad, "POST", p, {400}, token=F["alice_tok"], body={"url": bad})
+        r.send("a seat token for the account stream", "POST", p, {403}, token=F["aa_tok"][0], body=acct())
+        r.send("an unknown game", "POST", p, {404}, token=F["alice_tok"],
+               body={"url": "/v1/games/0123456789abcdef/events"})
+        generic(r, op, p, F["alice_tok"], acct)
+    elif name == "cancelGame":
+        gid, _ = game(r, {"game": AA, "seating": ["me", "open"]}, F["alice_tok"])
+        r.send("not the creator", "DELETE", "/v1/games/" + gid, {403}, token=F["bob_tok"])
+        r.send("a seat token", "DELETE", "/v1/games/" + F["aa"], {403, 409}, token=F["aa_tok"][0])
+        r.send("good", "DELETE", "/v1/games/" + gid, {204}, token=F["alice_tok"])
+        r.send("again", "DELETE", "/v1/games/" + gid, {404}, token=F["alice_tok"])
+        act, _ = game(r, {"game": AA, "seating": ["me", "token"]}, F["alice_tok"])
+        r.send("started", "DELETE", "/v1/games/" + act, {409}, token=F["alice_tok"])
+        gid, _ = game(r, {"game": AA, "seating": ["me", "open"]}, F["alice_tok"])
+        generic(r, op, "/v1/games/" + gid, F["alice_tok"], None)
+    elif name == "leaveGame":
+        gid, _ = game(r, {"game": "quantum", "seats": 3, "seating": ["me", "open", "open"]}, F["alice_tok"])
+        post(r, "/v1/games/%s/join" % gid, token=F["bob_tok"])
+        r.send("good", "POST", "/v1/games/%s/leave" % gid, {204}, token=F["bob_tok"])
+        r.send("again", "POST", "/v1/games/%s/leave" % gid, {403}, token=F["bob_tok"])
+        r.send("started", "POST", "/v1/games/%s/leave" % F["aa"], {409}, token=F["aa_tok"][0])
+        generic(r, op, "/v1/games/%s/leave" % gid, F["bob_tok"], None)
+    elif name == "listTokens":
+        p = "/v1/players/me/tokens"
+        r.send("good", "GET", p, {200}, token=F["alice_tok"])
+        r.send("a seat token", "GET", p, {403}, token=F["aa_tok"][0])
+        generic(r, op, p, F["alice_tok"], None)
+    elif name == "createToken":
+        p = "/v1/players/me/tokens"
+        r.send("good", "POST", p, {201}, token=F["carol_tok"], body={"label": "phone"})
+        r.send("no body", "POST", p, {201}, token=F["carol_tok"])
+        r.send("a label of 65 bytes", "POST", p, {400}, token=F["carol_tok"], body={"label": "x" * 65})
+        r.send("a control character", "POST", p, {400}, token=F["carol_tok"], body={"label": "a\u0085b"})
+        r.send("a seat token", "POST", p, {403}, token=F["aa_tok"][0], body={"label": "x"})
+        generic(r, op, p, F["carol_tok"], lambda: {"label": "laptop"})
+    elif name == "revokeToken":
+        p = "/v1/players/me/tokens/"
+        t = post(r, p[:-1], {"label": "throwaway"}, token=F["bob_tok"])
+        r.send("another's", "DELETE", p + t["id"], {404}, token=F["carol_tok"])
+        r.send("good", "DELETE", p + t["id"], {204}, token=F["bob_tok"])
+        r.send("again", "DELETE", p + t["id"], {404}, token=F["bob_tok"])
+        r.send("unknown", "DELETE", p + "nothing", {404}, token=F["bob_tok"])
+        r.send("revoked", "DELETE", p + t["id"], {401}, token=t["token"])
+        t = post(r, p[:-1], {"label": "throwaway"}, token=F["bob_tok"])
+        generic(r, op, p + t["id"], F["bob_tok"], None)
+    elif name == "attachSeat":
+        p = "/v1/players/me/seats"
+        gid, toks = game(r, {"game": AA})
+        r.send("good", "POST", p, {200}, token=F["carol_tok"], body={"token": toks[0]})
+        r.send("again", "POST", p, {403}, token=F["carol_tok"], body={"token": toks[0]})
+        r.send("a second seat of the game", "POST", p, {409}, token=F["carol_tok"], body={"token": toks[1]})
+        r.send("a player token", "POST", p, {403}, token=F["carol_tok"], body={"token": F["bob_tok"]})
+        r.send("a seat token as the caller", "POST", p, {403}, token=toks[1], body={"token": toks[1]})
+        generic(r, op, p, F["carol_tok"], lambda: {"token": toks[1]})
     else:
         raise Failure("no requests written for operation %s: add them here" % name)
     if name not in ("streamEvents", "streamAccountEvents"):  # streams stay open
