@@ -316,7 +316,9 @@ def streams_hide_what_the_view_hides(binary):
                     check_event(e)
                 text = json.dumps([e["data"] for e in evs], sort_keys=True)
                 check('"mole"' not in text and '"sidekick"' not in text, "hidden card named: %s" % text)
-                hidden.append(text)
+                # The clock (public) rides on whichever event ends a batch,
+                # and how moves fall into batches depends on timing.
+                hidden.append(json.dumps([unclocked(e["data"]) for e in evs], sort_keys=True))
                 moves.append([unclocked(e["data"]) for e in evs if e["event"] == "move"])
             check(moves[0] == moves[2], "a replay shows exactly what the live stream showed")
             mine = [e["data"]["action"] for e in watchers[2].events()[0] if e["event"] == "move"]
