@@ -3,10 +3,10 @@
  * count byte, then newline-separated JSON texts: the first is a custom
  * setup (or "-" for the normal deal), optionally preceded by the game's
  * options and a tab (`{"mode":"advanced"}<TAB>-`), each further one an
- * action posted by the seat given in its first byte.  Every registered rules module is
- * driven through the engine exactly as the service drives it: nothing may
- * crash, leak or trip a sanitizer, a refused action must leave the game
- * bit for bit unchanged, and every listed action must be accepted. */
+ * action posted by the seat given in its first byte.  Every registered rules
+ * module is driven through the engine exactly as the service drives it: nothing
+ * may crash, leak or trip a sanitizer, a refused action must leave the game bit
+ * for bit unchanged, and every listed action must be accepted. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,10 +89,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	                    : NULL;
 	struct engine_game *g = NULL;
 	struct rules_why why;
-	int rc = engine_game_new(r, seats,
-	                         json_is_object(options) ? options : NULL,
-	                         json_is_object(setup) ? setup : NULL, 0x5eed,
-	                         &g, &why);
+	int rc = engine_game_new(
+	    r, seats, json_is_object(options) ? options : NULL,
+	    json_is_object(setup) ? setup : NULL, 0x5eed, &g, &why);
 	json_decref(options);
 	json_decref(setup);
 	if (rc < 0)

@@ -228,8 +228,8 @@ static void test_modes(void)
 		json_t *cat = all[i]->catalog(), *m;
 		size_t k, j;
 		json_array_foreach(json_object_get(cat, "modes"), k, m) {
-			json_t *seats_j, *opt = json_pack(
-			                     "{s:O}", "mode",
+			json_t *seats_j,
+			    *opt = json_pack("{s:O}", "mode",
 			                     json_object_get(m, "mode"));
 			json_array_foreach(json_object_get(m, "seats"), j,
 			                   seats_j) {
@@ -239,16 +239,19 @@ static void test_modes(void)
 				for (int g = 0; g < games; g++) {
 					struct bot_spec spec[ENGINE_MAX_SEATS];
 					for (int s = 0; s < seats; s++)
-						spec[s] = (s + g) % 2
-						              ? (struct bot_spec){
-						                    BOT_RANDOM, 1}
-						              : (struct bot_spec){
-						                    BOT_MCTS, 1};
+						spec[s] =
+						    (s + g) % 2
+						        ? (struct
+						           bot_spec){BOT_RANDOM,
+						                     1}
+						        : (struct bot_spec){
+						              BOT_MCTS, 1};
 					struct rules_why why = {{0}, {0}};
 					long mv = 0;
-					int w = play_bots(all[i], seats, opt,
-					                  (uint64_t)(g + 1) * 77, spec,
-					                  NO_CUT, &mv, &why);
+					int w =
+					    play_bots(all[i], seats, opt,
+					              (uint64_t)(g + 1) * 77,
+					              spec, NO_CUT, &mv, &why);
 					if (w < 0)
 						fprintf(stderr, "  %s\n",
 						        why.detail);
@@ -256,13 +259,14 @@ static void test_modes(void)
 					moves += mv;
 				}
 				char name[128];
-				snprintf(name, sizeof name,
-				         "modes: %s %s, %d seats: mcts and random "
-				         "play whole games (%ld moves)",
-				         all[i]->id,
-				         json_string_value(
-				             json_object_get(m, "mode")),
-				         seats, moves);
+				snprintf(
+				    name, sizeof name,
+				    "modes: %s %s, %d seats: mcts and random "
+				    "play whole games (%ld moves)",
+				    all[i]->id,
+				    json_string_value(
+				        json_object_get(m, "mode")),
+				    seats, moves);
 				printf("%s: %d of %d ended\n", name, ended,
 				       games);
 				test_cond(name, ended == games);

@@ -130,7 +130,7 @@ struct block {
 	long games, ended, moves, resigns, twin_games, exported;
 	long moded[2]; /* random games, twin-world games with a `mode` option
 	                  other than the catalog's default */
-	long moded_exported; /* exported pairs in such a mode */
+	long moded_exported;      /* exported pairs in such a mode */
 	long twins, twins_differ; /* world Bs played; of which differ */
 };
 
@@ -873,7 +873,8 @@ static json_t *random_options(const struct rules *r, int seats, struct rng *rng)
 		json_t *n;
 		json_array_foreach(json_object_get(e, "seats"), j, n)
 			if (json_integer_value(n) == seats)
-				json_array_append(fit, json_object_get(e, "mode"));
+				json_array_append(fit,
+				                  json_object_get(e, "mode"));
 	}
 	if (json_array_size(fit))
 		json_object_set(o, "mode", pick_of(fit, rng));
@@ -1025,9 +1026,9 @@ static json_int_t public_int(struct run *ru, size_t k, const char *path1,
  * gainer's hand (that it holds no Sentinel, no pair...), so every slot of
  * that hand keeps its name from then on; Mind Control and Spycation show
  * only the name that goes in, so the rest of the gainer's resulting hand
- * stays free (§9.9: only the gainer sees it).  World B deals other names to the slots the viewer
- * has not seen by move k, names them in its log's discards and plays,
- * and (mode advanced) puts the black-market cards nobody has seen by
+ * stays free (§9.9: only the gainer sees it).  World B deals other names to the
+ * slots the viewer has not seen by move k, names them in its log's discards and
+ * plays, and (mode advanced) puts the black-market cards nobody has seen by
  * move k in another order. */
 
 #define AA_MAX_SLOTS 64
@@ -1126,8 +1127,8 @@ static void see_all(struct aa_slots *sl, int seats, long slot, size_t m)
 
 /* A new slot of a name everyone knows (an agent taken out of play into
  * a hand), at the end of hand h; -1 when full. */
-static long known_slot(struct aa_slots *sl, int seats, size_t *hand,
-                       size_t *nh, const char *kind, size_t m)
+static long known_slot(struct aa_slots *sl, int seats, size_t *hand, size_t *nh,
+                       const char *kind, size_t m)
 {
 	if (!kind || sl->n >= AA_MAX_SLOTS || *nh >= AA_MAX_SLOTS)
 		return -1;
@@ -1313,7 +1314,8 @@ static int aa_twin(struct run *ru, int viewer, size_t k, struct rng *rng,
 		clash = 0;
 		for (size_t m = 0; m < k; m++) {
 			long u = sl->slot_of[0][m], d = sl->slot_of[1][m];
-			if (d >= 0 && u >= 0 && strcmp(sl->kind[u], sl->kind[d]) &&
+			if (d >= 0 && u >= 0 &&
+			    strcmp(sl->kind[u], sl->kind[d]) &&
 			    !strcmp(kind[u], kind[d])) {
 				clash = 1;
 				sl->fixed[d] |= attempt >= 20;
@@ -1829,8 +1831,8 @@ static void twin_game(struct block *b, const struct twin_builder *tb,
 	/* The last pair exported of a game with modes is in another mode
 	 * than the default when none was yet (the HTTP twins see both). */
 	json_t *cat = b->r->catalog();
-	int keep_last = json_object_get(cat, "modes") && !om &&
-	                !b->moded_exported;
+	int keep_last =
+	    json_object_get(cat, "modes") && !om && !b->moded_exported;
 	json_decref(cat);
 	struct engine_game *g = engine_game_clone(ru.snap[0]);
 	while (ru.n < TWIN_STEPS && !game_over(g)) {
