@@ -1401,6 +1401,110 @@ static void test_determinize(void)
 		}
 }
 
+/* ---- resigned seats of a team (the engine's rule, as for Quantum) ----
+ *
+ * A seat of a 3- or 4-seat game resigns at a random point: the game goes
+ * on, every decision of that seat is played for it (never to act), the
+ * game ends by the rules with a result, and the log replays to the same
+ * bytes.  Three seats of four resigning end the game: the last seat wins
+ * by resignation. */
+static int play_out(struct engine_game *g, struct rng *r, int resign_seat,
+                    int resign_at, json_t *log)
+{
+	int never = 1;
+	for (int k = 0; k < 600 && engine_game_to_act(g); k++) {
+		unsigned ta = engine_game_to_act(g);
+		never &= !(ta & g->resigned);
+		int seat = __builtin_ctz(ta);
+		json_t *a;
+		if (k == resign_at) {
+			seat = resign_seat;
+			a = json_pack("{s:s}", "type", "resign");
+		} else {
+			json_t *l = engine_game_actions(g, seat);
+			a = json_incref(json_array_get(
+			    l, rng_below(r, (uint32_t)json_array_size(l))));
+			json_decref(l);
+		}
+		if (!a || engine_game_apply(g, seat, a, NULL)) {
+			json_decref(a);
+			return 0;
+		}
+		json_array_append_new(log, json_pack("[i,o]", seat, a));
+	}
+	return never;
+}
+
+static void test_resigned_teammates(void)
+{
+	static const char *const opts[] = {"{}", "{\"mode\":\"advanced\"}"};
+	struct rng r;
+	rng_seed(&r, 99);
+	for (int seats = 3; seats <= 4; seats++)
+		for (int m = 0; m < 2; m++) {
+			int ok = 1, ended = 0, games = 12;
+			json_t *o = json_loads(opts[m], 0, NULL);
+			for (int i = 0; i < games; i++) {
+				struct engine_game *g = NULL, *again = NULL;
+				uint64_t seed = (uint64_t)i * 5 + 3;
+				json_t *log = json_array();
+				ok &= engine_game_new(&aa_rules, seats, o, NULL,
+				                      seed, &g, NULL) == 0 &&
+				      engine_game_new(&aa_rules, seats, o, NULL,
+				                      seed, &again, NULL) == 0;
+				if (!ok) {
+					engine_game_free(g);
+					json_decref(log);
+					break;
+				}
+				int who = (int)rng_below(&r, (uint32_t)seats);
+				ok &= play_out(g, &r, who,
+				               (int)rng_below(&r, 4), log);
+				struct rules_result res;
+				int over = engine_game_result(g, &res);
+				ended += over &&
+				         strcmp(res.reason, "resignation") &&
+				         (g->resigned >> who & 1);
+				size_t k;
+				json_t *e;
+				json_array_foreach(log, k, e)
+					ok &= engine_game_apply(
+					          again,
+					          (int)json_integer_value(
+					              json_array_get(e, 0)),
+					          json_array_get(e, 1),
+					          NULL) == 0;
+				ok &= !memcmp(g, again,
+				              engine_game_size(&aa_rules));
+				json_decref(log);
+				engine_game_free(g);
+				engine_game_free(again);
+			}
+			json_decref(o);
+			char name[160];
+			snprintf(
+			    name, sizeof name,
+			    "engine: %d seats %s, a seat resigns: played "
+			    "for, never to act, the game ends by the rules, "
+			    "replays",
+			    seats, opts[m]);
+			test_cond(name, ok && ended == games);
+		}
+	/* 4 seats: three resign, the last seat wins by resignation. */
+	struct engine_game *g = NULL;
+	json_t *res_a = json_pack("{s:s}", "type", "resign");
+	int ok = engine_game_new(&aa_rules, 4, NULL, NULL, 8, &g, NULL) == 0;
+	for (int s = 1; ok && s < 4; s++)
+		ok &= engine_game_apply(g, s, res_a, NULL) == 0;
+	struct rules_result res;
+	test_cond("engine: 4 seats, three resign: the last seat wins",
+	          ok && engine_game_result(g, &res) && res.winners == 1u &&
+	              !strcmp(res.reason, "resignation") &&
+	              engine_game_to_act(g) == 0);
+	json_decref(res_a);
+	engine_game_free(g);
+}
+
 /* ---- §7: the rules version ---- */
 
 static void test_version(void)
@@ -1419,6 +1523,7 @@ int main(void)
 	test_turn_order();
 	test_random_games();
 	test_determinize();
+	test_resigned_teammates();
 	test_version();
 	return test_report("aa-modes");
 }
