@@ -46,8 +46,8 @@ static json_t *record(uint64_t seed, const char *setup_text)
 		int seat = __builtin_ctz(due);
 		json_t *l = engine_game_actions(g, seat);
 		lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
-		json_t *a = json_incref(
-		    json_array_get(l, (size_t)(lcg >> 33) % json_array_size(l)));
+		json_t *a = json_incref(json_array_get(
+		    l, (size_t)(lcg >> 33) % json_array_size(l)));
 		json_decref(l);
 		if (engine_game_apply(g, seat, a, &why)) {
 			fprintf(stderr, "listed refused: %s\n", why.detail);
@@ -60,8 +60,8 @@ static json_t *record(uint64_t seed, const char *setup_text)
 				json_array_append_new(ta, json_integer(s));
 		json_array_append_new(to_act, ta);
 		if (json_array_size(log) == 8)
-			json_array_append_new(checks,
-			                      snapshot(g, json_array_size(log)));
+			json_array_append_new(
+			    checks, snapshot(g, json_array_size(log)));
 	}
 	json_array_append_new(checks, snapshot(g, json_array_size(log)));
 	struct rules_result res;
@@ -71,14 +71,13 @@ static json_t *record(uint64_t seed, const char *setup_text)
 		for (int s = 0; s < g->seats; s++)
 			if (res.winners >> s & 1)
 				json_array_append_new(w, json_integer(s));
-		result = json_pack("{s:o,s:s}", "winners", w, "reason",
-		                   res.reason);
+		result =
+		    json_pack("{s:o,s:s}", "winners", w, "reason", res.reason);
 	}
 	engine_game_free(g);
-	return json_pack("{s:I,s:o,s:o,s:o,s:o,s:o}", "seed",
-	                 (json_int_t)seed, "setup",
-	                 setup ? setup : json_null(), "log", log, "to_act",
-	                 to_act, "checks", checks, "result", result);
+	return json_pack("{s:I,s:o,s:o,s:o,s:o,s:o}", "seed", (json_int_t)seed,
+	                 "setup", setup ? setup : json_null(), "log", log,
+	                 "to_act", to_act, "checks", checks, "result", result);
 }
 
 int main(void)
