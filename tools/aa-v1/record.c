@@ -5,11 +5,12 @@
  * seats to act after every move, every viewer's view and every seat's
  * actions at three moves (the start, the middle, the end) and the result.
  * The test replays the logs with the current rules and compares.
+ * To record again (from the repository's root; bash):
  *   git archive 6d5f806 src | tar -x -C /tmp/v1
- *   cc -std=c11 -D_GNU_SOURCE -I/tmp/v1/src -o /tmp/record record.c \
- *      /tmp/v1/src/engine/{game,registry,rng}.c /tmp/v1/src/common/why.c \
- *      /tmp/v1/src/games/*\/*.c -ljansson
- *   /tmp/record > tests/unit/aa_v1_games.h */
+ *   cd /tmp/v1 && cc -std=c11 -D_GNU_SOURCE -Isrc -o /tmp/record
+ *      $OLDPWD/tools/aa-v1/record.c src/engine/{game,registry,rng}.c
+ *      src/common/why.c src/games/[aq]*[a-z]/[a-z]*.c -ljansson -lm
+ *   (one command line), then /tmp/record > tests/unit/aa_v1_games.h */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
