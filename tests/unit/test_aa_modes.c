@@ -1219,9 +1219,38 @@ static void test_turn_order(void)
 
 /* ---- every mode: one seat acts, random games end ---- */
 
+/* The options of each mode (rules §7). */
+static const char *const opts[] = {"{}", "{\"mode\":\"advanced\"}"};
+
+/* The lowest seat to act posts one of its listed actions at random: 0 if
+ * accepted, -1 if nobody acts or it was refused.  *seat (if not NULL)
+ * receives the seat, *played (if not NULL) a new reference to the action
+ * (NULL when nobody acts). */
+static int random_move(struct engine_game *g, struct rng *r, int *seat,
+                       json_t **played)
+{
+	unsigned ta = engine_game_to_act(g);
+	if (played)
+		*played = NULL;
+	if (!ta)
+		return -1;
+	int s = __builtin_ctz(ta);
+	json_t *l = engine_game_actions(g, s);
+	json_t *a = json_incref(
+	    json_array_get(l, rng_below(r, (uint32_t)json_array_size(l))));
+	json_decref(l);
+	int rc = a && engine_game_apply(g, s, a, NULL) == 0 ? 0 : -1;
+	if (seat)
+		*seat = s;
+	if (played)
+		*played = a;
+	else
+		json_decref(a);
+	return rc;
+}
+
 static void test_random_games(void)
 {
-	static const char *const opts[] = {"{}", "{\"mode\":\"advanced\"}"};
 	struct rng r;
 	rng_seed(&r, 4242);
 	for (int seats = 2; seats <= 4; seats++)
@@ -1239,17 +1268,8 @@ static void test_random_games(void)
 					if (!ta)
 						break;
 					one &= __builtin_popcount(ta) == 1;
-					int seat = __builtin_ctz(ta);
-					json_t *l =
-					    engine_game_actions(g, seat);
-					json_t *a = json_array_get(
-					    l,
-					    rng_below(
-					        &r,
-					        (uint32_t)json_array_size(l)));
-					one &= a && engine_game_apply(
-					                g, seat, a, NULL) == 0;
-					json_decref(l);
+					one &=
+					    random_move(g, &r, NULL, NULL) == 0;
 				}
 				struct rules_result res;
 				ended += engine_game_result(g, &res);
@@ -1275,7 +1295,6 @@ static void test_random_games(void)
  * seats), as an opponent's. */
 static void test_determinize(void)
 {
-	static const char *const opts[] = {"{}", "{\"mode\":\"advanced\"}"};
 	struct rng r;
 	rng_seed(&r, 777);
 	for (int seats = 2; seats <= 4; seats++)
@@ -1349,20 +1368,7 @@ static void test_determinize(void)
 						    sizeof st->players[0].hand);
 						engine_game_free(c);
 					}
-					unsigned ta = engine_game_to_act(g);
-					int seat = __builtin_ctz(ta);
-					json_t *l =
-					    engine_game_actions(g, seat);
-					json_t *a = json_array_get(
-					    l,
-					    rng_below(
-					        &r,
-					        (uint32_t)json_array_size(l)));
-					int rc = a ? engine_game_apply(g, seat,
-					                               a, NULL)
-					           : -1;
-					json_decref(l);
-					if (rc)
+					if (random_move(g, &r, NULL, NULL))
 						break;
 				}
 				engine_game_free(g);
@@ -1413,20 +1419,16 @@ static int play_out(struct engine_game *g, struct rng *r, int resign_seat,
 {
 	int never = 1;
 	for (int k = 0; k < 600 && engine_game_to_act(g); k++) {
-		unsigned ta = engine_game_to_act(g);
-		never &= !(ta & g->resigned);
-		int seat = __builtin_ctz(ta);
+		never &= !(engine_game_to_act(g) & g->resigned);
+		int seat = resign_seat, rc;
 		json_t *a;
 		if (k == resign_at) {
-			seat = resign_seat;
 			a = json_pack("{s:s}", "type", "resign");
+			rc = engine_game_apply(g, seat, a, NULL);
 		} else {
-			json_t *l = engine_game_actions(g, seat);
-			a = json_incref(json_array_get(
-			    l, rng_below(r, (uint32_t)json_array_size(l))));
-			json_decref(l);
+			rc = random_move(g, r, &seat, &a);
 		}
-		if (!a || engine_game_apply(g, seat, a, NULL)) {
+		if (rc) {
 			json_decref(a);
 			return 0;
 		}
@@ -1437,7 +1439,6 @@ static int play_out(struct engine_game *g, struct rng *r, int resign_seat,
 
 static void test_resigned_teammates(void)
 {
-	static const char *const opts[] = {"{}", "{\"mode\":\"advanced\"}"};
 	struct rng r;
 	rng_seed(&r, 99);
 	for (int seats = 3; seats <= 4; seats++)
