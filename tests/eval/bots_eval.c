@@ -75,8 +75,8 @@ int main(int argc, char **argv)
 			spec[s] = s == as ? a : b;
 		struct rules_why why = {0};
 		long m;
-		int w = play_bots(r, seats, (uint64_t)i + 1, spec, max_ms, &m,
-		                  &why);
+		int w = play_bots(r, seats, NULL, (uint64_t)i + 1, spec, max_ms,
+		                  &m, &why);
 		if (w < 0) {
 			fprintf(stderr, "bots_eval: game %ld: %s\n", i + 1,
 			        why.detail);

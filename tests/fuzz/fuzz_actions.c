@@ -1,11 +1,12 @@
 /* fuzz_actions.c: libFuzzer target.  The input is a game id byte (ignored
  * when built with -DFUZZ_GAME='"<id>"', one target per game), a seat
  * count byte, then newline-separated JSON texts: the first is a custom
- * setup (or "-" for the normal deal), each further one an action posted by
- * the seat given in its first byte.  Every registered rules module is
- * driven through the engine exactly as the service drives it: nothing may
- * crash, leak or trip a sanitizer, a refused action must leave the game
- * bit for bit unchanged, and every listed action must be accepted. */
+ * setup (or "-" for the normal deal), optionally preceded by the game's
+ * options and a tab (`{"mode":"advanced"}<TAB>-`), each further one an
+ * action posted by the seat given in its first byte.  Every registered rules
+ * module is driven through the engine exactly as the service drives it: nothing
+ * may crash, leak or trip a sanitizer, a refused action must leave the game bit
+ * for bit unchanged, and every listed action must be accepted. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,14 +77,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	           *end = (const char *)data + size;
 	size_t len;
 	const char *line = next_line(&p, end, &len);
+	json_t *options = NULL;
+	const char *tab = line ? memchr(line, '\t', len) : NULL;
+	if (tab) {
+		options = json_loadb(line, (size_t)(tab - line), 0, NULL);
+		len -= (size_t)(tab + 1 - line);
+		line = tab + 1;
+	}
 	json_t *setup = line && !(len == 1 && *line == '-')
 	                    ? json_loadb(line, len, 0, NULL)
 	                    : NULL;
 	struct engine_game *g = NULL;
 	struct rules_why why;
-	int rc = engine_game_new(r, seats, NULL,
-	                         json_is_object(setup) ? setup : NULL, 0x5eed,
-	                         &g, &why);
+	int rc = engine_game_new(
+	    r, seats, json_is_object(options) ? options : NULL,
+	    json_is_object(setup) ? setup : NULL, 0x5eed, &g, &why);
+	json_decref(options);
 	json_decref(setup);
 	if (rc < 0)
 		return 0;

@@ -122,10 +122,15 @@ def hidden_information_twins(binary):
             compared += len(told[0]) + len(own[0])
             if v >= 0:
                 compared += same_refusals(s, games, v, p["a"]["log"], random.Random(k))
-            key = (p["game"], p["seats"])
+            key = (p["game"], p["seats"], (p["options"] or {}).get("mode", ""))
             seen[key] = seen.get(key, 0) + 1
     print("     %d twin pairs (%s), %d answers compared"
-          % (len(pairs), ", ".join("%s/%d: %d" % (g, n, c) for (g, n), c in sorted(seen.items())), compared))
+          % (len(pairs), ", ".join("%s%s/%d: %d" % (g, m and "/" + m, n, c)
+                                   for (g, n, m), c in sorted(seen.items())), compared))
+    # Agent Avenue's hidden data of every mode (the black-market deck in
+    # the advanced one) at every seat count (teammates' hands at 3 and 4).
+    for n in (2, 3, 4):
+        check(("agent-avenue", n, "advanced") in seen, "advanced twins at %d seats" % n)
 
 
 def same_refusals(s, games, v, log, rng):

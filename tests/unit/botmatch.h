@@ -1,8 +1,9 @@
 /* botmatch.h: one game between bots, for test_bots (make test) and
  * tests/eval/bots_eval.c (make bots-eval).  Header-only: both link it.
  *
- * play_bots(r, seats, seed, spec, max_ms, &moves, &why) plays a normal
- * game of r from `seed` with seat s played by spec[s]; every seat to act
+ * play_bots(r, seats, options, seed, spec, max_ms, &moves, &why) plays a
+ * normal game of r with `options` (borrowed; NULL: the defaults) from
+ * `seed` with seat s played by spec[s]; every seat to act
  * (the lowest first when several may) asks bot_choose_native with a seed
  * drawn from the game seed, the seat and the move number, and the action
  * goes through engine_game_play like a posted move.  Returns the winners
@@ -19,12 +20,13 @@
 
 #define BOTMATCH_MAX_MOVES 20000
 
-static inline int play_bots(const struct rules *r, int seats, uint64_t seed,
+static inline int play_bots(const struct rules *r, int seats,
+                            const json_t *options, uint64_t seed,
                             const struct bot_spec *spec, unsigned max_ms,
                             long *moves, struct rules_why *why)
 {
 	struct engine_game *g;
-	if (engine_game_new(r, seats, NULL, NULL, seed, &g, why))
+	if (engine_game_new(r, seats, options, NULL, seed, &g, why))
 		return -1;
 	unsigned due;
 	long m = 0;

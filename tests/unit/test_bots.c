@@ -10,7 +10,11 @@
  *              is taken at level 1 whatever the seed;
  *   matches    a few fixed-seed games, mcts against random: only a
  *              clear-cut outcome is asserted (the figures are make
- *              bots-eval's).
+ *              bots-eval's);
+ *   modes      whole games of every mode at every seat count of the
+ *              catalog's `modes` (Agent Avenue: base and advanced at 2,
+ *              3 and 4 seats, rules §7-§9), mcts and random seats mixed:
+ *              every game ends with a result.
  * The no-peek property (twin worlds that differ only in what the seat
  * cannot see give the same choice) is in test_properties.c, with the twin
  * builders.
@@ -201,8 +205,8 @@ static void test_matches(void)
 		spec[1 - i % 2] = (struct bot_spec){BOT_RANDOM, 3};
 		struct rules_why why;
 		long moves;
-		int w = play_bots(r, 2, (uint64_t)i + 1, spec, NO_CUT, &moves,
-		                  &why);
+		int w = play_bots(r, 2, NULL, (uint64_t)i + 1, spec, NO_CUT,
+		                  &moves, &why);
 		ok &= w > 0;
 		wins += w > 0 && (w >> (i % 2) & 1);
 	}
@@ -213,11 +217,72 @@ static void test_matches(void)
 	          wins >= games - 1);
 }
 
+/* Every mode at every seat count its catalog entry lists: mcts (level 1)
+ * and random seats mixed, whole games through engine_game_play, each
+ * ending with a result. */
+static void test_modes(void)
+{
+	size_t n;
+	const struct rules *const *all = engine_rules_all(&n);
+	for (size_t i = 0; i < n; i++) {
+		json_t *cat = all[i]->catalog(), *m;
+		size_t k, j;
+		json_array_foreach(json_object_get(cat, "modes"), k, m) {
+			json_t *seats_j,
+			    *opt = json_pack("{s:O}", "mode",
+			                     json_object_get(m, "mode"));
+			json_array_foreach(json_object_get(m, "seats"), j,
+			                   seats_j) {
+				int seats = (int)json_integer_value(seats_j);
+				int ended = 0, games = 2;
+				long moves = 0;
+				for (int g = 0; g < games; g++) {
+					struct bot_spec spec[ENGINE_MAX_SEATS];
+					for (int s = 0; s < seats; s++)
+						spec[s] =
+						    (s + g) % 2
+						        ? (struct
+						           bot_spec){BOT_RANDOM,
+						                     1}
+						        : (struct bot_spec){
+						              BOT_MCTS, 1};
+					struct rules_why why = {{0}, {0}};
+					long mv = 0;
+					int w =
+					    play_bots(all[i], seats, opt,
+					              (uint64_t)(g + 1) * 77,
+					              spec, NO_CUT, &mv, &why);
+					if (w < 0)
+						fprintf(stderr, "  %s\n",
+						        why.detail);
+					ended += w > 0;
+					moves += mv;
+				}
+				char name[128];
+				snprintf(
+				    name, sizeof name,
+				    "modes: %s %s, %d seats: mcts and random "
+				    "play whole games (%ld moves)",
+				    all[i]->id,
+				    json_string_value(
+				        json_object_get(m, "mode")),
+				    seats, moves);
+				printf("%s: %d of %d ended\n", name, ended,
+				       games);
+				test_cond(name, ended == games);
+			}
+			json_decref(opt);
+		}
+		json_decref(cat);
+	}
+}
+
 int main(void)
 {
 	test_random();
 	test_mcts_each_game();
 	test_tactics();
+	test_modes();
 	test_matches();
 	return test_report("bots");
 }

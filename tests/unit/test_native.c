@@ -17,6 +17,8 @@
  *              the same generator gives the same sample); and over a game
  *              the samples change something (the hidden information is
  *              really redrawn).
+ * Games of every mode the catalog's `modes` lists are played (Agent
+ * Avenue: base and advanced, at 2, 3 and 4 seats).
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -114,12 +116,12 @@ static void check_determinize(const struct engine_game *g, struct rng *r,
 	}
 }
 
-static void random_game(const struct rules *r, int seats, uint64_t seed,
-                        struct tally *t)
+static void random_game(const struct rules *r, int seats, const json_t *options,
+                        uint64_t seed, struct tally *t)
 {
 	struct engine_game *g;
 	struct rules_why why;
-	if (engine_game_new(r, seats, NULL, NULL, seed, &g, &why)) {
+	if (engine_game_new(r, seats, options, NULL, seed, &g, &why)) {
 		test_cond("a normal setup is accepted", 0);
 		return;
 	}
@@ -168,11 +170,26 @@ int main(void)
 		test_cond("action_size fits an engine_action",
 		          r->action_size > 0 &&
 		              r->action_size <= ENGINE_ACTION_BYTES);
+		/* Every mode the catalog lists (Agent Avenue's advanced
+		 * one too), else the default options. */
+		json_t *cat = r->catalog(), *modes = json_array(), *m;
+		size_t mi;
+		json_array_foreach(json_object_get(cat, "modes"), mi, m)
+			json_array_append_new(
+			    modes, json_pack("{s:O}", "mode",
+			                     json_object_get(m, "mode")));
+		if (!json_array_size(modes))
+			json_array_append_new(modes, json_null());
 		for (int seats = r->min_seats; seats <= r->max_seats; seats++)
-			for (int k = 0; k < NATIVE_GAMES; k++)
-				random_game(r, seats,
-				            (uint64_t)(1000 * seats + k + 1),
-				            &t);
+			json_array_foreach(modes, mi, m)
+				for (int k = 0; k < NATIVE_GAMES; k++)
+					random_game(
+					    r, seats,
+					    json_is_null(m) ? NULL : m,
+					    (uint64_t)(1000 * seats + k + 1),
+					    &t);
+		json_decref(modes);
+		json_decref(cat);
 		printf("%s: %ld listed actions checked, %ld determinizations "
 		       "(%ld changed the state)\n",
 		       r->id, t.listed, t.det_samples, t.det_changed);

@@ -128,6 +128,9 @@ struct block {
 	long checks[NPROP]; /* checks made */
 	long bad[NPROP];    /* of which failed */
 	long games, ended, moves, resigns, twin_games, exported;
+	long moded[2]; /* random games, twin-world games with a `mode` option
+	                  other than the catalog's default */
+	long moded_exported;      /* exported pairs in such a mode */
 	long twins, twins_differ; /* world Bs played; of which differ */
 };
 
@@ -852,7 +855,9 @@ static int pick_seat(unsigned set, struct rng *r)
 }
 
 /* Options for a game of r: {}, or a random map when the catalog lists
- * maps for this seat count.  New reference. */
+ * maps for this seat count, or a random mode of those the catalog's
+ * `modes` list for this seat count (Agent Avenue: base or advanced).
+ * New reference. */
 static json_t *random_options(const struct rules *r, int seats, struct rng *rng)
 {
 	json_t *cat = r->catalog(); /* costly, but once per game */
@@ -862,8 +867,35 @@ static json_t *random_options(const struct rules *r, int seats, struct rng *rng)
 	json_t *m = below(rng, 4) ? pick_of(maps, rng) : NULL;
 	json_t *o = m ? json_pack("{s:O}", "map", json_object_get(m, "name"))
 	              : json_object();
+	json_t *modes = json_object_get(cat, "modes"), *fit = json_array(), *e;
+	size_t i, j;
+	json_array_foreach(modes, i, e) {
+		json_t *n;
+		json_array_foreach(json_object_get(e, "seats"), j, n)
+			if (json_integer_value(n) == seats)
+				json_array_append(fit,
+				                  json_object_get(e, "mode"));
+	}
+	if (json_array_size(fit))
+		json_object_set(o, "mode", pick_of(fit, rng));
+	json_decref(fit);
 	json_decref(cat);
 	return o;
+}
+
+/* 1 if options name a `mode` other than the catalog's default one. */
+static int other_mode(const struct rules *r, const json_t *options)
+{
+	const json_t *m = json_object_get(options, "mode");
+	if (!m)
+		return 0;
+	json_t *cat = r->catalog();
+	const json_t *d = json_object_get(
+	    json_object_get(json_object_get(cat, "options"), "mode"),
+	    "default");
+	int other = !json_equal(m, d);
+	json_decref(cat);
+	return other;
 }
 
 /* One random game of at most `cap` moves (0: to the end), checking the
@@ -885,6 +917,7 @@ static void random_game(struct block *b, const struct vocab *v, uint64_t seed,
 	/* Now and then a seat resigns (the engine's action, never listed). */
 	long resign_at = below(r, 6) == 0 ? (long)below(r, 40) : -1;
 	b->games++;
+	b->moded[0] += other_mode(b->r, options);
 	for (long step = 0; !cap || step < cap; step++) {
 		if (game_over(g))
 			break;
@@ -988,12 +1021,14 @@ static json_int_t public_int(struct run *ru, size_t k, const char *path1,
  * draws) tells when each slot became known to each viewer: its seat's
  * hand at once (a teammate never), a face-up card when played, a
  * face-down card when recruited, a card recruited by Smoke Screen or an
- * instant card at once, a discard never (before the end).  A take of a
- * card that uses a hand may show something of the gainer's hand (that it
- * holds no Sentinel, no pair...), so every slot of that hand keeps its
- * name from then on.  World B deals other names to the slots the viewer
- * has not seen by move k, names them in its log's discards and plays,
- * and (mode advanced) puts the black-market cards nobody has seen by
+ * instant card at once, a discard never (before the end).  A take of
+ * Outpost, Double Trouble or Secret Recruit shows something of the
+ * gainer's hand (that it holds no Sentinel, no pair...), so every slot of
+ * that hand keeps its name from then on; Mind Control and Spycation show
+ * only the name that goes in, so the rest of the gainer's resulting hand
+ * stays free (§9.9: only the gainer sees it).  World B deals other names to the
+ * slots the viewer has not seen by move k, names them in its log's discards and
+ * plays, and (mode advanced) puts the black-market cards nobody has seen by
  * move k in another order. */
 
 #define AA_MAX_SLOTS 64
@@ -1092,8 +1127,8 @@ static void see_all(struct aa_slots *sl, int seats, long slot, size_t m)
 
 /* A new slot of a name everyone knows (an agent taken out of play into
  * a hand), at the end of hand h; -1 when full. */
-static long known_slot(struct aa_slots *sl, int seats, size_t *hand,
-                       size_t *nh, const char *kind, size_t m)
+static long known_slot(struct aa_slots *sl, int seats, size_t *hand, size_t *nh,
+                       const char *kind, size_t m)
 {
 	if (!kind || sl->n >= AA_MAX_SLOTS || *nh >= AA_MAX_SLOTS)
 		return -1;
@@ -1156,8 +1191,14 @@ static int aa_step(struct run *ru, struct aa_slots *sl, struct aa_model *mo,
 			drawer = (int)json_integer_value(mem);
 		if (drawer < 0 || drawer >= ru->seats)
 			return -1;
-		for (size_t j = 0; j < mo->nh[drawer]; j++)
-			sl->fixed[mo->hand[drawer][j]] = 1;
+		/* Whether Outpost, Double Trouble or Secret Recruit can be
+		 * performed, and its list, tell of the gainer's hand; the
+		 * other cards tell nothing of it (rules §8.6, §8.9). */
+		if (!strcmp(card, "outpost") ||
+		    !strcmp(card, "double-trouble") ||
+		    !strcmp(card, "secret-recruit"))
+			for (size_t j = 0; j < mo->nh[drawer]; j++)
+				sl->fixed[mo->hand[drawer][j]] = 1;
 		if (!strcmp(card, "outpost"))
 			see_all(sl, ru->seats,
 			        take(mo->hand[drawer], &mo->nh[drawer], sl,
@@ -1273,7 +1314,8 @@ static int aa_twin(struct run *ru, int viewer, size_t k, struct rng *rng,
 		clash = 0;
 		for (size_t m = 0; m < k; m++) {
 			long u = sl->slot_of[0][m], d = sl->slot_of[1][m];
-			if (d >= 0 && u >= 0 && strcmp(sl->kind[u], sl->kind[d]) &&
+			if (d >= 0 && u >= 0 &&
+			    strcmp(sl->kind[u], sl->kind[d]) &&
 			    !strcmp(kind[u], kind[d])) {
 				clash = 1;
 				sl->fixed[d] |= attempt >= 20;
@@ -1784,6 +1826,14 @@ static void twin_game(struct block *b, const struct twin_builder *tb,
 		return;
 	}
 	b->twin_games++;
+	int om = other_mode(b->r, options);
+	b->moded[1] += om;
+	/* The last pair exported of a game with modes is in another mode
+	 * than the default when none was yet (the HTTP twins see both). */
+	json_t *cat = b->r->catalog();
+	int keep_last =
+	    json_object_get(cat, "modes") && !om && !b->moded_exported;
+	json_decref(cat);
 	struct engine_game *g = engine_game_clone(ru.snap[0]);
 	while (ru.n < TWIN_STEPS && !game_over(g)) {
 		int seat = pick_seat(engine_game_to_act(g), r);
@@ -1855,6 +1905,7 @@ static void twin_game(struct block *b, const struct twin_builder *tb,
 			compare_twin(b, &ru, w, hi, cuts[c], sb, lb, differs,
 			             vo, r);
 			if (export_max > b->exported && !exported && differs &&
+			    !(keep_last && b->exported + 1 == export_max) &&
 			    cuts[c] <= unrandom && cuts[c] > 0 &&
 			    (c == 0 || cuts[c] >= 8) &&
 			    (tb->any_viewer || (int)below(r, 3) == 0 ||
@@ -1866,6 +1917,7 @@ static void twin_game(struct block *b, const struct twin_builder *tb,
 				        : w;
 				export_pair(&ru, v, cuts[c], sb, lb);
 				b->exported++;
+				b->moded_exported += om;
 				exported = 1;
 			}
 			json_decref(sb);
@@ -1893,6 +1945,22 @@ static void report_block(struct block *b, double secs)
 	       "resignations), %ld twin-world games; %.1fs\n",
 	       b->r->id, b->seats, b->games, b->ended, moves, b->resigns,
 	       b->twin_games, secs);
+	if (b->moded[0] || b->moded[1])
+		printf("  in a mode other than the default: %ld random games, "
+		       "%ld twin-world games\n",
+		       b->moded[0], b->moded[1]);
+	/* A game with modes is checked in a mode other than its default
+	 * too (Agent Avenue's advanced mode), random and twin games alike. */
+	json_t *cat = b->r->catalog();
+	if (json_object_get(cat, "modes")) {
+		char name[160];
+		snprintf(name, sizeof name,
+		         "%s/%d: random and twin-world games in a mode other "
+		         "than the default",
+		         b->r->id, b->seats);
+		test_cond(name, b->moded[0] > 0 && b->moded[1] > 0);
+	}
+	json_decref(cat);
 	/* Twins must mostly differ, or the hiding checks prove little. */
 	b->checks[P_TWIN_DIFFER] = b->twins;
 	b->bad[P_TWIN_DIFFER] = b->twins_differ * 2 < b->twins;

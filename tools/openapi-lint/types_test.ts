@@ -36,4 +36,10 @@ function labelOf(a: S["Action"]): string | undefined {
   return a.label;
 }
 
-export { square, notSquare, halfSquare, qtOptions, badPrinting, badMap, mapOf, labelOf };
+// An Agent Avenue play names the face-up card, the face-down card, or both.
+const soloPlay: S["AgentAvenuePlay"] = { type: "play", face_up: "enforcer", face_down: "saboteur" };
+const partnerPlay: S["AgentAvenuePlay"] = { type: "play", face_down: "saboteur" };
+// @ts-expect-error: a play without a card
+const emptyPlay: S["AgentAvenuePlay"] = { type: "play" };
+
+export { soloPlay, partnerPlay, emptyPlay, square, notSquare, halfSquare, qtOptions, badPrinting, badMap, mapOf, labelOf };
