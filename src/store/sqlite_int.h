@@ -17,9 +17,9 @@ enum stmt {
 	ST_BEGIN,
 	ST_COMMIT,
 	ST_ROLLBACK,
-	ST_UNIT,          /* SAVEPOINT: one request's unit in a batch */
-	ST_UNIT_RELEASE,  /* RELEASE it (kept in the batch) */
-	ST_UNIT_UNDO,     /* ROLLBACK TO it (then released) */
+	ST_UNIT,         /* SAVEPOINT: one request's unit in a batch */
+	ST_UNIT_RELEASE, /* RELEASE it (kept in the batch) */
+	ST_UNIT_UNDO,    /* ROLLBACK TO it (then released) */
 	ST_GAME_INSERT,
 	ST_SEAT_INSERT,
 	ST_GAME_GET,
@@ -152,12 +152,12 @@ struct conn {
  * "Group commit").  Lives on its caller's stack; the caller sleeps on
  * store.q_cv until state is WR_DONE. */
 struct write_req {
-	tx_fn fn;  /* its unit's body */
-	void *ctx; /* fn's */
+	tx_fn fn;                                    /* its unit's body */
+	void *ctx;                                   /* fn's */
 	enum { WR_QUEUED, WR_TAKEN, WR_DONE } state; /* under q_mu */
-	int rc;    /* its answer, once WR_DONE */
+	int rc;                 /* its answer, once WR_DONE */
 	struct write_req *next; /* the queue, or the batch */
-	int64_t touched[64];    /* the players its unit noted (store_events.c) */
+	int64_t touched[64]; /* the players its unit noted (store_events.c) */
 	int ntouched;
 };
 
@@ -173,10 +173,10 @@ struct store {
 	pthread_cond_t q_cv;  /* broadcast when a batch is done or the
 	                         leader leaves (CLOCK_MONOTONIC waits) */
 	struct write_req *q_head, **q_tail; /* queued writes, oldest first */
-	int leading;              /* 1 while a leader runs a batch */
-	struct store_write_stats stats; /* under q_mu */
-	struct conn writer;       /* used only by the leader */
-	int write_wait_ms;        /* longest a write waits for the locks */
+	int leading;                        /* 1 while a leader runs a batch */
+	struct store_write_stats stats;     /* under q_mu */
+	struct conn writer;                 /* used only by the leader */
+	int write_wait_ms; /* longest a write waits for the locks */
 	struct timespec write_deadline; /* CLOCK_MONOTONIC: the current
 	                                   batch's, leader only */
 	atomic_int lock_waiting;   /* 1: the writer waits for a lock another
@@ -193,10 +193,10 @@ struct store {
 	                              under mu */
 	void *on_change_ctx;       /* its context */
 	int64_t waiting_expire_ms; /* store_config's, 0: never */
-	unsigned waiting_per_player; /* store_config's, 0: no cap */
-	unsigned waiting_per_addr;   /* store_config's, 0: no cap */
+	unsigned waiting_per_player;       /* store_config's, 0: no cap */
+	unsigned waiting_per_addr;         /* store_config's, 0: no cap */
 	uint8_t secret_key[STORE_KEY_LEN]; /* seals webhook secrets */
-	struct conn conns[];         /* the pool: reads */
+	struct conn conns[];               /* the pool: reads */
 };
 
 /* A value to bind to a statement parameter. */

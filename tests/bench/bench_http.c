@@ -574,8 +574,8 @@ static void *create_loop(void *arg)
 	while (bench_now() < w->deadline) {
 		const char *resp;
 		double t0 = bench_now();
-		int st = call(&w->c, "POST", "/v1/games", NULL, -1,
-		              CREATE_BODY, &resp);
+		int st = call(&w->c, "POST", "/v1/games", NULL, -1, CREATE_BODY,
+		              &resp);
 		double dt = bench_now() - t0;
 		if (st != 201) {
 			if (w->bad++ < 3)
@@ -664,8 +664,8 @@ static int cmd_creates(int conns, double secs, const char *summary,
 	bench_summary(summary, fig, m50, "ms");
 	snprintf(fig, sizeof fig, "%s p99", label);
 	bench_summary(summary, fig, m99, "ms");
-	printf("  %s: median %.0f creates/s, p50 %.3f ms, p99 %.3f ms\n",
-	       label, mr, m50, m99);
+	printf("  %s: median %.0f creates/s, p50 %.3f ms, p99 %.3f ms\n", label,
+	       mr, m50, m99);
 	for (int i = 0; i < conns; i++) {
 		conn_close(&w[i].c);
 		free(w[i].c.buf);
@@ -673,8 +673,8 @@ static int cmd_creates(int conns, double secs, const char *summary,
 	}
 	free(w);
 	if (bad)
-		fprintf(stderr, "bench_http: %zu creates were not answered 201\n",
-		        bad);
+		fprintf(stderr,
+		        "bench_http: %zu creates were not answered 201\n", bad);
 	return bad ? 1 : 0;
 }
 
