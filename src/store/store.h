@@ -497,7 +497,7 @@ int store_events_horizon(struct store *s, int64_t player_key, int64_t *key);
 #define STORE_URL_MAX    2048 /* longest webhook URL, bytes */
 #define STORE_SECRET_MAX 64   /* longest signing secret, bytes */
 
-#define STORE_WHY_MAX 200 /* longest disabled_why, bytes */
+#define STORE_WHY_MAX    200  /* longest disabled_why, bytes */
 
 /* A player's webhook.  The secret is clear here: the store seals it on
  * the way in and opens it on the way out (store_config.secret_key). */

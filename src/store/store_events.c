@@ -136,9 +136,10 @@ static int deadline_tx(struct conn *c, void *ctx)
 		return rc; /* warned before, or the game moved on */
 	x->sent = 1;
 	rc = store__run(c, ST_EV_DEADLINE,
-	                ARGS(A_I64(x->key), A_I64(x->seat),
-	                     A_I64(x->deadline_ms), A_I64(store__now_ms())),
-	                NULL, NULL);
+		                ARGS(A_I64(x->key), A_I64(x->seat),
+		                     A_I64(x->deadline_ms),
+		                     A_I64(store__now_ms())),
+		                NULL, NULL);
 	if (rc == 0 && sqlite3_changes(c->db) > 0)
 		rc = store__run(c, ST_EV_TOUCHED, ARGS(A_I64(x->key)),
 		                note_touched, c);
@@ -167,9 +168,9 @@ struct prune_ctx {
 static int prune_tx(struct conn *c, void *ctx)
 {
 	struct prune_ctx *x = ctx;
-	int rc =
-	    store__run(c, ST_PRUNE_HORIZONS,
-	               ARGS(A_I64(x->before_ms), A_I64(x->limit)), NULL, NULL);
+	int rc = store__run(c, ST_PRUNE_HORIZONS,
+	                    ARGS(A_I64(x->before_ms), A_I64(x->limit)), NULL,
+	                    NULL);
 	if (rc == 0)
 		rc = store__run(c, ST_PRUNE_DELIVERIES,
 		                ARGS(A_I64(x->before_ms), A_I64(x->limit)),
@@ -291,16 +292,16 @@ static size_t seal(const struct store *s, int64_t player_key,
 	unsigned long long len = 0;
 	seal_ad(player_key, ad);
 	randombytes_buf(out, SEAL_NONCE);
-	crypto_aead_xchacha20poly1305_ietf_encrypt(out + SEAL_NONCE, &len,
-	                                           secret, n, ad, sizeof ad,
-	                                           NULL, out, s->secret_key);
+	crypto_aead_xchacha20poly1305_ietf_encrypt(
+	    out + SEAL_NONCE, &len, secret, n, ad, sizeof ad, NULL, out,
+	    s->secret_key);
 	return SEAL_NONCE + (size_t)len;
 }
 
 /* Opens a sealed secret of player_key's row into w->secret.  0, or
  * BD_EINTERNAL when it does not open (another key, a damaged row). */
-static int unseal(const struct store *s, int64_t player_key, const uint8_t *in,
-                  size_t n, struct store_webhook *w)
+static int unseal(const struct store *s, int64_t player_key,
+                  const uint8_t *in, size_t n, struct store_webhook *w)
 {
 	uint8_t ad[8];
 	unsigned long long len = 0;
@@ -361,7 +362,8 @@ static int read_hook(const struct store *s, sqlite3_stmt *st, int col,
 	w->created_ms = sqlite3_column_int64(st, col + 2);
 	w->disabled_ms = sqlite3_column_int64(st, col + 5);
 	const char *why = (const char *)sqlite3_column_text(st, col + 6);
-	snprintf(w->disabled_why, sizeof w->disabled_why, "%s", why ? why : "");
+	snprintf(w->disabled_why, sizeof w->disabled_why, "%s",
+	         why ? why : "");
 	return store__col_copy(st, col, w->url, sizeof w->url);
 }
 
@@ -433,10 +435,10 @@ static int seal_tx(struct conn *c, void *ctx)
 		uint8_t sealed[SEALED_MAX];
 		size_t len = seal(x->s, x->rows.keys[i], x->rows.secrets[i],
 		                  (size_t)x->rows.lens[i], sealed);
-		rc = store__run(
-		    c, ST_HOOK_SEAL,
-		    ARGS(A_I64(x->rows.keys[i]), A_BLOB(sealed, (int)len)),
-		    NULL, NULL);
+		rc = store__run(c, ST_HOOK_SEAL,
+		                ARGS(A_I64(x->rows.keys[i]),
+		                     A_BLOB(sealed, (int)len)),
+		                NULL, NULL);
 	}
 	return rc;
 }
@@ -632,10 +634,10 @@ static int gone_tx(struct conn *c, void *ctx)
 	struct gone_ctx *x = ctx;
 	struct one_i64 player = {0};
 	int64_t now = store__now_ms();
-	int rc = store__run(
-	    c, ST_DLV_GONE,
-	    ARGS(A_I64(x->key), A_I64(x->status), A_TEXT(x->why), A_I64(now)),
-	    store__read_i64, &player);
+	int rc = store__run(c, ST_DLV_GONE,
+	                    ARGS(A_I64(x->key), A_I64(x->status),
+	                         A_TEXT(x->why), A_I64(now)),
+	                    store__read_i64, &player);
 	if (rc < 0 || !player.found)
 		return rc;
 	rc = store__run(c, ST_HOOK_DISABLE,
