@@ -270,16 +270,23 @@ stop_server
 echo
 fi # BENCH_ONLY
 
-echo "== 3. HTTP, release server, --sync full (durable acks), $writers clients =="
-start_server full --rate-limit off
+# Group commit batches the writes that are in flight together, and a
+# write in flight holds its HTTP worker thread until its batch is durable:
+# with --threads as for the reads (one per server core) at most that many
+# writes share a commit.  So the write figures are measured twice: with
+# the reads' --threads, and with one worker thread per client.
+for wthreads in "$threads" "$writers"; do
+echo "== 3. HTTP, release server, --sync full (durable acks), $writers clients, --threads $wthreads =="
+start_server full --rate-limit off --threads "$wthreads"
 $load_pin "$build/bench/bench_http" -p "$port" -c "$writers" -d "$run_secs" \
-	-o "$summary" -l "POST moves (sync full, $writers clients)" moves ||
+	-o "$summary" -l "POST moves (sync full, $writers clients, $wthreads threads)" moves ||
 	die "the moves figure failed"
 $load_pin "$build/bench/bench_http" -p "$port" -c "$writers" -d "$run_secs" \
-	-o "$summary" -l "POST /v1/games (sync full, $writers clients)" creates ||
+	-o "$summary" -l "POST /v1/games (sync full, $writers clients, $wthreads threads)" creates ||
 	die "the creates figure failed"
 stop_server
 echo
+done
 
 if [ -z "${BENCH_QUICK:-}" ] && [ "${BENCH_ONLY:-}" != writes ]; then
 echo "== 4. stream budget: one address asks for 10x its budget, 500 other streams open =="
