@@ -41,14 +41,16 @@
  * no caller may call a store write while holding a lock its change
  * listener takes (main.c's listener takes the hub's and the webhook
  * workers' mutexes, and neither is held over a store call).
- *
- * BD_EBUSY from a write means it was not taken into a batch within
- * busy_timeout_ms; once taken, its call waits for the batch's outcome.
+ * A batch holds only the writes in flight together: each holds its
+ * caller's thread until its batch is durable, so batches are as large as
+ * the number of threads writing at once.
  *
  * Every write can also fail with:
- * - BD_EBUSY: the write lock was not had within busy_timeout_ms (our own
- *   writes queue for it; while another process holds it, a second write
- *   answers BD_EBUSY at once rather than queue).  Retry shortly.
+ * - BD_EBUSY: it was not taken into a batch within busy_timeout_ms, or
+ *   the batch could not have the database's write lock in time (while
+ *   another process holds that lock, a new write answers BD_EBUSY at
+ *   once rather than queue); nothing of it ran.  Once taken into a
+ *   batch, a call waits for the batch's outcome.  Retry shortly.
  * - BD_ENOSPACE: the disk, a quota or the file size limit is full.
  *   Reads go on; writes work again once there is space.
  * - BD_EUNAVAILABLE: the database file was deleted or replaced since
