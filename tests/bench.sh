@@ -55,7 +55,9 @@ die() {
 	exit 1
 }
 
-for f in boardd bench/bench_engine bench/bench_http; do
+needed="boardd bench/bench_http"
+[ "${BENCH_ONLY:-}" = writes ] || needed="$needed bench/bench_engine"
+for f in $needed; do
 	[ -x "$build/$f" ] || die "$build/$f is missing (run make bench)"
 done
 
@@ -285,6 +287,7 @@ $load_pin "$build/bench/bench_http" -p "$port" -c "$writers" -d "$run_secs" \
 	-o "$summary" -l "POST /v1/games (sync full, $writers clients, $wthreads threads)" creates ||
 	die "the creates figure failed"
 stop_server
+sed -n 's/^boardd: group commit: /  group commit: /p' "$log"
 echo
 done
 
