@@ -438,12 +438,46 @@ struct run_result {
 	int exhausted; /* every game finished before the deadline */
 };
 
+/* Runs fn (post_all or create_loop) on every connection for `secs`
+ * and gathers the rate and latencies of what was answered 201. */
+static struct run_result run_timed(struct worker *w, int conns, double secs,
+                                   void *(*fn)(void *))
+{
+	struct run_result r = {0};
+	double t0 = bench_now(), end = t0;
+	for (int i = 0; i < conns; i++) {
+		w[i].deadline = t0 + secs;
+		pthread_create(&w[i].th, NULL, fn, &w[i]);
+	}
+	size_t n = 0;
+	for (int i = 0; i < conns; i++) {
+		pthread_join(w[i].th, NULL);
+		if (w[i].end > end)
+			end = w[i].end;
+		n += w[i].nlat;
+		r.bad += w[i].bad;
+	}
+	double *all = xmalloc(n * sizeof *all);
+	size_t k = 0;
+	for (int i = 0; i < conns; i++) {
+		memcpy(all + k, w[i].lat, w[i].nlat * sizeof *all);
+		k += w[i].nlat;
+	}
+	qsort(all, n, sizeof *all, bench_cmp_double);
+	r.moves = n;
+	r.moves_per_s = (double)n / (end - t0);
+	r.p50_ms = bench_percentile(all, n, 50) * 1e3;
+	r.p99_ms = bench_percentile(all, n, 99) * 1e3;
+	r.exhausted = end < t0 + secs - 0.01;
+	free(all);
+	return r;
+}
+
 /* One run: creates `games` games over the connections (untimed), then
  * posts for `secs`. */
 static struct run_result one_run(struct worker *w, int conns, size_t games,
                                  double secs, size_t *plan_cursor)
 {
-	struct run_result r = {0};
 	for (int i = 0; i < conns; i++) {
 		w[i].ngames =
 		    games / (size_t)conns + ((size_t)i < games % (size_t)conns);
@@ -459,36 +493,41 @@ static struct run_result one_run(struct worker *w, int conns, size_t games,
 		if (w[i].failed)
 			die("creating games failed", NULL);
 	}
-	double t0 = bench_now();
-	for (int i = 0; i < conns; i++) {
-		w[i].deadline = t0 + secs;
-		pthread_create(&w[i].th, NULL, post_all, &w[i]);
-	}
-	double end = t0;
-	size_t n = 0;
-	for (int i = 0; i < conns; i++) {
-		pthread_join(w[i].th, NULL);
-		if (w[i].end > end)
-			end = w[i].end;
-		n += w[i].nlat;
-		r.bad += w[i].bad;
-	}
-	double *all = xmalloc(n * sizeof *all);
-	size_t k = 0;
-	for (int i = 0; i < conns; i++) {
-		memcpy(all + k, w[i].lat, w[i].nlat * sizeof *all);
-		k += w[i].nlat;
-		free(w[i].games);
-	}
-	qsort(all, n, sizeof *all, bench_cmp_double);
-	r.moves = n;
+	struct run_result r = run_timed(w, conns, secs, post_all);
 	r.games = games;
-	r.moves_per_s = (double)n / (end - t0);
-	r.p50_ms = bench_percentile(all, n, 50) * 1e3;
-	r.p99_ms = bench_percentile(all, n, 99) * 1e3;
-	r.exhausted = end < t0 + secs - 0.01;
-	free(all);
+	for (int i = 0; i < conns; i++)
+		free(w[i].games);
 	return r;
+}
+
+/* Prints the medians of BENCH_RUNS runs' rate (in `unit`), p50 and p99
+ * and adds them to the summary as "LABEL UNIT", "LABEL p50", "LABEL p99". */
+static void report(const char *summary, const char *label, const char *unit,
+                   double *rate, double *p50, double *p99)
+{
+	double mr = bench_median(rate, BENCH_RUNS);
+	double m50 = bench_median(p50, BENCH_RUNS);
+	double m99 = bench_median(p99, BENCH_RUNS);
+	char fig[160];
+	snprintf(fig, sizeof fig, "%s %s", label, unit);
+	bench_summary(summary, fig, mr, unit);
+	snprintf(fig, sizeof fig, "%s p50", label);
+	bench_summary(summary, fig, m50, "ms");
+	snprintf(fig, sizeof fig, "%s p99", label);
+	bench_summary(summary, fig, m99, "ms");
+	printf("  %s: median %.0f %s, p50 %.3f ms, p99 %.3f ms\n", label, mr,
+	       unit, m50, m99);
+}
+
+/* Closes and frees the conns workers of w, and w. */
+static void workers_free(struct worker *w, int conns)
+{
+	for (int i = 0; i < conns; i++) {
+		conn_close(&w[i].c);
+		free(w[i].c.buf);
+		free(w[i].lat);
+	}
+	free(w);
 }
 
 static int cmd_moves(int conns, double secs, const char *summary,
@@ -538,24 +577,8 @@ static int cmd_moves(int conns, double secs, const char *summary,
 		       rr.moves,
 		       rr.exhausted ? ", every game finished early" : "");
 	}
-	double mr = bench_median(rate, BENCH_RUNS);
-	double m50 = bench_median(p50, BENCH_RUNS);
-	double m99 = bench_median(p99, BENCH_RUNS);
-	char fig[160];
-	snprintf(fig, sizeof fig, "%s moves/s", label);
-	bench_summary(summary, fig, mr, "moves/s");
-	snprintf(fig, sizeof fig, "%s p50", label);
-	bench_summary(summary, fig, m50, "ms");
-	snprintf(fig, sizeof fig, "%s p99", label);
-	bench_summary(summary, fig, m99, "ms");
-	printf("  %s: median %.0f moves/s, p50 %.3f ms, p99 %.3f ms\n", label,
-	       mr, m50, m99);
-	for (int i = 0; i < conns; i++) {
-		conn_close(&w[i].c);
-		free(w[i].c.buf);
-		free(w[i].lat);
-	}
-	free(w);
+	report(summary, label, "moves/s", rate, p50, p99);
+	workers_free(w, conns);
 	for (size_t i = 0; i < PLANS; i++)
 		free_plan(&plans[i]);
 	if (bad)
@@ -600,34 +623,9 @@ static void *create_loop(void *arg)
 /* One creates run of `secs` over every connection. */
 static struct run_result create_run(struct worker *w, int conns, double secs)
 {
-	struct run_result r = {0};
-	double t0 = bench_now(), end = t0;
-	for (int i = 0; i < conns; i++) {
+	for (int i = 0; i < conns; i++)
 		w[i].nlat = w[i].bad = 0;
-		w[i].deadline = t0 + secs;
-		pthread_create(&w[i].th, NULL, create_loop, &w[i]);
-	}
-	size_t n = 0;
-	for (int i = 0; i < conns; i++) {
-		pthread_join(w[i].th, NULL);
-		if (w[i].end > end)
-			end = w[i].end;
-		n += w[i].nlat;
-		r.bad += w[i].bad;
-	}
-	double *all = xmalloc(n * sizeof *all);
-	size_t k = 0;
-	for (int i = 0; i < conns; i++) {
-		memcpy(all + k, w[i].lat, w[i].nlat * sizeof *all);
-		k += w[i].nlat;
-	}
-	qsort(all, n, sizeof *all, bench_cmp_double);
-	r.moves = n;
-	r.moves_per_s = (double)n / (end - t0);
-	r.p50_ms = bench_percentile(all, n, 50) * 1e3;
-	r.p99_ms = bench_percentile(all, n, 99) * 1e3;
-	free(all);
-	return r;
+	return run_timed(w, conns, secs, create_loop);
 }
 
 static int cmd_creates(int conns, double secs, const char *summary,
@@ -654,24 +652,8 @@ static int cmd_creates(int conns, double secs, const char *summary,
 		       label, k + 1, rr.moves_per_s, rr.p50_ms, rr.p99_ms,
 		       rr.moves);
 	}
-	double mr = bench_median(rate, BENCH_RUNS);
-	double m50 = bench_median(p50, BENCH_RUNS);
-	double m99 = bench_median(p99, BENCH_RUNS);
-	char fig[160];
-	snprintf(fig, sizeof fig, "%s creates/s", label);
-	bench_summary(summary, fig, mr, "creates/s");
-	snprintf(fig, sizeof fig, "%s p50", label);
-	bench_summary(summary, fig, m50, "ms");
-	snprintf(fig, sizeof fig, "%s p99", label);
-	bench_summary(summary, fig, m99, "ms");
-	printf("  %s: median %.0f creates/s, p50 %.3f ms, p99 %.3f ms\n", label,
-	       mr, m50, m99);
-	for (int i = 0; i < conns; i++) {
-		conn_close(&w[i].c);
-		free(w[i].c.buf);
-		free(w[i].lat);
-	}
-	free(w);
+	report(summary, label, "creates/s", rate, p50, p99);
+	workers_free(w, conns);
 	if (bad)
 		fprintf(stderr,
 		        "bench_http: %zu creates were not answered 201\n", bad);
