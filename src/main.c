@@ -582,6 +582,13 @@ int main(int argc, char **argv)
 	fprintf(stderr, "boardd: %s, shutting down\n",
 	        sig == SIGINT ? "SIGINT" : "SIGTERM");
 	http_server_stop(srv);
+	struct store_write_stats ws;
+	store_write_stats(st, &ws);
+	fprintf(stderr,
+	        "boardd: group commit: %llu writes in %llu commits (%llu "
+	        "batches rolled back, the largest held %u)\n",
+	        (unsigned long long)ws.units, (unsigned long long)ws.commits,
+	        (unsigned long long)ws.rolled_back, ws.largest);
 	rc = 0;
 out_service:
 	/* The bot worker first: its moves reach both listeners. */

@@ -25,7 +25,8 @@
 #    GET /v1/catalog with wrk, the long-poll wake-up time, then POST moves
 #    with bench/bench_http, with --sync normal and once more with --sync
 #    full (rate limits off: one client posting as fast as it can is a
-#    flood).
+#    flood); then POST /v1/games (creates) with --sync full.  Both write
+#    figures use 64 clients on distinct games (issue 13's durable writes).
 # 3. GET /healthz and GET /v1/games/{id} while one address asks for ten
 #    times its stream budget and 500 other streams are open
 #    (bench/stream_flood.py), and the same two without that load.
@@ -35,7 +36,8 @@
 #    (bench/bench_webhooks.py).
 # BENCH_QUICK=1 leaves out 3-5 (the stream flood, the clock flood and the
 # webhooks: minutes, and not about the read and write paths);
-# BENCH_LOG_MOVES=none leaves out 1b.
+# BENCH_LOG_MOVES=none leaves out 1b.  BENCH_ONLY=writes runs the
+# reference (first and last) and the --sync full write figures only.
 # Server and load generator are pinned to different cores with taskset
 # when there are 2 or more; every figure is a warm-up then the median of
 # 3 runs.  BENCH_SECONDS sets the length of one measured run (default 3).
@@ -53,7 +55,9 @@ die() {
 	exit 1
 }
 
-for f in boardd bench/bench_engine bench/bench_http; do
+needed="boardd bench/bench_http"
+[ "${BENCH_ONLY:-}" = writes ] || needed="$needed bench/bench_engine"
+for f in $needed; do
 	[ -x "$build/$f" ] || die "$build/$f is missing (run make bench)"
 done
 
@@ -219,6 +223,7 @@ echo "== 0. reference: bare libmicrohttpd, fixed 60-byte JSON body, $conns conne
 reference "reference (bare libmicrohttpd), first"
 echo
 
+if [ "${BENCH_ONLY:-}" != writes ]; then
 echo "== 1. engine, in process =="
 $load_pin "$build/bench/bench_engine" -o "$summary" ||
 	die "bench_engine failed"
@@ -265,16 +270,28 @@ $load_pin "$build/bench/bench_http" -p "$port" -c "$writers" -d "$run_secs" \
 	die "the moves figure failed"
 stop_server
 echo
+fi # BENCH_ONLY
 
-echo "== 3. HTTP, release server, --sync full (fsync per commit) =="
-start_server full --rate-limit off
+# Group commit batches the writes that are in flight together, and a
+# write in flight holds its HTTP worker thread until its batch is durable:
+# with --threads as for the reads (one per server core) at most that many
+# writes share a commit.  So the write figures are measured twice: with
+# the reads' --threads, and with one worker thread per client.
+for wthreads in "$threads" "$writers"; do
+echo "== 3. HTTP, release server, --sync full (durable acks), $writers clients, --threads $wthreads =="
+start_server full --rate-limit off --threads "$wthreads"
 $load_pin "$build/bench/bench_http" -p "$port" -c "$writers" -d "$run_secs" \
-	-o "$summary" -l "POST moves (sync full, $writers clients)" moves ||
+	-o "$summary" -l "POST moves (sync full, $writers clients, $wthreads threads)" moves ||
 	die "the moves figure failed"
+$load_pin "$build/bench/bench_http" -p "$port" -c "$writers" -d "$run_secs" \
+	-o "$summary" -l "POST /v1/games (sync full, $writers clients, $wthreads threads)" creates ||
+	die "the creates figure failed"
 stop_server
+sed -n 's/^boardd: group commit: /  group commit: /p' "$log"
 echo
+done
 
-if [ -z "${BENCH_QUICK:-}" ]; then
+if [ -z "${BENCH_QUICK:-}" ] && [ "${BENCH_ONLY:-}" != writes ]; then
 echo "== 4. stream budget: one address asks for 10x its budget, 500 other streams open =="
 # --max-conns 2048: a global stream budget of 1024, so the 500 streams and
 # the attacker's 32 fit; the attacker's other 288 are refused (429).

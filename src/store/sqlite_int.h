@@ -17,6 +17,9 @@ enum stmt {
 	ST_BEGIN,
 	ST_COMMIT,
 	ST_ROLLBACK,
+	ST_UNIT,         /* SAVEPOINT: one request's unit in a batch */
+	ST_UNIT_RELEASE, /* RELEASE it (kept in the batch) */
+	ST_UNIT_UNDO,    /* ROLLBACK TO it (then released) */
 	ST_GAME_INSERT,
 	ST_SEAT_INSERT,
 	ST_GAME_GET,
@@ -148,6 +151,11 @@ enum game_col {
 	GC_COUNT /* the first column after GAME_COLS */
 };
 
+/* The body of a write unit, run inside a batch's transaction on the
+ * write connection.  Negative rolls its unit back. */
+struct conn;
+typedef int (*tx_fn)(struct conn *c, void *ctx);
+
 /* One pooled connection. */
 struct conn {
 	sqlite3 *db;                /* opened NOMUTEX: one thread at a time */
@@ -158,16 +166,37 @@ struct conn {
 	int ntouched;               /* entries in touched */
 };
 
+/* One write waiting for, or in, a batch (store__write_tx; store.h's
+ * "Group commit").  Lives on its caller's stack; the caller sleeps on
+ * store.q_cv until state is WR_DONE. */
+struct write_req {
+	tx_fn fn;                                    /* its unit's body */
+	void *ctx;                                   /* fn's */
+	enum { WR_QUEUED, WR_TAKEN, WR_DONE } state; /* under q_mu */
+	int rc;                 /* its answer, once WR_DONE */
+	struct write_req *next; /* the queue, or the batch */
+	int64_t touched[64]; /* the players its unit noted (store_events.c) */
+	int ntouched;
+};
+
 struct store {
 	pthread_mutex_t mu;   /* guards every conns[i].checked_out */
 	pthread_cond_t freed; /* signalled when a connection is checked in */
-	/* Writes: one at a time, on their own connection, so that readers
-	 * (the pool, WAL snapshots) never wait for a writer or its lock. */
-	pthread_mutex_t write_mu; /* held for a whole write transaction */
-	struct conn writer;       /* used only under write_mu */
-	int write_wait_ms;        /* longest a write waits for the locks */
+	/* Writes: batched by one leader at a time, on their own connection,
+	 * so that readers (the pool, WAL snapshots) never wait for a writer
+	 * or its lock (store.h, "Group commit"). */
+	pthread_mutex_t q_mu; /* guards the queue, leading, stats, and
+	                         every write_req's state; never held over
+	                         SQL or a listener */
+	pthread_cond_t q_cv;  /* broadcast when a batch is done or the
+	                         leader leaves (CLOCK_MONOTONIC waits) */
+	struct write_req *q_head, **q_tail; /* queued writes, oldest first */
+	int leading;                        /* 1 while a leader runs a batch */
+	struct store_write_stats stats;     /* under q_mu */
+	struct conn writer;                 /* used only by the leader */
+	int write_wait_ms; /* longest a write waits for the locks */
 	struct timespec write_deadline; /* CLOCK_MONOTONIC: the current
-	                                   write's, under write_mu */
+	                                   batch's, leader only */
 	atomic_int lock_waiting;   /* 1: the writer waits for a lock another
 	                              process holds; new writes do not queue */
 	atomic_int space_out;      /* 1: the last write found no space (507) */
@@ -215,10 +244,6 @@ struct one_i64 {
 	int64_t v; /* column 0 of that row */
 };
 
-/* The body of a write transaction, run between BEGIN IMMEDIATE and COMMIT.
- * Negative rolls everything back. */
-typedef int (*tx_fn)(struct conn *c, void *ctx);
-
 /* Maps a failed call on db to a bd_err (reporting unexpected ones). */
 int store__fail(sqlite3 *db, int rc);
 
@@ -260,10 +285,17 @@ int store__game_read(sqlite3_stmt *st, struct store_game *g);
 struct conn *store__checkout(struct store *s);
 void store__checkin(struct store *s, struct conn *c);
 
-/* Runs fn in one BEGIN IMMEDIATE transaction on the write connection:
- * all of it or nothing.  Waits at most write_wait_ms for the locks
- * (BD_EBUSY); BD_EUNAVAILABLE if the file was deleted or replaced;
- * BD_ENOSPACE if the disk or the file size limit is full. */
+/* Runs fn as one unit (a SAVEPOINT) of a batch: one BEGIN IMMEDIATE
+ * transaction on the write connection holding the units of the writes
+ * that were queued together (store.h, "Group commit").  fn's writes are
+ * kept only if it returns 0, and are durable when this returns 0: it
+ * returns only after the COMMIT that holds them.  All of it or nothing:
+ * a negative fn rolls back its unit alone; a failed COMMIT fails every
+ * unit of the batch.  Waits at most write_wait_ms to be taken into a
+ * batch (BD_EBUSY); BD_EUNAVAILABLE if the file was deleted or
+ * replaced; BD_ENOSPACE if the disk or the file size limit is full.
+ * fn runs on the leader's thread (maybe not the caller's), with no
+ * store lock held; it must use only c and ctx. */
 int store__write_tx(struct store *s, tx_fn fn, void *ctx);
 
 /* At store_open, after the migrations (store_events.c): seals the webhook
@@ -302,10 +334,9 @@ int store__events_after(struct conn *c, int64_t key, const struct ev_before *b);
  * listener (as store__events_after notes a game's players). */
 void store__note_player(struct conn *c, int64_t player_key);
 
-/* Ends a write transaction on the write connection c (s->write_mu held):
- * unlocks write_mu, then (after a commit) tells the change listener about
- * the players c noted, once each time they were noted; after a rollback
- * it forgets them.  The listener runs with no store lock held. */
-void store__changes_flush(struct store *s, struct conn *c, int committed);
+/* After a batch's COMMIT, on the leader: tells the change listener
+ * about the n players keys[0..n) a committed unit noted, in order.  The
+ * listener runs with no store lock held (the leader role only). */
+void store__changes_tell(struct store *s, const int64_t *keys, int n);
 
 #endif

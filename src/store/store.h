@@ -3,16 +3,54 @@
  * An interface a second backend (e.g. PostgreSQL) could implement; the
  * SQLite one is store_sqlite.c.  Every function is thread-safe: the store
  * keeps a pool of read connections, each call checks one out for its
- * duration, and one write connection that writes take in turn.  Reads
- * never wait for a write (WAL snapshots).  Every function returns 0 or a
- * negative bd_err; a failed call changes nothing (each write is one
- * transaction) and writes no out-parameter (the one exception:
- * store_move_append reports the current seq on BD_ECONFLICT).
+ * duration, and one write connection on which writes are group
+ * committed (below).  Reads never wait for a write (WAL snapshots).
+ * Every function returns 0 or a negative bd_err; a failed call changes
+ * nothing (each write is one unit, all of it or nothing) and writes no
+ * out-parameter (the one exception: store_move_append reports the
+ * current seq on BD_ECONFLICT).
+ *
+ * Group commit (docs/write-path.md).  A write call queues its work and
+ * sleeps; the first caller to find no batch running becomes the leader:
+ * it takes every queued write (at most STORE_BATCH_MAX, oldest first),
+ * runs them in one BEGIN IMMEDIATE transaction, each inside its own
+ * SAVEPOINT (its unit), and COMMITs once: one fsync at
+ * synchronous=FULL for the whole batch.  Invariants:
+ * - A call returns 0 only after the COMMIT holding its unit returned:
+ *   its writes are durable (synchronous=FULL) before it is answered.
+ * - A unit that fails (a refusal, a seq conflict, a taken id) is rolled
+ *   back to its savepoint alone; the other units go on.  A later unit
+ *   sees the writes of the earlier units of its batch (they commit or
+ *   fail together), so the batch is as if its units ran one after the
+ *   other, in queue order.
+ * - A failed COMMIT (disk full, I/O error), or an error after which
+ *   SQLite has rolled the whole transaction back, fails every unit of
+ *   the batch with that error: nothing of it is acknowledged.
+ * - A batch none of whose units is left is rolled back, not committed:
+ *   it writes nothing and syncs nothing.
+ * - The change listener (store_on_change) is called after the COMMIT,
+ *   for the batch's committed units in their order, and batches run one
+ *   at a time, so it hears of changes in commit order; it runs on the
+ *   leader's thread before any caller of the batch returns.
+ * - No timer: a write that finds no batch running starts one at once,
+ *   so a lone write waits for nothing but its own COMMIT.  Writes that
+ *   arrive while a batch runs wait for it and go together in the next.
+ * Lock order: the leader role is taken and given up under the queue's
+ * mutex, which is never held over SQL or a listener; the leader then
+ * takes the pool's mutex briefly and whatever the listener takes.  So
+ * no caller may call a store write while holding a lock its change
+ * listener takes (main.c's listener takes the hub's and the webhook
+ * workers' mutexes, and neither is held over a store call).
+ * A batch holds only the writes in flight together: each holds its
+ * caller's thread until its batch is durable, so batches are as large as
+ * the number of threads writing at once.
  *
  * Every write can also fail with:
- * - BD_EBUSY: the write lock was not had within busy_timeout_ms (our own
- *   writes queue for it; while another process holds it, a second write
- *   answers BD_EBUSY at once rather than queue).  Retry shortly.
+ * - BD_EBUSY: it was not taken into a batch within busy_timeout_ms, or
+ *   the batch could not have the database's write lock in time (while
+ *   another process holds that lock, a new write answers BD_EBUSY at
+ *   once rather than queue); nothing of it ran.  Once taken into a
+ *   batch, a call waits for the batch's outcome.  Retry shortly.
  * - BD_ENOSPACE: the disk, a quota or the file size limit is full.
  *   Reads go on; writes work again once there is space.
  * - BD_EUNAVAILABLE: the database file was deleted or replaced since
@@ -75,6 +113,24 @@ struct store_config {
  * release with store_close.  On failure err receives a sentence. */
 int store_open(const struct store_config *cfg, struct store **out, char *err,
                size_t errlen);
+
+/* The most writes one batch holds (store.h's "Group commit"). */
+#define STORE_BATCH_MAX 128
+
+/* What group commit has done since store_open (store_write_stats). */
+struct store_write_stats {
+	uint64_t units;       /* writes run in a batch, each its own unit */
+	uint64_t batches;     /* write transactions begun */
+	uint64_t commits;     /* batches committed: one fsync each at
+	                         synchronous=FULL */
+	uint64_t rolled_back; /* batches with no unit left, or whose COMMIT
+	                         failed: rolled back, nothing acknowledged */
+	unsigned largest;     /* the most units one batch held */
+	unsigned queued;      /* writes waiting for a batch now */
+};
+
+/* Copies s's write figures into *out.  Never waits for a batch. */
+void store_write_stats(struct store *s, struct store_write_stats *out);
 
 /* Closes every connection and frees the store.  NULL is a no-op. */
 void store_close(struct store *s);

@@ -103,19 +103,14 @@ int store__events_after(struct conn *c, int64_t key, const struct ev_before *b)
 	return rc;
 }
 
-void store__changes_flush(struct store *s, struct conn *c, int committed)
+void store__changes_tell(struct store *s, const int64_t *keys, int n)
 {
-	int64_t touched[sizeof c->touched / sizeof *c->touched];
-	int n = committed ? c->ntouched : 0;
-	memcpy(touched, c->touched, (size_t)n * sizeof *touched);
-	c->ntouched = 0;
-	pthread_mutex_unlock(&s->write_mu);
 	pthread_mutex_lock(&s->mu);
 	store_change_fn fn = s->on_change;
 	void *ctx = s->on_change_ctx;
 	pthread_mutex_unlock(&s->mu);
 	for (int i = 0; fn && i < n; i++)
-		fn(ctx, touched[i]);
+		fn(ctx, keys[i]);
 }
 
 void store_on_change(struct store *s, store_change_fn fn, void *ctx)

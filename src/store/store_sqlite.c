@@ -133,6 +133,9 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_BEGIN] = "BEGIN IMMEDIATE",
     [ST_COMMIT] = "COMMIT",
     [ST_ROLLBACK] = "ROLLBACK",
+    [ST_UNIT] = "SAVEPOINT unit",
+    [ST_UNIT_RELEASE] = "RELEASE unit",
+    [ST_UNIT_UNDO] = "ROLLBACK TO unit",
     [ST_GAME_INSERT] = "INSERT INTO games (id, rules_id, rules_version, "
                        "seats, seed, options, setup, status, seq, to_act, "
                        "result, created_ms, updated_ms, open_seats) VALUES "
@@ -712,7 +715,7 @@ static long mono_ms_until(const struct timespec *t)
 }
 
 /* The write connection's busy handler (sqlite3_busy_handler).  Our own
- * writes are serialised by write_mu, so a busy lock here is held by
+ * writes are serialised by the leader role, so a busy lock here is held by
  * another process: wait in short sleeps until the write's deadline, with
  * lock_waiting set so that other writes answer busy at once instead of
  * queueing (each queued one would hold an HTTP worker thread).  Returns
@@ -728,24 +731,6 @@ static int writer_busy(void *arg, int tries)
 	struct timespec d = {0, (step < left ? step : left) * 1000000L};
 	nanosleep(&d, NULL);
 	return 1;
-}
-
-/* Takes write_mu within the write bound and starts the write's deadline.
- * BD_EBUSY when the bound passes, or at once while the current writer
- * waits for another process's lock. */
-static int writer_take(struct store *s)
-{
-	if (atomic_load(&s->lock_waiting))
-		return BD_EBUSY;
-	struct timespec deadline =
-	    clock_after_ms(CLOCK_MONOTONIC, s->write_wait_ms);
-	/* timedlock's clock is CLOCK_REALTIME (pthread_mutex_clocklock would
-	 * take the monotonic one, but ThreadSanitizer does not know it). */
-	struct timespec wall = clock_after_ms(CLOCK_REALTIME, s->write_wait_ms);
-	if (pthread_mutex_timedlock(&s->write_mu, &wall))
-		return BD_EBUSY; /* ETIMEDOUT */
-	s->write_deadline = deadline;
-	return 0;
 }
 
 /* Whether s->path still names the file the store opened (cheap: one
@@ -785,33 +770,176 @@ static void note_space(struct store *s, int rc)
 		            : "writes succeed again");
 }
 
-/* Runs fn in one BEGIN IMMEDIATE transaction on the write connection:
- * either all its writes are committed or none is. */
+/* ---- group commit (store.h, docs/write-path.md) ------------------------ */
+
+/* Runs unit r inside the open batch transaction of c: SAVEPOINT, its
+ * body, RELEASE; on a failure, ROLLBACK TO and RELEASE, so that nothing
+ * of it stays.  r->rc gets its outcome (0: kept, for the COMMIT to
+ * make durable) and r->touched the players it noted.  Returns 0 while
+ * the batch's transaction is still open and usable, else the error
+ * that ended it (SQLite rolled it all back, or the undo failed). */
+static int unit_run(struct conn *c, struct write_req *r)
+{
+	c->ntouched = 0;
+	int rc = store__run(c, ST_UNIT, NO_ARGS, NULL, NULL);
+	if (rc == 0)
+		rc = r->fn(c, r->ctx);
+	if (rc == 0)
+		rc = store__run(c, ST_UNIT_RELEASE, NO_ARGS, NULL, NULL);
+	r->rc = rc;
+	if (rc == 0) {
+		memcpy(r->touched, c->touched,
+		       (size_t)c->ntouched * sizeof *r->touched);
+		r->ntouched = c->ntouched;
+		return 0;
+	}
+	r->ntouched = 0;
+	if (sqlite3_get_autocommit(c->db))
+		return rc; /* the whole transaction is gone */
+	int undo = store__run(c, ST_UNIT_UNDO, NO_ARGS, NULL, NULL);
+	if (undo == 0)
+		undo = store__run(c, ST_UNIT_RELEASE, NO_ARGS, NULL, NULL);
+	return undo;
+}
+
+/* The leader's work, with no lock held: runs the n units of batch in
+ * one transaction and commits the ones that are kept.  Every r->rc is
+ * final on return: 0 only for units of a batch whose COMMIT returned.
+ * *committed: 1 if a COMMIT was run and returned. */
+static void batch_run(struct store *s, struct write_req *batch, int *committed)
+{
+	struct conn *c = &s->writer;
+	*committed = 0;
+	int rc = file_check(s);
+	if (rc == 0) {
+		s->write_deadline =
+		    clock_after_ms(CLOCK_MONOTONIC, s->write_wait_ms);
+		rc = store__run(c, ST_BEGIN, NO_ARGS, NULL, NULL);
+	}
+	atomic_store(&s->lock_waiting, 0);
+	int kept = 0, space = 0;
+	struct write_req *r = batch;
+	for (; rc == 0 && r; r = r->next) {
+		rc = unit_run(c, r);
+		kept += r->rc == 0;
+		space |= r->rc == BD_ENOSPACE;
+	}
+	if (rc == 0 && kept)
+		rc = store__run(c, ST_COMMIT, NO_ARGS, NULL, NULL);
+	/* A batch with no unit kept is rolled back: a COMMIT would write
+	 * and sync the pages its undone units dirtied. */
+	tx_rollback(c);
+	/* Nothing of the batch is kept: every unit fails with its error,
+	 * also one refused on its own (its refusal may rest on an earlier
+	 * unit's writes, which are gone). */
+	if (rc < 0)
+		for (r = batch; r; r = r->next)
+			r->rc = rc;
+	space |= rc == BD_ENOSPACE;
+	*committed = rc == 0 && kept;
+	if (space || *committed)
+		note_space(s, space ? BD_ENOSPACE : 0);
+	/* Cleared here too: a busy wait later in the batch must not leave
+	 * every later write refused. */
+	atomic_store(&s->lock_waiting, 0);
+}
+
+/* With q_mu held and no leader: leads one batch of the queued writes
+ * (q_mu is dropped while it runs), tells the listener, answers the
+ * batch's callers, and gives up the role.  Returns with q_mu held. */
+static void batch_lead(struct store *s)
+{
+	s->leading = 1;
+	struct write_req *batch = s->q_head, *last = NULL;
+	unsigned n = 0;
+	for (struct write_req *r = batch; r && n < STORE_BATCH_MAX;
+	     r = r->next, n++) {
+		r->state = WR_TAKEN;
+		r->rc = BD_EINTERNAL; /* until it ran */
+		last = r;
+	}
+	s->q_head = last->next;
+	if (!s->q_head)
+		s->q_tail = &s->q_head;
+	last->next = NULL;
+	pthread_mutex_unlock(&s->q_mu);
+
+	int committed;
+	batch_run(s, batch, &committed);
+	/* Commit order: batches run one at a time, units in queue order. */
+	for (struct write_req *r = batch; committed && r; r = r->next)
+		if (r->rc == 0)
+			store__changes_tell(s, r->touched, r->ntouched);
+
+	pthread_mutex_lock(&s->q_mu);
+	s->stats.units += n;
+	s->stats.batches++;
+	s->stats.commits += (uint64_t)committed;
+	s->stats.rolled_back += (uint64_t)!committed;
+	if (n > s->stats.largest)
+		s->stats.largest = n;
+	for (struct write_req *r = batch, *next; r; r = next) {
+		next = r->next; /* r is freed once its caller sees WR_DONE */
+		r->state = WR_DONE;
+	}
+	s->leading = 0;
+	/* The batch's callers return; a queued one leads the next. */
+	pthread_cond_broadcast(&s->q_cv);
+}
+
+/* Unlinks queued request r (q_mu held). */
+static void queue_remove(struct store *s, struct write_req *r)
+{
+	struct write_req **p = &s->q_head;
+	while (*p != r)
+		p = &(*p)->next;
+	*p = r->next;
+	if (s->q_tail == &r->next)
+		s->q_tail = p;
+}
+
 int store__write_tx(struct store *s, tx_fn fn, void *ctx)
 {
-	int rc = writer_take(s);
-	if (rc < 0)
-		return rc;
-	struct conn *c = &s->writer;
-	rc = file_check(s);
-	if (rc == 0)
-		rc = store__run(c, ST_BEGIN, NO_ARGS, NULL, NULL);
-	atomic_store(&s->lock_waiting, 0);
-	if (rc < 0)
-		goto out_unlock;
-	rc = fn(c, ctx);
-	if (rc == 0)
-		rc = store__run(c, ST_COMMIT, NO_ARGS, NULL, NULL);
-	if (rc < 0)
-		tx_rollback(c);
-	if (rc == 0 || rc == BD_ENOSPACE)
-		note_space(s, rc);
-out_unlock:
-	/* Cleared here too: a busy wait later in the transaction must not
-	 * leave every later write refused. */
-	atomic_store(&s->lock_waiting, 0);
-	store__changes_flush(s, c, rc == 0); /* unlocks write_mu */
-	return rc;
+	/* While the leader waits for another process's lock, new writes do
+	 * not queue (each queued one would hold an HTTP worker thread). */
+	if (atomic_load(&s->lock_waiting))
+		return BD_EBUSY;
+	struct write_req r = {.fn = fn, .ctx = ctx, .state = WR_QUEUED};
+	struct timespec until =
+	    clock_after_ms(CLOCK_MONOTONIC, s->write_wait_ms);
+	pthread_mutex_lock(&s->q_mu);
+	*s->q_tail = &r;
+	s->q_tail = &r.next;
+	while (r.state != WR_DONE) {
+		if (r.state == WR_QUEUED && !s->leading) {
+			batch_lead(s); /* takes r too */
+			continue;
+		}
+		if (r.state == WR_TAKEN) { /* its batch's outcome is owed */
+			pthread_cond_wait(&s->q_cv, &s->q_mu);
+			continue;
+		}
+		if (pthread_cond_timedwait(&s->q_cv, &s->q_mu, &until) ==
+		        ETIMEDOUT &&
+		    r.state == WR_QUEUED) {
+			queue_remove(s, &r);
+			r.rc = BD_EBUSY; /* not taken in time: nothing ran */
+			break;
+		}
+	}
+	pthread_mutex_unlock(&s->q_mu);
+	return r.rc;
+}
+
+void store_write_stats(struct store *s, struct store_write_stats *out)
+{
+	pthread_mutex_lock(&s->q_mu);
+	*out = s->stats;
+	unsigned queued = 0;
+	for (struct write_req *r = s->q_head; r; r = r->next)
+		queued++;
+	out->queued = queued;
+	pthread_mutex_unlock(&s->q_mu);
 }
 
 int store_check(struct store *s)
@@ -1057,19 +1185,34 @@ static int pool_open(struct store *s, const struct store_config *cfg, char *err,
 }
 
 /* Initialises the pool's mutex and condition variable and the write
- * mutex: all or none. */
+ * queue's (its waits on CLOCK_MONOTONIC): all or none. */
 static int pool_lock_init(struct store *s)
 {
-	if (pthread_mutex_init(&s->mu, NULL))
+	pthread_condattr_t ca;
+	if (pthread_condattr_init(&ca))
 		return -1;
+	int rc = -1;
+	if (pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) ||
+	    pthread_mutex_init(&s->mu, NULL))
+		goto out_attr;
 	if (pthread_cond_init(&s->freed, NULL))
 		goto out_mu;
-	if (pthread_mutex_init(&s->write_mu, NULL) == 0)
-		return 0;
+	if (pthread_mutex_init(&s->q_mu, NULL))
+		goto out_freed;
+	if (pthread_cond_init(&s->q_cv, &ca) == 0) {
+		s->q_head = NULL;
+		s->q_tail = &s->q_head;
+		rc = 0;
+		goto out_attr;
+	}
+	pthread_mutex_destroy(&s->q_mu);
+out_freed:
 	pthread_cond_destroy(&s->freed);
 out_mu:
 	pthread_mutex_destroy(&s->mu);
-	return -1;
+out_attr:
+	pthread_condattr_destroy(&ca);
+	return rc;
 }
 
 static void pool_close(struct store *s)
@@ -1168,7 +1311,8 @@ void store_close(struct store *s)
 	pool_close(s);
 	if (s->owner_fd >= 0)
 		close(s->owner_fd); /* releases the flock */
-	pthread_mutex_destroy(&s->write_mu);
+	pthread_cond_destroy(&s->q_cv);
+	pthread_mutex_destroy(&s->q_mu);
 	pthread_cond_destroy(&s->freed);
 	pthread_mutex_destroy(&s->mu);
 	sodium_memzero(s->secret_key, sizeof s->secret_key);

@@ -15,6 +15,13 @@
  *       medians.  Any answer other than 201 is counted and reported, and
  *       makes the exit status 1.
  *
+ *   bench_http -p PORT [-c CONNS] [-d SECONDS] [-o SUMMARY] [-l LABEL] creates
+ *       POST /v1/games throughput: CONNS keep-alive connections, one
+ *       thread each, each creating 2-seat Agent Avenue games (no setup) as
+ *       fast as it is answered.  A warm-up run, then BENCH_RUNS runs of
+ *       SECONDS; prints creates/s and p50/p99 latency, and the medians.
+ *       Any answer other than 201 is counted, reported and exits 1.
+ *
  * Why the client knows valid moves without asking the server: each game is
  * created with a custom setup that fixes both hands, the deck order and
  * the first player (the deal of a seeded default game, written out), and
@@ -431,12 +438,46 @@ struct run_result {
 	int exhausted; /* every game finished before the deadline */
 };
 
+/* Runs fn (post_all or create_loop) on every connection for `secs`
+ * and gathers the rate and latencies of what was answered 201. */
+static struct run_result run_timed(struct worker *w, int conns, double secs,
+                                   void *(*fn)(void *))
+{
+	struct run_result r = {0};
+	double t0 = bench_now(), end = t0;
+	for (int i = 0; i < conns; i++) {
+		w[i].deadline = t0 + secs;
+		pthread_create(&w[i].th, NULL, fn, &w[i]);
+	}
+	size_t n = 0;
+	for (int i = 0; i < conns; i++) {
+		pthread_join(w[i].th, NULL);
+		if (w[i].end > end)
+			end = w[i].end;
+		n += w[i].nlat;
+		r.bad += w[i].bad;
+	}
+	double *all = xmalloc(n * sizeof *all);
+	size_t k = 0;
+	for (int i = 0; i < conns; i++) {
+		memcpy(all + k, w[i].lat, w[i].nlat * sizeof *all);
+		k += w[i].nlat;
+	}
+	qsort(all, n, sizeof *all, bench_cmp_double);
+	r.moves = n;
+	r.moves_per_s = (double)n / (end - t0);
+	r.p50_ms = bench_percentile(all, n, 50) * 1e3;
+	r.p99_ms = bench_percentile(all, n, 99) * 1e3;
+	r.exhausted = end < t0 + secs - 0.01;
+	free(all);
+	return r;
+}
+
 /* One run: creates `games` games over the connections (untimed), then
  * posts for `secs`. */
 static struct run_result one_run(struct worker *w, int conns, size_t games,
                                  double secs, size_t *plan_cursor)
 {
-	struct run_result r = {0};
 	for (int i = 0; i < conns; i++) {
 		w[i].ngames =
 		    games / (size_t)conns + ((size_t)i < games % (size_t)conns);
@@ -452,36 +493,41 @@ static struct run_result one_run(struct worker *w, int conns, size_t games,
 		if (w[i].failed)
 			die("creating games failed", NULL);
 	}
-	double t0 = bench_now();
-	for (int i = 0; i < conns; i++) {
-		w[i].deadline = t0 + secs;
-		pthread_create(&w[i].th, NULL, post_all, &w[i]);
-	}
-	double end = t0;
-	size_t n = 0;
-	for (int i = 0; i < conns; i++) {
-		pthread_join(w[i].th, NULL);
-		if (w[i].end > end)
-			end = w[i].end;
-		n += w[i].nlat;
-		r.bad += w[i].bad;
-	}
-	double *all = xmalloc(n * sizeof *all);
-	size_t k = 0;
-	for (int i = 0; i < conns; i++) {
-		memcpy(all + k, w[i].lat, w[i].nlat * sizeof *all);
-		k += w[i].nlat;
-		free(w[i].games);
-	}
-	qsort(all, n, sizeof *all, bench_cmp_double);
-	r.moves = n;
+	struct run_result r = run_timed(w, conns, secs, post_all);
 	r.games = games;
-	r.moves_per_s = (double)n / (end - t0);
-	r.p50_ms = bench_percentile(all, n, 50) * 1e3;
-	r.p99_ms = bench_percentile(all, n, 99) * 1e3;
-	r.exhausted = end < t0 + secs - 0.01;
-	free(all);
+	for (int i = 0; i < conns; i++)
+		free(w[i].games);
 	return r;
+}
+
+/* Prints the medians of BENCH_RUNS runs' rate (in `unit`), p50 and p99
+ * and adds them to the summary as "LABEL UNIT", "LABEL p50", "LABEL p99". */
+static void report(const char *summary, const char *label, const char *unit,
+                   double *rate, double *p50, double *p99)
+{
+	double mr = bench_median(rate, BENCH_RUNS);
+	double m50 = bench_median(p50, BENCH_RUNS);
+	double m99 = bench_median(p99, BENCH_RUNS);
+	char fig[160];
+	snprintf(fig, sizeof fig, "%s %s", label, unit);
+	bench_summary(summary, fig, mr, unit);
+	snprintf(fig, sizeof fig, "%s p50", label);
+	bench_summary(summary, fig, m50, "ms");
+	snprintf(fig, sizeof fig, "%s p99", label);
+	bench_summary(summary, fig, m99, "ms");
+	printf("  %s: median %.0f %s, p50 %.3f ms, p99 %.3f ms\n", label, mr,
+	       unit, m50, m99);
+}
+
+/* Closes and frees the conns workers of w, and w. */
+static void workers_free(struct worker *w, int conns)
+{
+	for (int i = 0; i < conns; i++) {
+		conn_close(&w[i].c);
+		free(w[i].c.buf);
+		free(w[i].lat);
+	}
+	free(w);
 }
 
 static int cmd_moves(int conns, double secs, const char *summary,
@@ -531,29 +577,86 @@ static int cmd_moves(int conns, double secs, const char *summary,
 		       rr.moves,
 		       rr.exhausted ? ", every game finished early" : "");
 	}
-	double mr = bench_median(rate, BENCH_RUNS);
-	double m50 = bench_median(p50, BENCH_RUNS);
-	double m99 = bench_median(p99, BENCH_RUNS);
-	char fig[160];
-	snprintf(fig, sizeof fig, "%s moves/s", label);
-	bench_summary(summary, fig, mr, "moves/s");
-	snprintf(fig, sizeof fig, "%s p50", label);
-	bench_summary(summary, fig, m50, "ms");
-	snprintf(fig, sizeof fig, "%s p99", label);
-	bench_summary(summary, fig, m99, "ms");
-	printf("  %s: median %.0f moves/s, p50 %.3f ms, p99 %.3f ms\n", label,
-	       mr, m50, m99);
-	for (int i = 0; i < conns; i++) {
-		conn_close(&w[i].c);
-		free(w[i].c.buf);
-		free(w[i].lat);
-	}
-	free(w);
+	report(summary, label, "moves/s", rate, p50, p99);
+	workers_free(w, conns);
 	for (size_t i = 0; i < PLANS; i++)
 		free_plan(&plans[i]);
 	if (bad)
 		fprintf(stderr, "bench_http: %zu moves were not answered 201\n",
 		        bad);
+	return bad ? 1 : 0;
+}
+
+/* ---- the creates figure ---- */
+
+#define CREATE_BODY "{\"game\":\"agent-avenue\",\"seats\":2}"
+
+static void *create_loop(void *arg)
+{
+	struct worker *w = arg;
+	while (bench_now() < w->deadline) {
+		const char *resp;
+		double t0 = bench_now();
+		int st = call(&w->c, "POST", "/v1/games", NULL, -1, CREATE_BODY,
+		              &resp);
+		double dt = bench_now() - t0;
+		if (st != 201) {
+			if (w->bad++ < 3)
+				fprintf(stderr,
+				        "bench_http: create answered %d: "
+				        "%.300s\n",
+				        st, resp);
+			continue;
+		}
+		if (w->nlat == w->cap) {
+			w->cap = w->cap ? w->cap * 2 : 4096;
+			w->lat = realloc(w->lat, w->cap * sizeof *w->lat);
+			if (!w->lat)
+				die("out of memory", NULL);
+		}
+		w->lat[w->nlat++] = dt;
+	}
+	w->end = bench_now();
+	return NULL;
+}
+
+/* One creates run of `secs` over every connection. */
+static struct run_result create_run(struct worker *w, int conns, double secs)
+{
+	for (int i = 0; i < conns; i++)
+		w[i].nlat = w[i].bad = 0;
+	return run_timed(w, conns, secs, create_loop);
+}
+
+static int cmd_creates(int conns, double secs, const char *summary,
+                       const char *label)
+{
+	struct worker *w = calloc((size_t)conns, sizeof *w);
+	if (!w)
+		die("out of memory", NULL);
+	for (int i = 0; i < conns; i++)
+		w[i].c.fd = -1;
+	struct run_result wu = create_run(w, conns, 1.0);
+	size_t bad = wu.bad;
+	printf("  %s: warm-up %.0f creates/s, %d connections\n", label,
+	       wu.moves_per_s, conns);
+	double rate[BENCH_RUNS], p50[BENCH_RUNS], p99[BENCH_RUNS];
+	for (int k = 0; k < BENCH_RUNS; k++) {
+		struct run_result rr = create_run(w, conns, secs);
+		bad += rr.bad;
+		rate[k] = rr.moves_per_s;
+		p50[k] = rr.p50_ms;
+		p99[k] = rr.p99_ms;
+		printf("  %s: run %d: %8.0f creates/s p50 %7.3f ms   p99 "
+		       "%7.3f ms   (%zu games)\n",
+		       label, k + 1, rr.moves_per_s, rr.p50_ms, rr.p99_ms,
+		       rr.moves);
+	}
+	report(summary, label, "creates/s", rate, p50, p99);
+	workers_free(w, conns);
+	if (bad)
+		fprintf(stderr,
+		        "bench_http: %zu creates were not answered 201\n", bad);
 	return bad ? 1 : 0;
 }
 
@@ -597,7 +700,7 @@ static void usage(void)
 {
 	fputs("usage: bench_http -p PORT prepare MOVES\n"
 	      "       bench_http -p PORT [-c CONNS] [-d SECONDS] [-o SUMMARY] "
-	      "[-l LABEL] moves\n",
+	      "[-l LABEL] moves|creates\n",
 	      stderr);
 	exit(2);
 }
@@ -636,6 +739,8 @@ int main(int argc, char **argv)
 		return cmd_prepare((size_t)atol(argv[optind + 1]));
 	if (strcmp(argv[optind], "moves") == 0)
 		return cmd_moves(conns, secs, summary, label);
+	if (strcmp(argv[optind], "creates") == 0)
+		return cmd_creates(conns, secs, summary, label);
 	usage();
 	return 2;
 }

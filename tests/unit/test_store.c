@@ -7,6 +7,10 @@
 #include <dirent.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -533,7 +537,8 @@ static void test_snapshots(void)
 	uint64_t seq = 0;
 	int rc = store_snapshot_get(s, key, 10, 7, &st, &len, &seq);
 	test_cond("snapshots: the newest of the version",
-	          rc == 0 && seq == 3 && len == 4 && memcmp(st, "defg", 4) == 0);
+	          rc == 0 && seq == 3 && len == 4 &&
+	              memcmp(st, "defg", 4) == 0);
 	free(st);
 	rc = store_snapshot_get(s, key, 2, 7, &st, &len, &seq);
 	test_cond("snapshots: at or before max_seq, skipping another version",
@@ -547,8 +552,8 @@ static void test_snapshots(void)
 	m.snapshot = &with;
 	rc = store_move_append(s, key, 3, &m, NULL, NULL);
 	test_cond("snapshots: written with the move",
-	          rc == 0 && store_snapshot_get(s, key, 4, 7, &st, &len,
-	                                        &seq) == 0 &&
+	          rc == 0 &&
+	              store_snapshot_get(s, key, 4, 7, &st, &len, &seq) == 0 &&
 	              seq == 4 && len == 5);
 	free(st);
 	m.snapshot = &a;
@@ -887,7 +892,8 @@ static void test_idempotency_records(void)
 	memset(rec.scope, 7, 32);
 	memset(rec.request, 8, 32);
 	struct store_move m = {
-	    0, "{\"type\":\"x\"}", "active", 1, NULL, 0, NULL, NULL, 0, 0, NULL};
+	    0,   "{\"type\":\"x\"}", "active", 1, NULL, 0, NULL, NULL, 0, 0,
+	    NULL};
 	test_cond("idem: recorded with the move",
 	          store_move_append(s, key, 0, &m, &rec, NULL) == 0);
 	uint64_t cur = 0;
@@ -1027,9 +1033,13 @@ static void test_events(void)
 	          b.n == 2 && strcmp(b.types[1], "game.started") == 0 &&
 	              h.n == 2 && strcmp(h.types[0], "game.started") == 0 &&
 	              strcmp(h.types[1], "turn") == 0);
-	struct store_move m = {0, "{\"type\":\"x\"}", "active", 2, NULL, 0, NULL, NULL, 0, 0, NULL};
+	struct store_move m = {
+	    0,   "{\"type\":\"x\"}", "active", 2, NULL, 0, NULL, NULL, 0, 0,
+	    NULL};
 	store_move_append(s, key, 0, &m, NULL, NULL);
-	m = (struct store_move){1, "{\"type\":\"x\"}", "active", 2, NULL, 0, NULL, NULL, 0, 0, NULL};
+	m = (struct store_move){
+	    1,   "{\"type\":\"x\"}", "active", 2, NULL, 0, NULL, NULL, 0, 0,
+	    NULL};
 	store_move_append(s, key, 1, &m, NULL, NULL);
 	b = events_of(s, bob);
 	test_cond("events: a turn when the seat comes to act, not again while "
@@ -1298,6 +1308,287 @@ static void test_file_deleted_or_replaced(void)
 	}
 }
 
+/* ---- group commit (store.h, "Group commit") --------------------------- */
+
+/* A change listener that can hold the leader of a batch: once armed, the
+ * next call blocks (its batch committed, its leader role held) until the
+ * gate is opened, so the writes started meanwhile queue and go in one
+ * next batch.  It records every player it is told of, in order. */
+struct gate {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int armed, held, open;
+	int n;
+	int64_t told[32];
+};
+
+static void gate_listener(void *ctx, int64_t player)
+{
+	struct gate *g = ctx;
+	pthread_mutex_lock(&g->mu);
+	if (g->n < 32)
+		g->told[g->n] = player;
+	g->n++;
+	if (g->armed) {
+		g->armed = 0;
+		g->held = 1;
+		pthread_cond_broadcast(&g->cv);
+		while (!g->open)
+			pthread_cond_wait(&g->cv, &g->mu);
+		g->held = 0;
+	}
+	pthread_mutex_unlock(&g->mu);
+}
+
+/* One write run on its own thread, as a request of a batch. */
+struct bwrite {
+	pthread_t th;
+	struct store *s;
+	enum { BW_CREATE, BW_MOVE } kind;
+	int tag;           /* BW_CREATE: the game's tag (its id) */
+	int64_t player;    /* BW_CREATE: seat 0's holder */
+	int64_t key;       /* BW_MOVE: the game; BW_CREATE: out, its key */
+	uint64_t expected; /* BW_MOVE */
+	uint64_t current;  /* BW_MOVE: out on BD_ECONFLICT */
+	int rc;            /* out */
+	atomic_int done;
+};
+
+static void *bwrite_run(void *arg)
+{
+	struct bwrite *w = arg;
+	if (w->kind == BW_CREATE) {
+		struct store_game g =
+		    new_game(w->tag, "agent-avenue", "active");
+		uint8_t h[STORE_TOKEN_HASH_LEN];
+		token_hash(h, w->tag, 1);
+		struct store_seat seats[2] = {
+		    {.seat = 0, .player_key = w->player},
+		    {.seat = 1, .has_token = 1}};
+		memcpy(seats[1].token_hash, h, sizeof h);
+		w->rc = store_game_create(w->s, &g, seats, NULL, &w->key);
+	} else {
+		struct store_move m = move((int)(w->expected % 2), "{\"b\":1}");
+		w->rc = store_move_append(w->s, w->key, w->expected, &m, NULL,
+		                          &w->current);
+	}
+	atomic_store(&w->done, 1);
+	return NULL;
+}
+
+static unsigned queued(struct store *s)
+{
+	struct store_write_stats st;
+	store_write_stats(s, &st);
+	return st.queued;
+}
+
+/* Holds the leader of a batch: a create by `player` (told to the
+ * listener) on its own thread, returned once it is held. */
+static void gate_hold(struct gate *g, struct store *s, struct bwrite *blocker,
+                      int tag, int64_t player)
+{
+	pthread_mutex_lock(&g->mu);
+	g->armed = 1;
+	g->open = 0;
+	pthread_mutex_unlock(&g->mu);
+	*blocker = (struct bwrite){
+	    .s = s, .kind = BW_CREATE, .tag = tag, .player = player};
+	pthread_create(&blocker->th, NULL, bwrite_run, blocker);
+	pthread_mutex_lock(&g->mu);
+	while (!g->held)
+		pthread_cond_wait(&g->cv, &g->mu);
+	g->n = 0; /* count from the next batch */
+	pthread_mutex_unlock(&g->mu);
+}
+
+/* Starts w[0..n) one after the other, each once the one before it is
+ * queued (or has given up), so that the queue holds them in order. */
+static void start_queued(struct store *s, struct bwrite *w, int n)
+{
+	unsigned base = queued(s);
+	for (int i = 0; i < n; i++) {
+		w[i].s = s;
+		pthread_create(&w[i].th, NULL, bwrite_run, &w[i]);
+		while (queued(s) < base + (unsigned)i + 1 &&
+		       !atomic_load(&w[i].done))
+			sched_yield();
+	}
+}
+
+static void gate_release(struct gate *g, struct bwrite *blocker,
+                         struct bwrite *w, int n)
+{
+	pthread_mutex_lock(&g->mu);
+	g->open = 1;
+	pthread_cond_broadcast(&g->cv);
+	pthread_mutex_unlock(&g->mu);
+	pthread_join(blocker->th, NULL);
+	for (int i = 0; i < n; i++)
+		pthread_join(w[i].th, NULL);
+}
+
+static long long file_size(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 ? (long long)st.st_size : -1;
+}
+
+static void test_group_commit(void)
+{
+	struct store *s = NULL;
+	open_store("batch", 1, &s);
+	struct gate g = {.mu = PTHREAD_MUTEX_INITIALIZER,
+	                 .cv = PTHREAD_COND_INITIALIZER};
+	int64_t p[4];
+	for (int i = 0; i < 4; i++)
+		p[i] = make_player(s, 300 + i, "batcher");
+	int64_t game = 0;
+	create_game(s, 310, "agent-avenue", "active", &game); /* tokens */
+	store_on_change(s, gate_listener, &g);
+	struct store_write_stats st0, st1;
+
+	/* A lone write is a batch of its own. */
+	store_write_stats(s, &st0);
+	struct bwrite lone = {.s = s, .kind = BW_MOVE, .key = game};
+	bwrite_run(&lone);
+	store_write_stats(s, &st1);
+	test_cond("batch: a lone write lands", lone.rc == 0);
+	test_cond("batch: a lone write is one batch, one commit",
+	          st1.batches == st0.batches + 1 &&
+	              st1.commits == st0.commits + 1 &&
+	              st1.units == st0.units + 1);
+
+	/* A batch whose units fail alone: a stale seq and a taken id roll
+	 * back their own unit; a later unit sees an earlier one's move. */
+	/* (The stats count the blocker's batch once its leader is done.) */
+	struct bwrite blocker;
+	store_write_stats(s, &st0);
+	gate_hold(&g, s, &blocker, 320, p[0]);
+	struct bwrite w[6] = {
+	    {.kind = BW_CREATE, .tag = 321, .player = p[1]},
+	    {.kind = BW_MOVE, .key = game, .expected = 1},
+	    {.kind = BW_MOVE, .key = game, .expected = 1},   /* stale */
+	    {.kind = BW_MOVE, .key = game, .expected = 2},   /* after w[1] */
+	    {.kind = BW_CREATE, .tag = 321, .player = p[2]}, /* taken id */
+	    {.kind = BW_CREATE, .tag = 322, .player = p[3]}};
+	start_queued(s, w, 6);
+	gate_release(&g, &blocker, w, 6);
+	store_write_stats(s, &st1);
+	test_cond("batch: the blocker landed", blocker.rc == 0);
+	test_cond("batch: six queued writes went in one batch, one commit",
+	          st1.batches == st0.batches + 2 &&
+	              st1.commits == st0.commits + 2 &&
+	              st1.units == st0.units + 7 && st1.largest >= 6);
+	test_cond("batch: the good units are kept",
+	          w[0].rc == 0 && w[1].rc == 0 && w[3].rc == 0 && w[5].rc == 0);
+	test_cond("batch: a stale seq is its unit's conflict alone",
+	          w[2].rc == BD_ECONFLICT && w[2].current == 2);
+	test_cond("batch: a taken id is its unit's conflict alone",
+	          w[4].rc == BD_ECONFLICT);
+	struct store_game row = {0};
+	store_game_by_key(s, game, &row);
+	test_cond("batch: the game is at seq 3", row.seq == 3);
+	store_game_release(&row);
+	test_cond("batch: the log holds moves 1..3 once each",
+	          raw_query("batch",
+	                    "SELECT count(*) = 3 AND max(seq) = 3 FROM moves",
+	                    NULL, 0) == 1);
+	char sql[160];
+	snprintf(sql, sizeof sql,
+	         "SELECT count(*) FROM seats WHERE player_key = %lld",
+	         (long long)p[2]);
+	test_cond("batch: a rolled-back unit left no seat",
+	          raw_query("batch", sql, NULL, 0) == 0);
+	test_cond("batch: the listener heard the kept units, in commit order",
+	          g.n == 2 && g.told[0] == p[1] && g.told[1] == p[3]);
+
+	/* A batch with no unit kept is rolled back: no COMMIT, nothing
+	 * written to the WAL (so no sync). */
+	store_write_stats(s, &st0);
+	gate_hold(&g, s, &blocker, 330, p[0]);
+	char wal[160];
+	snprintf(wal, sizeof wal, "%s-wal", db_path("batch"));
+	long long wal_before = file_size(wal);
+	struct bwrite bad[3] = {
+	    {.kind = BW_MOVE, .key = game, .expected = 0},
+	    {.kind = BW_MOVE, .key = game, .expected = 7},
+	    {.kind = BW_CREATE, .tag = 322, .player = p[1]}};
+	start_queued(s, bad, 3);
+	gate_release(&g, &blocker, bad, 3);
+	store_write_stats(s, &st1);
+	test_cond("batch: every unit failed alone",
+	          bad[0].rc == BD_ECONFLICT && bad[1].rc == BD_ECONFLICT &&
+	              bad[2].rc == BD_ECONFLICT);
+	test_cond("batch: a batch of failed units is not committed",
+	          st1.batches == st0.batches + 2 &&
+	              st1.commits == st0.commits + 1 &&
+	              st1.rolled_back == st0.rolled_back + 1);
+	test_cond("batch: ... and writes nothing to the WAL",
+	          wal_before > 0 && file_size(wal) == wal_before);
+	test_cond("batch: ... and tells no one", g.n == 0);
+
+	/* A COMMIT that fails (the file size limit: no space) fails every
+	 * unit of its batch, and none of it is in the file. */
+	store_write_stats(s, &st0);
+	gate_hold(&g, s, &blocker, 340, p[0]);
+	struct rlimit old_lim, lim;
+	getrlimit(RLIMIT_FSIZE, &old_lim);
+	signal(SIGXFSZ, SIG_IGN);
+	lim = old_lim;
+	lim.rlim_cur = (rlim_t)file_size(wal);
+	struct bwrite full[3] = {
+	    {.kind = BW_CREATE, .tag = 341, .player = p[1]},
+	    {.kind = BW_MOVE, .key = game, .expected = 3},
+	    {.kind = BW_CREATE, .tag = 342, .player = p[2]}};
+	setrlimit(RLIMIT_FSIZE, &lim);
+	start_queued(s, full, 3);
+	gate_release(&g, &blocker, full, 3);
+	setrlimit(RLIMIT_FSIZE, &old_lim);
+	store_write_stats(s, &st1);
+	test_cond("batch: a failed commit fails every unit with no space",
+	          full[0].rc == BD_ENOSPACE && full[1].rc == BD_ENOSPACE &&
+	              full[2].rc == BD_ENOSPACE);
+	test_cond("batch: ... counted as rolled back",
+	          st1.commits == st0.commits + 1 &&
+	              st1.rolled_back == st0.rolled_back + 1);
+	test_cond("batch: ... and told no one", g.n == 0);
+	store_game_by_key(s, game, &row);
+	test_cond("batch: ... the move is not in the game", row.seq == 3);
+	store_game_release(&row);
+	test_cond("batch: ... nor its games",
+	          store_game_get(s, "0000000000000155", &row) == BD_ENOTFOUND &&
+	              store_game_get(s, "0000000000000156", &row) ==
+	                  BD_ENOTFOUND);
+	struct bwrite again = {
+	    .s = s, .kind = BW_MOVE, .key = game, .expected = 3};
+	bwrite_run(&again);
+	test_cond("batch: with room again the move lands", again.rc == 0);
+
+	/* A write not taken into a batch within busy_timeout_ms is busy,
+	 * and nothing of it runs. */
+	store_on_change(s, NULL, NULL);
+	store_close(s);
+	struct store_config cfg = {
+	    .path = db_path("batch"), .connections = 1, .busy_timeout_ms = 100};
+	char err[256];
+	store_open(&cfg, &s, err, sizeof err);
+	store_on_change(s, gate_listener, &g);
+	gate_hold(&g, s, &blocker, 350, p[0]);
+	struct bwrite late = {.kind = BW_MOVE, .key = game, .expected = 4};
+	start_queued(s, &late, 1);
+	while (!atomic_load(&late.done))
+		sched_yield(); /* it gives up while the gate holds its batch */
+	test_cond("batch: a write not taken in time is busy",
+	          late.rc == BD_EBUSY && queued(s) == 0);
+	gate_release(&g, &blocker, &late, 1);
+	store_game_by_key(s, game, &row);
+	test_cond("batch: ... and was not written", row.seq == 4);
+	store_game_release(&row);
+	store_on_change(s, NULL, NULL);
+	store_close(s);
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof tmpdir, "/tmp/test_store.XXXXXX");
@@ -1327,6 +1618,7 @@ int main(void)
 	test_bot_seats();
 	test_write_lock_held_elsewhere();
 	test_file_deleted_or_replaced();
+	test_group_commit();
 	remove_tmpdir();
 	return test_report("store");
 }
