@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../common/decimal.h"
+#include "../display/i18n.h"
 #include "http.h"
 #include "live.h"
 
@@ -154,7 +155,9 @@ static void h_catalog(struct service *svc, const struct http_req *req,
 	struct svc_err err = {0};
 	const char *body;
 	size_t len;
-	if (service_catalog(svc, &body, &len, &err) < 0) {
+	size_t lang = i18n_negotiate(http_header(req, "Accept-Language"));
+	rep->language = i18n_tag(lang);
+	if (service_catalog(svc, lang, &body, &len, &err) < 0) {
 		problem_reply(rep, BD_EINTERNAL, &err, req->path);
 		return;
 	}
@@ -250,13 +253,15 @@ static void h_actions(struct service *svc, const struct http_req *req,
 	struct svc_err err = {0};
 	char *body = NULL;
 	size_t len = 0;
-	int rc = service_actions_bytes(svc, a->id, req->token, &body, &len,
-	                               &err);
+	size_t lang = i18n_negotiate(http_header(req, "Accept-Language"));
+	int rc = service_actions_bytes(svc, a->id, req->token, lang, &body,
+	                               &len, &err);
 	if (rc < 0) {
 		problem_reply(rep, rc, &err, req->path);
 		return;
 	}
 	rep->status = 200;
+	rep->language = i18n_tag(lang); /* the labels' */
 	rep->json = body;
 	rep->json_len = len;
 }
@@ -292,8 +297,7 @@ static void h_moves(struct service *svc, const struct http_req *req,
 	struct svc_err err = {0};
 	json_t *out = NULL;
 	int rc = service_moves(svc, a->id, req->token, http_query(req, "after"),
-	                       http_query(req, "limit"),
-	                       &out, &err);
+	                       http_query(req, "limit"), &out, &err);
 	finish(rep, req, rc, 200, out, &err);
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../display/label.h"
 #include "internal.h"
 
 #define LIST_LIMIT_DEFAULT 20
@@ -13,11 +14,13 @@
 
 /* ---- GET /v1/catalog ---- */
 
-static json_t *catalog_entry(const struct rules *r)
+static json_t *catalog_entry(const struct rules *r, size_t lang)
 {
 	json_t *e = r->catalog();
-	if (!e)
+	if (!e || display_catalog_entry(lang, r->id, e) < 0) {
+		json_decref(e);
 		return NULL;
+	}
 	json_object_set_new(e, "id", json_string(r->id));
 	json_object_set_new(e, "title", json_string(r->title));
 	json_object_set_new(e, "min_seats", json_integer(r->min_seats));
@@ -26,24 +29,27 @@ static json_t *catalog_entry(const struct rules *r)
 	return e;
 }
 
-/* The catalog body; new reference, or NULL. */
-static json_t *build_catalog(void)
+/* The catalog body in language lang; new reference, or NULL. */
+static json_t *build_catalog(size_t lang)
 {
 	size_t n;
 	const struct rules *const *all = engine_rules_all(&n);
 	json_t *games = json_array();
 	for (size_t i = 0; games && i < n; i++)
-		if (json_array_append_new(games, catalog_entry(all[i])) < 0) {
+		if (json_array_append_new(games, catalog_entry(all[i], lang)) <
+		    0) {
 			json_decref(games);
 			return NULL;
 		}
-	return json_pack("{s:o}", "games", games);
+	return json_pack("{s:o,s:s}", "games", games, "language",
+	                 i18n_tag(lang));
 }
 
-/* The catalog as the body's bytes (see internal.h); 0 or -1. */
-static int build_catalog_text(struct service *svc)
+/* The catalog in language lang as the body's bytes (see internal.h); 0
+ * or -1. */
+static int build_catalog_text(struct service *svc, size_t lang)
 {
-	json_t *c = build_catalog();
+	json_t *c = build_catalog(lang);
 	char *text = c ? json_dumps(c, JSON_COMPACT) : NULL;
 	json_decref(c);
 	if (!text)
@@ -55,17 +61,19 @@ static int build_catalog_text(struct service *svc)
 		return -1;
 	}
 	memcpy(body + n, "\n", 2); /* as every JSON body ends: a newline */
-	svc->catalog = body;
-	svc->catalog_len = n + 1;
+	svc->catalog[lang] = body;
+	svc->catalog_len[lang] = n + 1;
 	return 0;
 }
 
-int service_catalog(struct service *svc, const char **body, size_t *len,
-                    struct svc_err *err)
+int service_catalog(struct service *svc, size_t lang, const char **body,
+                    size_t *len, struct svc_err *err)
 {
 	(void)err;
-	*body = svc->catalog;
-	*len = svc->catalog_len;
+	if (lang >= i18n_count())
+		lang = 0;
+	*body = svc->catalog[lang];
+	*len = svc->catalog_len[lang];
 	return 0;
 }
 
@@ -87,7 +95,11 @@ struct service *service_new(struct store *st, size_t cache_games)
 	svc->st = st;
 	svc->clock_min_s = SVC_CLOCK_MIN_SECONDS;
 	svc->cache = engine_cache_new(cache_games);
-	if (!svc->cache || build_catalog_text(svc) < 0) {
+	size_t langs = i18n_count(); /* 0: a message catalog is broken */
+	int ok = svc->cache && langs > 0;
+	for (size_t l = 0; ok && l < langs; l++)
+		ok = build_catalog_text(svc, l) == 0;
+	if (!ok) {
 		service_free(svc);
 		return NULL;
 	}
@@ -105,7 +117,8 @@ void service_free(struct service *svc)
 		return;
 	service_bots_stop(svc);
 	engine_cache_free(svc->cache);
-	free(svc->catalog);
+	for (size_t l = 0; l < I18N_MAX_LANGS; l++)
+		free(svc->catalog[l]);
 	free(svc);
 }
 
@@ -182,9 +195,18 @@ int service_list(struct service *svc, const struct svc_list_query *q,
 /* ---- GET /v1/games/{id} and /actions ---- */
 
 /* Slots of engine_cache_bytes per game: the view of each viewer
- * (spectator 0, seat s at 1 + s), then the actions of each seat. */
-#define SLOT_VIEW(viewer)  ((unsigned)((viewer) + 1))
-#define SLOT_ACTIONS(seat) ((unsigned)(ENGINE_MAX_SEATS + 1 + (seat)))
+ * (spectator 0, seat s at 1 + s), then the actions of each seat in each
+ * of the first SLOT_LANGS languages (the labels are in the bytes; any
+ * further language shares language 0's slots, told apart by the tag). */
+#define SLOT_LANGS        2
+#define SLOT_VIEW(viewer) ((unsigned)((viewer) + 1))
+#define SLOT_ACTIONS(seat, lang)                                               \
+	((unsigned)(ENGINE_MAX_SEATS + 1 +                                     \
+	            ((lang) < SLOT_LANGS ? (lang) : 0) * ENGINE_MAX_SEATS +    \
+	            (seat)))
+_Static_assert(ENGINE_MAX_SEATS + 1 + SLOT_LANGS * ENGINE_MAX_SEATS <=
+                   ENGINE_CACHE_SLOTS,
+               "a cache slot for every view and every seat's actions");
 
 /* What an answer depends on besides the state and the viewer: the row's
  * fields that can change without a move (seats taken, clocks), as one
@@ -192,9 +214,9 @@ int service_list(struct service *svc, const struct svc_list_query *q,
 static uint64_t row_tag(const struct store_game *r)
 {
 	uint64_t h = 14695981039346656037ull;
-	const int64_t nums[] = {r->updated_ms, r->open_seats, r->deadline_ms,
-	                        (int64_t)r->seq, (int64_t)r->to_act,
-	                        (int64_t)r->bot_seats};
+	const int64_t nums[] = {r->updated_ms,      r->open_seats,
+	                        r->deadline_ms,     (int64_t)r->seq,
+	                        (int64_t)r->to_act, (int64_t)r->bot_seats};
 	const unsigned char *p = (const unsigned char *)nums;
 	for (size_t i = 0; i < sizeof nums; i++)
 		h = (h ^ p[i]) * 1099511628211ull;
@@ -233,8 +255,8 @@ int service_game_bytes(struct service *svc, const char *id, const char *token,
 		loaded_release(&l);
 		return rc;
 	}
-	*out = (struct svc_view){.seq = l.row.seq,
-	                         .open_seats = l.row.open_seats};
+	*out =
+	    (struct svc_view){.seq = l.row.seq, .open_seats = l.row.open_seats};
 	uint64_t tag = row_tag(&l.row);
 	if (want && !want(ctx, out)) {
 		loaded_release(&l); /* e.g. 304: no state, no JSON */
@@ -271,9 +293,28 @@ int service_game(struct service *svc, const char *id, const char *token,
 	return rc;
 }
 
+/* The actions of `seat` in l with their labels in lang; new reference. */
+static json_t *labelled_actions(const struct loaded *l, int seat, size_t lang)
+{
+	json_t *acts = engine_game_actions(l->g, seat);
+	if (!acts || json_array_size(acts) == 0)
+		return acts;
+	/* From what the seat sees, never the state (src/display/label.h). */
+	json_t *view = engine_game_view(l->g, seat);
+	int rc =
+	    view ? display_label_actions(lang, l->rules->id, view, seat, acts)
+	         : BD_ENOMEM;
+	json_decref(view);
+	if (rc < 0) {
+		json_decref(acts);
+		return NULL;
+	}
+	return acts;
+}
+
 int service_actions_bytes(struct service *svc, const char *id,
-                          const char *token, char **body, size_t *len,
-                          struct svc_err *err)
+                          const char *token, size_t lang, char **body,
+                          size_t *len, struct svc_err *err)
 {
 	struct loaded l;
 	int seat;
@@ -284,9 +325,13 @@ int service_actions_bytes(struct service *svc, const char *id,
 		loaded_release(&l);
 		return rc;
 	}
-	uint64_t tag = row_tag(&l.row);
-	if (engine_cache_bytes_get(svc->cache, l.row.key, SLOT_ACTIONS(seat),
-	                           l.row.seq, tag, body, len)) {
+	if (lang >= i18n_count())
+		lang = 0;
+	/* the language is in the key: its slot, and the tag */
+	uint64_t tag = row_tag(&l.row) ^ (0x9e3779b97f4a7c15ull * lang);
+	if (engine_cache_bytes_get(svc->cache, l.row.key,
+	                           SLOT_ACTIONS(seat, lang), l.row.seq, tag,
+	                           body, len)) {
 		loaded_release(&l);
 		return 0;
 	}
@@ -294,13 +339,14 @@ int service_actions_bytes(struct service *svc, const char *id,
 		return rc;
 	/* Nobody acts while seats are still open. */
 	json_t *acts =
-	    l.row.open_seats ? json_array() : engine_game_actions(l.g, seat);
+	    l.row.open_seats ? json_array() : labelled_actions(&l, seat, lang);
 	rc = json_bytes(json_pack("{s:I,s:o}", "seq", (json_int_t)l.g->seq,
 	                          "actions", acts),
 	                body, len);
 	if (rc == 0 && l.g->seq == l.row.seq)
-		engine_cache_bytes_put(svc->cache, l.row.key, SLOT_ACTIONS(seat),
-		                       l.row.seq, tag, *body, *len);
+		engine_cache_bytes_put(svc->cache, l.row.key,
+		                       SLOT_ACTIONS(seat, lang), l.row.seq, tag,
+		                       *body, *len);
 	loaded_release(&l);
 	return rc;
 }
@@ -310,7 +356,7 @@ int service_actions(struct service *svc, const char *id, const char *token,
 {
 	char *body = NULL;
 	size_t len = 0;
-	int rc = service_actions_bytes(svc, id, token, &body, &len, err);
+	int rc = service_actions_bytes(svc, id, token, 0, &body, &len, err);
 	if (rc == 0) {
 		*out = json_loadb(body, len, 0, NULL);
 		rc = *out ? 0 : BD_ENOMEM;
@@ -371,7 +417,8 @@ int service_moves(struct service *svc, const char *id, const char *token,
 	/* The page: moves from+1 .. upto, all at or before the state the
 	 * caller sees (l.g), read from the state at `from` onwards, so its
 	 * cost depends on its length, never on the log's. */
-	uint64_t now = l.g->seq, start = (uint64_t)from < now ? (uint64_t)from : now;
+	uint64_t now = l.g->seq,
+	         start = (uint64_t)from < now ? (uint64_t)from : now;
 	uint64_t upto = now - start > (uint64_t)n ? start + (uint64_t)n : now;
 	struct moves_ctx mc = {NULL, l.g, viewer, json_array(), err};
 	rc = mc.moves ? 0 : BD_ENOMEM;
