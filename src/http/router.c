@@ -225,6 +225,14 @@ static void h_game(struct service *svc, const struct http_req *req,
                    const struct route_args *a, struct http_reply *rep)
 {
 	struct svc_err err = {0};
+	const char *at = http_query(req, "at");
+	if (at) { /* a past position: no ETag, never waits */
+		json_t *out = NULL;
+		int rc =
+		    service_game_at(svc, a->id, req->token, at, &out, &err);
+		finish(rep, req, rc, 200, out, &err);
+		return;
+	}
 	if (live_game_wait(svc, req, a->id, rep))
 		return; /* ?wait=: a problem, or suspended until a move */
 	struct game_want w = {rep, http_header(req, "If-None-Match")};

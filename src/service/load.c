@@ -58,16 +58,16 @@ int load_apply_logged(struct engine_game *g, uint64_t seq, int seat,
 struct tail_ctx {
 	struct engine_game *g;
 	struct svc_err *err;
-	int keep;           /* 1: keep the last snapshot crossed above from */
-	uint64_t from;      /* the seq the replay started at */
-	void *snap;         /* the last one crossed, or NULL; malloc'd */
-	uint64_t snap_seq;  /* its seq */
+	int keep;          /* 1: keep the last snapshot crossed above from */
+	uint64_t from;     /* the seq the replay started at */
+	void *snap;        /* the last one crossed, or NULL; malloc'd */
+	uint64_t snap_seq; /* its seq */
 };
 
 static int apply_tail(void *ctx, uint64_t seq, int seat, const char *action,
-                      const char *reason)
+                      const char *reason, int64_t created_ms)
 {
-	(void)reason; /* replay never reads why a move was made */
+	(void)reason, (void)created_ms; /* a replay reads only the moves */
 	struct tail_ctx *t = ctx;
 	int rc = load_apply_logged(t->g, seq, seat, action, t->err);
 	if (rc == 0 && t->keep && seq > t->from &&
@@ -153,7 +153,8 @@ out_release:
 static int row_rules(struct loaded *l, struct svc_err *err)
 {
 	l->rules = engine_rules_find(l->row.rules_id);
-	if (!l->rules || !engine_rules_replays(l->rules, l->row.rules_version)) {
+	if (!l->rules ||
+	    !engine_rules_replays(l->rules, l->row.rules_version)) {
 		loaded_release(l);
 		return fail(err, BD_EINTERNAL,
 		            "the game's rules version is not served here");

@@ -312,6 +312,56 @@ static json_t *labelled_actions(const struct loaded *l, int seat, size_t lang)
 	return acts;
 }
 
+int service_game_at(struct service *svc, const char *id, const char *token,
+                    const char *at, json_t **out, struct svc_err *err)
+{
+	int64_t n;
+	if (!svc__parse_uint(at, 0, INT64_MAX, &n))
+		return svc__fail(err, BD_EBADREQUEST,
+		                 "at must be a non-negative integer seq");
+	struct loaded l;
+	int seat;
+	int rc =
+	    load_game_seat(svc->st, svc->cache, id, token, 0, &l, &seat, err);
+	if (rc < 0)
+		return rc;
+	struct engine_game *then = NULL;
+	json_t *body = NULL;
+	if ((uint64_t)n > l.g->seq) {
+		rc =
+		    svc__fail(err, BD_EBADREQUEST,
+		              "at must be a seq from 0 to the game's, %" PRIu64,
+		              l.g->seq);
+		goto out;
+	}
+	if ((rc = load_at(svc->st, &l.row, l.rules, (uint64_t)n, &then, err)) <
+	    0)
+		goto out;
+	/* The object of that position, with what is revealed since: its
+	 * view as the rules show it now (over: everything), and the seed
+	 * once the game is over. */
+	struct loaded past = l;
+	past.g = then;
+	struct rules_result res;
+	int over = engine_game_result(l.g, &res);
+	body = svc__game_json(svc, &past, seat);
+	json_t *now = over ? svc__game_json(svc, &l, seat) : NULL;
+	if (body && over &&
+	    (!now ||
+	     json_object_set(body, "seed", json_object_get(now, "seed")) < 0 ||
+	     json_object_set_new(
+	         body, "view", then->rules->view(then->state, seat, 1)) < 0)) {
+		json_decref(body);
+		body = NULL;
+	}
+	json_decref(now);
+	rc = svc__give(body, out);
+out:
+	engine_game_free(then);
+	loaded_release(&l);
+	return rc;
+}
+
 int service_actions_bytes(struct service *svc, const char *id,
                           const char *token, size_t lang, char **body,
                           size_t *len, struct svc_err *err)
@@ -376,7 +426,7 @@ struct moves_ctx {
 };
 
 static int moves_one(void *ctx, uint64_t seq, int seat, const char *action,
-                     const char *reason)
+                     const char *reason, int64_t created_ms)
 {
 	struct moves_ctx *mc = ctx;
 	int rc = load_apply_logged(mc->g, seq, seat, action, mc->err);
@@ -386,8 +436,9 @@ static int moves_one(void *ctx, uint64_t seq, int seat, const char *action,
 	json_t *shown =
 	    a ? engine_move_view(mc->g, mc->now, seat, a, mc->viewer) : NULL;
 	json_decref(a);
-	json_t *e = json_pack("{s:I,s:i,s:o}", "seq", (json_int_t)seq, "seat",
-	                      seat, "action", shown);
+	json_t *e =
+	    json_pack("{s:I,s:i,s:o,s:o}", "seq", (json_int_t)seq, "seat", seat,
+	              "action", shown, "time", svc__iso_time(created_ms));
 	if (e && reason &&
 	    json_object_set_new(e, "by", json_string(reason)) < 0) {
 		json_decref(e);

@@ -136,6 +136,14 @@ int service_game_bytes(struct service *svc, const char *id, const char *token,
                        svc_want_fn want, void *ctx, struct svc_view *out,
                        struct svc_err *err);
 
+/* GET /v1/games/{id}?at=N: the game object as it was after move N (0 ..
+ * the game's seq; `at` is the query's text), its view redacted as of now:
+ * what the caller may see today of that position (everything once the
+ * game is over), never more.  Not cached.  BD_EBADREQUEST for an `at`
+ * that is not such a seq; otherwise errors as service_game. */
+int service_game_at(struct service *svc, const char *id, const char *token,
+                    const char *at, json_t **out, struct svc_err *err);
+
 /* GET /v1/games/{id}/actions.  Needs a token. */
 int service_actions(struct service *svc, const char *id, const char *token,
                     json_t **out, struct svc_err *err);

@@ -52,7 +52,8 @@
  * (sql/0006_clocks.sql), and the deadline.soon lead (store.h,
  * STORE_SOON_CAP_MS and STORE_SOON_SHARE) as SQL. */
 #define CLOCK_ALLOWED                                                          \
-	"(json_extract(clock, '$.move_ms') + json_extract(clock, '$.bank_ms'))"
+	"(json_extract(clock, '$.move_ms') + json_extract(clock, "             \
+	"'$.bank_ms'))"
 #define STR_(x)          #x
 #define STR(x)           STR_(x)
 #define CLOCK_SOON_CAP   STR(STORE_SOON_CAP_MS)
@@ -127,7 +128,8 @@ static const char *const stmt_sql[ST_COUNT] = {
                         "to_act = ?4, result = ?5, updated_ms = ?6, "
                         "clock_state = ?7, deadline_ms = nullif(?8, 0), "
                         "soon_ms = nullif(?9, 0) WHERE key = ?1",
-    [ST_MOVES_AFTER] = "SELECT seq, seat, action, reason FROM moves "
+    [ST_MOVES_AFTER] = "SELECT seq, seat, action, reason, created_ms "
+                       "FROM moves "
                        "WHERE game_key = ?1 AND seq > ?2 AND seq <= ?3 "
                        "ORDER BY seq",
     [ST_SNAPSHOT_PUT] = "INSERT OR REPLACE INTO snapshots (game_key, seq, "
@@ -184,16 +186,17 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_EV_GAME_STATE] = "SELECT status = 'active', status = 'finished', "
                          "to_act, open_seats FROM games WHERE key = ?1",
     /* ?1 game, ?2 type, ?3 seat mask, ?4 now */
-    [ST_EV_SEATED] = "INSERT INTO events (id, player_key, game_key, type, "
-                     "data, created_ms) "
-                     "SELECT 'evt_' || lower(hex(randomblob(12))), "
-                     "s.player_key, g.key, ?2, CASE WHEN ?2 = 'turn' "
-                     "THEN json_insert(" EV_DATA ", '$.deadline', "
-                     ISO_MS(SEAT_DEADLINE) ", '$.bank_ms', " SEAT_BANK
-                     ") ELSE " EV_DATA " END, ?4 "
-                     "FROM seats s JOIN games g ON g.key = s.game_key "
-                     "WHERE s.game_key = ?1 AND s.player_key IS NOT NULL "
-                     "AND (?3 >> s.seat) & 1 ORDER BY s.seat",
+    [ST_EV_SEATED] =
+        "INSERT INTO events (id, player_key, game_key, type, "
+        "data, created_ms) "
+        "SELECT 'evt_' || lower(hex(randomblob(12))), "
+        "s.player_key, g.key, ?2, CASE WHEN ?2 = 'turn' "
+        "THEN json_insert(" EV_DATA ", '$.deadline', " ISO_MS(
+            SEAT_DEADLINE) ", '$.bank_ms', " SEAT_BANK ") ELSE " EV_DATA
+                           " END, ?4 "
+                           "FROM seats s JOIN games g ON g.key = s.game_key "
+                           "WHERE s.game_key = ?1 AND s.player_key IS NOT NULL "
+                           "AND (?3 >> s.seat) & 1 ORDER BY s.seat",
     [ST_EV_INVITED] = "INSERT INTO events (id, player_key, game_key, type, "
                       "data, created_ms) "
                       "SELECT 'evt_' || lower(hex(randomblob(12))), "
@@ -206,9 +209,11 @@ static const char *const stmt_sql[ST_COUNT] = {
         "INSERT INTO events (id, player_key, game_key, type, data, "
         "created_ms) SELECT 'evt_' || lower(hex(randomblob(12))), "
         "s.player_key, g.key, 'deadline.soon', json_insert(" EV_DATA
-        ", '$.deadline', " ISO_MS("?3") ", '$.bank_ms', " SEAT_BANK
-        "), ?4 FROM seats s JOIN games g ON g.key = s.game_key "
-        "WHERE s.game_key = ?1 AND s.seat = ?2 AND s.player_key IS NOT NULL",
+        ", '$.deadline', " ISO_MS(
+            "?3") ", '$.bank_ms', " SEAT_BANK
+                  "), ?4 FROM seats s JOIN games g ON g.key = s.game_key "
+                  "WHERE s.game_key = ?1 AND s.seat = ?2 AND s.player_key IS "
+                  "NOT NULL",
     [ST_EV_TOUCHED] = "SELECT DISTINCT coalesce(player_key, invited) "
                       "FROM seats WHERE game_key = ?1 AND "
                       "coalesce(player_key, invited) IS NOT NULL",
@@ -998,8 +1003,7 @@ static void pool_close(struct store *s)
 static int take_ownership(struct store *s, char *err, size_t errlen)
 {
 	char lock[4096];
-	if (snprintf(lock, sizeof lock, "%s.lock", s->path) >=
-	    (int)sizeof lock)
+	if (snprintf(lock, sizeof lock, "%s.lock", s->path) >= (int)sizeof lock)
 		return open_fail(err, errlen, BD_EBADREQUEST,
 		                 "the database path is too long");
 	s->owner_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
@@ -1366,8 +1370,7 @@ static int soon_tx(struct conn *c, void *ctx)
 	                  NULL, NULL);
 }
 
-int store_game_soon(struct store *s, int64_t key, uint64_t seq,
-                    int64_t soon_ms)
+int store_game_soon(struct store *s, int64_t key, uint64_t seq, int64_t soon_ms)
 {
 	struct soon_ctx x = {key, (int64_t)seq, soon_ms};
 	return store__write_tx(s, soon_tx, &x);
@@ -1399,7 +1402,8 @@ static int move_row(sqlite3_stmt *st, void *ctx)
 	int rc = x->fn(x->ctx, (uint64_t)sqlite3_column_int64(st, 0),
 	               sqlite3_column_int(st, 1),
 	               (const char *)sqlite3_column_text(st, 2),
-	               (const char *)sqlite3_column_text(st, 3));
+	               (const char *)sqlite3_column_text(st, 3),
+	               sqlite3_column_int64(st, 4));
 	return rc < 0 ? rc : 0;
 }
 
@@ -1495,10 +1499,10 @@ int store_snapshot_get(struct store *s, int64_t key, uint64_t max_seq,
 {
 	struct snapshot_get_ctx x = {0};
 	struct conn *c = store__checkout(s);
-	int rc = store__run(c, ST_SNAPSHOT_GET,
-	                    ARGS(A_I64(key), A_I64(clamp_seq(max_seq)),
-	                         A_I64(rules_version)),
-	                    snapshot_row, &x);
+	int rc = store__run(
+	    c, ST_SNAPSHOT_GET,
+	    ARGS(A_I64(key), A_I64(clamp_seq(max_seq)), A_I64(rules_version)),
+	    snapshot_row, &x);
 	store__checkin(s, c);
 	if (rc < 0) {
 		free(x.state);
@@ -1546,13 +1550,13 @@ static int append_tx(struct conn *c, void *ctx)
 	                     A_TEXT(m->action), A_I64(now), A_TEXT(m->reason)),
 	                NULL, NULL);
 	if (rc == 0)
-		rc = store__run(
-		    c, ST_GAME_ADVANCE,
-		    ARGS(A_I64(x->key), A_I64(next), A_TEXT(m->status),
-		         A_I64(m->to_act), A_TEXT(m->result), A_I64(now),
-		         A_TEXT(m->clock_state), A_I64(m->deadline_ms),
-		         A_I64(m->soon_ms)),
-		    NULL, NULL);
+		rc = store__run(c, ST_GAME_ADVANCE,
+		                ARGS(A_I64(x->key), A_I64(next),
+		                     A_TEXT(m->status), A_I64(m->to_act),
+		                     A_TEXT(m->result), A_I64(now),
+		                     A_TEXT(m->clock_state),
+		                     A_I64(m->deadline_ms), A_I64(m->soon_ms)),
+		                NULL, NULL);
 	if (rc == 0 && m->snapshot)
 		rc = put_snapshot(c, x->key, (uint64_t)next, m->snapshot);
 	if (rc == 0)

@@ -146,9 +146,9 @@ struct seen_moves {
 };
 
 static int see_move(void *ctx, uint64_t seq, int seat, const char *action,
-                    const char *reason)
+                    const char *reason, int64_t created_ms)
 {
-	(void)reason;
+	(void)reason, (void)created_ms;
 	struct seen_moves *m = ctx;
 	if (m->n == 512)
 		return -98;
@@ -533,7 +533,8 @@ static void test_snapshots(void)
 	uint64_t seq = 0;
 	int rc = store_snapshot_get(s, key, 10, 7, &st, &len, &seq);
 	test_cond("snapshots: the newest of the version",
-	          rc == 0 && seq == 3 && len == 4 && memcmp(st, "defg", 4) == 0);
+	          rc == 0 && seq == 3 && len == 4 &&
+	              memcmp(st, "defg", 4) == 0);
 	free(st);
 	rc = store_snapshot_get(s, key, 2, 7, &st, &len, &seq);
 	test_cond("snapshots: at or before max_seq, skipping another version",
@@ -547,8 +548,8 @@ static void test_snapshots(void)
 	m.snapshot = &with;
 	rc = store_move_append(s, key, 3, &m, NULL, NULL);
 	test_cond("snapshots: written with the move",
-	          rc == 0 && store_snapshot_get(s, key, 4, 7, &st, &len,
-	                                        &seq) == 0 &&
+	          rc == 0 &&
+	              store_snapshot_get(s, key, 4, 7, &st, &len, &seq) == 0 &&
 	              seq == 4 && len == 5);
 	free(st);
 	m.snapshot = &a;
@@ -887,7 +888,8 @@ static void test_idempotency_records(void)
 	memset(rec.scope, 7, 32);
 	memset(rec.request, 8, 32);
 	struct store_move m = {
-	    0, "{\"type\":\"x\"}", "active", 1, NULL, 0, NULL, NULL, 0, 0, NULL};
+	    0,   "{\"type\":\"x\"}", "active", 1, NULL, 0, NULL, NULL, 0, 0,
+	    NULL};
 	test_cond("idem: recorded with the move",
 	          store_move_append(s, key, 0, &m, &rec, NULL) == 0);
 	uint64_t cur = 0;
@@ -1027,9 +1029,13 @@ static void test_events(void)
 	          b.n == 2 && strcmp(b.types[1], "game.started") == 0 &&
 	              h.n == 2 && strcmp(h.types[0], "game.started") == 0 &&
 	              strcmp(h.types[1], "turn") == 0);
-	struct store_move m = {0, "{\"type\":\"x\"}", "active", 2, NULL, 0, NULL, NULL, 0, 0, NULL};
+	struct store_move m = {
+	    0,   "{\"type\":\"x\"}", "active", 2, NULL, 0, NULL, NULL, 0, 0,
+	    NULL};
 	store_move_append(s, key, 0, &m, NULL, NULL);
-	m = (struct store_move){1, "{\"type\":\"x\"}", "active", 2, NULL, 0, NULL, NULL, 0, 0, NULL};
+	m = (struct store_move){
+	    1,   "{\"type\":\"x\"}", "active", 2, NULL, 0, NULL, NULL, 0, 0,
+	    NULL};
 	store_move_append(s, key, 1, &m, NULL, NULL);
 	b = events_of(s, bob);
 	test_cond("events: a turn when the seat comes to act, not again while "
