@@ -281,4 +281,4 @@ def move_times_and_rules_version(binary):
 
 
 if __name__ == "__main__":
-    run_all("display")
+    run_all("display-http")
