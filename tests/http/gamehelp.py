@@ -3,7 +3,9 @@ few calls every game test makes, and a raw reader for event streams."""
 import collections
 import contextlib
 import json
+import os
 import socket
+import subprocess
 import time
 
 from harness import Server, check
@@ -229,3 +231,24 @@ def acknowledged_in_logs(s, games, acked):
     found += ["%s#%d (seat %d) is in the log but no post was told it landed" % (gid, m["seq"], m["seat"])
               for gid, seat_logs in logs.items() for m in seat_logs[0] if (gid, m["seq"]) not in told]
     return found
+
+
+def engine_pairs(binary, n):
+    """The twin pairs the engine-level suite builds (one JSON object a
+    line); it checks them itself first and fails if they do not hold."""
+    exe = os.path.join(os.path.dirname(os.path.abspath(binary)), "tests", "test_properties")
+    p = subprocess.run([exe, "--export", str(n)], capture_output=True, timeout=300)
+    check(p.returncode == 0, "test_properties --export failed: %s" % p.stderr.decode()[-2000:])
+    return [json.loads(line) for line in p.stdout.decode().splitlines() if line]
+
+
+def create_game(s, game, seats, options=None, setup=None):
+    """A new game of `game` for `seats` seats: (id, [seat tokens])."""
+    body = {"game": game, "seats": seats}
+    if options:
+        body["options"] = options
+    if setup is not None:
+        body["setup"] = setup
+    r = s.request("POST", "/v1/games", body)
+    check(r.status == 201, "create %s/%d: %r" % (game, seats, r))
+    return r.json["id"], [x["token"] for x in r.json["seats"]]

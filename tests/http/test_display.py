@@ -23,40 +23,20 @@
 Usage: test_display.py BOARDD [test names...]"""
 import datetime
 import json
-import os
 import random
-import subprocess
 
-from gamehelp import read_stream, server
+from gamehelp import create_game as create, engine_pairs, read_stream, server
 from harness import check, run_all, test
 
 FR = {"Accept-Language": "fr-CA, fr;q=0.9, en;q=0.5"}
 GAMES = [("agent-avenue", {}, 2), ("agent-avenue", {}, 3), ("agent-avenue", {}, 4),
          ("agent-avenue", {"mode": "advanced"}, 2), ("agent-avenue", {"mode": "advanced"}, 3),
-         ("agent-avenue", {"mode": "advanced"}, 4), ("quantum", {}, 2), ("quantum", {}, 3)]
+         ("agent-avenue", {"mode": "advanced"}, 4), ("quantum", {}, 2), ("quantum", {}, 3)] + \
+    [("agent-avenue", {"mode": "advanced"}, n) for n in (2, 3, 4, 2, 3, 4)]  # the black market's rarer cards
 MOVES = 150
 SHIP_NAMES = {"en": ["battlestation", "flagship", "destroyer", "frigate", "interceptor", "scout"],
               "fr": ["station de combat", "vaisseau amiral", "destroyer", "frégate", "intercepteur",
                      "éclaireur"]}
-
-
-def engine_pairs(binary, n):
-    """The engine suite's twin pairs (as test_properties.py reads them)."""
-    exe = os.path.join(os.path.dirname(os.path.abspath(binary)), "tests", "test_properties")
-    p = subprocess.run([exe, "--export", str(n)], capture_output=True, timeout=300)
-    check(p.returncode == 0, "test_properties --export failed: %s" % p.stderr.decode()[-2000:])
-    return [json.loads(line) for line in p.stdout.decode().splitlines() if line]
-
-
-def create(s, game, seats, options=None, setup=None):
-    body = {"game": game, "seats": seats}
-    if options:
-        body["options"] = options
-    if setup is not None:
-        body["setup"] = setup
-    r = s.request("POST", "/v1/games", body)
-    check(r.status == 201, "create %s/%d: %r" % (game, seats, r))
-    return r.json["id"], [x["token"] for x in r.json["seats"]]
 
 
 def bare(actions):
@@ -67,6 +47,21 @@ def listed(s, gid, tok, headers=None):
     r = s.request("GET", "/v1/games/%s/actions" % gid, token=tok, headers=headers)
     check(r.status == 200, "actions: %r" % r)
     return r
+
+
+def random_moves(s, gid, tok, rng, n, after=None):
+    """Up to n random listed moves (fewer if the game ends); after() is
+    called after each."""
+    for _ in range(n):
+        g = s.request("GET", "/v1/games/" + gid, validate=False).json
+        if g["status"] != "active":
+            return
+        seat = rng.choice(g["to_act"])
+        a = rng.choice(listed(s, gid, tok[seat]).json["actions"])
+        r = s.request("POST", "/v1/games/%s/moves" % gid, {"action": a}, token=tok[seat])
+        check(r.status == 201, "a listed move: %r" % r)
+        if after:
+            after()
 
 
 def language_of(r):
@@ -208,16 +203,10 @@ def at_n_is_the_view_after_move_n(binary):
             viewers = [None] + tok
             seen = {i: [live_keys(s.request("GET", "/v1/games/" + gid, token=t).json)]
                     for i, t in enumerate(viewers)}
-            for _ in range(25):
-                g = s.request("GET", "/v1/games/" + gid, validate=False).json
-                if g["status"] != "active":
-                    break
-                seat = rng.choice(g["to_act"])
-                a = rng.choice(listed(s, gid, tok[seat]).json["actions"])
-                check(s.request("POST", "/v1/games/%s/moves" % gid, {"action": a}, token=tok[seat]).status == 201,
-                      "move")
+            def after_move():
                 for i, t in enumerate(viewers):
                     seen[i].append(live_keys(s.request("GET", "/v1/games/" + gid, token=t).json))
+            random_moves(s, gid, tok, rng, 25, after_move)
             last = len(seen[0]) - 1
             over = seen[0][last]["status"] == "finished"
             for i, t in enumerate(viewers):
@@ -261,13 +250,7 @@ def move_times_and_rules_version(binary):
             g = s.request("GET", "/v1/games/" + gid).json
             check(g["rules_version"] == versions[game], "rules_version %r" % g)
             start = parse_time(g["created"])
-            for _ in range(12):
-                g = s.request("GET", "/v1/games/" + gid, validate=False).json
-                if g["status"] != "active":
-                    break
-                seat = rng.choice(g["to_act"])
-                a = rng.choice(listed(s, gid, tok[seat]).json["actions"])
-                s.request("POST", "/v1/games/%s/moves" % gid, {"action": a}, token=tok[seat])
+            random_moves(s, gid, tok, rng, 12)
             moves = s.request("GET", "/v1/games/%s/moves" % gid).json["moves"]
             times = [parse_time(m["time"]) for m in moves]
             check(times and times == sorted(times) and times[0] >= start,

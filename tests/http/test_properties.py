@@ -28,9 +28,8 @@ import json
 import os
 import random
 import re
-import subprocess
 
-from gamehelp import read_stream, server
+from gamehelp import create_game as create, engine_pairs, read_stream, server
 from harness import check, run_all, test
 
 TWINS = int(os.environ.get("PROP_HTTP_TWINS", "3"))
@@ -39,26 +38,6 @@ MOVES = int(os.environ.get("PROP_HTTP_MOVES", "40"))
 SEED = int(os.environ.get("PROP_SEED", "20261201"))  # also the engine suite's
 # No keep-alive may land in a stream while it is compared.
 QUIET = ["--keepalive", "3600"]
-
-
-def engine_pairs(binary, n):
-    """The twin pairs the engine-level suite builds (one JSON object a
-    line); it checks them itself first and fails if they do not hold."""
-    exe = os.path.join(os.path.dirname(os.path.abspath(binary)), "tests", "test_properties")
-    p = subprocess.run([exe, "--export", str(n)], capture_output=True, timeout=300)
-    check(p.returncode == 0, "test_properties --export failed: %s" % p.stderr.decode()[-2000:])
-    return [json.loads(line) for line in p.stdout.decode().splitlines() if line]
-
-
-def create(s, game, seats, options=None, setup=None):
-    body = {"game": game, "seats": seats}
-    if options:
-        body["options"] = options
-    if setup is not None:
-        body["setup"] = setup
-    r = s.request("POST", "/v1/games", body)
-    check(r.status == 201, "create %s/%d: %r" % (game, seats, r))
-    return r.json["id"], [x["token"] for x in r.json["seats"]]
 
 
 def normal(body):
