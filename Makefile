@@ -31,9 +31,10 @@ endif
 comma := ,
 
 LIB_SRC := $(wildcard src/common/*.c src/engine/*.c src/store/*.c \
-	src/service/*.c src/http/*.c src/bot/*.c src/hooks/*.c) \
+	src/service/*.c src/http/*.c src/bot/*.c src/hooks/*.c \
+	src/display/*.c) \
 	$(foreach g,$(GAMES),$(wildcard src/games/$(g)/*.c))
-GEN_SRC := $(BUILD)/gen/migrations.c $(BUILD)/gen/openapi.c
+GEN_SRC := $(BUILD)/gen/migrations.c $(BUILD)/gen/openapi.c $(BUILD)/gen/i18n.c
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:.c=.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 TESTS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
@@ -57,6 +58,12 @@ $(BUILD)/gen/%.o: $(BUILD)/gen/%.c
 $(BUILD)/gen/migrations.c: $(sort $(wildcard sql/*.sql)) tools/embed.sh
 	@mkdir -p $(dir $@)
 	./tools/embed.sh migrations $(sort $(wildcard sql/*.sql)) > $@
+
+# One message catalog per language (i18n/TAG.json; src/display/i18n.h):
+# a new file is a new language, with no code change.
+$(BUILD)/gen/i18n.c: $(sort $(wildcard i18n/*.json)) tools/embed.sh
+	@mkdir -p $(dir $@)
+	./tools/embed.sh languages $(sort $(wildcard i18n/*.json)) > $@
 
 $(BUILD)/gen/openapi.c: openapi/openapi.yaml tools/embed.sh
 	@mkdir -p $(dir $@)

@@ -5,6 +5,9 @@
 #   embed.sh blob NAME FILE        -> const char NAME[]; const size_t NAME_len;
 #   embed.sh migrations FILE...    -> const struct store_migration
 #                                     store_migrations[]; (files named NNNN_*.sql)
+#   embed.sh languages FILE...     -> const struct i18n_file i18n_files[];
+#                                     (files named TAG.json: one message
+#                                     catalog per language, src/display/i18n.h)
 # Output goes to stdout.  Every array ends with a NUL not counted in _len.
 set -eu
 
@@ -42,8 +45,28 @@ migrations)
 	echo "};"
 	echo "const size_t store_migrations_count = $i;"
 	;;
+languages)
+	shift
+	echo '#include "display/i18n.h"'
+	i=0
+	for f in "$@"; do
+		echo "static const char l$i[] = {"
+		bytes "$f"
+		echo "};"
+		i=$((i + 1))
+	done
+	echo "const struct i18n_file i18n_files[] = {"
+	i=0
+	for f in "$@"; do
+		t=$(basename "$f" .json)
+		echo "	{\"$t\", l$i, sizeof l$i - 1},"
+		i=$((i + 1))
+	done
+	echo "};"
+	echo "const size_t i18n_files_count = $i;"
+	;;
 *)
-	echo "usage: embed.sh blob NAME FILE | migrations FILE..." >&2
+	echo "usage: embed.sh blob NAME FILE | migrations FILE... | languages FILE..." >&2
 	exit 2
 	;;
 esac

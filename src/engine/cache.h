@@ -39,7 +39,7 @@ void engine_cache_put(struct engine_cache *c, int64_t key,
  * kind), valid for one seq and one `tag` (a hash of whatever else the
  * answer depends on; the caller's business).  They are dropped when the
  * entry gets a newer state or leaves the cache. */
-#define ENGINE_CACHE_SLOTS 12
+#define ENGINE_CACHE_SLOTS 13
 
 /* 1 and *out (a malloc'd copy, the caller frees) and *len when slot
  * `slot` of game `key` holds bytes for exactly (seq, tag) and the cached

@@ -104,6 +104,10 @@ struct http_reply {
 	int close; /* 1: close the connection after it (Connection: close) */
 	char ratelimit_policy[160]; /* RateLimit-Policy value, or "" */
 	char ratelimit[160];        /* RateLimit value, or "" */
+	const char *language;       /* a body in a language chosen by
+	                               Accept-Language: its tag, sent as
+	                               Content-Language with Vary:
+	                               Accept-Language; NULL: none (static) */
 };
 
 /* The value of request header `name`, or NULL.  Borrowed. */

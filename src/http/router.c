@@ -8,6 +8,7 @@
 #include <sodium.h>
 
 #include "../common/decimal.h"
+#include "../display/i18n.h"
 #include "http.h"
 #include "live.h"
 
@@ -156,7 +157,9 @@ static void h_catalog(struct service *svc, const struct http_req *req,
 	struct svc_err err = {0};
 	const char *body;
 	size_t len;
-	if (service_catalog(svc, &body, &len, &err) < 0) {
+	size_t lang = i18n_negotiate(http_header(req, "Accept-Language"));
+	rep->language = i18n_tag(lang);
+	if (service_catalog(svc, lang, &body, &len, &err) < 0) {
 		problem_reply(rep, BD_EINTERNAL, &err, req->path);
 		return;
 	}
@@ -224,6 +227,14 @@ static void h_game(struct service *svc, const struct http_req *req,
                    const struct route_args *a, struct http_reply *rep)
 {
 	struct svc_err err = {0};
+	const char *at = http_query(req, "at");
+	if (at) { /* a past position: no ETag, never waits */
+		json_t *out = NULL;
+		int rc =
+		    service_game_at(svc, a->id, req->token, at, &out, &err);
+		finish(rep, req, rc, 200, out, &err);
+		return;
+	}
 	if (live_game_wait(svc, req, a->id, rep))
 		return; /* ?wait=: a problem, or suspended until a move */
 	struct game_want w = {rep, http_header(req, "If-None-Match")};
@@ -252,13 +263,15 @@ static void h_actions(struct service *svc, const struct http_req *req,
 	struct svc_err err = {0};
 	char *body = NULL;
 	size_t len = 0;
-	int rc =
-	    service_actions_bytes(svc, a->id, req->token, &body, &len, &err);
+	size_t lang = i18n_negotiate(http_header(req, "Accept-Language"));
+	int rc = service_actions_bytes(svc, a->id, req->token, lang, &body,
+	                               &len, &err);
 	if (rc < 0) {
 		problem_reply(rep, rc, &err, req->path);
 		return;
 	}
 	rep->status = 200;
+	rep->language = i18n_tag(lang); /* the labels' */
 	rep->json = body;
 	rep->json_len = len;
 }

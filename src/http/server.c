@@ -324,7 +324,13 @@ static void add_common_headers(struct MHD_Response *r,
 	                        "Idempotent-Replayed, RateLimit, "
 	                        "RateLimit-Policy");
 	MHD_add_response_header(r, "Cache-Control", "no-store");
-	MHD_add_response_header(r, "Vary", "Authorization");
+	/* A body that depends on Accept-Language says so (RFC 9110 §12.5.5),
+	 * so that a cache keeps one representation per language. */
+	MHD_add_response_header(r, "Vary",
+	                        rep->language ? "Authorization, Accept-Language"
+	                                      : "Authorization");
+	if (rep->language)
+		MHD_add_response_header(r, "Content-Language", rep->language);
 	if (rep->etag[0])
 		MHD_add_response_header(r, "ETag", rep->etag);
 	if (rep->location[0])

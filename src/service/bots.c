@@ -3,13 +3,13 @@
  * A pool of threads (service_bots_start's `workers`) and one bounded
  * queue of game keys.  A key is queued when a
  * committed move, a join or a creation leaves a bot seat to act
- * (svc__bots_wake); a worker takes it, loads the game, lets the bot choose for the
- * lowest such seat and posts the choice as svc__move_as does for any
- * client that sends expected_seq: with the seq it read, so a move that
- * landed meanwhile makes it load and decide again.  The move is logged
- * like a player's and announced to every live stream; a replay never runs
- * a bot.  After each move the game goes to the back of the queue if a bot
- * is still to act, so bot-vs-bot games share the workers.
+ * (svc__bots_wake); a worker takes it, loads the game, lets the bot choose for
+ * the lowest such seat and posts the choice as svc__move_as does for any client
+ * that sends expected_seq: with the seq it read, so a move that landed
+ * meanwhile makes it load and decide again.  The move is logged like a player's
+ * and announced to every live stream; a replay never runs a bot.  After each
+ * move the game goes to the back of the queue if a bot is still to act, so
+ * bot-vs-bot games share the workers.
  *
  * No game is played by two workers at once: each worker claims the key
  * it took (`playing`); a worker that takes a key another one holds drops
@@ -157,8 +157,7 @@ int svc__bot_of(const char *bots, int seat, struct bot_spec *out)
 	size_t i;
 	json_t *e;
 	int rc = a ? BD_ENOTFOUND : BD_EINTERNAL;
-	json_array_foreach(a, i, e)
-	{
+	json_array_foreach(a, i, e) {
 		json_t *s = json_object_get(e, "seat");
 		if (json_is_integer(s) && json_integer_value(s) == seat) {
 			rc = bot_spec_from_json(json_object_get(e, "bot"), out,

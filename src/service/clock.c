@@ -56,8 +56,7 @@ int svc__clock_parse(const json_t *clock, const json_t *on_timeout,
 		    "{\"bank_seconds\":B,\"increment_seconds\":I}");
 	const char *k;
 	json_t *v;
-	json_object_foreach((json_t *)clock, k, v)
-	{
+	json_object_foreach((json_t *)clock, k, v) {
 		int known = 0;
 		for (int i = 0; keys[i]; i++)
 			known |= strcmp(k, keys[i]) == 0;

@@ -3,6 +3,7 @@
 #ifndef BD_SERVICE_INTERNAL_H
 #define BD_SERVICE_INTERNAL_H
 
+#include "../display/i18n.h"
 #include "load.h"
 #include "service.h"
 #include "token.h"
@@ -12,10 +13,11 @@ struct service {
 	struct engine_cache *cache; /* owned */
 	service_move_fn on_move;    /* listener for committed moves, or NULL */
 	void *on_move_ctx;          /* its context */
-	char *catalog;              /* GET /v1/catalog's body (compact JSON
-	                               and a newline), built once: the rules
-	                               never change; malloc'd */
-	size_t catalog_len;         /* its bytes */
+	char *catalog[I18N_MAX_LANGS]; /* GET /v1/catalog's body in each
+	                               language (compact JSON and a newline),
+	                               built once: the rules never change;
+	                               malloc'd */
+	size_t catalog_len[I18N_MAX_LANGS]; /* their bytes */
 	int hooks_allow_private;    /* 1: webhooks may name private hosts */
 	struct svc_bots *bots;      /* the bot worker (bots.c), or NULL */
 	unsigned clock_min_s;       /* shortest clock duration accepted,

@@ -158,11 +158,11 @@ json_t *svc__game_json(struct service *svc, const struct loaded *l, int viewer)
 	/* Nobody acts while seats are still open. */
 	unsigned to_act = l->row.open_seats ? 0 : engine_game_to_act(l->g);
 	return json_pack(
-	    "{s:s,s:s,s:I,s:i,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "id",
-	    l->row.id, "game", l->rules->id, "seq", (json_int_t)l->g->seq,
-	    "seats", l->g->seats, "status", status, "to_act",
-	    svc__seat_list(to_act), "you",
-	    viewer >= 0 ? json_integer(viewer) : json_null(), "players",
+	    "{s:s,s:s,s:i,s:I,s:i,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
+	    "id", l->row.id, "game", l->rules->id, "rules_version",
+	    (int)l->row.rules_version, "seq", (json_int_t)l->g->seq, "seats",
+	    l->g->seats, "status", status, "to_act", svc__seat_list(to_act),
+	    "you", viewer >= 0 ? json_integer(viewer) : json_null(), "players",
 	    seats_json(svc, l), "view", engine_game_view(l->g, viewer),
 	    "result", svc__result_json(l->g), "clock", svc__clock_json(&l->row),
 	    "seed", seed_json(l), "created", svc__iso_time(l->row.created_ms),

@@ -64,9 +64,9 @@ struct tail_ctx {
 };
 
 static int apply_tail(void *ctx, uint64_t seq, int seat, const char *action,
-                      const char *reason)
+                      const char *reason, int64_t created_ms)
 {
-	(void)reason; /* replay never reads why a move was made */
+	(void)reason, (void)created_ms; /* a replay reads only the moves */
 	struct tail_ctx *t = ctx;
 	int rc = load_apply_logged(t->g, seq, seat, action, t->err);
 	if (rc == 0 && t->keep && seq > t->from &&

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../display/label.h"
 #include "internal.h"
 
 #define LIST_LIMIT_DEFAULT 20
@@ -13,11 +14,13 @@
 
 /* ---- GET /v1/catalog ---- */
 
-static json_t *catalog_entry(const struct rules *r)
+static json_t *catalog_entry(const struct rules *r, size_t lang)
 {
 	json_t *e = r->catalog();
-	if (!e)
+	if (!e || display_catalog_entry(lang, r->id, e) < 0) {
+		json_decref(e);
 		return NULL;
+	}
 	json_object_set_new(e, "id", json_string(r->id));
 	json_object_set_new(e, "title", json_string(r->title));
 	json_object_set_new(e, "min_seats", json_integer(r->min_seats));
@@ -26,24 +29,27 @@ static json_t *catalog_entry(const struct rules *r)
 	return e;
 }
 
-/* The catalog body; new reference, or NULL. */
-static json_t *build_catalog(void)
+/* The catalog body in language lang; new reference, or NULL. */
+static json_t *build_catalog(size_t lang)
 {
 	size_t n;
 	const struct rules *const *all = engine_rules_all(&n);
 	json_t *games = json_array();
 	for (size_t i = 0; games && i < n; i++)
-		if (json_array_append_new(games, catalog_entry(all[i])) < 0) {
+		if (json_array_append_new(games, catalog_entry(all[i], lang)) <
+		    0) {
 			json_decref(games);
 			return NULL;
 		}
-	return json_pack("{s:o}", "games", games);
+	return json_pack("{s:o,s:s}", "games", games, "language",
+	                 i18n_tag(lang));
 }
 
-/* The catalog as the body's bytes (see internal.h); 0 or -1. */
-static int build_catalog_text(struct service *svc)
+/* The catalog in language lang as the body's bytes (see internal.h); 0
+ * or -1. */
+static int build_catalog_text(struct service *svc, size_t lang)
 {
-	json_t *c = build_catalog();
+	json_t *c = build_catalog(lang);
 	char *text = c ? json_dumps(c, JSON_COMPACT) : NULL;
 	json_decref(c);
 	if (!text)
@@ -55,17 +61,19 @@ static int build_catalog_text(struct service *svc)
 		return -1;
 	}
 	memcpy(body + n, "\n", 2); /* as every JSON body ends: a newline */
-	svc->catalog = body;
-	svc->catalog_len = n + 1;
+	svc->catalog[lang] = body;
+	svc->catalog_len[lang] = n + 1;
 	return 0;
 }
 
-int service_catalog(struct service *svc, const char **body, size_t *len,
-                    struct svc_err *err)
+int service_catalog(struct service *svc, size_t lang, const char **body,
+                    size_t *len, struct svc_err *err)
 {
 	(void)err;
-	*body = svc->catalog;
-	*len = svc->catalog_len;
+	if (lang >= i18n_count())
+		lang = 0;
+	*body = svc->catalog[lang];
+	*len = svc->catalog_len[lang];
 	return 0;
 }
 
@@ -88,7 +96,11 @@ struct service *service_new(struct store *st, size_t cache_games)
 	svc->clock_min_s = SVC_CLOCK_MIN_SECONDS;
 	svc->ticket_ttl_s = SVC_TICKET_SECONDS;
 	svc->cache = engine_cache_new(cache_games);
-	if (!svc->cache || build_catalog_text(svc) < 0) {
+	size_t langs = i18n_count(); /* 0: a message catalog is broken */
+	int ok = svc->cache && langs > 0;
+	for (size_t l = 0; ok && l < langs; l++)
+		ok = build_catalog_text(svc, l) == 0;
+	if (!ok) {
 		service_free(svc);
 		return NULL;
 	}
@@ -106,7 +118,8 @@ void service_free(struct service *svc)
 		return;
 	service_bots_stop(svc);
 	engine_cache_free(svc->cache);
-	free(svc->catalog);
+	for (size_t l = 0; l < I18N_MAX_LANGS; l++)
+		free(svc->catalog[l]);
 	free(svc);
 }
 
@@ -193,9 +206,18 @@ int service_list(struct service *svc, const struct svc_list_query *q,
 /* ---- GET /v1/games/{id} and /actions ---- */
 
 /* Slots of engine_cache_bytes per game: the view of each viewer
- * (spectator 0, seat s at 1 + s), then the actions of each seat. */
-#define SLOT_VIEW(viewer)  ((unsigned)((viewer) + 1))
-#define SLOT_ACTIONS(seat) ((unsigned)(ENGINE_MAX_SEATS + 1 + (seat)))
+ * (spectator 0, seat s at 1 + s), then the actions of each seat in each
+ * of the first SLOT_LANGS languages (the labels are in the bytes; any
+ * further language shares language 0's slots, told apart by the tag). */
+#define SLOT_LANGS        2
+#define SLOT_VIEW(viewer) ((unsigned)((viewer) + 1))
+#define SLOT_ACTIONS(seat, lang)                                               \
+	((unsigned)(ENGINE_MAX_SEATS + 1 +                                     \
+	            ((lang) < SLOT_LANGS ? (lang) : 0) * ENGINE_MAX_SEATS +    \
+	            (seat)))
+_Static_assert(ENGINE_MAX_SEATS + 1 + SLOT_LANGS * ENGINE_MAX_SEATS <=
+                   ENGINE_CACHE_SLOTS,
+               "a cache slot for every view and every seat's actions");
 
 /* What an answer depends on besides the state and the viewer: the row's
  * fields that can change without a move (seats taken, clocks), as one
@@ -283,9 +305,78 @@ int service_game(struct service *svc, const char *id, const char *token,
 	return rc;
 }
 
+/* The actions of `seat` in l with their labels in lang; new reference. */
+static json_t *labelled_actions(const struct loaded *l, int seat, size_t lang)
+{
+	json_t *acts = engine_game_actions(l->g, seat);
+	if (!acts || json_array_size(acts) == 0)
+		return acts;
+	/* From what the seat sees, never the state (src/display/label.h). */
+	json_t *view = engine_game_view(l->g, seat);
+	int rc =
+	    view ? display_label_actions(lang, l->rules->id, view, seat, acts)
+	         : BD_ENOMEM;
+	json_decref(view);
+	if (rc < 0) {
+		json_decref(acts);
+		return NULL;
+	}
+	return acts;
+}
+
+int service_game_at(struct service *svc, const char *id, const char *token,
+                    const char *at, json_t **out, struct svc_err *err)
+{
+	int64_t n;
+	if (!svc__parse_uint(at, 0, INT64_MAX, &n))
+		return svc__fail(err, BD_EBADREQUEST,
+		                 "at must be a non-negative integer seq");
+	struct loaded l;
+	int seat;
+	int rc =
+	    load_game_seat(svc->st, svc->cache, id, token, 0, &l, &seat, err);
+	if (rc < 0)
+		return rc;
+	struct engine_game *then = NULL;
+	json_t *body = NULL;
+	if ((uint64_t)n > l.g->seq) {
+		rc =
+		    svc__fail(err, BD_EBADREQUEST,
+		              "at must be a seq from 0 to the game's, %" PRIu64,
+		              l.g->seq);
+		goto out;
+	}
+	if ((rc = load_at(svc->st, &l.row, l.rules, (uint64_t)n, &then, err)) <
+	    0)
+		goto out;
+	/* The object of that position, with what is revealed since: its
+	 * view as the rules show it now (over: everything), and the seed
+	 * once the game is over. */
+	struct loaded past = l;
+	past.g = then;
+	struct rules_result res;
+	int over = engine_game_result(l.g, &res);
+	body = svc__game_json(svc, &past, seat);
+	json_t *now = over ? svc__game_json(svc, &l, seat) : NULL;
+	if (body && over &&
+	    (!now ||
+	     json_object_set(body, "seed", json_object_get(now, "seed")) < 0 ||
+	     json_object_set_new(
+	         body, "view", then->rules->view(then->state, seat, 1)) < 0)) {
+		json_decref(body);
+		body = NULL;
+	}
+	json_decref(now);
+	rc = svc__give(body, out);
+out:
+	engine_game_free(then);
+	loaded_release(&l);
+	return rc;
+}
+
 int service_actions_bytes(struct service *svc, const char *id,
-                          const char *token, char **body, size_t *len,
-                          struct svc_err *err)
+                          const char *token, size_t lang, char **body,
+                          size_t *len, struct svc_err *err)
 {
 	struct loaded l;
 	int seat;
@@ -296,9 +387,13 @@ int service_actions_bytes(struct service *svc, const char *id,
 		loaded_release(&l);
 		return rc;
 	}
-	uint64_t tag = row_tag(&l.row);
-	if (engine_cache_bytes_get(svc->cache, l.row.key, SLOT_ACTIONS(seat),
-	                           l.row.seq, tag, body, len)) {
+	if (lang >= i18n_count())
+		lang = 0;
+	/* the language is in the key: its slot, and the tag */
+	uint64_t tag = row_tag(&l.row) ^ (0x9e3779b97f4a7c15ull * lang);
+	if (engine_cache_bytes_get(svc->cache, l.row.key,
+	                           SLOT_ACTIONS(seat, lang), l.row.seq, tag,
+	                           body, len)) {
 		loaded_release(&l);
 		return 0;
 	}
@@ -306,13 +401,13 @@ int service_actions_bytes(struct service *svc, const char *id,
 		return rc;
 	/* Nobody acts while seats are still open. */
 	json_t *acts =
-	    l.row.open_seats ? json_array() : engine_game_actions(l.g, seat);
+	    l.row.open_seats ? json_array() : labelled_actions(&l, seat, lang);
 	rc = json_bytes(json_pack("{s:I,s:o}", "seq", (json_int_t)l.g->seq,
 	                          "actions", acts),
 	                body, len);
 	if (rc == 0 && l.g->seq == l.row.seq)
 		engine_cache_bytes_put(svc->cache, l.row.key,
-		                       SLOT_ACTIONS(seat), l.row.seq, tag,
+		                       SLOT_ACTIONS(seat, lang), l.row.seq, tag,
 		                       *body, *len);
 	loaded_release(&l);
 	return rc;
@@ -323,7 +418,7 @@ int service_actions(struct service *svc, const char *id, const char *token,
 {
 	char *body = NULL;
 	size_t len = 0;
-	int rc = service_actions_bytes(svc, id, token, &body, &len, err);
+	int rc = service_actions_bytes(svc, id, token, 0, &body, &len, err);
 	if (rc == 0) {
 		*out = json_loadb(body, len, 0, NULL);
 		rc = *out ? 0 : BD_ENOMEM;
@@ -343,7 +438,7 @@ struct moves_ctx {
 };
 
 static int moves_one(void *ctx, uint64_t seq, int seat, const char *action,
-                     const char *reason)
+                     const char *reason, int64_t created_ms)
 {
 	struct moves_ctx *mc = ctx;
 	int rc = load_apply_logged(mc->g, seq, seat, action, mc->err);
@@ -353,8 +448,9 @@ static int moves_one(void *ctx, uint64_t seq, int seat, const char *action,
 	json_t *shown =
 	    a ? engine_move_view(mc->g, mc->now, seat, a, mc->viewer) : NULL;
 	json_decref(a);
-	json_t *e = json_pack("{s:I,s:i,s:o}", "seq", (json_int_t)seq, "seat",
-	                      seat, "action", shown);
+	json_t *e =
+	    json_pack("{s:I,s:i,s:o,s:o}", "seq", (json_int_t)seq, "seat", seat,
+	              "action", shown, "time", svc__iso_time(created_ms));
 	if (e && reason &&
 	    json_object_set_new(e, "by", json_string(reason)) < 0) {
 		json_decref(e);

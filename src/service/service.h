@@ -73,8 +73,10 @@ void service_free(struct service *svc);
  * json_t: a json_t shared by threads has its reference count read
  * without an atomic load in Jansson 2.14's json_incref, a data race
  * (ThreadSanitizer, under the abuse suite). */
-int service_catalog(struct service *svc, const char **body, size_t *len,
-                    struct svc_err *err);
+/* Built once per language at service_new: card names and texts in
+ * language `lang` (src/display/i18n.h; out of range: English). */
+int service_catalog(struct service *svc, size_t lang, const char **body,
+                    size_t *len, struct svc_err *err);
 
 /* GET /healthz: 0 when the server can serve reads and writes, or
  * BD_EUNAVAILABLE (with a detail) when its database file was deleted or
@@ -134,16 +136,26 @@ int service_game_bytes(struct service *svc, const char *id, const char *token,
                        svc_want_fn want, void *ctx, struct svc_view *out,
                        struct svc_err *err);
 
+/* GET /v1/games/{id}?at=N: the game object as it was after move N (0 ..
+ * the game's seq; `at` is the query's text), its view redacted as of now:
+ * what the caller may see today of that position (everything once the
+ * game is over), never more.  Not cached.  BD_EBADREQUEST for an `at`
+ * that is not such a seq; otherwise errors as service_game. */
+int service_game_at(struct service *svc, const char *id, const char *token,
+                    const char *at, json_t **out, struct svc_err *err);
+
 /* GET /v1/games/{id}/actions.  Needs a token. */
 int service_actions(struct service *svc, const char *id, const char *token,
                     json_t **out, struct svc_err *err);
 
 /* service_actions as the bytes of the answer (malloc'd compact JSON and a
- * newline in *body, *len bytes; the caller frees), cached per game, seat
- * and seq like service_game_bytes. */
+ * newline in *body, *len bytes; the caller frees), every action with its
+ * "label" in language `lang` (src/display/label.h; service_actions:
+ * English), cached per game, seat, language and seq like
+ * service_game_bytes. */
 int service_actions_bytes(struct service *svc, const char *id,
-                          const char *token, char **body, size_t *len,
-                          struct svc_err *err);
+                          const char *token, size_t lang, char **body,
+                          size_t *len, struct svc_err *err);
 
 /* POST /v1/games/{id}/moves.  `if_match` is the seq the client expects,
  * or NULL for none (the body's expected_seq is the other way to say it).

@@ -68,16 +68,22 @@ static json_t *state_event(const struct svc_stream *st)
 
 /* The move event for move `seq` by `seat`, g being the state right after
  * it.  `action` is the logged JSON text; `reason` why the server made it
- * ("timeout", shown as "by") or NULL. */
+ * ("timeout", shown as "by") or NULL; created_ms its time (unix ms, shown
+ * as "time"). */
 static json_t *move_event(const struct svc_stream *st, uint64_t seq, int seat,
-                          const char *action, const char *reason)
+                          const char *action, const char *reason,
+                          int64_t created_ms)
 {
 	json_t *a = json_loads(action, 0, NULL);
+	/* As of right after the move, as it showed live (a replayed stream
+	 * equals the live one, tests/http/test_properties.py), unlike GET
+	 * /moves, which shows what was revealed since. */
 	json_t *shown =
 	    a ? engine_move_view(st->g, st->g, seat, a, st->viewer) : NULL;
 	json_decref(a);
 	/* "o" steals shown even when json_pack fails. */
-	json_t *who = json_pack("{s:i,s:o}", "seat", seat, "action", shown);
+	json_t *who = json_pack("{s:i,s:o,s:o}", "seat", seat, "action", shown,
+	                        "time", svc__iso_time(created_ms));
 	json_t *e = event_head("move", seq);
 	int rc = who && e ? json_object_update(e, who) : -1;
 	json_decref(who);
@@ -187,7 +193,7 @@ struct next_ctx {
 };
 
 static int next_one(void *ctx, uint64_t seq, int seat, const char *action,
-                    const char *reason)
+                    const char *reason, int64_t created_ms)
 {
 	struct next_ctx *nc = ctx;
 	struct svc_stream *st = nc->st;
@@ -196,7 +202,8 @@ static int next_one(void *ctx, uint64_t seq, int seat, const char *action,
 	int rc = load_apply_logged(st->g, seq, seat, action, &nc->err);
 	if (rc < 0 || seq <= st->sent)
 		return rc; /* replaying up to where the client is */
-	rc = append(nc->events, move_event(st, seq, seat, action, reason));
+	rc = append(nc->events,
+	            move_event(st, seq, seat, action, reason, created_ms));
 	if (rc == 0) {
 		st->sent = seq;
 		st->emitted = 1;
@@ -274,8 +281,8 @@ static int account_one(void *ctx, const struct store_event *e)
 static json_t *gap_event(const struct svc_stream *st)
 {
 	json_t *e = event_head("gap", st->sent);
-	if (e && json_object_set_new(e, "after",
-	                             json_integer(st->gap_after)) == 0)
+	if (e &&
+	    json_object_set_new(e, "after", json_integer(st->gap_after)) == 0)
 		return e;
 	json_decref(e);
 	return NULL;

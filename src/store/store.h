@@ -240,10 +240,12 @@ int store_seat_for_token(struct store *s, int64_t key,
 
 /* Calls fn for each move of game `key` with seq > after_seq, in seq order.
  * `action` is the move's JSON text and `reason` why the server made it
- * ("timeout") or NULL, both borrowed for the call.  fn returns 0 to
- * go on or a negative code to stop; that code is returned. */
+ * ("timeout") or NULL, both borrowed for the call; `created_ms` when it
+ * was committed (unix ms; every row has one, sql/0001_init.sql).  fn
+ * returns 0 to go on or a negative code to stop; that code is returned. */
 typedef int (*store_move_fn)(void *ctx, uint64_t seq, int seat,
-                             const char *action, const char *reason);
+                             const char *action, const char *reason,
+                             int64_t created_ms);
 int store_moves_each(struct store *s, int64_t key, uint64_t after_seq,
                      store_move_fn fn, void *ctx);
 

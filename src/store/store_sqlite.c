@@ -157,7 +157,8 @@ static const char *const stmt_sql[ST_COUNT] = {
                         "to_act = ?4, result = ?5, updated_ms = ?6, "
                         "clock_state = ?7, deadline_ms = nullif(?8, 0), "
                         "soon_ms = nullif(?9, 0) WHERE key = ?1",
-    [ST_MOVES_AFTER] = "SELECT seq, seat, action, reason FROM moves "
+    [ST_MOVES_AFTER] = "SELECT seq, seat, action, reason, created_ms "
+                       "FROM moves "
                        "WHERE game_key = ?1 AND seq > ?2 AND seq <= ?3 "
                        "ORDER BY seq",
     [ST_SNAPSHOT_PUT] = "INSERT OR REPLACE INTO snapshots (game_key, seq, "
@@ -1632,7 +1633,8 @@ static int move_row(sqlite3_stmt *st, void *ctx)
 	int rc = x->fn(x->ctx, (uint64_t)sqlite3_column_int64(st, 0),
 	               sqlite3_column_int(st, 1),
 	               (const char *)sqlite3_column_text(st, 2),
-	               (const char *)sqlite3_column_text(st, 3));
+	               (const char *)sqlite3_column_text(st, 3),
+	               sqlite3_column_int64(st, 4));
 	return rc < 0 ? rc : 0;
 }
 

@@ -3,7 +3,9 @@ few calls every game test makes, and a raw reader for event streams."""
 import collections
 import contextlib
 import json
+import os
 import socket
+import subprocess
 import time
 
 from harness import Server, check
@@ -43,10 +45,19 @@ def game(s, gid, tok=None):
     return r.json
 
 
+def unlabelled(actions):
+    """Listed actions without their `label`: display text that a posted
+    action may carry and the server drops unread (src/service/move.c),
+    so two actions differing only there are the same action
+    (test_display.py checks the labels)."""
+    return [{k: v for k, v in a.items() if k != "label"} for a in actions]
+
+
 def actions(s, gid, tok):
+    """The seat's listed actions, unlabelled."""
     r = s.request("GET", "/v1/games/%s/actions" % gid, token=tok)
     check(r.status == 200, "actions: %r" % r)
-    return r.json["actions"]
+    return unlabelled(r.json["actions"])
 
 
 def move(s, gid, tok, action, **kw):
@@ -125,8 +136,8 @@ def read_stream(port, path, token, headers, want, timeout=20):
 def mutate(action, rng):
     """A copy of action with one field changed: an integer (or the first
     of a list of integers) moved by one, a flag or string made invalid; an
-    action with no field gets a made-up type."""
-    a = dict(action)
+    action with no field gets a made-up type.  Without its label."""
+    a = unlabelled([action])[0]
     keys = [k for k in a if k != "type"]
     if not keys:
         a["type"] += "_x"
@@ -220,3 +231,24 @@ def acknowledged_in_logs(s, games, acked):
     found += ["%s#%d (seat %d) is in the log but no post was told it landed" % (gid, m["seq"], m["seat"])
               for gid, seat_logs in logs.items() for m in seat_logs[0] if (gid, m["seq"]) not in told]
     return found
+
+
+def engine_pairs(binary, n):
+    """The twin pairs the engine-level suite builds (one JSON object a
+    line); it checks them itself first and fails if they do not hold."""
+    exe = os.path.join(os.path.dirname(os.path.abspath(binary)), "tests", "test_properties")
+    p = subprocess.run([exe, "--export", str(n)], capture_output=True, timeout=300)
+    check(p.returncode == 0, "test_properties --export failed: %s" % p.stderr.decode()[-2000:])
+    return [json.loads(line) for line in p.stdout.decode().splitlines() if line]
+
+
+def create_game(s, game, seats, options=None, setup=None):
+    """A new game of `game` for `seats` seats: (id, [seat tokens])."""
+    body = {"game": game, "seats": seats}
+    if options:
+        body["options"] = options
+    if setup is not None:
+        body["setup"] = setup
+    r = s.request("POST", "/v1/games", body)
+    check(r.status == 201, "create %s/%d: %r" % (game, seats, r))
+    return r.json["id"], [x["token"] for x in r.json["seats"]]

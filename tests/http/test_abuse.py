@@ -30,6 +30,7 @@ import sqlite3
 import threading
 import time
 
+from gamehelp import unlabelled
 from harness import (Server, check, is_library_refusal, parse_responses,
                      run_all, test, validate_raw)
 
@@ -226,7 +227,8 @@ class GoodClient(threading.Thread):
                        headers={"If-Match": '"%d"' % g.json["seq"]})
         check(m.status == 201 and m.json["seq"] == g.json["seq"] + 1,
               "move: %r" % m)
-        self.acked[self.gid].append((m.json["seq"], seat, action))
+        # logged as posted, less its label (display text, dropped: move.c)
+        self.acked[self.gid].append((m.json["seq"], seat, unlabelled([action])[0]))
 
     def run(self):
         while not self.halt.is_set():
@@ -319,7 +321,7 @@ def first_action(s, gid, tok):
     """The seat to act, and the first action it lists."""
     seat = s.request("GET", "/v1/games/" + gid, token=tok[0]).json["to_act"][0]
     acts = s.request("GET", "/v1/games/%s/actions" % gid, token=tok[seat]).json
-    return seat, acts["actions"][0]
+    return seat, unlabelled(acts["actions"])[0]
 
 
 # ---- slow clients ----

@@ -150,9 +150,9 @@ struct seen_moves {
 };
 
 static int see_move(void *ctx, uint64_t seq, int seat, const char *action,
-                    const char *reason)
+                    const char *reason, int64_t created_ms)
 {
-	(void)reason;
+	(void)reason, (void)created_ms;
 	struct seen_moves *m = ctx;
 	if (m->n == 512)
 		return -98;
