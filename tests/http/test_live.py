@@ -314,14 +314,14 @@ def streams_hide_what_the_view_hides(binary):
                 evs = w.events()[0]
                 for e in evs:
                     check_event(e)
-                # without each move's time: the two worlds are played
-                # one after the other
-                text = json.dumps([{k: v for k, v in e["data"].items() if k != "time"} for e in evs],
-                                  sort_keys=True)
+                text = json.dumps([e["data"] for e in evs], sort_keys=True)
                 check('"mole"' not in text and '"sidekick"' not in text, "hidden card named: %s" % text)
-                # The clock (public) rides on whichever event ends a batch,
-                # and how moves fall into batches depends on timing.
-                hidden.append(json.dumps([unclocked(e["data"]) for e in evs], sort_keys=True))
+                # Compared across worlds without each move's time (the two
+                # worlds are played one after the other) and without the
+                # clock (public), which rides on whichever event ends a
+                # batch: how moves fall into batches depends on timing.
+                hidden.append(json.dumps([{k: v for k, v in unclocked(e["data"]).items() if k != "time"}
+                                          for e in evs], sort_keys=True))
                 moves.append([unclocked(e["data"]) for e in evs if e["event"] == "move"])
             check(moves[0] == moves[2], "a replay shows exactly what the live stream showed")
             mine = [e["data"]["action"] for e in watchers[2].events()[0] if e["event"] == "move"]
