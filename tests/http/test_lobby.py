@@ -362,6 +362,34 @@ def a_player_leaves_a_seat_before_the_start(binary):
 
 
 @test
+def an_invitee_who_leaves_keeps_the_seat_reserved(binary):
+    """Leaving a seat reserved for you reserves it for you again: an
+    invite-only game never becomes listed or joinable by a stranger."""
+    with server(binary) as s:
+        (alice, at), (bob, bt), (carol, ct) = trio(s)
+        gid = create(s, at, ["me", {"invite": bob}, {"invite": carol}], game_id="quantum")["id"]
+        check(s.request("POST", "/v1/games/%s/join" % gid, token=bt).status == 200, "Bob joins")
+        check(game(s, gid)["players"][1]["invited"] is None, "a taken seat names no invitee")
+        check(s.request("POST", "/v1/games/%s/leave" % gid, token=bt).status == 204, "Bob leaves")
+        seat = game(s, gid)["players"][1]
+        check(seat["open"] and seat["player"] is None and seat["invited"] == bob,
+              "reserved for Bob again: %r" % seat)
+        check(gid not in [g["id"] for g in s.request("GET", "/v1/games").json["games"]], "still unlisted")
+        _, dt = new_player(s, "Dan")
+        before = dump(s)
+        for body in (None, {"seat": 1}):
+            r = s.request("POST", "/v1/games/%s/join" % gid, body, token=dt)
+            check(r.status == 403 and r.json["type"].endswith(":seat-reserved"), "a stranger: %r" % r)
+        r = s.request("POST", "/v1/games/%s/join" % gid, {"seat": 1})
+        check(r.status == 403 and r.json["type"].endswith(":seat-reserved"), "a newcomer: %r" % r)
+        check(dump(s) == before, "refusals change nothing")
+        mine = s.request("GET", "/v1/players/me/games", token=bt).json["games"]
+        check([(g["id"], g["invitation"]) for g in mine] == [(gid, True)], "Bob's invitation: %r" % mine)
+        r = s.request("POST", "/v1/games/%s/join" % gid, token=bt)
+        check(r.status == 200 and r.json["seat"] == 1, "Bob takes it back: %r" % r)
+
+
+@test
 def reserved_and_full_are_told_apart(binary):
     with server(binary) as s:
         (alice, at), (bob, bt), (carol, ct) = trio(s)
