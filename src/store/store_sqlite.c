@@ -181,9 +181,13 @@ static const char *const stmt_sql[ST_COUNT] = {
         "WHERE s.game_key = ?1 ORDER BY s.seat",
     [ST_SEAT_FOR_PLAYER] = "SELECT seat FROM seats "
                            "WHERE game_key = ?1 AND player_key = ?2",
+    /* The seat reserved for the joiner first: taking an open one
+     * instead would leave theirs for nobody, and the game would never
+     * fill. */
     [ST_SEAT_FIRST_OPEN] = "SELECT seat FROM seats WHERE game_key = ?1 "
                            "AND open = 1 AND (invited IS NULL OR "
-                           "invited = ?2) ORDER BY seat LIMIT 1",
+                           "invited = ?2) ORDER BY invited IS NULL, seat "
+                           "LIMIT 1",
     [ST_SEAT_STATE] = "SELECT open, coalesce(invited, 0) FROM seats "
                       "WHERE game_key = ?1 AND seat = ?2",
     /* A reserved seat keeps `invited` (only its invitee takes it), so

@@ -390,6 +390,21 @@ def an_invitee_who_leaves_keeps_the_seat_reserved(binary):
 
 
 @test
+def an_invitee_joining_takes_the_seat_reserved_for_them(binary):
+    """Without a seat number an invitee gets their reserved seat, not a
+    lower open one: else theirs stays reserved for a seated player and
+    the game never fills."""
+    with server(binary) as s:
+        (alice, at), (bob, bt), (carol, ct) = trio(s)
+        gid = create(s, at, ["me", "open", {"invite": bob}], game_id="quantum")["id"]
+        r = s.request("POST", "/v1/games/%s/join" % gid, token=bt)
+        check(r.status == 200 and r.json["seat"] == 2, "Bob gets his seat: %r" % r)
+        r = s.request("POST", "/v1/games/%s/join" % gid, token=ct)
+        check(r.status == 200 and r.json["seat"] == 1, "Carol the open one: %r" % r)
+        check(game(s, gid)["status"] == "active", "the game starts")
+
+
+@test
 def reserved_and_full_are_told_apart(binary):
     with server(binary) as s:
         (alice, at), (bob, bt), (carol, ct) = trio(s)
