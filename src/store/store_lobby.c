@@ -202,6 +202,8 @@ static int token_revoke_tx(struct conn *c, void *ctx)
 	    NULL, NULL);
 	if (rc == 0 && sqlite3_changes(c->db) != 1)
 		rc = BD_ENOTFOUND;
+	if (rc == 0) /* its account streams end (service_stream_next) */
+		store__note_player(c, x->player_key);
 	return rc;
 }
 

@@ -405,6 +405,25 @@ def an_invitee_joining_takes_the_seat_reserved_for_them(binary):
 
 
 @test
+def no_seat_sees_its_hand_before_the_game_starts(binary):
+    """The deal is made at creation, but a seat's hidden cards are shown
+    only once every seat is taken for good: else one could join, read a
+    seat's hand, leave, and let the next holder play a known hand."""
+    with server(binary) as s:
+        (alice, at), (bob, bt), (carol, ct) = trio(s)
+        gid = create(s, at, ["me", "open", "open"])["id"]
+        check(game(s, gid, at)["view"]["hand"] is None, "the creator's hand is hidden while waiting")
+        nt = s.request("POST", "/v1/games/%s/join" % gid, {"seat": 1}).json["token"]
+        g = game(s, gid, nt)
+        check(g["you"] == 1 and g["view"]["hand"] is None, "so is a newcomer's: %r" % g["view"])
+        check(s.request("POST", "/v1/games/%s/leave" % gid, token=nt).status == 204, "the newcomer leaves")
+        for seat, tok in ((1, ct), (2, bt)):
+            check(s.request("POST", "/v1/games/%s/join" % gid, {"seat": seat}, token=tok).status == 200, "join")
+        g = game(s, gid, ct)
+        check(g["status"] == "active" and len(g["view"]["hand"]) == 4, "started: her hand: %r" % g["view"])
+
+
+@test
 def reserved_and_full_are_told_apart(binary):
     with server(binary) as s:
         (alice, at), (bob, bt), (carol, ct) = trio(s)
