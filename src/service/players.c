@@ -293,7 +293,13 @@ static int join_fail(int rc, int want, struct svc_err *err)
 		                 "seat %d is reserved for an invited player",
 		                 want);
 	case BD_EALREADYSEATED:
-		return svc__fail(err, rc, "you already hold a seat here");
+		if (want < 0)
+			return svc__fail(err, rc,
+			                 "you already hold a seat here");
+		return svc__fail(err, rc,
+		                 "you already hold a seat here, or another "
+		                 "seat is reserved for you (join without a "
+		                 "seat to take it)");
 	}
 	return rc;
 }

@@ -181,6 +181,11 @@ static const char *const stmt_sql[ST_COUNT] = {
         "WHERE s.game_key = ?1 ORDER BY s.seat",
     [ST_SEAT_FOR_PLAYER] = "SELECT seat FROM seats "
                            "WHERE game_key = ?1 AND player_key = ?2",
+    /* An open seat other than ?3 reserved for player ?2: a player who
+     * took another would leave it to nobody (the game could not fill). */
+    [ST_SEAT_RESERVED_ELSEWHERE] = "SELECT seat FROM seats "
+                                   "WHERE game_key = ?1 AND open = 1 AND "
+                                   "invited = ?2 AND seat <> ?3 LIMIT 1",
     /* The seat reserved for the joiner first: taking an open one
      * instead would leave theirs for nobody, and the game would never
      * fill. */

@@ -424,6 +424,29 @@ def no_seat_sees_its_hand_before_the_game_starts(binary):
 
 
 @test
+def an_invitee_takes_no_seat_but_the_reserved_one(binary):
+    """A player with an open seat reserved for them cannot take another
+    seat of that game (by naming it or by attaching its seat token):
+    theirs would stay reserved for a seated player, and the game could
+    never fill."""
+    with server(binary) as s:
+        (alice, at), (bob, bt), (carol, ct) = trio(s)
+        gid = create(s, at, ["me", "open", {"invite": bob}], game_id="quantum")["id"]
+        anon = create(s, at, ["token", "open", {"invite": bob}], game_id="quantum")
+        before = dump(s)
+        r = s.request("POST", "/v1/games/%s/join" % gid, {"seat": 1}, token=bt)
+        check(r.status == 409 and r.json["type"].endswith(":already-seated") and "reserved for you" in
+              r.json["detail"], "another seat: %r" % r)
+        r = s.request("POST", "/v1/players/me/seats", {"token": anon["seats"][0]["token"]}, token=bt)
+        check(r.status == 409 and r.json["type"].endswith(":already-seated"), "attaching another: %r" % r)
+        check(dump(s) == before, "refusals change nothing")
+        for g in (gid, anon["id"]):
+            for tok in (bt, ct):
+                check(s.request("POST", "/v1/games/%s/join" % g, token=tok).status == 200, "join")
+            check(game(s, g)["status"] == "active", "the game fills")
+
+
+@test
 def reserved_and_full_are_told_apart(binary):
     with server(binary) as s:
         (alice, at), (bob, bt), (carol, ct) = trio(s)
