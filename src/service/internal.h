@@ -55,6 +55,14 @@ json_t *svc__iso_time(int64_t ms);
 /* "waiting" (a seat is open), "active" or "finished". */
 const char *svc__status(const struct engine_game *g, int open_seats);
 
+/* A game's view (engine_game_view) as seat `viewer` sees it: while a
+ * seat is open, the spectator's (ENGINE_SPECTATOR).  A seat's hidden
+ * information is shown only once every seat is taken for good: else a
+ * player could join, read a seat's hand, leave, and let the next holder
+ * play a hand someone else knows (or scout every seat in turn).  New
+ * reference. */
+json_t *svc__view(const struct engine_game *g, int viewer, int open_seats);
+
 /* null or {"winners":[…],"reason":…}; new reference. */
 json_t *svc__result_json(const struct engine_game *g);
 

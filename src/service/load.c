@@ -228,7 +228,14 @@ int load_seat(struct store *st, const struct loaded *l, const char *token,
 	}
 	uint8_t hash[STORE_TOKEN_HASH_LEN];
 	token_hash(token, hash);
-	int rc = store_seat_for_token(st, l->row.key, hash, seat);
+	return load_seat_hash(st, l->row.key, hash, required, seat, err);
+}
+
+int load_seat_hash(struct store *st, int64_t key,
+                   const uint8_t hash[STORE_TOKEN_HASH_LEN], int required,
+                   int *seat, struct svc_err *err)
+{
+	int rc = store_seat_for_token(st, key, hash, seat);
 	if (rc != BD_ENOTFOUND)
 		return rc;
 	/* Not a seat token of this game: a player's token, then? */
@@ -241,7 +248,7 @@ int load_seat(struct store *st, const struct loaded *l, const char *token,
 		return fail(err, rc, LOAD_REVOKED);
 	if (rc == 0) {
 		load_token_seen(st, &p);
-		rc = store_seat_for_player(st, l->row.key, p.key, seat);
+		rc = store_seat_for_player(st, key, p.key, seat);
 	}
 	if (rc == BD_ENOTFOUND && !required) {
 		*seat = ENGINE_SPECTATOR; /* a player looking on */

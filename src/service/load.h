@@ -86,6 +86,13 @@ void load_token_seen(struct store *st, const struct store_player *p);
 int load_seat(struct store *st, const struct loaded *l, const char *token,
               int required, int *seat, struct svc_err *err);
 
+/* load_seat for the token whose SHA-256 is `hash` (token_hash), in the
+ * game of store key `key`; a token given is never "no token".  For a
+ * holder that checks again later (an open event stream). */
+int load_seat_hash(struct store *st, int64_t key,
+                   const uint8_t hash[STORE_TOKEN_HASH_LEN], int required,
+                   int *seat, struct svc_err *err);
+
 /* load_game, then load_seat for token: 0 with *out to release and *seat
  * set, or the first refusal with nothing to release. */
 int load_game_seat(struct store *st, struct engine_cache *cache, const char *id,

@@ -405,7 +405,8 @@ int service_seat_attach(struct service *svc, const char *token,
 		                 "gone)");
 	if (rc == BD_EALREADYSEATED)
 		return svc__fail(err, rc,
-		                 "you already hold a seat of that game (a "
+		                 "you already hold a seat of that game, or "
+		                 "one of its open seats is reserved for you (a "
 		                 "player holds at most one seat of a game)");
 	if (rc < 0)
 		return rc;

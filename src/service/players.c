@@ -293,7 +293,13 @@ static int join_fail(int rc, int want, struct svc_err *err)
 		                 "seat %d is reserved for an invited player",
 		                 want);
 	case BD_EALREADYSEATED:
-		return svc__fail(err, rc, "you already hold a seat here");
+		if (want < 0)
+			return svc__fail(err, rc,
+			                 "you already hold a seat here");
+		return svc__fail(err, rc,
+		                 "you already hold a seat here, or another "
+		                 "seat is reserved for you (join without a "
+		                 "seat to take it)");
 	}
 	return rc;
 }
@@ -326,18 +332,44 @@ static int claim_one(struct service *svc, const struct loaded *l,
 	                           write_claim, &w, out);
 }
 
-/* Claims the seat asked for, or the first one open to j.  (The answer
- * names the seat and is recorded in the same transaction, so each
- * candidate is tried in turn rather than picked by the store.) */
+/* The open seat of l reserved for player `key`, or -1 (none, key 0, or
+ * the seats could not be read: the seats are then tried in order). */
+static int reserved_for(struct service *svc, const struct loaded *l,
+                        int64_t key)
+{
+	struct store_seat seats[ENGINE_MAX_SEATS];
+	int n = 0;
+	if (!key || store_seats_get(svc->st, l->row.key, seats,
+	                            ENGINE_MAX_SEATS, &n) < 0)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (seats[i].open && seats[i].invited_key == key)
+			return seats[i].seat;
+	return -1;
+}
+
+/* Claims the seat asked for, or the first one open to j, the one
+ * reserved for j first (taking another would leave it to nobody: the
+ * game would never fill).  (The answer names the seat and is recorded
+ * in the same transaction, so each candidate is tried in turn rather
+ * than picked by the store.) */
 static int claim(struct service *svc, struct loaded *l, const struct joiner *j,
                  int want, struct svc_idem *idem, json_t **out,
                  struct svc_err *err)
 {
-	int rc = BD_ESEATTAKEN, reserved = 0;
+	int rc = BD_ESEATTAKEN, reserved = 0, n = 0;
+	int order[ENGINE_MAX_SEATS];
+	int mine = want < 0 ? reserved_for(svc, l, j->player.key) : -1;
+	if (mine >= 0)
+		order[n++] = mine;
+	for (int s = 0; want < 0 && s < l->g->seats && n < ENGINE_MAX_SEATS;
+	     s++)
+		if (s != mine)
+			order[n++] = s;
 	if (want >= 0)
 		rc = claim_one(svc, l, j, want, idem, out);
-	for (int s = 0; want < 0 && s < l->g->seats; s++) {
-		rc = claim_one(svc, l, j, s, idem, out);
+	for (int i = 0; i < n; i++) {
+		rc = claim_one(svc, l, j, order[i], idem, out);
 		reserved |= rc == BD_EFORBIDDEN;
 		if (rc != BD_ESEATTAKEN && rc != BD_EFORBIDDEN)
 			break;

@@ -296,7 +296,11 @@ int service_stream_open(struct service *svc, const char *id, const char *token,
  *   end:   status "finished", result (after the final move).
  * Possibly empty.  *finished is 1 once nothing more will ever come (the
  * end event was in this or an earlier batch, or the stream was opened
- * after the final move, with nothing to send).  0, or a negative bd_err
+ * after the final move, with nothing to send), and also when the token
+ * the stream was opened with no longer gives it the same viewer or
+ * player (its seat was left, its token revoked or attached to a player):
+ * it then ends with nothing more, and the client that opens it again is
+ * answered as that token is now.  0, or a negative bd_err
  * (the stream should then be closed; a client resumes by seq). */
 int service_stream_next(struct service *svc, struct svc_stream *st,
                         json_t **events, int *finished);

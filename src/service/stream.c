@@ -29,6 +29,8 @@ struct svc_stream {
 	                          gap_after lost events to pruning: the
 	                          next batch opens with a `gap` event */
 	int64_t gap_after;
+	int has_token; /* 1: opened with a bearer token, whose */
+	uint8_t token_hash[STORE_TOKEN_HASH_LEN]; /* SHA-256 is this */
 };
 
 /* {"event":…,"seq":…}, the head every event starts with. */
@@ -44,7 +46,7 @@ static int add_state(json_t *e, const struct engine_game *g, int viewer,
 	unsigned to_act = open_seats ? 0 : engine_game_to_act(g);
 	json_t *more = json_pack(
 	    "{s:s,s:o,s:o,s:o}", "status", svc__status(g, open_seats), "to_act",
-	    svc__seat_list(to_act), "view", engine_game_view(g, viewer),
+	    svc__seat_list(to_act), "view", svc__view(g, viewer, open_seats),
 	    "result", svc__result_json(g));
 	int rc = more && e ? json_object_update(e, more) : -1;
 	json_decref(more);
@@ -160,6 +162,10 @@ int service_stream_open(struct service *svc, const char *id, const char *token,
 		return rc;
 	struct svc_stream *st = calloc(1, sizeof *st);
 	rc = st ? 0 : BD_ENOMEM;
+	if (rc == 0 && token) {
+		token_hash(token, st->token_hash);
+		st->has_token = 1;
+	}
 	if (rc == 0) {
 		st->viewer = viewer;
 		st->key = l.row.key;
@@ -227,6 +233,34 @@ static int seats_changed(struct service *svc, struct svc_stream *st)
 	return rc;
 }
 
+/* Whether the stream's token still gives it what it was opened with:
+ * the same viewer of the game (a seat is left, or taken by someone else
+ * after, while a game waits; a token is revoked), or the same player's
+ * events.  0 when not: the stream then ends, and a client that opens it
+ * again is answered as that token is now.  Negative: a store error. */
+static int still_allowed(struct service *svc, const struct svc_stream *st)
+{
+	struct svc_err err = {0};
+	struct store_player p;
+	int seat = ENGINE_SPECTATOR, rc;
+	if (!st->has_token)
+		return 1; /* a spectator without a token stays one */
+	if (st->player_key) {
+		rc = store_player_by_token(svc->st, st->token_hash, &p);
+		if (rc == 0)
+			return p.key == st->player_key;
+	} else {
+		rc = load_seat_hash(svc->st, st->key, st->token_hash, 0, &seat,
+		                    &err);
+		if (rc == 0)
+			return seat == st->viewer;
+	}
+	return rc == BD_EUNAUTHORIZED || rc == BD_EFORBIDDEN ||
+	               rc == BD_ENOTFOUND
+	           ? 0
+	           : rc;
+}
+
 /* ---- the account stream ---- */
 
 int service_account_stream_open(struct service *svc, const char *token,
@@ -246,6 +280,8 @@ int service_account_stream_open(struct service *svc, const char *token,
 	if (!st)
 		return BD_ENOMEM;
 	st->player_key = p.key;
+	token_hash(token, st->token_hash);
+	st->has_token = 1;
 	st->sent = after ? *after : (uint64_t)last;
 	if (after && (uint64_t)pruned > *after) {
 		/* Events after *after were pruned: say so, then go on
@@ -340,6 +376,15 @@ static int add_clock(struct service *svc, const struct svc_stream *st,
 int service_stream_next(struct service *svc, struct svc_stream *st,
                         json_t **events, int *finished)
 {
+	int ok = still_allowed(svc, st);
+	if (ok < 0)
+		return ok;
+	if (!ok) {
+		*events = json_array();
+		*finished = 1;
+		st->ended = 1;
+		return *events ? 0 : BD_ENOMEM;
+	}
 	if (st->player_key)
 		return account_next(svc, st, events, finished);
 	struct next_ctx nc = {.st = st, .events = json_array()};

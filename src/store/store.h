@@ -351,7 +351,8 @@ struct store_claim {
  * status becomes "active" when none is left.  *seat_out gets the seat.
  * Errors: BD_ENOTFOUND (no game), BD_ESEATTAKEN (that seat, or every
  * seat, is taken), BD_EFORBIDDEN (reserved for another player),
- * BD_EALREADYSEATED (the player holds a seat of this game), BD_EREPLAY,
+ * BD_EALREADYSEATED (the player holds a seat of this game, or names a
+ * seat while another open one is reserved for them), BD_EREPLAY,
  * BD_ECONFLICT (c->open_seats is not 0 and the game's open seats are not
  * that many: another claim landed first; the answer recorded with idem,
  * built for the old count, would be stale). */
@@ -498,7 +499,8 @@ struct store_attached {
 /* Gives the seat held by the seat token hashing to `hash` to player
  * `player_key`: the seat token stops working, the player's tokens act for
  * the seat.  BD_ENOTFOUND (no seat of a game that is not gone holds
- * that token), BD_EALREADYSEATED (the player holds a seat of that game). */
+ * that token), BD_EALREADYSEATED (the player holds a seat of that game,
+ * or one of its open seats is reserved for them). */
 int store_seat_attach(struct store *s, int64_t player_key,
                       const uint8_t hash[STORE_TOKEN_HASH_LEN],
                       struct store_attached *out);

@@ -202,6 +202,8 @@ static int token_revoke_tx(struct conn *c, void *ctx)
 	    NULL, NULL);
 	if (rc == 0 && sqlite3_changes(c->db) != 1)
 		rc = BD_ENOTFOUND;
+	if (rc == 0) /* its account streams end (service_stream_next) */
+		store__note_player(c, x->player_key);
 	return rc;
 }
 
@@ -336,10 +338,14 @@ static int attach_tx(struct conn *c, void *ctx)
 	if (rc == 0 && a.game_key == 0)
 		rc = BD_ENOTFOUND;
 	if (rc == 0 &&
-	    store__lookup_i64(c, ST_SEAT_FOR_PLAYER,
-	                      ARGS(A_I64(a.game_key), A_I64(x->player_key)),
-	                      &v) == 0)
-		rc = BD_EALREADYSEATED;
+	    (store__lookup_i64(c, ST_SEAT_FOR_PLAYER,
+	                       ARGS(A_I64(a.game_key), A_I64(x->player_key)),
+	                       &v) == 0 ||
+	     store__lookup_i64(
+	         c, ST_SEAT_RESERVED_ELSEWHERE,
+	         ARGS(A_I64(a.game_key), A_I64(x->player_key), A_I64(a.seat)),
+	         &v) == 0))
+		rc = BD_EALREADYSEATED; /* held, or another reserved for them */
 	struct ev_before before;
 	if (rc == 0)
 		rc = store__events_before(c, a.game_key, &before);

@@ -205,6 +205,12 @@ static int claim_pick(struct conn *c, struct claim_ctx *x)
 	                      ARGS(A_I64(x->key), A_I64(cl->player_key)),
 	                      &v) == 0)
 		return BD_EALREADYSEATED;
+	if (cl->seat >= 0 && cl->player_key &&
+	    store__lookup_i64(
+	        c, ST_SEAT_RESERVED_ELSEWHERE,
+	        ARGS(A_I64(x->key), A_I64(cl->player_key), A_I64(cl->seat)),
+	        &v) == 0)
+		return BD_EALREADYSEATED; /* theirs is another seat */
 	if (cl->seat >= 0) {
 		x->seat = cl->seat;
 		return seat_claimable(c, x->key, cl->seat, cl->player_key);

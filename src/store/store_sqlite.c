@@ -51,7 +51,8 @@
 	"(SELECT json_group_array(json_object('seat', z.seat, 'open', "        \
 	"json(CASE WHEN z.open THEN 'true' ELSE 'false' END), 'player', "      \
 	"json(CASE WHEN p.id IS NULL THEN 'null' ELSE json_object('id', "      \
-	"p.id, 'name', p.name) END), 'invited', i.id, 'bot', "                 \
+	"p.id, 'name', p.name) END), 'invited', CASE WHEN z.open THEN i.id "   \
+	"END, 'bot', "                                                         \
 	"json(coalesce(z.bot, 'null')))) FROM seats z "                        \
 	"LEFT JOIN players p ON p.key = z.player_key "                         \
 	"LEFT JOIN players i ON i.key = z.invited WHERE z.game_key = " gk ")"
@@ -172,19 +173,32 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_LIST_BOTH] = LIST_SQL(" AND status = ?1 AND rules_id = ?2"),
     [ST_SEATS_GET] =
         "SELECT s.seat, s.open, s.token_hash, coalesce(s.player_key, 0), "
-        "coalesce(s.invited, 0), coalesce(p.id, ''), coalesce(p.name, ''), "
-        "coalesce(i.id, ''), coalesce(s.bot, '') FROM seats s "
+        "CASE WHEN s.open THEN coalesce(s.invited, 0) ELSE 0 END, "
+        "coalesce(p.id, ''), coalesce(p.name, ''), "
+        "CASE WHEN s.open THEN coalesce(i.id, '') ELSE '' END, "
+        "coalesce(s.bot, '') FROM seats s "
         "LEFT JOIN players p ON p.key = s.player_key "
         "LEFT JOIN players i ON i.key = s.invited "
         "WHERE s.game_key = ?1 ORDER BY s.seat",
     [ST_SEAT_FOR_PLAYER] = "SELECT seat FROM seats "
                            "WHERE game_key = ?1 AND player_key = ?2",
+    /* An open seat other than ?3 reserved for player ?2: a player who
+     * took another would leave it to nobody (the game could not fill). */
+    [ST_SEAT_RESERVED_ELSEWHERE] = "SELECT seat FROM seats "
+                                   "WHERE game_key = ?1 AND open = 1 AND "
+                                   "invited = ?2 AND seat <> ?3 LIMIT 1",
+    /* The seat reserved for the joiner first: taking an open one
+     * instead would leave theirs for nobody, and the game would never
+     * fill. */
     [ST_SEAT_FIRST_OPEN] = "SELECT seat FROM seats WHERE game_key = ?1 "
                            "AND open = 1 AND (invited IS NULL OR "
-                           "invited = ?2) ORDER BY seat LIMIT 1",
+                           "invited = ?2) ORDER BY invited IS NULL, seat "
+                           "LIMIT 1",
     [ST_SEAT_STATE] = "SELECT open, coalesce(invited, 0) FROM seats "
                       "WHERE game_key = ?1 AND seat = ?2",
-    [ST_SEAT_TAKE] = "UPDATE seats SET open = 0, invited = NULL, "
+    /* A reserved seat keeps `invited` (only its invitee takes it), so
+     * that leaving it reserves it for them again (ST_SEAT_LEAVE). */
+    [ST_SEAT_TAKE] = "UPDATE seats SET open = 0, "
                      "token_hash = ?3, player_key = nullif(?4, 0) "
                      "WHERE game_key = ?1 AND seat = ?2 AND open = 1",
     [ST_GAME_OPEN_SEATS] = "SELECT open_seats FROM games WHERE key = ?1",
@@ -401,7 +415,8 @@ static const char *const stmt_sql[ST_COUNT] = {
                       "WHERE key = ?1 AND " VISIBLE("", "?2"),
     [ST_GAME_CANCEL] = "UPDATE games SET cancelled_ms = ?2 WHERE key = ?1 "
                        "AND status = 'waiting' AND cancelled_ms IS NULL",
-    /* ?1 game, ?2 seat, ?3 player (0: none), ?4 token hash (or NULL) */
+    /* ?1 game, ?2 seat, ?3 player (0: none), ?4 token hash (or NULL);
+     * a seat reserved for its holder stays reserved (`invited` kept) */
     [ST_SEAT_LEAVE] = "UPDATE seats SET open = 1, token_hash = NULL, "
                       "player_key = NULL WHERE game_key = ?1 AND seat = ?2 "
                       "AND open = 0 AND bot IS NULL AND "

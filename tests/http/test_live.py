@@ -475,6 +475,40 @@ def long_poll_wakes_on_the_move(binary):
 
 
 @test
+def a_stream_ends_when_its_token_no_longer_gives_it_what_it_showed(binary):
+    """An open stream is not a lasting grant: a seat left, or a token
+    revoked, ends it, and nothing after (the next holder's hand, the
+    player's next moves and events) reaches it."""
+    with server(binary) as s:
+        at, bt, ct = [s.request("POST", "/v1/players", {"name": n}).json["token"]
+                      for n in ("Alice", "Bob", "Carol")]
+        r = s.request("POST", "/v1/games", {"game": "agent-avenue", "seats": 3,
+                                            "seating": ["me", "open", "open"]}, token=at)
+        gid = r.json["id"]
+        nt = s.request("POST", "/v1/games/%s/join" % gid, {"seat": 1}).json["token"]
+        left = Conn(s.port, events_path(gid), nt)
+        check(pump([left], lambda: len(left.events()[0]) >= 1, 5), "first state event")
+        check(s.request("POST", "/v1/games/%s/leave" % gid, token=nt).status == 204, "the newcomer leaves")
+        check(pump([left], lambda: left.done, 5), "its stream ends: %r" % left.body)
+        phone = s.request("POST", "/v1/players/me/tokens", {"label": "phone"}, token=at).json
+        for seat, tok in ((1, ct), (2, bt)):
+            r = s.request("POST", "/v1/games/%s/join" % gid, {"seat": seat}, token=tok)
+            check(r.status == 200, "join: %r" % r)
+        check(len(left.events()[0]) == 1, "the leaver saw nothing of the start")
+        gs = Conn(s.port, events_path(gid), phone["token"])
+        acc = Conn(s.port, "/v1/players/me/events", phone["token"], {"Accept": "application/x-ndjson"})
+        check(pump([gs, acc], lambda: len(gs.events()[0]) >= 1 and acc.status == 200, 5), "both open")
+        r = s.request("DELETE", "/v1/players/me/tokens/" + phone["id"], token=at)
+        check(r.status == 204, "revoked: %r" % r)
+        check(random_move(s, gid, [at, ct, bt], random.Random(7)) is not None, "a move")
+        check(pump([gs, acc], lambda: gs.done and acc.done, 5), "both streams end")
+        check([e["event"] for e in gs.events()[0]] == ["state"], "no move reached the revoked token")
+        check(acc.events()[0] == [], "nor an account event")
+        for c in (left, gs, acc):
+            c.close()
+
+
+@test
 def taking_the_last_seat_wakes_streams_and_long_polls(binary):
     """A join changes no seq, but it starts the game: a stream gets a
     fresh `state` event and a long-poll answers with status active."""

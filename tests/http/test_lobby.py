@@ -362,6 +362,91 @@ def a_player_leaves_a_seat_before_the_start(binary):
 
 
 @test
+def an_invitee_who_leaves_keeps_the_seat_reserved(binary):
+    """Leaving a seat reserved for you reserves it for you again: an
+    invite-only game never becomes listed or joinable by a stranger."""
+    with server(binary) as s:
+        (alice, at), (bob, bt), (carol, ct) = trio(s)
+        gid = create(s, at, ["me", {"invite": bob}, {"invite": carol}], game_id="quantum")["id"]
+        check(s.request("POST", "/v1/games/%s/join" % gid, token=bt).status == 200, "Bob joins")
+        check(game(s, gid)["players"][1]["invited"] is None, "a taken seat names no invitee")
+        check(s.request("POST", "/v1/games/%s/leave" % gid, token=bt).status == 204, "Bob leaves")
+        seat = game(s, gid)["players"][1]
+        check(seat["open"] and seat["player"] is None and seat["invited"] == bob,
+              "reserved for Bob again: %r" % seat)
+        check(gid not in [g["id"] for g in s.request("GET", "/v1/games").json["games"]], "still unlisted")
+        _, dt = new_player(s, "Dan")
+        before = dump(s)
+        for body in (None, {"seat": 1}):
+            r = s.request("POST", "/v1/games/%s/join" % gid, body, token=dt)
+            check(r.status == 403 and r.json["type"].endswith(":seat-reserved"), "a stranger: %r" % r)
+        r = s.request("POST", "/v1/games/%s/join" % gid, {"seat": 1})
+        check(r.status == 403 and r.json["type"].endswith(":seat-reserved"), "a newcomer: %r" % r)
+        check(dump(s) == before, "refusals change nothing")
+        mine = s.request("GET", "/v1/players/me/games", token=bt).json["games"]
+        check([(g["id"], g["invitation"]) for g in mine] == [(gid, True)], "Bob's invitation: %r" % mine)
+        r = s.request("POST", "/v1/games/%s/join" % gid, token=bt)
+        check(r.status == 200 and r.json["seat"] == 1, "Bob takes it back: %r" % r)
+
+
+@test
+def an_invitee_joining_takes_the_seat_reserved_for_them(binary):
+    """Without a seat number an invitee gets their reserved seat, not a
+    lower open one: else theirs stays reserved for a seated player and
+    the game never fills."""
+    with server(binary) as s:
+        (alice, at), (bob, bt), (carol, ct) = trio(s)
+        gid = create(s, at, ["me", "open", {"invite": bob}], game_id="quantum")["id"]
+        r = s.request("POST", "/v1/games/%s/join" % gid, token=bt)
+        check(r.status == 200 and r.json["seat"] == 2, "Bob gets his seat: %r" % r)
+        r = s.request("POST", "/v1/games/%s/join" % gid, token=ct)
+        check(r.status == 200 and r.json["seat"] == 1, "Carol the open one: %r" % r)
+        check(game(s, gid)["status"] == "active", "the game starts")
+
+
+@test
+def no_seat_sees_its_hand_before_the_game_starts(binary):
+    """The deal is made at creation, but a seat's hidden cards are shown
+    only once every seat is taken for good: else one could join, read a
+    seat's hand, leave, and let the next holder play a known hand."""
+    with server(binary) as s:
+        (alice, at), (bob, bt), (carol, ct) = trio(s)
+        gid = create(s, at, ["me", "open", "open"])["id"]
+        check(game(s, gid, at)["view"]["hand"] is None, "the creator's hand is hidden while waiting")
+        nt = s.request("POST", "/v1/games/%s/join" % gid, {"seat": 1}).json["token"]
+        g = game(s, gid, nt)
+        check(g["you"] == 1 and g["view"]["hand"] is None, "so is a newcomer's: %r" % g["view"])
+        check(s.request("POST", "/v1/games/%s/leave" % gid, token=nt).status == 204, "the newcomer leaves")
+        for seat, tok in ((1, ct), (2, bt)):
+            check(s.request("POST", "/v1/games/%s/join" % gid, {"seat": seat}, token=tok).status == 200, "join")
+        g = game(s, gid, ct)
+        check(g["status"] == "active" and len(g["view"]["hand"]) == 4, "started: her hand: %r" % g["view"])
+
+
+@test
+def an_invitee_takes_no_seat_but_the_reserved_one(binary):
+    """A player with an open seat reserved for them cannot take another
+    seat of that game (by naming it or by attaching its seat token):
+    theirs would stay reserved for a seated player, and the game could
+    never fill."""
+    with server(binary) as s:
+        (alice, at), (bob, bt), (carol, ct) = trio(s)
+        gid = create(s, at, ["me", "open", {"invite": bob}], game_id="quantum")["id"]
+        anon = create(s, at, ["token", "open", {"invite": bob}], game_id="quantum")
+        before = dump(s)
+        r = s.request("POST", "/v1/games/%s/join" % gid, {"seat": 1}, token=bt)
+        check(r.status == 409 and r.json["type"].endswith(":already-seated") and "reserved for you" in
+              r.json["detail"], "another seat: %r" % r)
+        r = s.request("POST", "/v1/players/me/seats", {"token": anon["seats"][0]["token"]}, token=bt)
+        check(r.status == 409 and r.json["type"].endswith(":already-seated"), "attaching another: %r" % r)
+        check(dump(s) == before, "refusals change nothing")
+        for g in (gid, anon["id"]):
+            for tok in (bt, ct):
+                check(s.request("POST", "/v1/games/%s/join" % g, token=tok).status == 200, "join")
+            check(game(s, g)["status"] == "active", "the game fills")
+
+
+@test
 def reserved_and_full_are_told_apart(binary):
     with server(binary) as s:
         (alice, at), (bob, bt), (carol, ct) = trio(s)

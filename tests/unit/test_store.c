@@ -827,6 +827,31 @@ static void test_players(void)
 	store_close(s);
 }
 
+/* A claim of no particular seat by an invitee takes the seat reserved
+ * for them, not a lower open one (theirs would stay reserved for a
+ * seated player: the game would never fill). */
+static void test_claim_reserved_first(void)
+{
+	struct store *s = NULL;
+	open_store("claim-reserved", 2, &s);
+	int64_t host = make_player(s, 1, "Host"),
+	        bob = make_player(s, 2, "Bob");
+	struct store_game g = new_game(51, "quantum", "active");
+	g.seats = 3;
+	struct store_seat seats[3] = {
+	    {.seat = 0, .player_key = host},
+	    {.seat = 1, .open = 1},
+	    {.seat = 2, .open = 1, .invited_key = bob}};
+	int64_t key = -1;
+	int seat = -1;
+	test_cond("claim-reserved: created",
+	          store_game_create(s, &g, seats, NULL, &key) == 0);
+	struct store_claim c = {.seat = -1, .player_key = bob, .open_seats = 2};
+	test_cond("claim-reserved: the invitee gets seat 2",
+	          store_seat_claim(s, key, &c, NULL, &seat) == 0 && seat == 2);
+	store_close(s);
+}
+
 static void test_claims(void)
 {
 	struct store *s = NULL;
@@ -1612,6 +1637,7 @@ int main(void)
 	test_newer_user_version();
 	test_players();
 	test_claims();
+	test_claim_reserved_first();
 	test_idempotency_records();
 	test_player_games();
 	test_events();
