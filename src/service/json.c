@@ -168,8 +168,9 @@ json_t *svc__game_json(struct service *svc, const struct loaded *l, int viewer)
 	    (int)l->row.rules_version, "seq", (json_int_t)l->g->seq, "seats",
 	    l->g->seats, "status", status, "to_act", svc__seat_list(to_act),
 	    "you", viewer >= 0 ? json_integer(viewer) : json_null(), "players",
-	    seats_json(svc, l), "view", svc__view(l->g, viewer, l->row.open_seats),
-	    "result", svc__result_json(l->g), "clock", svc__clock_json(&l->row),
-	    "seed", seed_json(l), "created", svc__iso_time(l->row.created_ms),
+	    seats_json(svc, l), "view",
+	    svc__view(l->g, viewer, l->row.open_seats), "result",
+	    svc__result_json(l->g), "clock", svc__clock_json(&l->row), "seed",
+	    seed_json(l), "created", svc__iso_time(l->row.created_ms),
 	    "updated", svc__iso_time(l->row.updated_ms));
 }
