@@ -51,15 +51,15 @@ static int create(const char *path, uint8_t *key, size_t len, char *err,
 	if (fd < 0 && errno == EEXIST)
 		return 1;
 	if (fd < 0) {
-		snprintf(err, errlen, "cannot create the key file %s: %s",
-		         path, strerror(errno));
+		snprintf(err, errlen, "cannot create the key file %s: %s", path,
+		         strerror(errno));
 		return -1;
 	}
 	randombytes_buf(key, len);
-	int rc = fchmod(fd, 0600) < 0 || write_all(fd, key, len) < 0 ||
-	                 fsync(fd) < 0
-	             ? -1
-	             : 0;
+	int rc =
+	    fchmod(fd, 0600) < 0 || write_all(fd, key, len) < 0 || fsync(fd) < 0
+	        ? -1
+	        : 0;
 	int saved = errno;
 	close(fd);
 	if (rc == 0 && sync_dir(path) < 0)

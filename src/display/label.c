@@ -261,7 +261,8 @@ static json_t *label_of(size_t lang, const struct game_display *d,
 				snprintf(fk, sizeof fk, "%s.flag.%s", d->prefix,
 				         names[i]);
 				const char *t = i18n_text(lang, fk);
-				if (t) /* too long: the flag's text is left out */
+				if (t) /* too long: the flag's text is left out
+				        */
 					(void)append(flags, sizeof flags, t);
 			}
 			continue;

@@ -21,9 +21,9 @@ struct cache_bytes {
 
 struct cache_entry {
 	int64_t key;
-	struct cache_entry *chain;       /* next in its hash bucket */
+	struct cache_entry *chain;         /* next in its hash bucket */
 	struct cache_entry *newer, *older; /* LRU list of its shard */
-	struct engine_game *g;           /* owned copy */
+	struct engine_game *g;             /* owned copy */
 	struct cache_bytes bytes[ENGINE_CACHE_SLOTS];
 };
 
@@ -51,7 +51,8 @@ struct engine_cache *engine_cache_new(size_t capacity)
 	if (capacity == 0)
 		capacity = 1;
 	size_t ns = capacity >= CACHE_SHARD_FROM ? CACHE_SHARDS : 1;
-	struct engine_cache *c = calloc(1, sizeof *c + ns * sizeof c->shards[0]);
+	struct engine_cache *c =
+	    calloc(1, sizeof *c + ns * sizeof c->shards[0]);
 	if (!c)
 		return NULL;
 	c->nshards = ns;
@@ -214,8 +215,7 @@ out:
 }
 
 int engine_cache_bytes_get(struct engine_cache *c, int64_t key, unsigned slot,
-                           uint64_t seq, uint64_t tag, char **out,
-                           size_t *len)
+                           uint64_t seq, uint64_t tag, char **out, size_t *len)
 {
 	uint64_t h;
 	struct cache_shard *s = shard_of(c, key, &h);

@@ -45,8 +45,7 @@ void engine_cache_put(struct engine_cache *c, int64_t key,
  * `slot` of game `key` holds bytes for exactly (seq, tag) and the cached
  * state is at seq; else 0 (a miss, or out of memory). */
 int engine_cache_bytes_get(struct engine_cache *c, int64_t key, unsigned slot,
-                           uint64_t seq, uint64_t tag, char **out,
-                           size_t *len);
+                           uint64_t seq, uint64_t tag, char **out, size_t *len);
 
 /* Keeps a copy of bytes[0..len) in slot `slot` of game `key` for (seq,
  * tag), replacing what it held, if the cached state is at seq (else

@@ -43,15 +43,15 @@ struct rules_result {
  * `state` points to state_size bytes, suitably aligned, that the module
  * owns the layout of; states copy with memcpy. */
 struct rules {
-	const char *id;    /* "agent-avenue": the catalog id clients send */
-	const char *title; /* human title */
-	unsigned version;  /* bump whenever a replay could differ */
+	const char *id;        /* "agent-avenue": the catalog id clients send */
+	const char *title;     /* human title */
+	unsigned version;      /* bump whenever a replay could differ */
 	unsigned replays_from; /* the oldest stored version whose games this
 	                          module still replays exactly (their logs
 	                          give the same states); 0: only `version` */
-	int min_seats;     /* 1..ENGINE_MAX_SEATS */
-	int max_seats;     /* min_seats..ENGINE_MAX_SEATS */
-	size_t state_size; /* sizeof the module's state struct */
+	int min_seats;         /* 1..ENGINE_MAX_SEATS */
+	int max_seats;         /* min_seats..ENGINE_MAX_SEATS */
+	size_t state_size;     /* sizeof the module's state struct */
 
 	/* Catalog entry fields beyond id/title/seats, e.g. {"options":{…},
 	 * "actions":{…}}.  New reference. */

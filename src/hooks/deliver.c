@@ -14,15 +14,15 @@
 #include "../service/service.h"
 #include "hooks.h"
 
-#define RETRY_DEFAULT_MS   5000
-#define TIMEOUT_DEFAULT_MS 10000
-#define RETRY_CAP_FACTOR   720 /* longest delay: retry_ms * this */
-#define GIVE_UP_MS         (25LL * 3600 * 1000) /* retry for 25 hours */
-#define IDLE_MS            1000 /* longest sleep between looks */
-#define MAX_WORKERS        16
+#define RETRY_DEFAULT_MS     5000
+#define TIMEOUT_DEFAULT_MS   10000
+#define RETRY_CAP_FACTOR     720 /* longest delay: retry_ms * this */
+#define GIVE_UP_MS           (25LL * 3600 * 1000) /* retry for 25 hours */
+#define IDLE_MS              1000 /* longest sleep between looks */
+#define MAX_WORKERS          16
 #define RETENTION_DEFAULT_MS (7LL * 86400 * 1000)
-#define PRUNE_MAX_EVERY_MS (10LL * 60 * 1000) /* prune at least this often */
-#define PRUNE_PAGE         1000 /* events per prune transaction */
+#define PRUNE_MAX_EVERY_MS   (10LL * 60 * 1000) /* prune at least this often */
+#define PRUNE_PAGE           1000 /* events per prune transaction */
 
 struct hooks {
 	struct store *st;        /* borrowed */

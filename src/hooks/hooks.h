@@ -36,10 +36,10 @@
 #include "../store/store.h"
 
 struct hooks_config {
-	int allow_private;  /* 1: private addresses may be reached (tests) */
-	int64_t retry_ms;   /* first retry delay, ms (>= 1); 0: 5000 */
-	int64_t timeout_ms; /* whole attempt, ms; 0: 10000 */
-	int workers;        /* delivery threads; 0: 2 */
+	int allow_private;    /* 1: private addresses may be reached (tests) */
+	int64_t retry_ms;     /* first retry delay, ms (>= 1); 0: 5000 */
+	int64_t timeout_ms;   /* whole attempt, ms; 0: 10000 */
+	int workers;          /* delivery threads; 0: 2 */
 	int64_t retention_ms; /* how long events stay, ms; 0: 7 days */
 };
 

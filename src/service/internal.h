@@ -13,17 +13,17 @@ struct service {
 	struct engine_cache *cache; /* owned */
 	service_move_fn on_move;    /* listener for committed moves, or NULL */
 	void *on_move_ctx;          /* its context */
-	char *catalog[I18N_MAX_LANGS]; /* GET /v1/catalog's body in each
-	                               language (compact JSON and a newline),
-	                               built once: the rules never change;
-	                               malloc'd */
+	char *catalog[I18N_MAX_LANGS];      /* GET /v1/catalog's body in each
+	                                    language (compact JSON and a newline),
+	                                    built once: the rules never change;
+	                                    malloc'd */
 	size_t catalog_len[I18N_MAX_LANGS]; /* their bytes */
-	int hooks_allow_private;    /* 1: webhooks may name private hosts */
-	struct svc_bots *bots;      /* the bot worker (bots.c), or NULL */
-	unsigned clock_min_s;       /* shortest clock duration accepted,
-	                               seconds (service_clock_min) */
-	unsigned ticket_ttl_s;      /* a ticket's life, seconds
-	                               (service_ticket_ttl) */
+	int hooks_allow_private; /* 1: webhooks may name private hosts */
+	struct svc_bots *bots;   /* the bot worker (bots.c), or NULL */
+	unsigned clock_min_s;    /* shortest clock duration accepted,
+	                            seconds (service_clock_min) */
+	unsigned ticket_ttl_s;   /* a ticket's life, seconds
+	                            (service_ticket_ttl) */
 };
 
 /* 1 if s is 1..64 bytes (Jansson checked the UTF-8) without control

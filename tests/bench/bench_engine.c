@@ -208,8 +208,7 @@ static double run_replay(const struct rules *r, const struct logged_game *lg,
 
 /* engine_cache_get hits per second, keys[0..nkeys) in a scrambled order
  * (keys the cache holds). */
-static double run_hit(struct engine_cache *c, const int64_t *keys,
-                      size_t nkeys)
+static double run_hit(struct engine_cache *c, const int64_t *keys, size_t nkeys)
 {
 	size_t n = 0;
 	uint64_t x = 12345;

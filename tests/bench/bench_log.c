@@ -116,8 +116,10 @@ static void build(struct service *svc, struct store *st, unsigned long moves,
 		int seat = 0;
 		char *text = choose(l.g, &seat);
 		if (!text) {
-			fprintf(stderr, "bench_log: the game ended after %" PRIu64
-			                " moves\n", l.g->seq);
+			fprintf(stderr,
+			        "bench_log: the game ended after %" PRIu64
+			        " moves\n",
+			        l.g->seq);
 			exit(1);
 		}
 		json_t *a = json_loads(text, 0, NULL);
@@ -134,8 +136,9 @@ static void build(struct service *svc, struct store *st, unsigned long moves,
 		json_decref(a);
 		free(text);
 	}
-	printf("  log %lu: built in %.1f s (%.0f moves/s through the service)\n",
-	       moves, bench_now() - t0, (double)moves / (bench_now() - t0));
+	printf(
+	    "  log %lu: built in %.1f s (%.0f moves/s through the service)\n",
+	    moves, bench_now() - t0, (double)moves / (bench_now() - t0));
 	loaded_release(&l);
 	engine_cache_free(cache);
 }
@@ -147,8 +150,8 @@ static double cold_load_ms(struct store *st, const struct game_ref *ref)
 	json_t *out = NULL;
 	uint64_t seq;
 	double t0 = bench_now();
-	if (!svc || service_game(svc, ref->id, ref->token[0], &out, &seq,
-	                         &err) < 0)
+	if (!svc ||
+	    service_game(svc, ref->id, ref->token[0], &out, &seq, &err) < 0)
 		die("service_game", err.detail);
 	double ms = (bench_now() - t0) * 1e3;
 	json_decref(out);
@@ -247,8 +250,8 @@ int main(int argc, char **argv)
 		char path[4096], err[256];
 		snprintf(path, sizeof path, "%s/log-%lu.db", dir, moves);
 		unlink(path);
-		struct store_config sc = {.path = path, .connections = 2,
-		                          .busy_timeout_ms = 5000};
+		struct store_config sc = {
+		    .path = path, .connections = 2, .busy_timeout_ms = 5000};
 		struct store *st = NULL;
 		if (store_open(&sc, &st, err, sizeof err) < 0)
 			die(path, err);
@@ -283,7 +286,8 @@ int main(int argc, char **argv)
 			snprintf(p2, sizeof p2, "%s%s", path, x);
 			unlink(p2);
 		}
-		snprintf(path + strlen(path), sizeof path - strlen(path), "-shm");
+		snprintf(path + strlen(path), sizeof path - strlen(path),
+		         "-shm");
 		unlink(path);
 	}
 	return 0;

@@ -89,7 +89,8 @@ int main(int argc, char **argv)
 	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
 	    MHD_OPTION_END);
 	if (!d) {
-		fprintf(stderr, "ref_server: cannot listen on port %ld\n", port);
+		fprintf(stderr, "ref_server: cannot listen on port %ld\n",
+		        port);
 		return 1;
 	}
 	const union MHD_DaemonInfo *di =

@@ -184,10 +184,11 @@ static void run_icon_case(const struct icon_case *c)
 		return;
 	test_cond(c->name, play_moves(g, moves));
 	const struct aa_state *s = st(g);
-	test_cond(c->name, s->teams[c->by].progress == c->moved &&
-	                       s->teams[1 - c->by].progress == 0 &&
-	                       s->teams[c->by].last_moved == c->moved &&
-	                       s->teams[c->by].last_card == aa_card_by_id(c->card));
+	test_cond(c->name,
+	          s->teams[c->by].progress == c->moved &&
+	              s->teams[1 - c->by].progress == 0 &&
+	              s->teams[c->by].last_moved == c->moved &&
+	              s->teams[c->by].last_card == aa_card_by_id(c->card));
 	json_t *v = engine_game_view(g, ENGINE_SPECTATOR);
 	json_t *rec = json_array_get(
 	    json_object_get(json_object_get(v, "last_turn"), "recruited"),
@@ -722,10 +723,11 @@ static void test_6_17(void)
 	v1 = engine_game_view(g, 1);
 	vs = engine_game_view(g, -1);
 	m1 = seen(after, g, 0, play, 1);
-	const char *last = "{\"active_player\":0,\"recruited\":["
-	                   "{\"seat\":0,\"team\":0,\"card\":\"mole\",\"moved\":-3},"
-	                   "{\"seat\":1,\"team\":1,\"card\":\"enforcer\","
-	                   "\"moved\":1}]}";
+	const char *last =
+	    "{\"active_player\":0,\"recruited\":["
+	    "{\"seat\":0,\"team\":0,\"card\":\"mole\",\"moved\":-3},"
+	    "{\"seat\":1,\"team\":1,\"card\":\"enforcer\","
+	    "\"moved\":1}]}";
 	test_cond(name2, jeq(json_object_get(v1, "last_turn"), last) &&
 	                     jeq(json_object_get(vs, "last_turn"), last) &&
 	                     jeq(json_object_get(v1, "played"), "null") &&

@@ -262,8 +262,7 @@ static void test_snapshot(void)
 	              memcmp(x, g, engine_game_size(g->rules)) == 0);
 	engine_game_free(x);
 	test_cond("snapshot: a wrong length is refused",
-	          engine_snapshot_read(g->rules, b, n - 1, &x) ==
-	              BD_ENOTFOUND);
+	          engine_snapshot_read(g->rules, b, n - 1, &x) == BD_ENOTFOUND);
 	b[0] ^= 0x40; /* the format stamp */
 	test_cond("snapshot: another format is refused",
 	          engine_snapshot_read(g->rules, b, n, &x) == BD_ENOTFOUND);

@@ -21,8 +21,7 @@ static const char *const phase_words[] = {
     [AA_PHASE_OVER] = "over",       [AA_PHASE_TAKE] = "take",
     [AA_PHASE_RESOLVE] = "resolve",
 };
-_Static_assert(sizeof phase_words / sizeof *phase_words ==
-                   AA_PHASE_RESOLVE + 1,
+_Static_assert(sizeof phase_words / sizeof *phase_words == AA_PHASE_RESOLVE + 1,
                "one word per phase");
 static const char *const pick_words[] = {
     [AA_PICK_FACE_UP] = "face_up",
@@ -63,32 +62,52 @@ struct action_form {
 	struct field fields[2];
 };
 
-#define F(key, kind, member) {key, kind, 0, offsetof(struct aa_action, member)}
+#define F(key, kind, member)                                                   \
+	{                                                                      \
+		key, kind, 0, offsetof(struct aa_action, member)               \
+	}
 
 static const struct action_form forms[AA_ACT_TYPES] = {
-    [AA_ACT_DISCARD] = {"discard", "§4 Step 1.1", 1,
+    [AA_ACT_DISCARD] = {"discard",
+                        "§4 Step 1.1",
+                        1,
                         {F("card", FIELD_CARD, card)}},
-    [AA_ACT_PLAY] = {"play", "§4 Step 1.2", 2,
+    [AA_ACT_PLAY] = {"play",
+                     "§4 Step 1.2",
+                     2,
                      {F("face_up", FIELD_CARD, card),
                       F("face_down", FIELD_CARD, face_down)}},
-    [AA_ACT_RECRUIT] = {"recruit", "§4 Step 2.1", 1,
+    [AA_ACT_RECRUIT] = {"recruit",
+                        "§4 Step 2.1",
+                        1,
                         {F("pick", FIELD_PICK, pick)}},
     [AA_ACT_PLAY_UP] = {"play", "§9.4", 1, {F("face_up", FIELD_CARD, card)}},
-    [AA_ACT_PLAY_DOWN] = {"play", "§9.4", 1,
+    [AA_ACT_PLAY_DOWN] = {"play",
+                          "§9.4",
+                          1,
                           {F("face_down", FIELD_CARD, face_down)}},
     [AA_ACT_HAND_OVER] = {"hand_over", "§9.4", 0, {{0}}},
-    [AA_ACT_TAKE] = {"take", "§8.5",
+    [AA_ACT_TAKE] = {"take",
+                     "§8.5",
                      2,
                      {F("card", FIELD_BM, bm),
                       {"member", FIELD_SEAT, 1,
                        offsetof(struct aa_action, member)}}},
-    [AA_ACT_MIND_CONTROL] = {"mind_control", "§8.6", 1,
+    [AA_ACT_MIND_CONTROL] = {"mind_control",
+                             "§8.6",
+                             1,
                              {F("card", FIELD_CARD, card)}},
-    [AA_ACT_DOUBLE_TROUBLE] = {"double_trouble", "§8.6", 1,
+    [AA_ACT_DOUBLE_TROUBLE] = {"double_trouble",
+                               "§8.6",
+                               1,
                                {F("card", FIELD_CARD, card)}},
-    [AA_ACT_SECRET_RECRUIT] = {"secret_recruit", "§8.6", 1,
+    [AA_ACT_SECRET_RECRUIT] = {"secret_recruit",
+                               "§8.6",
+                               1,
                                {F("card", FIELD_CARD, card)}},
-    [AA_ACT_SPYCATION] = {"spycation", "§8.6", 2,
+    [AA_ACT_SPYCATION] = {"spycation",
+                          "§8.6",
+                          2,
                           {F("card", FIELD_CARD, card),
                            F("recruit", FIELD_BOOL, again)}},
 };
@@ -178,11 +197,12 @@ static int parse_action(const json_t *j, struct aa_action *out,
 		                  "an action needs a \"type\" string");
 	const struct action_form *f = form_of(type, j);
 	if (!f)
-		return rules_fail(why, BD_EILLEGAL, "§7.2",
-		                  "unknown action type '%s'; use discard, play, "
-		                  "hand_over, recruit, take, mind_control, "
-		                  "double_trouble, secret_recruit or spycation",
-		                  type);
+		return rules_fail(
+		    why, BD_EILLEGAL, "§7.2",
+		    "unknown action type '%s'; use discard, play, "
+		    "hand_over, recruit, take, mind_control, "
+		    "double_trouble, secret_recruit or spycation",
+		    type);
 	const char *key;
 	const json_t *v;
 	json_object_foreach((json_t *)j, key, v)
@@ -263,7 +283,8 @@ static json_t *bms_json(const uint8_t *cards, unsigned n, int top_last)
 	json_t *a = json_array();
 	for (unsigned i = 0; i < n; i++)
 		json_array_append_new(
-		    a, json_string(aa_bm_info[cards[top_last ? n - 1 - i : i]].id));
+		    a, json_string(
+		           aa_bm_info[cards[top_last ? n - 1 - i : i]].id));
 	return a;
 }
 
@@ -317,8 +338,7 @@ static int get_int(const json_t *v, const char *what, int32_t *out,
 
 /* An array of n entries: one per seat (n = seats) or per team (n = 2). */
 static int get_array_of(const json_t *v, const char *what, size_t n,
-                        const char *of, const char *per,
-                        struct rules_why *why)
+                        const char *of, const char *per, struct rules_why *why)
 {
 	if (!json_is_array(v) || json_array_size(v) != n)
 		return rules_fail(why, BD_EBADSETUP, RULE_SETUP,
@@ -375,8 +395,8 @@ static int parse_first_player(const json_t *v, struct aa_custom *c,
 static int parse_hands(const json_t *v, struct aa_custom *c,
                        struct rules_why *why)
 {
-	static const char *const names[] = {"hands[0]", "hands[1]",
-	                                    "hands[2]", "hands[3]"};
+	static const char *const names[] = {"hands[0]", "hands[1]", "hands[2]",
+	                                    "hands[3]"};
 	int rc = get_array_of(v, "hands", c->seats, "arrays of card ids",
 	                      "seat", why);
 	for (int p = 0; p < c->seats && !rc; p++)
@@ -396,15 +416,15 @@ static int parse_deck(const json_t *v, struct aa_custom *c,
 static int parse_progress(const json_t *v, struct aa_custom *c,
                           struct rules_why *why)
 {
-	return get_ints(v, "progress", AA_TEAMS,
-	                c->seats > 2 ? "team" : "seat", c->progress, why);
+	return get_ints(v, "progress", AA_TEAMS, c->seats > 2 ? "team" : "seat",
+	                c->progress, why);
 }
 
 static int parse_discards_used(const json_t *v, struct aa_custom *c,
                                struct rules_why *why)
 {
-	return get_ints(v, "discards_used", c->seats, "seat",
-	                c->discards_used, why);
+	return get_ints(v, "discards_used", c->seats, "seat", c->discards_used,
+	                why);
 }
 
 /* {"enforcer":2}: recruited counts of one team. */
@@ -491,10 +511,8 @@ static const struct setup_key {
     {"progress", "2 integers, one per team", parse_progress},
     {"in_play", "2 objects {card id: count}, one per team", parse_in_play},
     {"discards_used", "one integer per seat", parse_discards_used},
-    {"bm_supply", "up to 3 black-market ids (mode advanced)",
-     parse_bm_supply},
-    {"bm_deck", "black-market ids, top first (mode advanced)",
-     parse_bm_deck},
+    {"bm_supply", "up to 3 black-market ids (mode advanced)", parse_bm_supply},
+    {"bm_deck", "black-market ids, top first (mode advanced)", parse_bm_deck},
     {"bm_in_play",
      "2 arrays of ongoing black-market ids, one per team (mode advanced)",
      parse_bm_in_play},
@@ -680,14 +698,15 @@ static json_t *player_json(const struct aa_state *s, int seat, int viewer,
                            int over)
 {
 	const struct aa_player *p = &s->players[seat];
-	json_t *o = json_pack(
-	    "{s:i,s:i,s:i,s:i,s:i}", "seat", seat, "team", aa_team_of(seat),
-	    "hand_size", p->hand_size, "discards", p->discards,
-	    "discards_left", aa_discard_limit(s, seat) - p->discards);
+	json_t *o = json_pack("{s:i,s:i,s:i,s:i,s:i}", "seat", seat, "team",
+	                      aa_team_of(seat), "hand_size", p->hand_size,
+	                      "discards", p->discards, "discards_left",
+	                      aa_discard_limit(s, seat) - p->discards);
 	if (s->seats == AA_SEATS) {
 		json_object_set_new(o, "progress",
 		                    json_integer(s->teams[seat].progress));
-		json_object_set_new(o, "space", json_integer(aa_space(s, seat)));
+		json_object_set_new(o, "space",
+		                    json_integer(aa_space(s, seat)));
 		json_object_set_new(
 		    o, "distance_to_catch",
 		    json_integer(aa_distance_to_catch(s, seat)));
@@ -708,11 +727,11 @@ static json_t *team_json(const struct aa_state *s, int team)
 	json_t *seats = json_array();
 	for (int p = team; p < s->seats; p += 2)
 		json_array_append_new(seats, json_integer(p));
-	json_t *o = json_pack(
-	    "{s:i,s:o,s:i,s:i,s:i,s:o,s:i}", "team", team, "seats", seats,
-	    "progress", (int)t->progress, "space", aa_space(s, team),
-	    "distance_to_catch", (int)aa_distance_to_catch(s, team), "in_play",
-	    in_play_json(t), "lead", t->lead);
+	json_t *o = json_pack("{s:i,s:o,s:i,s:i,s:i,s:o,s:i}", "team", team,
+	                      "seats", seats, "progress", (int)t->progress,
+	                      "space", aa_space(s, team), "distance_to_catch",
+	                      (int)aa_distance_to_catch(s, team), "in_play",
+	                      in_play_json(t), "lead", t->lead);
 	if (s->mode == AA_MODE_ADVANCED)
 		json_object_set_new(o, "black_market", row_json(t));
 	return o;
@@ -781,8 +800,8 @@ static json_t *pending_json(const struct aa_state *s)
 	    [AA_BM_SPYCATION] = AA_ACT_SPYCATION,
 	};
 	const struct action_form *f = &forms[decided_by[s->pending_card]];
-	return json_pack("{s:s,s:i,s:s}", "decision", f->type,
-	                 "seat", s->pending_seat, "card",
+	return json_pack("{s:s,s:i,s:s}", "decision", f->type, "seat",
+	                 s->pending_seat, "card",
 	                 aa_bm_info[s->pending_card].id);
 }
 
@@ -790,10 +809,10 @@ static json_t *pending_json(const struct aa_state *s)
  * order nobody's (everyone's once over). */
 static json_t *black_market_json(const struct aa_state *s, int over)
 {
-	json_t *o = json_pack(
-	    "{s:o,s:i,s:o}", "supply", bms_json(s->supply, s->supply_size, 0),
-	    "deck_size", s->bm_deck_size, "discard",
-	    bms_json(s->bm_discard, s->bm_discard_size, 0));
+	json_t *o = json_pack("{s:o,s:i,s:o}", "supply",
+	                      bms_json(s->supply, s->supply_size, 0),
+	                      "deck_size", s->bm_deck_size, "discard",
+	                      bms_json(s->bm_discard, s->bm_discard_size, 0));
 	if (over)
 		json_object_set_new(o, "deck",
 		                    bms_json(s->bm_deck, s->bm_deck_size, 1));
@@ -890,13 +909,12 @@ static json_t *edge_catalog(void)
 	for (int b = 0; b < AA_BM_KINDS; b++) {
 		const struct aa_bm_info *c = &aa_bm_info[b];
 		json_array_append_new(
-		    bm, json_pack("{s:s,s:o,s:s,s:s,s:b,s:s}", "id", c->id,
-		                  "name", c->name ? json_string(c->name)
-		                                  : json_null(),
-		                  "name_fr", c->name_fr, "kind",
-		                  c->ongoing ? "ongoing" : "instant",
-		                  "uses_hand", c->uses_hand, "effect",
-		                  c->effect));
+		    bm,
+		    json_pack("{s:s,s:o,s:s,s:s,s:b,s:s}", "id", c->id, "name",
+		              c->name ? json_string(c->name) : json_null(),
+		              "name_fr", c->name_fr, "kind",
+		              c->ongoing ? "ongoing" : "instant", "uses_hand",
+		              c->uses_hand, "effect", c->effect));
 	}
 	for (size_t i = 0; i < AA_ACT_TYPES; i++) {
 		json_t *fields = json_object();
@@ -904,31 +922,30 @@ static json_t *edge_catalog(void)
 			json_object_set_new(
 			    fields, forms[i].fields[j].key,
 			    json_string(kind_words[forms[i].fields[j].kind]));
-		json_array_append_new(
-		    actions, json_pack("{s:s,s:s,s:o}", "type", forms[i].type,
-		                       "rule", forms[i].rule, "fields", fields));
+		json_array_append_new(actions, json_pack("{s:s,s:s,s:o}",
+		                                         "type", forms[i].type,
+		                                         "rule", forms[i].rule,
+		                                         "fields", fields));
 	}
 	for (size_t i = 0; i < NKEYS; i++)
-		json_array_append_new(keys,
-		                      json_pack("{s:s,s:s}", "key",
-		                                setup_keys[i].key, "shape",
-		                                setup_keys[i].shape));
+		json_array_append_new(
+		    keys, json_pack("{s:s,s:s}", "key", setup_keys[i].key,
+		                    "shape", setup_keys[i].shape));
 	json_t *modes = json_pack(
 	    "[{s:s,s:[i,i,i],s:s},{s:s,s:[i,i,i],s:s}]", "mode", "base",
 	    "seats", 2, 3, 4, "rules", "§1–§6; 3–4 seats: the team variant, §9",
 	    "mode", "advanced", "seats", 2, 3, 4, "rules",
 	    "§8 (black market); 3–4 seats: with the team variant, §9");
-	return json_pack(
-	    "{s:{s:{s:[s,s],s:s}},s:o,s:o,s:o,s:o,s:o}", "options", "mode",
-	    "values", "base", "advanced", "default", "base", "modes", modes,
-	    "cards", cards, "black_market", bm, "setup_keys", keys, "actions",
-	    actions);
+	return json_pack("{s:{s:{s:[s,s],s:s}},s:o,s:o,s:o,s:o,s:o}", "options",
+	                 "mode", "values", "base", "advanced", "default",
+	                 "base", "modes", modes, "cards", cards, "black_market",
+	                 bm, "setup_keys", keys, "actions", actions);
 }
 
 const struct rules aa_rules = {
     .id = "agent-avenue",
     .title = "Agent Avenue",
-    .version = 2, /* 2: the advanced mode and the team variant */
+    .version = 2,      /* 2: the advanced mode and the team variant */
     .replays_from = 1, /* base games of version 1 replay unchanged */
     .min_seats = AA_SEATS,
     .max_seats = AA_SEATS_MAX,

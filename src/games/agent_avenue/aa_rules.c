@@ -50,13 +50,13 @@ const struct aa_bm_info aa_bm_info[AA_BM_KINDS] = {
                                   "3 or more Daredevils in play is a win "
                                   "condition for the owner instead of a "
                                   "lose condition"},
-    [AA_BM_GETAWAY_CAR] = {"getaway-car", "Getaway Car", "Fuite en voiture",
-                           1, 0,
+    [AA_BM_GETAWAY_CAR] = {"getaway-car", "Getaway Car", "Fuite en voiture", 1,
+                           0,
                            "when the owner's meeple ends a movement "
                            "exactly on either home space, it moves 3 "
                            "forward at once"},
-    [AA_BM_MASTERPLAN] = {"masterplan", "Masterplan", "Plan des opérations",
-                          1, 0,
+    [AA_BM_MASTERPLAN] = {"masterplan", "Masterplan", "Plan des opérations", 1,
+                          0,
                           "7 or more different agent names in play is a "
                           "win condition"},
     [AA_BM_SECURITY_SYSTEM] = {"security-system", "Security System",
@@ -65,16 +65,16 @@ const struct aa_bm_info aa_bm_info[AA_BM_KINDS] = {
                                "owner's home space is a win condition"},
     [AA_BM_OUTPOST] = {"outpost", "Outpost", "Avant-poste", 0, 1,
                        "the gainer recruits a Sentinel from its hand"},
-    [AA_BM_SMOKE_SCREEN] = {"smoke-screen", "Smoke Screen", "Écran de fumée",
-                            0, 0,
+    [AA_BM_SMOKE_SCREEN] = {"smoke-screen", "Smoke Screen", "Écran de fumée", 0,
+                            0,
                             "the owner recruits the top card of the agent "
                             "deck"},
     [AA_BM_MIND_CONTROL] = {"mind-control", "Mind Control",
                             "Manipulation de l'esprit", 0, 1,
                             "one agent the opponent has in play goes into "
                             "the gainer's hand"},
-    [AA_BM_DOUBLE_TROUBLE] = {"double-trouble", "Double Trouble",
-                              "Coup double", 0, 1,
+    [AA_BM_DOUBLE_TROUBLE] = {"double-trouble", "Double Trouble", "Coup double",
+                              0, 1,
                               "the gainer shows 2 agents of one name from "
                               "its hand, recruits one, keeps the other"},
     [AA_BM_SURVEILLANCE_TRUCK] = {"surveillance-truck", "Surveillance Truck",
@@ -321,7 +321,8 @@ static int check_scalars(const struct aa_custom *c, struct rules_why *why)
 		int limit = discard_limit(c->seats, p);
 		if (d < 0 || d > limit)
 			return rules_fail(
-			    why, BD_EBADSETUP, c->seats > 2 ? "§9.6" : RULE_DISCARD,
+			    why, BD_EBADSETUP,
+			    c->seats > 2 ? "§9.6" : RULE_DISCARD,
 			    "discards_used[%d] is %d, but that seat "
 			    "discards 0 to %d times per game",
 			    p, (int)d, limit);
@@ -390,8 +391,8 @@ static int check_list(const char *what, const uint8_t *cards, unsigned n,
 /* rules §1: the custom hands and deck are well-formed card lists. */
 static int check_lists(const struct aa_custom *c, struct rules_why *why)
 {
-	static const char *const names[] = {"hands[0]", "hands[1]",
-	                                    "hands[2]", "hands[3]"};
+	static const char *const names[] = {"hands[0]", "hands[1]", "hands[2]",
+	                                    "hands[3]"};
 	int rc = 0;
 	if (c->has_hands)
 		for (int p = 0; p < c->seats && !rc; p++)
@@ -536,9 +537,8 @@ static int check_bm(const struct aa_custom *c, uint8_t pool[AA_BM_KINDS],
 
 /* rules §8.1: the supply and the black-market deck, named or dealt from
  * the (shuffled) pool; rows and the discard pile as named. */
-static int deal_bm(struct aa_state *s, const struct aa_custom *c,
-                   uint8_t *pool, unsigned n, struct rng *rng,
-                   struct rules_why *why)
+static int deal_bm(struct aa_state *s, const struct aa_custom *c, uint8_t *pool,
+                   unsigned n, struct rng *rng, struct rules_why *why)
 {
 	unsigned next = 0;
 	if (c->mode != AA_MODE_ADVANCED)
@@ -569,7 +569,8 @@ static int deal_bm(struct aa_state *s, const struct aa_custom *c,
 		                  s->supply_size);
 	for (int t = 0; t < AA_TEAMS; t++)
 		for (unsigned i = 0; i < c->bm_in_play_size[t]; i++)
-			s->teams[t].row |= (uint16_t)(1u << c->bm_in_play[t][i]);
+			s->teams[t].row |=
+			    (uint16_t)(1u << c->bm_in_play[t][i]);
 	s->bm_discard_size = c->bm_discard_size;
 	memcpy(s->bm_discard, c->bm_discard, c->bm_discard_size);
 	return 0;
@@ -797,8 +798,7 @@ static int down_ok(const uint8_t count[AA_KINDS], unsigned hand_size,
 /* A listed discard or play, built whole: the engine's edge copies each
  * listed action at once, and bytes stored one by one would make it wait
  * (a store-forwarding stall, most of a playout's time before). */
-static struct aa_action listed(unsigned type, unsigned card,
-                               unsigned face_down)
+static struct aa_action listed(unsigned type, unsigned card, unsigned face_down)
 {
 	uint8_t b[sizeof(struct aa_action)] = {0};
 	b[offsetof(struct aa_action, type)] = (uint8_t)type;
@@ -831,8 +831,10 @@ static size_t list_play_phase(const struct aa_state *s, int seat,
 			for (unsigned d = names; d; d &= d - 1) {
 				unsigned up = (unsigned)__builtin_ctz(u);
 				unsigned down = (unsigned)__builtin_ctz(d);
-				if (up != down || (one_name && p->hand_size >= 2))
-					out[n++] = listed(AA_ACT_PLAY, up, down);
+				if (up != down ||
+				    (one_name && p->hand_size >= 2))
+					out[n++] =
+					    listed(AA_ACT_PLAY, up, down);
 			}
 		return n;
 	}
@@ -857,14 +859,15 @@ static size_t list_takes(const struct aa_state *s, struct aa_action *out)
 	for (unsigned i = 0; i < s->supply_size; i++) {
 		uint8_t b = s->supply[i];
 		if (!aa_bm_info[b].uses_hand || !aa_two_seat(s, t)) {
-			out[n++] = (struct aa_action){.type = AA_ACT_TAKE,
-			                              .bm = b};
+			out[n++] =
+			    (struct aa_action){.type = AA_ACT_TAKE, .bm = b};
 			continue;
 		}
 		for (int m = t; m < s->seats; m += 2)
-			out[n++] = (struct aa_action){.type = AA_ACT_TAKE,
-			                              .bm = b,
-			                              .member = (uint8_t)(m + 1)};
+			out[n++] =
+			    (struct aa_action){.type = AA_ACT_TAKE,
+			                       .bm = b,
+			                       .member = (uint8_t)(m + 1)};
 	}
 	return n;
 }
@@ -973,14 +976,13 @@ static int apply_discard(struct aa_state *s, int seat, unsigned card,
 		    why, BD_EILLEGAL, RULE_DISCARD,
 		    "you may not discard: the agent deck is empty");
 	if (p->discards >= limit)
-		return rules_fail(why, BD_EILLEGAL,
-		                  s->seats > 2 ? "§9.6" : RULE_DISCARD,
-		                  "you have already discarded %d times, the "
-		                  "most %s may in a game",
-		                  limit,
-		                  limit == AA_MAX_DISCARDS
-		                      ? "a player"
-		                      : "a seat of a two-seat team");
+		return rules_fail(
+		    why, BD_EILLEGAL, s->seats > 2 ? "§9.6" : RULE_DISCARD,
+		    "you have already discarded %d times, the "
+		    "most %s may in a game",
+		    limit,
+		    limit == AA_MAX_DISCARDS ? "a player"
+		                             : "a seat of a two-seat team");
 	if (card >= AA_KINDS || count[card] == 0)
 		return rules_fail(why, BD_EILLEGAL, RULE_DISCARD,
 		                  "you hold no %s card", card_id(card));
@@ -1140,7 +1142,8 @@ static int movement(struct aa_state *s, int team, int v)
 static int recruit(struct aa_state *s, int team, uint8_t card)
 {
 	struct aa_team *t = &s->teams[team];
-	int v = ongoing_move(s, team, card, icon_move(card, ++t->in_play[card]));
+	int v =
+	    ongoing_move(s, team, card, icon_move(card, ++t->in_play[card]));
 	return v ? movement(s, team, v) : 0;
 }
 
@@ -1289,8 +1292,8 @@ static void resolve_instant(struct aa_state *s, unsigned b, int seat)
  * gainer for a card that uses a hand in a two-seat team); the supply is
  * refilled at once; an ongoing card joins the row, an instant one is
  * resolved. */
-static int apply_take(struct aa_state *s, int seat, unsigned b,
-                      unsigned member, struct rules_why *why)
+static int apply_take(struct aa_state *s, int seat, unsigned b, unsigned member,
+                      struct rules_why *why)
 {
 	int t = s->bm_team;
 	unsigned i = 0;
