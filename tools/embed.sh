@@ -16,6 +16,20 @@ bytes() {
 	echo '0x00'
 }
 
+# arrays PREFIX FILE...: static const char PREFIX0[], PREFIX1[], ... one
+# per file, in order.
+arrays() {
+	p=$1
+	shift
+	i=0
+	for f in "$@"; do
+		echo "static const char $p$i[] = {"
+		bytes "$f"
+		echo "};"
+		i=$((i + 1))
+	done
+}
+
 case "$1" in
 blob)
 	echo "#include <stddef.h>"
@@ -27,13 +41,7 @@ blob)
 migrations)
 	shift
 	echo '#include "store/migrations.h"'
-	i=0
-	for f in "$@"; do
-		echo "static const char m$i[] = {"
-		bytes "$f"
-		echo "};"
-		i=$((i + 1))
-	done
+	arrays m "$@"
 	echo "const struct store_migration store_migrations[] = {"
 	i=0
 	for f in "$@"; do
@@ -48,13 +56,7 @@ migrations)
 languages)
 	shift
 	echo '#include "display/i18n.h"'
-	i=0
-	for f in "$@"; do
-		echo "static const char l$i[] = {"
-		bytes "$f"
-		echo "};"
-		i=$((i + 1))
-	done
+	arrays l "$@"
 	echo "const struct i18n_file i18n_files[] = {"
 	i=0
 	for f in "$@"; do
