@@ -235,7 +235,7 @@ static json_t *label_of(size_t lang, const struct game_display *d,
                         const json_t *view, int seat, const json_t *a)
 {
 	const char *type = json_string_value(json_object_get(a, "type"));
-	const char *names[16];
+	const char *names[16] = {0};
 	size_t n = 0;
 	const char *k;
 	json_t *v;

@@ -253,7 +253,10 @@ void engine_cache_bytes_put(struct engine_cache *c, int64_t key, unsigned slot,
 	if (e && e->g->seq == seq) {
 		struct cache_bytes *b = &e->bytes[slot];
 		free(b->p);
-		*b = (struct cache_bytes){seq, tag, copy, len};
+		b->seq = seq;
+		b->tag = tag;
+		b->p = copy; /* the slot owns it (freed when replaced or dropped) */
+		b->n = len;
 		copy = NULL;
 	}
 	pthread_mutex_unlock(&s->lock);

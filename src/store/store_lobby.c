@@ -371,7 +371,7 @@ int store_seat_attach(struct store *s, int64_t player_key,
                       const uint8_t hash[STORE_TOKEN_HASH_LEN],
                       struct store_attached *out)
 {
-	struct store_attached a;
+	struct store_attached a = {0};
 	struct lobby_ctx x = {.player_key = player_key,
 	                      .cutoff = store__waiting_cutoff(s),
 	                      .hash = hash,

@@ -1,5 +1,6 @@
 /* aa_v1_games.h: Agent Avenue base games recorded with rules version 1
  * (tools/aa-v1/record.c; do not edit). */
+/* clang-format off */
 static const char aa_v1_games[] =
     "[{\"checks\":[{\"actions\":[[{\"card\":\"double-agent\",\"type\":\"discard\"},{\"ca"
     "rd\":\"enforcer\",\"type\":\"discard\"},{\"card\":\"codebreaker\",\"type\":\"discard"
@@ -779,3 +780,4 @@ static const char aa_v1_games[] =
     "saboteur\",\"sidekick\",\"daredevil\",\"codebreaker\"]],\"in_play\":[{\"enforcer"
     "\":2},{}],\"progress\":[3,-2]},\"to_act\":[[1],[1],[0],[0],[1],[]]}]"
     ;
+/* clang-format on */

@@ -98,6 +98,7 @@ int main(void)
 	char *text = json_dumps(games, JSON_COMPACT | JSON_SORT_KEYS);
 	printf("/* aa_v1_games.h: Agent Avenue base games recorded with rules "
 	       "version 1\n * (tools/aa-v1/record.c; do not edit). */\n"
+	       "/* clang-format off */\n"
 	       "static const char aa_v1_games[] =\n");
 	for (char *p = text; *p;) {
 		printf("    \"");
@@ -108,7 +109,7 @@ int main(void)
 		}
 		printf("\"\n");
 	}
-	printf("    ;\n");
+	printf("    ;\n/* clang-format on */\n");
 	free(text);
 	json_decref(games);
 	return 0;

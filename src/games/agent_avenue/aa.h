@@ -25,6 +25,8 @@
 #include "../../common/why.h"
 #include "../../engine/rng.h"
 
+/* The constants' values and comments are aligned as a table. */
+/* clang-format off */
 #define AA_SEATS          2        /* §1: the base game's 2 players */
 #define AA_SEATS_MAX      4        /* §9.1: the team variant, 3 or 4 seats */
 #define AA_TEAMS          2        /* §9.1: team(s) = s mod 2 */
@@ -42,6 +44,7 @@
 #define AA_SUPPLY         3        /* §8.1: the black market's face-up cards */
 #define AA_PROGRESS_LIMIT 100000   /* custom setup: |progress| at most this */
 #define AA_ICON_NONE      INT8_MIN /* a ✓/✗ icon or no icon: no move */
+/* clang-format on */
 
 /* The 8 agent names, in catalog order (§1). */
 enum aa_card {
@@ -92,12 +95,12 @@ enum aa_bm {
 
 /* One black-market card (§8.2). */
 struct aa_bm_info {
-	const char *id;          /* JSON id, e.g. "sinister-twin" */
-	const char *name;        /* English name, or NULL when unknown (R29) */
-	const char *name_fr;     /* the French name printed on the card */
-	uint8_t ongoing;         /* 1: ∞, stays in its taker's row; 0: ⚡ */
-	uint8_t uses_hand;       /* 1: the card uses a gainer's hand (§9.7) */
-	const char *effect;      /* §8.2's sentence, as the engine applies it */
+	const char *id;      /* JSON id, e.g. "sinister-twin" */
+	const char *name;    /* English name, or NULL when unknown (R29) */
+	const char *name_fr; /* the French name printed on the card */
+	uint8_t ongoing;     /* 1: ∞, stays in its taker's row; 0: ⚡ */
+	uint8_t uses_hand;   /* 1: the card uses a gainer's hand (§9.7) */
+	const char *effect;  /* §8.2's sentence, as the engine applies it */
 };
 
 /* Indexed by enum aa_bm.  Static lifetime. */
@@ -122,20 +125,20 @@ enum aa_phase {
 
 /* Why the game ended.  Stable machine words: aa_reason_word(). */
 enum aa_reason {
-	AA_REASON_NONE,          /* the game is not over */
-	AA_REASON_CATCH,         /* §3: the winner caught the opponent */
-	AA_REASON_CODEBREAKERS,  /* the winner has 3 Codebreakers in play */
-	AA_REASON_DAREDEVILS,    /* the opponent got 3 Daredevils */
-	AA_REASON_TIE,           /* W held both teams: the active team wins */
-	AA_REASON_OUT_OF_CARDS,  /* §4 Step 3, §9.8: the next team cannot play */
-	AA_REASON_LEADER,        /* §8.8 C: 3 Daredevils with Leader of the Pack */
-	AA_REASON_MASTERPLAN,    /* §8.8 D: 7 names with Masterplan */
-	AA_REASON_SECURITY       /* §8.8 E: Security System */
+	AA_REASON_NONE,         /* the game is not over */
+	AA_REASON_CATCH,        /* §3: the winner caught the opponent */
+	AA_REASON_CODEBREAKERS, /* the winner has 3 Codebreakers in play */
+	AA_REASON_DAREDEVILS,   /* the opponent got 3 Daredevils */
+	AA_REASON_TIE,          /* W held both teams: the active team wins */
+	AA_REASON_OUT_OF_CARDS, /* §4 Step 3, §9.8: the next team cannot play */
+	AA_REASON_LEADER,       /* §8.8 C: Leader of the Pack, 3 Daredevils */
+	AA_REASON_MASTERPLAN,   /* §8.8 D: 7 names with Masterplan */
+	AA_REASON_SECURITY      /* §8.8 E: Security System */
 };
 
 /* One seat's cards (§9.1: each seat keeps its own hand and discards). */
 struct aa_player {
-	uint8_t hand_size; /* cards in hand, 0..AA_HAND_MAX */
+	uint8_t hand_size;         /* cards in hand, 0..AA_HAND_MAX */
 	uint8_t hand[AA_HAND_MAX]; /* enum aa_card, oldest first (drawn
 	                              cards are appended); unused slots 0 */
 	uint8_t discards;          /* discard-to-draw used, 0..limit (§9.6),
@@ -148,10 +151,10 @@ struct aa_player {
 /* One team: its meeple, agents in play and ongoing cards (§9.1).  In a
  * 2-seat game team t is seat t. */
 struct aa_team {
-	int32_t progress;  /* §3: running total of all moves, in spaces;
-	                      forward adds.  Custom setups start it within
-	                      ±AA_PROGRESS_LIMIT; a game moves it by at most
-	                      a few hundred spaces. */
+	int32_t progress; /* §3: running total of all moves, in spaces;
+	                     forward adds.  Custom setups start it within
+	                     ±AA_PROGRESS_LIMIT; a game moves it by at most
+	                     a few hundred spaces. */
 	uint8_t in_play[AA_KINDS]; /* recruited cards per name, 0..copies */
 	uint16_t row;      /* §8.1.3: bit b set: holds ongoing card b */
 	uint8_t lead;      /* §9.3: the seat leading the team's next turn
@@ -191,19 +194,19 @@ struct aa_state {
 	/* the black market (§8; mode advanced only, else all 0) */
 	uint8_t bm_deck[AA_BM_KINDS]; /* enum aa_bm, TOP card LAST */
 	uint8_t bm_deck_size;
-	uint8_t supply[AA_SUPPLY];    /* face up, in view order (R25) */
+	uint8_t supply[AA_SUPPLY]; /* face up, in view order (R25) */
 	uint8_t supply_size;
 	uint8_t bm_discard[AA_BM_KINDS]; /* the pile, bottom first */
 	uint8_t bm_discard_size;
-	uint8_t chain[AA_BM_KINDS];   /* instant cards taken and resolved
-	                                 whose chained takes are not over
-	                                 (R24), oldest first */
+	uint8_t chain[AA_BM_KINDS]; /* instant cards taken and resolved
+	                               whose chained takes are not over
+	                               (R24), oldest first */
 	uint8_t chain_size;
-	uint8_t bm_team;        /* take/resolve phases: the team taking */
-	uint8_t pending_card;   /* resolve phase: the card being resolved */
-	uint8_t pending_seat;   /* resolve phase: its gainer */
-	uint8_t winner;         /* the winning team when over, else 0 */
-	uint8_t reason;         /* enum aa_reason; NONE while running */
+	uint8_t bm_team;      /* take/resolve phases: the team taking */
+	uint8_t pending_card; /* resolve phase: the card being resolved */
+	uint8_t pending_seat; /* resolve phase: its gainer */
+	uint8_t winner;       /* the winning team when over, else 0 */
+	uint8_t reason;       /* enum aa_reason; NONE while running */
 };
 
 /* A move, as binary.  Fields a type does not use are 0. */
@@ -239,14 +242,14 @@ struct aa_action {
  * values.  Integers are range-checked by aa_setup_custom, so the JSON
  * edge may pass any value it saturates into int32_t. */
 struct aa_custom {
-	uint8_t seats;               /* 2..4; aa_custom_init sets 2 */
-	uint8_t mode;                /* enum aa_mode */
-	uint8_t has_first_player;    /* 0: drawn with the rng */
-	uint8_t has_hands;           /* 0: 4 cards each dealt from the pool */
-	uint8_t has_deck;            /* 0: the rest of the pool, shuffled */
-	uint8_t has_bm_supply;       /* 0: dealt from the black-market pool */
-	uint8_t has_bm_deck;         /* 0: the rest of that pool, shuffled */
-	uint8_t hand_size[AA_SEATS_MAX]; /* 0..AA_HAND_MAX */
+	uint8_t seats;            /* 2..4; aa_custom_init sets 2 */
+	uint8_t mode;             /* enum aa_mode */
+	uint8_t has_first_player; /* 0: drawn with the rng */
+	uint8_t has_hands;        /* 0: 4 cards each dealt from the pool */
+	uint8_t has_deck;         /* 0: the rest of the pool, shuffled */
+	uint8_t has_bm_supply;    /* 0: dealt from the black-market pool */
+	uint8_t has_bm_deck;      /* 0: the rest of that pool, shuffled */
+	uint8_t hand_size[AA_SEATS_MAX];          /* 0..AA_HAND_MAX */
 	uint8_t hands[AA_SEATS_MAX][AA_HAND_MAX]; /* in hand order */
 	uint8_t deck_size;                        /* 0..AA_CARDS */
 	uint8_t deck[AA_CARDS];     /* TOP card FIRST (as in the JSON) */
@@ -256,11 +259,11 @@ struct aa_custom {
 	int32_t discards_used[AA_SEATS_MAX]; /* 0..limit (§9.6) */
 	uint8_t bm_supply_size, bm_deck_size, bm_discard_size;
 	uint8_t bm_in_play_size[AA_TEAMS];
-	uint8_t bm_supply[AA_BM_KINDS];  /* view order; at most 3 accepted */
-	uint8_t bm_deck[AA_BM_KINDS];    /* TOP card FIRST */
+	uint8_t bm_supply[AA_BM_KINDS]; /* view order; at most 3 accepted */
+	uint8_t bm_deck[AA_BM_KINDS];   /* TOP card FIRST */
 	uint8_t bm_in_play[AA_TEAMS][AA_BM_KINDS]; /* ongoing cards */
 	uint8_t bm_discard[AA_BM_KINDS]; /* instant cards, bottom first */
-	uint8_t bm_named;  /* 1 if any bm_ key was given (refused in base) */
+	uint8_t bm_named; /* 1 if any bm_ key was given (refused in base) */
 };
 
 /* ---- setup (§2, §7.1, §8.1, §9.2) ---- */
