@@ -18,6 +18,7 @@ async function route() {
   const m = location.hash.match(/^#\/game\/([^/?]+)/);
   try {
     if (!ui.catalog) ui.catalog = await api.catalog();
+    main.lang = ui.catalog.language; // the game texts' language
     leave = m ? await gameScreen(main, decodeURIComponent(m[1])) : await lobby(main);
   } catch (e) {
     showError(e);

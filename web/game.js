@@ -6,7 +6,7 @@
 import * as api from "./api.js";
 import * as session from "./session.js";
 import { h, mount } from "./dom.js";
-import { gameInfo, act, go, status, showError } from "./ui.js";
+import { gameInfo, act, go, status, showError, clearOffline } from "./ui.js";
 import { follow } from "./events.js";
 import { agentAvenue } from "./aa.js";
 import { quantum } from "./quantum.js";
@@ -62,6 +62,7 @@ export async function gameScreen(main, id) {
     try {
       const ng = await api.game(id);
       const nl = ng.you !== null && ng.status !== "finished" ? await api.actions(id) : null;
+      clearOffline();
       // Nothing new (our own move's event after its answer): keep the
       // screen as it is, so a button under the finger stays put.
       const key = JSON.stringify([ng, nl]);
@@ -146,6 +147,10 @@ export async function gameScreen(main, id) {
   }
 
   await refresh();
-  const stream = follow(id, () => refresh(), (s) => { link.textContent = s; link.dataset.state = s; });
+  const stream = follow(id, () => refresh(), (s) => {
+    link.textContent = s;
+    link.dataset.state = s;
+    if (s === "live") refresh(); // back after a cut: what the screen missed
+  });
   return () => stream.stop();
 }

@@ -28,9 +28,13 @@ export async function lobby(main) {
   const mine = h("section", { "aria-labelledby": "mine-h" });
   const open = h("section", { "aria-labelledby": "open-h" });
   mount(main, account(id), createForm(), mine, open);
+  let shown = ""; // what the lists show, to skip redrawing the same
   const refresh = async () => {
     try {
       const [my, waiting] = await Promise.all([api.myGames(), api.openGames()]);
+      const key = JSON.stringify([my.games, waiting.games]);
+      if (key === shown) return;
+      shown = key;
       const myIds = new Set(my.games.map((g) => g.id));
       mount(mine, h("h2", { id: "mine-h" }, "Your games"), gameList(my.games, id.id, true));
       mount(open, h("h2", { id: "open-h" }, "Open seats"),

@@ -78,14 +78,18 @@ export function quantum(g, pick) {
     const [r, c] = /** @type {number[]} */ (x.at);
     const t = shipType(x.value);
     const mine = pl.seat === you;
+    // My ship: its own actions; another's: the actions aimed at its square.
+    const choose = () => mine
+      ? pick((a) => "ship" in a && a.ship === x.ship && !("owner" in a), `ship ${x.ship} (${t.name}, ${x.value})`)
+      : pick((a) => mentions(a, r, c), `the ship at [${r},${c}]`);
     return s("g", {
       class: `ship seat${pl.seat} ${mine ? "mine" : ""} ${x.moved ? "moved" : ""}`,
       "data-ship": `${pl.seat}-${x.ship}`, tabindex: 0, role: "button",
       "aria-label": `Seat ${pl.seat} ship ${x.ship}: ${t.name} (${x.value}) at [${r},${c}]`,
-      onclick: (/** @type {Event} */ ev) => {
-        ev.stopPropagation();
-        if (mine) pick((a) => "ship" in a && a.ship === x.ship && !("owner" in a), `ship ${x.ship} (${t.name}, ${x.value})`);
-        else pick((a) => mentions(a, r, c), `the ship at [${r},${c}]`);
+      onclick: () => choose(),
+      onkeydown: (/** @type {Event} */ ev) => {
+        const k = /** @type {KeyboardEvent} */ (ev).key;
+        if (k === "Enter" || k === " ") { ev.preventDefault(); choose(); }
       },
     },
     s("title", {}, `Seat ${pl.seat}, ship ${x.ship}: ${t.name} (${x.value}) — ${t.ability}`),

@@ -1,6 +1,7 @@
 // ui.js: what every screen shares: the catalog (names and texts in the
 // chosen language), the error banner (a refusal's problem detail), the
 // status line, and navigation.
+import { ApiError } from "./api.js";
 import { h, mount } from "./dom.js";
 
 /** @typedef {import("./types.js").Catalog} Catalog */
@@ -24,17 +25,27 @@ export function card(game, id) {
   return { name: c?.name ?? id, text: c?.text ?? "" };
 }
 
+/** @type {boolean} the banner shows that the server did not answer */
+let offline = false;
+
 /** Shows an error in the banner: an ApiError's detail, or any message. @param {unknown} e */
 export function showError(e) {
   const banner = /** @type {HTMLElement} */ (document.getElementById("error"));
+  offline = e instanceof ApiError && e.status === 0;
   const text = e instanceof Error ? e.message : String(e);
   mount(banner, h("span", { class: "detail" }, text),
     h("button", { type: "button", class: "link", "aria-label": "Dismiss", onclick: () => { banner.hidden = true; } }, "×"));
   banner.hidden = false;
 }
 
+/** Hides the banner if it only says that the server did not answer (it does now). */
+export function clearOffline() {
+  if (offline) clearError();
+}
+
 /** Hides the error banner. */
 export function clearError() {
+  offline = false;
   /** @type {HTMLElement} */ (document.getElementById("error")).hidden = true;
 }
 

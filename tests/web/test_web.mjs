@@ -26,10 +26,12 @@ const rand = (n) => { seed = (seed * 1664525 + 1013904223) >>> 0; return seed % 
 class Failure extends Error {}
 const check = (ok, what) => { if (!ok) throw new Failure(what); };
 
-/** Starts boardd on a free port; resolves to {base, stop}. */
-function startServer() {
-  const dir = mkdtempSync(join(tmpdir(), "boardd-web-"));
-  const proc = spawn(binary, ["--addr", "127.0.0.1", "--port", "0", "--db", join(dir, "web.db"),
+/**
+ * Starts boardd on `port` (0: a free one it picks) with the database in
+ * `dir`; resolves to {base, port, stop}. stop() resolves to its exit code.
+ */
+function startServer(dir, port = 0) {
+  const proc = spawn(binary, ["--addr", "127.0.0.1", "--port", String(port), "--db", join(dir, "web.db"),
     "--sync", "normal", "--quiet", "--rate-limit", "off", "--bot-ms", "50"], { stdio: ["ignore", "ignore", "pipe"] });
   let log = "";
   return new Promise((ok, fail) => {
@@ -41,9 +43,11 @@ function startServer() {
         clearTimeout(t);
         ok({
           base: m[1],
+          port: Number(m[1].split(":")[2]),
           log: () => log,
           stop: () => new Promise((done) => {
-            proc.on("exit", (code) => { rmSync(dir, { recursive: true, force: true }); done(code); });
+            proc.removeAllListeners("exit");
+            proc.on("exit", (code) => done(code));
             proc.kill("SIGTERM");
           }),
         });
@@ -212,9 +216,21 @@ test("quantum: an invitation accepted, several turns by clicking", async () => {
   let g = await apiGet(base, `/v1/games/${id}`, token);
   check(await alice.locator("svg.qmap .planet").count() === g.view.map.planets.length, "every planet is drawn");
   await fitsPhone(alice, "quantum");
-  // Several turns: play until the seat in turn has changed 4 times.
+  // Clicking one of my ships on the map lists only that ship's actions.
+  const mine = g.view.players[g.you].ships.find((x) => Array.isArray(x.at));
+  if (mine) {
+    await alice.locator(`svg.qmap [data-ship="${g.you}-${mine.ship}"]`).click();
+    await alice.getByText(/^Only: ship/).waitFor();
+    const listed = (await apiGet(base, `/v1/games/${id}/actions`, token)).actions.filter((a) => a.ship === mine.ship && !("owner" in a));
+    const shown = await alice.locator("section.actions button.action").count();
+    check(shown === listed.length, `ship ${mine.ship}: ${shown} actions shown, ${listed.length} listed for it`);
+    await alice.getByRole("button", { name: "show all" }).click();
+  }
+  // Several turns: play until the seat in turn has changed 4 times; the
+  // server restarts after a few moves and both screens reconnect.
   let turns = 0, clicks = 0, active = g.view.phase === "actions" ? g.view.active : null;
   while (turns < 4 && clicks < 80) {
+    if (clicks === 5) await restart([alice, bob]);
     const label = await clickSomeAction([alice, bob]);
     check(label !== null, `somebody has an action to click (after ${clicks})`);
     clicks++;
@@ -236,9 +252,44 @@ test("quantum: an invitation accepted, several turns by clicking", async () => {
   console.log(`     ${clicks} moves clicked over ${turns + 1} turns, phase ${g.view.phase}`);
 });
 
+/** Restarts the server on its port; every page must go offline, then live again. */
+async function restart(pages) {
+  const code = await ctx.server.stop();
+  check(code === 0, `boardd exited ${code} at SIGTERM`);
+  for (const p of pages) await p.locator('.link-state[data-state="offline"]').waitFor({ timeout: 10000 });
+  ctx.server = await startServer(ctx.dir, ctx.server.port);
+  for (const p of pages) {
+    await p.locator('.link-state[data-state="live"]').waitFor({ timeout: 20000 });
+    await p.locator("#error").waitFor({ state: "hidden", timeout: 5000 }); // "did not answer" cleared
+  }
+  console.log("     the server restarted; both screens reconnected");
+}
+
+test("languages: French names and labels from the API", async () => {
+  const { bob, base } = ctx;
+  const id = await createGame(bob, "agent-avenue", 2, "random");
+  await bob.getByLabel("Language of game texts").selectOption("fr");
+  await bob.locator('main[lang="fr"] .hand .cards .agent').first().waitFor();
+  const token = await tokenOf(bob);
+  const g = await apiGet(base, `/v1/games/${id}`, token);
+  const cat = (await apiGet(base, "/v1/catalog", null, "fr")).games.find((x) => x.id === "agent-avenue");
+  const names = g.view.hand.map((c) => cat.cards.find((x) => x.id === c).name).sort();
+  const shown = (await bob.locator(".hand .cards .agent").allInnerTexts()).sort();
+  check(JSON.stringify(names) === JSON.stringify(shown), `French hand ${shown}, catalog ${names}`);
+  await bob.locator("section.actions button.action").first().waitFor({ timeout: 10000 });
+  const labels = (await apiGet(base, `/v1/games/${id}/actions`, token, "fr")).actions.map((a) => a.label).sort();
+  const buttons = (await bob.locator("section.actions button.action").allInnerTexts()).sort();
+  check(JSON.stringify(labels) === JSON.stringify(buttons), `French buttons ${buttons}, labels ${labels}`);
+  const en = (await apiGet(base, `/v1/games/${id}/actions`, token, "en")).actions.map((a) => a.label).sort();
+  check(JSON.stringify(en) !== JSON.stringify(labels), "the French labels differ from the English ones");
+  await bob.getByLabel("Language of game texts").selectOption("en");
+  await bob.locator('main[lang="en"]').waitFor();
+});
+
 async function main() {
-  const server = await startServer();
-  ctx.base = server.base;
+  ctx.dir = mkdtempSync(join(tmpdir(), "boardd-web-"));
+  ctx.server = await startServer(ctx.dir);
+  ctx.base = ctx.server.base;
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
     headless: true,
@@ -274,8 +325,9 @@ async function main() {
     }
   }
   await browser.close();
-  const code = await server.stop();
-  if (code !== 0) { console.log(`web: boardd exited ${code} at stop: ${server.log().slice(-2000)}`); failed++; }
+  const code = await ctx.server.stop();
+  rmSync(ctx.dir, { recursive: true, force: true });
+  if (code !== 0) { console.log(`web: boardd exited ${code} at stop: ${ctx.server.log().slice(-2000)}`); failed++; }
   console.log(`web-browser: ${passed} passed, ${failed} failed`);
   process.exit(failed ? 1 : 0);
 }
