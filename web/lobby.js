@@ -25,9 +25,10 @@ export async function lobby(main) {
     mount(main, identityForm());
     return () => {};
   }
-  const mine = h("section", { "aria-labelledby": "mine-h" });
-  const open = h("section", { "aria-labelledby": "open-h" });
-  mount(main, account(id), createForm(), mine, open);
+  // What a returning player looks for first: their games, then open seats.
+  const mine = h("section", { class: "card", "aria-labelledby": "mine-h" });
+  const open = h("section", { class: "card", "aria-labelledby": "open-h" });
+  mount(main, mine, open, createForm(), account(id));
   let shown = ""; // what the lists show, to skip redrawing the same
   const refresh = async () => {
     try {

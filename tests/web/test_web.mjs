@@ -3,11 +3,13 @@
 // own (a temporary database, --port 0). Two browser contexts, each a
 // phone-sized screen, become players through the lobby and play by
 // clicking only: a whole Agent Avenue game (advanced mode), and a Quantum
-// game (an invitation accepted) for several turns. Every check reads the
-// page; the API is read only to compare the page with it. A failed test
-// keeps a screenshot of each page in build/web/screens/ (its path is
-// printed). Prints "web: <test> ok|FAILED" lines and
-// "web-browser: N passed, N failed".
+// game (an invitation accepted) for several turns, across a restart of
+// the server (both screens reconnect); then French texts. Every check
+// reads the page; the API is read only to compare the page with it. A
+// failed test keeps a screenshot of each page in build/web/screens/ (the
+// paths are printed; WEB_SCREENS=1 keeps them for every test, and one in
+// the middle of the Agent Avenue game). Prints "web: <test> ok|FAILED"
+// lines, then "web-browser: N passed, N failed".
 import { spawn } from "node:child_process";
 import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -195,6 +197,7 @@ test("agent avenue: a whole game by clicking, live on both screens", async () =>
     const label = await clickSomeAction([alice, bob]);
     if (label === null) break;
     clicks++;
+    if (clicks === 6 && process.env.WEB_SCREENS) await shoot("agent-avenue-mid", [alice, bob]);
   }
   await alice.locator(".result").waitFor({ timeout: 10000 });
   await bob.locator(".result").waitFor({ timeout: 10000 });
@@ -287,6 +290,16 @@ test("languages: French names and labels from the API", async () => {
   await bob.locator('main[lang="en"]').waitFor();
 });
 
+/** Keeps a full-page screenshot of each page in build/web/screens/, printing its path. */
+async function shoot(name, pages) {
+  mkdirSync(SCREENS, { recursive: true });
+  for (const p of pages) {
+    const file = join(SCREENS, `${name.split(":")[0].replace(/\W+/g, "-")}-${p.__name}.png`);
+    await p.screenshot({ path: file, fullPage: true }).catch(() => {});
+    console.log(`     screenshot: ${file}`);
+  }
+}
+
 async function main() {
   ctx.dir = mkdtempSync(join(tmpdir(), "boardd-web-"));
   ctx.server = await startServer(ctx.dir);
@@ -314,15 +327,11 @@ async function main() {
       check(!ctx.jsErrors.length, `JavaScript errors: ${ctx.jsErrors.join("; ")}`);
       console.log(`web: ${t.name} ok`);
       passed++;
+      if (process.env.WEB_SCREENS) await shoot(t.name, pages); // to look at
     } catch (e) {
       failed++;
       console.log(`web: ${t.name} FAILED: ${e instanceof Failure ? e.message : e.stack}`);
-      mkdirSync(SCREENS, { recursive: true });
-      for (const p of pages) {
-        const file = join(SCREENS, `${t.name.split(":")[0].replace(/\W+/g, "-")}-${p.__name}.png`);
-        await p.screenshot({ path: file, fullPage: true }).catch(() => {});
-        console.log(`     screenshot: ${file}`);
-      }
+      await shoot(t.name, pages);
     }
   }
   await browser.close();
