@@ -3,7 +3,7 @@
 import * as api from "./api.js";
 import * as session from "./session.js";
 import { h, mount } from "./dom.js";
-import { ui, showError, clearError } from "./ui.js";
+import { ui, showError, clearError, status } from "./ui.js";
 import { lobby } from "./lobby.js";
 import { gameScreen } from "./game.js";
 
@@ -14,6 +14,7 @@ async function route() {
   leave?.();
   leave = null;
   clearError();
+  status("");
   const main = /** @type {HTMLElement} */ (document.getElementById("main"));
   const m = location.hash.match(/^#\/game\/([^/?]+)/);
   try {

@@ -107,7 +107,7 @@ async function createGame(page, game, seats, seat1, invite) {
  * Clicks one listed action on whichever page has some, chosen at random;
  * resolves to the label clicked, or null when no page has any for `idleMs`.
  */
-async function clickSomeAction(pages, idleMs = 8000) {
+async function clickSomeAction(pages, idleMs = 15000) {
   const until = Date.now() + idleMs;
   while (Date.now() < until) {
     for (const page of pages) {
@@ -191,7 +191,7 @@ test("agent avenue: a whole game by clicking, live on both screens", async () =>
     "the black market's supply is shown");
   await fitsPhone(alice, "agent avenue");
   let clicks = 0;
-  const deadline = Date.now() + 60000;
+  const deadline = Date.now() + 120000;
   while (Date.now() < deadline) {
     if (await alice.locator(".result").count() && await bob.locator(".result").count()) break;
     const label = await clickSomeAction([alice, bob]);
