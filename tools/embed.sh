@@ -78,6 +78,7 @@ files)
 	i=0
 	for f in "$@"; do
 		b=$(basename "$f")
+		[ -f "$f" ] || { echo "embed.sh: $f is not a file (web/ is flat)" >&2; exit 1; }
 		case "$b" in
 		*.html) t="text/html; charset=utf-8" ;;
 		*.js) t="text/javascript; charset=utf-8" ;;

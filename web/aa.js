@@ -83,7 +83,7 @@ export function agentAvenue(g) {
     v.hand ? h("div", { class: "card hand" },
       h("h3", {}, "Your hand"),
       h("div", { class: "cards" }, v.hand.map((c) => agent(c))),
-      h("p", { class: "small" }, v.hand.map((c) => `${card(GAME, c).name}: ${card(GAME, c).text}`).join(" · "))) : null,
+      h("p", { class: "small" }, [...new Set(v.hand)].map((c) => `${card(GAME, c).name}: ${card(GAME, c).text}`).join(" · "))) : null,
     v.black_market ? h("div", { class: "card" },
       h("h3", {}, "Black market"),
       h("div", { class: "cards" }, v.black_market.supply.map(market)),

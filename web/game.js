@@ -131,8 +131,21 @@ export async function gameScreen(main, id) {
       class: "action",
       "data-type": a.type,
       onclick: async (ev) => {
-        const r = await act(/** @type {HTMLButtonElement} */ (ev.currentTarget), () => api.move(id, a, seq));
-        if (r !== undefined) { filter = null; status(`Played: ${a.label ?? a.type}`); refresh(); }
+        const b = /** @type {HTMLButtonElement} */ (ev.currentTarget);
+        b.disabled = true;
+        try {
+          await api.move(id, a, seq);
+          filter = null;
+          status(`Played: ${a.label ?? a.type}`);
+        } catch (e) {
+          // The game moved on since this list was drawn (412 stale-state,
+          // 409 not your turn any more): say why, and show the game now.
+          if (e instanceof api.ApiError && (e.status === 412 || e.status === 409)) status(e.message);
+          else showError(e);
+        } finally {
+          b.disabled = false;
+          refresh();
+        }
       },
     }, a.label ?? a.type);
     /** @type {Map<string, Action[]>} */

@@ -14,7 +14,8 @@
 #include <stddef.h>
 
 struct static_file {
-	const char *path;  /* "/app.js": "/" + the file's name in web/ */
+	const char *path;  /* "/app.js": "/" + the file's name in web/ (a
+	                      flat folder: no subfolders) */
 	const char *type;  /* Content-Type value */
 	const char *etag;  /* strong ETag value, with its quotes */
 	const char *bytes; /* the file's bytes (NUL after, not counted) */

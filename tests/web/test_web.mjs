@@ -126,7 +126,10 @@ async function clickSomeAction(pages, idleMs = 15000) {
         posted.catch(() => {}); // (awaited below only when the click landed)
         await b.click({ timeout: 1000 });
         const r = await posted;
+        // A list drawn just before the other player's move is stale: the
+        // server refuses it (412/409), the page says so and redraws.
         check(r.status() === 201 || r.status() === 412 || r.status() === 409, `move answered ${r.status()}`);
+        if (r.status() !== 201) { ctx.stale = (ctx.stale || 0) + 1; continue; }
         return label;
       } catch (e) {
         if (e instanceof Failure) throw e;
@@ -334,6 +337,7 @@ async function main() {
       await shoot(t.name, pages);
     }
   }
+  if (ctx.stale) console.log(`     clicks on a list the other player's move had made stale (refused, redrawn): ${ctx.stale}`);
   await browser.close();
   const code = await ctx.server.stop();
   rmSync(ctx.dir, { recursive: true, force: true });
