@@ -24,6 +24,15 @@ import { quantum } from "./quantum.js";
 /** @type {Record<string, Board>} the board of each game id */
 const BOARDS = { "agent-avenue": agentAvenue, quantum };
 
+/**
+ * Who holds a seat, in words: the player's name, a bot, or an open seat.
+ * @param {Game["players"][number] | undefined} p
+ */
+function seatName(p) {
+  if (!p) return "?";
+  return p.player?.name ?? (p.bot ? `bot (${p.bot.bot})` : p.invited ? "invited" : p.open ? "open" : "seat token");
+}
+
 /** Above this many actions the list is grouped by action type. */
 const GROUP_AT = 12;
 
@@ -49,6 +58,8 @@ export async function gameScreen(main, id) {
   let busy = false;
   let drawn = ""; // what the screen shows, to skip redrawing the same
   let again = false;
+  /** @type {Map<string, boolean>} action groups the player opened or closed */
+  const opened = new Map();
 
   const pick = (/** @type {((a: Action) => boolean) | null} */ f, what = "") => {
     filter = f;
@@ -92,12 +103,14 @@ export async function gameScreen(main, id) {
         h("li", { class: [gm.to_act.includes(p.seat) ? "acting" : "", p.seat === gm.you ? "you" : ""].join(" "), "data-seat": p.seat },
           h("span", { class: `dot seat${p.seat}`, "aria-hidden": "true" }),
           `Seat ${p.seat}: `,
-          p.player?.name ?? (p.bot ? `bot (${p.bot.bot})` : p.invited ? "invited" : p.open ? "open" : "seat token"),
+          seatName(p),
           p.seat === gm.you ? " (you)" : "",
           p.resigned ? " — resigned" : "",
           gm.to_act.includes(p.seat) && gm.status === "active" ? h("strong", { class: "to-act" }, " — to act") : null))),
       g.result ? h("p", { class: "result", role: "status" },
-        "Game over: ", g.result.winners.length ? `seat ${g.result.winners.join(", ")} won` : "nobody won", ` (${g.result.reason})`,
+        "Game over: ", g.result.winners.length
+          ? `${g.result.winners.map((w) => `${seatName(gm.players[w])} (seat ${w})`).join(", ")} won` : "nobody won",
+        ` (${g.result.reason})`,
         g.you !== null && g.result.winners.includes(g.you) ? h("strong", {}, " — you won!") : null) : null,
       h("p", { class: "row" },
         canJoin ? h("button", {
@@ -112,8 +125,8 @@ export async function gameScreen(main, id) {
           type: "button", class: "secondary danger",
           onclick: async (ev) => { if (confirm("Resign this game?")) { await act(/** @type {HTMLButtonElement} */ (ev.currentTarget), () => api.resign(id)); refresh(); } },
         }, "Resign") : null));
-    const draw = BOARDS[g.game];
-    mount(board, draw ? draw(g, pick) : h("pre", {}, JSON.stringify(g.view, null, 2)));
+    const drawBoard = BOARDS[g.game];
+    mount(board, drawBoard ? drawBoard(g, pick) : h("pre", {}, JSON.stringify(g.view, null, 2)));
     drawActions();
   }
 
@@ -155,8 +168,11 @@ export async function gameScreen(main, id) {
       h("h2", { id: "actions-h" }, "Your move ", h("span", { class: "count" }, `(${shown.length})`)),
       filter ? h("p", { class: "row" }, `Only: ${filterWhat} `, h("button", { type: "button", class: "link", onclick: () => pick(null) }, "show all")) : null,
       shown.length <= GROUP_AT ? h("div", { class: "action-list" }, shown.map(button))
-        : [...groups].map(([type, as]) => h("details", { class: "group", open: groups.size <= 3 || as.length <= 4 },
-          h("summary", {}, `${type} (${as.length})`), h("div", { class: "action-list" }, as.map(button)))));
+        : [...groups].map(([type, as]) => h("details", {
+          class: "group",
+          open: opened.get(type) ?? (groups.size <= 3 || as.length <= 4),
+          ontoggle: (ev) => opened.set(type, /** @type {HTMLDetailsElement} */ (ev.currentTarget).open),
+        }, h("summary", {}, `${type} (${as.length})`), h("div", { class: "action-list" }, as.map(button)))));
   }
 
   await refresh();
