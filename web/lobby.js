@@ -22,7 +22,15 @@ const POLL_MS = 5000;
 export async function lobby(main) {
   const id = session.identity();
   if (!id) {
-    mount(main, identityForm());
+    // A visitor: become a player, or watch the games waiting for players.
+    const open = h("section", { class: "card", "aria-labelledby": "open-h" });
+    mount(main, identityForm(), open);
+    try {
+      const waiting = await api.openGames();
+      mount(open, h("h2", { id: "open-h" }, "Open seats"), gameList(waiting.games, null, false));
+    } catch (e) {
+      showError(e);
+    }
     return () => {};
   }
   // What a returning player looks for first: their games, then open seats.
@@ -195,7 +203,9 @@ function readForm(game, seats, options, seating) {
 
 /**
  * A list of games: each with its players, whose turn, and what the caller may do.
- * @param {(GameSummary | MyGame)[]} games @param {string} me the caller's player id @param {boolean} mine
+ * @param {(GameSummary | MyGame)[]} games
+ * @param {string | null} me the caller's player id; null for a visitor (who cannot join)
+ * @param {boolean} mine the caller's own games (no Join but for invitations)
  */
 function gameList(games, me, mine) {
   if (!games.length) return h("p", { class: "empty" }, mine ? "No games yet." : "No open seats right now.");
@@ -219,7 +229,7 @@ function gameList(games, me, mine) {
       h("div", { class: "game-players" }, g.players.map((p) =>
         h("span", { class: "seat" }, `${p.seat}: `, p.player?.name ?? (p.bot ? `bot ${p.bot.bot}` : p.invited ? "invited" : p.open ? "open" : "seat token")))),
       Object.keys(g.options || {}).length ? h("div", { class: "game-options" }, Object.entries(g.options).map(([k, v]) => `${k}: ${v}`).join(" · ")) : null,
-      !mine || invitation ? join : null);
+      me !== null && (!mine || invitation) ? join : null);
   }));
 }
 
