@@ -537,6 +537,16 @@ def cases(r, op):
             r.send("another version", "GET", p, {200}, headers={"If-None-Match": '"000000000000000000000000"'})
         if name == "webFile":
             r.send("no such file", "GET", "/nothing.js", {404})
+            types = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
+            for f in sorted(os.listdir(os.path.join(ROOT, "web"))):
+                y = r.send("web/" + f, "GET", "/" + f, {200})
+                if y is None:
+                    continue
+                if y.raw != open(os.path.join(ROOT, "web", f), "rb").read():
+                    r.note(op, "GET /%s is not web/%s" % (f, f))
+                want_type = types.get(os.path.splitext(f)[1])
+                if want_type and y.headers.get("content-type") != want_type + "; charset=utf-8":
+                    r.note(op, "GET /%s: Content-Type %s" % (f, y.headers.get("content-type")))
         generic(r, op, p, None, None)
     elif name == "getCatalog":
         r.send("good", "GET", "/v1/catalog", {200})
