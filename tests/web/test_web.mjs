@@ -146,13 +146,30 @@ const tests = [];
 const test = (name, fn) => tests.push({ name, fn });
 const ctx = {};
 
-test("lobby: two players sign up on phone screens", async () => {
+test("lobby: two players sign up on phone screens, one adds a device", async () => {
   ctx.aliceId = await signUp(ctx.alice, ctx.base, "Alice");
   ctx.bobId = await signUp(ctx.bob, ctx.base, "Bob");
   check(/^[0-9a-f]{16}$/.test(ctx.aliceId) && ctx.aliceId !== ctx.bobId, "player ids shown");
   const me = await apiGet(ctx.base, "/v1/players/me", await tokenOf(ctx.alice));
   check(me.id === ctx.aliceId && me.name === "Alice", "the page's token is Alice's");
   await fitsPhone(ctx.alice, "lobby");
+  // A second device of Alice's: a token made on the first, pasted on it.
+  await ctx.alice.getByRole("button", { name: "Token for another device" }).click();
+  const token = (await ctx.alice.locator(".token-out code").innerText()).trim();
+  const phone = await ctx.browser.newContext({ viewport: PHONE });
+  try {
+    const p = await phone.newPage();
+    await p.goto(ctx.base + "/");
+    await p.getByText("I have a token from another device").click();
+    await p.getByLabel("Player token").fill(token);
+    await p.getByRole("button", { name: "Use this token" }).click();
+    await p.locator(`.who .me[data-player="${ctx.aliceId}"]`).waitFor();
+    check((await p.locator(".player-id").innerText()).trim() === ctx.aliceId, "the second device is Alice");
+    const tokens = await apiGet(ctx.base, "/v1/players/me/tokens", token);
+    check(tokens.tokens.length === 2, `Alice has ${tokens.tokens.length} tokens`);
+  } finally {
+    await phone.close();
+  }
 });
 
 test("errors: a refusal shows the problem's detail", async () => {
@@ -307,7 +324,7 @@ async function main() {
   ctx.dir = mkdtempSync(join(tmpdir(), "boardd-web-"));
   ctx.server = await startServer(ctx.dir);
   ctx.base = ctx.server.base;
-  const browser = await chromium.launch({
+  const browser = ctx.browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
     headless: true,
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
