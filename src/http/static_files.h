@@ -5,9 +5,10 @@
  * The client is plain HTML, CSS and JavaScript modules built on the public
  * API alone; the server knows nothing of it but these bytes.  Each file
  * carries its Content-Type (from its extension) and a strong ETag (the
- * first 96 bits of its SHA-256 in hex, in quotes: fits http_reply.etag), so a
- * browser revalidates with If-None-Match and gets 304 while the binary is the
- * same. */
+ * first 96 bits of its SHA-256 in hex, in quotes, so that it fits
+ * http_reply.etag); it is served with Cache-Control: no-cache, so a
+ * browser revalidates with If-None-Match and gets 304 while the binary is
+ * the same. */
 #ifndef BD_HTTP_STATIC_FILES_H
 #define BD_HTTP_STATIC_FILES_H
 
