@@ -29,16 +29,27 @@ async function route() {
 function header() {
   const who = /** @type {HTMLElement} */ (document.getElementById("who"));
   const id = session.identity();
-  const lang = h("select", {
-    "aria-label": "Language of game texts",
-    onchange: (ev) => {
-      session.setLanguage(/** @type {HTMLSelectElement} */ (ev.target).value);
-      ui.catalog = null;
-      route();
+  const lang = h(
+    "select",
+    {
+      "aria-label": "Language of game texts",
+      onchange: (ev) => {
+        session.setLanguage(/** @type {HTMLSelectElement} */ (ev.target).value);
+        ui.catalog = null;
+        route();
+      },
     },
-  }, [["", "Browser language"], ["en", "English"], ["fr", "Français"]].map(([v, t]) =>
-    h("option", { value: v, selected: api.config.language === v }, t)));
-  mount(who, id ? h("span", { class: "me", "data-player": id.id }, id.name) : h("span", {}, "Spectator"), lang);
+    [
+      ["", "Browser language"],
+      ["en", "English"],
+      ["fr", "Français"],
+    ].map(([v, t]) => h("option", { value: v, selected: api.config.language === v }, t)),
+  );
+  mount(
+    who,
+    id ? h("span", { class: "me", "data-player": id.id }, id.name) : h("span", {}, "Spectator"),
+    lang,
+  );
 }
 
 ui.header = header;

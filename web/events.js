@@ -35,7 +35,12 @@ export function follow(id, onEvent, onLink) {
     try {
       if (api.config.token) {
         const t = await api.ticket(path);
-        url = api.config.base + t.url + (t.url.includes("?") ? "&" : "?") + "ticket=" + encodeURIComponent(t.ticket);
+        url =
+          api.config.base +
+          t.url +
+          (t.url.includes("?") ? "&" : "?") +
+          "ticket=" +
+          encodeURIComponent(t.ticket);
       }
     } catch (e) {
       retry();

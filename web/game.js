@@ -30,7 +30,9 @@ const BOARDS = { "agent-avenue": agentAvenue, quantum };
  */
 function seatName(p) {
   if (!p) return "?";
-  return p.player?.name ?? (p.bot ? `bot (${p.bot.bot})` : p.invited ? "invited" : p.open ? "open" : "seat token");
+  return (
+    p.player?.name ?? (p.bot ? `bot (${p.bot.bot})` : p.invited ? "invited" : p.open ? "open" : "seat token")
+  );
 }
 
 /** Above this many actions the list is grouped by action type. */
@@ -68,7 +70,10 @@ export async function gameScreen(main, id) {
   };
 
   async function refresh() {
-    if (busy) { again = true; return; }
+    if (busy) {
+      again = true;
+      return;
+    }
     busy = true;
     try {
       const ng = await api.game(id);
@@ -86,7 +91,10 @@ export async function gameScreen(main, id) {
       showError(e);
     } finally {
       busy = false;
-      if (again) { again = false; refresh(); }
+      if (again) {
+        again = false;
+        refresh();
+      }
     }
   }
 
@@ -95,36 +103,105 @@ export async function gameScreen(main, id) {
     const gm = g;
     const info = gameInfo(g.game);
     const me = session.identity();
-    const canJoin = g.status === "waiting" && g.you === null && me &&
+    const canJoin =
+      g.status === "waiting" &&
+      g.you === null &&
+      me &&
       g.players.some((p) => p.open && (p.invited === null || p.invited === me.id));
-    mount(head,
-      h("h2", { id: "game-h" }, info?.title ?? g.game, " ", h("span", { class: `badge ${g.status}` }, g.status)),
-      h("ol", { class: "players", start: 0 }, g.players.map((p) =>
-        h("li", { class: [gm.to_act.includes(p.seat) ? "acting" : "", p.seat === gm.you ? "you" : ""].join(" "), "data-seat": p.seat },
-          h("span", { class: `dot seat${p.seat}`, "aria-hidden": "true" }),
-          `Seat ${p.seat}: `,
-          seatName(p),
-          p.seat === gm.you ? " (you)" : "",
-          p.resigned ? " — resigned" : "",
-          gm.to_act.includes(p.seat) && gm.status === "active" ? h("strong", { class: "to-act" }, " — to act") : null))),
-      g.result ? h("p", { class: "result", role: "status" },
-        "Game over: ", g.result.winners.length
-          ? `${g.result.winners.map((w) => `${seatName(gm.players[w])} (seat ${w})`).join(", ")} won` : "nobody won",
-        ` (${g.result.reason})`,
-        g.you !== null && g.result.winners.includes(g.you) ? h("strong", {}, " — you won!") : null) : null,
-      h("p", { class: "row" },
-        canJoin ? h("button", {
-          type: "button",
-          onclick: async (ev) => { if (await act(/** @type {HTMLButtonElement} */ (ev.currentTarget), () => api.joinGame(id))) refresh(); },
-        }, "Join this game") : null,
-        g.status === "waiting" && g.you !== null ? h("button", {
-          type: "button", class: "secondary",
-          onclick: async (ev) => { if ((await act(/** @type {HTMLButtonElement} */ (ev.currentTarget), () => api.leaveGame(id))) !== undefined) go("#/"); },
-        }, "Leave") : null,
-        g.status === "active" && g.you !== null && !g.players[g.you]?.resigned ? h("button", {
-          type: "button", class: "secondary danger",
-          onclick: async (ev) => { if (confirm("Resign this game?")) { await act(/** @type {HTMLButtonElement} */ (ev.currentTarget), () => api.resign(id)); refresh(); } },
-        }, "Resign") : null));
+    mount(
+      head,
+      h(
+        "h2",
+        { id: "game-h" },
+        info?.title ?? g.game,
+        " ",
+        h("span", { class: `badge ${g.status}` }, g.status),
+      ),
+      h(
+        "ol",
+        { class: "players", start: 0 },
+        g.players.map((p) =>
+          h(
+            "li",
+            {
+              class: [gm.to_act.includes(p.seat) ? "acting" : "", p.seat === gm.you ? "you" : ""].join(" "),
+              "data-seat": p.seat,
+            },
+            h("span", { class: `dot seat${p.seat}`, "aria-hidden": "true" }),
+            `Seat ${p.seat}: `,
+            seatName(p),
+            p.seat === gm.you ? " (you)" : "",
+            p.resigned ? " — resigned" : "",
+            gm.to_act.includes(p.seat) && gm.status === "active"
+              ? h("strong", { class: "to-act" }, " — to act")
+              : null,
+          ),
+        ),
+      ),
+      g.result
+        ? h(
+            "p",
+            { class: "result", role: "status" },
+            "Game over: ",
+            g.result.winners.length
+              ? `${g.result.winners.map((w) => `${seatName(gm.players[w])} (seat ${w})`).join(", ")} won`
+              : "nobody won",
+            ` (${g.result.reason})`,
+            g.you !== null && g.result.winners.includes(g.you) ? h("strong", {}, " — you won!") : null,
+          )
+        : null,
+      h(
+        "p",
+        { class: "row" },
+        canJoin
+          ? h(
+              "button",
+              {
+                type: "button",
+                onclick: async (ev) => {
+                  if (await act(/** @type {HTMLButtonElement} */ (ev.currentTarget), () => api.joinGame(id)))
+                    refresh();
+                },
+              },
+              "Join this game",
+            )
+          : null,
+        g.status === "waiting" && g.you !== null
+          ? h(
+              "button",
+              {
+                type: "button",
+                class: "secondary",
+                onclick: async (ev) => {
+                  if (
+                    (await act(/** @type {HTMLButtonElement} */ (ev.currentTarget), () =>
+                      api.leaveGame(id),
+                    )) !== undefined
+                  )
+                    go("#/");
+                },
+              },
+              "Leave",
+            )
+          : null,
+        g.status === "active" && g.you !== null && !g.players[g.you]?.resigned
+          ? h(
+              "button",
+              {
+                type: "button",
+                class: "secondary danger",
+                onclick: async (ev) => {
+                  if (confirm("Resign this game?")) {
+                    await act(/** @type {HTMLButtonElement} */ (ev.currentTarget), () => api.resign(id));
+                    refresh();
+                  }
+                },
+              },
+              "Resign",
+            )
+          : null,
+      ),
+    );
     const drawBoard = BOARDS[g.game];
     mount(board, drawBoard ? drawBoard(g, pick) : h("pre", {}, JSON.stringify(g.view, null, 2)));
     drawActions();
@@ -132,54 +209,90 @@ export async function gameScreen(main, id) {
 
   function drawActions() {
     if (!g) return;
-    if (g.status === "waiting") { mount(acts, h("h2", { id: "actions-h" }, "Waiting for players")); return; }
+    if (g.status === "waiting") {
+      mount(acts, h("h2", { id: "actions-h" }, "Waiting for players"));
+      return;
+    }
     if (!list || !list.actions.length) {
-      mount(acts, h("h2", { id: "actions-h" }, g.status === "finished" ? "Finished" : g.you === null ? "Watching" : "Not your turn"));
+      mount(
+        acts,
+        h(
+          "h2",
+          { id: "actions-h" },
+          g.status === "finished" ? "Finished" : g.you === null ? "Watching" : "Not your turn",
+        ),
+      );
       return;
     }
     const seq = list.seq;
     const shown = filter ? list.actions.filter(filter) : list.actions;
-    const button = (/** @type {Action} */ a) => h("button", {
-      type: "button",
-      class: "action",
-      "data-type": a.type,
-      onclick: async (ev) => {
-        const b = /** @type {HTMLButtonElement} */ (ev.currentTarget);
-        b.disabled = true;
-        try {
-          await api.move(id, a, seq);
-          filter = null;
-          status(`Played: ${a.label ?? a.type}`);
-        } catch (e) {
-          // The game moved on since this list was drawn (412 stale-state,
-          // 409 not your turn any more): say why, and show the game now.
-          if (e instanceof api.ApiError && (e.status === 412 || e.status === 409)) status(e.message);
-          else showError(e);
-        } finally {
-          b.disabled = false;
-          refresh();
-        }
-      },
-    }, a.label ?? a.type);
+    const button = (/** @type {Action} */ a) =>
+      h(
+        "button",
+        {
+          type: "button",
+          class: "action",
+          "data-type": a.type,
+          onclick: async (ev) => {
+            const b = /** @type {HTMLButtonElement} */ (ev.currentTarget);
+            b.disabled = true;
+            try {
+              await api.move(id, a, seq);
+              filter = null;
+              status(`Played: ${a.label ?? a.type}`);
+            } catch (e) {
+              // The game moved on since this list was drawn (412 stale-state,
+              // 409 not your turn any more): say why, and show the game now.
+              if (e instanceof api.ApiError && (e.status === 412 || e.status === 409)) status(e.message);
+              else showError(e);
+            } finally {
+              b.disabled = false;
+              refresh();
+            }
+          },
+        },
+        a.label ?? a.type,
+      );
     /** @type {Map<string, Action[]>} */
     const groups = new Map();
     for (const a of shown) groups.set(a.type, [...(groups.get(a.type) ?? []), a]);
-    mount(acts,
+    mount(
+      acts,
       h("h2", { id: "actions-h" }, "Your move ", h("span", { class: "count" }, `(${shown.length})`)),
-      filter ? h("p", { class: "row" }, `Only: ${filterWhat} `, h("button", { type: "button", class: "link", onclick: () => pick(null) }, "show all")) : null,
-      shown.length <= GROUP_AT ? h("div", { class: "action-list" }, shown.map(button))
-        : [...groups].map(([type, as]) => h("details", {
-          class: "group",
-          open: opened.get(type) ?? (groups.size <= 3 || as.length <= 4),
-          ontoggle: (ev) => opened.set(type, /** @type {HTMLDetailsElement} */ (ev.currentTarget).open),
-        }, h("summary", {}, `${type} (${as.length})`), h("div", { class: "action-list" }, as.map(button)))));
+      filter
+        ? h(
+            "p",
+            { class: "row" },
+            `Only: ${filterWhat} `,
+            h("button", { type: "button", class: "link", onclick: () => pick(null) }, "show all"),
+          )
+        : null,
+      shown.length <= GROUP_AT
+        ? h("div", { class: "action-list" }, shown.map(button))
+        : [...groups].map(([type, as]) =>
+            h(
+              "details",
+              {
+                class: "group",
+                open: opened.get(type) ?? (groups.size <= 3 || as.length <= 4),
+                ontoggle: (ev) => opened.set(type, /** @type {HTMLDetailsElement} */ (ev.currentTarget).open),
+              },
+              h("summary", {}, `${type} (${as.length})`),
+              h("div", { class: "action-list" }, as.map(button)),
+            ),
+          ),
+    );
   }
 
   await refresh();
-  const stream = follow(id, () => refresh(), (s) => {
-    link.textContent = s;
-    link.dataset.state = s;
-    if (s === "live") refresh(); // back after a cut: what the screen missed
-  });
+  const stream = follow(
+    id,
+    () => refresh(),
+    (s) => {
+      link.textContent = s;
+      link.dataset.state = s;
+      if (s === "live") refresh(); // back after a cut: what the screen missed
+    },
+  );
   return () => stream.stop();
 }

@@ -33,8 +33,22 @@ export function showError(e) {
   const banner = /** @type {HTMLElement} */ (document.getElementById("error"));
   offline = e instanceof ApiError && e.status === 0;
   const text = e instanceof Error ? e.message : String(e);
-  mount(banner, h("span", { class: "detail" }, text),
-    h("button", { type: "button", class: "link", "aria-label": "Dismiss", onclick: () => { banner.hidden = true; } }, "×"));
+  mount(
+    banner,
+    h("span", { class: "detail" }, text),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "link",
+        "aria-label": "Dismiss",
+        onclick: () => {
+          banner.hidden = true;
+        },
+      },
+      "×",
+    ),
+  );
   banner.hidden = false;
 }
 
@@ -80,4 +94,3 @@ export async function act(button, fn) {
     if (button) button.disabled = false;
   }
 }
-

@@ -1,12 +1,13 @@
 #!/bin/sh
 # run.sh BOARDD: the web suite.  The reference web client (web/) checked
-# two ways, with the tools installed here by `npm ci` from this folder's
+# three ways, with the tools installed here by `npm ci` from this folder's
 # package-lock.json when node_modules is missing or older than the lock
 # (node, npm and Debian's chromium come from tools/deps.sh node web):
 #   1. types: openapi-typescript generates build/web/openapi.d.ts from
 #      openapi/openapi.yaml, and tsc --noEmit --checkJs (tsconfig.json)
 #      checks web/*.js, whose JSDoc types name those generated types;
-#   2. browser: test_web.mjs starts its own BOARDD and drives the client
+#   2. format: prettier --check over web/ and test_web.mjs;
+#   3. browser: test_web.mjs starts its own BOARDD and drives the client
 #      in headless Chromium (playwright-core), two players clicking
 #      through a whole Agent Avenue game and several Quantum turns;
 #      screenshots of failed tests in build/web/screens/.
@@ -69,7 +70,14 @@ else
 	result "openapi-typescript generate" 1 "$tmp/ots.log"
 fi
 
-# 2. The client in a browser: its own lines, then its counts.
+# The house format of the client's files (prettier, .prettierrc.json):
+# `tests/web/node_modules/.bin/prettier --config tests/web/.prettierrc.json
+# --write web/ tests/web/test_web.mjs` applies it.
+(cd "$root" && "$bin/prettier" --config "$here/.prettierrc.json" --check \
+	web/ tests/web/test_web.mjs) >"$tmp/prettier.log" 2>&1
+result "web/ formatted (prettier --check)" $? "$tmp/prettier.log"
+
+# 3. The client in a browser: its own lines, then its counts.
 node "$here/test_web.mjs" "$binary" >"$tmp/browser.log" 2>&1
 st=$?
 grep -v '^web-browser: ' "$tmp/browser.log"

@@ -17,24 +17,49 @@ import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
 
 const binary = process.argv[2];
-if (!binary) { console.error("usage: test_web.mjs BOARDD"); process.exit(2); }
+if (!binary) {
+  console.error("usage: test_web.mjs BOARDD");
+  process.exit(2);
+}
 const ROOT = resolve(new URL("../..", import.meta.url).pathname);
 const SCREENS = join(ROOT, "build", "web", "screens");
 const PHONE = { width: 375, height: 740 };
 // Seeded choices, so a failure replays the same clicks (WEB_SEED to vary).
 let seed = Number(process.env.WEB_SEED || 20261202) >>> 0;
-const rand = (n) => { seed = (seed * 1664525 + 1013904223) >>> 0; return seed % n; };
+const rand = (n) => {
+  seed = (seed * 1664525 + 1013904223) >>> 0;
+  return seed % n;
+};
 
 class Failure extends Error {}
-const check = (ok, what) => { if (!ok) throw new Failure(what); };
+const check = (ok, what) => {
+  if (!ok) throw new Failure(what);
+};
 
 /**
  * Starts boardd on `port` (0: a free one it picks) with the database in
  * `dir`; resolves to {base, port, stop}. stop() resolves to its exit code.
  */
 function startServer(dir, port = 0) {
-  const proc = spawn(binary, ["--addr", "127.0.0.1", "--port", String(port), "--db", join(dir, "web.db"),
-    "--sync", "normal", "--quiet", "--rate-limit", "off", "--bot-ms", "50"], { stdio: ["ignore", "ignore", "pipe"] });
+  const proc = spawn(
+    binary,
+    [
+      "--addr",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--db",
+      join(dir, "web.db"),
+      "--sync",
+      "normal",
+      "--quiet",
+      "--rate-limit",
+      "off",
+      "--bot-ms",
+      "50",
+    ],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
   let log = "";
   return new Promise((ok, fail) => {
     const t = setTimeout(() => fail(new Error("boardd did not start: " + log)), 20000);
@@ -47,11 +72,12 @@ function startServer(dir, port = 0) {
           base: m[1],
           port: Number(m[1].split(":")[2]),
           log: () => log,
-          stop: () => new Promise((done) => {
-            proc.removeAllListeners("exit");
-            proc.on("exit", (code) => done(code));
-            proc.kill("SIGTERM");
-          }),
+          stop: () =>
+            new Promise((done) => {
+              proc.removeAllListeners("exit");
+              proc.on("exit", (code) => done(code));
+              proc.kill("SIGTERM");
+            }),
         });
       }
     });
@@ -69,7 +95,8 @@ async function apiGet(base, path, token, lang) {
 }
 
 /** The token the page keeps in localStorage (to compare with the API). */
-const tokenOf = (page) => page.evaluate(() => JSON.parse(localStorage.getItem("boardd.identity") || "null")?.token);
+const tokenOf = (page) =>
+  page.evaluate(() => JSON.parse(localStorage.getItem("boardd.identity") || "null")?.token);
 
 /** No horizontal scrolling on a 375 px screen. */
 async function fitsPhone(page, where) {
@@ -120,16 +147,22 @@ async function clickSomeAction(pages, idleMs = 15000) {
         const label = await b.innerText({ timeout: 500 });
         // A grouped list may hide it in a closed <details>: open it first.
         const det = b.locator("xpath=ancestor::details[1]");
-        if (await det.count() && !(await det.evaluate((d) => d.open, null, { timeout: 500 })))
+        if ((await det.count()) && !(await det.evaluate((d) => d.open, null, { timeout: 500 })))
           await det.locator("summary").click({ timeout: 500 });
-        const posted = page.waitForResponse((r) => r.url().includes("/moves") && r.request().method() === "POST", { timeout: 5000 });
+        const posted = page.waitForResponse(
+          (r) => r.url().includes("/moves") && r.request().method() === "POST",
+          { timeout: 5000 },
+        );
         posted.catch(() => {}); // (awaited below only when the click landed)
         await b.click({ timeout: 1000 });
         const r = await posted;
         // A list drawn just before the other player's move is stale: the
         // server refuses it (412/409), the page says so and redraws.
         check(r.status() === 201 || r.status() === 412 || r.status() === 409, `move answered ${r.status()}`);
-        if (r.status() !== 201) { ctx.stale = (ctx.stale || 0) + 1; continue; }
+        if (r.status() !== 201) {
+          ctx.stale = (ctx.stale || 0) + 1;
+          continue;
+        }
         return label;
       } catch (e) {
         if (e instanceof Failure) throw e;
@@ -181,12 +214,16 @@ test("errors: a refusal shows the problem's detail", async () => {
   const banner = page.locator("#error");
   await banner.waitFor({ state: "visible" });
   const r = await fetch(ctx.base + "/v1/games", {
-    method: "POST", headers: { Authorization: `Bearer ${await tokenOf(page)}`, "Content-Type": "application/json" },
+    method: "POST",
+    headers: { Authorization: `Bearer ${await tokenOf(page)}`, "Content-Type": "application/json" },
     body: JSON.stringify({ game: "agent-avenue", seating: ["me", { invite: "0123456789abcdef" }] }),
   });
   const problem = await r.json();
   check(r.status >= 400 && problem.detail, "the API refuses an unknown invitee");
-  check((await banner.locator(".detail").innerText()).trim() === problem.detail, `banner shows "${problem.detail}"`);
+  check(
+    (await banner.locator(".detail").innerText()).trim() === problem.detail,
+    `banner shows "${problem.detail}"`,
+  );
 });
 
 test("agent avenue: a whole game by clicking, live on both screens", async () => {
@@ -199,21 +236,27 @@ test("agent avenue: a whole game by clicking, live on both screens", async () =>
   await entry.getByRole("button", { name: "Join" }).click({ timeout: 15000 });
   await bob.waitForURL(new RegExp(`#/game/${id}`));
   // Alice's screen starts the game without a reload (the event stream).
-  await alice.locator("section.actions h2").filter({ hasText: /Your move|Not your turn/ }).waitFor({ timeout: 10000 });
-  check(await alice.locator(".track .space").count() === 14, "the track has 14 spaces");
+  await alice
+    .locator("section.actions h2")
+    .filter({ hasText: /Your move|Not your turn/ })
+    .waitFor({ timeout: 10000 });
+  check((await alice.locator(".track .space").count()) === 14, "the track has 14 spaces");
   const token = await tokenOf(alice);
   const view = (await apiGet(base, `/v1/games/${id}`, token)).view;
   const cat = (await apiGet(base, "/v1/catalog", null, "en")).games.find((g) => g.id === "agent-avenue");
   const names = view.hand.map((c) => cat.cards.find((x) => x.id === c).name).sort();
   const shown = (await alice.locator(".hand .cards .agent").allInnerTexts()).sort();
   check(JSON.stringify(names) === JSON.stringify(shown), `hand shows ${shown}, catalog names ${names}`);
-  check(await alice.locator(".card", { hasText: "Black market" }).last().locator(".agent").count() === view.black_market.supply.length,
-    "the black market's supply is shown");
+  check(
+    (await alice.locator(".card", { hasText: "Black market" }).last().locator(".agent").count()) ===
+      view.black_market.supply.length,
+    "the black market's supply is shown",
+  );
   await fitsPhone(alice, "agent avenue");
   let clicks = 0;
   const deadline = Date.now() + 120000;
   while (Date.now() < deadline) {
-    if (await alice.locator(".result").count() && await bob.locator(".result").count()) break;
+    if ((await alice.locator(".result").count()) && (await bob.locator(".result").count())) break;
     const label = await clickSomeAction([alice, bob]);
     if (label === null) break;
     clicks++;
@@ -233,26 +276,39 @@ test("quantum: an invitation accepted, several turns by clicking", async () => {
   const { alice, bob, base } = ctx;
   const id = await createGame(alice, "quantum", 2, "invite", ctx.bobId);
   await bob.getByRole("link", { name: "boardd", exact: true }).click();
-  await bob.locator(`li.game[data-game="${id}"]`).getByRole("button", { name: "Accept invitation" }).click({ timeout: 15000 });
+  await bob
+    .locator(`li.game[data-game="${id}"]`)
+    .getByRole("button", { name: "Accept invitation" })
+    .click({ timeout: 15000 });
   await bob.waitForURL(new RegExp(`#/game/${id}`));
   await alice.locator("svg.qmap").waitFor({ timeout: 10000 });
   const token = await tokenOf(alice);
   let g = await apiGet(base, `/v1/games/${id}`, token);
-  check(await alice.locator("svg.qmap .planet").count() === g.view.map.planets.length, "every planet is drawn");
+  check(
+    (await alice.locator("svg.qmap .planet").count()) === g.view.map.planets.length,
+    "every planet is drawn",
+  );
   await fitsPhone(alice, "quantum");
   // Clicking one of my ships on the map lists only that ship's actions.
   const mine = g.view.players[g.you].ships.find((x) => Array.isArray(x.at));
   if (mine) {
     await alice.locator(`svg.qmap [data-ship="${g.you}-${mine.ship}"]`).click();
     await alice.getByText(/^Only: ship/).waitFor();
-    const listed = (await apiGet(base, `/v1/games/${id}/actions`, token)).actions.filter((a) => a.ship === mine.ship && !("owner" in a));
+    const listed = (await apiGet(base, `/v1/games/${id}/actions`, token)).actions.filter(
+      (a) => a.ship === mine.ship && !("owner" in a),
+    );
     const shown = await alice.locator("section.actions button.action").count();
-    check(shown === listed.length, `ship ${mine.ship}: ${shown} actions shown, ${listed.length} listed for it`);
+    check(
+      shown === listed.length,
+      `ship ${mine.ship}: ${shown} actions shown, ${listed.length} listed for it`,
+    );
     await alice.getByRole("button", { name: "show all" }).click();
   }
   // Several turns: play until the seat in turn has changed 4 times; the
   // server restarts after a few moves and both screens reconnect.
-  let turns = 0, clicks = 0, active = g.view.phase === "actions" ? g.view.active : null;
+  let turns = 0,
+    clicks = 0,
+    active = g.view.phase === "actions" ? g.view.active : null;
   while (turns < 4 && clicks < 80) {
     if (clicks === 5) await restart([alice, bob]);
     const label = await clickSomeAction([alice, bob]);
@@ -268,7 +324,7 @@ test("quantum: an invitation accepted, several turns by clicking", async () => {
   // The ships on the map are those of the view, with their dice.
   g = await apiGet(base, `/v1/games/${id}`, token);
   const onMap = g.view.players.flatMap((p) => p.ships.filter((s) => Array.isArray(s.at)));
-  check(await alice.locator("svg.qmap .ship").count() === onMap.length, `${onMap.length} ships on the map`);
+  check((await alice.locator("svg.qmap .ship").count()) === onMap.length, `${onMap.length} ships on the map`);
   check(g.seq === clicks, `${clicks} clicks, ${g.seq} moves`);
   const moves = await apiGet(base, `/v1/games/${id}/moves`);
   const seats = new Set(moves.moves.map((m) => m.seat));
@@ -301,7 +357,9 @@ test("languages: French names and labels from the API", async () => {
   const shown = (await bob.locator(".hand .cards .agent").allInnerTexts()).sort();
   check(JSON.stringify(names) === JSON.stringify(shown), `French hand ${shown}, catalog ${names}`);
   await bob.locator("section.actions button.action").first().waitFor({ timeout: 10000 });
-  const labels = (await apiGet(base, `/v1/games/${id}/actions`, token, "fr")).actions.map((a) => a.label).sort();
+  const labels = (await apiGet(base, `/v1/games/${id}/actions`, token, "fr")).actions
+    .map((a) => a.label)
+    .sort();
   const buttons = (await bob.locator("section.actions button.action").allInnerTexts()).sort();
   check(JSON.stringify(labels) === JSON.stringify(buttons), `French buttons ${buttons}, labels ${labels}`);
   const en = (await apiGet(base, `/v1/games/${id}/actions`, token, "en")).actions.map((a) => a.label).sort();
@@ -324,22 +382,32 @@ async function main() {
   ctx.dir = mkdtempSync(join(tmpdir(), "boardd-web-"));
   ctx.server = await startServer(ctx.dir);
   ctx.base = ctx.server.base;
-  const browser = ctx.browser = await chromium.launch({
+  const browser = (ctx.browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync"],
-  });
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  }));
   const pages = [];
   for (const name of ["alice", "bob"]) {
     const c = await browser.newContext({ viewport: PHONE, locale: "en-US" });
     const page = await c.newPage();
     page.__name = name;
-    page.on("pageerror", (e) => { ctx.jsErrors = (ctx.jsErrors || []).concat(`${name}: ${e.message}`); });
+    page.on("pageerror", (e) => {
+      ctx.jsErrors = (ctx.jsErrors || []).concat(`${name}: ${e.message}`);
+    });
     ctx[name] = page;
     pages.push(page);
   }
-  let passed = 0, failed = 0;
+  let passed = 0,
+    failed = 0;
   for (const t of tests) {
     try {
       ctx.jsErrors = [];
@@ -354,13 +422,23 @@ async function main() {
       await shoot(t.name, pages);
     }
   }
-  if (ctx.stale) console.log(`     clicks on a list the other player's move had made stale (refused, redrawn): ${ctx.stale}`);
+  if (ctx.stale)
+    console.log(
+      `     clicks on a list the other player's move had made stale (refused, redrawn): ${ctx.stale}`,
+    );
   await browser.close();
   const code = await ctx.server.stop();
   rmSync(ctx.dir, { recursive: true, force: true });
-  if (code !== 0) { console.log(`web: boardd exited ${code} at stop: ${ctx.server.log().slice(-2000)}`); failed++; }
+  if (code !== 0) {
+    console.log(`web: boardd exited ${code} at stop: ${ctx.server.log().slice(-2000)}`);
+    failed++;
+  }
   console.log(`web-browser: ${passed} passed, ${failed} failed`);
   process.exit(failed ? 1 : 0);
 }
 
-main().catch((e) => { console.log(`web: the suite died: ${e.stack}`); console.log("web-browser: 0 passed, 1 failed"); process.exit(1); });
+main().catch((e) => {
+  console.log(`web: the suite died: ${e.stack}`);
+  console.log("web-browser: 0 passed, 1 failed");
+  process.exit(1);
+});
