@@ -34,7 +34,8 @@ LIB_SRC := $(wildcard src/common/*.c src/engine/*.c src/store/*.c \
 	src/service/*.c src/http/*.c src/bot/*.c src/hooks/*.c \
 	src/display/*.c) \
 	$(foreach g,$(GAMES),$(wildcard src/games/$(g)/*.c))
-GEN_SRC := $(BUILD)/gen/migrations.c $(BUILD)/gen/openapi.c $(BUILD)/gen/i18n.c
+GEN_SRC := $(BUILD)/gen/migrations.c $(BUILD)/gen/openapi.c $(BUILD)/gen/i18n.c \
+	$(BUILD)/gen/web.c
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:.c=.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 TESTS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
@@ -64,6 +65,12 @@ $(BUILD)/gen/migrations.c: $(sort $(wildcard sql/*.sql)) tools/embed.sh
 $(BUILD)/gen/i18n.c: $(sort $(wildcard i18n/*.json)) tools/embed.sh
 	@mkdir -p $(dir $@)
 	./tools/embed.sh languages $(sort $(wildcard i18n/*.json)) > $@
+
+# The reference web client (web/: plain HTML, CSS, JavaScript modules),
+# served at / (src/http/static_files.h).
+$(BUILD)/gen/web.c: $(sort $(wildcard web/*)) tools/embed.sh
+	@mkdir -p $(dir $@)
+	./tools/embed.sh files $(sort $(wildcard web/*)) > $@
 
 $(BUILD)/gen/openapi.c: openapi/openapi.yaml tools/embed.sh
 	@mkdir -p $(dir $@)

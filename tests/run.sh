@@ -65,6 +65,10 @@ run_suite display-http /usr/bin/python3 "$here/http/test_display.py" "$build/boa
 # The spec through Redocly, swagger-parser and openapi-typescript (npm ci
 # into tools/openapi-lint/node_modules on first use).
 run_suite openapi-lint /bin/sh "$here/../tools/openapi-lint/lint.sh"
+# The web client (web/): type-checked against the spec's generated types,
+# then played in headless Chromium (npm ci into tests/web/node_modules and
+# Debian's chromium on first use).
+run_suite web /bin/sh "$here/web/run.sh" "$build/boardd"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

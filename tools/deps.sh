@@ -1,9 +1,10 @@
 #!/bin/sh
-# deps.sh [fuzz] [lint] [valgrind] [node] [bench]: installs the Debian 12 packages the build and
+# deps.sh [fuzz] [lint] [valgrind] [node] [web] [bench]: installs the Debian 12 packages the build and
 # the tests need, and only those that are missing.  Called by `make deps`
 # (and so by `make run` and `make test`); `make fuzz` adds clang and its
 # sanitizer runtime, `make lint` and `make format` add their tools,
-# `make bench` adds wrk (its HTTP load generator).  Safe
+# `make bench` adds wrk (its HTTP load generator), the web suite
+# (tests/web/run.sh) Debian's chromium for its headless browser.  Safe
 # to run again: it does nothing when everything is present.
 set -eu
 
@@ -14,7 +15,8 @@ for group in "$@"; do
 	fuzz) PKGS="$PKGS clang libclang-rt-14-dev" ;;
 	lint) PKGS="$PKGS cppcheck clang-format" ;;
 	valgrind) PKGS="$PKGS valgrind" ;;
-	node) PKGS="$PKGS nodejs npm" ;; # tools/openapi-lint (npm ci)
+	node) PKGS="$PKGS nodejs npm" ;; # tools/openapi-lint, tests/web (npm ci)
+	web) PKGS="$PKGS chromium fonts-liberation" ;; # tests/web: playwright-core drives it (installed without Recommends: its fonts named)
 	bench) PKGS="$PKGS wrk" ;;
 	*) echo "deps: unknown group $group" >&2; exit 2 ;;
 	esac

@@ -8,6 +8,9 @@
 #   embed.sh languages FILE...     -> const struct i18n_file i18n_files[];
 #                                     (files named TAG.json: one message
 #                                     catalog per language, src/display/i18n.h)
+#   embed.sh files FILE...         -> const struct static_file static_files[];
+#                                     (the web client's files, served at
+#                                     /NAME: src/http/static_files.h)
 # Output goes to stdout.  Every array ends with a NUL not counted in _len.
 set -eu
 
@@ -67,8 +70,34 @@ languages)
 	echo "};"
 	echo "const size_t i18n_files_count = $i;"
 	;;
+files)
+	shift
+	echo '#include "http/static_files.h"'
+	arrays f "$@"
+	echo "const struct static_file static_files[] = {"
+	i=0
+	for f in "$@"; do
+		b=$(basename "$f")
+		[ -f "$f" ] || { echo "embed.sh: $f is not a file (web/ is flat)" >&2; exit 1; }
+		case "$b" in
+		*.html) t="text/html; charset=utf-8" ;;
+		*.js) t="text/javascript; charset=utf-8" ;;
+		*.css) t="text/css; charset=utf-8" ;;
+		*.svg) t="image/svg+xml" ;;
+		*.json) t="application/json" ;;
+		*.png) t="image/png" ;;
+		*) echo "embed.sh: no Content-Type known for $b" >&2; exit 1 ;;
+		esac
+		# A strong ETag: the first 96 bits of the file's SHA-256.
+		h=$(sha256sum "$f" | cut -c1-24)
+		echo "	{\"/$b\", \"$t\", \"\\\"$h\\\"\", f$i, sizeof f$i - 1},"
+		i=$((i + 1))
+	done
+	echo "};"
+	echo "const size_t static_files_count = $i;"
+	;;
 *)
-	echo "usage: embed.sh blob NAME FILE | migrations FILE... | languages FILE..." >&2
+	echo "usage: embed.sh blob NAME FILE | migrations FILE... | languages FILE... | files FILE..." >&2
 	exit 2
 	;;
 esac

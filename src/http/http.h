@@ -10,7 +10,8 @@
  * the write handlers first take the caller's rate-limit buckets, streams
  * and long-polls a stream slot (limits.h: who the client is, budgets).
  * problem.c is the one table from bd_err to HTTP status and RFC 9457
- * problem type.
+ * problem type.  A GET of a path no route takes may be a file of the web
+ * client (static_files.h).
  */
 #ifndef BD_HTTP_H
 #define BD_HTTP_H
@@ -91,6 +92,7 @@ struct http_reply {
 	const char *raw;            /* static non-JSON body, or NULL */
 	size_t raw_len;             /* bytes of raw */
 	const char *raw_type;       /* Content-Type of raw */
+	const char *cache_control;  /* Cache-Control value; NULL: no-store */
 	char *json;                 /* JSON body as bytes (malloc'd, freed
 	                               with the reply), or NULL */
 	size_t json_len;            /* bytes of json */

@@ -11,6 +11,7 @@
 #include "../display/i18n.h"
 #include "http.h"
 #include "live.h"
+#include "static_files.h"
 
 extern const char openapi_yaml[];
 extern const size_t openapi_yaml_len;
@@ -699,6 +700,34 @@ static void bad_authorization(const struct http_req *req,
 	problem_reply(rep, BD_EUNAUTHORIZED, &err, req->path);
 }
 
+/* A file of the web client at req's path (static_files.h): 1 when there
+ * is one, with rep filled: 200, or 304 to a matching If-None-Match, or 405
+ * to another method.  Cached by browsers only as long as it revalidates
+ * (no-cache), so a new binary's files are fetched at once. */
+static int web_file(const struct http_req *req, struct http_reply *rep)
+{
+	const struct static_file *f = static_file_find(req->path);
+	if (!f)
+		return 0;
+	if (strcmp(req->method, "GET") != 0) {
+		problem_reply(rep, BD_EMETHOD, NULL, req->path);
+		rep->allow = "GET, HEAD";
+		return 1;
+	}
+	snprintf(rep->etag, sizeof rep->etag, "%s", f->etag);
+	rep->cache_control = "no-cache";
+	const char *inm = http_header(req, "If-None-Match");
+	if (inm && strstr(inm, f->etag)) {
+		rep->status = 304;
+		return 1;
+	}
+	rep->status = 200;
+	rep->raw = f->bytes;
+	rep->raw_len = f->len;
+	rep->raw_type = f->type;
+	return 1;
+}
+
 void router_dispatch(struct service *svc, const struct http_req *req,
                      struct http_reply *rep)
 {
@@ -717,6 +746,8 @@ void router_dispatch(struct service *svc, const struct http_req *req,
 		}
 		allow = routes[i].allow;
 	}
+	if (!allow && web_file(req, rep))
+		return;
 	problem_reply(rep, allow ? BD_EMETHOD : BD_ENOROUTE, NULL, req->path);
 	rep->allow = allow;
 }

@@ -323,7 +323,9 @@ static void add_common_headers(struct MHD_Response *r,
 	                        "ETag, Location, Retry-After, "
 	                        "Idempotent-Replayed, RateLimit, "
 	                        "RateLimit-Policy");
-	MHD_add_response_header(r, "Cache-Control", "no-store");
+	MHD_add_response_header(r, "Cache-Control",
+	                        rep->cache_control ? rep->cache_control
+	                                           : "no-store");
 	/* A body that depends on Accept-Language says so (RFC 9110 §12.5.5),
 	 * so that a cache keeps one representation per language. */
 	MHD_add_response_header(r, "Vary",

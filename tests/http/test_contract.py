@@ -75,8 +75,11 @@ class Runner:
         try:
             validate_response(method, path, r)
             # info.description: on every response.
+            # (the web client's files revalidate instead: no-cache)
+            web = op is not None and operation(op).get("tags") == ["web"] and r.status in (200, 304)
             check(r.headers.get("access-control-allow-origin") == "*" and
-                  r.headers.get("cache-control") == "no-store", "CORS or Cache-Control header missing")
+                  r.headers.get("cache-control") == ("no-cache" if web else "no-store"),
+                  "CORS or Cache-Control header missing")
             if op:
                 self.check_headers(op, r)
         except Failure as e:
@@ -523,6 +526,28 @@ def cases(r, op):
         if x is not None and x.raw != open(os.path.join(ROOT, "openapi", "openapi.yaml"), "rb").read():
             r.note(op, "GET /openapi.yaml is not openapi/openapi.yaml")
         generic(r, op, "/openapi.yaml", None, None)
+    elif name in ("webClient", "webFile"):
+        p = "/" if name == "webClient" else "/app.js"
+        x = r.send("good", "GET", p, {200})
+        want = open(os.path.join(ROOT, "web", "index.html" if p == "/" else p[1:]), "rb").read()
+        if x is not None and x.raw != want:
+            r.note(op, "GET %s is not its file of web/" % p)
+        if x is not None and x.status == 200:
+            r.send("not modified", "GET", p, {304}, headers={"If-None-Match": x.headers["etag"]})
+            r.send("another version", "GET", p, {200}, headers={"If-None-Match": '"000000000000000000000000"'})
+        if name == "webFile":
+            r.send("no such file", "GET", "/nothing.js", {404})
+            types = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
+            for f in sorted(os.listdir(os.path.join(ROOT, "web"))):
+                y = r.send("web/" + f, "GET", "/" + f, {200})
+                if y is None:
+                    continue
+                if y.raw != open(os.path.join(ROOT, "web", f), "rb").read():
+                    r.note(op, "GET /%s is not web/%s" % (f, f))
+                want_type = types.get(os.path.splitext(f)[1])
+                if want_type and y.headers.get("content-type") != want_type + "; charset=utf-8":
+                    r.note(op, "GET /%s: Content-Type %s" % (f, y.headers.get("content-type")))
+        generic(r, op, p, None, None)
     elif name == "getCatalog":
         r.send("good", "GET", "/v1/catalog", {200})
         generic(r, op, "/v1/catalog", None, None)
@@ -826,9 +851,11 @@ def cases(r, op):
     else:
         raise Failure("no requests written for operation %s: add them here" % name)
     if name not in ("streamEvents", "streamAccountEvents"):  # streams stay open
-        random_requests(r, op, op[0], RANDOM, random.Random("%s %d" % (name, SEED)))
+        random_requests(r, op, op[0].replace("{file}", "app.js"), RANDOM,
+                        random.Random("%s %d" % (name, SEED)))
     # (An event stream of a game still running stays open: the finished one.)
-    wrong_methods(r, op, op[0].replace("{id}", F["done"] if name == "streamEvents" else F["aa"]))
+    wrong_methods(r, op, op[0].replace("{id}", F["done"] if name == "streamEvents" else F["aa"])
+                  .replace("{file}", "app.js"))
 
 
 def op_test(op):
@@ -848,7 +875,7 @@ for _op in OPS:
 @test
 def unknown_paths_are_404(binary):
     r = runner(binary)
-    for p in ("/", "/v1", "/v1/", "/v1/catalog/", "//v1/catalog", "/V1/CATALOG", "/v1/games/",
+    for p in ("/v1", "/v1/", "/v1/catalog/", "//v1/catalog", "/V1/CATALOG", "/v1/games/",
               "/v1/games/%s/" % F["aa"], "/v1/games/%s/nothing" % F["aa"], "/v1/games//moves",
               "/v1/players/me/games/x", "/v1/players/you", "/openapi.json", "/%ff"):
         r.send("unknown path", "GET", p, {404})

@@ -1,0 +1,34 @@
+/* static_files.h: the reference web client's files (web/), embedded in the
+ * binary at build time (tools/embed.sh files, into gen/web.c) like the
+ * OpenAPI document, and served at GET / (web/index.html) and GET /NAME.
+ *
+ * The client is plain HTML, CSS and JavaScript modules built on the public
+ * API alone; the server knows nothing of it but these bytes.  Each file
+ * carries its Content-Type (from its extension) and a strong ETag (the
+ * first 96 bits of its SHA-256 in hex, in quotes, so that it fits
+ * http_reply.etag); it is served with Cache-Control: no-cache, so a
+ * browser revalidates with If-None-Match and gets 304 while the binary is
+ * the same. */
+#ifndef BD_HTTP_STATIC_FILES_H
+#define BD_HTTP_STATIC_FILES_H
+
+#include <stddef.h>
+
+struct static_file {
+	const char *path;  /* "/app.js": "/" + the file's name in web/ (a
+	                      flat folder: no subfolders) */
+	const char *type;  /* Content-Type value */
+	const char *etag;  /* strong ETag value, with its quotes */
+	const char *bytes; /* the file's bytes (NUL after, not counted) */
+	size_t len;        /* bytes of bytes */
+};
+
+/* Generated (gen/web.c): every file of web/, in name order. */
+extern const struct static_file static_files[];
+extern const size_t static_files_count;
+
+/* The file served at request path `path` ("/" is "/index.html"), or NULL.
+ * Borrowed: static, lives as long as the program. */
+const struct static_file *static_file_find(const char *path);
+
+#endif

@@ -1,0 +1,444 @@
+// test_web.mjs BOARDD: the web client in headless Chromium (Debian's
+// /usr/bin/chromium driven by playwright-core), against a boardd of its
+// own (a temporary database, --port 0). Two browser contexts, each a
+// phone-sized screen, become players through the lobby and play by
+// clicking only: a whole Agent Avenue game (advanced mode), and a Quantum
+// game (an invitation accepted) for several turns, across a restart of
+// the server (both screens reconnect); then French texts. Every check
+// reads the page; the API is read only to compare the page with it. A
+// failed test keeps a screenshot of each page in build/web/screens/ (the
+// paths are printed; WEB_SCREENS=1 keeps them for every test, and one in
+// the middle of the Agent Avenue game). Prints "web: <test> ok|FAILED"
+// lines, then "web-browser: N passed, N failed".
+import { spawn } from "node:child_process";
+import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { chromium } from "playwright-core";
+
+const binary = process.argv[2];
+if (!binary) {
+  console.error("usage: test_web.mjs BOARDD");
+  process.exit(2);
+}
+const ROOT = resolve(new URL("../..", import.meta.url).pathname);
+const SCREENS = join(ROOT, "build", "web", "screens");
+const PHONE = { width: 375, height: 740 };
+// Seeded choices, so a failure replays the same clicks (WEB_SEED to vary).
+let seed = Number(process.env.WEB_SEED || 20261202) >>> 0;
+const rand = (n) => {
+  seed = (seed * 1664525 + 1013904223) >>> 0;
+  return seed % n;
+};
+
+class Failure extends Error {}
+const check = (ok, what) => {
+  if (!ok) throw new Failure(what);
+};
+
+/**
+ * Starts boardd on `port` (0: a free one it picks) with the database in
+ * `dir`; resolves to {base, port, stop}. stop() resolves to its exit code.
+ */
+function startServer(dir, port = 0) {
+  const proc = spawn(
+    binary,
+    [
+      "--addr",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--db",
+      join(dir, "web.db"),
+      "--sync",
+      "normal",
+      "--quiet",
+      "--rate-limit",
+      "off",
+      "--bot-ms",
+      "50",
+    ],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
+  let log = "";
+  return new Promise((ok, fail) => {
+    const t = setTimeout(() => fail(new Error("boardd did not start: " + log)), 20000);
+    proc.stderr.on("data", (d) => {
+      log += d;
+      const m = log.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+      if (m) {
+        clearTimeout(t);
+        ok({
+          base: m[1],
+          port: Number(m[1].split(":")[2]),
+          log: () => log,
+          stop: () =>
+            new Promise((done) => {
+              proc.removeAllListeners("exit");
+              proc.on("exit", (code) => done(code));
+              proc.kill("SIGTERM");
+            }),
+        });
+      }
+    });
+    proc.on("exit", (code) => fail(new Error(`boardd exited ${code}: ${log}`)));
+  });
+}
+
+/** GET from the API, as the tests' own eyes (never to play). */
+async function apiGet(base, path, token, lang) {
+  const headers = {};
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (lang) headers["Accept-Language"] = lang;
+  const r = await fetch(base + path, { headers });
+  return r.json();
+}
+
+/** The token the page keeps in localStorage (to compare with the API). */
+const tokenOf = (page) =>
+  page.evaluate(() => JSON.parse(localStorage.getItem("boardd.identity") || "null")?.token);
+
+/** No horizontal scrolling on a 375 px screen. */
+async function fitsPhone(page, where) {
+  const w = await page.evaluate(() => document.documentElement.scrollWidth);
+  check(w <= PHONE.width, `${where}: the page is ${w}px wide on a ${PHONE.width}px screen`);
+}
+
+async function noError(page, who) {
+  const banner = page.locator("#error");
+  if (await banner.isVisible()) throw new Failure(`${who}: error shown: ${await banner.innerText()}`);
+}
+
+async function signUp(page, base, name) {
+  await page.goto(base + "/");
+  await page.getByLabel("Your name").fill(name);
+  await page.getByRole("button", { name: "Become a player" }).click();
+  await page.getByRole("heading", { name: "Your games" }).waitFor();
+  return (await page.locator(".player-id").innerText()).trim();
+}
+
+/** Creates a game through the form: game id, seats, and seat 1's kind. */
+async function createGame(page, game, seats, seat1, invite) {
+  await page.getByRole("link", { name: "boardd", exact: true }).click();
+  await page.locator("#new-game").selectOption(game);
+  await page.locator("#new-seats").selectOption(String(seats));
+  if (game === "agent-avenue") await page.locator("#opt-mode").selectOption("advanced");
+  await page.locator("#seat-1").selectOption(seat1);
+  if (invite) await page.locator("#invite-1").fill(invite);
+  await page.getByRole("button", { name: "Create game" }).click();
+  await page.waitForURL(/#\/game\//);
+  return decodeURIComponent(page.url().split("#/game/")[1]);
+}
+
+/**
+ * Clicks one listed action on whichever page has some, chosen at random;
+ * resolves to the label clicked, or null when no page has any for `idleMs`.
+ */
+async function clickSomeAction(pages, idleMs = 15000) {
+  const until = Date.now() + idleMs;
+  while (Date.now() < until) {
+    for (const page of pages) {
+      await noError(page, page.__name);
+      const buttons = page.locator("section.actions button.action");
+      const n = await buttons.count();
+      if (!n) continue;
+      const b = buttons.nth(rand(n));
+      try {
+        const label = await b.innerText({ timeout: 500 });
+        // A grouped list may hide it in a closed <details>: open it first.
+        const det = b.locator("xpath=ancestor::details[1]");
+        if ((await det.count()) && !(await det.evaluate((d) => d.open, null, { timeout: 500 })))
+          await det.locator("summary").click({ timeout: 500 });
+        const posted = page.waitForResponse(
+          (r) => r.url().includes("/moves") && r.request().method() === "POST",
+          { timeout: 5000 },
+        );
+        posted.catch(() => {}); // (awaited below only when the click landed)
+        await b.click({ timeout: 1000 });
+        const r = await posted;
+        // A list drawn just before the other player's move is stale: the
+        // server refuses it (412/409), the page says so and redraws.
+        check(r.status() === 201 || r.status() === 412 || r.status() === 409, `move answered ${r.status()}`);
+        if (r.status() !== 201) {
+          ctx.stale = (ctx.stale || 0) + 1;
+          continue;
+        }
+        return label;
+      } catch (e) {
+        if (e instanceof Failure) throw e;
+        // The list was redrawn under the click (a live event): look again.
+        if (process.env.WEB_DEBUG) console.log(`     (${page.__name}: ${String(e).split("\n")[0]})`);
+      }
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return null;
+}
+
+const tests = [];
+const test = (name, fn) => tests.push({ name, fn });
+const ctx = {};
+
+test("lobby: two players sign up on phone screens, one adds a device", async () => {
+  ctx.aliceId = await signUp(ctx.alice, ctx.base, "Alice");
+  ctx.bobId = await signUp(ctx.bob, ctx.base, "Bob");
+  check(/^[0-9a-f]{16}$/.test(ctx.aliceId) && ctx.aliceId !== ctx.bobId, "player ids shown");
+  const me = await apiGet(ctx.base, "/v1/players/me", await tokenOf(ctx.alice));
+  check(me.id === ctx.aliceId && me.name === "Alice", "the page's token is Alice's");
+  await fitsPhone(ctx.alice, "lobby");
+  // A second device of Alice's: a token made on the first, pasted on it.
+  await ctx.alice.getByRole("button", { name: "Token for another device" }).click();
+  const token = (await ctx.alice.locator(".token-out code").innerText()).trim();
+  const phone = await ctx.browser.newContext({ viewport: PHONE });
+  try {
+    const p = await phone.newPage();
+    await p.goto(ctx.base + "/");
+    await p.getByText("I have a token from another device").click();
+    await p.getByLabel("Player token").fill(token);
+    await p.getByRole("button", { name: "Use this token" }).click();
+    await p.locator(`.who .me[data-player="${ctx.aliceId}"]`).waitFor();
+    check((await p.locator(".player-id").innerText()).trim() === ctx.aliceId, "the second device is Alice");
+    const tokens = await apiGet(ctx.base, "/v1/players/me/tokens", token);
+    check(tokens.tokens.length === 2, `Alice has ${tokens.tokens.length} tokens`);
+  } finally {
+    await phone.close();
+  }
+});
+
+test("errors: a refusal shows the problem's detail", async () => {
+  const page = ctx.alice;
+  await page.locator("#new-game").selectOption("agent-avenue");
+  await page.locator("#seat-1").selectOption("invite");
+  await page.locator("#invite-1").fill("0123456789abcdef");
+  await page.getByRole("button", { name: "Create game" }).click();
+  const banner = page.locator("#error");
+  await banner.waitFor({ state: "visible" });
+  const r = await fetch(ctx.base + "/v1/games", {
+    method: "POST",
+    headers: { Authorization: `Bearer ${await tokenOf(page)}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ game: "agent-avenue", seating: ["me", { invite: "0123456789abcdef" }] }),
+  });
+  const problem = await r.json();
+  check(r.status >= 400 && problem.detail, "the API refuses an unknown invitee");
+  check(
+    (await banner.locator(".detail").innerText()).trim() === problem.detail,
+    `banner shows "${problem.detail}"`,
+  );
+});
+
+test("agent avenue: a whole game by clicking, live on both screens", async () => {
+  const { alice, bob, base } = ctx;
+  const id = await createGame(alice, "agent-avenue", 2, "open");
+  await alice.getByRole("heading", { name: "Waiting for players" }).waitFor();
+  // Bob finds it among the open seats (the lobby refreshes itself).
+  await bob.getByRole("link", { name: "boardd", exact: true }).click();
+  const entry = bob.locator(`li.game[data-game="${id}"]`);
+  await entry.getByRole("button", { name: "Join" }).click({ timeout: 15000 });
+  await bob.waitForURL(new RegExp(`#/game/${id}`));
+  // Alice's screen starts the game without a reload (the event stream).
+  await alice
+    .locator("section.actions h2")
+    .filter({ hasText: /Your move|Not your turn/ })
+    .waitFor({ timeout: 10000 });
+  check((await alice.locator(".track .space").count()) === 14, "the track has 14 spaces");
+  const token = await tokenOf(alice);
+  const view = (await apiGet(base, `/v1/games/${id}`, token)).view;
+  const cat = (await apiGet(base, "/v1/catalog", null, "en")).games.find((g) => g.id === "agent-avenue");
+  const names = view.hand.map((c) => cat.cards.find((x) => x.id === c).name).sort();
+  const shown = (await alice.locator(".hand .cards .agent").allInnerTexts()).sort();
+  check(JSON.stringify(names) === JSON.stringify(shown), `hand shows ${shown}, catalog names ${names}`);
+  check(
+    (await alice.locator(".card", { hasText: "Black market" }).last().locator(".agent").count()) ===
+      view.black_market.supply.length,
+    "the black market's supply is shown",
+  );
+  await fitsPhone(alice, "agent avenue");
+  let clicks = 0;
+  const deadline = Date.now() + 120000;
+  while (Date.now() < deadline) {
+    if ((await alice.locator(".result").count()) && (await bob.locator(".result").count())) break;
+    const label = await clickSomeAction([alice, bob]);
+    if (label === null) break;
+    clicks++;
+    if (clicks === 6 && process.env.WEB_SCREENS) await shoot("agent-avenue-mid", [alice, bob]);
+  }
+  await alice.locator(".result").waitFor({ timeout: 10000 });
+  await bob.locator(".result").waitFor({ timeout: 10000 });
+  const g = await apiGet(base, `/v1/games/${id}`, token);
+  check(g.status === "finished", `the game is ${g.status} after ${clicks} clicks`);
+  check(g.seq === clicks, `${clicks} clicks, ${g.seq} moves logged`);
+  const text = await bob.locator(".result").innerText();
+  check(text.includes(g.result.reason), `Bob's screen shows the result (${g.result.reason}): ${text}`);
+  console.log(`     ${clicks} moves clicked; result ${JSON.stringify(g.result)}`);
+});
+
+test("quantum: an invitation accepted, several turns by clicking", async () => {
+  const { alice, bob, base } = ctx;
+  const id = await createGame(alice, "quantum", 2, "invite", ctx.bobId);
+  await bob.getByRole("link", { name: "boardd", exact: true }).click();
+  await bob
+    .locator(`li.game[data-game="${id}"]`)
+    .getByRole("button", { name: "Accept invitation" })
+    .click({ timeout: 15000 });
+  await bob.waitForURL(new RegExp(`#/game/${id}`));
+  await alice.locator("svg.qmap").waitFor({ timeout: 10000 });
+  const token = await tokenOf(alice);
+  let g = await apiGet(base, `/v1/games/${id}`, token);
+  check(
+    (await alice.locator("svg.qmap .planet").count()) === g.view.map.planets.length,
+    "every planet is drawn",
+  );
+  await fitsPhone(alice, "quantum");
+  // Clicking one of my ships on the map lists only that ship's actions.
+  const mine = g.view.players[g.you].ships.find((x) => Array.isArray(x.at));
+  if (mine) {
+    await alice.locator(`svg.qmap [data-ship="${g.you}-${mine.ship}"]`).click();
+    await alice.getByText(/^Only: ship/).waitFor();
+    const listed = (await apiGet(base, `/v1/games/${id}/actions`, token)).actions.filter(
+      (a) => a.ship === mine.ship && !("owner" in a),
+    );
+    const shown = await alice.locator("section.actions button.action").count();
+    check(
+      shown === listed.length,
+      `ship ${mine.ship}: ${shown} actions shown, ${listed.length} listed for it`,
+    );
+    await alice.getByRole("button", { name: "show all" }).click();
+  }
+  // Several turns: play until the seat in turn has changed 4 times; the
+  // server restarts after a few moves and both screens reconnect.
+  let turns = 0,
+    clicks = 0,
+    active = g.view.phase === "actions" ? g.view.active : null;
+  while (turns < 4 && clicks < 80) {
+    if (clicks === 5) await restart([alice, bob]);
+    const label = await clickSomeAction([alice, bob]);
+    check(label !== null, `somebody has an action to click (after ${clicks})`);
+    clicks++;
+    g = await apiGet(base, `/v1/games/${id}`, token);
+    if (g.view.phase === "actions" && g.view.active !== active) {
+      if (active !== null) turns++;
+      active = g.view.active;
+    }
+  }
+  check(turns >= 4, `${turns} turns changed hands in ${clicks} clicks`);
+  // The ships on the map are those of the view, with their dice.
+  g = await apiGet(base, `/v1/games/${id}`, token);
+  const onMap = g.view.players.flatMap((p) => p.ships.filter((s) => Array.isArray(s.at)));
+  check((await alice.locator("svg.qmap .ship").count()) === onMap.length, `${onMap.length} ships on the map`);
+  check(g.seq === clicks, `${clicks} clicks, ${g.seq} moves`);
+  const moves = await apiGet(base, `/v1/games/${id}/moves`);
+  const seats = new Set(moves.moves.map((m) => m.seat));
+  check(seats.has(0) && seats.has(1), "both seats moved");
+  console.log(`     ${clicks} moves clicked over ${turns + 1} turns, phase ${g.view.phase}`);
+});
+
+/** Restarts the server on its port; every page must go offline, then live again. */
+async function restart(pages) {
+  const code = await ctx.server.stop();
+  check(code === 0, `boardd exited ${code} at SIGTERM`);
+  for (const p of pages) await p.locator('.link-state[data-state="offline"]').waitFor({ timeout: 10000 });
+  ctx.server = await startServer(ctx.dir, ctx.server.port);
+  for (const p of pages) {
+    await p.locator('.link-state[data-state="live"]').waitFor({ timeout: 20000 });
+    await p.locator("#error").waitFor({ state: "hidden", timeout: 5000 }); // "did not answer" cleared
+  }
+  console.log("     the server restarted; both screens reconnected");
+}
+
+test("languages: French names and labels from the API", async () => {
+  const { bob, base } = ctx;
+  const id = await createGame(bob, "agent-avenue", 2, "random");
+  await bob.getByLabel("Language of game texts").selectOption("fr");
+  await bob.locator('main[lang="fr"] .hand .cards .agent').first().waitFor();
+  const token = await tokenOf(bob);
+  const g = await apiGet(base, `/v1/games/${id}`, token);
+  const cat = (await apiGet(base, "/v1/catalog", null, "fr")).games.find((x) => x.id === "agent-avenue");
+  const names = g.view.hand.map((c) => cat.cards.find((x) => x.id === c).name).sort();
+  const shown = (await bob.locator(".hand .cards .agent").allInnerTexts()).sort();
+  check(JSON.stringify(names) === JSON.stringify(shown), `French hand ${shown}, catalog ${names}`);
+  await bob.locator("section.actions button.action").first().waitFor({ timeout: 10000 });
+  const labels = (await apiGet(base, `/v1/games/${id}/actions`, token, "fr")).actions
+    .map((a) => a.label)
+    .sort();
+  const buttons = (await bob.locator("section.actions button.action").allInnerTexts()).sort();
+  check(JSON.stringify(labels) === JSON.stringify(buttons), `French buttons ${buttons}, labels ${labels}`);
+  const en = (await apiGet(base, `/v1/games/${id}/actions`, token, "en")).actions.map((a) => a.label).sort();
+  check(JSON.stringify(en) !== JSON.stringify(labels), "the French labels differ from the English ones");
+  await bob.getByLabel("Language of game texts").selectOption("en");
+  await bob.locator('main[lang="en"]').waitFor();
+});
+
+/** Keeps a full-page screenshot of each page in build/web/screens/, printing its path. */
+async function shoot(name, pages) {
+  mkdirSync(SCREENS, { recursive: true });
+  for (const p of pages) {
+    const file = join(SCREENS, `${name.split(":")[0].replace(/\W+/g, "-")}-${p.__name}.png`);
+    await p.screenshot({ path: file, fullPage: true }).catch(() => {});
+    console.log(`     screenshot: ${file}`);
+  }
+}
+
+async function main() {
+  ctx.dir = mkdtempSync(join(tmpdir(), "boardd-web-"));
+  ctx.server = await startServer(ctx.dir);
+  ctx.base = ctx.server.base;
+  const browser = (ctx.browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  }));
+  const pages = [];
+  for (const name of ["alice", "bob"]) {
+    const c = await browser.newContext({ viewport: PHONE, locale: "en-US" });
+    const page = await c.newPage();
+    page.__name = name;
+    page.on("pageerror", (e) => {
+      ctx.jsErrors = (ctx.jsErrors || []).concat(`${name}: ${e.message}`);
+    });
+    ctx[name] = page;
+    pages.push(page);
+  }
+  let passed = 0,
+    failed = 0;
+  for (const t of tests) {
+    try {
+      ctx.jsErrors = [];
+      await t.fn();
+      check(!ctx.jsErrors.length, `JavaScript errors: ${ctx.jsErrors.join("; ")}`);
+      console.log(`web: ${t.name} ok`);
+      passed++;
+      if (process.env.WEB_SCREENS) await shoot(t.name, pages); // to look at
+    } catch (e) {
+      failed++;
+      console.log(`web: ${t.name} FAILED: ${e instanceof Failure ? e.message : e.stack}`);
+      await shoot(t.name, pages);
+    }
+  }
+  if (ctx.stale)
+    console.log(
+      `     clicks on a list the other player's move had made stale (refused, redrawn): ${ctx.stale}`,
+    );
+  await browser.close();
+  const code = await ctx.server.stop();
+  rmSync(ctx.dir, { recursive: true, force: true });
+  if (code !== 0) {
+    console.log(`web: boardd exited ${code} at stop: ${ctx.server.log().slice(-2000)}`);
+    failed++;
+  }
+  console.log(`web-browser: ${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
+
+main().catch((e) => {
+  console.log(`web: the suite died: ${e.stack}`);
+  console.log("web-browser: 0 passed, 1 failed");
+  process.exit(1);
+});

@@ -1,0 +1,128 @@
+// api.js: the boardd HTTP API, one function per operation of
+// openapi/openapi.yaml that this client uses. Every call sends the
+// caller's bearer token (when it has one) and Accept-Language; every
+// refusal becomes an ApiError carrying the problem+json `detail`.
+
+/** @typedef {import("./types.js").Catalog} Catalog */
+/** @typedef {import("./types.js").Game} Game */
+/** @typedef {import("./types.js").GameList} GameList */
+/** @typedef {import("./types.js").Player} Player */
+/** @typedef {import("./types.js").NewPlayer} NewPlayer */
+/** @typedef {import("./types.js").ActionList} ActionList */
+/** @typedef {import("./types.js").Action} Action */
+/** @typedef {import("./types.js").MyGames} MyGames */
+/** @typedef {import("./types.js").Ticket} Ticket */
+/** @typedef {import("./types.js").CreateGame} CreateGame */
+/** @typedef {import("./types.js").CreatedGame} CreatedGame */
+/** @typedef {import("./types.js").Joined} Joined */
+/** @typedef {import("./types.js").NewToken} NewToken */
+/** @typedef {import("./types.js").Problem} Problem */
+
+/** A refusal of the server (or no answer at all). */
+export class ApiError extends Error {
+  /**
+   * @param {number} status HTTP status; 0 when the request got no answer
+   * @param {string} detail the problem's `detail` (a sentence for people)
+   * @param {Problem | null} problem the whole problem document, if any
+   */
+  constructor(status, detail, problem) {
+    super(detail);
+    this.status = status;
+    this.problem = problem;
+  }
+}
+
+/** Settings every request uses; set by the app (session.js). */
+export const config = {
+  /** @type {string} the API's origin; "" for the page's own */
+  base: "",
+  /** @type {string | null} the bearer token, or null for a spectator */
+  token: null,
+  /** @type {string} the Accept-Language value ("" for the browser's own) */
+  language: "",
+};
+
+/**
+ * One request. The answer's JSON body, or null for 204.
+ * @param {string} method
+ * @param {string} path the path and query, e.g. "/v1/games?status=waiting"
+ * @param {unknown} [body] sent as JSON when given
+ * @param {Record<string, string>} [headers] extra request headers
+ * @returns {Promise<any>}
+ */
+export async function request(method, path, body, headers = {}) {
+  /** @type {Record<string, string>} */
+  const h = { Accept: "application/json", ...headers };
+  if (config.token) h.Authorization = `Bearer ${config.token}`;
+  if (config.language) h["Accept-Language"] = config.language;
+  if (body !== undefined) h["Content-Type"] = "application/json";
+  let res;
+  try {
+    res = await fetch(config.base + path, {
+      method,
+      headers: h,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (e) {
+    throw new ApiError(0, `The server did not answer (${String(e)}).`, null);
+  }
+  if (res.status === 204) return null;
+  const type = res.headers.get("Content-Type") || "";
+  const data = type.includes("json") ? await res.json() : await res.text();
+  if (!res.ok) {
+    const problem = type.includes("problem+json") ? /** @type {Problem} */ (data) : null;
+    throw new ApiError(res.status, problem?.detail || problem?.title || `HTTP ${res.status}`, problem);
+  }
+  return data;
+}
+
+/** @returns {Promise<Catalog>} */
+export const catalog = () => request("GET", "/v1/catalog");
+
+/** @param {string} name @returns {Promise<NewPlayer>} */
+export const createPlayer = (name) => request("POST", "/v1/players", { name });
+
+/** @returns {Promise<Player>} */
+export const me = () => request("GET", "/v1/players/me");
+
+/** @param {string} label @returns {Promise<NewToken>} */
+export const createToken = (label) => request("POST", "/v1/players/me/tokens", { label });
+
+/** Games with an open seat. @returns {Promise<GameList>} */
+export const openGames = () => request("GET", "/v1/games?status=waiting&limit=50");
+
+/** The caller's games, invitations included. @returns {Promise<MyGames>} */
+export const myGames = () => request("GET", "/v1/players/me/games?limit=50");
+
+/** @param {CreateGame} body @returns {Promise<CreatedGame>} */
+export const createGame = (body) => request("POST", "/v1/games", body);
+
+/** @param {string} id @param {number} [seat] @returns {Promise<Joined>} */
+export const joinGame = (id, seat) =>
+  request("POST", `/v1/games/${encodeURIComponent(id)}/join`, seat === undefined ? undefined : { seat });
+
+/** @param {string} id @returns {Promise<null>} */
+export const leaveGame = (id) => request("POST", `/v1/games/${encodeURIComponent(id)}/leave`);
+
+/** @param {string} id @returns {Promise<null>} */
+export const cancelGame = (id) => request("DELETE", `/v1/games/${encodeURIComponent(id)}`);
+
+/** @param {string} id @returns {Promise<Game>} */
+export const game = (id) => request("GET", `/v1/games/${encodeURIComponent(id)}`);
+
+/** The caller's legal actions, each with its `label`. @param {string} id @returns {Promise<ActionList>} */
+export const actions = (id) => request("GET", `/v1/games/${encodeURIComponent(id)}/actions`);
+
+/**
+ * Posts one listed action, unchanged (its `label` included: the server
+ * ignores it), guarded by If-Match so a stale screen cannot move.
+ * @param {string} id @param {Action} action @param {number} seq the seq the action was listed at
+ */
+export const move = (id, action, seq) =>
+  request("POST", `/v1/games/${encodeURIComponent(id)}/moves`, { action }, { "If-Match": `"${seq}"` });
+
+/** @param {string} id */
+export const resign = (id) => request("POST", `/v1/games/${encodeURIComponent(id)}/resign`);
+
+/** A single-use ticket for one event stream (EventSource cannot send Authorization). @param {string} url @returns {Promise<Ticket>} */
+export const ticket = (url) => request("POST", "/v1/tickets", { url });

@@ -1,0 +1,91 @@
+// events.js: a game's live event stream (GET /v1/games/{id}/events, SSE),
+// with reconnect. EventSource cannot send Authorization, so each
+// connection of a seated caller first asks for a single-use ticket
+// (POST /v1/tickets) for the exact URL, resuming with ?after=<last seq>.
+
+import * as api from "./api.js";
+
+/**
+ * @typedef {{event: string, seq: number, [k: string]: unknown}} GameEvent
+ * @typedef {"live" | "connecting" | "offline" | "ended"} LinkState
+ */
+
+/**
+ * Follows game `id` until stop() is called or the game ends.
+ * @param {string} id
+ * @param {(e: GameEvent) => void} onEvent each state, move and end event
+ * @param {(s: LinkState) => void} onLink the connection's state, for the screen
+ * @returns {{stop: () => void}}
+ */
+export function follow(id, onEvent, onLink) {
+  /** @type {number | null} */
+  let last = null;
+  /** @type {EventSource | null} */
+  let es = null;
+  let stopped = false;
+  let delay = 500;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+
+  async function open() {
+    if (stopped) return;
+    onLink("connecting");
+    const path = `/v1/games/${encodeURIComponent(id)}/events` + (last === null ? "" : `?after=${last}`);
+    let url = api.config.base + path;
+    try {
+      if (api.config.token) {
+        const t = await api.ticket(path);
+        url =
+          api.config.base +
+          t.url +
+          (t.url.includes("?") ? "&" : "?") +
+          "ticket=" +
+          encodeURIComponent(t.ticket);
+      }
+    } catch (e) {
+      retry();
+      return;
+    }
+    if (stopped) return;
+    es = new EventSource(url);
+    es.onopen = () => {
+      delay = 500;
+      onLink("live");
+    };
+    /** @param {MessageEvent} m */
+    const handle = (m) => {
+      /** @type {GameEvent} */
+      const e = JSON.parse(m.data);
+      if (typeof e.seq === "number") last = e.seq;
+      onEvent(e);
+      if (e.event === "end") {
+        stop();
+        onLink("ended");
+      }
+    };
+    for (const name of ["state", "move", "end", "message"]) es.addEventListener(name, handle);
+    es.onerror = () => {
+      // The ticket is spent: close this one and open anew from `last`.
+      es?.close();
+      es = null;
+      retry();
+    };
+  }
+
+  function retry() {
+    if (stopped) return;
+    onLink("offline");
+    timer = setTimeout(open, delay);
+    delay = Math.min(delay * 2, 15000);
+  }
+
+  function stop() {
+    stopped = true;
+    clearTimeout(timer);
+    es?.close();
+    es = null;
+  }
+
+  open();
+  return { stop };
+}

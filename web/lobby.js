@@ -1,0 +1,412 @@
+// lobby.js: the lobby screen. Getting an identity (a player and its
+// token), creating a game of any game the catalog offers with its
+// options and seating, the caller's games (whose turn, invitations) and
+// the games with an open seat to join.
+import * as api from "./api.js";
+import * as session from "./session.js";
+import { h, mount } from "./dom.js";
+import { ui, gameInfo, act, go, status, showError } from "./ui.js";
+
+/** @typedef {import("./types.js").GameSummary} GameSummary */
+/** @typedef {import("./types.js").MyGame} MyGame */
+/** @typedef {import("./types.js").CatalogGame} CatalogGame */
+/** @typedef {import("./types.js").CreateGame} CreateGame */
+
+const POLL_MS = 5000;
+
+/**
+ * Draws the lobby into `main`; refreshes the lists every few seconds.
+ * @param {HTMLElement} main
+ * @returns {Promise<() => void>} the cleanup to call when leaving
+ */
+export async function lobby(main) {
+  const id = session.identity();
+  if (!id) {
+    // A visitor: become a player, or watch the games waiting for players.
+    const open = h("section", { class: "card", "aria-labelledby": "open-h" });
+    mount(main, identityForm(), open);
+    try {
+      const waiting = await api.openGames();
+      mount(open, h("h2", { id: "open-h" }, "Open seats"), gameList(waiting.games, null, false));
+    } catch (e) {
+      showError(e);
+    }
+    return () => {};
+  }
+  // What a returning player looks for first: their games, then open seats.
+  const mine = h("section", { class: "card", "aria-labelledby": "mine-h" });
+  const open = h("section", { class: "card", "aria-labelledby": "open-h" });
+  mount(main, mine, open, createForm(), account(id));
+  let shown = ""; // what the lists show, to skip redrawing the same
+  const refresh = async () => {
+    try {
+      const [my, waiting] = await Promise.all([api.myGames(), api.openGames()]);
+      const key = JSON.stringify([my.games, waiting.games]);
+      if (key === shown) return;
+      shown = key;
+      const myIds = new Set(my.games.map((g) => g.id));
+      mount(mine, h("h2", { id: "mine-h" }, "Your games"), gameList(my.games, id.id, true));
+      mount(
+        open,
+        h("h2", { id: "open-h" }, "Open seats"),
+        gameList(
+          waiting.games.filter((g) => !myIds.has(g.id)),
+          id.id,
+          false,
+        ),
+      );
+    } catch (e) {
+      showError(e);
+    }
+  };
+  await refresh();
+  const timer = setInterval(refresh, POLL_MS);
+  return () => clearInterval(timer);
+}
+
+/** The form to become a player, or to use a token from another device. */
+function identityForm() {
+  const name = /** @type {HTMLInputElement} */ (
+    h("input", { id: "name", name: "name", required: true, maxlength: 64, autocomplete: "nickname" })
+  );
+  const token = /** @type {HTMLInputElement} */ (
+    h("input", { id: "token", name: "token", required: true, autocomplete: "off" })
+  );
+  return h(
+    "section",
+    { class: "card" },
+    h("h2", {}, "Play"),
+    h(
+      "form",
+      {
+        onsubmit: async (ev) => {
+          ev.preventDefault();
+          const b = /** @type {HTMLButtonElement} */ (
+            /** @type {HTMLFormElement} */ (ev.target).querySelector("button")
+          );
+          if (await act(b, () => session.signUp(name.value.trim()))) {
+            ui.header();
+            go("#/");
+          }
+        },
+      },
+      h("label", { for: "name" }, "Your name"),
+      name,
+      h("button", { type: "submit" }, "Become a player"),
+    ),
+    h(
+      "details",
+      {},
+      h("summary", {}, "I have a token from another device"),
+      h(
+        "form",
+        {
+          onsubmit: async (ev) => {
+            ev.preventDefault();
+            const b = /** @type {HTMLButtonElement} */ (
+              /** @type {HTMLFormElement} */ (ev.target).querySelector("button")
+            );
+            if (await act(b, () => session.useToken(token.value.trim()))) {
+              ui.header();
+              go("#/");
+            }
+          },
+        },
+        h("label", { for: "token" }, "Player token"),
+        token,
+        h("button", { type: "submit" }, "Use this token"),
+      ),
+    ),
+  );
+}
+
+/** The caller's identity: id to share for invitations, a token for another device. @param {session.Identity} id */
+function account(id) {
+  const out = h("p", { class: "token-out", "aria-live": "polite" });
+  return h(
+    "section",
+    { class: "card" },
+    h("h2", {}, "You"),
+    h(
+      "p",
+      {},
+      "Name: ",
+      h("strong", {}, id.name),
+      " · player id (for invitations): ",
+      h("code", { class: "player-id" }, id.id),
+    ),
+    h(
+      "p",
+      { class: "row" },
+      h(
+        "button",
+        {
+          type: "button",
+          onclick: async (ev) => {
+            const t = await act(/** @type {HTMLButtonElement} */ (ev.currentTarget), () =>
+              api.createToken("another device"),
+            );
+            if (t) mount(out, "Token for another device (shown once): ", h("code", {}, t.token));
+          },
+        },
+        "Token for another device",
+      ),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "secondary",
+          onclick: () => {
+            session.signOut();
+            ui.header();
+            go("#/");
+          },
+        },
+        "Sign out",
+      ),
+    ),
+    out,
+  );
+}
+
+/** The create-a-game form, drawn from the catalog: games, seat counts, options. */
+function createForm() {
+  const games = ui.catalog?.games ?? [];
+  const gameSel = /** @type {HTMLSelectElement} */ (
+    h(
+      "select",
+      { id: "new-game", name: "game" },
+      games.map((g) => h("option", { value: g.id }, g.title)),
+    )
+  );
+  const seatsSel = /** @type {HTMLSelectElement} */ (h("select", { id: "new-seats", name: "seats" }));
+  const options = h("div", { class: "options" });
+  const seating = h("div", { class: "seating" });
+  const form = h(
+    "form",
+    {
+      class: "card",
+      "aria-labelledby": "create-h",
+      onsubmit: async (ev) => {
+        ev.preventDefault();
+        const body = readForm(gameSel.value, Number(seatsSel.value), options, seating);
+        const b = /** @type {HTMLButtonElement} */ (form.querySelector("button[type=submit]"));
+        const g = await act(b, () => api.createGame(body));
+        if (g) go(`#/game/${g.id}`);
+      },
+    },
+    h("h2", { id: "create-h" }, "New game"),
+    h("div", { class: "field" }, h("label", { for: "new-game" }, "Game"), gameSel),
+    h("div", { class: "field" }, h("label", { for: "new-seats" }, "Seats"), seatsSel),
+    options,
+    seating,
+    h("button", { type: "submit" }, "Create game"),
+  );
+
+  const redraw = () => {
+    const info = gameInfo(gameSel.value);
+    if (!info) return;
+    const n = Number(seatsSel.value) || info.min_seats;
+    mount(
+      seatsSel,
+      range(info.min_seats, info.max_seats).map((k) => h("option", { value: k, selected: k === n }, k)),
+    );
+    mount(options, optionFields(info, Number(seatsSel.value)));
+    mount(seating, seatFields(Number(seatsSel.value)));
+  };
+  gameSel.addEventListener("change", () => {
+    seatsSel.value = "";
+    redraw();
+  });
+  seatsSel.addEventListener("change", redraw);
+  redraw();
+  return form;
+}
+
+/**
+ * One field per option of the catalog: a choice of its values, a checkbox
+ * for a boolean, Quantum's map from the maps for that seat count.
+ * @param {CatalogGame} info @param {number} seats
+ */
+function optionFields(info, seats) {
+  /** @type {Record<string, any>} */
+  const opts = info.options;
+  /** @type {Record<string, {name: string}[]> | undefined} */
+  const maps = /** @type {any} */ (info).maps;
+  return Object.entries(opts).map(([name, o]) => {
+    const fid = `opt-${name}`;
+    if (o.type === "boolean")
+      return h(
+        "div",
+        { class: "field check" },
+        h("input", {
+          type: "checkbox",
+          id: fid,
+          "data-option": name,
+          "data-kind": "boolean",
+          checked: o.default === true,
+        }),
+        h("label", { for: fid }, name),
+      );
+    /** @type {string[]} */
+    let values = o.values ?? [];
+    let def = o.default;
+    if (name === "map" && maps) {
+      values = (maps[String(seats)] ?? []).map((m) => m.name);
+      def = typeof def === "object" ? def[String(seats)] : def;
+    }
+    return h(
+      "div",
+      { class: "field" },
+      h("label", { for: fid }, name),
+      h(
+        "select",
+        { id: fid, "data-option": name },
+        values.map((v) => h("option", { value: v, selected: v === def }, v)),
+      ),
+    );
+  });
+}
+
+/** The seats after the caller's (seat 0): open, invited, or a bot. @param {number} seats */
+function seatFields(seats) {
+  return range(1, seats - 1).map((i) => {
+    const kind = /** @type {HTMLSelectElement} */ (
+      h(
+        "select",
+        { id: `seat-${i}`, "data-seat": i },
+        [
+          ["open", "Open (anyone joins)"],
+          ["invite", "Invite a player"],
+          ["random", "Bot (random)"],
+          ["mcts", "Bot (mcts)"],
+        ].map(([v, t]) => h("option", { value: v }, t)),
+      )
+    );
+    const who = /** @type {HTMLInputElement} */ (
+      h("input", {
+        id: `invite-${i}`,
+        placeholder: "player id",
+        hidden: true,
+        pattern: "[0-9a-f]{16}",
+        "aria-label": `Player id for seat ${i}`,
+      })
+    );
+    kind.addEventListener("change", () => {
+      who.hidden = kind.value !== "invite";
+      who.required = !who.hidden;
+    });
+    return h("div", { class: "field" }, h("label", { for: `seat-${i}` }, `Seat ${i}`), kind, who);
+  });
+}
+
+/**
+ * The request body of the create form.
+ * @param {string} game @param {number} seats @param {HTMLElement} options @param {HTMLElement} seating
+ * @returns {CreateGame}
+ */
+function readForm(game, seats, options, seating) {
+  /** @type {Record<string, string | boolean>} */
+  const opts = {};
+  for (const el of options.querySelectorAll("[data-option]")) {
+    const i = /** @type {HTMLInputElement} */ (el);
+    opts[/** @type {string} */ (i.dataset.option)] = i.dataset.kind === "boolean" ? i.checked : i.value;
+  }
+  /** @type {any[]} */
+  const seatList = ["me"];
+  for (const el of seating.querySelectorAll("select[data-seat]")) {
+    const s = /** @type {HTMLSelectElement} */ (el);
+    const who = /** @type {HTMLInputElement} */ (seating.querySelector(`#invite-${s.dataset.seat}`));
+    seatList.push(
+      s.value === "invite"
+        ? { invite: who.value.trim() }
+        : s.value === "random"
+          ? { bot: "random" }
+          : s.value === "mcts"
+            ? { bot: "mcts" }
+            : "open",
+    );
+  }
+  return /** @type {CreateGame} */ ({ game, seats, options: opts, seating: seatList });
+}
+
+/**
+ * A list of games: each with its players, whose turn, and what the caller may do.
+ * @param {(GameSummary | MyGame)[]} games
+ * @param {string | null} me the caller's player id; null for a visitor (who cannot join)
+ * @param {boolean} mine the caller's own games (no Join but for invitations)
+ */
+function gameList(games, me, mine) {
+  if (!games.length) return h("p", { class: "empty" }, mine ? "No games yet." : "No open seats right now.");
+  return h(
+    "ul",
+    { class: "games" },
+    games.map((g) => {
+      const info = gameInfo(g.game);
+      const mySeats = g.players.filter((p) => p.player?.id === me).map((p) => p.seat);
+      const invitation = "invitation" in g && g.invitation === true;
+      const myTurn = g.status === "active" && g.to_act.some((s) => mySeats.includes(s));
+      const join = h(
+        "button",
+        {
+          type: "button",
+          onclick: async (ev) => {
+            const seat = invitation && "seat" in g ? /** @type {number} */ (g.seat) : undefined;
+            const r = await act(/** @type {HTMLButtonElement} */ (ev.currentTarget), () =>
+              api.joinGame(g.id, seat),
+            );
+            if (r) {
+              status("Joined.");
+              go(`#/game/${g.id}`);
+            }
+          },
+        },
+        invitation ? "Accept invitation" : "Join",
+      );
+      return h(
+        "li",
+        { class: `game ${myTurn ? "turn" : ""}`, "data-game": g.id },
+        h(
+          "div",
+          { class: "game-head" },
+          h("a", { href: `#/game/${g.id}` }, info?.title ?? g.game),
+          h(
+            "span",
+            { class: `badge ${g.status}` },
+            myTurn ? "your turn" : invitation ? "invitation" : g.status,
+          ),
+        ),
+        h(
+          "div",
+          { class: "game-players" },
+          g.players.map((p) =>
+            h(
+              "span",
+              { class: "seat" },
+              `${p.seat}: `,
+              p.player?.name ??
+                (p.bot ? `bot ${p.bot.bot}` : p.invited ? "invited" : p.open ? "open" : "seat token"),
+            ),
+          ),
+        ),
+        Object.keys(g.options || {}).length
+          ? h(
+              "div",
+              { class: "game-options" },
+              Object.entries(g.options)
+                .map(([k, v]) => `${k}: ${v}`)
+                .join(" · "),
+            )
+          : null,
+        me !== null && (!mine || invitation) ? join : null,
+      );
+    }),
+  );
+}
+
+/** @param {number} a @param {number} b @returns {number[]} a..b */
+function range(a, b) {
+  const out = [];
+  for (let i = a; i <= b; i++) out.push(i);
+  return out;
+}

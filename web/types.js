@@ -1,0 +1,28 @@
+// types.js: the API's types for JSDoc, from the types openapi-typescript
+// generates out of openapi/openapi.yaml (the module name "boardd-openapi"
+// is mapped to the generated .d.ts by tests/web/tsconfig.json, which
+// type-checks this client). Nothing here runs: it only names the types.
+
+/** @typedef {import("boardd-openapi").components["schemas"]} Schemas */
+/** @typedef {Schemas["Catalog"]} Catalog */
+/** @typedef {Catalog["games"][number]} CatalogGame */
+/** @typedef {Schemas["Game"]} Game */
+/** @typedef {Schemas["GameSummary"]} GameSummary */
+/** @typedef {Schemas["GameList"]} GameList */
+/** @typedef {Schemas["Player"]} Player */
+/** @typedef {Schemas["Action"]} Action */
+/** @typedef {Schemas["Problem"]} Problem */
+/** @typedef {Schemas["CreateGame"]} CreateGame */
+/** @typedef {Schemas["AgentAvenueView"]} AgentAvenueView */
+/** @typedef {Schemas["QuantumView"]} QuantumView */
+/** @typedef {Schemas["Square"]} Square */
+/** @typedef {import("boardd-openapi").operations["createPlayer"]["responses"]["201"]["content"]["application/json"]} NewPlayer */
+/** @typedef {import("boardd-openapi").operations["listActions"]["responses"]["200"]["content"]["application/json"]} ActionList */
+/** @typedef {import("boardd-openapi").operations["getMyGames"]["responses"]["200"]["content"]["application/json"]} MyGames */
+/** @typedef {MyGames["games"][number]} MyGame */
+/** @typedef {import("boardd-openapi").operations["createTicket"]["responses"]["201"]["content"]["application/json"]} Ticket */
+/** @typedef {import("boardd-openapi").operations["createGame"]["responses"]["201"]["content"]["application/json"]} CreatedGame */
+/** @typedef {import("boardd-openapi").operations["joinGame"]["responses"]["200"]["content"]["application/json"]} Joined */
+/** @typedef {import("boardd-openapi").operations["createToken"]["responses"]["201"]["content"]["application/json"]} NewToken */
+
+export {};

@@ -1,0 +1,96 @@
+// ui.js: what every screen shares: the catalog (names and texts in the
+// chosen language), the error banner (a refusal's problem detail), the
+// status line, and navigation.
+import { ApiError } from "./api.js";
+import { h, mount } from "./dom.js";
+
+/** @typedef {import("./types.js").Catalog} Catalog */
+/** @typedef {import("./types.js").CatalogGame} CatalogGame */
+
+export const ui = {
+  /** @type {Catalog | null} fetched by app.js before any screen draws */
+  catalog: null,
+  /** Redraws the header; set by app.js. */
+  header: () => {},
+};
+
+/** The catalog entry of game `id` (title, options, cards…). @param {string} id @returns {CatalogGame | undefined} */
+export function gameInfo(id) {
+  return ui.catalog?.games.find((g) => g.id === id);
+}
+
+/** A card of game `game` by id: its name and text, as the catalog gives them. @param {string} game @param {string} id */
+export function card(game, id) {
+  const c = gameInfo(game)?.cards?.find((x) => x.id === id);
+  return { name: c?.name ?? id, text: c?.text ?? "" };
+}
+
+/** @type {boolean} the banner shows that the server did not answer */
+let offline = false;
+
+/** Shows an error in the banner: an ApiError's detail, or any message. @param {unknown} e */
+export function showError(e) {
+  const banner = /** @type {HTMLElement} */ (document.getElementById("error"));
+  offline = e instanceof ApiError && e.status === 0;
+  const text = e instanceof Error ? e.message : String(e);
+  mount(
+    banner,
+    h("span", { class: "detail" }, text),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "link",
+        "aria-label": "Dismiss",
+        onclick: () => {
+          banner.hidden = true;
+        },
+      },
+      "×",
+    ),
+  );
+  banner.hidden = false;
+}
+
+/** Hides the banner if it only says that the server did not answer (it does now). */
+export function clearOffline() {
+  if (offline) clearError();
+}
+
+/** Hides the error banner. */
+export function clearError() {
+  offline = false;
+  /** @type {HTMLElement} */ (document.getElementById("error")).hidden = true;
+}
+
+/** Shows (and announces, aria-live) a short status. @param {string} text */
+export function status(text) {
+  /** @type {HTMLElement} */ (document.getElementById("status")).textContent = text;
+}
+
+/** Goes to a screen: "#/" the lobby, "#/game/<id>" a game. @param {string} hash */
+export function go(hash) {
+  if (location.hash === hash) window.dispatchEvent(new HashChangeEvent("hashchange"));
+  else location.hash = hash;
+}
+
+/**
+ * Runs an API call for a button: disables it meanwhile, shows a refusal's
+ * detail. Resolves to the call's result, or undefined when it failed.
+ * @template T
+ * @param {HTMLButtonElement | null} button
+ * @param {() => Promise<T>} fn
+ * @returns {Promise<T | undefined>}
+ */
+export async function act(button, fn) {
+  if (button) button.disabled = true;
+  try {
+    clearError();
+    return await fn();
+  } catch (e) {
+    showError(e);
+    return undefined;
+  } finally {
+    if (button) button.disabled = false;
+  }
+}
