@@ -153,7 +153,8 @@ static const char *const stmt_sql[ST_COUNT] = {
                      "WHERE game_key = ?1 AND token_hash = ?2",
     [ST_GAME_SEQ] = "SELECT seq FROM games WHERE key = ?1",
     [ST_MOVE_INSERT] = "INSERT INTO moves (game_key, seq, seat, action, "
-                       "created_ms, reason) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                       "created_ms, reason, state_hash) "
+                       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     [ST_GAME_ADVANCE] = "UPDATE games SET seq = ?2, status = ?3, "
                         "to_act = ?4, result = ?5, updated_ms = ?6, "
                         "clock_state = ?7, deadline_ms = nullif(?8, 0), "
@@ -433,6 +434,16 @@ static const char *const stmt_sql[ST_COUNT] = {
                        "WHERE game_key = ?1 AND seat = ?2 AND token_hash = ?4",
     [ST_GAME_SEATS_BUMP] = "UPDATE games SET seats_version = "
                            "seats_version + 1 WHERE key = ?1",
+    [ST_MOVE_HASHES] = "SELECT seq, state_hash FROM moves "
+                       "WHERE game_key = ?1 AND seq <= ?2 ORDER BY seq",
+    [ST_MOVE_HASH_FILL] = "UPDATE moves SET state_hash = ?3 WHERE "
+                          "game_key = ?1 AND seq = ?2 AND state_hash IS NULL",
+    [ST_RULES_CHECK_GET] = "SELECT seq FROM rules_checks "
+                           "WHERE game_key = ?1 AND rules_version = ?2",
+    [ST_RULES_CHECK_PUT] = "INSERT OR IGNORE INTO rules_checks (game_key, "
+                           "rules_version, seq) VALUES (?1, ?2, ?3)",
+    [ST_GAME_RULES_MOVE] = "UPDATE games SET rules_version = ?3 "
+                           "WHERE key = ?1 AND rules_version = ?2 AND seq = ?4",
 };
 
 int64_t store__waiting_cutoff(const struct store *s)
@@ -1793,7 +1804,8 @@ static int append_tx(struct conn *c, void *ctx)
 		return rc;
 	rc = store__run(c, ST_MOVE_INSERT,
 	                ARGS(A_I64(x->key), A_I64(next), A_I64(m->seat),
-	                     A_TEXT(m->action), A_I64(now), A_TEXT(m->reason)),
+	                     A_TEXT(m->action), A_I64(now), A_TEXT(m->reason),
+	                     A_BLOB(m->state_hash, STORE_STATE_HASH_LEN)),
 	                NULL, NULL);
 	if (rc == 0)
 		rc = store__run(c, ST_GAME_ADVANCE,
