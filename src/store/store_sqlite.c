@@ -908,10 +908,14 @@ static void batch_lead(struct store *s)
 	for (struct write_req *r = batch, *next; r; r = next) {
 		next = r->next; /* r is freed once its caller sees WR_DONE */
 		r->state = WR_DONE;
+		/* Under q_mu: its caller cannot see WR_DONE (and free r)
+		 * before this returns. */
+		pthread_cond_signal(&r->cv);
 	}
 	s->leading = 0;
-	/* The batch's callers return; a queued one leads the next. */
-	pthread_cond_broadcast(&s->q_cv);
+	/* The batch's callers return; the oldest queued one leads next. */
+	if (s->q_head)
+		pthread_cond_signal(&s->q_head->cv);
 }
 
 /* Unlinks queued request r (q_mu held). */
@@ -932,6 +936,8 @@ int store__write_tx(struct store *s, tx_fn fn, void *ctx)
 	if (atomic_load(&s->lock_waiting))
 		return BD_EBUSY;
 	struct write_req r = {.fn = fn, .ctx = ctx, .state = WR_QUEUED};
+	if (pthread_cond_init(&r.cv, &s->q_ca))
+		return BD_ENOMEM;
 	struct timespec until =
 	    clock_after_ms(CLOCK_MONOTONIC, s->write_wait_ms);
 	pthread_mutex_lock(&s->q_mu);
@@ -943,18 +949,21 @@ int store__write_tx(struct store *s, tx_fn fn, void *ctx)
 			continue;
 		}
 		if (r.state == WR_TAKEN) { /* its batch's outcome is owed */
-			pthread_cond_wait(&s->q_cv, &s->q_mu);
+			pthread_cond_wait(&r.cv, &s->q_mu);
 			continue;
 		}
-		if (pthread_cond_timedwait(&s->q_cv, &s->q_mu, &until) ==
+		/* Timed out while still queued behind a running batch: it
+		 * leaves (a wake to lead that came with the timeout leads). */
+		if (pthread_cond_timedwait(&r.cv, &s->q_mu, &until) ==
 		        ETIMEDOUT &&
-		    r.state == WR_QUEUED) {
+		    r.state == WR_QUEUED && s->leading) {
 			queue_remove(s, &r);
 			r.rc = BD_EBUSY; /* not taken in time: nothing ran */
 			break;
 		}
 	}
 	pthread_mutex_unlock(&s->q_mu);
+	pthread_cond_destroy(&r.cv);
 	return r.rc;
 }
 
@@ -1226,7 +1235,8 @@ static int pool_lock_init(struct store *s)
 		goto out_mu;
 	if (pthread_mutex_init(&s->q_mu, NULL))
 		goto out_freed;
-	if (pthread_cond_init(&s->q_cv, &ca) == 0) {
+	if (pthread_condattr_init(&s->q_ca) == 0 &&
+	    pthread_condattr_setclock(&s->q_ca, CLOCK_MONOTONIC) == 0) {
 		s->q_head = NULL;
 		s->q_tail = &s->q_head;
 		rc = 0;
@@ -1338,7 +1348,7 @@ void store_close(struct store *s)
 	pool_close(s);
 	if (s->owner_fd >= 0)
 		close(s->owner_fd); /* releases the flock */
-	pthread_cond_destroy(&s->q_cv);
+	pthread_condattr_destroy(&s->q_ca);
 	pthread_mutex_destroy(&s->q_mu);
 	pthread_cond_destroy(&s->freed);
 	pthread_mutex_destroy(&s->mu);
