@@ -745,7 +745,7 @@ static long mono_ms_until(const struct timespec *t)
  * writes are serialised by the leader role, so a busy lock here is held by
  * another process: wait in short sleeps until the write's deadline, with
  * lock_waiting set so that other writes answer busy at once instead of
- * queueing (each queued one would hold an HTTP worker thread).  Returns
+ * queueing (each queued one would hold a write worker).  Returns
  * 0 (give up: SQLITE_BUSY) at the deadline. */
 static int writer_busy(void *arg, int tries)
 {
@@ -932,7 +932,7 @@ static void queue_remove(struct store *s, struct write_req *r)
 int store__write_tx(struct store *s, tx_fn fn, void *ctx)
 {
 	/* While the leader waits for another process's lock, new writes do
-	 * not queue (each queued one would hold an HTTP worker thread). */
+	 * not queue (each queued one would hold a write worker). */
 	if (atomic_load(&s->lock_waiting))
 		return BD_EBUSY;
 	struct write_req r = {.fn = fn, .ctx = ctx, .state = WR_QUEUED};
