@@ -52,6 +52,12 @@
  *                                            in the outbox (1 s-1 year)
  *   --bot-workers N  BOARDD_BOT_WORKERS  cores  threads that play bot
  *                                            seats and timeouts (1-64)
+ *   --write-workers N  BOARDD_WRITE_WORKERS  64  threads that run write
+ *                                            requests while their
+ *                                            connection is suspended, so
+ *                                            that many share a group
+ *                                            commit (0-256; 0: on the
+ *                                            HTTP threads)
  *   --ticket-seconds S  BOARDD_TICKET_SECONDS  60  how long a browser
  *                                            ticket (POST /v1/tickets)
  *                                            lasts (1-3600)
@@ -85,6 +91,7 @@ struct config {
 	long hook_retry_ms, hook_timeout_ms;
 	long retention;       /* seconds events stay in the outbox */
 	long bot_workers;     /* threads playing bot seats and timeouts */
+	long write_workers;   /* threads running write requests */
 	const char *key_path; /* the server key file; NULL: db + ".key" */
 	int quiet, hook_private;
 	long streams, streams_addr, streams_token; /* -1: default */
@@ -167,6 +174,10 @@ static void usage(FILE *f)
 	      "  --bot-workers N  threads that play bot seats and timeouts"
 	      " (default: cores,\n"
 	      "                 1-64)\n"
+	      "  --write-workers N  threads that run writes while their"
+	      " connection waits for\n"
+	      "                 the group commit (default 64, 0-256; 0: on"
+	      " the HTTP threads)\n"
 	      "environment: BOARDD_ADDR BOARDD_PORT BOARDD_DB BOARDD_THREADS"
 	      " BOARDD_SYNC BOARDD_QUIET BOARDD_KEEPALIVE BOARDD_TIMEOUT"
 	      " BOARDD_MAX_CONNS BOARDD_MAX_CONNS_PER_ADDR BOARDD_MAX_STREAMS"
@@ -175,7 +186,8 @@ static void usage(FILE *f)
 	      " BOARDD_TRUSTED_PROXY BOARDD_WAITING_PER_PLAYER"
 	      " BOARDD_WAITING_PER_ADDR BOARDD_WAITING_EXPIRY BOARDD_WRITE_WAIT"
 	      " BOARDD_BOT_MS BOARDD_CLOCK_MIN_SECONDS BOARDD_SECRET_KEY"
-	      " BOARDD_EVENT_RETENTION BOARDD_BOT_WORKERS\n",
+	      " BOARDD_EVENT_RETENTION BOARDD_BOT_WORKERS"
+	      " BOARDD_WRITE_WORKERS\n",
 	      f);
 }
 
@@ -225,7 +237,8 @@ static int takes_value(const char *a)
 	                                   "--webhook-timeout-ms",
 	                                   "--secret-key",
 	                                   "--event-retention",
-	                                   "--bot-workers"};
+	                                   "--bot-workers",
+	                                   "--write-workers"};
 	for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
 		if (strcmp(a, opts[i]) == 0)
 			return 1;
@@ -257,6 +270,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 	const char *hook_timeout = env_or("BOARDD_WEBHOOK_TIMEOUT_MS", "10000");
 	const char *retention = env_or("BOARDD_EVENT_RETENTION", "604800");
 	const char *bot_workers = env_or("BOARDD_BOT_WORKERS", NULL);
+	const char *write_workers = env_or("BOARDD_WRITE_WORKERS", "64");
 	c->key_path = env_or("BOARDD_SECRET_KEY", NULL);
 	c->hook_private =
 	    strcmp(env_or("BOARDD_WEBHOOK_ALLOW_PRIVATE", "0"), "0") != 0;
@@ -314,6 +328,8 @@ static int parse_args(int argc, char **argv, struct config *c)
 			retention = v;
 		else if (strcmp(a, "--bot-workers") == 0)
 			bot_workers = v;
+		else if (strcmp(a, "--write-workers") == 0)
+			write_workers = v;
 		else if (strcmp(a, "--write-wait") == 0)
 			write_wait = v;
 		else if (strcmp(a, "--clock-min-seconds") == 0)
@@ -381,6 +397,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 	    parse_long(retention, 1, 365L * 86400, &c->retention) < 0 ||
 	    (bot_workers &&
 	     parse_long(bot_workers, 1, 64, &c->bot_workers) < 0) ||
+	    parse_long(write_workers, 0, 256, &c->write_workers) < 0 ||
 	    (strcmp(c->sync, "full") != 0 && strcmp(c->sync, "normal") != 0)) {
 		fputs("boardd: a value is out of range (port 0-65535, threads "
 		      "1-64, keepalive and timeout 1-3600 s, max-conns and "
@@ -389,7 +406,8 @@ static int parse_args(int argc, char **argv, struct config *c)
 		      "clock-min-seconds 1-10, ticket-seconds 1-3600, "
 		      "webhook-retry-ms "
 		      "1-3600000, webhook-timeout-ms 100-600000, "
-		      "event-retention 1-31536000, bot-workers 1-64)\n",
+		      "event-retention 1-31536000, bot-workers 1-64, "
+		      "write-workers 0-256)\n",
 		      stderr);
 		return -1;
 	}
@@ -515,8 +533,10 @@ int main(int argc, char **argv)
 	    .secret_key = key,
 	    .path = c.db,
 	    .sync_full = strcmp(c.sync, "full") == 0,
-	    /* and the bot workers', and one the webhook workers share */
-	    .connections = (int)c.threads + (int)c.bot_workers + 2,
+	    /* and the bot workers', the write workers', and one the
+	     * webhook workers share */
+	    .connections =
+	        (int)c.threads + (int)c.bot_workers + (int)c.write_workers + 2,
 	    .busy_timeout_ms = (int)c.write_wait,
 	    .waiting_per_player = (unsigned)c.waiting_player,
 	    .waiting_per_addr = (unsigned)c.waiting_addr,
@@ -567,7 +587,8 @@ int main(int argc, char **argv)
 	                         .access_log = !c.quiet,
 	                         .hub = hub,
 	                         .keepalive_s = (unsigned)c.keepalive,
-	                         .limits = &lc};
+	                         .limits = &lc,
+	                         .write_workers = (unsigned)c.write_workers};
 	struct http_server *srv =
 	    hub ? http_server_start(&hc, svc, err, sizeof err) : NULL;
 	if (!srv) {

@@ -272,11 +272,11 @@ stop_server
 echo
 fi # BENCH_ONLY
 
-# Group commit batches the writes that are in flight together, and a
-# write in flight holds its HTTP worker thread until its batch is durable:
-# with --threads as for the reads (one per server core) at most that many
-# writes share a commit.  So the write figures are measured twice: with
-# the reads' --threads, and with one worker thread per client.
+# Group commit batches the writes that are in flight together.  Writes
+# run on the write workers (--write-workers, 64) while their connection is
+# suspended, so the reads' --threads batches them too; the write figures
+# are measured with the reads' --threads and again with one HTTP thread
+# per client, to show what more HTTP threads still add.
 for wthreads in "$threads" "$writers"; do
 echo "== 3. HTTP, release server, --sync full (durable acks), $writers clients, --threads $wthreads =="
 start_server full --rate-limit off --threads "$wthreads"

@@ -149,6 +149,20 @@ int engine_rules_replays(const struct rules *r, unsigned stored);
 /* All registered modules in catalog order; *n receives the count. */
 const struct rules *const *engine_rules_all(size_t *n);
 
+/* An older version a module keeps for the games stored under it whose
+ * logs replay differently under its current rules (docs/upgrades.md): a
+ * struct rules with the same id and that `version`, registered beside
+ * the current ones but never in the catalog (no new game is created under
+ * it).  NULL when the module keeps no such table. */
+const struct rules *engine_rules_older(const char *id, unsigned version);
+
+/* Tests only (tests/unit/test_upgrade.c): replaces the registry with the
+ * n modules of `current` and the nold kept older versions of `old` (both
+ * arrays borrowed, static lifetime); with current NULL, restores the
+ * built-in registry.  Call it while no other thread uses the engine. */
+void engine_registry_replace(const struct rules *const *current, size_t n,
+                             const struct rules *const *old, size_t nold);
+
 /* ---- a running game (game.c) ---- */
 
 struct engine_game {
@@ -189,6 +203,26 @@ void engine_snapshot_write(const struct engine_game *g, void *out);
  * caller replays instead); BD_ENOMEM. */
 int engine_snapshot_read(const struct rules *r, const void *bytes, size_t len,
                          struct engine_game **out);
+
+/* ---- state hashes: what each move led to (sql/0016_state_hashes.sql) ----
+ *
+ * The store keeps, with every move, the hash of the state right after
+ * it, so that after a rules upgrade a replay under the new rules can be
+ * compared with what the rules the game was played under gave, move by
+ * move (docs/upgrades.md).  The hash is BLAKE2b (libsodium's
+ * crypto_generichash) with ENGINE_STATE_HASH_BYTES bytes of output over,
+ * in this order and host byte order: seats, seq, resigned and
+ * ended_by_resignation as 8-byte integers, the generator's four 64-bit
+ * words, then the module's state_size bytes.  So it is stable for one
+ * module layout: a module keeps its state calloc'd-clean (padding bytes
+ * zero: engine_game_new zeroes them and every copy is a memcpy), and a
+ * version that changes its state's size or layout can prove no game
+ * equal (such games stay on the rules they started with). */
+#define ENGINE_STATE_HASH_BYTES 16
+
+/* Writes g's state hash into out[0..ENGINE_STATE_HASH_BYTES). */
+void engine_state_hash(const struct engine_game *g,
+                       unsigned char out[ENGINE_STATE_HASH_BYTES]);
 
 /* 0 if r is played by `seats` seats, else BD_EBADOPTIONS with *why (may be
  * NULL) saying the game's seat range. */

@@ -4,11 +4,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sodium.h>
+
 #include "engine.h"
 
 size_t engine_game_size(const struct rules *r)
 {
 	return sizeof(struct engine_game) + r->state_size;
+}
+
+void engine_state_hash(const struct engine_game *g,
+                       unsigned char out[ENGINE_STATE_HASH_BYTES])
+{
+	const uint64_t head[8] = {
+	    (uint64_t)g->seats, g->seq,
+	    g->resigned,        (uint64_t)g->ended_by_resignation,
+	    g->rng.s[0],        g->rng.s[1],
+	    g->rng.s[2],        g->rng.s[3]};
+	crypto_generichash_state h;
+	crypto_generichash_init(&h, NULL, 0, ENGINE_STATE_HASH_BYTES);
+	crypto_generichash_update(&h, (const unsigned char *)head, sizeof head);
+	crypto_generichash_update(&h, g->state, g->rules->state_size);
+	crypto_generichash_final(&h, out, ENGINE_STATE_HASH_BYTES);
 }
 
 /* The snapshot's header: the format and the state size it was taken at. */

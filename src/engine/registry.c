@@ -7,14 +7,23 @@
 #include "games/agent_avenue/aa.h"
 #include "games/quantum/quantum.h"
 
-static const struct rules *const registry[] = {
+static const struct rules *const builtin[] = {
     &aa_rules,
     &qt_rules,
 };
+#define NBUILTIN (sizeof builtin / sizeof *builtin)
+
+/* The registry in use: the built-in one unless a test replaced it.  No
+ * module keeps an older version today (Agent Avenue's version 1 games
+ * replay under version 2: replays_from), so `older` is empty. */
+static const struct rules *const *registry = builtin;
+static size_t nregistry = NBUILTIN;
+static const struct rules *const *older;
+static size_t nolder;
 
 const struct rules *engine_rules_find(const char *id)
 {
-	for (size_t i = 0; i < sizeof registry / sizeof *registry; i++)
+	for (size_t i = 0; i < nregistry; i++)
 		if (strcmp(registry[i]->id, id) == 0)
 			return registry[i];
 	return NULL;
@@ -22,8 +31,26 @@ const struct rules *engine_rules_find(const char *id)
 
 const struct rules *const *engine_rules_all(size_t *n)
 {
-	*n = sizeof registry / sizeof *registry;
+	*n = nregistry;
 	return registry;
+}
+
+const struct rules *engine_rules_older(const char *id, unsigned version)
+{
+	for (size_t i = 0; i < nolder; i++)
+		if (older[i]->version == version &&
+		    strcmp(older[i]->id, id) == 0)
+			return older[i];
+	return NULL;
+}
+
+void engine_registry_replace(const struct rules *const *current, size_t n,
+                             const struct rules *const *old, size_t nold)
+{
+	registry = current ? current : builtin;
+	nregistry = current ? n : NBUILTIN;
+	older = current ? old : NULL;
+	nolder = current ? nold : 0;
 }
 
 int engine_rules_replays(const struct rules *r, unsigned stored)

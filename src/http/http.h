@@ -56,6 +56,10 @@ struct http_config {
 	const struct limits_config *limits; /* rate limits, stream budgets,
 	                         trusted proxies (limits.h), copied; NULL: no
 	                         rate limit, streams capped at max_conns / 2 */
+	unsigned write_workers; /* threads that run write requests (POST, PUT,
+	                         DELETE) while their connection is suspended
+	                         (writes.h), 0-256; 0: writes run on the
+	                         worker thread that read them */
 };
 
 /* A parsed request, as handlers see it.  Every pointer is borrowed and
@@ -71,8 +75,11 @@ struct http_req {
 	int body_rc;             /* 0, or why there is no body (a bd_err) */
 	int body_empty;          /* 1: the request had no body bytes at all */
 	const char *body_detail; /* sentence for body_rc, or NULL */
-	void *conn;      /* struct MHD_Connection *, for header lookups */
-	struct hub *hub; /* where waiting requests wait (live.h) */
+	void *conn; /* struct MHD_Connection *, for header lookups */
+	const struct http_fields *fields; /* the headers and query copied
+	                         (a write run by a write worker while its
+	                         connection is suspended), or NULL: conn's */
+	struct hub *hub;           /* where waiting requests wait (live.h) */
 	struct hub_waiter *waiter; /* this request's, for a long-poll */
 	int resumed;               /* 1: the run after a long-poll's wait */
 	int head;                  /* 1: a HEAD (method reads "GET") */

@@ -5,6 +5,7 @@
 #include <arpa/inet.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "http.h"
 #include "hub.h"
 #include "live.h"
+#include "writes.h"
 
 struct http_server {
 	struct MHD_Daemon *daemon;
@@ -24,9 +26,24 @@ struct http_server {
 	struct hub *hub;       /* borrowed: live updates' waiters */
 	struct conns *conns;   /* owned: how long a request may take */
 	struct limits *limits; /* owned: rate limits, stream budgets */
+	struct writes *writes; /* owned: the write workers, or NULL */
 	unsigned keepalive_ms; /* event streams' keep-alive period */
 	int access_log;
 	unsigned port;
+};
+
+/* A request's header fields and query arguments, copied out of the
+ * library's (one block: this header, the array, then the strings), for
+ * a write worker that reads them while the connection is suspended:
+ * libmicrohttpd 0.9.75 does not promise that a suspended connection's
+ * values may be read from another thread. */
+struct http_fields {
+	size_t n;
+	struct http_field {
+		enum MHD_ValueKind kind; /* MHD_HEADER_KIND or a query's */
+		const char *key;
+		const char *value; /* NULL for a query name without '=' */
+	} f[];
 };
 
 /* Per-request state, from the first callback to the completion one. */
@@ -43,17 +60,94 @@ struct req_ctx {
 	struct conn_entry *entry;  /* the connection's, in s->conns, or NULL */
 	struct limits_addr client; /* who asks (limits.h) */
 	struct limits_slot slot;   /* a long-poll's stream slot */
+	/* A write handed to the write workers (writes.h).  The handler
+	 * sets these, suspends the connection and submits the job; from
+	 * then on they are the worker's, until it resumes the connection
+	 * with `written` set and the reply in `wrep`. */
+	struct write_job job;
+	struct http_server *srv;     /* the server, for the worker */
+	struct MHD_Connection *conn; /* to resume */
+	struct http_fields *fields;  /* owned: the headers and query */
+	struct http_reply wrep;      /* the write's reply */
+	int written;                 /* 1: wrep is made, send it */
 };
+
+/* The first value of `key` of `kind` in f, as the library's lookup
+ * answers it (names compared without case, as 0.9.75 does). */
+static const char *fields_lookup(const struct http_fields *f,
+                                 enum MHD_ValueKind kind, const char *key)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (f->f[i].kind == kind && strcasecmp(f->f[i].key, key) == 0)
+			return f->f[i].value;
+	return NULL;
+}
 
 const char *http_header(const struct http_req *req, const char *name)
 {
+	if (req->fields)
+		return fields_lookup(req->fields, MHD_HEADER_KIND, name);
 	return MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, name);
 }
 
 const char *http_query(const struct http_req *req, const char *name)
 {
+	if (req->fields)
+		return fields_lookup(req->fields, MHD_GET_ARGUMENT_KIND, name);
 	return MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND,
 	                                   name);
+}
+
+/* fields_copy's two passes: first counting (f NULL), then copying. */
+struct fields_walk {
+	size_t n, bytes;       /* fields and string bytes seen */
+	struct http_fields *f; /* NULL on the counting pass */
+	char *text;            /* where the next string goes */
+};
+
+static const char *walk_str(struct fields_walk *w, const char *v)
+{
+	if (!v)
+		return NULL;
+	size_t n = strlen(v) + 1;
+	if (!w->f) {
+		w->bytes += n;
+		return NULL;
+	}
+	char *to = memcpy(w->text, v, n);
+	w->text += n;
+	return to;
+}
+
+static enum MHD_Result walk_field(void *cls, enum MHD_ValueKind kind,
+                                  const char *key, const char *value)
+{
+	struct fields_walk *w = cls;
+	struct http_field *out = w->f ? &w->f->f[w->n] : NULL;
+	const char *k = walk_str(w, key), *v = walk_str(w, value);
+	if (out)
+		*out = (struct http_field){kind, k, v};
+	w->n++;
+	return MHD_YES;
+}
+
+/* A copy of c's headers and query (malloc'd, one free), or NULL when out
+ * of memory. */
+static struct http_fields *fields_copy(struct MHD_Connection *c)
+{
+	const enum MHD_ValueKind kinds =
+	    MHD_HEADER_KIND | MHD_GET_ARGUMENT_KIND;
+	struct fields_walk w = {0};
+	MHD_get_connection_values(c, kinds, walk_field, &w);
+	size_t head = sizeof *w.f + w.n * sizeof w.f->f[0];
+	w.f = malloc(head + w.bytes);
+	if (!w.f)
+		return NULL;
+	w.f->n = w.n;
+	w.n = 0;
+	w.text = (char *)w.f + head;
+	MHD_get_connection_values(c, kinds, walk_field, &w);
+	return w.f;
 }
 
 /* ---- body ---- */
@@ -484,15 +578,19 @@ static int reads_body(const char *method)
 	return strcmp(method, "POST") == 0 || strcmp(method, "PUT") == 0;
 }
 
-static enum MHD_Result handle(struct http_server *s, struct MHD_Connection *c,
-                              struct req_ctx *ctx, const char *url,
-                              const char *method)
+/* 1 for the methods that write (POST, PUT, DELETE): run by a write
+ * worker while their connection is suspended, when there are workers. */
+static int writes_store(const char *method)
 {
-	if (strcmp(method, "OPTIONS") == 0)
-		return preflight(c, ctx);
-	struct http_reply rep = {0};
-	char detail[BD_DETAIL_LEN];
-	struct http_req req = {
+	return reads_body(method) || strcmp(method, "DELETE") == 0;
+}
+
+/* The request as handlers see it, from ctx and connection c. */
+static void request_init(struct http_server *s, struct req_ctx *ctx,
+                         struct MHD_Connection *c, const char *url,
+                         const char *method, struct http_req *req)
+{
+	*req = (struct http_req){
 	    .method = strcmp(method, "HEAD") == 0 ? "GET" : method,
 	    .path = url,
 	    .conn = c,
@@ -505,6 +603,67 @@ static enum MHD_Result handle(struct http_server *s, struct MHD_Connection *c,
 	    .client = &ctx->client,
 	    .slot = &ctx->slot,
 	};
+}
+
+/* A write worker's job (writes.h): makes the write's reply, then resumes
+ * its connection, whose handler sends it.  ctx is not touched after the
+ * resume (the connection may finish and free it at once). */
+static void write_run(struct write_job *job)
+{
+	struct req_ctx *ctx =
+	    (struct req_ctx *)((char *)job - offsetof(struct req_ctx, job));
+	char detail[BD_DETAIL_LEN];
+	struct http_req req;
+	request_init(ctx->srv, ctx, ctx->conn, ctx->url, ctx->method, &req);
+	req.fields = ctx->fields;
+	req.token = bearer_token(&req, &req.bad_auth);
+	json_t *body = NULL;
+	if (reads_body(ctx->method))
+		req.body = body = parse_body(ctx, &req, detail, sizeof detail);
+	ctx->wrep = (struct http_reply){0};
+	router_dispatch(ctx->srv->svc, &req, &ctx->wrep);
+	json_decref(body);
+	ctx->written = 1;
+	MHD_resume_connection(ctx->conn);
+}
+
+/* Hands a whole write request to the write workers: copies its headers,
+ * suspends the connection, queues the job.  1 when handed (the handler
+ * runs again once the reply is made), 0 when the write is to run here
+ * (no workers, shutting down, or no memory for the copy). */
+static int write_hand_off(struct http_server *s, struct MHD_Connection *c,
+                          struct req_ctx *ctx)
+{
+	if (!s->writes || ctx->too_large)
+		return 0;
+	ctx->fields = fields_copy(c);
+	if (!ctx->fields)
+		return 0;
+	if (writes_begin(s->writes) < 0) {
+		free(ctx->fields);
+		ctx->fields = NULL;
+		return 0;
+	}
+	ctx->srv = s;
+	ctx->conn = c;
+	ctx->job = (struct write_job){.run = write_run};
+	MHD_suspend_connection(c);
+	writes_submit(s->writes, &ctx->job);
+	return 1;
+}
+
+static enum MHD_Result handle(struct http_server *s, struct MHD_Connection *c,
+                              struct req_ctx *ctx, const char *url,
+                              const char *method)
+{
+	if (strcmp(method, "OPTIONS") == 0)
+		return preflight(c, ctx);
+	if (ctx->written) /* a write worker made the reply: send it */
+		return send_reply(c, ctx, &ctx->wrep);
+	struct http_reply rep = {0};
+	char detail[BD_DETAIL_LEN];
+	struct http_req req;
+	request_init(s, ctx, c, url, method, &req);
 	/* Woken (a move, the deadline or shutdown): answer.  The waiter
 	 * stays joined until on_completed, so that a shutdown waits for the
 	 * answer to be sent, not only made. */
@@ -517,6 +676,8 @@ static enum MHD_Result handle(struct http_server *s, struct MHD_Connection *c,
 		              http_header(&req, "X-Forwarded-For"),
 		              http_header(&req, "X-Real-IP"), &ctx->client);
 	}
+	if (writes_store(method) && write_hand_off(s, c, ctx))
+		return MHD_YES; /* suspended; this handler runs again */
 	json_t *body = NULL;
 	if (reads_body(method))
 		req.body = body = parse_body(ctx, &req, detail, sizeof detail);
@@ -629,6 +790,9 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	}
 	hub_leave(s->hub, &ctx->waiter);
 	limits_stream_close(s->limits, &ctx->slot);
+	json_decref(ctx->wrep.body); /* a write's reply never sent */
+	free(ctx->wrep.json);
+	free(ctx->fields);
 	free(ctx->buf);
 	free(ctx);
 	*con_cls = NULL;
@@ -721,7 +885,18 @@ struct http_server *http_server_start(const struct http_config *cfg,
 		free(s);
 		return NULL;
 	}
-	/* Suspend/resume: waiting requests hold no thread (live.h).  It
+	/* Before the daemon: its first request may be a write. */
+	if (cfg->write_workers &&
+	    !(s->writes = writes_new(cfg->write_workers))) {
+		snprintf(err, errlen, "cannot start %u write workers",
+		         cfg->write_workers);
+		conns_free(s->conns);
+		limits_free(s->limits);
+		free(s);
+		return NULL;
+	}
+	/* Suspend/resume: waiting requests and writes hold no thread
+	 * (live.h, writes.h).  It
 	 * implies MHD_USE_ITC, which http_server_add_connection needs too. */
 	unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD |
 	                 MHD_ALLOW_SUSPEND_RESUME |
@@ -748,6 +923,7 @@ struct http_server *http_server_start(const struct http_config *cfg,
 	if (!s->daemon) {
 		snprintf(err, errlen, "cannot listen on %s port %u", cfg->addr,
 		         cfg->port);
+		writes_close(s->writes);
 		conns_free(s->conns);
 		limits_free(s->limits);
 		free(s);
@@ -794,6 +970,10 @@ void http_server_stop(struct http_server *s)
 	if (left)
 		fprintf(stderr, "boardd: %zu live connections still open\n",
 		        left);
+	/* Every write handed to a worker is made durable (or refused) and
+	 * its connection resumed before the daemon stops; a write that
+	 * arrives from now on runs on the library's thread. */
+	writes_close(s->writes);
 	MHD_stop_daemon(s->daemon); /* every connection closed */
 	conns_free(s->conns);
 	limits_free(s->limits);

@@ -127,6 +127,10 @@ int load_state(struct store *st, struct engine_cache *cache, struct loaded *l,
 {
 	int rc;
 	l->g = engine_cache_get(cache, l->row.key);
+	if (l->g && l->g->rules != l->rules) { /* of other rules: upgraded */
+		engine_game_free(l->g);
+		l->g = NULL;
+	}
 	if (!l->g &&
 	    (rc = load_at(st, &l->row, l->rules, l->row.seq, &l->g, err)) < 0)
 		goto out_release;
@@ -148,19 +152,6 @@ out_release:
 	return rc;
 }
 
-/* The rules of l's row, or BD_EINTERNAL. */
-static int row_rules(struct loaded *l, struct svc_err *err)
-{
-	l->rules = engine_rules_find(l->row.rules_id);
-	if (!l->rules ||
-	    !engine_rules_replays(l->rules, l->row.rules_version)) {
-		loaded_release(l);
-		return fail(err, BD_EINTERNAL,
-		            "the game's rules version is not served here");
-	}
-	return 0;
-}
-
 int load_row(struct store *st, const char *id, struct loaded *out,
              struct svc_err *err)
 {
@@ -172,7 +163,7 @@ int load_row(struct store *st, const char *id, struct loaded *out,
 		return fail(err, rc, "no game has that id");
 	if (rc < 0)
 		return rc;
-	if ((rc = row_rules(&l, err)) == 0)
+	if ((rc = load_rules(st, &l, err)) == 0)
 		*out = l;
 	return rc;
 }
@@ -195,7 +186,7 @@ int load_game_key(struct store *st, struct engine_cache *cache, int64_t key,
 		return fail(err, rc, "no game has that key");
 	if (rc < 0)
 		return rc;
-	if ((rc = row_rules(&l, err)) == 0 &&
+	if ((rc = load_rules(st, &l, err)) == 0 &&
 	    (rc = load_state(st, cache, &l, err)) == 0)
 		*out = l;
 	return rc;

@@ -40,6 +40,15 @@ int load_state(struct store *st, struct engine_cache *cache, struct loaded *l,
 int load_game_key(struct store *st, struct engine_cache *cache, int64_t key,
                   struct loaded *out, struct svc_err *err);
 
+/* The rules l->row is played under, into l->rules (upgrade.c,
+ * docs/upgrades.md): its module's current version; or, for a game stored
+ * under an older version, the current one if the log replays to the same
+ * state hashes under it (the row is then moved to the current version,
+ * in the store and in l->row), else the older version the module keeps
+ * for it.  The replay is made once per game and version (the outcome is
+ * stored).  BD_EINTERNAL (l released) when no rules here can play it. */
+int load_rules(struct store *st, struct loaded *l, struct svc_err *err);
+
 /* Frees what load_game gave. */
 void loaded_release(struct loaded *l);
 

@@ -93,6 +93,9 @@ static int append(struct service *svc, struct loaded *l, uint64_t before,
 		engine_snapshot_write(l->g, snap);
 		sn.state = snap;
 	}
+	/* The state it led to, for upgrades (docs/upgrades.md). */
+	unsigned char hash[ENGINE_STATE_HASH_BYTES];
+	engine_state_hash(l->g, hash);
 	struct store_move mv = {seat,
 	                        text,
 	                        svc__status(l->g, 0),
@@ -103,7 +106,8 @@ static int append(struct service *svc, struct loaded *l, uint64_t before,
 	                        l->row.clock_state,
 	                        l->row.deadline_ms,
 	                        soon_ms,
-	                        snap ? &sn : NULL};
+	                        snap ? &sn : NULL,
+	                        hash};
 	struct move_write w = {svc, l->row.key, before, &mv, current};
 	int rc;
 	if (!text || !res || (!res_text && !json_is_null(res))) {

@@ -228,7 +228,7 @@ static uint64_t row_tag(const struct store_game *r)
 	const int64_t nums[] = {r->updated_ms,      r->open_seats,
 	                        r->deadline_ms,     (int64_t)r->seq,
 	                        (int64_t)r->to_act, (int64_t)r->bot_seats,
-	                        r->seats_version};
+	                        r->seats_version,   (int64_t)r->rules_version};
 	const unsigned char *p = (const unsigned char *)nums;
 	for (size_t i = 0; i < sizeof nums; i++)
 		h = (h ^ p[i]) * 1099511628211ull;

@@ -110,6 +110,12 @@ enum stmt {
 	ST_SEAT_BY_TOKEN_HASH,
 	ST_SEAT_ATTACH,
 	ST_GAME_SEATS_BUMP,
+	/* store_upgrade.c */
+	ST_MOVE_HASHES,
+	ST_MOVE_HASH_FILL,
+	ST_RULES_CHECK_GET,
+	ST_RULES_CHECK_PUT,
+	ST_GAME_RULES_MOVE,
 	ST_COUNT
 };
 
@@ -168,9 +174,13 @@ struct conn {
 };
 
 /* One write waiting for, or in, a batch (store__write_tx; store.h's
- * "Group commit").  Lives on its caller's stack; the caller sleeps on
- * store.q_cv until state is WR_DONE. */
+ * "Group commit").  Lives on its caller's stack; the caller sleeps on its
+ * own cv until state is WR_DONE, or until it is the oldest queued write
+ * and the leader left (then it leads).  One condition variable per write
+ * (not one for all): a batch's end wakes only its own callers and the
+ * next leader, not every queued thread. */
 struct write_req {
+	pthread_cond_t cv;                           /* its caller waits here */
 	tx_fn fn;                                    /* its unit's body */
 	void *ctx;                                   /* fn's */
 	enum { WR_QUEUED, WR_TAKEN, WR_DONE } state; /* under q_mu */
@@ -186,11 +196,11 @@ struct store {
 	/* Writes: batched by one leader at a time, on their own connection,
 	 * so that readers (the pool, WAL snapshots) never wait for a writer
 	 * or its lock (store.h, "Group commit"). */
-	pthread_mutex_t q_mu; /* guards the queue, leading, stats, and
-	                         every write_req's state; never held over
-	                         SQL or a listener */
-	pthread_cond_t q_cv;  /* broadcast when a batch is done or the
-	                         leader leaves (CLOCK_MONOTONIC waits) */
+	pthread_mutex_t q_mu;    /* guards the queue, leading, stats, and
+	                            every write_req's state; never held over
+	                            SQL or a listener */
+	pthread_condattr_t q_ca; /* each write_req's cv: CLOCK_MONOTONIC
+	                         waits */
 	struct write_req *q_head, **q_tail; /* queued writes, oldest first */
 	int leading;                        /* 1 while a leader runs a batch */
 	struct store_write_stats stats;     /* under q_mu */

@@ -278,6 +278,46 @@ int store_snapshot_get(struct store *s, int64_t key, uint64_t max_seq,
                        unsigned rules_version, void **state, size_t *len,
                        uint64_t *seq);
 
+/* ---- rules upgrades (sql/0016_state_hashes.sql, docs/upgrades.md) ---- */
+
+#define STORE_STATE_HASH_LEN 16 /* ENGINE_STATE_HASH_BYTES */
+
+/* The state hashes of moves 1..upto of game `key`: for each move seq,
+ * hashes[(seq-1) * STORE_STATE_HASH_LEN ..] and have[seq-1] = 1 when it
+ * has one (0: logged before sql/0016).  Both arrays are the caller's,
+ * upto entries long; entries of missing moves are left as they were. */
+int store_move_hashes(struct store *s, int64_t key, uint64_t upto,
+                      unsigned char *hashes, unsigned char *have);
+
+/* 0 with *seq set (the first move that differed, 0: the setup or not
+ * known) when game `key`'s log was replayed under rules version `version`
+ * and differed (store_rules_settle); BD_ENOTFOUND when it never was. */
+int store_rules_check_get(struct store *s, int64_t key, unsigned version,
+                          uint64_t *seq);
+
+/* What store_rules_settle writes: the outcome of replaying game `key`
+ * (at `seq` moves, stored under rules version `from`) under version `to`. */
+struct store_rules_check {
+	int64_t key;
+	unsigned from, to;
+	uint64_t seq;              /* the game's seq the replay covered */
+	uint64_t differed;         /* 0: every hash the same (the game moves to
+	                              `to`); else the first move that differed, or
+	                              UINT64_MAX when the setup did or a move had no
+	                              hash to compare (recorded as 0) */
+	const unsigned char *fill; /* hashes of moves 1..seq made under
+	                      `from` for moves that had none (entries with
+	                      fill_have[i] 1 are stored where the move's hash
+	                      is still NULL), or NULL */
+	const unsigned char *fill_have;
+};
+
+/* Writes c's outcome in one unit: the hashes filled in, then either
+ * the game's rules_version set to c->to (only if it is still at c->from
+ * and c->seq: else BD_ECONFLICT, nothing written) or the difference
+ * recorded for store_rules_check_get. */
+int store_rules_settle(struct store *s, const struct store_rules_check *c);
+
 /* What a move changes in the game row besides the log. */
 struct store_move {
 	int seat;                /* who moved */
@@ -297,6 +337,9 @@ struct store_move {
 	                            game then), or 0: none */
 	const struct store_snapshot *snapshot; /* the state after it, kept
 	                            in the same transaction, or NULL */
+	const unsigned char *state_hash; /* STORE_STATE_HASH_LEN bytes: the
+	                            hash of the state after it
+	                            (engine_state_hash), or NULL: none */
 };
 
 /* Appends move expected_seq+1 to game `key`, in one BEGIN IMMEDIATE

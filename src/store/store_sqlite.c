@@ -153,7 +153,8 @@ static const char *const stmt_sql[ST_COUNT] = {
                      "WHERE game_key = ?1 AND token_hash = ?2",
     [ST_GAME_SEQ] = "SELECT seq FROM games WHERE key = ?1",
     [ST_MOVE_INSERT] = "INSERT INTO moves (game_key, seq, seat, action, "
-                       "created_ms, reason) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                       "created_ms, reason, state_hash) "
+                       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     [ST_GAME_ADVANCE] = "UPDATE games SET seq = ?2, status = ?3, "
                         "to_act = ?4, result = ?5, updated_ms = ?6, "
                         "clock_state = ?7, deadline_ms = nullif(?8, 0), "
@@ -433,6 +434,16 @@ static const char *const stmt_sql[ST_COUNT] = {
                        "WHERE game_key = ?1 AND seat = ?2 AND token_hash = ?4",
     [ST_GAME_SEATS_BUMP] = "UPDATE games SET seats_version = "
                            "seats_version + 1 WHERE key = ?1",
+    [ST_MOVE_HASHES] = "SELECT seq, state_hash FROM moves "
+                       "WHERE game_key = ?1 AND seq <= ?2 ORDER BY seq",
+    [ST_MOVE_HASH_FILL] = "UPDATE moves SET state_hash = ?3 WHERE "
+                          "game_key = ?1 AND seq = ?2 AND state_hash IS NULL",
+    [ST_RULES_CHECK_GET] = "SELECT seq FROM rules_checks "
+                           "WHERE game_key = ?1 AND rules_version = ?2",
+    [ST_RULES_CHECK_PUT] = "INSERT OR IGNORE INTO rules_checks (game_key, "
+                           "rules_version, seq) VALUES (?1, ?2, ?3)",
+    [ST_GAME_RULES_MOVE] = "UPDATE games SET rules_version = ?3 "
+                           "WHERE key = ?1 AND rules_version = ?2 AND seq = ?4",
 };
 
 int64_t store__waiting_cutoff(const struct store *s)
@@ -734,7 +745,7 @@ static long mono_ms_until(const struct timespec *t)
  * writes are serialised by the leader role, so a busy lock here is held by
  * another process: wait in short sleeps until the write's deadline, with
  * lock_waiting set so that other writes answer busy at once instead of
- * queueing (each queued one would hold an HTTP worker thread).  Returns
+ * queueing (each queued one would hold a write worker).  Returns
  * 0 (give up: SQLITE_BUSY) at the deadline. */
 static int writer_busy(void *arg, int tries)
 {
@@ -897,10 +908,14 @@ static void batch_lead(struct store *s)
 	for (struct write_req *r = batch, *next; r; r = next) {
 		next = r->next; /* r is freed once its caller sees WR_DONE */
 		r->state = WR_DONE;
+		/* Under q_mu: its caller cannot see WR_DONE (and free r)
+		 * before this returns. */
+		pthread_cond_signal(&r->cv);
 	}
 	s->leading = 0;
-	/* The batch's callers return; a queued one leads the next. */
-	pthread_cond_broadcast(&s->q_cv);
+	/* The batch's callers return; the oldest queued one leads next. */
+	if (s->q_head)
+		pthread_cond_signal(&s->q_head->cv);
 }
 
 /* Unlinks queued request r (q_mu held). */
@@ -917,10 +932,12 @@ static void queue_remove(struct store *s, struct write_req *r)
 int store__write_tx(struct store *s, tx_fn fn, void *ctx)
 {
 	/* While the leader waits for another process's lock, new writes do
-	 * not queue (each queued one would hold an HTTP worker thread). */
+	 * not queue (each queued one would hold a write worker). */
 	if (atomic_load(&s->lock_waiting))
 		return BD_EBUSY;
 	struct write_req r = {.fn = fn, .ctx = ctx, .state = WR_QUEUED};
+	if (pthread_cond_init(&r.cv, &s->q_ca))
+		return BD_ENOMEM;
 	struct timespec until =
 	    clock_after_ms(CLOCK_MONOTONIC, s->write_wait_ms);
 	pthread_mutex_lock(&s->q_mu);
@@ -932,18 +949,21 @@ int store__write_tx(struct store *s, tx_fn fn, void *ctx)
 			continue;
 		}
 		if (r.state == WR_TAKEN) { /* its batch's outcome is owed */
-			pthread_cond_wait(&s->q_cv, &s->q_mu);
+			pthread_cond_wait(&r.cv, &s->q_mu);
 			continue;
 		}
-		if (pthread_cond_timedwait(&s->q_cv, &s->q_mu, &until) ==
+		/* Timed out while still queued behind a running batch: it
+		 * leaves (a wake to lead that came with the timeout leads). */
+		if (pthread_cond_timedwait(&r.cv, &s->q_mu, &until) ==
 		        ETIMEDOUT &&
-		    r.state == WR_QUEUED) {
+		    r.state == WR_QUEUED && s->leading) {
 			queue_remove(s, &r);
 			r.rc = BD_EBUSY; /* not taken in time: nothing ran */
 			break;
 		}
 	}
 	pthread_mutex_unlock(&s->q_mu);
+	pthread_cond_destroy(&r.cv);
 	return r.rc;
 }
 
@@ -1215,7 +1235,8 @@ static int pool_lock_init(struct store *s)
 		goto out_mu;
 	if (pthread_mutex_init(&s->q_mu, NULL))
 		goto out_freed;
-	if (pthread_cond_init(&s->q_cv, &ca) == 0) {
+	if (pthread_condattr_init(&s->q_ca) == 0 &&
+	    pthread_condattr_setclock(&s->q_ca, CLOCK_MONOTONIC) == 0) {
 		s->q_head = NULL;
 		s->q_tail = &s->q_head;
 		rc = 0;
@@ -1327,7 +1348,7 @@ void store_close(struct store *s)
 	pool_close(s);
 	if (s->owner_fd >= 0)
 		close(s->owner_fd); /* releases the flock */
-	pthread_cond_destroy(&s->q_cv);
+	pthread_condattr_destroy(&s->q_ca);
 	pthread_mutex_destroy(&s->q_mu);
 	pthread_cond_destroy(&s->freed);
 	pthread_mutex_destroy(&s->mu);
@@ -1793,7 +1814,8 @@ static int append_tx(struct conn *c, void *ctx)
 		return rc;
 	rc = store__run(c, ST_MOVE_INSERT,
 	                ARGS(A_I64(x->key), A_I64(next), A_I64(m->seat),
-	                     A_TEXT(m->action), A_I64(now), A_TEXT(m->reason)),
+	                     A_TEXT(m->action), A_I64(now), A_TEXT(m->reason),
+	                     A_BLOB(m->state_hash, STORE_STATE_HASH_LEN)),
 	                NULL, NULL);
 	if (rc == 0)
 		rc = store__run(c, ST_GAME_ADVANCE,

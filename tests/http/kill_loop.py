@@ -29,6 +29,12 @@ def post(s, gid, token, action, key, seq):
                      headers={"Idempotency-Key": key, "If-Match": '"%d"' % seq}, validate=False)
 
 
+def as_logged(action):
+    """A listed action as the log holds it: posted back unchanged, its
+    display `label` is dropped by the server, never logged."""
+    return {k: v for k, v in action.items() if k != "label"}
+
+
 def client(s, games, acked, stop, rng):
     """Plays random listed actions on random games until told to stop;
     records (game, seq, seat, action) for every 2xx.  A post whose answer
@@ -42,7 +48,7 @@ def client(s, games, acked, stop, rng):
                 r = post(s, gid, tok[seat], action, key, seq)
                 pending = None
                 if 200 <= r.status < 300:
-                    acked.append((gid, r.json["seq"], seat, action))
+                    acked.append((gid, r.json["seq"], seat, as_logged(action)))
                 continue
             gid, tok = rng.choice(games)
             g = s.request("GET", "/v1/games/%s" % gid, validate=False).json
@@ -57,7 +63,7 @@ def client(s, games, acked, stop, rng):
             r = post(s, gid, tok[seat], action, pending[4], g["seq"])
             pending = None
             if 200 <= r.status < 300:
-                acked.append((gid, r.json["seq"], seat, action))
+                acked.append((gid, r.json["seq"], seat, as_logged(action)))
         except (OSError, ValueError, KeyError, TypeError):
             if stop.is_set() and pending and not s.up:
                 time.sleep(0.05)  # retried once the server is back

@@ -916,9 +916,12 @@ static void test_idempotency_records(void)
 	    .status = 201, .response = "answer", .response_len = 6};
 	memset(rec.scope, 7, 32);
 	memset(rec.request, 8, 32);
-	struct store_move m = {
-	    0,   "{\"type\":\"x\"}", "active", 1, NULL, 0, NULL, NULL, 0, 0,
-	    NULL};
+	struct store_move m = {0,        "{\"type\":\"x\"}",
+	                       "active", 1,
+	                       NULL,     0,
+	                       NULL,     NULL,
+	                       0,        0,
+	                       NULL,     NULL};
 	test_cond("idem: recorded with the move",
 	          store_move_append(s, key, 0, &m, &rec, NULL) == 0);
 	uint64_t cur = 0;
@@ -1058,13 +1061,19 @@ static void test_events(void)
 	          b.n == 2 && strcmp(b.types[1], "game.started") == 0 &&
 	              h.n == 2 && strcmp(h.types[0], "game.started") == 0 &&
 	              strcmp(h.types[1], "turn") == 0);
-	struct store_move m = {
-	    0,   "{\"type\":\"x\"}", "active", 2, NULL, 0, NULL, NULL, 0, 0,
-	    NULL};
+	struct store_move m = {0,        "{\"type\":\"x\"}",
+	                       "active", 2,
+	                       NULL,     0,
+	                       NULL,     NULL,
+	                       0,        0,
+	                       NULL,     NULL};
 	store_move_append(s, key, 0, &m, NULL, NULL);
-	m = (struct store_move){
-	    1,   "{\"type\":\"x\"}", "active", 2, NULL, 0, NULL, NULL, 0, 0,
-	    NULL};
+	m = (struct store_move){1,        "{\"type\":\"x\"}",
+	                        "active", 2,
+	                        NULL,     0,
+	                        NULL,     NULL,
+	                        0,        0,
+	                        NULL,     NULL};
 	store_move_append(s, key, 1, &m, NULL, NULL);
 	b = events_of(s, bob);
 	test_cond("events: a turn when the seat comes to act, not again while "
@@ -1080,6 +1089,7 @@ static void test_events(void)
 	                        NULL,
 	                        0,
 	                        0,
+	                        NULL,
 	                        NULL};
 	store_move_append(s, key, 2, &m, NULL, NULL);
 	b = events_of(s, bob);
