@@ -55,6 +55,8 @@ struct http_config {
 	const struct limits_config *limits; /* rate limits, stream budgets,
 	                         trusted proxies (limits.h), copied; NULL: no
 	                         rate limit, streams capped at max_conns / 2 */
+	int metrics; /* who may GET /metrics: an enum metrics_access
+	                (metrics.h); 0: loopback clients */
 };
 
 /* A parsed request, as handlers see it.  Every pointer is borrowed and
@@ -88,7 +90,10 @@ struct http_reply {
 	unsigned status;            /* 200, 201, 204, 304, 4xx, 5xx */
 	json_t *body;               /* JSON body or NULL */
 	int problem;                /* 1: body is application/problem+json */
-	const char *raw;            /* static non-JSON body, or NULL */
+	const char *raw;            /* non-JSON body, or NULL: static unless
+	                               raw_owned */
+	int raw_owned;              /* 1: raw is malloc'd, freed with the
+	                               reply */
 	size_t raw_len;             /* bytes of raw */
 	const char *raw_type;       /* Content-Type of raw */
 	char *json;                 /* JSON body as bytes (malloc'd, freed
@@ -108,6 +113,8 @@ struct http_reply {
 	                               Accept-Language: its tag, sent as
 	                               Content-Language with Vary:
 	                               Accept-Language; NULL: none (static) */
+	int route; /* router_dispatch's: the route whose path matched (1 +
+	              its index in the table, router_route_pattern), 0: none */
 };
 
 /* The value of request header `name`, or NULL.  Borrowed. */
@@ -119,6 +126,11 @@ const char *http_query(const struct http_req *req, const char *name);
 /* Routes one request to its handler and fills *rep. */
 void router_dispatch(struct service *svc, const struct http_req *req,
                      struct http_reply *rep);
+
+/* The path pattern of route `route` (an http_reply's), as the router's
+ * table writes it: "/healthz", "{id}/moves" (under /v1/games/),
+ * "/v1/players/me/tokens/{tid}"; NULL for 0 or out of range.  Static. */
+const char *router_route_pattern(int route);
 
 /* Fills *rep with the problem response for error `code`.  `err` may be
  * NULL (the table's generic detail is used); `instance` is the request

@@ -13,10 +13,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/log.h"
 #include "conns.h"
 #include "http.h"
 #include "hub.h"
 #include "live.h"
+#include "metrics.h"
 
 struct http_server {
 	struct MHD_Daemon *daemon;
@@ -43,6 +45,9 @@ struct req_ctx {
 	struct conn_entry *entry;  /* the connection's, in s->conns, or NULL */
 	struct limits_addr client; /* who asks (limits.h) */
 	struct limits_slot slot;   /* a long-poll's stream slot */
+	int route;                 /* the reply's route (metrics.h), 0: none */
+	long long bytes;     /* the body's bytes as queued; -1: a stream's */
+	char request_id[65]; /* the client's X-Request-Id, for the log */
 };
 
 const char *http_header(const struct http_req *req, const char *name)
@@ -376,25 +381,35 @@ static struct MHD_Response *head_of_stream(struct http_reply *rep)
 	return r;
 }
 
-static struct MHD_Response *make_response(struct http_reply *rep, int head)
+/* The response for rep; *bytes its body's size (-1: a stream's). */
+static struct MHD_Response *make_response(struct http_reply *rep, int head,
+                                          long long *bytes)
 {
 	struct MHD_Response *r;
 	const char *type = NULL;
+	*bytes = 0;
 	if (rep->stream && head) {
 		r = head_of_stream(rep);
 	} else if (rep->stream) {
 		r = live_response(rep->stream); /* takes the stream */
 		rep->stream = NULL;
+		*bytes = -1;
 	} else if (rep->raw) {
 		r = MHD_create_response_from_buffer(
-		    rep->raw_len, (void *)rep->raw, MHD_RESPMEM_PERSISTENT);
+		    rep->raw_len, (void *)rep->raw,
+		    rep->raw_owned ? MHD_RESPMEM_MUST_FREE
+		                   : MHD_RESPMEM_PERSISTENT);
+		if (r)
+			rep->raw_owned = 0; /* the response frees it */
 		type = rep->raw_type;
+		*bytes = (long long)rep->raw_len;
 	} else if (rep->json) {
 		r = MHD_create_response_from_buffer(rep->json_len, rep->json,
 		                                    MHD_RESPMEM_MUST_FREE);
 		if (r)
 			rep->json = NULL; /* the response frees it */
 		type = "application/json";
+		*bytes = (long long)rep->json_len;
 	} else if (rep->body) {
 		char *text = json_dumps(rep->body, JSON_COMPACT);
 		if (!text)
@@ -405,6 +420,7 @@ static struct MHD_Response *make_response(struct http_reply *rep, int head)
 		                                    MHD_RESPMEM_MUST_FREE);
 		if (!r)
 			free(text);
+		*bytes = (long long)n + 1;
 		type = rep->problem ? "application/problem+json"
 		                    : "application/json";
 	} else {
@@ -421,12 +437,17 @@ static struct MHD_Response *make_response(struct http_reply *rep, int head)
 static enum MHD_Result send_reply(struct MHD_Connection *c, struct req_ctx *ctx,
                                   struct http_reply *rep)
 {
-	struct MHD_Response *r =
-	    make_response(rep, strcmp(ctx->method, "HEAD") == 0);
+	int head = strcmp(ctx->method, "HEAD") == 0;
+	struct MHD_Response *r = make_response(rep, head, &ctx->bytes);
 	json_decref(rep->body);
 	rep->body = NULL;
 	free(rep->json);
 	rep->json = NULL;
+	if (rep->raw_owned)
+		free((void *)rep->raw);
+	rep->raw = NULL;
+	if (head && ctx->bytes > 0)
+		ctx->bytes = 0; /* the library sends no body for a HEAD */
 	if (!r)
 		return MHD_NO; /* out of memory: drop the connection */
 	ctx->status = rep->status;
@@ -438,7 +459,7 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, struct req_ctx *ctx,
 static enum MHD_Result preflight(struct MHD_Connection *c, struct req_ctx *ctx)
 {
 	struct http_reply rep = {.status = 204};
-	struct MHD_Response *r = make_response(&rep, 0);
+	struct MHD_Response *r = make_response(&rep, 0, &ctx->bytes);
 	if (!r)
 		return MHD_NO;
 	MHD_add_response_header(r, "Access-Control-Allow-Methods",
@@ -514,6 +535,8 @@ static enum MHD_Result handle(struct http_server *s, struct MHD_Connection *c,
 		limits_client(s->limits, ci ? ci->client_addr : NULL,
 		              http_header(&req, "X-Forwarded-For"),
 		              http_header(&req, "X-Real-IP"), &ctx->client);
+		log_request_id(http_header(&req, "X-Request-Id"),
+		               ctx->request_id, sizeof ctx->request_id);
 	}
 	json_t *body = NULL;
 	if (reads_body(method))
@@ -524,6 +547,7 @@ static enum MHD_Result handle(struct http_server *s, struct MHD_Connection *c,
 		json_decref(body);
 		return MHD_YES; /* suspended; this handler runs again */
 	}
+	ctx->route = rep.route;
 	json_decref(body);
 	return send_reply(c, ctx, &rep);
 }
@@ -608,22 +632,25 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	conns_idle(s->conns, entry_of(c));
 	if (!ctx)
 		return;
+	struct timespec t1;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double ms = (t1.tv_sec - ctx->t0.tv_sec) * 1e3 +
+	            (t1.tv_nsec - ctx->t0.tv_nsec) / 1e6;
+	metrics_request(ctx->route, ctx->method, ctx->status, ms / 1e3);
 	if (s->access_log) {
-		struct timespec t1;
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		double ms = (t1.tv_sec - ctx->t0.tv_sec) * 1e3 +
-		            (t1.tv_nsec - ctx->t0.tv_nsec) / 1e6;
-		char url[512];
-		size_t o = 0;
-		for (const char *p = ctx->url; *p && o + 5 < sizeof url; p++)
-			o +=
-			    (unsigned char)*p < 0x20 || *p == 0x7f
-			        ? (size_t)snprintf(url + o, sizeof url - o,
-			                           "\\x%02x", (unsigned char)*p)
-			        : (url[o] = *p, 1);
-		url[o] = '\0';
-		fprintf(stderr, "%s %s %u %.2fms\n", ctx->method, url,
-		        ctx->status, ms);
+		char route[96];
+		struct log_access a = {
+		    .method = ctx->method,
+		    .path = ctx->url,
+		    .route = ctx->route ? metrics_route_name(ctx->route, route,
+		                                             sizeof route)
+		                        : NULL,
+		    .status = ctx->status,
+		    .duration_ms = ms,
+		    .bytes = ctx->bytes,
+		    .request_id = ctx->request_id[0] ? ctx->request_id : NULL,
+		    .client = ctx->client.text[0] ? ctx->client.text : NULL};
+		log_access(&a);
 	}
 	hub_leave(s->hub, &ctx->waiter);
 	limits_stream_close(s->limits, &ctx->slot);
@@ -691,6 +718,7 @@ struct http_server *http_server_start(const struct http_config *cfg,
 	s->hub = cfg->hub;
 	s->keepalive_ms = (cfg->keepalive_s ? cfg->keepalive_s : 15) * 1000u;
 	s->access_log = cfg->access_log;
+	metrics_set_access((enum metrics_access)cfg->metrics);
 	struct limits_config lc;
 	limits_config_default(&lc, cfg->max_conns);
 	if (cfg->limits) {
@@ -790,8 +818,7 @@ void http_server_stop(struct http_server *s)
 	hub_shutdown(s->hub);
 	size_t left = hub_drain(s->hub, HTTP_DRAIN_MS);
 	if (left)
-		fprintf(stderr, "boardd: %zu live connections still open\n",
-		        left);
+		log_error("boardd", "%zu live connections still open", left);
 	MHD_stop_daemon(s->daemon); /* every connection closed */
 	conns_free(s->conns);
 	limits_free(s->limits);
