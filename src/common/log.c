@@ -129,7 +129,8 @@ void log_request_id(const char *value, char *buf, size_t len)
 	size_t n = value ? strspn(value, ok) : 0;
 	if (n == 0 || value[n] != '\0' || n >= len)
 		n = 0;
-	memcpy(buf, value, n);
+	if (n)
+		memcpy(buf, value, n);
 	buf[n] = '\0';
 }
 
