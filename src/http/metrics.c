@@ -221,48 +221,51 @@ static void latencies(FILE *f)
 		}
 }
 
-static void single(FILE *f, const char *name, const char *type,
-                   const char *text, unsigned long long v)
-{
-	help(f, name, type, text);
-	fprintf(f, "%s %llu\n", name, v);
-}
+/* One unlabelled sample: its family's name, type, help and value. */
+struct single {
+	const char *name, *type, *help;
+	unsigned long long v;
+};
 
 static void service_part(FILE *f, struct service *svc, struct hub *hub)
 {
 	struct svc_stats st;
 	service_stats(svc, &st);
-	single(f, "boardd_games_cached", "gauge",
-	       "Game states held in memory (the state cache).",
-	       st.games_cached);
-	single(f, "boardd_games_cache_capacity", "gauge",
-	       "The most game states the cache holds.", st.cache_capacity);
-	single(f, "boardd_open_streams", "gauge",
-	       "Event streams open and long-polls waiting.",
-	       hub ? hub_joined(hub) : 0);
-	single(f, "boardd_moves_committed_total", "counter",
-	       "Moves committed: players', bots' and timeouts'.",
-	       (unsigned long long)st.moves_committed);
-	single(f, "boardd_store_writes_total", "counter",
-	       "Writes run by group commit, each its own unit of a batch.",
-	       (unsigned long long)st.writes.units);
-	single(f, "boardd_store_batches_total", "counter",
-	       "Write transactions begun (batches).",
-	       (unsigned long long)st.writes.batches);
-	single(f, "boardd_store_commits_total", "counter",
-	       "Batches committed (one fsync each at --sync full).",
-	       (unsigned long long)st.writes.commits);
-	single(f, "boardd_store_rollbacks_total", "counter",
-	       "Batches rolled back: nothing of them was acknowledged.",
-	       (unsigned long long)st.writes.rolled_back);
-	single(f, "boardd_store_batch_largest", "gauge",
-	       "The most writes one batch has held since start.",
-	       st.writes.largest);
-	single(f, "boardd_store_write_queue", "gauge",
-	       "Writes waiting for a batch now.", st.writes.queued);
-	single(f, "boardd_bot_queue_depth", "gauge",
-	       "Games queued for the bot workers (bot turns and timeouts).",
-	       st.bot_queue);
+	const struct single singles[] = {
+	    {"boardd_games_cached", "gauge",
+	     "Game states held in memory (the state cache).", st.games_cached},
+	    {"boardd_games_cache_capacity", "gauge",
+	     "The most game states the cache holds.", st.cache_capacity},
+	    {"boardd_open_streams", "gauge",
+	     "Event streams open and long-polls waiting.",
+	     hub ? hub_joined(hub) : 0},
+	    {"boardd_moves_committed_total", "counter",
+	     "Moves committed: players', bots' and timeouts'.",
+	     st.moves_committed},
+	    {"boardd_store_writes_total", "counter",
+	     "Writes run by group commit, each its own unit of a batch.",
+	     st.writes.units},
+	    {"boardd_store_batches_total", "counter",
+	     "Write transactions begun (batches).", st.writes.batches},
+	    {"boardd_store_commits_total", "counter",
+	     "Batches committed (one fsync each at --sync full).",
+	     st.writes.commits},
+	    {"boardd_store_rollbacks_total", "counter",
+	     "Batches rolled back: nothing of them was acknowledged.",
+	     st.writes.rolled_back},
+	    {"boardd_store_batch_largest", "gauge",
+	     "The most writes one batch has held since start.",
+	     st.writes.largest},
+	    {"boardd_store_write_queue", "gauge",
+	     "Writes waiting for a batch now.", st.writes.queued},
+	    {"boardd_bot_queue_depth", "gauge",
+	     "Games queued for the bot workers (bot turns and timeouts).",
+	     st.bot_queue},
+	};
+	for (size_t i = 0; i < sizeof singles / sizeof *singles; i++) {
+		help(f, singles[i].name, singles[i].type, singles[i].help);
+		fprintf(f, "%s %llu\n", singles[i].name, singles[i].v);
+	}
 	help(f, "boardd_webhook_queue_depth", "gauge",
 	     "Webhook deliveries pending in the outbox (NaN: the store did "
 	     "not answer).");

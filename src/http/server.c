@@ -451,6 +451,7 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, struct req_ctx *ctx,
 	if (!r)
 		return MHD_NO; /* out of memory: drop the connection */
 	ctx->status = rep->status;
+	ctx->route = rep->route; /* for the metrics and the access log */
 	enum MHD_Result ok = MHD_queue_response(c, rep->status, r);
 	MHD_destroy_response(r);
 	return ok;
@@ -547,7 +548,6 @@ static enum MHD_Result handle(struct http_server *s, struct MHD_Connection *c,
 		json_decref(body);
 		return MHD_YES; /* suspended; this handler runs again */
 	}
-	ctx->route = rep.route;
 	json_decref(body);
 	return send_reply(c, ctx, &rep);
 }
