@@ -105,6 +105,22 @@ void log_error(const char *source, const char *fmt, ...)
 	va_end(ap);
 }
 
+void log_library(const char *library, const char *fmt, va_list ap)
+{
+	if (format == LOG_TEXT) {
+		vfprintf(stderr, fmt, ap);
+		return;
+	}
+	char msg[2048];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	size_t n = strlen(msg);
+	while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == '\r'))
+		msg[--n] = '\0';
+	emit_json(json_pack("{s:s,s:o}", "source", library, "msg",
+	                    string_or_null(msg)),
+	          "error", "message");
+}
+
 /* Copies path into buf with control characters and bytes past ASCII
  * shown as \xNN (the text log always showed control characters so; a
  * byte past ASCII would make the JSON line invalid UTF-8). */

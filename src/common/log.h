@@ -17,6 +17,7 @@
 #ifndef BD_LOG_H
 #define BD_LOG_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 enum log_format {
@@ -37,6 +38,12 @@ void log_info(const char *source, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void log_error(const char *source, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* One message of a library (libmicrohttpd's MHD_OPTION_EXTERNAL_LOGGER):
+ * text prints it as the library would (printf's fmt with ap; a trailing
+ * newline kept as it is), json as {"type":"message","level":"error",
+ * "source":library,"msg":…} without the newline. */
+void log_library(const char *library, const char *fmt, va_list ap);
 
 /* One answered request, as the access log shows it.  Every pointer is
  * borrowed for the call. */

@@ -679,6 +679,13 @@ static void on_connection(void *cls, struct MHD_Connection *c,
 
 /* ---- lifecycle ---- */
 
+/* libmicrohttpd's messages (MHD_USE_ERROR_LOG), through the log module. */
+static void library_log(void *cls, const char *fmt, va_list ap)
+{
+	(void)cls;
+	log_library("libmicrohttpd", fmt, ap);
+}
+
 static int make_addr(const char *addr, unsigned port,
                      struct sockaddr_storage *ss)
 {
@@ -762,8 +769,10 @@ struct http_server *http_server_start(const struct http_config *cfg,
 	    {MHD_OPTION_END, 0, NULL}};
 	s->daemon = MHD_start_daemon(
 	    flags, (uint16_t)cfg->port, NULL, NULL, on_request, s,
-	    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss, MHD_OPTION_ARRAY,
-	    pool, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->timeout_s,
+	    /* first, or the library warns on its own logger */
+	    MHD_OPTION_EXTERNAL_LOGGER, library_log, NULL, MHD_OPTION_SOCK_ADDR,
+	    (struct sockaddr *)&ss, MHD_OPTION_ARRAY, pool,
+	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->timeout_s,
 	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_conns,
 	    MHD_OPTION_PER_IP_CONNECTION_LIMIT,
 	    (unsigned int)cfg->max_conns_per_addr,

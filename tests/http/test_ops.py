@@ -20,7 +20,10 @@ import json
 import math
 import os
 import re
+import shutil
 import socket
+import subprocess
+import tempfile
 import time
 
 from gamehelp import AA, actions, create, game, move, server
@@ -453,6 +456,29 @@ def json_log_lines_parse_and_carry_the_fields(binary):
         check(any(o["type"] == "message" and "listening on" in o["msg"] for o in objs),
               "the start message")
         check(not any(t in line for t in tokens for line in lines), "no token in the log")
+
+
+@test
+def library_messages_are_json_lines_too(binary):
+    """libmicrohttpd's own messages (here: the port is taken) go through
+    the log module: a JSON line, not the library's bare text."""
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    d = tempfile.mkdtemp(prefix="boardd-ops-")
+    try:
+        p = subprocess.run([binary, "--addr", "127.0.0.1", "--port", str(taken.getsockname()[1]),
+                            "--db", os.path.join(d, "t.db"), "--log-format", "json"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=30)
+    finally:
+        taken.close()
+        shutil.rmtree(d, ignore_errors=True)
+    check(p.returncode != 0, "the server did not start")
+    objs = [json.loads(line) for line in p.stderr.decode().splitlines()]
+    check(any(o["source"] == "libmicrohttpd" and o["level"] == "error" for o in objs),
+          "the library's message: %r" % objs)
+    check(any(o["source"] == "boardd" and "cannot listen" in o["msg"] for o in objs),
+          "boardd's: %r" % objs)
 
 
 @test
