@@ -61,6 +61,11 @@
  *   --ticket-seconds S  BOARDD_TICKET_SECONDS  60  how long a browser
  *                                            ticket (POST /v1/tickets)
  *                                            lasts (1-3600)
+ *   --log-format F  BOARDD_LOG_FORMAT  text  text, or json: one JSON
+ *                                            object per log line (log.h)
+ *   --metrics M  BOARDD_METRICS  loopback    who may GET /metrics:
+ *                                            loopback clients, any, or
+ *                                            off (metrics.h)
  *
  * Runs until SIGINT or SIGTERM, then finishes in-flight requests and
  * closes the database cleanly. */
@@ -74,9 +79,11 @@
 #include <unistd.h>
 
 #include "common/keyfile.h"
+#include "common/log.h"
 #include "http/http.h"
 #include "hooks/hooks.h"
 #include "http/hub.h"
+#include "http/metrics.h"
 #include "store/store.h"
 
 #define MAX_REPEATS 16 /* values of one repeatable flag */
@@ -89,10 +96,12 @@ struct config {
 	long ticket_s;   /* a browser ticket's life, seconds */
 	long write_wait; /* ms */
 	long hook_retry_ms, hook_timeout_ms;
-	long retention;       /* seconds events stay in the outbox */
-	long bot_workers;     /* threads playing bot seats and timeouts */
-	long write_workers;   /* threads running write requests */
-	const char *key_path; /* the server key file; NULL: db + ".key" */
+	long retention;         /* seconds events stay in the outbox */
+	long bot_workers;       /* threads playing bot seats and timeouts */
+	long write_workers;     /* threads running write requests */
+	const char *key_path;   /* the server key file; NULL: db + ".key" */
+	const char *log_format; /* "text" or "json" (log.h) */
+	const char *metrics;    /* "loopback", "any" or "off" (metrics.h) */
 	int quiet, hook_private;
 	long streams, streams_addr, streams_token; /* -1: default */
 	long conns_addr;                           /* -1: default */
@@ -100,6 +109,8 @@ struct config {
 	const char *rates[MAX_REPEATS + 1];   /* --rate-limit values */
 	const char *proxies[MAX_REPEATS + 1]; /* --trusted-proxy values */
 	int n_rates, n_proxies;
+	enum log_format log;                /* log_format parsed */
+	enum metrics_access metrics_access; /* metrics parsed */
 };
 
 static void usage(FILE *f)
@@ -109,6 +120,7 @@ static void usage(FILE *f)
 	      " [--max-conns N] [--write-wait MS] [--bot-ms MS]\n"
 	      "  [--webhook-allow-private] [--webhook-retry-ms MS]"
 	      " [--webhook-timeout-ms MS]\n"
+	      "  [--log-format text|json] [--metrics loopback|any|off]\n"
 	      "  --timeout S    close a connection idle for S seconds, or"
 	      " that takes longer\n"
 	      "                 to send a request (default 30); waiting"
@@ -178,6 +190,12 @@ static void usage(FILE *f)
 	      " connection waits for\n"
 	      "                 the group commit (default 64, 0-256; 0: on"
 	      " the HTTP threads)\n"
+	      "  --log-format F  text (default) or json: one JSON object"
+	      " per log line\n"
+	      "  --metrics M    who may GET /metrics: loopback (default:"
+	      " clients on\n"
+	      "                 127.0.0.0/8 or ::1, after --trusted-proxy),"
+	      " any, or off\n"
 	      "environment: BOARDD_ADDR BOARDD_PORT BOARDD_DB BOARDD_THREADS"
 	      " BOARDD_SYNC BOARDD_QUIET BOARDD_KEEPALIVE BOARDD_TIMEOUT"
 	      " BOARDD_MAX_CONNS BOARDD_MAX_CONNS_PER_ADDR BOARDD_MAX_STREAMS"
@@ -187,7 +205,7 @@ static void usage(FILE *f)
 	      " BOARDD_WAITING_PER_ADDR BOARDD_WAITING_EXPIRY BOARDD_WRITE_WAIT"
 	      " BOARDD_BOT_MS BOARDD_CLOCK_MIN_SECONDS BOARDD_SECRET_KEY"
 	      " BOARDD_EVENT_RETENTION BOARDD_BOT_WORKERS"
-	      " BOARDD_WRITE_WORKERS\n",
+	      " BOARDD_WRITE_WORKERS BOARDD_LOG_FORMAT BOARDD_METRICS\n",
 	      f);
 }
 
@@ -238,7 +256,9 @@ static int takes_value(const char *a)
 	                                   "--secret-key",
 	                                   "--event-retention",
 	                                   "--bot-workers",
-	                                   "--write-workers"};
+	                                   "--write-workers",
+	                                   "--log-format",
+	                                   "--metrics"};
 	for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
 		if (strcmp(a, opts[i]) == 0)
 			return 1;
@@ -272,6 +292,8 @@ static int parse_args(int argc, char **argv, struct config *c)
 	const char *bot_workers = env_or("BOARDD_BOT_WORKERS", NULL);
 	const char *write_workers = env_or("BOARDD_WRITE_WORKERS", "64");
 	c->key_path = env_or("BOARDD_SECRET_KEY", NULL);
+	c->log_format = env_or("BOARDD_LOG_FORMAT", "text");
+	c->metrics = env_or("BOARDD_METRICS", "loopback");
 	c->hook_private =
 	    strcmp(env_or("BOARDD_WEBHOOK_ALLOW_PRIVATE", "0"), "0") != 0;
 	c->addr = env_or("BOARDD_ADDR", "127.0.0.1");
@@ -293,11 +315,11 @@ static int parse_args(int argc, char **argv, struct config *c)
 			exit(0);
 		}
 		if (!takes_value(a)) {
-			fprintf(stderr, "boardd: unknown option %s\n", a);
+			log_error("boardd", "unknown option %s", a);
 			return -1;
 		}
 		if (!v) {
-			fprintf(stderr, "boardd: %s needs a value\n", a);
+			log_error("boardd", "%s needs a value", a);
 			return -1;
 		}
 		if (strcmp(a, "--addr") == 0)
@@ -330,6 +352,10 @@ static int parse_args(int argc, char **argv, struct config *c)
 			bot_workers = v;
 		else if (strcmp(a, "--write-workers") == 0)
 			write_workers = v;
+		else if (strcmp(a, "--log-format") == 0)
+			c->log_format = v;
+		else if (strcmp(a, "--metrics") == 0)
+			c->metrics = v;
 		else if (strcmp(a, "--write-wait") == 0)
 			write_wait = v;
 		else if (strcmp(a, "--clock-min-seconds") == 0)
@@ -357,7 +383,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 		         c->n_proxies < MAX_REPEATS)
 			c->proxies[c->n_proxies++] = v;
 		else {
-			fprintf(stderr, "boardd: unknown option %s\n", a);
+			log_error("boardd", "unknown option %s", a);
 			return -1;
 		}
 		i++;
@@ -398,17 +424,20 @@ static int parse_args(int argc, char **argv, struct config *c)
 	    (bot_workers &&
 	     parse_long(bot_workers, 1, 64, &c->bot_workers) < 0) ||
 	    parse_long(write_workers, 0, 256, &c->write_workers) < 0 ||
-	    (strcmp(c->sync, "full") != 0 && strcmp(c->sync, "normal") != 0)) {
-		fputs("boardd: a value is out of range (port 0-65535, threads "
-		      "1-64, keepalive and timeout 1-3600 s, max-conns and "
-		      "max-streams >= 1, the other counts >= 0, sync "
-		      "full|normal, write-wait 0-60000 ms, bot-ms 1-60000, "
-		      "clock-min-seconds 1-10, ticket-seconds 1-3600, "
-		      "webhook-retry-ms "
-		      "1-3600000, webhook-timeout-ms 100-600000, "
-		      "event-retention 1-31536000, bot-workers 1-64, "
-		      "write-workers 0-256)\n",
-		      stderr);
+	    (strcmp(c->sync, "full") != 0 && strcmp(c->sync, "normal") != 0) ||
+	    log_parse_format(c->log_format, &c->log) < 0 ||
+	    metrics_parse_access(c->metrics, &c->metrics_access) < 0) {
+		log_error("boardd",
+		          "a value is out of range (port 0-65535, threads "
+		          "1-64, keepalive and timeout 1-3600 s, max-conns and "
+		          "max-streams >= 1, the other counts >= 0, sync "
+		          "full|normal, write-wait 0-60000 ms, bot-ms 1-60000, "
+		          "clock-min-seconds 1-10, ticket-seconds 1-3600, "
+		          "webhook-retry-ms "
+		          "1-3600000, webhook-timeout-ms 100-600000, "
+		          "event-retention 1-31536000, bot-workers 1-64, "
+		          "write-workers 0-256, log-format text|json, "
+		          "metrics loopback|any|off)");
 		return -1;
 	}
 	return 0;
@@ -457,10 +486,10 @@ static int limits_of(const struct config *c, unsigned conns,
 {
 	limits_config_default(lc, conns);
 	if (c->streams > 0 && (unsigned long)c->streams > lc->streams)
-		fprintf(stderr,
-		        "boardd: --max-streams %ld would leave ordinary "
-		        "requests too little room; using %u\n",
-		        c->streams, lc->streams);
+		log_error("boardd",
+		          "--max-streams %ld would leave ordinary "
+		          "requests too little room; using %u",
+		          c->streams, lc->streams);
 	else if (c->streams > 0)
 		lc->streams = (unsigned)c->streams;
 	lc->streams_per_addr = (unsigned)c->streams_addr;
@@ -496,8 +525,9 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	log_set_format(c.log);
 	if (sodium_init() < 0) {
-		fputs("boardd: libsodium failed to initialise\n", stderr);
+		log_error("boardd", "libsodium failed to initialise");
 		return 1;
 	}
 	json_object_seed(0); /* before any thread: see Jansson's threadsafety */
@@ -507,15 +537,15 @@ int main(int argc, char **argv)
 	char err[256];
 	unsigned conns = max_connections();
 	if (c.max_conns > (long)conns)
-		fprintf(stderr,
-		        "boardd: --max-conns %ld is more than the open-file "
-		        "limit allows; using %u\n",
-		        c.max_conns, conns);
+		log_error("boardd",
+		          "--max-conns %ld is more than the open-file "
+		          "limit allows; using %u",
+		          c.max_conns, conns);
 	else if (c.max_conns)
 		conns = (unsigned)c.max_conns;
 	struct limits_config lc;
 	if (limits_of(&c, conns, &lc, err, sizeof err) < 0) {
-		fprintf(stderr, "boardd: %s\n", err);
+		log_error("boardd", "%s", err);
 		usage(stderr);
 		return 2;
 	}
@@ -525,7 +555,7 @@ int main(int argc, char **argv)
 	snprintf(key_path, sizeof key_path, "%s%s",
 	         c.key_path ? c.key_path : c.db, c.key_path ? "" : ".key");
 	if (keyfile_load(key_path, key, sizeof key, err, sizeof err) < 0) {
-		fprintf(stderr, "boardd: %s\n", err);
+		log_error("boardd", "%s", err);
 		return 1;
 	}
 	struct store *st = NULL;
@@ -545,7 +575,7 @@ int main(int argc, char **argv)
 	int opened = store_open(&sc, &st, err, sizeof err);
 	sodium_memzero(key, sizeof key);
 	if (opened < 0) {
-		fprintf(stderr, "boardd: %s: %s\n", c.db, err);
+		log_error("boardd", "%s: %s", c.db, err);
 		return 1;
 	}
 	int rc = 1;
@@ -559,7 +589,7 @@ int main(int argc, char **argv)
 	    hub ? hooks_start(st, &hk, err, sizeof err) : NULL;
 	struct wakers wakers = {hub, hooks};
 	if (hub && !hooks) {
-		fprintf(stderr, "boardd: %s\n", err);
+		log_error("boardd", "%s", err);
 		goto out_service;
 	}
 	if (hub) {
@@ -575,7 +605,7 @@ int main(int argc, char **argv)
 	 * set (its moves reach live streams too). */
 	if (hub && service_bots_start(svc, (unsigned)c.bot_ms, SVC_BOTS_QUEUE,
 	                              (int)c.bot_workers) < 0) {
-		fputs("boardd: cannot start the bot worker\n", stderr);
+		log_error("boardd", "cannot start the bot worker");
 		goto out_service;
 	}
 	struct http_config hc = {.addr = c.addr,
@@ -587,29 +617,30 @@ int main(int argc, char **argv)
 	                         .access_log = !c.quiet,
 	                         .hub = hub,
 	                         .keepalive_s = (unsigned)c.keepalive,
+	                         .metrics = c.metrics_access,
 	                         .limits = &lc,
 	                         .write_workers = (unsigned)c.write_workers};
 	struct http_server *srv =
 	    hub ? http_server_start(&hc, svc, err, sizeof err) : NULL;
 	if (!srv) {
-		fprintf(stderr, "boardd: %s\n", hub ? err : "out of memory");
+		log_error("boardd", "%s", hub ? err : "out of memory");
 		goto out_service;
 	}
-	fprintf(stderr, "boardd: listening on http://%s%s%s:%u (db %s)\n",
-	        strchr(c.addr, ':') ? "[" : "", c.addr,
-	        strchr(c.addr, ':') ? "]" : "", http_server_port(srv), c.db);
+	log_info("boardd", "listening on http://%s%s%s:%u (db %s)",
+	         strchr(c.addr, ':') ? "[" : "", c.addr,
+	         strchr(c.addr, ':') ? "]" : "", http_server_port(srv), c.db);
 	int sig;
 	sigwait(&set, &sig);
-	fprintf(stderr, "boardd: %s, shutting down\n",
-	        sig == SIGINT ? "SIGINT" : "SIGTERM");
+	log_info("boardd", "%s, shutting down",
+	         sig == SIGINT ? "SIGINT" : "SIGTERM");
 	http_server_stop(srv);
 	struct store_write_stats ws;
 	store_write_stats(st, &ws);
-	fprintf(stderr,
-	        "boardd: group commit: %llu writes in %llu commits (%llu "
-	        "batches rolled back, the largest held %u)\n",
-	        (unsigned long long)ws.units, (unsigned long long)ws.commits,
-	        (unsigned long long)ws.rolled_back, ws.largest);
+	log_info("boardd",
+	         "group commit: %llu writes in %llu commits (%llu "
+	         "batches rolled back, the largest held %u)",
+	         (unsigned long long)ws.units, (unsigned long long)ws.commits,
+	         (unsigned long long)ws.rolled_back, ws.largest);
 	rc = 0;
 out_service:
 	/* The bot worker first: its moves reach both listeners. */

@@ -73,6 +73,17 @@ struct engine_cache *engine_cache_new(size_t capacity)
 	return c;
 }
 
+size_t engine_cache_count(struct engine_cache *c)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < c->nshards; i++) {
+		pthread_mutex_lock(&c->shards[i].lock);
+		n += c->shards[i].n;
+		pthread_mutex_unlock(&c->shards[i].lock);
+	}
+	return n;
+}
+
 static void drop_bytes(struct cache_entry *e)
 {
 	for (int i = 0; i < ENGINE_CACHE_SLOTS; i++) {
@@ -255,7 +266,8 @@ void engine_cache_bytes_put(struct engine_cache *c, int64_t key, unsigned slot,
 		free(b->p);
 		b->seq = seq;
 		b->tag = tag;
-		b->p = copy; /* the slot owns it (freed when replaced or dropped) */
+		b->p = copy; /* the slot owns it (freed when replaced or
+		                dropped) */
 		b->n = len;
 		copy = NULL;
 	}

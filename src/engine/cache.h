@@ -23,6 +23,10 @@ struct engine_cache *engine_cache_new(size_t capacity);
 /* Frees the cache and every state in it.  NULL is a no-op. */
 void engine_cache_free(struct engine_cache *c);
 
+/* How many games the cache holds now (GET /metrics).  Takes each shard's
+ * lock in turn: a sum, not a snapshot. */
+size_t engine_cache_count(struct engine_cache *c);
+
 /* A new copy (caller frees with engine_game_free) of the cached state of
  * game `key`, or NULL on a miss or allocation failure. */
 struct engine_game *engine_cache_get(struct engine_cache *c, int64_t key);

@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "../common/log.h"
 #include "../common/netaddr.h"
 #include "../service/service.h"
 #include "hooks.h"
@@ -246,10 +247,10 @@ static void prune_if_due(struct hooks *h, int64_t now)
 		rc = store_events_prune(h->st, now - h->cfg.retention_ms,
 		                        PRUNE_PAGE, &n);
 	if (rc < 0)
-		fprintf(stderr,
-		        "boardd: pruning the event outbox failed (bd_err %d); "
-		        "retrying later\n",
-		        rc);
+		log_error("boardd",
+		          "pruning the event outbox failed (bd_err %d); "
+		          "retrying later",
+		          rc);
 }
 
 /* ---- the workers ---- */

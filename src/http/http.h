@@ -60,6 +60,8 @@ struct http_config {
 	                         DELETE) while their connection is suspended
 	                         (writes.h), 0-256; 0: writes run on the
 	                         worker thread that read them */
+	int metrics;            /* who may GET /metrics: an enum metrics_access
+	                           (metrics.h); 0: loopback clients */
 };
 
 /* A parsed request, as handlers see it.  Every pointer is borrowed and
@@ -96,7 +98,10 @@ struct http_reply {
 	unsigned status;            /* 200, 201, 204, 304, 4xx, 5xx */
 	json_t *body;               /* JSON body or NULL */
 	int problem;                /* 1: body is application/problem+json */
-	const char *raw;            /* static non-JSON body, or NULL */
+	const char *raw;            /* non-JSON body, or NULL: static unless
+	                               raw_owned */
+	int raw_owned;              /* 1: raw is malloc'd, freed with the
+	                               reply */
 	size_t raw_len;             /* bytes of raw */
 	const char *raw_type;       /* Content-Type of raw */
 	const char *cache_control;  /* Cache-Control value; NULL: no-store */
@@ -117,6 +122,8 @@ struct http_reply {
 	                               Accept-Language: its tag, sent as
 	                               Content-Language with Vary:
 	                               Accept-Language; NULL: none (static) */
+	int route; /* router_dispatch's: the route whose path matched (1 +
+	              its index in the table, router_route_pattern), 0: none */
 };
 
 /* The value of request header `name`, or NULL.  Borrowed. */
@@ -128,6 +135,11 @@ const char *http_query(const struct http_req *req, const char *name);
 /* Routes one request to its handler and fills *rep. */
 void router_dispatch(struct service *svc, const struct http_req *req,
                      struct http_reply *rep);
+
+/* The path pattern of route `route` (an http_reply's), as the router's
+ * table writes it: "/healthz", "{id}/moves" (under /v1/games/),
+ * "/v1/players/me/tokens/{tid}"; NULL for 0 or out of range.  Static. */
+const char *router_route_pattern(int route);
 
 /* Fills *rep with the problem response for error `code`.  `err` may be
  * NULL (the table's generic detail is used); `instance` is the request

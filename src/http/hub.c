@@ -360,6 +360,14 @@ void hub_shutdown(struct hub *h)
 	resume_all(list);
 }
 
+size_t hub_joined(struct hub *h)
+{
+	pthread_mutex_lock(&h->mu);
+	size_t n = h->joined;
+	pthread_mutex_unlock(&h->mu);
+	return n;
+}
+
 size_t hub_drain(struct hub *h, int timeout_ms)
 {
 	int64_t end = mono_now_ms() + timeout_ms;

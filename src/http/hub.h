@@ -109,6 +109,10 @@ void hub_leave(struct hub *h, struct hub_waiter *w);
 /* Refuses new waiters and wakes every waiter with HUB_SHUTDOWN. */
 void hub_shutdown(struct hub *h);
 
+/* Waiters joined now: the event streams open and the long-polls
+ * waiting (GET /metrics). */
+size_t hub_joined(struct hub *h);
+
 /* Waits until no waiter is joined, or timeout_ms passes.  0 when none is
  * left, else the number still joined. */
 size_t hub_drain(struct hub *h, int timeout_ms);

@@ -12,6 +12,7 @@
 #include "http.h"
 #include "live.h"
 #include "static_files.h"
+#include "metrics.h"
 
 extern const char openapi_yaml[];
 extern const size_t openapi_yaml_len;
@@ -139,6 +140,23 @@ static void h_health(struct service *svc, const struct http_req *req,
 	int rc = service_health(svc, &err);
 	finish(rep, req, rc, 200,
 	       rc == 0 ? json_pack("{s:s}", "status", "ok") : NULL, &err);
+}
+
+static void h_ready(struct service *svc, const struct http_req *req,
+                    const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct svc_err err = {0};
+	int rc = service_ready(svc, &err);
+	finish(rep, req, rc, 200,
+	       rc == 0 ? json_pack("{s:s}", "status", "ready") : NULL, &err);
+}
+
+static void h_metrics(struct service *svc, const struct http_req *req,
+                      const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	metrics_reply(svc, req, rep);
 }
 
 static void h_openapi(struct service *svc, const struct http_req *req,
@@ -633,6 +651,8 @@ struct route {
 
 static const struct route routes[] = {
     {"/healthz", "GET", h_health, "GET, HEAD", 0},
+    {"/readyz", "GET", h_ready, "GET, HEAD", 0},
+    {"/metrics", "GET", h_metrics, "GET, HEAD", 0},
     {"/openapi.yaml", "GET", h_openapi, "GET, HEAD", 0},
     {"/v1/catalog", "GET", h_catalog, "GET, HEAD", 0},
     {"/v1/games", "GET", h_list, "GET, HEAD, POST", 0},
@@ -660,6 +680,15 @@ static const struct route routes[] = {
     {"/v1/players/me/webhook", "DELETE", h_webhook_delete, HOOK_ALLOW, 1},
     {"/v1/players/me/webhook/deliveries", "GET", h_deliveries, "GET, HEAD", 1},
 };
+
+#define N_ROUTES (sizeof routes / sizeof *routes)
+
+const char *router_route_pattern(int route)
+{
+	return route > 0 && (size_t)route <= N_ROUTES
+	           ? routes[route - 1].pattern
+	           : NULL;
+}
 
 /* Splits /v1/games/{id}[sub] into a; 1 if the path has that shape. */
 static int split_game_path(const char *path, struct route_args *a)
@@ -737,6 +766,7 @@ void router_dispatch(struct service *svc, const struct http_req *req,
 	for (size_t i = 0; i < sizeof routes / sizeof *routes; i++) {
 		if (!route_matches(&routes[i], req->path, &a, game_path))
 			continue;
+		rep->route = (int)i + 1; /* for the metrics: a 405 too */
 		if (strcmp(routes[i].method, req->method) == 0) {
 			if (req->bad_auth && routes[i].token)
 				bad_authorization(req, rep);

@@ -14,11 +14,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/log.h"
 #include "conns.h"
 #include "http.h"
 #include "hub.h"
 #include "live.h"
 #include "writes.h"
+#include "metrics.h"
 
 struct http_server {
 	struct MHD_Daemon *daemon;
@@ -70,6 +72,9 @@ struct req_ctx {
 	struct http_fields *fields;  /* owned: the headers and query */
 	struct http_reply wrep;      /* the write's reply */
 	int written;                 /* 1: wrep is made, send it */
+	int route;           /* the reply's route (metrics.h), 0: none */
+	long long bytes;     /* the body's bytes as queued; -1: a stream's */
+	char request_id[65]; /* the client's X-Request-Id, for the log */
 };
 
 /* The first value of `key` of `kind` in f, as the library's lookup
@@ -472,25 +477,35 @@ static struct MHD_Response *head_of_stream(struct http_reply *rep)
 	return r;
 }
 
-static struct MHD_Response *make_response(struct http_reply *rep, int head)
+/* The response for rep; *bytes its body's size (-1: a stream's). */
+static struct MHD_Response *make_response(struct http_reply *rep, int head,
+                                          long long *bytes)
 {
 	struct MHD_Response *r;
 	const char *type = NULL;
+	*bytes = 0;
 	if (rep->stream && head) {
 		r = head_of_stream(rep);
 	} else if (rep->stream) {
 		r = live_response(rep->stream); /* takes the stream */
 		rep->stream = NULL;
+		*bytes = -1;
 	} else if (rep->raw) {
 		r = MHD_create_response_from_buffer(
-		    rep->raw_len, (void *)rep->raw, MHD_RESPMEM_PERSISTENT);
+		    rep->raw_len, (void *)rep->raw,
+		    rep->raw_owned ? MHD_RESPMEM_MUST_FREE
+		                   : MHD_RESPMEM_PERSISTENT);
+		if (r)
+			rep->raw_owned = 0; /* the response frees it */
 		type = rep->raw_type;
+		*bytes = (long long)rep->raw_len;
 	} else if (rep->json) {
 		r = MHD_create_response_from_buffer(rep->json_len, rep->json,
 		                                    MHD_RESPMEM_MUST_FREE);
 		if (r)
 			rep->json = NULL; /* the response frees it */
 		type = "application/json";
+		*bytes = (long long)rep->json_len;
 	} else if (rep->body) {
 		char *text = json_dumps(rep->body, JSON_COMPACT);
 		if (!text)
@@ -501,6 +516,7 @@ static struct MHD_Response *make_response(struct http_reply *rep, int head)
 		                                    MHD_RESPMEM_MUST_FREE);
 		if (!r)
 			free(text);
+		*bytes = (long long)n + 1;
 		type = rep->problem ? "application/problem+json"
 		                    : "application/json";
 	} else {
@@ -517,15 +533,21 @@ static struct MHD_Response *make_response(struct http_reply *rep, int head)
 static enum MHD_Result send_reply(struct MHD_Connection *c, struct req_ctx *ctx,
                                   struct http_reply *rep)
 {
-	struct MHD_Response *r =
-	    make_response(rep, strcmp(ctx->method, "HEAD") == 0);
+	int head = strcmp(ctx->method, "HEAD") == 0;
+	struct MHD_Response *r = make_response(rep, head, &ctx->bytes);
 	json_decref(rep->body);
 	rep->body = NULL;
 	free(rep->json);
 	rep->json = NULL;
+	if (rep->raw_owned)
+		free((void *)rep->raw);
+	rep->raw = NULL;
+	if (head && ctx->bytes > 0)
+		ctx->bytes = 0; /* the library sends no body for a HEAD */
 	if (!r)
 		return MHD_NO; /* out of memory: drop the connection */
 	ctx->status = rep->status;
+	ctx->route = rep->route; /* for the metrics and the access log */
 	enum MHD_Result ok = MHD_queue_response(c, rep->status, r);
 	MHD_destroy_response(r);
 	return ok;
@@ -534,7 +556,7 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, struct req_ctx *ctx,
 static enum MHD_Result preflight(struct MHD_Connection *c, struct req_ctx *ctx)
 {
 	struct http_reply rep = {.status = 204};
-	struct MHD_Response *r = make_response(&rep, 0);
+	struct MHD_Response *r = make_response(&rep, 0, &ctx->bytes);
 	if (!r)
 		return MHD_NO;
 	MHD_add_response_header(r, "Access-Control-Allow-Methods",
@@ -675,6 +697,8 @@ static enum MHD_Result handle(struct http_server *s, struct MHD_Connection *c,
 		limits_client(s->limits, ci ? ci->client_addr : NULL,
 		              http_header(&req, "X-Forwarded-For"),
 		              http_header(&req, "X-Real-IP"), &ctx->client);
+		log_request_id(http_header(&req, "X-Request-Id"),
+		               ctx->request_id, sizeof ctx->request_id);
 	}
 	if (writes_store(method) && write_hand_off(s, c, ctx))
 		return MHD_YES; /* suspended; this handler runs again */
@@ -771,22 +795,25 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	conns_idle(s->conns, entry_of(c));
 	if (!ctx)
 		return;
+	struct timespec t1;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double ms = (t1.tv_sec - ctx->t0.tv_sec) * 1e3 +
+	            (t1.tv_nsec - ctx->t0.tv_nsec) / 1e6;
+	metrics_request(ctx->route, ctx->method, ctx->status, ms / 1e3);
 	if (s->access_log) {
-		struct timespec t1;
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		double ms = (t1.tv_sec - ctx->t0.tv_sec) * 1e3 +
-		            (t1.tv_nsec - ctx->t0.tv_nsec) / 1e6;
-		char url[512];
-		size_t o = 0;
-		for (const char *p = ctx->url; *p && o + 5 < sizeof url; p++)
-			o +=
-			    (unsigned char)*p < 0x20 || *p == 0x7f
-			        ? (size_t)snprintf(url + o, sizeof url - o,
-			                           "\\x%02x", (unsigned char)*p)
-			        : (url[o] = *p, 1);
-		url[o] = '\0';
-		fprintf(stderr, "%s %s %u %.2fms\n", ctx->method, url,
-		        ctx->status, ms);
+		char route[96];
+		struct log_access a = {
+		    .method = ctx->method,
+		    .path = ctx->url,
+		    .route = ctx->route ? metrics_route_name(ctx->route, route,
+		                                             sizeof route)
+		                        : NULL,
+		    .status = ctx->status,
+		    .duration_ms = ms,
+		    .bytes = ctx->bytes,
+		    .request_id = ctx->request_id[0] ? ctx->request_id : NULL,
+		    .client = ctx->client.text[0] ? ctx->client.text : NULL};
+		log_access(&a);
 	}
 	hub_leave(s->hub, &ctx->waiter);
 	limits_stream_close(s->limits, &ctx->slot);
@@ -817,6 +844,13 @@ static void on_connection(void *cls, struct MHD_Connection *c,
 }
 
 /* ---- lifecycle ---- */
+
+/* libmicrohttpd's messages (MHD_USE_ERROR_LOG), through the log module. */
+static void library_log(void *cls, const char *fmt, va_list ap)
+{
+	(void)cls;
+	log_library("libmicrohttpd", fmt, ap);
+}
 
 static int make_addr(const char *addr, unsigned port,
                      struct sockaddr_storage *ss)
@@ -857,6 +891,7 @@ struct http_server *http_server_start(const struct http_config *cfg,
 	s->hub = cfg->hub;
 	s->keepalive_ms = (cfg->keepalive_s ? cfg->keepalive_s : 15) * 1000u;
 	s->access_log = cfg->access_log;
+	metrics_set_access((enum metrics_access)cfg->metrics);
 	struct limits_config lc;
 	limits_config_default(&lc, cfg->max_conns);
 	if (cfg->limits) {
@@ -911,8 +946,10 @@ struct http_server *http_server_start(const struct http_config *cfg,
 	    {MHD_OPTION_END, 0, NULL}};
 	s->daemon = MHD_start_daemon(
 	    flags, (uint16_t)cfg->port, NULL, NULL, on_request, s,
-	    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss, MHD_OPTION_ARRAY,
-	    pool, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->timeout_s,
+	    /* first, or the library warns on its own logger */
+	    MHD_OPTION_EXTERNAL_LOGGER, library_log, NULL, MHD_OPTION_SOCK_ADDR,
+	    (struct sockaddr *)&ss, MHD_OPTION_ARRAY, pool,
+	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->timeout_s,
 	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_conns,
 	    MHD_OPTION_PER_IP_CONNECTION_LIMIT,
 	    (unsigned int)cfg->max_conns_per_addr,
@@ -968,8 +1005,7 @@ void http_server_stop(struct http_server *s)
 	hub_shutdown(s->hub);
 	size_t left = hub_drain(s->hub, HTTP_DRAIN_MS);
 	if (left)
-		fprintf(stderr, "boardd: %zu live connections still open\n",
-		        left);
+		log_error("boardd", "%zu live connections still open", left);
 	/* Every write handed to a worker is made durable (or refused) and
 	 * its connection resumed before the daemon stops; a write that
 	 * arrives from now on runs on the library's thread. */

@@ -55,6 +55,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/log.h"
 #include "../bot/bot.h"
 #include "internal.h"
 
@@ -100,6 +101,17 @@ struct svc_bots {
 	int64_t stopped[BOTS_STOPPED];
 	size_t nstopped;
 };
+
+size_t svc__bots_queued(struct service *svc)
+{
+	struct svc_bots *b = svc->bots;
+	if (!b)
+		return 0;
+	pthread_mutex_lock(&b->mu);
+	size_t n = b->len;
+	pthread_mutex_unlock(&b->mu);
+	return n;
+}
 
 /* 1 if key is queued.  Under b->mu. */
 static int queued(const struct svc_bots *b, int64_t key)
@@ -244,6 +256,8 @@ static int timeout_once(struct svc_bots *b, struct loaded *l,
 		snprintf(why->detail, sizeof why->detail,
 		         "its timeout was refused (bd_err %d): %.200s", rc,
 		         err.detail);
+	if (rc == 0) /* applied: how late (the deadline lag metric) */
+		svc__deadline_lag(b->svc, svc__now_ms() - due);
 	json_decref(action);
 	return rc;
 }
@@ -273,10 +287,10 @@ static int play_once(struct svc_bots *b, int64_t key, struct bot_failure *why)
 		return rc; /* tried again */
 	}
 	if (rc < 0) /* a warning lost must not stop the game */
-		fprintf(stderr,
-		        "boardd: game %s: a deadline.soon was not written "
-		        "(bd_err %d)\n",
-		        l.row.id, rc);
+		log_error("boardd",
+		          "game %s: a deadline.soon was not written "
+		          "(bd_err %d)",
+		          l.row.id, rc);
 	rc = timeout_once(b, &l, why);
 	if (rc != 1) {
 		loaded_release(&l);
@@ -343,10 +357,9 @@ static void play(struct svc_bots *b, int64_t key)
 		svc__bots_wake(b->svc, key);
 		return;
 	}
-	fprintf(stderr,
-	        "boardd: bot of seat %d in game %s stopped until restart: "
-	        "%s\n",
-	        why.seat, why.id[0] ? why.id : "?", why.detail);
+	log_error("boardd",
+	          "bot of seat %d in game %s stopped until restart: %s",
+	          why.seat, why.id[0] ? why.id : "?", why.detail);
 	stop_game(b, key);
 }
 
@@ -386,10 +399,10 @@ static void scan(struct svc_bots *b, struct scan_ctx *x)
 	if (rc < 0) {
 		/* Pending turns must not be forgotten: try again in a
 		 * second (a busy or failing store), from the same place. */
-		fprintf(stderr,
-		        "boardd: the bot worker's scan failed (bd_err %d); "
-		        "retrying\n",
-		        rc);
+		log_error("boardd",
+		          "the bot worker's scan failed (bd_err %d); "
+		          "retrying",
+		          rc);
 		sleep(1);
 		return;
 	}
@@ -425,11 +438,10 @@ static void clock_pass(struct svc_bots *b, struct scan_ctx *x)
 	if (rc == 0)
 		rc = store_clock_next(b->svc->st, now, &next);
 	if (rc < 0) {
-		fprintf(
-		    stderr,
-		    "boardd: the clock scheduler's scan failed (bd_err %d); "
-		    "retrying\n",
-		    rc);
+		log_error("boardd",
+		          "the clock scheduler's scan failed (bd_err %d); "
+		          "retrying",
+		          rc);
 		next = now + 1000;
 	}
 	pthread_mutex_lock(&b->mu);

@@ -24,6 +24,9 @@ struct service {
 	                            seconds (service_clock_min) */
 	unsigned ticket_ttl_s;   /* a ticket's life, seconds
 	                            (service_ticket_ttl) */
+	size_t cache_games;      /* the state cache's capacity */
+	_Atomic uint64_t moves_committed; /* service_stats's */
+	struct histo deadline_lag;        /* service_stats's (stats.c) */
 };
 
 /* 1 if s is 1..64 bytes (Jansson checked the UTF-8) without control
@@ -47,6 +50,15 @@ int svc__parse_uint(const char *s, int64_t lo, int64_t hi, int64_t *v);
 
 /* Unix time in milliseconds. */
 int64_t svc__now_ms(void);
+
+/* Sets up svc's statistics (service_stats); in service_new. */
+void svc__stats_init(struct service *svc);
+
+/* A timeout was applied `late_ms` after its deadline (stats.c). */
+void svc__deadline_lag(struct service *svc, int64_t late_ms);
+
+/* Games queued for the bot workers now (bots.c); 0 without them. */
+size_t svc__bots_queued(struct service *svc);
 
 /* New references: [seats in bits]; an ISO 8601 UTC time. */
 json_t *svc__seat_list(unsigned bits);

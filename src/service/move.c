@@ -225,6 +225,8 @@ static int try_move(struct service *svc, struct loaded *l, int seat,
 	            out ? svc__game_json(svc, l, seat) : json_null(), idem,
 	            &current, out ? out : &ignored);
 	if (rc == 0) {
+		atomic_fetch_add_explicit(&svc->moves_committed, 1,
+		                          memory_order_relaxed);
 		engine_cache_put(svc->cache, l->row.key, l->g);
 		svc__moved(svc, l->row.key, l->g->seq);
 		if (engine_game_to_act(l->g) & l->row.bot_seats)

@@ -96,6 +96,8 @@ struct service *service_new(struct store *st, size_t cache_games)
 	svc->clock_min_s = SVC_CLOCK_MIN_SECONDS;
 	svc->ticket_ttl_s = SVC_TICKET_SECONDS;
 	svc->cache = engine_cache_new(cache_games);
+	svc->cache_games = cache_games;
+	svc__stats_init(svc);
 	size_t langs = i18n_count(); /* 0: a message catalog is broken */
 	int ok = svc->cache && langs > 0;
 	for (size_t l = 0; ok && l < langs; l++)

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "../common/err.h"
+#include "../common/histo.h"
 #include "../engine/engine.h"
 #include "../store/store.h"
 
@@ -82,6 +83,31 @@ int service_catalog(struct service *svc, size_t lang, const char **body,
  * BD_EUNAVAILABLE (with a detail) when its database file was deleted or
  * replaced under it.  Never waits for a lock. */
 int service_health(struct service *svc, struct svc_err *err);
+
+/* GET /readyz: 0 when the store answers a query (store_ping), or
+ * BD_EUNAVAILABLE with a detail saying why not. */
+int service_ready(struct service *svc, struct svc_err *err);
+
+/* What GET /metrics shows of the service (service_stats).  Counts are
+ * since service_new. */
+struct svc_stats {
+	size_t games_cached;      /* game states in the state cache now */
+	size_t cache_capacity;    /* the most it holds (service_new's) */
+	uint64_t moves_committed; /* moves committed: players', bots' and
+	                             timeouts' (resignations included) */
+	size_t bot_queue;         /* games queued for the bot workers (and
+	                             the clocks' timeouts) now; 0 without
+	                             bot workers */
+	int64_t webhook_pending;  /* webhook deliveries pending in the
+	                             outbox now; -1 when the store failed */
+	struct store_write_stats writes; /* group commit (store.h) */
+	struct histo_snap deadline_lag;  /* how late each timeout was
+	                                    applied past its deadline, s */
+};
+
+/* Fills *out.  Reads the store once (the pending deliveries); takes
+ * each worker's lock briefly; never waits for a write. */
+void service_stats(struct service *svc, struct svc_stats *out);
 
 /* The shortest duration a game's clock may have (move_seconds,
  * bank_seconds), in seconds: SVC_CLOCK_MIN_SECONDS unless the operator

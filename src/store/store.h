@@ -140,6 +140,16 @@ void store_close(struct store *s);
  * one).  One stat(2); it never waits for a lock. */
 int store_check(struct store *s);
 
+/* Whether the store answers (GET /readyz): store_check, then a trivial
+ * query (the schema version) on a pooled read connection.  0, or
+ * BD_EUNAVAILABLE (the file was deleted or replaced) or the query's
+ * bd_err.  Waits for a free pooled connection like any read. */
+int store_ping(struct store *s);
+
+/* The webhook deliveries still pending in the outbox (queued, or waiting
+ * for a retry) into *n (GET /metrics).  0, or a bd_err. */
+int store_deliveries_pending(struct store *s, int64_t *n);
+
 /* A game row.  Strings marked malloc'd are owned by the struct and freed
  * by store_game_release. */
 struct store_game {

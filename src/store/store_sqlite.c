@@ -24,6 +24,7 @@
 #include <sodium.h>
 #include <sqlite3.h>
 
+#include "../common/log.h"
 #include "migrations.h"
 #include "sqlite_int.h"
 
@@ -513,8 +514,8 @@ int store__fail(sqlite3 *db, int rc)
 	    past_size_limit(db))
 		code = BD_ENOSPACE;
 	if (code == BD_EINTERNAL)
-		fprintf(stderr, "store: sqlite error %d: %s\n", rc,
-		        sqlite3_errmsg(db));
+		log_error("store", "sqlite error %d: %s", rc,
+		          sqlite3_errmsg(db));
 	return code;
 }
 
@@ -778,10 +779,10 @@ static int file_check(struct store *s)
 	if (!gone)
 		return 0;
 	if (!atomic_exchange(&s->file_gone, 1))
-		fprintf(stderr,
-		        "store: %s was deleted or replaced while open; "
-		        "writes are refused until the server restarts\n",
-		        s->path);
+		log_error("store",
+		          "%s was deleted or replaced while open; "
+		          "writes are refused until the server restarts",
+		          s->path);
 	return BD_EUNAVAILABLE;
 }
 
@@ -791,10 +792,10 @@ static void note_space(struct store *s, int rc)
 {
 	int out = rc == BD_ENOSPACE;
 	if (atomic_exchange(&s->space_out, out) != out)
-		fprintf(stderr, "store: %s\n",
-		        out ? "no space left for writes (disk full or file "
-		              "size limit); reads go on"
-		            : "writes succeed again");
+		log_error("store", "%s",
+		          out ? "no space left for writes (disk full or file "
+		                "size limit); reads go on"
+		              : "writes succeed again");
 }
 
 /* ---- group commit (store.h, docs/write-path.md) ------------------------ */
@@ -1064,8 +1065,7 @@ static void conn_close(struct conn *c)
 		sqlite3_finalize(c->st[i]);
 	int rc = sqlite3_close(c->db);
 	if (rc != SQLITE_OK)
-		fprintf(stderr, "store: sqlite close: %s\n",
-		        sqlite3_errstr(rc));
+		log_error("store", "sqlite close: %s", sqlite3_errstr(rc));
 }
 
 /* Refuses a file that another program marked as its own, before we

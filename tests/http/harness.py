@@ -77,9 +77,12 @@ class Server:
     """One boardd process on a fresh port; the database survives restarts.
     limits=True keeps the server's default limits (test_limits.py)."""
 
-    def __init__(self, binary, db=None, extra=(), limits=False, preexec=None):
+    def __init__(self, binary, db=None, extra=(), limits=False, preexec=None,
+                 quiet=True):
         """preexec: run in the child before exec (e.g. to set a
-        resource limit), as subprocess's preexec_fn."""
+        resource limit), as subprocess's preexec_fn.  quiet=False keeps
+        the access log (in self.log; test_ops.py reads it)."""
+        self.quiet = quiet
         self.binary = binary
         self.preexec = preexec
         self.dir = tempfile.mkdtemp(prefix="boardd-test-")
@@ -96,7 +99,8 @@ class Server:
         "boardd: listening on http://127.0.0.1:PORT" on stderr, which is
         read from the log; self.port is that port until the next start."""
         args = WRAP + [self.binary, "--addr", "127.0.0.1", "--port", "0",
-                "--db", self.db, "--sync", "normal", "--quiet"] + self.extra
+                "--db", self.db, "--sync", "normal"] + \
+            (["--quiet"] if self.quiet else []) + self.extra
         logf = open(self.log, "ab")
         start_at = logf.tell()
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL,

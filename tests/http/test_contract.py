@@ -521,6 +521,14 @@ def cases(r, op):
     if name == "health":
         r.send("good", "GET", "/healthz", {200})
         generic(r, op, "/healthz", None, None)
+    elif name == "ready":
+        r.send("good", "GET", "/readyz", {200})
+        generic(r, op, "/readyz", None, None)
+    elif name == "metrics":  # the suite's client is on loopback
+        x = r.send("good", "GET", "/metrics", {200})
+        if x is not None and b"# TYPE boardd_http_requests_total counter" not in x.raw:
+            r.note(op, "GET /metrics has no request counter")
+        generic(r, op, "/metrics", None, None)
     elif name == "openapi":
         x = r.send("good", "GET", "/openapi.yaml", {200})
         if x is not None and x.raw != open(os.path.join(ROOT, "openapi", "openapi.yaml"), "rb").read():

@@ -1,0 +1,77 @@
+/* log.h: every line boardd writes to stderr goes through here.  Its
+ * manual.
+ *
+ * Two formats, chosen once at start (log_set_format, from --log-format):
+ *   text  (the default) what boardd always printed: "<source>: <message>"
+ *         for messages, "<METHOD> <path> <status> <ms>ms" per request;
+ *   json  one JSON object per line (made with Jansson), for a log
+ *         collector: every line has "time" (UTC, RFC 3339 with
+ *         milliseconds), "level" ("info" or "error") and "type"
+ *         ("message" or "access"); a message adds "source" and "msg", an
+ *         access line the fields of struct log_access.
+ * A line is written with one stdio call, so lines of different threads
+ * never interleave.  Nothing here logs a token, a request body or a
+ * query string: callers pass paths (without the query) and route
+ * templates only.  Thread-safe once the format is set.
+ */
+#ifndef BD_LOG_H
+#define BD_LOG_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+enum log_format {
+	LOG_TEXT = 0, /* the default: the lines boardd always printed */
+	LOG_JSON = 1, /* one JSON object per line */
+};
+
+/* Sets the format for every later line.  Call before other threads log. */
+void log_set_format(enum log_format f);
+
+/* Parses "text" or "json" into *f: 0, or -1 for anything else. */
+int log_parse_format(const char *s, enum log_format *f);
+
+/* One message from `source` ("boardd", "store", …): text "source: msg",
+ * or {"type":"message","source":…,"msg":…}.  The message is printf's
+ * format; a trailing newline is not part of it. */
+void log_info(const char *source, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void log_error(const char *source, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* One message of a library (libmicrohttpd's MHD_OPTION_EXTERNAL_LOGGER):
+ * text prints it as the library would (printf's fmt with ap; a trailing
+ * newline kept as it is), json as {"type":"message","level":"error",
+ * "source":library,"msg":…} without the newline. */
+void log_library(const char *library, const char *fmt, va_list ap);
+
+/* One answered request, as the access log shows it.  Every pointer is
+ * borrowed for the call. */
+struct log_access {
+	const char *method;     /* as the client sent it */
+	const char *path;       /* percent-decoded, without the query; control
+	                           characters and bytes past ASCII are shown
+	                           as \xNN */
+	const char *route;      /* the route template ("/v1/games/{id}"), or
+	                           NULL when no route matched (json: null) */
+	unsigned status;        /* the status sent, 0: none was sent */
+	double duration_ms;     /* from the headers' arrival to completion */
+	long long bytes;        /* body bytes queued; -1: not known (an event
+	                           stream, sent as it goes; json: null) */
+	const char *request_id; /* the client's X-Request-Id, or NULL */
+	const char *client;     /* the client's address (limits.h's text),
+	                           or NULL when not known yet */
+};
+
+/* Copies a client's X-Request-Id value (NULL: none) into buf (len
+ * bytes) if it is 1 to len - 1 characters of A-Z a-z 0-9 - . _ : (a
+ * UUID, a proxy's id); else buf is "" and nothing is logged for it: a
+ * client cannot put arbitrary text in the log. */
+void log_request_id(const char *value, char *buf, size_t len);
+
+/* Writes one access line: text "METHOD path status 1.23ms" (unchanged),
+ * or {"type":"access","method","route","path","status","duration_ms",
+ * "bytes","request_id","client"}. */
+void log_access(const struct log_access *a);
+
+#endif

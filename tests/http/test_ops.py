@@ -1,0 +1,500 @@
+"""test_ops.py: what an operator runs boardd with (issue 15, Operations):
+GET /metrics, GET /readyz and --log-format json.
+
+/metrics must be valid Prometheus text (format 0.0.4), read here by a
+small strict parser written for this suite (no client library): every
+sample belongs to a family declared once by # TYPE, families are
+contiguous, names and labels are well-formed, no sample is repeated.
+Request counters must grow by exactly the requests made, by route
+template, method and status; every histogram's buckets must be
+cumulative, end in +Inf, and agree with its _count (and the requests
+counted); no label may hold a game id, a token or any path a client sent.
+Who may read it: loopback clients by default (a client a trusted proxy
+names from elsewhere gets 403), everyone with --metrics any, nobody (404)
+with --metrics off.  /readyz answers 200 while the store answers and 503
+once its database file is gone.  With --log-format json every line of
+the server's stderr is one JSON object, and access lines carry the
+documented fields; the default text format keeps its shape.  Part of
+tests/run.sh (make test)."""
+import json
+import math
+import os
+import re
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+
+from gamehelp import AA, actions, create, game, move, server
+from harness import SPEC, check, run_all, test
+
+NAME = re.compile(r"[a-zA-Z_:][a-zA-Z0-9_:]*$")
+LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\[\\"n])*)"(,|$)')
+TYPES = ("counter", "gauge", "histogram", "summary", "untyped")
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+# Route labels may only be the spec's path templates, or "unmatched".
+TEMPLATES = set(SPEC["paths"]) | {"unmatched"}
+
+
+class Bad(Exception):
+    pass
+
+
+def parse_value(text):
+    if text in ("+Inf", "-Inf", "NaN"):
+        return float(text.replace("Inf", "inf").replace("NaN", "nan"))
+    if not re.match(r"-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$", text):
+        raise Bad("not a sample value: %r" % text)
+    return float(text)
+
+
+def parse_labels(text):
+    """{name: value} from the inside of {...}; strict: no trailing comma
+    of another shape, no repeated name."""
+    out, pos = {}, 0
+    while pos < len(text):
+        m = LABEL.match(text, pos)
+        if not m:
+            raise Bad("bad labels at %r" % text[pos:])
+        if m.group(1) in out:
+            raise Bad("label %s twice" % m.group(1))
+        out[m.group(1)] = m.group(2).replace('\\"', '"').replace("\\n", "\n") \
+            .replace("\\\\", "\\")
+        pos = m.end()
+        if m.group(3) == "," and pos == len(text):
+            raise Bad("trailing comma in labels")
+    return out
+
+
+def family_of(name, types):
+    """The declared family a sample name belongs to."""
+    if name in types:
+        return name
+    for suffix in ("_bucket", "_sum", "_count"):
+        base = name[:-len(suffix)] if name.endswith(suffix) else None
+        if base and types.get(base) == "histogram":
+            return base
+    raise Bad("sample %s has no # TYPE" % name)
+
+
+def parse_metrics(text):
+    """Parses Prometheus text format 0.0.4 strictly.  Returns (types,
+    samples): types {family: type}, samples [(name, labels dict, value)]."""
+    if not text.endswith("\n"):
+        raise Bad("the exposition does not end with a newline")
+    types, helps, samples, seen, done = {}, set(), [], set(), set()
+    current = None
+    for line in text[:-1].split("\n"):
+        if line.startswith("# HELP "):
+            name = line.split(" ", 3)[2]
+            if not NAME.match(name) or name in helps:
+                raise Bad("HELP line: %r" % line)
+            helps.add(name)
+            continue
+        if line.startswith("# TYPE "):
+            parts = line.split(" ")
+            if len(parts) != 4 or not NAME.match(parts[2]) or parts[3] not in TYPES:
+                raise Bad("TYPE line: %r" % line)
+            if parts[2] in types:
+                raise Bad("TYPE %s twice" % parts[2])
+            types[parts[2]] = parts[3]
+            continue
+        if line.startswith("#") or not line:
+            raise Bad("stray line: %r" % line)
+        m = re.match(r"([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})? (\S+)$", line)
+        if not m:
+            raise Bad("not a sample: %r" % line)
+        name, labels, value = m.group(1), parse_labels(m.group(3) or ""), parse_value(m.group(4))
+        fam = family_of(name, types)
+        if fam != current:
+            if fam in done:
+                raise Bad("family %s is not contiguous" % fam)
+            if current:
+                done.add(current)
+            current = fam
+        key = (name, tuple(sorted(labels.items())))
+        if key in seen:
+            raise Bad("sample twice: %r" % line)
+        seen.add(key)
+        samples.append((name, labels, value))
+    for fam in types:
+        if fam not in helps:
+            raise Bad("%s has no HELP" % fam)
+    return types, samples
+
+
+def scrape(s, headers=None):
+    r = s.request("GET", "/metrics", headers=headers)
+    check(r.status == 200, "/metrics: %r" % r)
+    check(r.headers.get("content-type") == CONTENT_TYPE,
+          "content type %r" % r.headers.get("content-type"))
+    try:
+        return parse_metrics(r.raw.decode("utf-8"))
+    except Bad as e:
+        raise AssertionError("invalid exposition: %s" % e)
+
+
+def requests_by(samples):
+    """{(route, method, status): count} of boardd_http_requests_total."""
+    return {(l["route"], l["method"], l["status"]): v for n, l, v in samples
+            if n == "boardd_http_requests_total"}
+
+
+def value(samples, name):
+    found = [v for n, l, v in samples if n == name and not l]
+    check(len(found) == 1, "one %s: %r" % (name, found))
+    return found[0]
+
+
+def grown(before, after):
+    """The request counters that changed, by how much; /metrics left out
+    (each scrape counts itself)."""
+    out = {}
+    for k, v in after.items():
+        if k[0] != "/metrics" and v != before.get(k, 0):
+            out[k] = v - before.get(k, 0)
+    return out
+
+
+def settled(s, want, before):
+    """Scrapes until the counters have grown by `want` (a request is
+    counted when its completion runs, just after its answer is sent) and
+    returns that scrape; the check is then exact."""
+    end = time.monotonic() + 5
+    while True:
+        types, samples = scrape(s)
+        diff = grown(before, requests_by(samples))
+        if diff == want or time.monotonic() > end:
+            check(diff == want, "counters grew by %r, want %r" % (diff, want))
+            return types, samples
+
+
+# ---- the exposition ----
+
+@test
+def counters_grow_by_exactly_the_requests_made(binary):
+    """Each request counts once under its route template, method and
+    status: a 405 under its path's route, an unknown path as unmatched."""
+    with server(binary) as s:
+        _, base = scrape(s)
+        before = requests_by(base)
+        gids = [create(s)[0] for _ in range(3)]
+        for gid in gids[:2]:
+            game(s, gid)
+        check(s.request("GET", "/v1/games/0123456789abcdef").status == 404, "unknown game")
+        check(s.request("DELETE", "/healthz").status == 405, "405")
+        check(s.request("GET", "/no/such/path").status == 404, "unknown path")
+        check(s.request("HEAD", "/v1/catalog").status == 200, "HEAD")
+        want = {("/v1/games", "POST", "201"): 3,
+                ("/v1/games/{id}", "GET", "200"): 2,
+                ("/v1/games/{id}", "GET", "404"): 1,
+                ("/healthz", "DELETE", "405"): 1,
+                ("unmatched", "GET", "404"): 1,
+                ("/v1/catalog", "HEAD", "200"): 1}
+        _, samples = settled(s, want, before)
+        # and the scrapes themselves: at least the first, counted by now
+        check(requests_by(samples).get(("/metrics", "GET", "200"), 0) >= 1,
+              "the scrapes are counted too")
+
+
+@test
+def histograms_are_cumulative_and_agree_with_the_counters(binary):
+    with server(binary) as s:
+        gid, tokens = create(s)
+        for _ in range(5):
+            game(s, gid, tokens[0])
+        before = requests_by(scrape(s)[1])
+        for _ in range(4):
+            game(s, gid, tokens[1])
+        types, samples = settled(s, {("/v1/games/{id}", "GET", "200"): 4}, before)
+        check(types.get("boardd_http_request_duration_seconds") == "histogram",
+              "latency histogram declared: %r" % types)
+        hist = {}
+        for name, labels, v in samples:
+            for suffix in ("_bucket", "_sum", "_count"):
+                if name.startswith("boardd_") and name.endswith(suffix) and \
+                        types.get(name[:-len(suffix)]) == "histogram":
+                    rest = {k: x for k, x in labels.items() if k != "le"}
+                    h = hist.setdefault((name[:-len(suffix)], tuple(sorted(rest.items()))),
+                                        {"buckets": [], "sum": None, "count": None})
+                    if suffix == "_bucket":
+                        h["buckets"].append((parse_value(labels["le"]), v))
+                    else:
+                        h[suffix[1:]] = v
+        check(hist, "histograms found")
+        counts = requests_by(samples)
+        for (fam, labels), h in hist.items():
+            b = h["buckets"]
+            les = [le for le, _ in b]
+            check(les == sorted(les) and len(set(les)) == len(les),
+                  "%s %r: bounds ascending: %r" % (fam, labels, les))
+            check(b and math.isinf(b[-1][0]), "%s %r ends with +Inf" % (fam, labels))
+            check(all(x <= y for (_, x), (_, y) in zip(b, b[1:])),
+                  "%s %r: cumulative: %r" % (fam, labels, b))
+            check(h["count"] == b[-1][1], "%s %r: _count %r == +Inf %r"
+                  % (fam, labels, h["count"], b[-1][1]))
+            check(h["sum"] is not None and h["sum"] >= 0, "%s %r: _sum" % (fam, labels))
+            if fam == "boardd_http_request_duration_seconds":
+                d = dict(labels)
+                total = sum(v for (r, m, _), v in counts.items()
+                            if r == d["route"] and m == d["method"])
+                if d["route"] != "/metrics":  # the scrape in progress
+                    check(h["count"] == total, "%r: histogram %r, counters %r"
+                          % (d, h["count"], total))
+        key = ("boardd_http_request_duration_seconds",
+               (("method", "GET"), ("route", "/v1/games/{id}")))
+        check(key in hist and hist[key]["count"] == 9, "9 reads of the game: %r"
+              % hist.get(key))
+
+
+@test
+def no_raw_ids_or_tokens_in_labels(binary):
+    with server(binary) as s:
+        secrets = []
+        for _ in range(3):
+            gid, tokens = create(s)
+            secrets += [gid] + tokens
+            game(s, gid, tokens[0])
+            s.request("GET", "/v1/games/%s/actions" % gid, token=tokens[0])
+            s.request("GET", "/v1/games/%s/nope" % gid)
+        s.request("GET", "/" + "x" * 300)
+        r = s.request("GET", "/metrics")
+        text = r.raw.decode()
+        for sec in secrets:
+            check(sec not in text, "%s appears in /metrics" % sec)
+        _, samples = parse_metrics(text)
+        for name, labels, _ in samples:
+            if "route" in labels:
+                check(labels["route"] in TEMPLATES, "route label %r" % labels["route"])
+            if "method" in labels:
+                check(labels["method"] in ("GET", "HEAD", "POST", "PUT", "DELETE",
+                                           "OPTIONS", "other"), "method %r" % labels)
+
+
+@test
+def odd_methods_share_one_label(binary):
+    """A client cannot add label values: an unknown method counts as other."""
+    with server(binary) as s:
+        for m in ("BREW", "PROPFIND"):
+            s.request(m, "/healthz", validate=False)
+        _, samples = scrape(s)
+        got = requests_by(samples)
+        check(not any(m in ("BREW", "PROPFIND") for _, m, _ in got), "methods %r" % got)
+        check(sum(v for (r, m, _), v in got.items() if r == "/healthz" and m == "other") == 2,
+              "both counted as other: %r" % got)
+
+
+@test
+def gauges_and_counters_of_the_service(binary):
+    """Games in memory, moves committed (exactly), group commit, open
+    streams while a stream is open, the queues."""
+    with server(binary) as s:
+        _, base = scrape(s)
+        gid, tokens = create(s)
+        moved = 0
+        for _ in range(3):
+            g = game(s, gid, tokens[0])
+            seat = g["to_act"][0]
+            r = move(s, gid, tokens[seat], actions(s, gid, tokens[seat])[0])
+            check(r.status == 201, "move: %r" % r)
+            moved += 1
+        _, samples = scrape(s)
+        check(value(samples, "boardd_moves_committed_total")
+              - value(base, "boardd_moves_committed_total") == moved, "moves committed")
+        check(value(samples, "boardd_games_cached") >= 1, "the game is in memory")
+        check(value(samples, "boardd_games_cached") <= value(samples, "boardd_games_cache_capacity"),
+              "within the capacity")
+        writes = value(samples, "boardd_store_writes_total") - value(base, "boardd_store_writes_total")
+        check(writes >= 1 + moved, "writes: %r" % writes)
+        check(value(samples, "boardd_store_commits_total") <= value(samples, "boardd_store_batches_total"),
+              "commits <= batches")
+        check(value(samples, "boardd_store_batch_largest") >= 1, "a batch held a write")
+        for g in ("boardd_bot_queue_depth", "boardd_webhook_queue_depth",
+                  "boardd_store_write_queue"):
+            check(value(samples, g) >= 0, g)
+        check(value(samples, "boardd_open_streams") == 0, "no stream open")
+        sock = socket.create_connection(("127.0.0.1", s.port), timeout=10)
+        try:
+            sock.sendall(("GET /v1/games/%s/events HTTP/1.1\r\nHost: x\r\n\r\n" % gid).encode())
+            sock.recv(1)  # its headers are on their way: it is open
+            end = time.monotonic() + 5
+            while value(scrape(s)[1], "boardd_open_streams") != 1:
+                check(time.monotonic() < end, "the open stream is counted")
+                time.sleep(0.05)
+        finally:
+            sock.close()
+        end = time.monotonic() + 5
+        while value(scrape(s)[1], "boardd_open_streams") != 0:
+            check(time.monotonic() < end, "the closed stream is no longer counted")
+            time.sleep(0.1)
+
+
+@test
+def deadline_lag_counts_each_timeout(binary):
+    """A timed game whose seat lets its clock run out: one timeout
+    applied, one observation of how late."""
+    with server(binary, extra=["--clock-min-seconds", "1"]) as s:
+        _, base = scrape(s)
+        gid, tokens = create(s, clock={"move_seconds": 1}, on_timeout="forfeit")
+        end = time.monotonic() + 15
+        while game(s, gid)["status"] != "finished":
+            check(time.monotonic() < end, "the timeout came")
+            time.sleep(0.2)
+        _, samples = scrape(s)
+        n = value(samples, "boardd_deadline_lag_seconds_count") - \
+            value(base, "boardd_deadline_lag_seconds_count")
+        check(n == 1, "one timeout observed: %r" % n)
+        lag = value(samples, "boardd_deadline_lag_seconds_sum")
+        check(0 <= lag < 10, "lag %r s" % lag)
+
+
+# ---- who may read /metrics ----
+
+@test
+def metrics_refused_to_clients_not_on_loopback(binary):
+    """Behind a trusted proxy the client is the one the proxy names: a
+    remote one gets 403 problem+json (and no metric), a local one the
+    metrics; --metrics any answers both; --metrics off answers 404."""
+    proxy = ["--trusted-proxy", "127.0.0.1"]
+    with server(binary, extra=proxy) as s:
+        r = s.request("GET", "/metrics", headers={"X-Forwarded-For": "203.0.113.9"})
+        check(r.status == 403 and r.json["type"] == "urn:boardd:problem:forbidden", "403: %r" % r)
+        check(b"boardd_" not in r.raw, "no metric in the refusal")
+        r = s.request("GET", "/metrics", headers={"X-Forwarded-For": "2001:db8::7"})
+        check(r.status == 403, "IPv6 remote: %r" % r)
+        scrape(s, headers={"X-Forwarded-For": "127.0.0.1"})
+        scrape(s)
+    with server(binary, extra=proxy + ["--metrics", "any"]) as s:
+        scrape(s, headers={"X-Forwarded-For": "203.0.113.9"})
+    with server(binary, extra=["--metrics", "off"]) as s:
+        r = s.request("GET", "/metrics")
+        check(r.status == 404 and r.json["type"] == "urn:boardd:problem:not-found", "off: %r" % r)
+
+
+@test
+def bad_flag_values_are_refused(binary):
+    for flag in (["--metrics", "public"], ["--log-format", "xml"]):
+        try:
+            with server(binary, extra=flag):
+                pass
+        except RuntimeError:
+            continue
+        raise AssertionError("%r was accepted" % flag)
+
+
+# ---- /readyz ----
+
+@test
+def readyz_answers_while_the_store_answers(binary):
+    with server(binary) as s:
+        r = s.request("GET", "/readyz")
+        check(r.status == 200 and r.json == {"status": "ready"}, "ready: %r" % r)
+        check(s.request("HEAD", "/readyz").status == 200, "HEAD")
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(s.db + suffix):
+                os.unlink(s.db + suffix)
+        r = s.request("GET", "/readyz")
+        check(r.status == 503 and r.json["type"] == "urn:boardd:problem:unavailable",
+              "not ready: %r" % r)
+        check(r.headers.get("retry-after", "").isdigit(), "Retry-After: %r" % r.headers)
+        check(s.request("GET", "/v1/catalog").status == 200, "the process still serves")
+
+
+# ---- logs ----
+
+def log_lines(s):
+    with open(s.log, encoding="utf-8") as f:
+        return f.read().splitlines()
+
+
+@test
+def json_log_lines_parse_and_carry_the_fields(binary):
+    with server(binary, quiet=False, extra=["--log-format", "json"]) as s:
+        gid, tokens = create(s)
+        r = s.request("GET", "/v1/games/%s" % gid, token=tokens[0],
+                      headers={"X-Request-Id": "req-42.a"})
+        check(r.status == 200, "read: %r" % r)
+        s.request("GET", "/v1/games/%s/moves" % gid, headers={"X-Request-Id": "bad id\"{"})
+        s.request("GET", "/no/%s/here" % gid)
+        for suffix in ("", "-wal", "-shm"):  # makes the store log an error
+            if os.path.exists(s.db + suffix):
+                os.unlink(s.db + suffix)
+        s.request("POST", "/v1/games", {"game": AA})
+        s.stop()
+        lines = log_lines(s)
+        objs = []
+        for line in lines:
+            try:
+                o = json.loads(line)
+            except ValueError:
+                raise AssertionError("not JSON: %r" % line)
+            check(isinstance(o, dict), "an object per line: %r" % line)
+            check(re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$", o.get("time", "")),
+                  "time: %r" % o)
+            check(o.get("level") in ("info", "error") and o.get("type") in ("access", "message"),
+                  "level and type: %r" % o)
+            objs.append(o)
+        access = [o for o in objs if o["type"] == "access"]
+        fields = {"method", "route", "path", "status", "duration_ms", "bytes",
+                  "request_id", "client"}
+        for o in access:
+            check(fields <= set(o), "access fields: %r" % o)
+            check(isinstance(o["status"], int) and isinstance(o["duration_ms"], (int, float))
+                  and o["duration_ms"] >= 0, "types: %r" % o)
+        mine = [o for o in access if o["request_id"] == "req-42.a"]
+        check(len(mine) == 1, "one line with the request id: %r" % mine)
+        o = mine[0]
+        check(o["method"] == "GET" and o["route"] == "/v1/games/{id}" and
+              o["path"] == "/v1/games/" + gid and o["status"] == 200 and
+              o["bytes"] == len(r.raw) and o["client"] == "127.0.0.1", "the read: %r" % o)
+        moves = [o for o in access if o["route"] == "/v1/games/{id}/moves"]
+        check(len(moves) == 1 and moves[0]["request_id"] is None, "an odd id is not logged: %r" % moves)
+        check(any(o["route"] is None and o["status"] == 404 for o in access), "unmatched route: null")
+        check(any(o["type"] == "message" and o["level"] == "error" and o["source"] == "store"
+                  and "deleted or replaced" in o["msg"] for o in objs), "the store's error")
+        check(any(o["type"] == "message" and "listening on" in o["msg"] for o in objs),
+              "the start message")
+        check(not any(t in line for t in tokens for line in lines), "no token in the log")
+
+
+@test
+def library_messages_are_json_lines_too(binary):
+    """libmicrohttpd's own messages (here: the port is taken) go through
+    the log module: a JSON line, not the library's bare text."""
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    d = tempfile.mkdtemp(prefix="boardd-ops-")
+    try:
+        p = subprocess.run([binary, "--addr", "127.0.0.1", "--port", str(taken.getsockname()[1]),
+                            "--db", os.path.join(d, "t.db"), "--log-format", "json"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=30)
+    finally:
+        taken.close()
+        shutil.rmtree(d, ignore_errors=True)
+    check(p.returncode != 0, "the server did not start")
+    objs = [json.loads(line) for line in p.stderr.decode().splitlines()]
+    check(any(o["source"] == "libmicrohttpd" and o["level"] == "error" for o in objs),
+          "the library's message: %r" % objs)
+    check(any(o["source"] == "boardd" and "cannot listen" in o["msg"] for o in objs),
+          "boardd's: %r" % objs)
+
+
+@test
+def text_log_keeps_its_shape(binary):
+    with server(binary, quiet=False) as s:
+        gid, _ = create(s)
+        game(s, gid)
+        s.stop()
+        lines = log_lines(s)
+        check(any(re.match(r"GET /v1/games/%s 200 \d+\.\d\dms$" % gid, l) for l in lines),
+              "the access line: %r" % lines)
+        check(any(l.startswith("boardd: listening on http://") for l in lines), "start line")
+        for l in lines:
+            check(re.match(r"[A-Z]+ \S+ \d{3} \d+\.\d\dms$", l) or re.match(r"[a-z]+: ", l),
+                  "a text line: %r" % l)
+
+
+if __name__ == "__main__":
+    run_all("ops")
