@@ -299,13 +299,12 @@ static void run_free(struct run *ru)
 static json_t *move_seen(struct engine_game *const *snap, const int *actor,
                          json_t *const *act, size_t m, size_t now, int viewer)
 {
-	return json_pack(
-	    "{s:o,s:o}", "action",
-	    engine_move_view(snap[m], snap[now], actor[m - 1], act[m - 1],
-	                     viewer),
-	    "outcome",
-	    engine_move_outcome(snap[m], snap[now], actor[m - 1], act[m - 1],
-	                        viewer));
+	return json_pack("{s:o,s:o}", "action",
+	                 engine_move_view(snap[m], snap[now], actor[m - 1],
+	                                  act[m - 1], viewer),
+	                 "outcome",
+	                 engine_move_outcome(snap[m], snap[now], actor[m - 1],
+	                                     act[m - 1], viewer));
 }
 
 /* The text of viewer's view after k moves (borrowed; the run keeps it).
