@@ -322,8 +322,11 @@ int display_label_actions(size_t lang, const char *game, const json_t *view,
 /* ---- the catalog's texts ---- */
 
 /* Sets name and text of every card of entry's array `list`, from
- * PREFIX.KIND.ID.name / .text, and "printings" {printing: text} from
- * PREFIX.KIND.ID.text.PRINTING for each of `printings`. */
+ * PREFIX.KIND.ID.name / .text, "printings" {printing: text} from
+ * PREFIX.KIND.ID.text.PRINTING for each of `printings`, and replaces the
+ * rules module's English "effect" (Agent Avenue's black market, rules
+ * §8.2) with PREFIX.KIND.ID.effect where the catalog has one: en.json has
+ * none, so English keeps the rules module's own words. */
 static int card_texts(size_t lang, json_t *list, const char *prefix,
                       const char *kind, const char *const *printings)
 {
@@ -339,6 +342,11 @@ static int card_texts(size_t lang, json_t *list, const char *prefix,
 			return BD_ENOMEM;
 		snprintf(key, sizeof key, "%s.%s.%s.text", prefix, kind, id);
 		if (set_text(c, "text", lang, key) < 0)
+			return BD_ENOMEM;
+		snprintf(key, sizeof key, "%s.%s.%s.effect", prefix, kind, id);
+		const char *effect = i18n_text(lang, key);
+		if (effect && json_object_get(c, "effect") &&
+		    json_object_set_new(c, "effect", json_string(effect)) < 0)
 			return BD_ENOMEM;
 		json_t *pr = NULL;
 		for (size_t p = 0; printings && printings[p]; p++) {

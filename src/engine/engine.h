@@ -49,9 +49,15 @@ struct rules {
 	unsigned replays_from; /* the oldest stored version whose games this
 	                          module still replays exactly (their logs
 	                          give the same states); 0: only `version` */
-	int min_seats;         /* 1..ENGINE_MAX_SEATS */
-	int max_seats;         /* min_seats..ENGINE_MAX_SEATS */
-	size_t state_size;     /* sizeof the module's state struct */
+	unsigned logs_resigned_from; /* the first version whose games log
+	                          the decisions of resigned seats as moves
+	                          (engine_game_stored_under); games stored
+	                          under an older one have them auto-played
+	                          inside every apply, their logs hold none;
+	                          0: every version is such an older one */
+	int min_seats;               /* 1..ENGINE_MAX_SEATS */
+	int max_seats;               /* min_seats..ENGINE_MAX_SEATS */
+	size_t state_size;           /* sizeof the module's state struct */
 
 	/* Catalog entry fields beyond id/title/seats, e.g. {"options":{…},
 	 * "actions":{…}}.  New reference. */
@@ -133,6 +139,16 @@ struct rules {
 	json_t *(*move_view)(const void *after, const void *now, int actor,
 	                     const json_t *action, int viewer, int over);
 
+	/* Optional (NULL: every move's outcome is {}).  What the move that
+	 * led to `after` (by `actor`) made known besides its action: cards
+	 * turned face up, dice rolled, cards drawn (docs/history.md, one
+	 * schema per game in openapi.yaml), as `viewer` may see it now:
+	 * `over` as for view (1: everything is shown).  Computed from
+	 * `after` alone, which the move's play wrote it into, so a replay
+	 * of the log gives the same outcome.  New reference to an object. */
+	json_t *(*move_outcome)(const void *after, int actor, int viewer,
+	                        int over);
+
 	/* 1 and *out filled when the game is over, else 0. */
 	int (*result)(const void *state, struct rules_result *out);
 };
@@ -168,6 +184,14 @@ void engine_registry_replace(const struct rules *const *current, size_t n,
 struct engine_game {
 	const struct rules *rules; /* borrowed, static */
 	int seats;                 /* rules->min_seats..max_seats */
+	unsigned char autoplay;    /* 1 (engine_game_new's): every apply
+	                              plays the pending decisions of resigned
+	                              seats itself; 0: it leaves them to the
+	                              caller, who logs them as moves
+	                              (engine_game_stored_under) */
+	unsigned char autoplayed;  /* 1: the last move applied was followed
+	                              by such an auto-play (its outcome is
+	                              then unknown: engine_move_outcome) */
 	uint64_t seq;              /* moves applied so far */
 	struct rng rng;            /* the game's generator */
 	unsigned resigned;         /* bit s set: seat s resigned */
@@ -189,7 +213,7 @@ size_t engine_game_size(const struct rules *r);
  * and a reader falls back to a replay from the seed whenever a snapshot
  * is missing, of another rules version, or of another format.  Bump
  * ENGINE_SNAPSHOT_FORMAT when struct engine_game changes. */
-#define ENGINE_SNAPSHOT_FORMAT 1u
+#define ENGINE_SNAPSHOT_FORMAT 2u /* 2: autoplay, autoplayed */
 
 /* Bytes of a snapshot of a game of rules r. */
 size_t engine_snapshot_size(const struct rules *r);
@@ -237,6 +261,18 @@ int engine_game_new(const struct rules *r, int seats, const json_t *options,
                     const json_t *setup, uint64_t seed,
                     struct engine_game **out, struct rules_why *why);
 
+/* Says under which rules version g's game is stored, which fixes how
+ * its resigned seats are played: games stored from
+ * rules->logs_resigned_from on log those decisions as moves (g->autoplay
+ * 0: the caller plays them, engine_game_resigned_due), older games have
+ * them played inside every apply (g->autoplay 1), as they were when
+ * their logs were written. */
+void engine_game_stored_under(struct engine_game *g, unsigned version);
+
+/* The lowest resigned seat that must decide now and that the caller is
+ * to play (g->autoplay 0), or -1: none (or the engine plays them). */
+int engine_game_resigned_due(const struct engine_game *g);
+
 /* A new copy of g, or NULL on allocation failure. */
 struct engine_game *engine_game_clone(const struct engine_game *g);
 
@@ -246,8 +282,10 @@ void engine_game_free(struct engine_game *g);
  * The engine's own action {"type":"resign"} (any time, turn or not) is
  * handled here, not by the rules: with one seat left that seat wins at
  * once; otherwise the game goes on and every decision of a resigned seat
- * is taken by a uniformly random legal action drawn from the game's
- * generator (so replays agree).  After any move the same auto-play runs.
+ * is taken by a uniformly random legal action: with g->autoplay 1 here,
+ * drawn from the game's generator (so replays agree), after any move;
+ * with g->autoplay 0 by the caller, as moves of their own
+ * (engine_game_resigned_due).
  * Errors: BD_EGAMEOVER, BD_ENOTTURN, BD_EILLEGAL (with *why),
  * BD_EBADREQUEST (seat out of range). */
 int engine_game_apply(struct engine_game *g, int seat, const json_t *action,
@@ -299,5 +337,15 @@ json_t *engine_move_view(const struct engine_game *after,
                          const struct engine_game *now, int actor,
                          const json_t *action, int viewer);
 json_t *engine_game_actions(const struct engine_game *g, int seat);
+
+/* The outcome of the move that led to `after` (rules->move_outcome) as
+ * `viewer` may see it as of `now` (over: everything).  {} for the
+ * engine's resign action and for rules without move_outcome; JSON null
+ * when unknown: the move was followed by an auto-play of resigned seats
+ * (games stored before rules->logs_resigned_from), whose decisions the
+ * state after it mixes in.  New reference. */
+json_t *engine_move_outcome(const struct engine_game *after,
+                            const struct engine_game *now, int actor,
+                            const json_t *action, int viewer);
 
 #endif

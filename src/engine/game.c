@@ -101,6 +101,7 @@ int engine_game_new(const struct rules *r, int seats, const json_t *options,
 	}
 	g->rules = r;
 	g->seats = seats;
+	g->autoplay = 1;
 	rng_seed(&g->rng, seed);
 	int rc = r->setup(g->state, seats, options, setup, &g->rng, why);
 	json_decref(empty);
@@ -155,6 +156,17 @@ static int resigned_to_act(const struct engine_game *g)
 	return -1;
 }
 
+void engine_game_stored_under(struct engine_game *g, unsigned version)
+{
+	unsigned from = g->rules->logs_resigned_from;
+	g->autoplay = !from || version < from;
+}
+
+int engine_game_resigned_due(const struct engine_game *g)
+{
+	return g->autoplay ? -1 : resigned_to_act(g);
+}
+
 int engine_game_legal(const struct engine_game *g, int seat,
                       struct engine_actions *list)
 {
@@ -185,12 +197,14 @@ void engine_actions_free(struct engine_actions *list)
 
 /* Plays every pending decision of a resigned seat with a uniformly random
  * legal action.  Operates on a scratch copy; nonzero means the module
- * refused its own listed action or never stopped asking. */
+ * refused its own listed action or never stopped asking.  Sets
+ * g->autoplayed when it played one. */
 static int autoplay(struct engine_game *g, struct rules_why *why)
 {
 	int seat, rounds = 0;
 	struct engine_actions list = {0};
 	while ((seat = resigned_to_act(g)) >= 0) {
+		g->autoplayed = 1;
 		int rc = engine_game_legal(g, seat, &list);
 		if (rc == 0 && (list.n == 0 || ++rounds > AUTOPLAY_MAX))
 			rc = BD_EINTERNAL;
@@ -223,7 +237,7 @@ static int resign(struct engine_game *g, int seat, struct rules_why *why)
 		g->ended_by_resignation = 1;
 		return 0;
 	}
-	return autoplay(g, why);
+	return g->autoplay ? autoplay(g, why) : 0;
 }
 
 /* The checks every move passes before the rules see it. */
@@ -241,6 +255,8 @@ static int may_move(const struct engine_game *g, int seat, int is_resign,
 	return 0;
 }
 
+/* Searches play resigned seats at random whatever g->autoplay says: a
+ * playout stands for what the server would do. */
 int engine_game_step(struct engine_game *g, int seat,
                      const struct engine_action *a, struct rules_why *why)
 {
@@ -256,8 +272,11 @@ static int apply_on_copy(struct engine_game *g, int seat,
 	struct engine_game *scratch = engine_game_clone(g);
 	if (!scratch)
 		return BD_ENOMEM;
-	int rc = a ? engine_game_step(scratch, seat, a, why)
+	scratch->autoplayed = 0;
+	int rc = a ? g->rules->play(scratch->state, seat, a, &scratch->rng, why)
 	           : resign(scratch, seat, why);
+	if (rc == 0 && a && g->autoplay)
+		rc = autoplay(scratch, why);
 	if (rc == 0) {
 		scratch->seq = g->seq + 1;
 		memcpy(g, scratch, engine_game_size(g->rules));
@@ -338,4 +357,17 @@ json_t *engine_move_view(const struct engine_game *after,
 	struct rules_result res;
 	return after->rules->move_view(after->state, now->state, actor, action,
 	                               viewer, engine_game_result(now, &res));
+}
+
+json_t *engine_move_outcome(const struct engine_game *after,
+                            const struct engine_game *now, int actor,
+                            const json_t *action, int viewer)
+{
+	if (after->autoplayed)
+		return json_null();
+	if (engine_action_is_resign(action) || !after->rules->move_outcome)
+		return json_object();
+	struct rules_result res;
+	return after->rules->move_outcome(after->state, actor, viewer,
+	                                  engine_game_result(now, &res));
 }

@@ -7,7 +7,8 @@
  * the lowest such seat and posts the choice as svc__move_as does for any client
  * that sends expected_seq: with the seq it read, so a move that landed
  * meanwhile makes it load and decide again.  The move is logged like a player's
- * and announced to every live stream; a replay never runs a bot.  After each
+ * (with "by":"bot", sql/0015) and announced to every live stream; a replay
+ * never runs a bot.  After each
  * move the game goes to the back of the queue if a bot is still to act, so
  * bot-vs-bot games share the workers.
  *

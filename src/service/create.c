@@ -305,6 +305,7 @@ int service_create(struct service *svc, const json_t *body, const char *token,
 	                     &why);
 	if (rc < 0)
 		return svc__fail(err, rc, "%s", why.detail);
+	engine_game_stored_under(g, c.rules->version);
 	struct seat_plan plan[ENGINE_MAX_SEATS] = {0};
 	rc = plan_seats(svc, &c, token, plan, err);
 	if (rc == 0 && c.setup && has_open_seat(plan, c.seats))

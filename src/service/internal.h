@@ -91,6 +91,18 @@ json_t *svc__list_entry(const struct store_game *g);
 int svc__player_of(struct service *svc, const char *token,
                    struct store_player *p, struct svc_err *err);
 
+/* One entry of the move log as `viewer` may see it as of `now` (the
+ * game's current state, or any later than `after`): {"seq","seat",
+ * "action" (engine_move_view), "outcome" (engine_move_outcome), "time"
+ * (created_ms, unix ms), and "by" when `reason` is not NULL}.  `after` is
+ * the state right after move `seq`, `action` its logged JSON text.  GET
+ * /v1/games/{id}/moves and the move events of a stream show exactly this
+ * (docs/history.md).  New reference, or NULL. */
+json_t *svc__move_entry(const struct engine_game *after,
+                        const struct engine_game *now, uint64_t seq, int seat,
+                        const char *action, const char *reason,
+                        int64_t created_ms, int viewer);
+
 /* Calls the move listener, if any, after a commit. */
 void svc__moved(struct service *svc, int64_t key, uint64_t seq);
 
@@ -98,9 +110,9 @@ void svc__moved(struct service *svc, int64_t key, uint64_t seq);
 
 /* Posts `action` (borrowed) for `seat` of l as a client who sent
  * expected_seq l->g->seq would, with no answer built: applied to l->g,
- * appended, cached and announced (svc__moved).  BD_ESTALE when another
- * move landed first (load again and decide again); the engine's refusals
- * otherwise.  For the bot worker. */
+ * appended (logged "by":"bot"), cached and announced (svc__moved).  BD_ESTALE
+ * when another move landed first (load again and decide again); the engine's
+ * refusals otherwise.  For the bot worker. */
 int svc__move_as(struct service *svc, struct loaded *l, int seat,
                  const json_t *action, struct svc_err *err);
 

@@ -23,6 +23,8 @@ int load_fresh(const struct store_game *row, const struct rules *r,
 		goto out_decref;
 	rc = engine_game_new(r, row->seats, options, setup, row->seed, out,
 	                     &why);
+	if (rc == 0) /* how its resigned seats are played */
+		engine_game_stored_under(*out, row->rules_version);
 	if (rc == BD_ENOMEM)
 		goto out_decref;
 	if (rc < 0)

@@ -4,12 +4,83 @@
  * validated again against the new state (or refused as stale when the
  * client said which seq it expected). */
 #include <inttypes.h>
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 
-#define MOVE_RETRIES 8 /* optimistic retries when a move races */
+#define MOVE_RETRIES 8   /* optimistic retries when a move races */
+#define RESIGNED_MAX 256 /* resigned seats' decisions after one move */
+
+/* The decisions of resigned seats that follow a move, in order: logged as
+ * moves of their own, "by":"resigned" (games whose rules version logs
+ * them, engine_game_stored_under). */
+struct resigned_moves {
+	int seat[RESIGNED_MAX];
+	char *action[RESIGNED_MAX]; /* JSON text, malloc'd */
+	unsigned char hash[RESIGNED_MAX][ENGINE_STATE_HASH_BYTES]; /* the
+	                              state each led to (engine_state_hash) */
+	size_t n;
+};
+
+static void resigned_release(struct resigned_moves *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		free(r->action[i]);
+	r->n = 0;
+}
+
+/* Plays on g every decision of a resigned seat it leaves to the server
+ * (engine_game_resigned_due), each with a uniformly random legal action,
+ * and keeps them in *r for the log.  The choice comes from libsodium's
+ * randombytes, not from the game's generator: a replay applies the logged
+ * action and draws nothing, so a draw from the game's generator here would
+ * make the replay's later shuffles differ (and would tell whoever sees the
+ * choice something about the deck).  BD_EINTERNAL when the rules refuse
+ * their own listed action or never stop asking. */
+static int play_resigned(struct engine_game *g, struct resigned_moves *r,
+                         struct svc_err *err)
+{
+	struct engine_actions list = {0};
+	struct rules_why why;
+	int seat, rc = 0;
+	while (rc == 0 && (seat = engine_game_resigned_due(g)) >= 0) {
+		if ((rc = engine_game_legal(g, seat, &list)) < 0)
+			break;
+		if (list.n == 0 || r->n == RESIGNED_MAX) {
+			rc = svc__fail(err, BD_EINTERNAL,
+			               "a resigned seat could not be played");
+			break;
+		}
+		const struct engine_action *a =
+		    &list.v[randombytes_uniform((uint32_t)list.n)];
+		json_t *j = g->rules->action_json(a);
+		char *text =
+		    j ? json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+		json_decref(j);
+		if (!text) {
+			rc = BD_ENOMEM;
+			break;
+		}
+		if ((rc = engine_game_play(g, seat, a, &why)) < 0) {
+			free(text);
+			rc = rc == BD_ENOMEM
+			         ? rc
+			         : svc__fail(err, BD_EINTERNAL,
+			                     "a resigned seat could not be "
+			                     "played: %s",
+			                     why.detail);
+			break;
+		}
+		engine_state_hash(g, r->hash[r->n]);
+		r->seat[r->n] = seat;
+		r->action[r->n++] = text;
+	}
+	engine_actions_free(&list);
+	return rc;
+}
 
 struct move_req {
 	const json_t *action; /* borrowed */
@@ -73,10 +144,12 @@ static int write_move(void *ctx, const struct store_idem *rec)
 
 /* Appends the move l->g has just taken (with `reason`, the seats' clocks
  * `clock_state`, the next deadline and `soon_ms`, the next deadline.soon:
- * struct store_move's), with
- * `answer` (owned) recorded for idem; *out = answer on success. */
+ * struct store_move's; `hash`, ENGINE_STATE_HASH_BYTES, the hash of the
+ * state it led to) and the resigned seats' moves *rs that followed it,
+ * with `answer` (owned) recorded for idem; *out = answer on success. */
 static int append(struct service *svc, struct loaded *l, uint64_t before,
                   int seat, const json_t *action, const char *reason,
+                  const unsigned char *hash, const struct resigned_moves *rs,
                   int64_t soon_ms, json_t *answer, struct svc_idem *idem,
                   uint64_t *current, json_t **out)
 {
@@ -93,30 +166,37 @@ static int append(struct service *svc, struct loaded *l, uint64_t before,
 		engine_snapshot_write(l->g, snap);
 		sn.state = snap;
 	}
-	/* The state it led to, for upgrades (docs/upgrades.md). */
-	unsigned char hash[ENGINE_STATE_HASH_BYTES];
-	engine_state_hash(l->g, hash);
-	struct store_move mv = {seat,
-	                        text,
-	                        svc__status(l->g, 0),
-	                        engine_game_to_act(l->g),
-	                        res_text,
-	                        l->row.updated_ms,
-	                        reason,
-	                        l->row.clock_state,
-	                        l->row.deadline_ms,
-	                        soon_ms,
-	                        snap ? &sn : NULL,
-	                        hash};
-	struct move_write w = {svc, l->row.key, before, &mv, current};
+	/* The row ends as the last move of the chain leaves it: each move
+	 * writes the row's fields as the last one leaves them (only the
+	 * snapshot is of one seq: the last's).  Each move keeps the hash of
+	 * the state it led to, for upgrades (docs/upgrades.md). */
+	size_t n = 1 + rs->n;
+	struct store_move *mv = calloc(n, sizeof *mv);
+	for (size_t i = 0; mv && i < n; i++) {
+		mv[i] = (struct store_move){i ? rs->seat[i - 1] : seat,
+		                            i ? rs->action[i - 1] : text,
+		                            svc__status(l->g, 0),
+		                            engine_game_to_act(l->g),
+		                            res_text,
+		                            l->row.updated_ms,
+		                            i ? "resigned" : reason,
+		                            l->row.clock_state,
+		                            l->row.deadline_ms,
+		                            soon_ms,
+		                            i == n - 1 && snap ? &sn : NULL,
+		                            i ? rs->hash[i - 1] : hash,
+		                            i + 1 < n ? &mv[i + 1] : NULL};
+	}
+	struct move_write w = {svc, l->row.key, before, mv, current};
 	int rc;
-	if (!text || !res || (!res_text && !json_is_null(res))) {
+	if (!mv || !text || !res || (!res_text && !json_is_null(res))) {
 		json_decref(answer);
 		rc = BD_ENOMEM;
 	} else {
 		rc =
 		    svc__write_answered(idem, 201, answer, write_move, &w, out);
 	}
+	free(mv);
 	free(text);
 	free(res_text);
 	free(snap);
@@ -191,9 +271,10 @@ static int clock_advance(struct loaded *l, int seat, struct svc_clock *c,
 	return 0;
 }
 
-/* Validates and applies the move to l->g, then appends it; *out is the
- * answer (out NULL: none is built).  BD_ECONFLICT means another move
- * landed first and the caller may retry. */
+/* Validates and applies the move to l->g (reason: struct store_move's)
+ * with the resigned seats' decisions that follow it, then appends them;
+ * *out is the answer (out NULL: none is built).  BD_ECONFLICT means another
+ * move landed first and the caller may retry. */
 static int try_move(struct service *svc, struct loaded *l, int seat,
                     const struct move_req *m, const char *reason,
                     struct svc_idem *idem, json_t **out, struct svc_err *err)
@@ -207,7 +288,11 @@ static int try_move(struct service *svc, struct loaded *l, int seat,
 	struct svc_clock c = {0};
 	struct svc_clock_state cs;
 	int64_t now = svc__now_ms(), until, soon = 0;
-	int rc = clock_check(svc, l, seat, m->action, reason, &c, &cs, now,
+	/* only a timeout is checked against its deadline ("bot": a seat
+	 * whose bot moves has none) */
+	const char *timeout =
+	    reason && strcmp(reason, "timeout") == 0 ? reason : NULL;
+	int rc = clock_check(svc, l, seat, m->action, timeout, &c, &cs, now,
 	                     &until, err);
 	if (rc < 0)
 		return rc; /* BD_ECONFLICT: move_loop loads again */
@@ -217,13 +302,24 @@ static int try_move(struct service *svc, struct loaded *l, int seat,
 		snprintf(err->rule, sizeof err->rule, "%s", why.rule);
 		return svc__fail(err, rc, "%s", why.detail);
 	}
-	l->row.updated_ms = now; /* the answer shows this move's time */
-	if ((rc = clock_advance(l, seat, &c, &cs, until, now, &soon)) < 0)
+	/* the state this move led to, before resigned seats play on */
+	unsigned char hash[ENGINE_STATE_HASH_BYTES];
+	engine_state_hash(l->g, hash);
+	struct resigned_moves rs = {.n = 0};
+	if ((rc = play_resigned(l->g, &rs, err)) < 0) {
+		resigned_release(&rs);
 		return rc;
+	}
+	l->row.updated_ms = now; /* the answer shows this move's time */
+	if ((rc = clock_advance(l, seat, &c, &cs, until, now, &soon)) < 0) {
+		resigned_release(&rs);
+		return rc;
+	}
 	json_t *ignored = NULL;
-	rc = append(svc, l, before, seat, m->action, reason, soon,
+	rc = append(svc, l, before, seat, m->action, reason, hash, &rs, soon,
 	            out ? svc__game_json(svc, l, seat) : json_null(), idem,
 	            &current, out ? out : &ignored);
+	resigned_release(&rs);
 	if (rc == 0) {
 		atomic_fetch_add_explicit(&svc->moves_committed, 1,
 		                          memory_order_relaxed);
@@ -246,7 +342,7 @@ int svc__move_as(struct service *svc, struct loaded *l, int seat,
                  const json_t *action, struct svc_err *err)
 {
 	struct move_req m = {action, 1, l->g->seq};
-	int rc = try_move(svc, l, seat, &m, NULL, NULL, NULL, err);
+	int rc = try_move(svc, l, seat, &m, "bot", NULL, NULL, err);
 	return rc == BD_ECONFLICT ? BD_ESTALE : rc;
 }
 

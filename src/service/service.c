@@ -431,6 +431,29 @@ int service_actions(struct service *svc, const char *id, const char *token,
 
 /* ---- GET /v1/games/{id}/moves ---- */
 
+json_t *svc__move_entry(const struct engine_game *after,
+                        const struct engine_game *now, uint64_t seq, int seat,
+                        const char *action, const char *reason,
+                        int64_t created_ms, int viewer)
+{
+	json_t *a = json_loads(action, 0, NULL);
+	json_t *shown =
+	    a ? engine_move_view(after, now, seat, a, viewer) : NULL;
+	json_t *outcome =
+	    a ? engine_move_outcome(after, now, seat, a, viewer) : NULL;
+	json_decref(a);
+	/* "o" steals shown and outcome even when json_pack fails. */
+	json_t *e = json_pack("{s:I,s:i,s:o,s:o,s:o}", "seq", (json_int_t)seq,
+	                      "seat", seat, "action", shown, "outcome", outcome,
+	                      "time", svc__iso_time(created_ms));
+	if (e && reason &&
+	    json_object_set_new(e, "by", json_string(reason)) < 0) {
+		json_decref(e);
+		e = NULL;
+	}
+	return e;
+}
+
 struct moves_ctx {
 	struct engine_game *g;         /* the state at the page's start */
 	const struct engine_game *now; /* the state the caller sees */
@@ -446,18 +469,8 @@ static int moves_one(void *ctx, uint64_t seq, int seat, const char *action,
 	int rc = load_apply_logged(mc->g, seq, seat, action, mc->err);
 	if (rc < 0)
 		return rc;
-	json_t *a = json_loads(action, 0, NULL);
-	json_t *shown =
-	    a ? engine_move_view(mc->g, mc->now, seat, a, mc->viewer) : NULL;
-	json_decref(a);
-	json_t *e =
-	    json_pack("{s:I,s:i,s:o,s:o}", "seq", (json_int_t)seq, "seat", seat,
-	              "action", shown, "time", svc__iso_time(created_ms));
-	if (e && reason &&
-	    json_object_set_new(e, "by", json_string(reason)) < 0) {
-		json_decref(e);
-		e = NULL;
-	}
+	json_t *e = svc__move_entry(mc->g, mc->now, seq, seat, action, reason,
+	                            created_ms, mc->viewer);
 	return json_array_append_new(mc->moves, e) < 0 ? BD_ENOMEM : 0;
 }
 

@@ -3,9 +3,12 @@
  * A stream owns an engine_game copy at the seq of the last event it
  * produced.  Each service_stream_next applies the log tail after that seq
  * (never the whole log again) and turns each move into an event the
- * viewer may see: the action through engine_move_view, the state through
- * the view, exactly as GET /v1/games/{id}/moves and GET /v1/games/{id}
- * show them at that seq. */
+ * viewer may see: the move as GET /v1/games/{id}/moves shows it
+ * (svc__move_entry: action, outcome, time, by), redacted as of the game's
+ * state now, and the state as GET /v1/games/{id}?at=seq shows it.  A live
+ * event is built as its move lands, so it shows what was public then; a
+ * stream resumed later (after=N) shows what is public now: after the end,
+ * everything, as the log does (docs/history.md). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,15 +42,20 @@ static json_t *event_head(const char *event, uint64_t seq)
 	return json_pack("{s:s,s:I}", "event", event, "seq", (json_int_t)seq);
 }
 
-/* Adds status, to_act, view and result of g as `viewer` sees it. */
+/* Adds status, to_act, view and result of g as `viewer` sees it;
+ * `reveal` 1 (the game is over now, g may be earlier): the view shows
+ * everything, as GET /v1/games/{id}?at=N does once the game is over. */
 static int add_state(json_t *e, const struct engine_game *g, int viewer,
-                     int open_seats)
+                     int open_seats, int reveal)
 {
 	unsigned to_act = open_seats ? 0 : engine_game_to_act(g);
-	json_t *more = json_pack(
-	    "{s:s,s:o,s:o,s:o}", "status", svc__status(g, open_seats), "to_act",
-	    svc__seat_list(to_act), "view", svc__view(g, viewer, open_seats),
-	    "result", svc__result_json(g));
+	json_t *view = reveal && !open_seats
+	                   ? g->rules->view(g->state, viewer, 1)
+	                   : svc__view(g, viewer, open_seats);
+	json_t *more =
+	    json_pack("{s:s,s:o,s:o,s:o}", "status", svc__status(g, open_seats),
+	              "to_act", svc__seat_list(to_act), "view", view, "result",
+	              svc__result_json(g));
 	int rc = more && e ? json_object_update(e, more) : -1;
 	json_decref(more);
 	return rc < 0 ? BD_ENOMEM : 0;
@@ -61,37 +69,38 @@ static int append(json_t *events, json_t *e)
 static json_t *state_event(const struct svc_stream *st)
 {
 	json_t *e = event_head("state", st->g->seq);
-	if (add_state(e, st->g, st->viewer, st->open_seats) < 0) {
+	if (add_state(e, st->g, st->viewer, st->open_seats, 0) < 0) {
 		json_decref(e);
 		return NULL;
 	}
 	return e;
 }
 
-/* The move event for move `seq` by `seat`, g being the state right after
- * it.  `action` is the logged JSON text; `reason` why the server made it
- * ("timeout", shown as "by") or NULL; created_ms its time (unix ms, shown
- * as "time"). */
-static json_t *move_event(const struct svc_stream *st, uint64_t seq, int seat,
-                          const char *action, const char *reason,
-                          int64_t created_ms)
+/* A move read from the log for the next batch: its event is built once
+ * the batch knows the game's state now. */
+struct raw_move {
+	uint64_t seq;
+	int seat;
+	char *action; /* the logged JSON text, malloc'd */
+	char *reason; /* "timeout", "bot", "resigned" or NULL; malloc'd */
+	int64_t created_ms;
+};
+
+/* The move event for logged move m, st->g being the state right after it
+ * and `now` the game's state now (at m's seq or later): the log's entry
+ * for the viewer as of now (svc__move_entry), then the state at m. */
+static json_t *move_event(const struct svc_stream *st,
+                          const struct engine_game *now,
+                          const struct raw_move *m)
 {
-	json_t *a = json_loads(action, 0, NULL);
-	/* As of right after the move, as it showed live (a replayed stream
-	 * equals the live one, tests/http/test_properties.py), unlike GET
-	 * /moves, which shows what was revealed since. */
-	json_t *shown =
-	    a ? engine_move_view(st->g, st->g, seat, a, st->viewer) : NULL;
-	json_decref(a);
-	/* "o" steals shown even when json_pack fails. */
-	json_t *who = json_pack("{s:i,s:o,s:o}", "seat", seat, "action", shown,
-	                        "time", svc__iso_time(created_ms));
-	json_t *e = event_head("move", seq);
-	int rc = who && e ? json_object_update(e, who) : -1;
-	json_decref(who);
-	if (rc == 0 && reason)
-		rc = json_object_set_new(e, "by", json_string(reason));
-	if (rc < 0 || add_state(e, st->g, st->viewer, 0) < 0) {
+	struct rules_result res;
+	json_t *entry = svc__move_entry(st->g, now, m->seq, m->seat, m->action,
+	                                m->reason, m->created_ms, st->viewer);
+	json_t *e = event_head("move", m->seq);
+	int rc = entry && e ? json_object_update(e, entry) : -1;
+	json_decref(entry);
+	if (rc < 0 || add_state(e, st->g, st->viewer, 0,
+	                        engine_game_result(now, &res)) < 0) {
 		json_decref(e);
 		return NULL;
 	}
@@ -196,6 +205,8 @@ struct next_ctx {
 	struct svc_stream *st;
 	json_t *events;
 	struct svc_err err;
+	struct raw_move raw[SVC_STREAM_BATCH]; /* the batch's moves */
+	size_t nraw;
 };
 
 static int next_one(void *ctx, uint64_t seq, int seat, const char *action,
@@ -203,17 +214,72 @@ static int next_one(void *ctx, uint64_t seq, int seat, const char *action,
 {
 	struct next_ctx *nc = ctx;
 	struct svc_stream *st = nc->st;
-	if (seq > st->sent && json_array_size(nc->events) >= SVC_STREAM_BATCH)
+	if (seq <= st->sent) /* replaying up to where the client is */
+		return load_apply_logged(st->g, seq, seat, action, &nc->err);
+	if (json_array_size(nc->events) + nc->nraw >= SVC_STREAM_BATCH)
 		return STREAM_STOP;
-	int rc = load_apply_logged(st->g, seq, seat, action, &nc->err);
-	if (rc < 0 || seq <= st->sent)
-		return rc; /* replaying up to where the client is */
-	rc = append(nc->events,
-	            move_event(st, seq, seat, action, reason, created_ms));
-	if (rc == 0) {
-		st->sent = seq;
-		st->emitted = 1;
+	struct raw_move *m = &nc->raw[nc->nraw];
+	*m = (struct raw_move){seq, seat, strdup(action),
+	                       reason ? strdup(reason) : NULL, created_ms};
+	nc->nraw++; /* freed by raw_release, whatever failed */
+	return m->action && (!reason || m->reason) ? 0 : BD_ENOMEM;
+}
+
+static void raw_release(struct next_ctx *nc)
+{
+	for (size_t i = 0; i < nc->nraw; i++) {
+		free(nc->raw[i].action);
+		free(nc->raw[i].reason);
 	}
+	nc->nraw = 0;
+}
+
+/* The game's state now, at seq at_least or later, into *out (a new copy):
+ * the cached state when it is that recent, else a load. */
+static int state_now(struct service *svc, const struct svc_stream *st,
+                     uint64_t at_least, struct engine_game **out)
+{
+	struct engine_game *g = engine_cache_get(svc->cache, st->key);
+	if (!g || g->seq < at_least) {
+		struct loaded l;
+		struct svc_err err = {0};
+		engine_game_free(g);
+		int rc = load_game_key(svc->st, svc->cache, st->key, &l, &err);
+		if (rc < 0)
+			return rc;
+		g = l.g;
+		l.g = NULL;
+		loaded_release(&l);
+	}
+	if (g->seq < at_least) { /* the log ran ahead of its row: later */
+		engine_game_free(g);
+		return BD_EBUSY;
+	}
+	*out = g;
+	return 0;
+}
+
+/* Applies the batch's moves to st->g and appends their events, redacted
+ * as of the game's state now. */
+static int emit_moves(struct service *svc, struct next_ctx *nc)
+{
+	struct svc_stream *st = nc->st;
+	struct engine_game *now = NULL;
+	if (nc->nraw == 0)
+		return 0;
+	int rc = state_now(svc, st, nc->raw[nc->nraw - 1].seq, &now);
+	for (size_t i = 0; rc == 0 && i < nc->nraw; i++) {
+		const struct raw_move *m = &nc->raw[i];
+		rc = load_apply_logged(st->g, m->seq, m->seat, m->action,
+		                       &nc->err);
+		if (rc == 0)
+			rc = append(nc->events, move_event(st, now, m));
+		if (rc == 0) {
+			st->sent = m->seq;
+			st->emitted = 1;
+		}
+	}
+	engine_game_free(now);
 	return rc;
 }
 
@@ -397,9 +463,13 @@ int service_stream_next(struct service *svc, struct svc_stream *st,
 	if (rc == 0 && !st->ended)
 		rc = store_moves_each(svc->st, st->key, st->g->seq, next_one,
 		                      &nc);
+	int full = rc == STREAM_STOP;
+	if (full || rc == 0)
+		rc = emit_moves(svc, &nc);
+	raw_release(&nc);
 	struct rules_result res;
-	if (rc == STREAM_STOP) {
-		rc = 0; /* a full batch: the caller asks again */
+	if (full) {
+		rc = rc < 0 ? rc : 0; /* a full batch: the caller asks again */
 	} else if (rc == 0 && !st->ended && engine_game_result(st->g, &res) &&
 	           json_array_size(nc.events) < SVC_STREAM_BATCH) {
 		if (st->emitted)

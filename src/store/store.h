@@ -336,8 +336,9 @@ struct store_move {
 	unsigned to_act;         /* seats to act after the move */
 	const char *result;      /* JSON text, or NULL while the game runs */
 	int64_t at_ms;           /* when it was made (unix ms); 0: now */
-	const char *reason;      /* why the server made it ("timeout"), or NULL:
-	                            its seat sent it */
+	const char *reason;      /* why the server made it ("timeout", "bot",
+	                            "resigned": sql/0015), or NULL: its seat
+	                            sent it */
 	const char *clock_state; /* the seats' clocks after it (JSON text,
 	                            sql/0006), or NULL: untimed game */
 	int64_t deadline_ms;     /* the earliest deadline after it (unix
@@ -350,12 +351,16 @@ struct store_move {
 	const unsigned char *state_hash; /* STORE_STATE_HASH_LEN bytes: the
 	                            hash of the state after it
 	                            (engine_state_hash), or NULL: none */
+	const struct store_move *then;   /* the next move, appended after it
+	                              in the same transaction (the server's
+	                              moves for resigned seats), or NULL */
 };
 
-/* Appends move expected_seq+1 to game `key`, in one BEGIN IMMEDIATE
- * transaction that first checks the game is still at expected_seq, with
- * the idempotency record idem if not NULL.  BD_ECONFLICT (and
- * *current_seq, if not NULL, set) when another move landed first;
+/* Appends move expected_seq+1 to game `key` (and the moves chained on
+ * by m->then after it, expected_seq+2...: all or none), in one BEGIN
+ * IMMEDIATE transaction that first checks the game is still at
+ * expected_seq, with the idempotency record idem if not NULL.  BD_ECONFLICT
+ * (and *current_seq, if not NULL, set) when another move landed first;
  * BD_ENOTFOUND when no such game; BD_EREPLAY when idem's scope is already
  * recorded; BD_EBUSY when the lock could not be had in time. */
 int store_move_append(struct store *s, int64_t key, uint64_t expected_seq,

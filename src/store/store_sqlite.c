@@ -1807,26 +1807,31 @@ static int append_tx(struct conn *c, void *ctx)
 		return BD_ECONFLICT;
 	if ((rc = store__idem_put(c, x->idem)) < 0)
 		return rc;
-	const struct store_move *m = x->m;
-	int64_t next = seq.v + 1, now = m->at_ms ? m->at_ms : store__now_ms();
+	int64_t next = seq.v;
 	struct ev_before before;
 	if ((rc = store__events_before(c, x->key, &before)) < 0)
 		return rc;
-	rc = store__run(c, ST_MOVE_INSERT,
-	                ARGS(A_I64(x->key), A_I64(next), A_I64(m->seat),
-	                     A_TEXT(m->action), A_I64(now), A_TEXT(m->reason),
-	                     A_BLOB(m->state_hash, STORE_STATE_HASH_LEN)),
-	                NULL, NULL);
-	if (rc == 0)
-		rc = store__run(c, ST_GAME_ADVANCE,
-		                ARGS(A_I64(x->key), A_I64(next),
-		                     A_TEXT(m->status), A_I64(m->to_act),
-		                     A_TEXT(m->result), A_I64(now),
-		                     A_TEXT(m->clock_state),
-		                     A_I64(m->deadline_ms), A_I64(m->soon_ms)),
-		                NULL, NULL);
-	if (rc == 0 && m->snapshot)
-		rc = put_snapshot(c, x->key, (uint64_t)next, m->snapshot);
+	for (const struct store_move *m = x->m; rc == 0 && m; m = m->then) {
+		int64_t now = m->at_ms ? m->at_ms : store__now_ms();
+		next++;
+		rc = store__run(
+		    c, ST_MOVE_INSERT,
+		    ARGS(A_I64(x->key), A_I64(next), A_I64(m->seat),
+		         A_TEXT(m->action), A_I64(now), A_TEXT(m->reason),
+		         A_BLOB(m->state_hash, STORE_STATE_HASH_LEN)),
+		    NULL, NULL);
+		if (rc == 0)
+			rc = store__run(
+			    c, ST_GAME_ADVANCE,
+			    ARGS(A_I64(x->key), A_I64(next), A_TEXT(m->status),
+			         A_I64(m->to_act), A_TEXT(m->result),
+			         A_I64(now), A_TEXT(m->clock_state),
+			         A_I64(m->deadline_ms), A_I64(m->soon_ms)),
+			    NULL, NULL);
+		if (rc == 0 && m->snapshot)
+			rc = put_snapshot(c, x->key, (uint64_t)next,
+			                  m->snapshot);
+	}
 	if (rc == 0)
 		rc = store__events_after(c, x->key, &before);
 	return rc;

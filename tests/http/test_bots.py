@@ -299,11 +299,13 @@ def bots_play_out_a_game_every_person_left(binary):
         check(r.status == 201 and r.json["status"] == "active", "the game goes on: %r" % r)
         after = r.json["seq"]
         g = wait_finished(s, gid)
-        # (The resigned seat is played at random by the engine: it may
-        # even win.)
+        # (The resigned seat is played at random by the server, its
+        # decisions logged "by":"resigned": it may even win.)
         check(g["result"] is not None and g["result"]["winners"], "a result: %r" % g["result"])
         moves = check_log(s, gid, g)[after:]
-        check({m["seat"] for m in moves} == {1, 2}, "the bots played it out")
+        check({m["seat"] for m in moves if m.get("by") == "bot"} == {1, 2} and
+              all(m.get("by") == ("resigned" if m["seat"] == 0 else "bot") for m in moves),
+              "the bots played it out (by:bot), the resigned seat's decisions by:resigned")
 
 
 # ---- restarts ----

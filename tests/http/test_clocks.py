@@ -80,7 +80,7 @@ def forfeited_once(s, gid, late):
     g = wait_seq(s, gid, 1)
     check(g["result"] == {"winners": [1 - late], "reason": "resignation"},
           "%s: the overdue seat forfeited: %r" % (gid, g["result"]))
-    check(log(s, gid) == [{"seq": 1, "seat": late, "action": {"type": "resign"},
+    check(log(s, gid) == [{"seq": 1, "seat": late, "action": {"type": "resign"}, "outcome": {},
                            "by": "timeout"}], "%s: exactly one timeout" % gid)
 
 
@@ -251,7 +251,7 @@ def forfeit_with_two_seats_the_other_wins(binary):
         check(g["result"] == {"winners": [1 - late], "reason": "resignation"},
               "the other seat wins: %r" % g["result"])
         m = log(s, gid)
-        check(m == [{"seq": 1, "seat": late, "action": {"type": "resign"}, "by": "timeout"}],
+        check(m == [{"seq": 1, "seat": late, "action": {"type": "resign"}, "outcome": {}, "by": "timeout"}],
               "one logged timeout: %r" % m)
         check(all(x["deadline"] is None for x in g["clock"]["seats"]), "no deadline after the end")
 

@@ -185,6 +185,16 @@ def catalog_texts(binary):
         en, fr = cats["en"], cats["fr"]
         same = [c["id"] for g in en for c, d in zip(en[g]["cards"], fr[g]["cards"]) if c["text"] == d["text"]]
         check(not same, "every card text translated: %r" % same)
+        # the black market's precise `effect` too (English: the rules
+        # module's own words, rules §8.2)
+        pairs = list(zip(en["agent-avenue"]["black_market"], fr["agent-avenue"]["black_market"]))
+        check(len(pairs) == 15 and all(c["id"] == d["id"] and c["effect"].strip() and d["effect"].strip() and
+                                       c["effect"] != d["effect"] for c, d in pairs),
+              "every black-market effect translated: %r" % [c["id"] for c, d in pairs if c["effect"] == d["effect"]])
+        check(dict((c["id"], c["effect"]) for c, d in pairs)["outpost"] ==
+              "the gainer recruits a Sentinel from its hand", "English effects are the rules module's")
+        check(dict((d["id"], d["effect"]) for c, d in pairs)["outpost"] ==
+              "le bénéficiaire recrute une Sentinelle de sa main", "French effects: %r" % pairs[8][1])
         check(en["agent-avenue"]["cards"][1]["name"] == "Enforcer", "English names")
     print("     %d card names and texts checked" % n)
 

@@ -223,7 +223,7 @@ def resigning(binary):
         check(r.json["players"][other]["resigned"] is True, "shown as resigned")
         log = s.request("GET", "/v1/games/%s/moves" % gid).json["moves"]
         log = [{k: v for k, v in m.items() if k != "time"} for m in log]  # when: test_display
-        check(log == [{"seq": 1, "seat": other, "action": {"type": "resign"}}], "logged: %r" % log)
+        check(log == [{"seq": 1, "seat": other, "action": {"type": "resign"}, "outcome": {}}], "logged: %r" % log)
         r = s.request("POST", "/v1/games/%s/resign" % gid, token=tok[waiting])
         check(r.status == 409 and r.json["type"].endswith(":game-over"), "over: %r" % r)
         s.kill()
@@ -237,8 +237,8 @@ def resigning(binary):
 @test
 def a_resigned_quantum_seat_is_played_at_random(binary):
     """Three seats: one resigns, the game goes on; the server takes its
-    decisions (uniformly random legal actions from the game's seeded
-    generator, so the log replays to the same game)."""
+    decisions (uniformly random legal actions, logged as moves of their own
+    with "by":"resigned", so the log replays to the same game)."""
     rng = random.Random(3)
     with server(binary) as s:
         r = s.request("POST", "/v1/games", {"game": "quantum", "seats": 3})
@@ -256,7 +256,9 @@ def a_resigned_quantum_seat_is_played_at_random(binary):
             check(r.status == 201, "move: %r" % r)
         check(actions(s, gid, tok[1]) == [], "the resigned seat has no actions")
         log = s.request("GET", "/v1/games/%s/moves" % gid).json["moves"]
-        check(all(m["seat"] != 1 for m in log[1:]), "its decisions are not posted moves")
+        check(all((m["seat"] == 1) == (m.get("by") == "resigned") for m in log[1:]) and
+              any(m["seat"] == 1 for m in log[1:]),
+              "its decisions are logged moves, by:resigned, and nobody else's are")
         before = game(s, gid, tok[0])
         s.kill()
         s.start()

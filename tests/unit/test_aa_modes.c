@@ -1510,11 +1510,12 @@ static void test_resigned_teammates(void)
 
 static void test_version(void)
 {
-	test_cond("§7 rules version 2 replays stored version-1 games",
-	          aa_rules.version == 2 && engine_rules_replays(&aa_rules, 1) &&
+	test_cond("§7 rules version 3 replays stored version-1 and -2 games",
+	          aa_rules.version == 3 && engine_rules_replays(&aa_rules, 1) &&
 	              engine_rules_replays(&aa_rules, 2) &&
+	              engine_rules_replays(&aa_rules, 3) &&
 	              !engine_rules_replays(&aa_rules, 0) &&
-	              !engine_rules_replays(&aa_rules, 3));
+	              !engine_rules_replays(&aa_rules, 4));
 }
 
 int main(void)

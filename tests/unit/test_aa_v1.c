@@ -137,8 +137,8 @@ static int replay(const json_t *game)
 int main(void)
 {
 	const struct rules *r = engine_rules_find("agent-avenue");
-	test_cond("§7 version 2 replays version-1 games",
-	          r && r->version == 2 && engine_rules_replays(r, 1));
+	test_cond("§7 version 3 replays version-1 games",
+	          r && r->version == 3 && engine_rules_replays(r, 1));
 	json_error_t e;
 	json_t *games = json_loads(aa_v1_games, 0, &e);
 	test_cond("the recorded version-1 games load",

@@ -1307,7 +1307,7 @@ static void test_catalog(void)
 	test_cond("engine table: id, title, version, seats",
 	          streq(aa_rules.id, "agent-avenue") &&
 	              streq(aa_rules.title, "Agent Avenue") &&
-	              aa_rules.version == 2 && aa_rules.replays_from == 1 &&
+	              aa_rules.version == 3 && aa_rules.replays_from == 1 &&
 	              aa_rules.min_seats == 2 && aa_rules.max_seats == 4 &&
 	              aa_rules.state_size == sizeof(struct aa_state));
 }

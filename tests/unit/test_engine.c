@@ -222,6 +222,63 @@ static void test_resigned_seat_is_played_randomly(void)
 	engine_game_free(b);
 }
 
+/* A game stored under a version from logs_resigned_from on leaves its
+ * resigned seats' decisions to the caller, who logs them as moves
+ * (engine_game_stored_under); an older one has them played inside apply,
+ * and the move they followed has an unknown outcome (null). */
+static void test_resigned_seat_left_to_the_caller(void)
+{
+	struct rules logged = race_rules;
+	logged.version = 2;
+	logged.logs_resigned_from = 2;
+	struct engine_game *g = NULL, *old = NULL;
+	struct rules_why why;
+	engine_game_new(&logged, 3, NULL, NULL, 7, &g, &why);
+	engine_game_new(&logged, 3, NULL, NULL, 7, &old, &why);
+	engine_game_stored_under(g, 2);
+	engine_game_stored_under(old, 1);
+	test_cond("stored under the version that logs them: the caller plays",
+	          g->autoplay == 0 && old->autoplay == 1);
+	json_t *resign = json_pack("{s:s}", "type", "resign");
+	int rs = (turn_of(g) + 1) % 3; /* the next seat to act resigns */
+	apply_json(g, rs, "{\"type\":\"resign\"}");
+	apply_json(old, rs, "{\"type\":\"resign\"}");
+	json_t *o = engine_move_outcome(g, g, rs, resign, ENGINE_SPECTATOR);
+	test_cond("a resignation's outcome is {}",
+	          json_is_object(o) && json_object_size(o) == 0);
+	json_decref(o);
+	int mover = turn_of(g);
+	apply_json(g, mover, "{\"type\":\"add\",\"n\":1}");
+	apply_json(old, mover, "{\"type\":\"add\",\"n\":1}");
+	test_cond("the resigned seat waits for the caller",
+	          engine_game_resigned_due(g) == rs &&
+	              (engine_game_to_act(g) & (1u << rs)));
+	test_cond("in an older game it never waits",
+	          engine_game_resigned_due(old) == -1 &&
+	              !(engine_game_to_act(old) & (1u << rs)));
+	struct engine_actions list = {0};
+	engine_game_legal(g, rs, &list);
+	test_cond("the caller plays it with a listed action",
+	          list.n > 0 &&
+	              engine_game_play(g, rs, &list.v[0], &why) == 0 &&
+	              engine_game_resigned_due(g) == -1);
+	engine_actions_free(&list);
+	json_t *add = json_pack("{s:s,s:i}", "type", "add", "n", 1);
+	o = engine_move_outcome(old, old, mover, add, ENGINE_SPECTATOR);
+	test_cond("a move followed by the engine's auto-play: outcome null",
+	          old->autoplayed && json_is_null(o));
+	json_decref(o);
+	o = engine_move_outcome(g, g, rs, add, ENGINE_SPECTATOR);
+	test_cond("rules without move_outcome: {}",
+	          !g->autoplayed && json_is_object(o) &&
+	              json_object_size(o) == 0);
+	json_decref(o);
+	json_decref(add);
+	json_decref(resign);
+	engine_game_free(g);
+	engine_game_free(old);
+}
+
 static void test_cache(void)
 {
 	struct engine_cache *c = engine_cache_new(2);
@@ -293,6 +350,7 @@ int main(void)
 	test_refused_move_changes_nothing();
 	test_two_seat_resignation();
 	test_resigned_seat_is_played_randomly();
+	test_resigned_seat_left_to_the_caller();
 	test_cache();
 	test_snapshot();
 	test_rng();

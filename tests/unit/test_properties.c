@@ -95,7 +95,7 @@ enum prop {
 	P_TWIN_LOG,     /* a twin world's setup and log are accepted */
 	P_TWIN_VIEW,    /* the viewer's view is the same in both worlds */
 	P_TWIN_ACTIONS, /* the viewer's actions and to_act are the same */
-	P_TWIN_MOVES,   /* the viewer's move views are the same */
+	P_TWIN_MOVES,   /* the viewer's move views and outcomes alike */
 	P_TWIN_REFUSED, /* the viewer's refusals say the same */
 	P_TWIN_DIFFER,  /* twins differ from their original (not vacuous) */
 	P_SEED,         /* another seed, the same game while no number drawn */
@@ -105,7 +105,7 @@ enum prop {
 
 static const char *const prop_names[NPROP] = {
     "replay from the seed: engine_game bytes equal after every move",
-    "replay from the seed: views, actions and move views equal",
+    "replay from the seed: views, actions, move views and outcomes equal",
     "seats to act have actions, the others none",
     "every listed action is accepted",
     "malformed actions are refused and change nothing",
@@ -115,7 +115,7 @@ static const char *const prop_names[NPROP] = {
     "twin worlds: setup and log accepted",
     "twin worlds: the viewer's views are equal",
     "twin worlds: the viewer's actions and to_act are equal",
-    "twin worlds: the viewer's move views are equal",
+    "twin worlds: the viewer's move views and outcomes are equal",
     "twin worlds: the viewer's refused actions get the same answer",
     "twin worlds differ in what the viewer may not see",
     "another seed: equal views while the game drew no number",
@@ -294,12 +294,17 @@ static void run_free(struct run *ru)
 }
 
 /* What `viewer` sees of move m (1-based) of a game whose states are
- * snap[] and whose current state is snap[now].  New reference. */
+ * snap[] and whose current state is snap[now]: {"action": its move view,
+ * "outcome": its outcome}, as the log shows them.  New reference. */
 static json_t *move_seen(struct engine_game *const *snap, const int *actor,
                          json_t *const *act, size_t m, size_t now, int viewer)
 {
-	return engine_move_view(snap[m], snap[now], actor[m - 1], act[m - 1],
-	                        viewer);
+	return json_pack("{s:o,s:o}", "action",
+	                 engine_move_view(snap[m], snap[now], actor[m - 1],
+	                                  act[m - 1], viewer),
+	                 "outcome",
+	                 engine_move_outcome(snap[m], snap[now], actor[m - 1],
+	                                     act[m - 1], viewer));
 }
 
 /* The text of viewer's view after k moves (borrowed; the run keeps it).

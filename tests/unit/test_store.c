@@ -464,6 +464,53 @@ static void test_append_stale(void)
 	test_cond("stale: no move was written", count_moves("stale") == 2);
 }
 
+/* A move with the server's moves for resigned seats chained on (m.then):
+ * all land in one transaction at dense seqs with their reasons (sql/0015
+ * accepts "bot" and "resigned"), or none does. */
+static void test_append_chain(void)
+{
+	struct store *s = NULL;
+	open_store("chain", 1, &s);
+	int64_t key = 0;
+	create_game(s, 35, "agent-avenue", "active", &key);
+	struct store_move m[3] = {move(0, "{\"a\":1}"), move(1, "{\"a\":2}"),
+	                          move(0, "{\"a\":3}")};
+	m[0].reason = "bot";
+	m[1].reason = m[2].reason = "resigned";
+	m[0].then = &m[1];
+	m[1].then = &m[2];
+	test_cond("chain: three moves appended at once",
+	          store_move_append(s, key, 0, m, NULL, NULL) == 0);
+	struct seen_moves all = {0};
+	store_moves_each(s, key, 0, see_move, &all);
+	test_cond("chain: seqs 1..3 in order, each its seat",
+	          all.n == 3 && all.seq[2] == 3 && all.seat[1] == 1 &&
+	              strcmp(all.action[2], "{\"a\":3}") == 0);
+	struct store_game g = {0};
+	store_game_get(s, "0000000000000023", &g);
+	test_cond("chain: the row is at the last seq", g.seq == 3);
+	store_game_release(&g);
+	uint64_t cur = 0;
+	m[1].reason = "because"; /* refused by the CHECK: the chain with it */
+	test_cond("chain: a chain with a bad move is refused",
+	          store_move_append(s, key, 3, m, NULL, &cur) < 0);
+	test_cond("chain: a stale chain is a conflict",
+	          store_move_append(s, key, 1, m, NULL, &cur) == BD_ECONFLICT &&
+	              cur == 3);
+	store_close(s);
+	test_cond("chain: no move of a refused chain was written",
+	          count_moves("chain") == 3);
+	test_cond("chain: the reasons are logged",
+	          raw_query("chain",
+	                    "SELECT count(*) = 1 FROM moves WHERE seq = 1 AND "
+	                    "reason = 'bot'",
+	                    NULL, 0) == 1 &&
+	              raw_query("chain",
+	                        "SELECT count(*) = 2 FROM moves WHERE "
+	                        "reason = 'resigned'",
+	                        NULL, 0) == 1);
+}
+
 static void test_moves_each(void)
 {
 	struct store *s = NULL;
@@ -921,7 +968,8 @@ static void test_idempotency_records(void)
 	                       NULL,     0,
 	                       NULL,     NULL,
 	                       0,        0,
-	                       NULL,     NULL};
+	                       NULL,     NULL,
+	                       NULL};
 	test_cond("idem: recorded with the move",
 	          store_move_append(s, key, 0, &m, &rec, NULL) == 0);
 	uint64_t cur = 0;
@@ -1066,14 +1114,16 @@ static void test_events(void)
 	                       NULL,     0,
 	                       NULL,     NULL,
 	                       0,        0,
-	                       NULL,     NULL};
+	                       NULL,     NULL,
+	                       NULL};
 	store_move_append(s, key, 0, &m, NULL, NULL);
 	m = (struct store_move){1,        "{\"type\":\"x\"}",
 	                        "active", 2,
 	                        NULL,     0,
 	                        NULL,     NULL,
 	                        0,        0,
-	                        NULL,     NULL};
+	                        NULL,     NULL,
+	                        NULL};
 	store_move_append(s, key, 1, &m, NULL, NULL);
 	b = events_of(s, bob);
 	test_cond("events: a turn when the seat comes to act, not again while "
@@ -1089,6 +1139,7 @@ static void test_events(void)
 	                        NULL,
 	                        0,
 	                        0,
+	                        NULL,
 	                        NULL,
 	                        NULL};
 	store_move_append(s, key, 2, &m, NULL, NULL);
@@ -1639,6 +1690,7 @@ int main(void)
 	test_seat_for_token();
 	test_append();
 	test_append_stale();
+	test_append_chain();
 	test_moves_each();
 	test_snapshots();
 	test_games_each();

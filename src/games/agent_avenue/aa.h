@@ -167,6 +167,24 @@ struct aa_team {
 };
 
 /* The whole game.  Copies with memcpy. */
+/* What the last action made known, for its move's outcome (aa_json.c,
+ * docs/history.md).  aa_apply clears it first; a list that would
+ * overflow keeps its first entries (no action reaches the bounds: one
+ * recruit step is 2 recruits, and a chain at most one per black-market
+ * card). */
+#define AA_LAST_MAX 16
+struct aa_last {
+	uint8_t recruited_n;                  /* agents put in play, in order */
+	uint8_t recruited[AA_LAST_MAX];       /* enum aa_card */
+	uint8_t recruited_team[AA_LAST_MAX];  /* the team whose play it joined */
+	uint8_t supply_n;                     /* black-market cards turned up */
+	uint8_t supply[AA_LAST_MAX];          /* enum aa_bm, in order */
+	uint8_t drawn_n[AA_SEATS_MAX];        /* agents each seat drew */
+	uint8_t drawn[AA_SEATS_MAX][AA_LAST_MAX]; /* enum aa_card, in order;
+	                                         known to that seat alone
+	                                         until the end (§5) */
+};
+
 struct aa_state {
 	struct aa_player players[AA_SEATS_MAX]; /* indexed by seat */
 	struct aa_team teams[AA_TEAMS];         /* indexed by team */
@@ -202,11 +220,12 @@ struct aa_state {
 	                               whose chained takes are not over
 	                               (R24), oldest first */
 	uint8_t chain_size;
-	uint8_t bm_team;      /* take/resolve phases: the team taking */
-	uint8_t pending_card; /* resolve phase: the card being resolved */
-	uint8_t pending_seat; /* resolve phase: its gainer */
-	uint8_t winner;       /* the winning team when over, else 0 */
-	uint8_t reason;       /* enum aa_reason; NONE while running */
+	uint8_t bm_team;        /* take/resolve phases: the team taking */
+	uint8_t pending_card;   /* resolve phase: the card being resolved */
+	uint8_t pending_seat;   /* resolve phase: its gainer */
+	uint8_t winner;         /* the winning team when over, else 0 */
+	uint8_t reason;         /* enum aa_reason; NONE while running */
+	struct aa_last last;    /* what the last action made known */
 };
 
 /* A move, as binary.  Fields a type does not use are 0. */

@@ -881,6 +881,56 @@ static json_t *edge_move_view(const void *after, const void *now, int actor,
 	return o;
 }
 
+/* rules §5 and §8.1: what a move made known (docs/history.md): the
+ * agents it put in play, face up for all ({"team","agent"}: the team whose
+ * play it joined; the face-down card of a recruit is among them), the
+ * black-market cards it turned face up into the supply, and the agents each
+ * seat drew: how many for all (hand sizes are public), which only for that
+ * seat until the end.  Keys with nothing to say are left out. */
+static json_t *edge_move_outcome(const void *after, int actor, int viewer,
+                                 int over)
+{
+	const struct aa_last *l = &((const struct aa_state *)after)->last;
+	const struct aa_state *s = after;
+	json_t *o = json_object(), *rec = json_array(), *sup = json_array(),
+	       *drawn = json_array();
+	(void)actor;
+	for (unsigned i = 0; i < l->recruited_n; i++)
+		json_array_append_new(
+		    rec, json_pack("{s:i,s:s}", "team", l->recruited_team[i],
+		                   "agent", aa_card_info[l->recruited[i]].id));
+	for (unsigned i = 0; i < l->supply_n; i++)
+		json_array_append_new(sup,
+		                      json_string(aa_bm_info[l->supply[i]].id));
+	for (int p = 0; p < s->seats; p++) {
+		if (!l->drawn_n[p])
+			continue;
+		json_t *d =
+		    json_pack("{s:i,s:i}", "seat", p, "count", l->drawn_n[p]);
+		json_t *agents = json_array();
+		for (unsigned i = 0; (p == viewer || over) && i < l->drawn_n[p];
+		     i++)
+			json_array_append_new(
+			    agents,
+			    json_string(aa_card_info[l->drawn[p][i]].id));
+		if (p == viewer || over)
+			json_object_set_new(d, "agents", agents);
+		else
+			json_decref(agents);
+		json_array_append_new(drawn, d);
+	}
+	if (json_array_size(rec))
+		json_object_set(o, "recruited", rec);
+	if (json_array_size(sup))
+		json_object_set(o, "supply", sup);
+	if (json_array_size(drawn))
+		json_object_set(o, "drawn", drawn);
+	json_decref(rec);
+	json_decref(sup);
+	json_decref(drawn);
+	return o;
+}
+
 /* ---- catalog ---- */
 
 static json_t *moves_json(const struct aa_card_info *c)
@@ -945,8 +995,10 @@ static json_t *edge_catalog(void)
 const struct rules aa_rules = {
     .id = "agent-avenue",
     .title = "Agent Avenue",
-    .version = 2,      /* 2: the advanced mode and the team variant */
+    .version = 3,      /* 2: the advanced mode and the team variant;
+                          3: resigned seats' decisions are logged moves */
     .replays_from = 1, /* base games of version 1 replay unchanged */
+    .logs_resigned_from = 3,
     .min_seats = AA_SEATS,
     .max_seats = AA_SEATS_MAX,
     .state_size = sizeof(struct aa_state),
@@ -962,5 +1014,6 @@ const struct rules aa_rules = {
     .observe = edge_observe,
     .view = edge_view,
     .move_view = edge_move_view,
+    .move_outcome = edge_move_outcome,
     .result = edge_result,
 };

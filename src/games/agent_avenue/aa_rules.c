@@ -237,7 +237,11 @@ static void hand_remove(struct aa_player *p, uint8_t card)
  * end of p's hand.  The deck must not be empty (it is never reshuffled). */
 static void draw(struct aa_state *s, struct aa_player *p)
 {
+	struct aa_last *l = &s->last;
+	size_t seat = (size_t)(p - s->players);
 	p->hand[p->hand_size++] = s->deck[--s->deck_size];
+	if (l->drawn_n[seat] < AA_LAST_MAX)
+		l->drawn[seat][l->drawn_n[seat]++] = s->deck[s->deck_size];
 	s->deck[s->deck_size] = 0;
 }
 
@@ -1142,6 +1146,11 @@ static int movement(struct aa_state *s, int team, int v)
 static int recruit(struct aa_state *s, int team, uint8_t card)
 {
 	struct aa_team *t = &s->teams[team];
+	struct aa_last *l = &s->last;
+	if (l->recruited_n < AA_LAST_MAX) {
+		l->recruited_team[l->recruited_n] = (uint8_t)team;
+		l->recruited[l->recruited_n++] = card;
+	}
 	int v =
 	    ongoing_move(s, team, card, icon_move(card, ++t->in_play[card]));
 	return v ? movement(s, team, v) : 0;
@@ -1321,6 +1330,9 @@ static int apply_take(struct aa_state *s, int seat, unsigned b, unsigned member,
 	if (s->bm_deck_size) {
 		s->supply[s->supply_size++] = s->bm_deck[--s->bm_deck_size];
 		s->bm_deck[s->bm_deck_size] = 0;
+		if (s->last.supply_n < AA_LAST_MAX)
+			s->last.supply[s->last.supply_n++] =
+			    s->supply[s->supply_size - 1];
 	}
 	if (aa_bm_info[b].ongoing) {
 		s->teams[t].row |= (uint16_t)(1u << b);
@@ -1386,6 +1398,7 @@ int aa_apply(struct aa_state *s, int seat, const struct aa_action *a,
 	if (!may_act(s, seat))
 		return rules_fail(why, BD_EILLEGAL, "§7.2",
 		                  "seat %d is not the seat to act", seat);
+	memset(&s->last, 0, sizeof s->last);
 	switch (a->type) {
 	case AA_ACT_DISCARD:
 		return apply_discard(s, seat, a->card, why);
@@ -1466,6 +1479,10 @@ void aa_determinize(struct aa_state *s, int viewer, struct rng *rng)
 	}
 	if (hide_down)
 		s->played[1] = pool[n++];
+	/* what the others drew last is theirs (§5): not in the sample */
+	for (int p = 0; p < s->seats; p++)
+		if (p != viewer)
+			memset(s->last.drawn[p], 0, sizeof s->last.drawn[p]);
 	/* the black-market deck: its cards in enum order, shuffled */
 	uint8_t in_deck[AA_BM_KINDS] = {0};
 	for (unsigned i = 0; i < s->bm_deck_size; i++)

@@ -202,6 +202,19 @@ struct qt_state {
 	/* the dice rolled by the last action, in roll order */
 	uint8_t last_dice[QT_LAST_DICE]; /* 1..6 */
 	uint8_t last_dice_n;             /* 0..QT_LAST_DICE */
+	/* what each of last_dice was rolled for (the move's outcome,
+	 * docs/history.md): enum qt_roll_for, the seat, the ship or -1 */
+	uint8_t last_for[QT_LAST_DICE];
+	uint8_t last_seat[QT_LAST_DICE];
+	int8_t last_ship[QT_LAST_DICE];
+	/* what the next qt_roll is for (qt_roll_for sets it) */
+	uint8_t roll_for, roll_seat;
+	int8_t roll_ship;
+	/* the cards the last action turned face up into the rows, in order:
+	 * card ids, and 1 for the gambit row (0: the command row) */
+	uint8_t last_cards[2 * QT_ROW];
+	uint8_t last_cards_gambit[2 * QT_ROW];
+	uint8_t last_cards_n; /* 0..2 * QT_ROW */
 	uint8_t reorg_ships;             /* REORGANIZATION: bit set of ships
 	                                    still to place */
 	/* command cards taken but not working yet: they start to work at
@@ -359,8 +372,22 @@ void qt_list_actions(const struct qt_state *s, int seat, qt_emit_fn emit,
                      void *ctx);
 
 /* A die roll 1..6: the next scripted die, else the generator.  Recorded
- * in last_dice. */
+ * in last_dice, with what qt_roll_for said it is for. */
 int qt_roll(struct qt_state *s, struct rng *rng);
+
+/* What a die is rolled for, in a move's outcome. */
+enum qt_roll_for {
+	QT_ROLL_OTHER,  /* a setup roll before any move */
+	QT_ROLL_ATTACK, /* the attacker's combat die, §6.1, §14 */
+	QT_ROLL_DEFEND, /* the defender's combat die */
+	QT_ROLL_SHIP,   /* a ship's new number: reconfigure, construct,
+	                   destroyed, setup re-roll, cards (§3.3, §5, §9) */
+	QT_ROLL_FIRST,  /* a roll-off for the first player, §3.4 */
+};
+
+/* Says what the next qt_roll calls are for: `why` (enum qt_roll_for),
+ * the seat, the ship (or -1). */
+void qt_roll_for(struct qt_state *s, int why, int seat, int ship);
 
 /* Starts the turn of seat (§4 start of turn) with n actions. */
 void qt_start_turn(struct qt_state *s, int seat, int n);

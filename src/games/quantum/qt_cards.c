@@ -67,13 +67,22 @@ static uint8_t draw_gam(struct qt_state *s, struct rng *rng)
 	            &s->gam_discard_n, rng);
 }
 
+/* A card turned face up into a row, for the move's outcome. */
+static void turned_up(struct qt_state *s, uint8_t card, int gambit)
+{
+	if (card == QT_NO_CARD || s->last_cards_n >= 2 * QT_ROW)
+		return;
+	s->last_cards_gambit[s->last_cards_n] = (uint8_t)gambit;
+	s->last_cards[s->last_cards_n++] = card;
+}
+
 static void refill(struct qt_state *s, struct rng *rng)
 {
 	for (int i = 0; i < QT_ROW; i++) {
 		if (s->row_cmd[i] == QT_NO_CARD)
-			s->row_cmd[i] = draw_cmd(s, rng);
+			turned_up(s, s->row_cmd[i] = draw_cmd(s, rng), 0);
 		if (s->row_gam[i] == QT_NO_CARD)
-			s->row_gam[i] = draw_gam(s, rng);
+			turned_up(s, s->row_gam[i] = draw_gam(s, rng), 1);
 	}
 }
 

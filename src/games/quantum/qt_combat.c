@@ -75,7 +75,9 @@ static int step(struct qt_state *s, int st, struct rng *rng)
 		return qt_has(s, b->def, QT_DANGEROUS) &&
 		       ask(s, b->def, QT_DEC_DANGEROUS);
 	case B_ROLL: /* rules §14: the attacker's die, then the defender's */
+		qt_roll_for(s, QT_ROLL_ATTACK, b->att, b->aship);
 		b->aroll = combat_die(s, rng, b->att);
+		qt_roll_for(s, QT_ROLL_DEFEND, b->def, b->dship);
 		b->droll = combat_die(s, rng, b->def);
 		return 0;
 	case B_ATT_CRUEL:
@@ -220,10 +222,13 @@ int qt_battle_decide(struct qt_state *s, int seat, const struct qt_action *a,
 		 * SCRAPPY one's own; the new roll is kept */
 		int own = kind != QT_DEC_CRUEL;
 		int attacker_die = (seat == b->att) == own;
-		if (attacker_die)
+		if (attacker_die) {
+			qt_roll_for(s, QT_ROLL_ATTACK, b->att, b->aship);
 			b->aroll = (uint8_t)qt_roll(s, rng);
-		else
+		} else {
+			qt_roll_for(s, QT_ROLL_DEFEND, b->def, b->dship);
 			b->droll = (uint8_t)qt_roll(s, rng);
+		}
 		if (kind == QT_DEC_CRUEL && seat == b->def)
 			b->def_cruel_hit = 1;
 		if (kind == QT_DEC_SCRAPPY)

@@ -104,6 +104,7 @@ void qt_ship_roll(struct qt_state *s, struct rng *rng, int seat, int ship,
 		qt_queue(s, d);
 		return;
 	}
+	qt_roll_for(s, QT_ROLL_SHIP, seat, ship);
 	s->ship[seat][ship].value = (uint8_t)qt_reroll_ship(s, rng, old);
 	/* rules §14.1: SCRAPPY is asked right after each ship roll on the
 	 * holder's own turn. */
@@ -133,8 +134,10 @@ int qt_roll_decide(struct qt_state *s, int seat, const struct qt_action *a,
 		return 0;
 	}
 	qt_pop_decision(s);
-	if (a->yes) /* rules §14.1: the same procedure again */
+	if (a->yes) { /* rules §14.1: the same procedure again */
+		qt_roll_for(s, QT_ROLL_SHIP, seat, d.ship);
 		sh->value = (uint8_t)qt_reroll_ship(s, rng, d.old);
+	}
 	return 0;
 }
 

@@ -165,7 +165,10 @@ static json_t *qj_catalog(void)
 const struct rules qt_rules = {
     .id = "quantum",
     .title = "Quantum",
-    .version = 2, /* 2: command-card powers */
+    .version = 3,      /* 2: command-card powers; 3: resigned seats'
+                          decisions are logged moves */
+    .replays_from = 2, /* games of version 2 replay unchanged */
+    .logs_resigned_from = 3,
     .min_seats = 2,
     .max_seats = 4,
     .state_size = sizeof(struct qt_state),
@@ -181,5 +184,6 @@ const struct rules qt_rules = {
     .estimate = qj_estimate,
     .view = qt_view_json,
     .move_view = qt_move_view_json,
+    .move_outcome = qt_move_outcome_json,
     .result = qj_result,
 };

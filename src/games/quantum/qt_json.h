@@ -57,4 +57,12 @@ json_t *qt_view_json(const void *state, int viewer, int over);
 json_t *qt_move_view_json(const void *after, const void *now, int actor,
                           const json_t *action, int viewer, int over);
 
+/* struct rules' move_outcome (docs/history.md): every die the move rolled,
+ * in roll order ({"for","seat","ship","value"}: "attack" and "defend" are
+ * a battle's combat dice, first and re-rolled, §6.1, §14; "ship" a ship's
+ * new number; "first_player" a roll-off, §3.4), and the cards it turned
+ * face up into the rows ({"row","card"}, §9.1).  All public at once. */
+json_t *qt_move_outcome_json(const void *after, int actor, int viewer,
+                             int over);
+
 #endif

@@ -13,9 +13,20 @@ int qt_roll(struct qt_state *s, struct rng *rng)
 		v = s->script[s->script_pos++];
 	else
 		v = (int)rng_below(rng, 6) + 1;
-	if (s->last_dice_n < QT_LAST_DICE)
+	if (s->last_dice_n < QT_LAST_DICE) {
+		s->last_for[s->last_dice_n] = s->roll_for;
+		s->last_seat[s->last_dice_n] = s->roll_seat;
+		s->last_ship[s->last_dice_n] = s->roll_ship;
 		s->last_dice[s->last_dice_n++] = (uint8_t)v;
+	}
 	return v;
+}
+
+void qt_roll_for(struct qt_state *s, int why, int seat, int ship)
+{
+	s->roll_for = (uint8_t)why;
+	s->roll_seat = (uint8_t)seat;
+	s->roll_ship = (int8_t)ship;
 }
 
 int qt_ship_at(const struct qt_state *s, struct qt_sq sq, int *owner)
@@ -313,6 +324,7 @@ int qt_apply(struct qt_state *s, int seat, const struct qt_action *a,
              struct rng *rng, struct rules_why *why)
 {
 	s->last_dice_n = 0;
+	s->last_cards_n = 0;
 	s->qnew = 0;
 	if (s->phase == QT_PH_OVER)
 		return rules_fail(why, BD_EILLEGAL, "§10", "the game is over");

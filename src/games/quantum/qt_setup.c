@@ -74,6 +74,7 @@ static int first_player(struct qt_state *s, struct rng *rng)
 		int roll[QT_MAX_SEATS], low = 7;
 		for (int p = 0; p < s->seats; p++)
 			if (tied >> p & 1) {
+				qt_roll_for(s, QT_ROLL_FIRST, p, -1);
 				roll[p] = qt_roll(s, rng);
 				low = roll[p] < low ? roll[p] : low;
 			}
@@ -166,8 +167,10 @@ static int reroll_step(struct qt_state *s, int seat, const struct qt_action *a,
 		return rules_fail(why, BD_EILLEGAL, "§3.3", "already decided");
 	/* rules §3.3: one re-roll of all three, kept. */
 	if (a->type == QT_A_SETUP_REROLL)
-		for (int i = 0; i < QT_START_SHIPS; i++)
+		for (int i = 0; i < QT_START_SHIPS; i++) {
+			qt_roll_for(s, QT_ROLL_SHIP, seat, i);
 			s->ship[seat][i].value = (uint8_t)qt_roll(s, rng);
+		}
 	s->undecided &= (uint8_t) ~(1u << seat);
 	if (s->undecided)
 		return 0;

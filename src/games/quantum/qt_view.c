@@ -209,3 +209,41 @@ json_t *qt_move_view_json(const void *after, const void *now, int actor,
 	(void)after, (void)now, (void)actor, (void)viewer, (void)over;
 	return json_deep_copy(action);
 }
+
+json_t *qt_move_outcome_json(const void *after, int actor, int viewer, int over)
+{
+	static const char *const roll_for[] = {[QT_ROLL_OTHER] = "other",
+	                                       [QT_ROLL_ATTACK] = "attack",
+	                                       [QT_ROLL_DEFEND] = "defend",
+	                                       [QT_ROLL_SHIP] = "ship",
+	                                       [QT_ROLL_FIRST] =
+	                                           "first_player"};
+	const struct qt_state *s = after;
+	(void)actor, (void)viewer, (void)over; /* dice and rows are public */
+	json_t *o = json_object(), *dice = json_array(), *cards = json_array();
+	for (int k = 0; k < s->last_dice_n; k++) {
+		unsigned why = s->last_for[k];
+		json_t *d = json_pack(
+		    "{s:s,s:i,s:i}", "for",
+		    why < sizeof roll_for / sizeof *roll_for ? roll_for[why]
+		                                             : "other",
+		    "seat", s->last_seat[k], "value", s->last_dice[k]);
+		if (d && s->last_ship[k] >= 0)
+			json_object_set_new(d, "ship",
+			                    json_integer(s->last_ship[k]));
+		json_array_append_new(dice, d);
+	}
+	for (int k = 0; k < s->last_cards_n; k++)
+		json_array_append_new(
+		    cards,
+		    json_pack("{s:s,s:s}", "row",
+		              s->last_cards_gambit[k] ? "gambit" : "command",
+		              "card", qt_card_name(s->last_cards[k])));
+	if (json_array_size(dice))
+		json_object_set(o, "dice", dice);
+	if (json_array_size(cards))
+		json_object_set(o, "cards", cards);
+	json_decref(dice);
+	json_decref(cards);
+	return o;
+}
