@@ -89,6 +89,15 @@ int main(int argc, char **argv)
 			wins++;
 		else
 			losses++;
+		/* progress on stderr: a long run cut short still tells */
+		fprintf(stderr,
+		        "bots-eval %s: game %ld: %s, %ld moves; %ld/%ld "
+		        "won so far\n",
+		        r->id, i + 1,
+		        w == 0        ? "unfinished"
+		        : w >> as & 1 ? "won"
+		                      : "lost",
+		        m, wins, i + 1);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	double secs = (double)(t1.tv_sec - t0.tv_sec) +

@@ -365,8 +365,10 @@ int qt_action_from_json(const json_t *j, struct qt_action *a,
 		return rules_fail(why, BD_EILLEGAL, "§4",
 		                  "an action is an object with a \"type\"");
 	int type = -1, named = -1, forms = 0;
+	const char *tname = json_string_value(t);
 	for (int i = 0; i < QT_NACTION_TYPES; i++) {
-		if (strcmp(shapes[i].name, json_string_value(t)) != 0)
+		if (shapes[i].name[0] != tname[0] ||
+		    strcmp(shapes[i].name, tname) != 0)
 			continue;
 		named = i;
 		forms++;
