@@ -83,53 +83,53 @@ static unsigned find_child(const struct tree *t, unsigned parent, int actor,
 
 /* Per listed action of a node being walked: its key's hash and its child
  * node (0: untried), grown with the action list; and the node's children
- * gathered in a flat array (their hashes and indices) so that looking up
- * every action does not walk the sibling list again each time. */
+ * in an open-addressing table by hash (slot: a node index, 0 empty; node
+ * 0 is the root, never a child), so that looking up every action costs
+ * one probe instead of a walk of the sibling list. */
 struct kids {
 	uint64_t *hash;
 	unsigned *child;
 	size_t cap;
-	uint64_t *chash;
-	unsigned *cidx;
-	size_t cn, ccap;
+	unsigned *slot;
+	size_t mask; /* table size - 1 (a power of 2), or 0 before any */
 };
 
-/* Gathers the children of `parent` into k->chash/cidx, in sibling
- * order. */
+/* Fills k's table with the children of `parent`. */
 static int kids_gather(struct kids *k, const struct tree *t, unsigned parent)
 {
-	k->cn = 0;
+	size_t cn = 0;
+	for (unsigned c = t->v[parent].child; c; c = t->v[c].sibling)
+		cn++;
+	size_t size = 64;
+	while (size < 2 * cn)
+		size *= 2;
+	if (size > k->mask + 1 || !k->slot) {
+		unsigned *v = realloc(k->slot, size * sizeof *v);
+		if (!v)
+			return BD_ENOMEM;
+		k->slot = v;
+		k->mask = size - 1;
+	}
+	memset(k->slot, 0, (k->mask + 1) * sizeof *k->slot);
 	for (unsigned c = t->v[parent].child; c; c = t->v[c].sibling) {
-		if (k->cn == k->ccap) {
-			size_t cap = k->ccap ? 2 * k->ccap : 64;
-			uint64_t *h = realloc(k->chash, cap * sizeof *h);
-			if (h)
-				k->chash = h;
-			unsigned *x = realloc(k->cidx, cap * sizeof *x);
-			if (x)
-				k->cidx = x;
-			if (!h || !x)
-				return BD_ENOMEM;
-			k->ccap = cap;
-		}
-		k->chash[k->cn] = t->v[c].hash;
-		k->cidx[k->cn++] = c;
+		size_t j = t->v[c].hash & k->mask;
+		while (k->slot[j])
+			j = (j + 1) & k->mask;
+		k->slot[j] = c;
 	}
 	return 0;
 }
 
-/* find_child over the gathered children: the same node (the first match
- * in sibling order), or 0. */
+/* find_child through k's table: the same node (children are unique per
+ * key), or 0. */
 static unsigned kids_find(const struct kids *k, const struct tree *t, int actor,
                           const struct engine_action *a, uint64_t h)
 {
-	for (size_t j = 0; j < k->cn; j++) {
-		if (k->chash[j] != h)
-			continue;
-		const struct node *nd = &t->v[k->cidx[j]];
-		if (nd->actor == actor &&
+	for (size_t j = h & k->mask; k->slot[j]; j = (j + 1) & k->mask) {
+		const struct node *nd = &t->v[k->slot[j]];
+		if (nd->hash == h && nd->actor == actor &&
 		    memcmp(&nd->action, a, sizeof *a) == 0)
-			return k->cidx[j];
+			return k->slot[j];
 	}
 	return 0;
 }
@@ -391,8 +391,7 @@ int mcts_choose(const struct engine_game *g, int seat,
 	engine_actions_free(&keys);
 	free(kid.hash);
 	free(kid.child);
-	free(kid.chash);
-	free(kid.cidx);
+	free(kid.slot);
 	engine_game_free(sample);
 	return rc;
 }

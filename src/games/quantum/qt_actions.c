@@ -211,12 +211,13 @@ int qt_basic_apply(struct qt_state *s, int seat, const struct qt_action *a,
 void qt_list_deploy_squares(const struct qt_state *s, int seat,
                             struct qt_action *a, qt_emit_fn emit, void *ctx)
 {
-	/* candidates in row-major order, each checked in full: the empty
-	 * squares, and without STEALTHY only the orbital positions of the
-	 * planets holding the seat's cubes */
+	/* candidates in row-major order: the empty squares, and without
+	 * STEALTHY only the orbital positions of the planets holding the
+	 * seat's cubes */
 	struct qt_bits free;
 	qt_free_bits(s, &free);
-	if (!qt_has(s, seat, QT_STEALTHY)) {
+	int stealthy = qt_has(s, seat, QT_STEALTHY);
+	if (!stealthy) {
 		struct qt_bits orbits = {{0}};
 		for (int p = 0; p < s->board.nplanets; p++) {
 			struct qt_sq o[4];
@@ -233,7 +234,9 @@ void qt_list_deploy_squares(const struct qt_state *s, int seat,
 		for (uint32_t c = free.row[r]; c; c &= c - 1) {
 			a->to =
 			    (struct qt_sq){(int8_t)r, (int8_t)__builtin_ctz(c)};
-			if (qt_deploy_square(s, seat, a->to))
+			/* without STEALTHY every candidate passes: an empty
+			 * orbital square of a planet with the seat's cube */
+			if (!stealthy || qt_deploy_square(s, seat, a->to))
 				emit(ctx, a);
 		}
 }
