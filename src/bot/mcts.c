@@ -35,14 +35,22 @@ struct tree {
  * keys have equal hashes). */
 static uint64_t key_hash(int actor, const struct engine_action *a)
 {
-	uint64_t h = 0x9e3779b97f4a7c15ull * (uint64_t)(actor + 2);
-	for (size_t i = 0; i < sizeof a->bytes; i += 8) {
+	/* independent multiplies per word (they run in parallel), then
+	 * one mix */
+	static const uint64_t k[ENGINE_ACTION_BYTES / 8] = {
+	    0x9e3779b97f4a7c15ull, 0xc2b2ae3d27d4eb4full,
+	    0x165667b19e3779f9ull, 0xd6e8feb86659fd93ull,
+	    0xff51afd7ed558ccdull, 0xc4ceb9fe1a85ec53ull};
+	_Static_assert(ENGINE_ACTION_BYTES == 48, "one constant a word");
+	uint64_t h = (uint64_t)(actor + 2) * 0x94d049bb133111ebull;
+	for (size_t i = 0; i < sizeof a->bytes / 8; i++) {
 		uint64_t w;
-		memcpy(&w, a->bytes + i, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
+		memcpy(&w, a->bytes + 8 * i, 8);
+		h += (w ^ (w >> 29)) * k[i];
 	}
-	return h;
+	h ^= h >> 32;
+	h *= 0xbf58476d1ce4e5b9ull;
+	return h ^ (h >> 29);
 }
 
 static int tree_add(struct tree *t, unsigned parent,

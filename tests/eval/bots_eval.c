@@ -10,7 +10,8 @@
  * decided by a cut search is still a fair game, but no longer replays
  * bit for bit.  FIRST (default 0) starts at game FIRST instead of 0, so
  * that one long match can run as several processes over disjoint games
- * (their win counts add up to the one run's).
+ * (their win counts add up to the one run's).  With BOTS_EVAL_PROGRESS
+ * set in the environment, a line per game goes to stderr.
  */
 #include <math.h>
 #include <stdio.h>
@@ -63,6 +64,7 @@ int main(int argc, char **argv)
 	struct bot_spec a, b;
 	unsigned max_ms = argc > 6 ? (unsigned)atoi(argv[6]) : 0;
 	long first = argc > 7 ? atol(argv[7]) : 0;
+	int progress = getenv("BOTS_EVAL_PROGRESS") != NULL;
 	if (!r || engine_seats_check(r, seats, NULL) || games < 1 ||
 	    spec_of(argv[4], &a) || spec_of(argv[5], &b) || first < 0) {
 		fprintf(stderr, "bots_eval: bad arguments\n");
@@ -92,15 +94,18 @@ int main(int argc, char **argv)
 			wins++;
 		else
 			losses++;
-		/* progress on stderr: a long run cut short still tells */
-		fprintf(stderr,
-		        "bots-eval %s: game %ld: %s, %ld moves; %ld/%ld "
-		        "won so far\n",
-		        r->id, i + 1,
-		        w == 0        ? "unfinished"
-		        : w >> as & 1 ? "won"
-		                      : "lost",
-		        m, wins, i + 1 - first);
+		/* progress on stderr (BOTS_EVAL_PROGRESS set): a long run
+		 * cut short still tells */
+		if (progress)
+			fprintf(
+			    stderr,
+			    "bots-eval %s: game %ld: %s, %ld moves; %ld/%ld "
+			    "won so far\n",
+			    r->id, i + 1,
+			    w == 0        ? "unfinished"
+			    : w >> as & 1 ? "won"
+			                  : "lost",
+			    m, wins, i + 1 - first);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	double secs = (double)(t1.tv_sec - t0.tv_sec) +
