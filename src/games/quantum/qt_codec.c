@@ -333,8 +333,10 @@ static int read_options_of(const struct shape *sh, const json_t *j,
                            struct qt_action *a, struct rules_why *why)
 {
 	for (int k = 0; k < NOPTS; k++) {
+		if (!(sh->opt >> k & 1))
+			continue;
 		const json_t *v = json_object_get(j, opt_names[k]);
-		if (!(sh->opt >> k & 1) || !v)
+		if (!v)
 			continue;
 		int bad = (1 << k) == OPT_DIAGONALS ? read_diagonals(v, a)
 		          : json_is_true(v)         ? 0
