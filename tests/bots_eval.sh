@@ -4,16 +4,17 @@
 # asserted, never part of make test (test_bots keeps a small deterministic
 # version).  Figures go to tests/README.md, "## make bots-eval".
 #
-# Agent Avenue runs at each level's own budget and time cap.  Quantum's
-# moves are slow to list (about 10 us a move; random games run 2,000 to
-# 4,000 moves), so its matches cap each decision at QT_MS milliseconds
-# (default 3) to keep the run within minutes: the mcts figures for
-# Quantum are for that cap, not for the level's budget.  MAX_MS, when
-# given and not 0, caps every decision of every match instead.
+# Every match runs at each level's own budget and time cap (Quantum too
+# since its listing and the search's node lookups got faster: a default
+# level decision takes about 10-20 ms, a game against random 600-1,500
+# moves).  QT_MS, when set and not 0, caps Quantum's decisions at that
+# many milliseconds instead (a quicker, weaker run); MAX_MS, when given
+# and not 0, caps every decision of every match.  QT_GAMES (default 100)
+# sets the Quantum match's length.
 set -eu
 build=${1:?usage: bots_eval.sh BUILD_DIR [MAX_MS]}
 ms=${2:-0}
-qt_ms=${QT_MS:-3}
+qt_ms=${QT_MS:-0}
 [ "$ms" -ne 0 ] && qt_ms=$ms
 eval="$build/eval/bots_eval"
 [ -x "$eval" ] || { echo "bots-eval: $eval is missing" >&2; exit 1; }

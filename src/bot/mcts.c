@@ -17,6 +17,7 @@
  * is the root). */
 struct node {
 	struct engine_action action; /* as the searching seat saw it */
+	uint64_t hash;               /* key_hash(actor, action) */
 	int actor;                   /* the seat that took action */
 	unsigned long stamp;         /* last selection step that saw it */
 	unsigned child, sibling;     /* first child, next sibling; 0: none */
@@ -29,6 +30,28 @@ struct tree {
 	size_t n, cap;
 	unsigned long stamp; /* selection steps so far */
 };
+
+/* A hash of (actor, a): a quick test before comparing the bytes (equal
+ * keys have equal hashes). */
+static uint64_t key_hash(int actor, const struct engine_action *a)
+{
+	/* independent multiplies per word (they run in parallel), then
+	 * one mix */
+	static const uint64_t k[ENGINE_ACTION_BYTES / 8] = {
+	    0x9e3779b97f4a7c15ull, 0xc2b2ae3d27d4eb4full,
+	    0x165667b19e3779f9ull, 0xd6e8feb86659fd93ull,
+	    0xff51afd7ed558ccdull, 0xc4ceb9fe1a85ec53ull};
+	_Static_assert(ENGINE_ACTION_BYTES == 48, "one constant a word");
+	uint64_t h = (uint64_t)(actor + 2) * 0x94d049bb133111ebull;
+	for (size_t i = 0; i < sizeof a->bytes / 8; i++) {
+		uint64_t w;
+		memcpy(&w, a->bytes + 8 * i, 8);
+		h += (w ^ (w >> 29)) * k[i];
+	}
+	h ^= h >> 32;
+	h *= 0xbf58476d1ce4e5b9ull;
+	return h ^ (h >> 29);
+}
 
 static int tree_add(struct tree *t, unsigned parent,
                     const struct engine_action *a, int actor, unsigned *out)
@@ -46,6 +69,7 @@ static int tree_add(struct tree *t, unsigned parent,
 	if (a)
 		nd->action = *a;
 	nd->actor = actor;
+	nd->hash = key_hash(actor, &nd->action);
 	if (t->n) {
 		nd->sibling = t->v[parent].child;
 		t->v[parent].child = (unsigned)t->n;
@@ -62,6 +86,75 @@ static unsigned find_child(const struct tree *t, unsigned parent, int actor,
 		if (t->v[c].actor == actor &&
 		    memcmp(&t->v[c].action, a, sizeof *a) == 0)
 			return c;
+	return 0;
+}
+
+/* Per listed action of a node being walked: its key's hash and its child
+ * node (0: untried), grown with the action list; and the node's children
+ * in an open-addressing table by hash (slot: a node index, 0 empty; node
+ * 0 is the root, never a child), so that looking up every action costs
+ * one probe instead of a walk of the sibling list. */
+struct kids {
+	uint64_t *hash;
+	unsigned *child;
+	size_t cap;
+	unsigned *slot;
+	size_t mask; /* table size - 1 (a power of 2), or 0 before any */
+};
+
+/* Fills k's table with the children of `parent`. */
+static int kids_gather(struct kids *k, const struct tree *t, unsigned parent)
+{
+	size_t cn = 0;
+	for (unsigned c = t->v[parent].child; c; c = t->v[c].sibling)
+		cn++;
+	size_t size = 64;
+	while (size < 2 * cn)
+		size *= 2;
+	if (size > k->mask + 1 || !k->slot) {
+		unsigned *v = realloc(k->slot, size * sizeof *v);
+		if (!v)
+			return BD_ENOMEM;
+		k->slot = v;
+		k->mask = size - 1;
+	}
+	memset(k->slot, 0, (k->mask + 1) * sizeof *k->slot);
+	for (unsigned c = t->v[parent].child; c; c = t->v[c].sibling) {
+		size_t j = t->v[c].hash & k->mask;
+		while (k->slot[j])
+			j = (j + 1) & k->mask;
+		k->slot[j] = c;
+	}
+	return 0;
+}
+
+/* find_child through k's table: the same node (children are unique per
+ * key), or 0. */
+static unsigned kids_find(const struct kids *k, const struct tree *t, int actor,
+                          const struct engine_action *a, uint64_t h)
+{
+	for (size_t j = h & k->mask; k->slot[j]; j = (j + 1) & k->mask) {
+		const struct node *nd = &t->v[k->slot[j]];
+		if (nd->hash == h && nd->actor == actor &&
+		    memcmp(&nd->action, a, sizeof *a) == 0)
+			return k->slot[j];
+	}
+	return 0;
+}
+
+static int kids_fit(struct kids *k, size_t n)
+{
+	if (k->cap >= n)
+		return 0;
+	uint64_t *h = realloc(k->hash, n * sizeof *h);
+	if (h)
+		k->hash = h;
+	unsigned *c = realloc(k->child, n * sizeof *c);
+	if (c)
+		k->child = c;
+	if (!h || !c)
+		return BD_ENOMEM;
+	k->cap = n;
 	return 0;
 }
 
@@ -120,8 +213,8 @@ static struct engine_action seen(const struct rules *r, int seat, int actor,
  * walked, *depth their count. */
 static int descend(struct tree *t, struct engine_game *g, int seat,
                    struct engine_actions *list, struct engine_actions *keys,
-                   struct rng *rng, unsigned *path, size_t path_cap,
-                   size_t *depth)
+                   struct kids *kid, struct rng *rng, unsigned *path,
+                   size_t path_cap, size_t *depth)
 {
 	const struct rules *r = g->rules;
 	unsigned at = 0;
@@ -140,37 +233,52 @@ static int descend(struct tree *t, struct engine_game *g, int seat,
 				keys->cap = list->n;
 			}
 		}
+		if (rc == 0)
+			rc = kids_fit(kid, list->n);
+		if (rc == 0)
+			rc = kids_gather(kid, t, at);
 		if (rc)
 			return rc;
 		if (list->n == 0)
 			return BD_EINTERNAL;
 		keys->n = list->n;
+		/* every action's class (its key) and the class's node, looked
+		 * up once */
 		size_t untried = 0;
 		for (size_t i = 0; i < list->n; i++) {
 			keys->v[i] = seen(r, seat, actor, &list->v[i]);
-			untried += find_child(t, at, actor, &keys->v[i]) == 0;
+			kid->hash[i] = key_hash(actor, &keys->v[i]);
+			kid->child[i] =
+			    kids_find(kid, t, actor, &keys->v[i], kid->hash[i]);
+			untried += kid->child[i] == 0;
 		}
 		/* Untried here: expand one (an action at random, so a class
 		 * weighs as many actions as it holds). */
 		size_t pick = untried ? rng_below(rng, (uint32_t)untried) : 0;
 		size_t chosen = list->n;
 		for (size_t i = 0; untried && chosen == list->n; i++)
-			if (!find_child(t, at, actor, &keys->v[i]) &&
-			    pick-- == 0)
+			if (!kid->child[i] && pick-- == 0)
 				chosen = i;
 		unsigned next = 0;
 		if (untried) {
 			rc = tree_add(t, at, &keys->v[chosen], actor, &next);
 			if (rc)
 				return rc;
+			/* the new node is the class of every action with the
+			 * chosen key */
+			for (size_t i = 0; i < list->n; i++)
+				if (!kid->child[i] &&
+				    kid->hash[i] == kid->hash[chosen] &&
+				    memcmp(&keys->v[i], &keys->v[chosen],
+				           sizeof keys->v[i]) == 0)
+					kid->child[i] = next;
 		}
 		/* UCT among the classes available in this sample (each
 		 * counted once), unless one was just added. */
 		double best = -1;
 		t->stamp++;
 		for (size_t i = 0; i < list->n; i++) {
-			unsigned c = find_child(t, at, actor, &keys->v[i]);
-			struct node *nd = &t->v[c];
+			struct node *nd = &t->v[kid->child[i]];
 			if (nd->stamp == t->stamp)
 				continue;
 			nd->stamp = t->stamp;
@@ -182,19 +290,16 @@ static int descend(struct tree *t, struct engine_game *g, int seat,
 			                        (double)nd->visits);
 			if (u > best) {
 				best = u;
-				next = c;
+				next = kid->child[i];
 			}
 		}
 		/* A concrete action of the chosen class, at random. */
 		size_t members = 0;
 		for (size_t i = 0; i < list->n; i++)
-			members += memcmp(&keys->v[i], &t->v[next].action,
-			                  sizeof keys->v[i]) == 0;
+			members += kid->child[i] == next;
 		pick = rng_below(rng, (uint32_t)members);
 		for (size_t i = 0; i < list->n; i++)
-			if (memcmp(&keys->v[i], &t->v[next].action,
-			           sizeof keys->v[i]) == 0 &&
-			    pick-- == 0) {
+			if (kid->child[i] == next && pick-- == 0) {
 				chosen = i;
 				break;
 			}
@@ -243,6 +348,7 @@ int mcts_choose(const struct engine_game *g, int seat,
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	struct tree t = {0};
 	struct engine_actions list = {0}, keys = {0};
+	struct kids kid = {0};
 	struct engine_game *sample = engine_game_clone(g);
 	unsigned *path = malloc(PATH_MAX_NODES * sizeof *path);
 	unsigned rootn;
@@ -258,7 +364,7 @@ int mcts_choose(const struct engine_game *g, int seat,
 		g->rules->determinize(sample->state, seat, rng);
 		rng_seed(&sample->rng, rng_next(rng));
 		size_t depth = 0;
-		rc = descend(&t, sample, seat, &list, &keys, rng, path,
+		rc = descend(&t, sample, seat, &list, &keys, &kid, rng, path,
 		             PATH_MAX_NODES, &depth);
 		if (rc == 0)
 			rc = playout(sample, &list, rng);
@@ -291,6 +397,9 @@ int mcts_choose(const struct engine_game *g, int seat,
 	free(path);
 	engine_actions_free(&list);
 	engine_actions_free(&keys);
+	free(kid.hash);
+	free(kid.child);
+	free(kid.slot);
 	engine_game_free(sample);
 	return rc;
 }

@@ -264,12 +264,19 @@ int engine_game_step(struct engine_game *g, int seat,
 	return rc ? rc : autoplay(g, why);
 }
 
+/* Scratch copies up to this size live on the stack (every move of a
+ * replay makes one); larger games' copies are allocated. */
+#define SCRATCH_BYTES 4096
+
 /* Applies a native action (a) or the resign action (a == NULL) to a
  * scratch copy, and keeps the copy on success. */
 static int apply_on_copy(struct engine_game *g, int seat,
                          const struct engine_action *a, struct rules_why *why)
 {
-	struct engine_game *scratch = engine_game_clone(g);
+	size_t size = engine_game_size(g->rules);
+	_Alignas(max_align_t) unsigned char buf[SCRATCH_BYTES];
+	struct engine_game *scratch =
+	    size <= sizeof buf ? memcpy(buf, g, size) : engine_game_clone(g);
 	if (!scratch)
 		return BD_ENOMEM;
 	scratch->autoplayed = 0;
@@ -279,9 +286,10 @@ static int apply_on_copy(struct engine_game *g, int seat,
 		rc = autoplay(scratch, why);
 	if (rc == 0) {
 		scratch->seq = g->seq + 1;
-		memcpy(g, scratch, engine_game_size(g->rules));
+		memcpy(g, scratch, size);
 	}
-	free(scratch);
+	if ((void *)scratch != buf)
+		free(scratch);
 	return rc;
 }
 

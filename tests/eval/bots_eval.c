@@ -1,14 +1,17 @@
 /* bots_eval.c: bots against each other (make bots-eval; never part of
  * make test).  Prints win rates with 95% Wilson score intervals.
  *
- *   bots_eval GAME SEATS GAMES A B [MAX_MS]
+ *   bots_eval GAME SEATS GAMES A B [MAX_MS [FIRST]]
  *
  * A and B are bot specs as in a game's seating, e.g. random, mcts or
  * mcts:4 (an mcts bot at level 4).  Game i (seed i+1) seats A at seat
  * i mod SEATS and B at every other seat, so both sides play first as
  * often.  MAX_MS caps each decision (0: the level's default); a game
  * decided by a cut search is still a fair game, but no longer replays
- * bit for bit.
+ * bit for bit.  FIRST (default 0) starts at game FIRST instead of 0, so
+ * that one long match can run as several processes over disjoint games
+ * (their win counts add up to the one run's).  With BOTS_EVAL_PROGRESS
+ * set in the environment, a line per game goes to stderr.
  */
 #include <math.h>
 #include <stdio.h>
@@ -52,7 +55,7 @@ int main(int argc, char **argv)
 {
 	if (argc < 6) {
 		fprintf(stderr, "usage: bots_eval GAME SEATS GAMES A B "
-		                "[MAX_MS]\n");
+		                "[MAX_MS [FIRST]]\n");
 		return 2;
 	}
 	const struct rules *r = engine_rules_find(argv[1]);
@@ -60,15 +63,17 @@ int main(int argc, char **argv)
 	long games = atol(argv[3]);
 	struct bot_spec a, b;
 	unsigned max_ms = argc > 6 ? (unsigned)atoi(argv[6]) : 0;
+	long first = argc > 7 ? atol(argv[7]) : 0;
+	int progress = getenv("BOTS_EVAL_PROGRESS") != NULL;
 	if (!r || engine_seats_check(r, seats, NULL) || games < 1 ||
-	    spec_of(argv[4], &a) || spec_of(argv[5], &b)) {
+	    spec_of(argv[4], &a) || spec_of(argv[5], &b) || first < 0) {
 		fprintf(stderr, "bots_eval: bad arguments\n");
 		return 2;
 	}
 	long wins = 0, losses = 0, unfinished = 0, moves = 0;
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (long i = 0; i < games; i++) {
+	for (long i = first; i < first + games; i++) {
 		struct bot_spec spec[ENGINE_MAX_SEATS];
 		int as = (int)(i % seats);
 		for (int s = 0; s < seats; s++)
@@ -89,6 +94,18 @@ int main(int argc, char **argv)
 			wins++;
 		else
 			losses++;
+		/* progress on stderr (BOTS_EVAL_PROGRESS set): a long run
+		 * cut short still tells */
+		if (progress)
+			fprintf(
+			    stderr,
+			    "bots-eval %s: game %ld: %s, %ld moves; %ld/%ld "
+			    "won so far\n",
+			    r->id, i + 1,
+			    w == 0        ? "unfinished"
+			    : w >> as & 1 ? "won"
+			                  : "lost",
+			    m, wins, i + 1 - first);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	double secs = (double)(t1.tv_sec - t0.tv_sec) +

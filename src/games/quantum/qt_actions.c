@@ -81,16 +81,17 @@ static int deploy(struct qt_state *s, int seat, const struct qt_action *a,
 	return 0;
 }
 
-/* Sum of seat's ships in the orbital positions of planet p (§5). */
+/* Sum of seat's ships in the orbital positions of planet p (§5): its
+ * ships orthogonally next to the planet's centre (no two ships share a
+ * square, so this is the sum over the 4 orbital squares). */
 static int orbital_sum(const struct qt_state *s, int seat, int p)
 {
-	struct qt_sq o[4];
-	qt_board_orbitals(&s->board, p, o);
+	struct qt_sq at = s->board.planet[p].at;
 	int sum = 0;
-	for (int k = 0; k < 4; k++) {
-		int owner, i = qt_ship_at(s, o[k], &owner);
-		if (i >= 0 && owner == seat)
-			sum += s->ship[seat][i].value;
+	for (int i = 0; i < QT_SHIPS; i++) {
+		const struct qt_ship *sh = &s->ship[seat][i];
+		if (sh->where == QT_MAP && qt_sq_adjacent(sh->at, at))
+			sum += sh->value;
 	}
 	return sum;
 }
@@ -100,16 +101,12 @@ static unsigned corner_ships(const struct qt_state *s, int seat, int p)
 {
 	struct qt_sq at = s->board.planet[p].at;
 	unsigned set = 0;
-	for (int dr = -1; dr <= 1; dr += 2)
-		for (int dc = -1; dc <= 1; dc += 2) {
-			int owner,
-			    i = qt_ship_at(s,
-			                   (struct qt_sq){(int8_t)(at.r + dr),
-			                                  (int8_t)(at.c + dc)},
-			                   &owner);
-			if (i >= 0 && owner == seat)
-				set |= 1u << i;
-		}
+	for (int i = 0; i < QT_SHIPS; i++) {
+		const struct qt_ship *sh = &s->ship[seat][i];
+		if (sh->where == QT_MAP && sh->at.r != at.r &&
+		    sh->at.c != at.c && qt_sq_surrounding(sh->at, at))
+			set |= 1u << i;
+	}
 	return set;
 }
 
@@ -214,12 +211,13 @@ int qt_basic_apply(struct qt_state *s, int seat, const struct qt_action *a,
 void qt_list_deploy_squares(const struct qt_state *s, int seat,
                             struct qt_action *a, qt_emit_fn emit, void *ctx)
 {
-	/* candidates in row-major order, each checked in full: the empty
-	 * squares, and without STEALTHY only the orbital positions of the
-	 * planets holding the seat's cubes */
+	/* candidates in row-major order: the empty squares, and without
+	 * STEALTHY only the orbital positions of the planets holding the
+	 * seat's cubes */
 	struct qt_bits free;
 	qt_free_bits(s, &free);
-	if (!qt_has(s, seat, QT_STEALTHY)) {
+	int stealthy = qt_has(s, seat, QT_STEALTHY);
+	if (!stealthy) {
 		struct qt_bits orbits = {{0}};
 		for (int p = 0; p < s->board.nplanets; p++) {
 			struct qt_sq o[4];
@@ -236,7 +234,9 @@ void qt_list_deploy_squares(const struct qt_state *s, int seat,
 		for (uint32_t c = free.row[r]; c; c &= c - 1) {
 			a->to =
 			    (struct qt_sq){(int8_t)r, (int8_t)__builtin_ctz(c)};
-			if (qt_deploy_square(s, seat, a->to))
+			/* without STEALTHY every candidate passes: an empty
+			 * orbital square of a planet with the seat's cube */
+			if (!stealthy || qt_deploy_square(s, seat, a->to))
 				emit(ctx, a);
 		}
 }
@@ -257,16 +257,17 @@ static void list_constructs(const struct qt_state *s, int seat, int p,
 	    qt_has(s, seat, QT_INGENIOUS) ? corner_ships(s, seat, p) : 0;
 	struct qt_action a = {.type = QT_A_CONSTRUCT,
 	                      .planet = s->board.planet[p].at};
-	for (unsigned set = 0; set < 1u << QT_SHIPS; set++) {
-		if (set & ~corners)
-			continue;
+	/* the subsets of corners in increasing order (as numbers) */
+	unsigned set = 0;
+	do {
 		a.nships = 0;
 		for (int i = 0; i < QT_SHIPS; i++)
 			if (set >> i & 1)
 				a.ships[a.nships++] = (int8_t)i;
 		if (construct_check(s, seat, p, &a, NULL) == 0)
 			emit(ctx, &a);
-	}
+		set = (set - corners) & corners;
+	} while (set);
 }
 
 void qt_basic_list(const struct qt_state *s, int seat, qt_emit_fn emit,
@@ -281,7 +282,9 @@ void qt_basic_list(const struct qt_state *s, int seat, qt_emit_fn emit,
 		    s->actions_left >= deploy_cost(s, seat))
 			list_deploys(s, seat, i, emit, ctx);
 	}
-	for (int p = 0; p < s->board.nplanets; p++)
+	/* construct_check refuses every construct with fewer than 2
+	 * actions left (rules §5) */
+	for (int p = 0; s->actions_left >= 2 && p < s->board.nplanets; p++)
 		list_constructs(s, seat, p, emit, ctx);
 	if (s->research[seat] < QT_MAX_TRACK && s->actions_left >= 1)
 		emit(ctx, &(struct qt_action){.type = QT_A_RESEARCH});

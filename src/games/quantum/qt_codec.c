@@ -333,8 +333,10 @@ static int read_options_of(const struct shape *sh, const json_t *j,
                            struct qt_action *a, struct rules_why *why)
 {
 	for (int k = 0; k < NOPTS; k++) {
+		if (!(sh->opt >> k & 1))
+			continue;
 		const json_t *v = json_object_get(j, opt_names[k]);
-		if (!(sh->opt >> k & 1) || !v)
+		if (!v)
 			continue;
 		int bad = (1 << k) == OPT_DIAGONALS ? read_diagonals(v, a)
 		          : json_is_true(v)         ? 0
@@ -365,8 +367,10 @@ int qt_action_from_json(const json_t *j, struct qt_action *a,
 		return rules_fail(why, BD_EILLEGAL, "§4",
 		                  "an action is an object with a \"type\"");
 	int type = -1, named = -1, forms = 0;
+	const char *tname = json_string_value(t);
 	for (int i = 0; i < QT_NACTION_TYPES; i++) {
-		if (strcmp(shapes[i].name, json_string_value(t)) != 0)
+		if (shapes[i].name[0] != tname[0] ||
+		    strcmp(shapes[i].name, tname) != 0)
 			continue;
 		named = i;
 		forms++;

@@ -364,16 +364,30 @@ int qt_power_apply(struct qt_state *s, int seat, const struct qt_action *a,
 	return BD_EILLEGAL;
 }
 
+/* Every NOMADIC move of ship i: nomadic_ok for each orbital square of
+ * each planet, in planet order, with the ship's own planet found once (an
+ * orbital square of planet q is on q's tile, so its planet is q). */
 static void list_nomadic(const struct qt_state *s, int seat, int i,
                          qt_emit_fn emit, void *ctx)
 {
+	const struct qt_board *b = &s->board;
+	struct qt_sq at = s->ship[seat][i].at;
+	int p = qt_board_orbit_of(b, at.r, at.c);
+	if (p < 0)
+		return;
+	struct qt_sq pc = b->planet[p].at;
 	struct qt_action a = {.type = QT_A_NOMADIC, .ship = (int8_t)i};
-	for (int p = 0; p < s->board.nplanets; p++) {
+	for (int q = 0; q < b->nplanets; q++) {
+		int dr = pc.r - b->planet[q].at.r,
+		    dc = pc.c - b->planet[q].at.c;
+		if (!((dr == 0 && (dc == 3 || dc == -3)) ||
+		      (dc == 0 && (dr == 3 || dr == -3))))
+			continue;
 		struct qt_sq o[4];
-		qt_board_orbitals(&s->board, p, o);
+		qt_board_orbitals(b, q, o);
 		for (int k = 0; k < 4; k++) {
 			a.to = o[k];
-			if (nomadic_ok(s, seat, i, o[k]))
+			if (qt_square_free(s, o[k]))
 				emit(ctx, &a);
 		}
 	}
@@ -382,6 +396,13 @@ static void list_nomadic(const struct qt_state *s, int seat, int i,
 void qt_power_list(const struct qt_state *s, int seat, qt_emit_fn emit,
                    void *ctx)
 {
+	/* every power below needs its card ready (power_check, ready) */
+	if (!qt_power_ready(s, seat, QT_CEREBRAL) &&
+	    !qt_power_ready(s, seat, QT_TYRANNICAL) &&
+	    !qt_power_ready(s, seat, QT_FLEXIBLE) &&
+	    !qt_power_ready(s, seat, QT_RESOURCEFUL) &&
+	    !qt_power_ready(s, seat, QT_NOMADIC))
+		return;
 	struct qt_action a = {.type = QT_A_CEREBRAL};
 	if (power_check(s, seat, &a, NULL) == 0)
 		emit(ctx, &a);

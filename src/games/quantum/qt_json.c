@@ -55,8 +55,9 @@ static void emit_native(void *ctx, const struct qt_action *a)
 {
 	struct legal_ctx *c = ctx;
 	if (c->n < c->cap) {
-		memset(&c->out[c->n], 0, sizeof c->out[c->n]);
-		memcpy(c->out[c->n].bytes, a, sizeof *a);
+		unsigned char *b = c->out[c->n].bytes;
+		memcpy(b, a, sizeof *a);
+		memset(b + sizeof *a, 0, ENGINE_ACTION_BYTES - sizeof *a);
 	}
 	c->n++;
 }

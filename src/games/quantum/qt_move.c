@@ -2,6 +2,7 @@
  * TRANSPORT, MANEUVER (rules §5, §6.2), the free abilities STRIKE, WARP,
  * MODIFY and SCOUT (rules §6.2), and the command cards that change them:
  * AGILE, ENERGETIC, CUNNING, CURIOUS and TACTICAL (rules §9.2, §14.1). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "qt.h"
@@ -13,8 +14,11 @@ enum { BATTLESTATION = 1, FLAGSHIP, DESTROYER, FRIGATE, INTERCEPTOR, SCOUT };
 #define MAX_STEPS 7
 
 /* Step distances from one square through empty squares, as bit sets:
- * within[k] holds the squares at most k steps away (k <= MAX_STEPS). */
+ * within[k] holds the squares at most k steps away, for k <= steps (the
+ * movement points the caller asked for; within[] past steps is not
+ * written). */
 struct reach {
+	int steps; /* 0..MAX_STEPS */
 	struct qt_bits within[MAX_STEPS + 1];
 };
 
@@ -22,19 +26,28 @@ static const int8_t dir8[8][2] = {{-1, 0},  {1, 0},  {0, -1}, {0, 1},
                                   {-1, -1}, {-1, 1}, {1, -1}, {1, 1}};
 
 /* Breadth-first distances from `from` over the squares of *free (the
- * empty open squares), with 4 or 8 directions, a whole distance at a
- * time on bit rows.  Rules §6.2 MANEUVER: only the destination of a
- * diagonal step must be empty (corner squeeze allowed, §14). */
+ * empty open squares), with 4 or 8 directions, up to `steps` steps (at
+ * most MAX_STEPS), a whole distance at a time on bit rows.  Only the rows
+ * a k-step path can reach (from.r +- k) are visited.  Rules §6.2
+ * MANEUVER: only the destination of a diagonal step must be empty
+ * (corner squeeze allowed, §14). */
 static void reach(const struct qt_state *s, const struct qt_bits *free,
-                  struct qt_sq from, int ndir, struct reach *R)
+                  struct qt_sq from, int ndir, int steps, struct reach *R)
 {
 	int rows = qt_board_rows(&s->board);
-	memset(R, 0, sizeof *R);
+	if (steps > MAX_STEPS)
+		steps = MAX_STEPS;
+	if (steps < 0)
+		steps = 0;
+	R->steps = steps;
+	memset(R->within, 0, (size_t)(steps + 1) * sizeof R->within[0]);
 	R->within[0].row[from.r] = 1u << from.c;
-	for (int k = 0; k < MAX_STEPS; k++) {
+	for (int k = 0; k < steps; k++) {
 		const uint32_t *p = R->within[k].row;
 		uint32_t *q = R->within[k + 1].row, grew = 0;
-		for (int r = 0; r < rows; r++) {
+		int lo = from.r - k - 1 > 0 ? from.r - k - 1 : 0;
+		int hi = from.r + k + 1 < rows - 1 ? from.r + k + 1 : rows - 1;
+		for (int r = lo; r <= hi; r++) {
 			uint32_t v = (r > 0 ? p[r - 1] : 0) |
 			             (r + 1 < rows ? p[r + 1] : 0);
 			uint32_t n = v | p[r] << 1 | p[r] >> 1;
@@ -44,19 +57,20 @@ static void reach(const struct qt_state *s, const struct qt_bits *free,
 			grew |= q[r] ^ p[r];
 		}
 		if (!grew) {
-			for (int j = k + 2; j <= MAX_STEPS; j++)
+			for (int j = k + 2; j <= steps; j++)
 				R->within[j] = R->within[k + 1];
 			break;
 		}
 	}
 }
 
-/* 1 if sq is at most k steps away in R (none for k < 0). */
+/* 1 if sq is at most k steps away in R (none for k < 0; k is capped at
+ * the steps R was computed for). */
 static int within(const struct reach *R, int k, struct qt_sq sq)
 {
 	if (k < 0)
 		return 0;
-	return qt_bits_has(&R->within[k < MAX_STEPS ? k : MAX_STEPS], sq);
+	return qt_bits_has(&R->within[k < R->steps ? k : R->steps], sq);
 }
 
 /* A ship's movement map: orthogonal distances and, when it may
@@ -116,9 +130,9 @@ static void moves_of(const struct qt_state *s, const struct qt_bits *free,
 	m->at = sh->at;
 	m->n = movement(s, seat, i);
 	m->man = sh->value == INTERCEPTOR && ability_mode(s, seat, i);
-	reach(s, free, sh->at, 4, &m->o);
+	reach(s, free, sh->at, 4, m->n, &m->o);
 	if (m->man)
-		reach(s, free, sh->at, 8, &m->x);
+		reach(s, free, sh->at, 8, m->n, &m->x);
 }
 
 /* rules §5 Move: 0 plain, 1 needs MANEUVER (§14: only when no orthogonal
@@ -309,7 +323,7 @@ static void lift(const struct qt_state *s, const struct qt_bits *free, int seat,
 	qt_bits_add(&L->free, s->ship[seat][j].at);
 	L->home = s->ship[seat][i].at;
 	L->n = n;
-	reach(s, &L->free, L->home, 4, &L->R);
+	reach(s, &L->free, L->home, 4, n, &L->R);
 }
 
 /* 1 if the flagship may fly to `to` and drop the passenger at `drop`. */
@@ -545,15 +559,27 @@ int qt_move_apply(struct qt_state *s, int seat, const struct qt_action *a,
 	}
 }
 
+/* How a move-like action may be paid now: with an action (paid), with
+ * CURIOUS's free move (free_move), both or neither.  Worked out once per
+ * listing. */
+struct pay {
+	int paid, free_move;
+};
+
+static struct pay pay_now(const struct qt_state *s, int seat)
+{
+	return (struct pay){s->actions_left >= 1, qt_curious_ready(s, seat)};
+}
+
 /* Emits a move-like action: the paid form, and CURIOUS's free form
  * (§14.1: both are listed). */
-static void emit_move(const struct qt_state *s, int seat, struct qt_action *a,
-                      qt_emit_fn emit, void *ctx)
+static void emit_move(struct pay pay, struct qt_action *a, qt_emit_fn emit,
+                      void *ctx)
 {
 	a->curious = 0;
-	if (s->actions_left >= 1)
+	if (pay.paid)
 		emit(ctx, a);
-	if (qt_curious_ready(s, seat)) {
+	if (pay.free_move) {
 		a->curious = 1;
 		emit(ctx, a);
 		a->curious = 0;
@@ -569,20 +595,21 @@ static void list_moves(const struct qt_state *s, const struct qt_bits *free,
 	int used = s->ship[seat][i].ability_used;
 	int rows = qt_board_rows(&s->board);
 	int n = m.n < MAX_STEPS ? m.n : MAX_STEPS;
+	struct pay pay = pay_now(s, seat);
 	struct qt_action a = {.type = QT_A_MOVE, .ship = (int8_t)i};
 	/* the reachable squares in row-major order; they are empty by
-	 * construction */
+	 * construction; one not reached orthogonally needs MANEUVER
+	 * (move_kind) */
 	for (int r = 0; r < rows; r++) {
-		uint32_t to =
-		    m.o.within[n].row[r] | (m.man ? m.x.within[n].row[r] : 0);
+		uint32_t ortho = m.o.within[n].row[r];
+		uint32_t to = ortho | (m.man ? m.x.within[n].row[r] : 0);
 		if (r == m.at.r)
 			to &= ~(1u << m.at.c);
 		for (; to; to &= to - 1) {
-			a.to = (struct qt_sq){(int8_t)r,
-			                      (int8_t)__builtin_ctz(to)};
-			int k = move_kind(&m, a.to);
-			a.cunning = k == 1 && used;
-			emit_move(s, seat, &a, emit, ctx);
+			int c = __builtin_ctz(to);
+			a.to = (struct qt_sq){(int8_t)r, (int8_t)c};
+			a.cunning = !(ortho >> c & 1) && used;
+			emit_move(pay, &a, emit, ctx);
 		}
 	}
 	if (qt_attack_check(s, 1, NULL))
@@ -594,6 +621,12 @@ static void list_moves(const struct qt_state *s, const struct qt_bits *free,
 			if (s->ship[p][e].where != QT_MAP)
 				continue;
 			a.target = s->ship[p][e].at;
+			/* a launch square within n-1 steps, or the ship's
+			 * own, is at most n squares from the target in any
+			 * direction */
+			if (abs(a.target.r - m.at.r) > m.n ||
+			    abs(a.target.c - m.at.c) > m.n)
+				continue;
 			for (int k = 0; k < 8; k++) {
 				a.from = (struct qt_sq){
 				    (int8_t)(a.target.r - dir8[k][0]),
@@ -623,6 +656,7 @@ static void list_transports(const struct qt_state *s,
 	a->ship = (int8_t)i;
 	a->cunning = mode == 2;
 	int steps = n < MAX_STEPS ? n : MAX_STEPS;
+	struct pay pay = pay_now(s, seat);
 	for (int j = 0; j < QT_SHIPS; j++) {
 		const struct qt_ship *p = &s->ship[seat][j];
 		if (j == i || p->where != QT_MAP ||
@@ -648,8 +682,7 @@ static void list_transports(const struct qt_state *s,
 					if (!transport_ok(&L, a->to, a->drop))
 						continue;
 					if (a->type == QT_A_TRANSPORT)
-						emit_move(s, seat, a, emit,
-						          ctx);
+						emit_move(pay, a, emit, ctx);
 					else
 						emit(ctx, a);
 				}
