@@ -52,6 +52,9 @@
  *                                            in the outbox (1 s-1 year)
  *   --bot-workers N  BOARDD_BOT_WORKERS  cores  threads that play bot
  *                                            seats and timeouts (1-64)
+ *   --cache-games N  BOARDD_CACHE_GAMES  4096  games kept in memory (their
+ *                                            row, seats, state and answers;
+ *                                            docs/read-path.md), 1-10000000
  *   --ticket-seconds S  BOARDD_TICKET_SECONDS  60  how long a browser
  *                                            ticket (POST /v1/tickets)
  *                                            lasts (1-3600)
@@ -85,6 +88,7 @@ struct config {
 	long hook_retry_ms, hook_timeout_ms;
 	long retention;       /* seconds events stay in the outbox */
 	long bot_workers;     /* threads playing bot seats and timeouts */
+	long cache_games;     /* games kept in memory (docs/read-path.md) */
 	const char *key_path; /* the server key file; NULL: db + ".key" */
 	int quiet, hook_private;
 	long streams, streams_addr, streams_token; /* -1: default */
@@ -167,6 +171,10 @@ static void usage(FILE *f)
 	      "  --bot-workers N  threads that play bot seats and timeouts"
 	      " (default: cores,\n"
 	      "                 1-64)\n"
+	      "  --cache-games N  games kept in memory for reads (row, seats,"
+	      " state and\n"
+	      "                 answers; default 4096, 1-10000000); about"
+	      " 4-10 KiB each\n"
 	      "environment: BOARDD_ADDR BOARDD_PORT BOARDD_DB BOARDD_THREADS"
 	      " BOARDD_SYNC BOARDD_QUIET BOARDD_KEEPALIVE BOARDD_TIMEOUT"
 	      " BOARDD_MAX_CONNS BOARDD_MAX_CONNS_PER_ADDR BOARDD_MAX_STREAMS"
@@ -175,7 +183,7 @@ static void usage(FILE *f)
 	      " BOARDD_TRUSTED_PROXY BOARDD_WAITING_PER_PLAYER"
 	      " BOARDD_WAITING_PER_ADDR BOARDD_WAITING_EXPIRY BOARDD_WRITE_WAIT"
 	      " BOARDD_BOT_MS BOARDD_CLOCK_MIN_SECONDS BOARDD_SECRET_KEY"
-	      " BOARDD_EVENT_RETENTION BOARDD_BOT_WORKERS\n",
+	      " BOARDD_EVENT_RETENTION BOARDD_BOT_WORKERS BOARDD_CACHE_GAMES\n",
 	      f);
 }
 
@@ -203,6 +211,7 @@ static int takes_value(const char *a)
 	                                   "--port",
 	                                   "--db",
 	                                   "--threads",
+	                                   "--cache-games",
 	                                   "--sync",
 	                                   "--keepalive",
 	                                   "--timeout",
@@ -257,6 +266,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 	const char *hook_timeout = env_or("BOARDD_WEBHOOK_TIMEOUT_MS", "10000");
 	const char *retention = env_or("BOARDD_EVENT_RETENTION", "604800");
 	const char *bot_workers = env_or("BOARDD_BOT_WORKERS", NULL);
+	const char *cache_games = env_or("BOARDD_CACHE_GAMES", "4096");
 	c->key_path = env_or("BOARDD_SECRET_KEY", NULL);
 	c->hook_private =
 	    strcmp(env_or("BOARDD_WEBHOOK_ALLOW_PRIVATE", "0"), "0") != 0;
@@ -314,6 +324,8 @@ static int parse_args(int argc, char **argv, struct config *c)
 			retention = v;
 		else if (strcmp(a, "--bot-workers") == 0)
 			bot_workers = v;
+		else if (strcmp(a, "--cache-games") == 0)
+			cache_games = v;
 		else if (strcmp(a, "--write-wait") == 0)
 			write_wait = v;
 		else if (strcmp(a, "--clock-min-seconds") == 0)
@@ -381,6 +393,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 	    parse_long(retention, 1, 365L * 86400, &c->retention) < 0 ||
 	    (bot_workers &&
 	     parse_long(bot_workers, 1, 64, &c->bot_workers) < 0) ||
+	    parse_long(cache_games, 1, 10000000, &c->cache_games) < 0 ||
 	    (strcmp(c->sync, "full") != 0 && strcmp(c->sync, "normal") != 0)) {
 		fputs("boardd: a value is out of range (port 0-65535, threads "
 		      "1-64, keepalive and timeout 1-3600 s, max-conns and "
@@ -389,7 +402,8 @@ static int parse_args(int argc, char **argv, struct config *c)
 		      "clock-min-seconds 1-10, ticket-seconds 1-3600, "
 		      "webhook-retry-ms "
 		      "1-3600000, webhook-timeout-ms 100-600000, "
-		      "event-retention 1-31536000, bot-workers 1-64)\n",
+		      "event-retention 1-31536000, bot-workers 1-64, "
+		      "cache-games 1-10000000)\n",
 		      stderr);
 		return -1;
 	}
@@ -529,7 +543,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	int rc = 1;
-	struct service *svc = service_new(st, 4096);
+	struct service *svc = service_new(st, (size_t)c.cache_games);
 	struct hub *hub = svc ? hub_new() : NULL; /* live updates */
 	struct hooks_config hk = {.allow_private = c.hook_private,
 	                          .retry_ms = c.hook_retry_ms,
