@@ -435,6 +435,11 @@ static const char *const stmt_sql[ST_COUNT] = {
                            "seats_version + 1 WHERE key = ?1",
 };
 
+const char *store__stmt_sql(enum stmt id)
+{
+	return id < ST_COUNT ? stmt_sql[id] : NULL;
+}
+
 int64_t store__waiting_cutoff(const struct store *s)
 {
 	return s->waiting_expire_ms ? store__now_ms() - s->waiting_expire_ms

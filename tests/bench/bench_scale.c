@@ -21,7 +21,10 @@
  *       GET /v1/players/me/games and ?my_turn=true (service_list,
  *       service_player_games: the store's queries and the JSON).
  *
- * Output lines: "scale NAME VALUE UNIT" (tests/bench.sh collects them).
+ * Each figure is printed as a line, and with SUMMARY given appended to
+ * that file as "label<TAB>value<TAB>unit" (tests/bench.sh's summary).
+ *
+ *   bench_scale resident|listing N DIR [SUMMARY]
  */
 #include <inttypes.h>
 #include <jansson.h>
@@ -72,19 +75,35 @@ static uint64_t rnd(void)
 	return rng_state;
 }
 
+static FILE *summary; /* or NULL */
+
+/* One figure: printed, and kept in the summary. */
+static void fig(const char *label, double v, const char *unit)
+{
+	printf("  %-62s %12.*f %s\n", label, v >= 100 ? 0 : 2, v, unit);
+	fflush(stdout);
+	if (summary)
+		fprintf(summary, "%s\t%.*f\t%s\n", label, v >= 100 ? 0 : 3, v,
+		        unit);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return x < y ? -1 : x > y;
 }
 
-/* Prints the p50 and p99 of t[0..n) (seconds) as microseconds. */
+/* The p50 and p99 of t[0..n) (seconds) as figures "NAME, p50 in
+ * process" and "…, p99 in process", in microseconds (the summary's ratio
+ * is then to the time of one reference request). */
 static void report(const char *name, double *t, size_t n)
 {
+	char label[160];
 	qsort(t, n, sizeof *t, cmp_double);
-	printf("scale %s_p50 %.2f us\n", name, t[n / 2] * 1e6);
-	printf("scale %s_p99 %.2f us\n", name, t[n * 99 / 100] * 1e6);
-	fflush(stdout);
+	snprintf(label, sizeof label, "%s, p50 in process", name);
+	fig(label, t[n / 2] * 1e6, "us");
+	snprintf(label, sizeof label, "%s, p99 in process", name);
+	fig(label, t[n * 99 / 100] * 1e6, "us");
 }
 
 static void die(const char *what, const struct svc_err *err)
@@ -129,8 +148,8 @@ static void play_one(struct service *svc, struct rgame *g)
 			json_t *body = json_pack("{s:O}", "action", a);
 			json_t *out = NULL;
 			uint64_t seq;
-			if (service_move(svc, g->id, g->tok[s], body, NULL, NULL,
-			                 &out, &seq, &err) < 0)
+			if (service_move(svc, g->id, g->tok[s], body, NULL,
+			                 NULL, &out, &seq, &err) < 0)
 				die("move", &err);
 			json_decref(out);
 			json_decref(body);
@@ -143,8 +162,9 @@ static void play_one(struct service *svc, struct rgame *g)
 
 static void create_one(struct service *svc, struct rgame *g, int quantum)
 {
-	json_t *body = json_pack("{s:s,s:i}", "game",
-	                         quantum ? "quantum" : "agent-avenue", "seats", 2);
+	json_t *body =
+	    json_pack("{s:s,s:i}", "game", quantum ? "quantum" : "agent-avenue",
+	              "seats", 2);
 	json_t *out = NULL;
 	struct svc_err err = {0};
 	if (service_create(svc, body, NULL, NULL, NULL, &out, &err) < 0)
@@ -215,10 +235,8 @@ static int resident(size_t n, const char *dir)
 			play_one(svc, &gs[i]);
 	}
 	double made = now_s() - t0;
-	printf("scale resident_created %zu games\n", n);
-	printf("scale resident_create_rate %.0f games/s (with %d moves "
-	       "each)\n",
-	       (double)n / made, MOVES);
+	printf("  %zu games created with %d moves each in %.1f s\n", n, MOVES,
+	       made);
 	t0 = now_s();
 	for (size_t i = 0; i < n; i++) {
 		struct svc_err err = {0};
@@ -230,19 +248,19 @@ static int resident(size_t n, const char *dir)
 	}
 	double read_once = now_s() - t0;
 	long rss1 = rss_kib();
-	printf("scale resident_hot_rows %zu of %zu\n", hot_count(svc->hot), n);
-	printf("scale resident_first_read_rate %.0f reads/s\n",
-	       (double)n / read_once);
-	printf("scale resident_rss_before %ld KiB\n", rss0);
-	printf("scale resident_rss_after %ld KiB\n", rss1);
-	printf("scale resident_rss_per_game %.0f bytes\n",
-	       (double)(rss1 - rss0) * 1024.0 / (double)n);
-	fflush(stdout);
-	time_reads(svc, gs, n, 0, "hot_read_seat", t);
-	time_reads(svc, gs, n, 1, "hot_read_spectator", t);
-	time_reads(svc, gs, n, 2, "hot_read_304", t);
-	time_reads(svc, gs, n, 3, "hot_read_actions", t);
-	printf("scale resident_hot_rows_after %zu of %zu\n",
+	printf("  each read once in %.1f s; RSS %ld KiB before the games, "
+	       "%ld KiB after\n",
+	       read_once, rss0, rss1);
+	fig("scale: games resident in the hot table",
+	    (double)hot_count(svc->hot), "games");
+	fig("scale: RSS per resident game",
+	    (double)(rss1 - rss0) * 1024.0 / (double)n, "bytes");
+	time_reads(svc, gs, n, 0, "scale: hot GET /v1/games/{id} (seat)", t);
+	time_reads(svc, gs, n, 1, "scale: hot GET /v1/games/{id} (spectator)",
+	           t);
+	time_reads(svc, gs, n, 2, "scale: hot If-None-Match -> 304", t);
+	time_reads(svc, gs, n, 3, "scale: hot GET .../actions (seat)", t);
+	printf("  games still resident after the timed reads: %zu of %zu\n",
 	       hot_count(svc->hot), n);
 	service_free(svc);
 	store_close(st);
@@ -302,9 +320,9 @@ static void build_listing(const char *path, size_t n)
 	sqlite3_stmt *pl = prep(db, "INSERT INTO players (key, id, name, "
 	                            "token_hash, created_ms) VALUES "
 	                            "(?1, ?2, ?3, ?4, ?5)");
-	sqlite3_stmt *pt =
-	    prep(db, "INSERT INTO player_tokens (id, player_key, token_hash, "
-	             "label, created_ms) VALUES (?1, ?2, ?3, 'first token', ?4)");
+	sqlite3_stmt *pt = prep(
+	    db, "INSERT INTO player_tokens (id, player_key, token_hash, "
+	        "label, created_ms) VALUES (?1, ?2, ?3, 'first token', ?4)");
 	for (size_t p = 1; p <= np; p++) {
 		char id[STORE_ID_LEN + 1], tok[64], name[32];
 		uint8_t h[STORE_TOKEN_HASH_LEN];
@@ -345,7 +363,8 @@ static void build_listing(const char *path, size_t n)
 		snprintf(id, sizeof id, "%016" PRIx64,
 		         (uint64_t)(i * 0xd1b54a32d192ed03ull));
 		int64_t p0 = (int64_t)(rnd() % np) + 1;
-		int64_t p1 = (p0 + (int64_t)(rnd() % (np - 1))) % (int64_t)np + 1;
+		int64_t p1 =
+		    (p0 + (int64_t)(rnd() % (np - 1))) % (int64_t)np + 1;
 		int64_t created = base + (int64_t)i * 1000;
 		int64_t updated = created + (int64_t)(rnd() % 86400000);
 		sqlite3_bind_int64(gi, 1, (int64_t)i);
@@ -354,7 +373,8 @@ static void build_listing(const char *path, size_t n)
 		sqlite3_bind_int(gi, 4, (int)r->version);
 		sqlite3_bind_text(gi, 5, status, -1, SQLITE_STATIC);
 		sqlite3_bind_int(gi, 6, kind == 0 ? 0 : 5 + (int)(i % 40));
-		sqlite3_bind_int(gi, 7, kind >= 1 && kind < 7 ? 1 << (i & 1) : 0);
+		sqlite3_bind_int(gi, 7,
+		                 kind >= 1 && kind < 7 ? 1 << (i & 1) : 0);
 		if (kind >= 7)
 			sqlite3_bind_text(gi, 8, "{\"winners\":[0]}", -1,
 			                  SQLITE_STATIC);
@@ -427,26 +447,29 @@ static int listing(size_t n, const char *dir)
 	double t0 = now_s();
 	build_listing(path, n);
 	struct stat sb;
-	printf("scale listing_games %zu games\n", n);
-	printf("scale listing_build %.1f s\n", now_s() - t0);
-	if (stat(path, &sb) == 0)
-		printf("scale listing_db_size %.0f MiB\n",
-		       (double)sb.st_size / 1048576.0);
-	fflush(stdout);
+	printf("  %zu games written in %.1f s, a file of %.0f MiB\n", n,
+	       now_s() - t0,
+	       stat(path, &sb) == 0 ? (double)sb.st_size / 1048576.0 : 0.0);
 	struct store *st = open_store(path, 1);
 	struct service *svc = service_new(st, 4096);
 	double *t = calloc(QUERIES, sizeof *t);
 	if (!svc || !t)
 		return 1;
 	size_t np = n / 100 > 2 ? n / 100 : 2;
-	time_list(svc, n, NULL, NULL, "list_all", t);
-	time_list(svc, n, "active", NULL, "list_active", t);
-	time_list(svc, n, "finished", NULL, "list_finished", t);
-	time_list(svc, n, "waiting", NULL, "list_waiting", t);
-	time_list(svc, n, NULL, "quantum", "list_quantum", t);
-	time_list(svc, n, "active", "agent-avenue", "list_active_aa", t);
-	time_mine(svc, np, NULL, "my_games", t);
-	time_mine(svc, np, "true", "my_turn", t);
+	time_list(svc, n, NULL, NULL, "scale: GET /v1/games", t);
+	time_list(svc, n, "active", NULL, "scale: GET /v1/games?status=active",
+	          t);
+	time_list(svc, n, "finished", NULL,
+	          "scale: GET /v1/games?status=finished", t);
+	time_list(svc, n, "waiting", NULL,
+	          "scale: GET /v1/games?status=waiting", t);
+	time_list(svc, n, NULL, "quantum", "scale: GET /v1/games?game=quantum",
+	          t);
+	time_list(svc, n, "active", "agent-avenue",
+	          "scale: GET /v1/games?status=active&game=agent-avenue", t);
+	time_mine(svc, np, NULL, "scale: GET /v1/players/me/games", t);
+	time_mine(svc, np, "true",
+	          "scale: GET /v1/players/me/games?my_turn=true", t);
 	service_free(svc);
 	store_close(st);
 	free(t);
@@ -455,17 +478,27 @@ static int listing(size_t n, const char *dir)
 
 int main(int argc, char **argv)
 {
-	if (argc != 4 || atol(argv[2]) < 2) {
-		fputs("usage: bench_scale resident|listing N DIR\n", stderr);
+	if ((argc != 4 && argc != 5) || atol(argv[2]) < 2) {
+		fputs("usage: bench_scale resident|listing N DIR [SUMMARY]\n",
+		      stderr);
 		return 2;
+	}
+	if (argc == 5 && !(summary = fopen(argv[4], "a"))) {
+		perror(argv[4]);
+		return 1;
 	}
 	size_t n = (size_t)atol(argv[2]);
 	if (sodium_init() < 0)
 		return 1;
+	int rc = 2;
 	if (strcmp(argv[1], "resident") == 0)
-		return resident(n, argv[3]);
-	if (strcmp(argv[1], "listing") == 0)
-		return listing(n, argv[3]);
+		rc = resident(n, argv[3]);
+	else if (strcmp(argv[1], "listing") == 0)
+		rc = listing(n, argv[3]);
+	if (summary)
+		fclose(summary);
+	if (rc != 2)
+		return rc;
 	fputs("usage: bench_scale resident|listing N DIR\n", stderr);
 	return 2;
 }
