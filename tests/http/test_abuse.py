@@ -837,7 +837,8 @@ def timeout_spares_streams_and_long_polls(binary):
         lp.close()
         rs = answers(raw, [lp_req])
         check(len(rs) == 1 and rs[0].status == 200, "long-poll: %r" % raw[:200])
-        check(3.8 <= lp_t <= 5.0, "the long-poll was answered after %.1f s" % lp_t)
+        # It waited its wait (a lower bound; no latency is asserted).
+        check(lp_t >= 3.8, "the long-poll was answered after %.1f s" % lp_t)
         check(lp_t + TIMEOUT - 0.5 <= lp_closed <= lp_t + TIMEOUT + 2.5,
               "the answered long-poll's connection closed at %.1f s" % lp_closed)
         # The stream: open past two keep-alives.
