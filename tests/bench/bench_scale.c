@@ -435,22 +435,35 @@ static void time_list(struct service *svc, size_t n, const char *status,
 	report(name, t, QUERIES);
 }
 
+/* One GET /v1/players/me/games of player p; its time in seconds. */
+static double mine_one(struct service *svc, size_t p, const char *my_turn)
+{
+	char tok[64];
+	player_token(p, tok);
+	struct svc_my_games_query q = {NULL, my_turn, "20", NULL};
+	json_t *out = NULL;
+	struct svc_err err = {0};
+	double t0 = now_s();
+	int rc = service_player_games(svc, tok, &q, &out, &err);
+	double took = now_s() - t0;
+	if (rc < 0)
+		die("my games", &err);
+	json_decref(out);
+	return took;
+}
+
+/* Times QUERIES listings of a random player's games among the first
+ * QUERIES players, each asked once untimed first: that first use of a
+ * token in a minute also records its use (a write, load_token_seen),
+ * which is not the listing's cost. */
 static void time_mine(struct service *svc, size_t np, const char *my_turn,
                       const char *name, double *t)
 {
-	for (size_t i = 0; i < QUERIES; i++) {
-		char tok[64];
-		player_token(rnd() % np + 1, tok);
-		struct svc_my_games_query q = {NULL, my_turn, "20", NULL};
-		json_t *out = NULL;
-		struct svc_err err = {0};
-		double t0 = now_s();
-		int rc = service_player_games(svc, tok, &q, &out, &err);
-		t[i] = now_s() - t0;
-		if (rc < 0)
-			die("my games", &err);
-		json_decref(out);
-	}
+	size_t pool = np < QUERIES ? np : QUERIES;
+	for (size_t p = 1; p <= pool; p++)
+		mine_one(svc, p, my_turn);
+	for (size_t i = 0; i < QUERIES; i++)
+		t[i] = mine_one(svc, rnd() % pool + 1, my_turn);
 	report(name, t, QUERIES);
 }
 

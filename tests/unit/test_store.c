@@ -1618,10 +1618,10 @@ static void test_group_commit(void)
 /* The queries a large database must answer by index (issue 13: listing,
  * "my games", "my turn", and the game and seat lookups): EXPLAIN QUERY
  * PLAN of the store's own statements, on the schema the migrations make,
- * never scans a table or an index whole.  A plan line "SCAN x" (without
- * a search term) is a full scan; "USE TEMP B-TREE" is a sort, allowed
- * only for a player's own games (bounded by their count, not the
- * database's). */
+ * never scans a table or an index whole.  A plan line "SCAN x" is a full
+ * scan (but for a subquery the plan materialized first: bounded by its
+ * LIMIT); "USE TEMP B-TREE" is a sort, allowed only for a player's own
+ * games (bounded by their count, not the database's). */
 static void test_listings_indexed(void)
 {
 	struct store *s = NULL;
@@ -1653,14 +1653,20 @@ static void test_listings_indexed(void)
 		int prepared =
 		    sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK;
 		int lines = 0, scans = 0, sorts = 0, both = 0;
+		char made[64] = "";
 		while (prepared && sqlite3_step(st) == SQLITE_ROW) {
 			const char *d =
 			    (const char *)sqlite3_column_text(st, 3);
 			lines++;
 			if (getenv("TEST_STORE_PLANS"))
 				printf("  %s: %s\n", q[i].name, d);
+			/* A subquery materialized first (its rows bounded
+			 * by its own LIMIT) is read whole: not a table. */
+			if (d && strncmp(d, "MATERIALIZE ", 12) == 0)
+				snprintf(made, sizeof made, "SCAN %s", d + 12);
 			if (d && strncmp(d, "SCAN ", 5) == 0 &&
-			    strcmp(d, "SCAN CONSTANT ROW") != 0)
+			    strcmp(d, "SCAN CONSTANT ROW") != 0 &&
+			    strcmp(d, made) != 0)
 				scans++;
 			if (d && strstr(d, "TEMP B-TREE"))
 				sorts++;
