@@ -116,8 +116,8 @@ void hot_free(struct hot_table *t)
 /* The node of `id` in s, or NULL.  Caller holds s->lock. */
 static struct hot_node *find(struct hot_shard *s, uint64_t h, const char *id)
 {
-	struct hot_node *nd = s->buckets ? s->buckets[h & (s->nbuckets - 1)]
-	                                 : NULL;
+	struct hot_node *nd =
+	    s->buckets ? s->buckets[h & (s->nbuckets - 1)] : NULL;
 	while (nd && (nd->h != h || strcmp(nd->g.row.id, id) != 0))
 		nd = nd->chain;
 	return nd;

@@ -16,12 +16,12 @@
 #define SVC_SNAPSHOT_EVERY 64u
 
 struct loaded {
-	struct store_game row;     /* owned (release with loaded_release), or,
-	                              with hot set, a copy of hot->row whose
-	                              strings the entry owns: read-only */
+	struct store_game row;      /* owned (release with loaded_release), or,
+	                               with hot set, a copy of hot->row whose
+	                               strings the entry owns: read-only */
 	const struct hot_game *hot; /* borrowed from the hot table, or NULL */
-	const struct rules *rules; /* borrowed, static */
-	struct engine_game *g;     /* owned; seq may be ahead of row.seq */
+	const struct rules *rules;  /* borrowed, static */
+	struct engine_game *g;      /* owned; seq may be ahead of row.seq */
 };
 
 /* Loads game `id`.  BD_ENOTFOUND for an unknown or malformed id;
@@ -93,8 +93,8 @@ void load_token_seen(struct store *st, const struct store_player *p);
 /* The seat the bearer token holds in game l: a seat token of this game,
  * or the token of a player who holds a seat here (matched against
  * l->hot's seats when l came from the hot table; a player's token is
- * still looked up in the store, which knows whether it was revoked).  With `required` 0, no
- * token (or a player without a seat here) is ENGINE_SPECTATOR.
+ * still looked up in the store, which knows whether it was revoked).  With
+ * `required` 0, no token (or a player without a seat here) is ENGINE_SPECTATOR.
  * BD_EUNAUTHORIZED (no token, required; or a revoked player token) or
  * BD_EFORBIDDEN (a token that holds no seat here, or no known token at
  * all). */

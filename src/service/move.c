@@ -108,8 +108,8 @@ static int append(struct service *svc, struct loaded *l, uint64_t before,
 	                        l->row.deadline_ms,
 	                        soon_ms,
 	                        snap ? &sn : NULL};
-	struct move_write w = {svc,    l->row.id, l->row.key, before,
-	                       &mv,    current};
+	struct move_write w = {svc,    l->row.id, l->row.key,
+	                       before, &mv,       current};
 	int rc;
 	if (!text || !res || (!res_text && !json_is_null(res))) {
 		json_decref(answer);
