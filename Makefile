@@ -167,7 +167,8 @@ unit-build: $(BUILD)/boardd $(TESTS)
 
 bench: deps
 	$(MAKE) all $(BUILD)/bench/bench_engine $(BUILD)/bench/bench_http \
-		$(BUILD)/bench/bench_log $(BUILD)/bench/ref_server
+		$(BUILD)/bench/bench_log $(BUILD)/bench/bench_scale \
+		$(BUILD)/bench/ref_server
 	./tools/deps.sh bench
 	./tests/bench.sh $(BUILD)
 

@@ -58,6 +58,9 @@
  *                                            that many share a group
  *                                            commit (0-256; 0: on the
  *                                            HTTP threads)
+ *   --cache-games N  BOARDD_CACHE_GAMES  4096  games kept in memory (their
+ *                                            row, seats, state and answers;
+ *                                            docs/read-path.md), 1-10000000
  *   --ticket-seconds S  BOARDD_TICKET_SECONDS  60  how long a browser
  *                                            ticket (POST /v1/tickets)
  *                                            lasts (1-3600)
@@ -99,6 +102,7 @@ struct config {
 	long retention;         /* seconds events stay in the outbox */
 	long bot_workers;       /* threads playing bot seats and timeouts */
 	long write_workers;     /* threads running write requests */
+	long cache_games;       /* games kept in memory (docs/read-path.md) */
 	const char *key_path;   /* the server key file; NULL: db + ".key" */
 	const char *log_format; /* "text" or "json" (log.h) */
 	const char *metrics;    /* "loopback", "any" or "off" (metrics.h) */
@@ -196,6 +200,10 @@ static void usage(FILE *f)
 	      " clients on\n"
 	      "                 127.0.0.0/8 or ::1, after --trusted-proxy),"
 	      " any, or off\n"
+	      "  --cache-games N  games kept in memory for reads (row, seats,"
+	      " state and\n"
+	      "                 answers; default 4096, 1-10000000); about"
+	      " 4 KiB a game\n"
 	      "environment: BOARDD_ADDR BOARDD_PORT BOARDD_DB BOARDD_THREADS"
 	      " BOARDD_SYNC BOARDD_QUIET BOARDD_KEEPALIVE BOARDD_TIMEOUT"
 	      " BOARDD_MAX_CONNS BOARDD_MAX_CONNS_PER_ADDR BOARDD_MAX_STREAMS"
@@ -205,7 +213,8 @@ static void usage(FILE *f)
 	      " BOARDD_WAITING_PER_ADDR BOARDD_WAITING_EXPIRY BOARDD_WRITE_WAIT"
 	      " BOARDD_BOT_MS BOARDD_CLOCK_MIN_SECONDS BOARDD_SECRET_KEY"
 	      " BOARDD_EVENT_RETENTION BOARDD_BOT_WORKERS"
-	      " BOARDD_WRITE_WORKERS BOARDD_LOG_FORMAT BOARDD_METRICS\n",
+	      " BOARDD_WRITE_WORKERS BOARDD_LOG_FORMAT BOARDD_METRICS"
+	      " BOARDD_CACHE_GAMES\n",
 	      f);
 }
 
@@ -233,6 +242,7 @@ static int takes_value(const char *a)
 	                                   "--port",
 	                                   "--db",
 	                                   "--threads",
+	                                   "--cache-games",
 	                                   "--sync",
 	                                   "--keepalive",
 	                                   "--timeout",
@@ -291,6 +301,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 	const char *retention = env_or("BOARDD_EVENT_RETENTION", "604800");
 	const char *bot_workers = env_or("BOARDD_BOT_WORKERS", NULL);
 	const char *write_workers = env_or("BOARDD_WRITE_WORKERS", "64");
+	const char *cache_games = env_or("BOARDD_CACHE_GAMES", "4096");
 	c->key_path = env_or("BOARDD_SECRET_KEY", NULL);
 	c->log_format = env_or("BOARDD_LOG_FORMAT", "text");
 	c->metrics = env_or("BOARDD_METRICS", "loopback");
@@ -356,6 +367,8 @@ static int parse_args(int argc, char **argv, struct config *c)
 			c->log_format = v;
 		else if (strcmp(a, "--metrics") == 0)
 			c->metrics = v;
+		else if (strcmp(a, "--cache-games") == 0)
+			cache_games = v;
 		else if (strcmp(a, "--write-wait") == 0)
 			write_wait = v;
 		else if (strcmp(a, "--clock-min-seconds") == 0)
@@ -424,6 +437,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 	    (bot_workers &&
 	     parse_long(bot_workers, 1, 64, &c->bot_workers) < 0) ||
 	    parse_long(write_workers, 0, 256, &c->write_workers) < 0 ||
+	    parse_long(cache_games, 1, 10000000, &c->cache_games) < 0 ||
 	    (strcmp(c->sync, "full") != 0 && strcmp(c->sync, "normal") != 0) ||
 	    log_parse_format(c->log_format, &c->log) < 0 ||
 	    metrics_parse_access(c->metrics, &c->metrics_access) < 0) {
@@ -436,8 +450,8 @@ static int parse_args(int argc, char **argv, struct config *c)
 		          "webhook-retry-ms "
 		          "1-3600000, webhook-timeout-ms 100-600000, "
 		          "event-retention 1-31536000, bot-workers 1-64, "
-		          "write-workers 0-256, log-format text|json, "
-		          "metrics loopback|any|off)");
+		          "write-workers 0-256, cache-games 1-10000000, "
+		          "log-format text|json, metrics loopback|any|off)");
 		return -1;
 	}
 	return 0;
@@ -579,7 +593,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	int rc = 1;
-	struct service *svc = service_new(st, 4096);
+	struct service *svc = service_new(st, (size_t)c.cache_games);
 	struct hub *hub = svc ? hub_new() : NULL; /* live updates */
 	struct hooks_config hk = {.allow_private = c.hook_private,
 	                          .retry_ms = c.hook_retry_ms,

@@ -36,8 +36,13 @@
 #    (bench/bench_webhooks.py).
 # BENCH_QUICK=1 leaves out 3-5 (the stream flood, the clock flood and the
 # webhooks: minutes, and not about the read and write paths);
+# 7. Scale, in process (bench/bench_scale.c): BENCH_SCALE_GAMES (100,000)
+#    games in progress resident in memory (RSS per game, p50/p99 of hot
+#    reads), and a database of BENCH_SCALE_DB (1,000,000) games written by
+#    direct SQL (p50/p99 of the listings, my games, my turn).
 # BENCH_LOG_MOVES=none leaves out 1b.  BENCH_ONLY=writes runs the
-# reference (first and last) and the --sync full write figures only.
+# reference (first and last) and the --sync full write figures only;
+# BENCH_ONLY=scale the reference and 7 only.
 # Server and load generator are pinned to different cores with taskset
 # when there are 2 or more; every figure is a warm-up then the median of
 # 3 runs.  BENCH_SECONDS sets the length of one measured run (default 3).
@@ -56,7 +61,8 @@ die() {
 }
 
 needed="boardd bench/bench_http"
-[ "${BENCH_ONLY:-}" = writes ] || needed="$needed bench/bench_engine"
+[ -n "${BENCH_ONLY:-}" ] || needed="$needed bench/bench_engine"
+[ "${BENCH_ONLY:-scale}" != scale ] || needed="$needed bench/bench_scale"
 for f in $needed; do
 	[ -x "$build/$f" ] || die "$build/$f is missing (run make bench)"
 done
@@ -223,7 +229,7 @@ echo "== 0. reference: bare libmicrohttpd, fixed 60-byte JSON body, $conns conne
 reference "reference (bare libmicrohttpd), first"
 echo
 
-if [ "${BENCH_ONLY:-}" != writes ]; then
+if [ -z "${BENCH_ONLY:-}" ]; then
 echo "== 1. engine, in process =="
 $load_pin "$build/bench/bench_engine" -o "$summary" ||
 	die "bench_engine failed"
@@ -277,6 +283,7 @@ fi # BENCH_ONLY
 # suspended, so the reads' --threads batches them too; the write figures
 # are measured with the reads' --threads and again with one HTTP thread
 # per client, to show what more HTTP threads still add.
+if [ "${BENCH_ONLY:-writes}" = writes ]; then
 for wthreads in "$threads" "$writers"; do
 echo "== 3. HTTP, release server, --sync full (durable acks), $writers clients, --threads $wthreads =="
 start_server full --rate-limit off --threads "$wthreads"
@@ -290,8 +297,9 @@ stop_server
 sed -n 's/^boardd: group commit: /  group commit: /p' "$log"
 echo
 done
+fi # BENCH_ONLY
 
-if [ -z "${BENCH_QUICK:-}" ] && [ "${BENCH_ONLY:-}" != writes ]; then
+if [ -z "${BENCH_QUICK:-}" ] && [ -z "${BENCH_ONLY:-}" ]; then
 echo "== 4. stream budget: one address asks for 10x its budget, 500 other streams open =="
 # --max-conns 2048: a global stream budget of 1024, so the 500 streams and
 # the attacker's 32 fit; the attacker's other 288 are refused (429).
@@ -331,6 +339,22 @@ $srv_pin /usr/bin/python3 "$here/bench/bench_webhooks.py" "$build/boardd" \
 echo
 
 fi # BENCH_QUICK
+
+if [ "${BENCH_ONLY:-scale}" = scale ]; then
+scale_games=${BENCH_SCALE_GAMES:-100000}
+scale_db=${BENCH_SCALE_DB:-1000000}
+echo "== 7. scale, in process: $scale_games games resident, a database of $scale_db games =="
+scaledir=$tmp
+[ -d /dev/shm ] && [ -w /dev/shm ] && scaledir=$(mktemp -d /dev/shm/boardd-bench.XXXXXX)
+$load_pin "$build/bench/bench_scale" resident "$scale_games" "$scaledir" "$summary" ||
+	die "bench_scale resident failed"
+rm -f "$scaledir"/resident.db*
+$load_pin "$build/bench/bench_scale" listing "$scale_db" "$scaledir" "$summary" ||
+	die "bench_scale listing failed"
+rm -f "$scaledir"/listing.db*
+[ "$scaledir" = "$tmp" ] || rm -rf "$scaledir"
+echo
+fi
 
 echo "== 6. reference again =="
 reference "reference (bare libmicrohttpd), last"

@@ -11,6 +11,7 @@
 struct service {
 	struct store *st;           /* borrowed */
 	struct engine_cache *cache; /* owned */
+	struct hot_table *hot;      /* owned: rows and seats (hot.h) */
 	service_move_fn on_move;    /* listener for committed moves, or NULL */
 	void *on_move_ctx;          /* its context */
 	char *catalog[I18N_MAX_LANGS];      /* GET /v1/catalog's body in each

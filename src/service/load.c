@@ -170,6 +170,33 @@ int load_row(struct store *st, const char *id, struct loaded *out,
 	return rc;
 }
 
+int load_row_hot(struct store *st, struct hot_table *hot, const char *id,
+                 struct loaded *out, struct svc_err *err)
+{
+	if (!token_is_game_id(id))
+		return fail(err, BD_ENOTFOUND, "no game has that id");
+	struct hot_ticket ticket;
+	const struct hot_game *e = hot_get(hot, id, &ticket);
+	if (!e) {
+		/* The ticket was taken before these reads: hot_put keeps
+		 * them only if no write of the game began since. */
+		int rc = load_row(st, id, out, err);
+		if (rc < 0 || !ticket.ok ||
+		    strcmp(out->row.status, "waiting") == 0)
+			return rc;
+		struct store_seat seats[ENGINE_MAX_SEATS];
+		int n = 0;
+		if (store_seats_get(st, out->row.key, seats, ENGINE_MAX_SEATS,
+		                    &n) == 0)
+			e = hot_put(hot, &ticket, &out->row, seats, n);
+		if (!e)
+			return 0; /* served from the store this time */
+		loaded_release(out);
+	}
+	*out = (struct loaded){.row = e->row, .hot = e};
+	return load_rules(st, out, err);
+}
+
 int load_game(struct store *st, struct engine_cache *cache, const char *id,
               struct loaded *out, struct svc_err *err)
 {
@@ -203,10 +230,20 @@ void load_token_seen(struct store *st, const struct store_player *p)
 
 void loaded_release(struct loaded *l)
 {
-	store_game_release(&l->row);
+	if (l->hot) {
+		hot_release(l->hot); /* the row's strings are the entry's */
+		l->hot = NULL;
+		memset(&l->row, 0, sizeof l->row);
+	} else {
+		store_game_release(&l->row);
+	}
 	engine_game_free(l->g);
 	l->g = NULL;
 }
+
+static int seat_of(struct store *st, int64_t key, const struct hot_game *e,
+                   const uint8_t hash[STORE_TOKEN_HASH_LEN], int required,
+                   int *seat, struct svc_err *err);
 
 int load_seat(struct store *st, const struct loaded *l, const char *token,
               int required, int *seat, struct svc_err *err)
@@ -221,14 +258,34 @@ int load_seat(struct store *st, const struct loaded *l, const char *token,
 	}
 	uint8_t hash[STORE_TOKEN_HASH_LEN];
 	token_hash(token, hash);
-	return load_seat_hash(st, l->row.key, hash, required, seat, err);
+	return seat_of(st, l->row.key, l->hot, hash, required, seat, err);
 }
 
-int load_seat_hash(struct store *st, int64_t key,
+/* The seat of e holding the seat token hashing to `hash` (by_token 1) or
+ * held by player `player_key` (by_token 0), as store_seat_for_token and
+ * store_seat_for_player match them; BD_ENOTFOUND if none. */
+static int hot_seat_of(const struct hot_game *e, int by_token,
+                       const uint8_t *hash, int64_t player_key, int *seat)
+{
+	for (int i = 0; i < e->nseats; i++) {
+		const struct hot_seat *s = &e->seats[i];
+		if (by_token ? s->has_token && memcmp(s->token_hash, hash,
+		                                      STORE_TOKEN_HASH_LEN) == 0
+		             : s->player_key == player_key) {
+			*seat = s->seat;
+			return 0;
+		}
+	}
+	return BD_ENOTFOUND;
+}
+
+/* load_seat_hash, with game `key`'s seats from e when not NULL. */
+static int seat_of(struct store *st, int64_t key, const struct hot_game *e,
                    const uint8_t hash[STORE_TOKEN_HASH_LEN], int required,
                    int *seat, struct svc_err *err)
 {
-	int rc = store_seat_for_token(st, key, hash, seat);
+	int rc = e ? hot_seat_of(e, 1, hash, 0, seat)
+	           : store_seat_for_token(st, key, hash, seat);
 	if (rc != BD_ENOTFOUND)
 		return rc;
 	/* Not a seat token of this game: a player's token, then? */
@@ -241,7 +298,8 @@ int load_seat_hash(struct store *st, int64_t key,
 		return fail(err, rc, LOAD_REVOKED);
 	if (rc == 0) {
 		load_token_seen(st, &p);
-		rc = store_seat_for_player(st, key, p.key, seat);
+		rc = e ? hot_seat_of(e, 0, NULL, p.key, seat)
+		       : store_seat_for_player(st, key, p.key, seat);
 	}
 	if (rc == BD_ENOTFOUND && !required) {
 		*seat = ENGINE_SPECTATOR; /* a player looking on */
@@ -251,6 +309,13 @@ int load_seat_hash(struct store *st, int64_t key,
 		return fail(err, BD_EFORBIDDEN,
 		            "you hold no seat in this game");
 	return rc;
+}
+
+int load_seat_hash(struct store *st, int64_t key,
+                   const uint8_t hash[STORE_TOKEN_HASH_LEN], int required,
+                   int *seat, struct svc_err *err)
+{
+	return seat_of(st, key, NULL, hash, required, seat, err);
 }
 
 int load_game_seat(struct store *st, struct engine_cache *cache, const char *id,

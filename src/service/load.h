@@ -6,6 +6,7 @@
 #define BD_LOAD_H
 
 #include "../engine/cache.h"
+#include "hot.h"
 #include "service.h"
 
 /* A snapshot of the state (engine.h, sql/0012_snapshots.sql) is kept with
@@ -15,9 +16,12 @@
 #define SVC_SNAPSHOT_EVERY 64u
 
 struct loaded {
-	struct store_game row;     /* owned; release with loaded_release */
-	const struct rules *rules; /* borrowed, static */
-	struct engine_game *g;     /* owned; seq may be ahead of row.seq */
+	struct store_game row;      /* owned (release with loaded_release), or,
+	                               with hot set, a copy of hot->row whose
+	                               strings the entry owns: read-only */
+	const struct hot_game *hot; /* borrowed from the hot table, or NULL */
+	const struct rules *rules;  /* borrowed, static */
+	struct engine_game *g;      /* owned; seq may be ahead of row.seq */
 };
 
 /* Loads game `id`.  BD_ENOTFOUND for an unknown or malformed id;
@@ -29,6 +33,15 @@ int load_game(struct store *st, struct engine_cache *cache, const char *id,
  * NULL (complete it with load_state, or release it).  The same errors. */
 int load_row(struct store *st, const char *id, struct loaded *out,
              struct svc_err *err);
+
+/* load_row through the hot table (hot.h, docs/read-path.md): from its
+ * entry of game `id` when it has one (no SQLite query; out->hot set, the
+ * row read-only), else from the store, keeping the row and the seats'
+ * holders for the next read when the table allows.  For reads only: a
+ * write validates against the store's row (load_row, load_game).  The
+ * same errors as load_row. */
+int load_row_hot(struct store *st, struct hot_table *hot, const char *id,
+                 struct loaded *out, struct svc_err *err);
 
 /* The second half: l->g, the state at l->row.seq or later, from the
  * cache plus the log tail (load_at on a miss).  Releases l on failure. */
@@ -87,8 +100,10 @@ int load_apply_logged(struct engine_game *g, uint64_t seq, int seat,
 void load_token_seen(struct store *st, const struct store_player *p);
 
 /* The seat the bearer token holds in game l: a seat token of this game,
- * or the token of a player who holds a seat here.  With `required` 0, no
- * token (or a player without a seat here) is ENGINE_SPECTATOR.
+ * or the token of a player who holds a seat here (matched against
+ * l->hot's seats when l came from the hot table; a player's token is
+ * still looked up in the store, which knows whether it was revoked).  With
+ * `required` 0, no token (or a player without a seat here) is ENGINE_SPECTATOR.
  * BD_EUNAUTHORIZED (no token, required; or a revoked player token) or
  * BD_EFORBIDDEN (a token that holds no seat here, or no known token at
  * all). */

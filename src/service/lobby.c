@@ -212,8 +212,12 @@ int service_game_cancel(struct service *svc, const char *id, const char *token,
 		return rc;
 	int64_t key = l.row.key;
 	uint64_t seq = l.row.seq;
+	char gid[STORE_ID_LEN + 1];
+	memcpy(gid, l.row.id, sizeof gid);
 	loaded_release(&l);
+	hot_write_begin(svc->hot, gid); /* hot.h: until after commit */
 	rc = store_game_cancel(svc->st, key, p.key);
+	hot_write_end(svc->hot, gid);
 	if (rc == BD_ENOTFOUND)
 		return svc__fail(err, rc, "no game has that id");
 	if (rc == BD_EFORBIDDEN)
@@ -257,10 +261,13 @@ int service_leave(struct service *svc, const char *id, const char *token,
 		               "you hold no seat in this game");
 	if (rc == 0 && strcmp(l.row.status, "waiting") != 0)
 		rc = BD_ESTARTED;
-	if (rc == 0)
+	if (rc == 0) {
+		hot_write_begin(svc->hot, l.row.id);
 		rc = store_seat_leave(svc->st, l.row.key, seat,
 		                      by_token ? 0 : p.key,
 		                      by_token ? hash : NULL);
+		hot_write_end(svc->hot, l.row.id);
+	}
 	if (rc == BD_ESTARTED)
 		rc = svc__fail(err, rc,
 		               "this game has started: a seat is left only "
@@ -397,7 +404,10 @@ int service_seat_attach(struct service *svc, const char *token,
 	uint8_t hash[STORE_TOKEN_HASH_LEN];
 	struct store_attached a;
 	token_hash(seat_token, hash);
+	/* The game is known only once it ran: every hot read waits. */
+	hot_write_begin_all(svc->hot);
 	rc = store_seat_attach(svc->st, p.key, hash, &a);
+	hot_write_end_all(svc->hot, rc == 0 ? a.game_id : NULL);
 	if (rc == BD_ENOTFOUND)
 		return svc__fail(err, BD_EFORBIDDEN,
 		                 "that token holds no seat (it is not a seat "

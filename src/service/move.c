@@ -129,6 +129,7 @@ static int stale(struct svc_err *err, uint64_t current)
 /* What store_move_append writes for the move l->g has just taken. */
 struct move_write {
 	struct service *svc;
+	const char *id; /* the game's, for the hot table */
 	int64_t key;
 	uint64_t before; /* the seq the move was validated at */
 	const struct store_move *mv;
@@ -138,8 +139,11 @@ struct move_write {
 static int write_move(void *ctx, const struct store_idem *rec)
 {
 	struct move_write *w = ctx;
-	return store_move_append(w->svc->st, w->key, w->before, w->mv, rec,
-	                         w->current);
+	hot_write_begin(w->svc->hot, w->id); /* hot.h: until after commit */
+	int rc = store_move_append(w->svc->st, w->key, w->before, w->mv, rec,
+	                           w->current);
+	hot_write_end(w->svc->hot, w->id);
+	return rc;
 }
 
 /* Appends the move l->g has just taken (with `reason`, the seats' clocks
@@ -187,7 +191,7 @@ static int append(struct service *svc, struct loaded *l, uint64_t before,
 		                            i ? rs->hash[i - 1] : hash,
 		                            i + 1 < n ? &mv[i + 1] : NULL};
 	}
-	struct move_write w = {svc, l->row.key, before, mv, current};
+	struct move_write w = {svc, l->row.id, l->row.key, before, mv, current};
 	int rc;
 	if (!mv || !text || !res || (!res_text && !json_is_null(res))) {
 		json_decref(answer);

@@ -307,6 +307,7 @@ static int join_fail(int rc, int want, struct svc_err *err)
 /* What store_seat_claim writes. */
 struct claim_write {
 	struct service *svc;
+	const char *id; /* the game's, for the hot table */
 	int64_t key;
 	struct store_claim claim;
 };
@@ -315,7 +316,10 @@ static int write_claim(void *ctx, const struct store_idem *rec)
 {
 	struct claim_write *w = ctx;
 	int got;
-	return store_seat_claim(w->svc->st, w->key, &w->claim, rec, &got);
+	hot_write_begin(w->svc->hot, w->id); /* hot.h: until after commit */
+	int rc = store_seat_claim(w->svc->st, w->key, &w->claim, rec, &got);
+	hot_write_end(w->svc->hot, w->id);
+	return rc;
 }
 
 /* Claims `seat` for j, recording the answer with it. */
@@ -324,6 +328,7 @@ static int claim_one(struct service *svc, const struct loaded *l,
                      json_t **out)
 {
 	struct claim_write w = {svc,
+	                        l->row.id,
 	                        l->row.key,
 	                        {seat, j->player.key,
 	                         j->player.key ? NULL : j->hash,

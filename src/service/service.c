@@ -98,8 +98,9 @@ struct service *service_new(struct store *st, size_t cache_games)
 	svc->cache = engine_cache_new(cache_games);
 	svc->cache_games = cache_games;
 	svc__stats_init(svc);
+	svc->hot = hot_new(cache_games);
 	size_t langs = i18n_count(); /* 0: a message catalog is broken */
-	int ok = svc->cache && langs > 0;
+	int ok = svc->cache && svc->hot && langs > 0;
 	for (size_t l = 0; ok && l < langs; l++)
 		ok = build_catalog_text(svc, l) == 0;
 	if (!ok) {
@@ -120,6 +121,7 @@ void service_free(struct service *svc)
 		return;
 	service_bots_stop(svc);
 	engine_cache_free(svc->cache);
+	hot_free(svc->hot);
 	for (size_t l = 0; l < I18N_MAX_LANGS; l++)
 		free(svc->catalog[l]);
 	free(svc);
@@ -262,7 +264,7 @@ int service_game_bytes(struct service *svc, const char *id, const char *token,
 {
 	struct loaded l;
 	int seat;
-	int rc = load_row(svc->st, id, &l, err);
+	int rc = load_row_hot(svc->st, svc->hot, id, &l, err);
 	if (rc < 0)
 		return rc;
 	if ((rc = load_seat(svc->st, &l, token, 0, &seat, err)) < 0) {
@@ -382,7 +384,7 @@ int service_actions_bytes(struct service *svc, const char *id,
 {
 	struct loaded l;
 	int seat;
-	int rc = load_row(svc->st, id, &l, err);
+	int rc = load_row_hot(svc->st, svc->hot, id, &l, err);
 	if (rc < 0)
 		return rc;
 	if ((rc = load_seat(svc->st, &l, token, 1, &seat, err)) < 0) {

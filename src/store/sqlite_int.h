@@ -264,6 +264,10 @@ int store__fail(sqlite3 *db, int rc);
 int store__run(struct conn *c, enum stmt id, const struct arg *a, int n,
                row_fn fn, void *ctx);
 
+/* The SQL text of statement `id` (static), for EXPLAIN QUERY PLAN in
+ * tests/unit/test_store.c: the listings must stay indexed. */
+const char *store__stmt_sql(enum stmt id);
+
 /* row_fn reading column 0 into a struct one_i64. */
 int store__read_i64(sqlite3_stmt *st, void *ctx);
 

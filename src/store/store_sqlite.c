@@ -217,15 +217,18 @@ static const char *const stmt_sql[ST_COUNT] = {
                            "WHERE t.token_hash = ?1",
     [ST_PLAYER_BY_ID] = "SELECT key, id, name, created_ms FROM players "
                         "WHERE id = ?1",
+    /* The page's seats first, ordered and limited on cheap columns (the
+     * player's seats by index, their games by key); only then the
+     * listing's columns (the bots, the players' JSON) for the page's
+     * rows: a player with many games pays their sort, not their JSON. */
     [ST_PLAYER_GAMES] =
-        "SELECT " GAME_COLS ", s.seat, s.player_key IS NULL, " PLAYERS_JSON(
-            "g.key") " FROM seats s "
-                     "JOIN games g ON g.key = s.game_key WHERE (s.player_key = "
-                     "?1 OR "
-                     "(s.invited = ?1 AND s.open = 1 AND NOT EXISTS (SELECT 1 "
-                     "FROM "
-                     "seats m WHERE m.game_key = s.game_key AND m.player_key = "
-                     "?1))) "
+        "SELECT " GAME_COLS ", x.seat, x.invitation, " PLAYERS_JSON(
+            "g.key") " FROM (SELECT s.game_key AS gk, s.seat AS seat, "
+                     "s.player_key IS NULL AS invitation, g.updated_ms AS u "
+                     "FROM seats s JOIN games g ON g.key = s.game_key "
+                     "WHERE (s.player_key = ?1 OR (s.invited = ?1 AND "
+                     "s.open = 1 AND NOT EXISTS (SELECT 1 FROM seats m "
+                     "WHERE m.game_key = s.game_key AND m.player_key = ?1))) "
                      "AND (?2 IS NULL OR g.status = ?2) "
                      "AND (?3 = 0 OR (g.status = 'active' AND (g.to_act >> "
                      "s.seat) & 1)) "
@@ -233,7 +236,9 @@ static const char *const stmt_sql[ST_COUNT] = {
                      "?5)) "
                      "AND " VISIBLE("g.", "?7") " "
                                                 "ORDER BY g.updated_ms DESC, "
-                                                "g.key DESC LIMIT ?6",
+                                                "g.key DESC LIMIT ?6) x "
+                                                "JOIN games g ON g.key = x.gk "
+                                                "ORDER BY x.u DESC, x.gk DESC",
     [ST_IDEM_INSERT] = "INSERT INTO idempotency (scope, request, status, "
                        "response, created_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
     [ST_IDEM_GET] = "SELECT request, status, response FROM idempotency "
@@ -446,6 +451,11 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_GAME_RULES_MOVE] = "UPDATE games SET rules_version = ?3 "
                            "WHERE key = ?1 AND rules_version = ?2 AND seq = ?4",
 };
+
+const char *store__stmt_sql(enum stmt id)
+{
+	return id < ST_COUNT ? stmt_sql[id] : NULL;
+}
 
 int64_t store__waiting_cutoff(const struct store *s)
 {

@@ -91,12 +91,12 @@ def player(s, name, headers=None):
     return r.json["token"]
 
 
-def quick(s, path, what, limit=2.0):
-    """GET path must answer 200 within `limit` seconds."""
-    t0 = time.monotonic()
+def quick(s, path, what):
+    """GET path is answered 200 (served, not refused, while the budgets
+    are spent; how fast is make bench's "under a stream flood": make test
+    asserts no latency)."""
     r = s.request("GET", path)
-    dt = time.monotonic() - t0
-    check(r.status == 200 and dt < limit, "%s: %r after %.1fs" % (what, r, dt))
+    check(r.status == 200, "%s: %r" % (what, r))
 
 
 def refused(sock, path, statuses=(429, 503)):

@@ -444,7 +444,9 @@ def long_poll_wakes_on_the_move(binary):
             g = game(s, gid, tok[1])
             seat = g["to_act"][0]
             act = rng.choice(s.request("GET", "/v1/games/%s/actions" % gid, token=tok[seat]).json["actions"])
-            path = "/v1/games/%s?wait=%d&after=%d" % (gid, 999 if i == 0 else 10, g["seq"])
+            # wait=999: only the move can answer it within the reader's
+            # 10 s (no timing is asserted: the figure is make bench's)
+            path = "/v1/games/%s?wait=999&after=%d" % (gid, g["seq"])
             c = Conn(s.port, path, tok[1])
             reader = threading.Thread(target=c.read_blocking, args=(10,))
             reader.start()
@@ -465,9 +467,6 @@ def long_poll_wakes_on_the_move(binary):
             c.close()
         print("     long-poll wake: %.1f ms median, %.1f ms max after sending the move "
               "(%.1f ms max after its 201)" % (statistics.median(from_post), max(from_post), max(from_answer)))
-        # wait=10 (999 the first time): an answer after half of it was not
-        # woken by the move.  A liveness bound, not a speed figure.
-        check(max(from_post) < 5000, "woken by the move, not the wait: %r" % from_post)
         t = time.monotonic()
         r = s.request("GET", "/v1/games/%s?wait=10&after=0" % gid, token=tok[0])
         check(r.status == 200 and r.json["seq"] >= 1 and time.monotonic() - t < 5,
@@ -543,21 +542,24 @@ def long_poll_times_out_with_the_unchanged_game(binary):
         r = s.request("GET", "/v1/games/%s?wait=1&after=0" % gid, token=tok[0])
         dt = time.monotonic() - t
         check(r.status == 200 and r.json == plain.json and r.headers["etag"] == '"0"', "unchanged: %r" % r)
-        check(0.95 <= dt < 1.6, "after 1 s: %.2f s" % dt)
+        # It waited its second (a lower bound: how much longer it took
+        # is the machine's business, never asserted here).
+        check(dt >= 0.95, "after 1 s: %.2f s" % dt)
         t = time.monotonic()
         r = s.request("GET", "/v1/games/%s?wait=1" % gid, token=tok[0], headers={"If-None-Match": '"0"'})
-        check(r.status == 304 and 0.95 <= time.monotonic() - t < 1.6, "304 after the wait: %r" % r)
-        t = time.monotonic()
+        check(r.status == 304 and time.monotonic() - t >= 0.95, "304 after the wait: %r" % r)
+        # No wait without wait: nothing changes this game, so a request
+        # that waited would not be answered within the harness's 30 s.
         for q in ("wait=0&after=0", "after=0", "wait=0"):
             r = s.request("GET", "/v1/games/%s?%s" % (gid, q), token=tok[0])
             check(r.status == 200 and r.json == plain.json, "%s: plain GET" % q)
-        check(time.monotonic() - t < 0.5, "no wait without wait")
         for q in ("wait=x", "wait=-1", "wait=", "wait=1.5", "wait=1&after=x", "wait=1&after=-2"):
             r = s.request("GET", "/v1/games/%s?%s" % (gid, q), token=tok[0])
             check(r.status == 400 and r.json["type"].endswith(":bad-request"), "%s: %r" % (q, r))
-        t = time.monotonic()
-        r = s.request("GET", "/v1/games/%s?wait=5" % gid, token="A" * 43)
-        check(r.status == 403 and time.monotonic() - t < 0.5, "a bad token is refused before waiting")
+        # Refused before waiting: a wait of 999 s would outlast the
+        # harness's 30 s request timeout.
+        r = s.request("GET", "/v1/games/%s?wait=999" % gid, token="A" * 43)
+        check(r.status == 403, "a bad token is refused before waiting: %r" % r)
         r = s.request("GET", "/v1/games/0123456789abcdef?wait=5")
         check(r.status == 404, "unknown game: %r" % r)
 
@@ -606,7 +608,7 @@ def five_hundred_streams_and_long_polls(binary):
         print("     500 connections: opened in %.2f s; other requests %.1f ms median, %.1f ms max; "
               "move 1 to all 500 in %.0f ms, move 2 to 250 streams in %.0f ms"
               % (t_open, statistics.median(lat), max(lat), t_move1 * 1000, t_move2 * 1000))
-        check(max(lat) < 500, "other requests stay quick: %r" % lat)
+        # (How quick is make bench's: "under a stream flood".)
         for c in everyone:
             c.close()
 
@@ -632,7 +634,10 @@ def sigterm_with_live_connections_exits_cleanly(binary):
                if not (p.status == 200 and json.loads(p.body)["seq"] == 0)]
         check(not bad, "long-polls answered: %d not: %r" % (len(bad), bad[:3]))
         print("     SIGTERM with 200 live connections: exit 0 after %.2f s" % dt)
-        check(dt < 5, "prompt: %.2f s" % dt)
+        # Prompt: every live connection ended when woken, so none was
+        # left for the drain's timeout (boardd says so when one is).
+        check("live connections still open" not in open(s.log).read(),
+              "every live connection ended before the drain's timeout")
     finally:
         if s.proc.poll() is None:
             s.proc.kill()

@@ -1,0 +1,99 @@
+/* hot.h: the hot game table (docs/read-path.md): the store row of each
+ * game being read and the seats' holders (token hashes, player keys), in
+ * memory, so that a GET of a hot game and its If-None-Match 304 make no
+ * SQLite query.  Internal to src/service.
+ *
+ * Hashed by public game id, in HOT_SHARDS shards each with its own lock,
+ * hash table and LRU list; bounded (the least recently used entry of a
+ * shard goes when it is full).  An entry is immutable once published and
+ * reference counted: a reader borrows it without copying and gives it
+ * back with hot_release.
+ *
+ * Correctness (never a stale row): every store write that may change a
+ * game's row or seats is bracketed by hot_write_begin and hot_write_end
+ * (after its commit) on that game's id.  Between the two, reads of that
+ * game bypass the table (they read SQLite, and keep nothing); both calls
+ * drop the game's entry and bump a generation number of the game's mark.
+ * A reader that missed takes a ticket (hot_get) BEFORE it reads the row
+ * and seats from SQLite, and hot_put keeps what it read only if no write
+ * of that game began since the ticket was taken.  So an entry only ever
+ * holds what SQLite held after the last committed write of its game.
+ * A write whose game is not known before it runs (a seat token attached
+ * to a player, store_seat_attach) uses hot_write_begin_all: every read
+ * bypasses the table until hot_write_end_all.
+ * Games still waiting for players are never kept (their row expires with
+ * time, store_config.waiting_expire_ms, which no write announces); a
+ * started game never waits again. */
+#ifndef BD_HOT_H
+#define BD_HOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../engine/engine.h" /* ENGINE_MAX_SEATS */
+#include "../store/store.h"
+
+/* One seat's holder, as store_seat_for_token and store_seat_for_player
+ * match it. */
+struct hot_seat {
+	int seat;
+	int has_token;      /* 1: a seat token holds it: token_hash */
+	int64_t player_key; /* the holding player, or 0 */
+	uint8_t token_hash[STORE_TOKEN_HASH_LEN];
+};
+
+/* A published entry: read-only for everyone. */
+struct hot_game {
+	struct store_game row; /* its malloc'd fields belong to the entry */
+	int nseats;
+	struct hot_seat seats[ENGINE_MAX_SEATS]; /* nseats, in seat order */
+};
+
+struct hot_table;
+
+/* A ticket of a miss: what hot_put checks.  Opaque. */
+struct hot_ticket {
+	uint64_t gen, all_gen;
+	int ok; /* 0: a write of the game is in flight; keep nothing */
+};
+
+/* A table of at most `capacity` games (>= 1), or NULL. */
+struct hot_table *hot_new(size_t capacity);
+
+/* Frees the table and its entries (none may be borrowed).  NULL: no-op. */
+void hot_free(struct hot_table *t);
+
+/* The entry of game `id` (borrowed: give it back with hot_release), or
+ * NULL: a miss, then *ticket says whether and what hot_put may keep. */
+const struct hot_game *hot_get(struct hot_table *t, const char *id,
+                               struct hot_ticket *ticket);
+
+/* Keeps a copy of row (its malloc'd strings are duplicated) and of
+ * seats[0..n) as game row->id's entry, if *ticket still allows it (no
+ * write of that game began since hot_get gave it) and the game is not
+ * waiting for players; returns that entry borrowed (hot_release it), or
+ * NULL when nothing was kept (also on allocation failure). */
+const struct hot_game *hot_put(struct hot_table *t,
+                               const struct hot_ticket *ticket,
+                               const struct store_game *row,
+                               const struct store_seat *seats, int n);
+
+/* Gives back an entry hot_get or hot_put lent.  NULL: no-op. */
+void hot_release(const struct hot_game *e);
+
+/* Before a store write of game `id`; pair with hot_write_end. */
+void hot_write_begin(struct hot_table *t, const char *id);
+
+/* After that write returned (committed or not). */
+void hot_write_end(struct hot_table *t, const char *id);
+
+/* Before a store write whose game is unknown; pair with
+ * hot_write_end_all, given the game's id when the write told it (else
+ * NULL: it changed nothing). */
+void hot_write_begin_all(struct hot_table *t);
+void hot_write_end_all(struct hot_table *t, const char *id);
+
+/* How many entries the table holds now. */
+size_t hot_count(struct hot_table *t);
+
+#endif

@@ -1,0 +1,325 @@
+/* test_hot.c: the hot game table (src/service/hot.c, docs/read-path.md).
+ * The table alone: a miss's ticket keeps nothing once a write of the game
+ * began, a write in flight makes reads bypass it, waiting games are never
+ * kept, a borrowed entry outlives its eviction.  Then through the service
+ * on a real store: a hot read answers from memory (a change made behind
+ * the service's back by another connection is not seen: why one process
+ * must own the file), and every write of the game (a move, a resignation,
+ * a join, a seat token attached to a player) is seen at the next read. */
+#include <jansson.h>
+#include <sodium.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "service/internal.h"
+#include "service/service.h"
+#include "testhelp.h"
+
+static char tmpdir[64];
+
+static struct store_game row_of(const char *id, const char *status,
+                                uint64_t seq)
+{
+	struct store_game g = {.key = 7, .seats = 2, .seq = seq};
+	snprintf(g.id, sizeof g.id, "%s", id);
+	snprintf(g.status, sizeof g.status, "%s", status);
+	snprintf(g.rules_id, sizeof g.rules_id, "agent-avenue");
+	g.options = (char *)"{}";
+	return g;
+}
+
+static void test_table(void)
+{
+	struct hot_table *t = hot_new(64);
+	struct store_seat seats[2] = {{.seat = 0, .has_token = 1},
+	                              {.seat = 1, .player_key = 9}};
+	struct hot_ticket tk;
+	const char *id = "00000000000000aa";
+	struct store_game g = row_of(id, "active", 3);
+
+	test_cond("table: a miss gives a ticket that allows a put",
+	          !hot_get(t, id, &tk) && tk.ok);
+	const struct hot_game *e = hot_put(t, &tk, &g, seats, 2);
+	test_cond("table: put keeps a copy",
+	          e && e != NULL && e->row.seq == 3 &&
+	              e->row.options != g.options && e->nseats == 2 &&
+	              e->seats[1].player_key == 9);
+	hot_release(e);
+	e = hot_get(t, id, &tk);
+	test_cond("table: then a hit", e && e->row.seq == 3);
+
+	/* A write drops it; a ticket taken before the write keeps nothing. */
+	hot_write_begin(t, id);
+	hot_write_end(t, id);
+	const struct hot_game *e2 = hot_get(t, id, &tk);
+	test_cond("table: a write dropped the entry", !e2 && tk.ok);
+	test_cond("table: the borrowed entry is still readable",
+	          e->row.seq == 3 && strcmp(e->row.id, id) == 0);
+	hot_release(e);
+	struct hot_ticket before = tk;
+	hot_write_begin(t, id);
+	test_cond("table: a write in flight: a miss may keep nothing",
+	          !hot_get(t, id, &tk) && !tk.ok);
+	test_cond("table: nor may a ticket from before it",
+	          !hot_put(t, &before, &g, seats, 2));
+	hot_write_end(t, id);
+	test_cond("table: nor after it (the row read may predate the commit)",
+	          !hot_put(t, &before, &g, seats, 2));
+	test_cond("table: a fresh ticket may",
+	          !hot_get(t, id, &tk) && tk.ok &&
+	              (e = hot_put(t, &tk, &g, seats, 2)) != NULL);
+	hot_release(e);
+
+	/* A write whose game is unknown: every read bypasses the table. */
+	hot_write_begin_all(t);
+	test_cond("table: during begin_all, no hit",
+	          !hot_get(t, id, &tk) && !tk.ok);
+	hot_write_end_all(t, id);
+	test_cond("table: end_all dropped its game",
+	          !hot_get(t, id, &tk) && tk.ok);
+
+	struct store_game w = row_of("00000000000000bb", "waiting", 0);
+	test_cond("table: a waiting game is never kept",
+	          !hot_get(t, w.id, &tk) && !hot_put(t, &tk, &w, seats, 2));
+
+	/* Bounded: 64 entries at most (4 a shard). */
+	for (int i = 0; i < 1000; i++) {
+		char gid[STORE_ID_LEN + 1];
+		snprintf(gid, sizeof gid, "%016x", i);
+		struct store_game x = row_of(gid, "finished", 1);
+		if (!hot_get(t, gid, &tk))
+			hot_release(hot_put(t, &tk, &x, seats, 2));
+	}
+	test_cond("table: bounded by its capacity", hot_count(t) <= 64);
+	hot_free(t);
+}
+
+/* ---- through the service ---- */
+
+static json_t *call_create(struct service *svc, const char *text)
+{
+	json_t *body = json_loads(text, 0, NULL), *out = NULL;
+	struct svc_err err = {0};
+	int rc = service_create(svc, body, NULL, NULL, NULL, &out, &err);
+	json_decref(body);
+	if (rc < 0)
+		fprintf(stderr, "create: %d %s\n", rc, err.detail);
+	return out;
+}
+
+/* The seq of game id as `token` reads it (GET /v1/games/{id} bytes), and
+ * a NUL-ended copy of the body in *body if not NULL (caller frees); -1
+ * on an error. */
+static long view_seq(struct service *svc, const char *id, const char *token,
+                     char **body)
+{
+	struct svc_view v = {0};
+	struct svc_err err = {0};
+	if (service_game_bytes(svc, id, token, NULL, NULL, &v, &err) < 0)
+		return -1;
+	json_t *j = json_loadb(v.body, v.len, 0, NULL);
+	long seq = (long)json_integer_value(json_object_get(j, "seq"));
+	json_decref(j);
+	if (body) /* the bytes end in a newline, not a NUL */
+		*body = strndup(v.body, v.len);
+	free(v.body);
+	return seq;
+}
+
+/* The seat `token` is answered as ("you"), or -2 on an error. */
+static int view_you(struct service *svc, const char *id, const char *token)
+{
+	struct svc_view v = {0};
+	struct svc_err err = {0};
+	if (service_game_bytes(svc, id, token, NULL, NULL, &v, &err) < 0)
+		return -2;
+	json_t *j = json_loadb(v.body, v.len, 0, NULL);
+	json_t *you = json_object_get(j, "you");
+	int r = json_is_integer(you) ? (int)json_integer_value(you) : -1;
+	json_decref(j);
+	free(v.body);
+	return r;
+}
+
+/* Seat `seat` (token tok) makes its first listed action; 0 or -1. */
+static int first_move(struct service *svc, const char *id, const char *tok)
+{
+	json_t *acts = NULL, *out = NULL;
+	struct svc_err err = {0};
+	if (service_actions(svc, id, tok, &acts, &err) < 0)
+		return -1;
+	json_t *a = json_array_get(json_object_get(acts, "actions"), 0);
+	json_t *body = a ? json_pack("{s:O}", "action", a) : NULL;
+	uint64_t seq;
+	int rc = body ? service_move(svc, id, tok, body, NULL, NULL, &out, &seq,
+	                             &err)
+	              : -1;
+	json_decref(acts);
+	json_decref(body);
+	json_decref(out);
+	return rc < 0 ? -1 : 0;
+}
+
+/* The token of the seat to act in game id (of two seats, tokens tok). */
+static const char *to_act(struct service *svc, const char *id,
+                          const char *tok[2])
+{
+	for (int s = 0; s < 2; s++) {
+		json_t *acts = NULL;
+		struct svc_err err = {0};
+		if (service_actions(svc, id, tok[s], &acts, &err) < 0)
+			continue;
+		size_t n = json_array_size(json_object_get(acts, "actions"));
+		json_decref(acts);
+		if (n)
+			return tok[s];
+	}
+	return NULL;
+}
+
+static void test_service(void)
+{
+	char path[128];
+	snprintf(path, sizeof path, "%s/hot.db", tmpdir);
+	struct store_config cfg = {
+	    .path = path, .connections = 2, .busy_timeout_ms = 5000};
+	struct store *st = NULL;
+	char why[256];
+	if (store_open(&cfg, &st, why, sizeof why) < 0) {
+		test_cond("service: store opens", 0);
+		return;
+	}
+	struct service *svc = service_new(st, 64);
+	json_t *g = call_create(svc, "{\"game\":\"agent-avenue\",\"seats\":2}");
+	const char *id = json_string_value(json_object_get(g, "id"));
+	json_t *seats = json_object_get(g, "seats");
+	const char *tok[2] = {json_string_value(json_object_get(
+	                          json_array_get(seats, 0), "token")),
+	                      json_string_value(json_object_get(
+	                          json_array_get(seats, 1), "token"))};
+	test_cond("service: a game", svc && id && tok[0] && tok[1]);
+	if (!id || !tok[0] || !tok[1])
+		goto out;
+	test_cond("service: seat 0 reads seq 0",
+	          view_seq(svc, id, tok[0], NULL) == 0);
+	test_cond("service: the row is hot", hot_count(svc->hot) == 1);
+	test_cond("service: each token its own seat, a spectator none",
+	          view_you(svc, id, tok[0]) == 0 &&
+	              view_you(svc, id, tok[1]) == 1 &&
+	              view_you(svc, id, NULL) == -1);
+	test_cond(
+	    "service: a token of no seat is refused",
+	    view_you(svc, id, "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA") ==
+	        -2);
+
+	/* Behind the service's back: a hot read does not see it (no query),
+	 * which is why a database has one owner (docs/read-path.md). */
+	char *before = NULL, *after = NULL;
+	view_seq(svc, id, tok[0], &before);
+	sqlite3 *db = NULL;
+	char sql[160];
+	snprintf(sql, sizeof sql,
+	         "UPDATE games SET updated_ms = updated_ms + 1000 WHERE id = "
+	         "'%s'",
+	         id);
+	int changed = sqlite3_open(path, &db) == SQLITE_OK &&
+	              sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK;
+	sqlite3_close(db);
+	view_seq(svc, id, tok[0], &after);
+	test_cond("service: a hot read asks no query (an outside change "
+	          "unseen)",
+	          changed && before && after && strcmp(before, after) == 0);
+	free(before);
+	free(after);
+
+	/* Every write of the game is seen at the next read. */
+	for (int m = 1; m <= 3; m++) {
+		const char *t = to_act(svc, id, tok);
+		int ok = t && first_move(svc, id, t) == 0;
+		test_cond("service: after a move, both seats and a spectator "
+		          "read its seq",
+		          ok && view_seq(svc, id, tok[0], NULL) == m &&
+		              view_seq(svc, id, tok[1], NULL) == m &&
+		              view_seq(svc, id, NULL, NULL) == m);
+	}
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	uint64_t seq = 0;
+	int rc = service_resign(svc, id, tok[1], NULL, &out, &seq, &err);
+	json_decref(out);
+	char *fin = NULL;
+	view_seq(svc, id, tok[0], &fin);
+	test_cond("service: a resignation is seen at once",
+	          rc == 0 && fin && strstr(fin, "\"status\":\"finished\""));
+	free(fin);
+
+	/* A join: the game starts (it was never kept while waiting). */
+	json_t *p = NULL;
+	json_t *pb = json_loads("{\"name\":\"hot\"}", 0, NULL);
+	rc = service_player_create(svc, pb, NULL, &p, &err);
+	json_decref(pb);
+	const char *ptok = json_string_value(json_object_get(p, "token"));
+	json_t *w = call_create(
+	    svc,
+	    "{\"game\":\"agent-avenue\",\"seating\":[\"token\",\"open\"]}");
+	const char *wid = json_string_value(json_object_get(w, "id"));
+	const char *wtok = json_string_value(json_object_get(
+	    json_array_get(json_object_get(w, "seats"), 0), "token"));
+	char *wv = NULL;
+	view_seq(svc, wid, wtok, &wv);
+	test_cond("service: a waiting game is read, not kept",
+	          wv && strstr(wv, "\"status\":\"waiting\"") &&
+	              hot_count(svc->hot) == 1);
+	free(wv);
+	json_t *jo = NULL;
+	rc = ptok ? service_join(svc, wid, ptok, NULL, NULL, &jo, &err) : -1;
+	json_decref(jo);
+	wv = NULL;
+	view_seq(svc, wid, wtok, &wv);
+	test_cond("service: the join is seen: active, and the player sits",
+	          rc == 0 && wv && strstr(wv, "\"status\":\"active\"") &&
+	              view_you(svc, wid, ptok) == 1);
+	free(wv);
+
+	/* A seat token attached to a player: it stops working at once. */
+	json_t *ab = json_pack("{s:s}", "token", wtok);
+	json_t *ao = NULL;
+	json_t *p2 = NULL;
+	pb = json_loads("{\"name\":\"hot2\"}", 0, NULL);
+	service_player_create(svc, pb, NULL, &p2, &err);
+	json_decref(pb);
+	const char *p2tok = json_string_value(json_object_get(p2, "token"));
+	test_cond("service: the seat token reads seat 0 (hot)",
+	          view_you(svc, wid, wtok) == 0);
+	rc = p2tok ? service_seat_attach(svc, p2tok, ab, &ao, &err) : -1;
+	test_cond("service: after attaching, the seat token holds nothing "
+	          "and the player holds seat 0",
+	          rc == 0 && view_you(svc, wid, wtok) == -2 &&
+	              view_you(svc, wid, p2tok) == 0);
+	json_decref(ab);
+	json_decref(ao);
+	json_decref(p2);
+	json_decref(p);
+	json_decref(w);
+out:
+	json_decref(g);
+	service_free(svc);
+	store_close(st);
+}
+
+int main(void)
+{
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/test_hot.XXXXXX");
+	if (!mkdtemp(tmpdir) || sodium_init() < 0)
+		return 1;
+	test_table();
+	test_service();
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", tmpdir);
+	return test_report("hot");
+}
