@@ -203,6 +203,14 @@ int engine_game_new(const struct rules *r, int seats, const json_t *options,
                     const json_t *setup, uint64_t seed,
                     struct engine_game **out, struct rules_why *why);
 
+/* engine_game_new with the generator given as it starts (*start, copied;
+ * engine_secret_rng seeds one from a game's secret, secret.h) instead of
+ * a 64-bit seed: engine_game_new(…, seed, …) is this with rng_seed(seed). */
+int engine_game_new_rng(const struct rules *r, int seats,
+                        const json_t *options, const json_t *setup,
+                        const struct rng *start, struct engine_game **out,
+                        struct rules_why *why);
+
 /* A new copy of g, or NULL on allocation failure. */
 struct engine_game *engine_game_clone(const struct engine_game *g);
 
@@ -255,6 +263,14 @@ unsigned engine_game_to_act(const struct engine_game *g);
 
 /* 1 and *out when finished, else 0. */
 int engine_game_result(const struct engine_game *g, struct rules_result *out);
+
+/* The seats of bit set `bits` as a JSON array of seat numbers, lowest
+ * first.  New reference (NULL on allocation failure). */
+json_t *engine_seats_json(unsigned bits);
+
+/* The outcome as the API and records show it: {"winners": [seats],
+ * "reason": word}, or JSON null while the game runs.  New reference. */
+json_t *engine_result_json(const struct engine_game *g);
 
 /* New references; see struct rules. */
 json_t *engine_game_view(const struct engine_game *g, int viewer);

@@ -71,6 +71,16 @@ int engine_game_new(const struct rules *r, int seats, const json_t *options,
                     const json_t *setup, uint64_t seed,
                     struct engine_game **out, struct rules_why *why)
 {
+	struct rng start;
+	rng_seed(&start, seed);
+	return engine_game_new_rng(r, seats, options, setup, &start, out, why);
+}
+
+int engine_game_new_rng(const struct rules *r, int seats,
+                        const json_t *options, const json_t *setup,
+                        const struct rng *start, struct engine_game **out,
+                        struct rules_why *why)
+{
 	if (engine_seats_check(r, seats, why))
 		return BD_EBADOPTIONS;
 	json_t *empty = NULL;
@@ -84,7 +94,7 @@ int engine_game_new(const struct rules *r, int seats, const json_t *options,
 	}
 	g->rules = r;
 	g->seats = seats;
-	rng_seed(&g->rng, seed);
+	g->rng = *start;
 	int rc = r->setup(g->state, seats, options, setup, &g->rng, why);
 	json_decref(empty);
 	if (rc < 0) {
@@ -284,6 +294,27 @@ int engine_game_result(const struct engine_game *g, struct rules_result *out)
 		return 1;
 	}
 	return g->rules->result(g->state, out);
+}
+
+json_t *engine_seats_json(unsigned bits)
+{
+	json_t *a = json_array();
+	for (int s = 0; a && s < ENGINE_MAX_SEATS; s++)
+		if ((bits & (1u << s)) &&
+		    json_array_append_new(a, json_integer(s)) < 0) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
+json_t *engine_result_json(const struct engine_game *g)
+{
+	struct rules_result res;
+	if (!engine_game_result(g, &res))
+		return json_null();
+	return json_pack("{s:o,s:s}", "winners", engine_seats_json(res.winners),
+	                 "reason", res.reason);
 }
 
 json_t *engine_game_view(const struct engine_game *g, int viewer)

@@ -22,6 +22,14 @@ void rng_seed(struct rng *r, uint64_t seed)
 		r->s[i] = splitmix64(&x);
 }
 
+void rng_seed_words(struct rng *r, const uint64_t w[4])
+{
+	for (int i = 0; i < 4; i++)
+		r->s[i] = w[i];
+	if (!(w[0] | w[1] | w[2] | w[3]))
+		r->s[0] = 1;
+}
+
 uint64_t rng_next(struct rng *r)
 {
 	uint64_t *s = r->s;

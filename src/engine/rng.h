@@ -1,7 +1,7 @@
 /* rng.h: the per-game deterministic random generator (xoshiro256**).
  *
  * The engine owns one generator per game, seeded from the game's secret
- * 64-bit seed, and passes it into a rules module's setup and apply.  The
+ * (a 256-bit secret, or the 64-bit seed of older games; secret.h), and passes it into a rules module's setup and apply.  The
  * same seed and the same calls always give the same numbers on every
  * platform: the state is four uint64_t and copies with memcpy.  This is
  * engine code, not a library, because its output is part of the game
@@ -16,9 +16,16 @@ struct rng {
 	uint64_t s[4]; /* xoshiro256** state; never all zero */
 };
 
-/* Seeds *r from a 64-bit seed (expanded with splitmix64).  Any seed,
+/* Seeds *r from a 64-bit seed (expanded with splitmix64): seed format 1,
+ * the games stored before 256-bit secrets (docs/shuffles.md).  Any seed,
  * including 0, is valid. */
 void rng_seed(struct rng *r, uint64_t seed);
+
+/* Seeds *r with the four state words w[0..3] as they are (seed format 2
+ * reads them from SHA-256 of the game's secret: engine_secret_rng in
+ * secret.h).  An all-zero w, the one state xoshiro256** cannot leave,
+ * becomes {1, 0, 0, 0} (docs/shuffles.md). */
+void rng_seed_words(struct rng *r, const uint64_t w[4]);
 
 /* Next 64 random bits. */
 uint64_t rng_next(struct rng *r);

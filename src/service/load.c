@@ -12,6 +12,15 @@ static int fail(struct svc_err *err, int code, const char *detail)
 	return code;
 }
 
+void load_secret(const struct store_game *row, struct engine_secret *out)
+{
+	memset(out, 0, sizeof *out);
+	out->format = row->seed_format == 2 ? ENGINE_SEED_SECRET : ENGINE_SEED_64;
+	out->seed = row->seed;
+	memcpy(out->secret, row->secret, sizeof out->secret);
+	memcpy(out->salt, row->salt, sizeof out->salt);
+}
+
 int load_fresh(const struct store_game *row, const struct rules *r,
                struct engine_game **out, struct svc_err *err)
 {
@@ -21,8 +30,12 @@ int load_fresh(const struct store_game *row, const struct rules *r,
 	int rc = BD_EINTERNAL;
 	if (!options || (row->setup && !setup))
 		goto out_decref;
-	rc = engine_game_new(r, row->seats, options, setup, row->seed, out,
-	                     &why);
+	struct engine_secret secret;
+	struct rng start;
+	load_secret(row, &secret);
+	engine_secret_rng(&secret, &start);
+	rc = engine_game_new_rng(r, row->seats, options, setup, &start, out,
+	                         &why);
 	if (rc == BD_ENOMEM)
 		goto out_decref;
 	if (rc < 0)

@@ -6,6 +6,7 @@
 #define BD_LOAD_H
 
 #include "../engine/cache.h"
+#include "../engine/secret.h"
 #include "service.h"
 
 /* A snapshot of the state (engine.h, sql/0012_snapshots.sql) is kept with
@@ -42,6 +43,10 @@ int load_game_key(struct store *st, struct engine_cache *cache, int64_t key,
 
 /* Frees what load_game gave. */
 void loaded_release(struct loaded *l);
+
+/* The secret that seeds the generator of row's game, in its seed format
+ * (src/engine/secret.h). */
+void load_secret(const struct store_game *row, struct engine_secret *out);
 
 /* A fresh engine game at seq 0 from a stored row (options, setup, seed).
  * Used for full replays.  *out is the caller's. */

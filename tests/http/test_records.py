@@ -1,0 +1,257 @@
+"""test_records.py: game records (docs/records.md) and verifiable shuffles
+(docs/shuffles.md): GET /v1/games/{id}/record, POST /v1/games with
+"record", the commitment published at creation and the secret revealed
+at the end (never before), and tools/verify-record."""
+import copy
+import hashlib
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import check, run_all, test  # noqa: E402
+from gamehelp import create_game, move_log, read_stream, server  # noqa: E402
+
+AA, QT = "agent-avenue", "quantum"
+
+
+def play(s, gid, tokens, rng, moves=None):
+    """Random listed actions until the game ends or `moves` were made;
+    then every seat but the last resigns (a finished game either way)."""
+    n = 0
+    while True:
+        g = s.request("GET", "/v1/games/%s" % gid, token=tokens[0], validate=False).json
+        if g["status"] == "finished":
+            return g
+        if moves is not None and n >= moves:
+            for t in tokens[:-1]:
+                r = s.request("POST", "/v1/games/%s/resign" % gid, {}, token=t, validate=False)
+                check(r.status in (200, 201), "resign: %r" % r)
+            continue
+        seat = rng.choice(g["to_act"])
+        acts = s.request("GET", "/v1/games/%s/actions" % gid, token=tokens[seat], validate=False).json
+        a = rng.choice(acts["actions"])
+        a.pop("label", None)
+        r = s.request("POST", "/v1/games/%s/moves" % gid, {"action": a}, token=tokens[seat],
+                      headers={"If-Match": '"%d"' % g["seq"]}, validate=False)
+        check(r.status == 201, "listed action refused: %r" % r)
+        n += 1
+
+
+def record(s, gid):
+    r = s.request("GET", "/v1/games/%s/record" % gid)
+    check(r.status == 200, "record: %r" % r)
+    return r.json
+
+
+def imported(s, rec, status=201, **kw):
+    r = s.request("POST", "/v1/games", {"record": rec}, **kw)
+    check(r.status == status, "import: %r" % r)
+    return r
+
+
+def public(s, gid):
+    """What everyone sees of a finished game: the spectator's game object
+    (without its id and the import flag) and its move log."""
+    g = s.request("GET", "/v1/games/%s" % gid).json
+    for k in ("id", "imported", "players"):
+        g.pop(k)
+    return g, move_log(s, gid)
+
+
+def verify(binary, rec):
+    exe = os.path.join(os.path.dirname(os.path.abspath(binary)), "verify-record")
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(rec, f)
+    try:
+        p = subprocess.run([exe, f.name], capture_output=True, timeout=120)
+    finally:
+        os.unlink(f.name)
+    lines = p.stdout.decode().splitlines()
+    check(len(lines) == 1, "verify-record prints one line: %r" % p.stdout)
+    return p.returncode, lines[0]
+
+
+GAMES = [(AA, {}, 2, None), (AA, {}, 3, None), (AA, {"mode": "advanced"}, 2, None),
+         (AA, {"mode": "advanced"}, 4, None), (QT, {}, 2, 40), (QT, {}, 3, 30), (QT, {}, 4, 20)]
+
+
+def finished_games(s, rng):
+    out = []
+    for game, options, seats, moves in GAMES:
+        gid, tokens = create_game(s, game, seats, options)
+        play(s, gid, tokens, rng, moves)
+        out.append((game, options, seats, gid, tokens))
+    return out
+
+
+@test
+def export_import_gives_identical_views(binary):
+    rng = random.Random(12)
+    with server(binary) as s:
+        for game, options, seats, gid, tokens in finished_games(s, rng):
+            what = "%s %r %d seats" % (game, options, seats)
+            rec = record(s, gid)
+            check(rec["format"] == "boardd-record/1" and rec["game"] == game and
+                  rec["seats"] == seats and rec["options"] == options, "%s: header %r" % (what, rec))
+            g = s.request("GET", "/v1/games/%s" % gid).json
+            check(rec["result"] == g["result"] and rec["secret"] == g["secret"] and
+                  rec["salt"] == g["salt"] and rec["commitment"] == g["commitment"],
+                  "%s: the record's result and secret are the game's" % what)
+            log = move_log(s, gid)["moves"]
+            check([(m["seq"], m["seat"], m["action"], m["time"]) for m in rec["moves"]] ==
+                  [(m["seq"], m["seat"], m["action"], m["time"]) for m in log],
+                  "%s: the record's moves are the log as everyone sees it after the end" % what)
+            r = imported(s, rec)
+            new = r.json["id"]
+            check(new != gid and r.json["imported"] is True, "%s: a new id" % what)
+            check(public(s, new) == public(s, gid), "%s: identical views after import" % what)
+            again = record(s, new)
+            check({k: v for k, v in again.items() if k != "id"} ==
+                  {k: v for k, v in rec.items() if k not in ("id", "players")} |
+                  {"players": again["players"]}, "%s: the imported game's record is the same" % what)
+            mv = s.request("POST", "/v1/games/%s/resign" % new, {}, token=tokens[0], validate=False)
+            check(mv.status in (401, 403, 409), "%s: an imported game is read-only: %r" % (what, mv))
+            code, line = verify(binary, rec)
+            check(code == 0 and line.startswith("OK"), "%s: verify-record accepts it: %s" % (what, line))
+
+
+def first_failing(s, rec, want_move, what):
+    r = imported(s, rec, status=422)
+    check(r.json["type"] == "urn:boardd:problem:bad-record", "%s: bad-record: %r" % (what, r.json))
+    check(r.json.get("move") == want_move, "%s: names move %r: %r" % (what, want_move, r.json))
+    return r
+
+
+def count_games(s):
+    return len(s.request("GET", "/v1/games?limit=100", validate=False).json["games"])
+
+
+@test
+def altered_records_are_refused_with_the_first_failing_move(binary):
+    rng = random.Random(7)
+    with server(binary) as s:
+        games = finished_games(s, rng)
+        before = count_games(s)
+        for game, options, seats, gid, tokens in games:
+            what = "%s/%d" % (game, seats)
+            rec = record(s, gid)
+            n = len(rec["moves"])
+            # a move made by the wrong seat: the first failure is that move
+            k = n // 2
+            bad = copy.deepcopy(rec)
+            bad["moves"][k]["seat"] = (bad["moves"][k]["seat"] + 1) % seats
+            r = first_failing(s, bad, k, what + " wrong seat")
+            code, line = verify(binary, bad)
+            check(code == 1 and line.startswith("FAIL: move %d" % k), "verify-record: %s" % line)
+            # an action changed into one the rules refuse there
+            bad = copy.deepcopy(rec)
+            bad["moves"][0]["action"] = {"type": "no-such-action"}
+            first_failing(s, bad, 0, what + " changed action")
+            code, line = verify(binary, bad)
+            check(code == 1 and line.startswith("FAIL: move 0"), "verify-record: %s" % line)
+            # a changed result
+            bad = copy.deepcopy(rec)
+            bad["result"]["winners"] = [w for w in range(seats) if w not in rec["result"]["winners"]]
+            first_failing(s, bad, None, what + " changed result")
+            code, line = verify(binary, bad)
+            check(code == 1 and "result" in line, "verify-record, result: %s" % line)
+            # a changed secret: the commitment no longer matches
+            bad = copy.deepcopy(rec)
+            bad["secret"] = ("0" if rec["secret"][0] != "0" else "1") + rec["secret"][1:]
+            first_failing(s, bad, None, what + " changed secret")
+            code, line = verify(binary, bad)
+            check(code == 1 and "commitment" in line, "verify-record, secret: %s" % line)
+            # a changed commitment
+            bad = copy.deepcopy(rec)
+            bad["commitment"] = hashlib.sha256(b"other").hexdigest()
+            first_failing(s, bad, None, what + " changed commitment")
+            code, line = verify(binary, bad)
+            check(code == 1 and "commitment" in line, "verify-record, commitment: %s" % line)
+            # a changed secret with its commitment recomputed: the deal is not the recorded one
+            bad = copy.deepcopy(rec)
+            secret = bytes(32).hex()
+            bad["secret"] = secret
+            bad["commitment"] = hashlib.sha256(bytes.fromhex(secret) + bytes.fromhex(rec["salt"])).hexdigest()
+            first_failing(s, bad, None, what + " other secret, matching commitment")
+            code, line = verify(binary, bad)
+            check(code == 1 and "deal" in line, "verify-record, deal: %s" % line)
+            # moves cut short: the game is not over
+            bad = copy.deepcopy(rec)
+            bad["moves"] = bad["moves"][:-1]
+            first_failing(s, bad, None, what + " last move dropped")
+        check(count_games(s) == before, "no refused import created a game")
+
+
+@test
+def the_secret_is_hidden_until_the_end(binary):
+    rng = random.Random(3)
+    with server(binary) as s:
+        for game, seats in ((AA, 2), (QT, 2)):
+            r = s.request("POST", "/v1/games", {"game": game, "seats": seats})
+            check(r.status == 201, "create: %r" % r)
+            gid, tokens = r.json["id"], [x["token"] for x in r.json["seats"]]
+            g = s.request("GET", "/v1/games/%s" % gid).json
+            check(g["seed_format"] == 2 and len(g["commitment"]) == 64, "a commitment at creation: %r" % g)
+            check(g["secret"] is None and g["salt"] is None and g["seed"] is None, "nothing revealed")
+            play(s, gid, tokens, rng, moves=6 if game == AA else 10) if False else None
+            # a few moves in, everything any caller can read
+            for _ in range(4):
+                g = s.request("GET", "/v1/games/%s" % gid, token=tokens[0], validate=False).json
+                seat = g["to_act"][0]
+                acts = s.request("GET", "/v1/games/%s/actions" % gid, token=tokens[seat]).json
+                a = acts["actions"][0]
+                a.pop("label", None)
+                check(s.request("POST", "/v1/games/%s/moves" % gid, {"action": a},
+                                token=tokens[seat]).status == 201, "move")
+            texts = []
+            for t in tokens + [None]:
+                for path in ("", "/moves", "/actions", "?at=1", "/record", "/events?after=0"):
+                    if path == "/events?after=0" and t is None:
+                        continue
+                    r = s.request("GET", "/v1/games/%s%s" % (gid, path), token=t, validate=False)
+                    texts.append(r.raw.decode(errors="replace"))
+            r = s.request("GET", "/v1/games/%s/record" % gid)
+            check(r.status == 409 and r.json["type"] == "urn:boardd:problem:not-finished",
+                  "no record while the game runs: %r" % r)
+            texts.append(s.request("GET", "/v1/games?limit=100").raw.decode())
+            full = s.request("GET", "/v1/games/%s" % gid).json
+            for t in tokens[:-1]:
+                s.request("POST", "/v1/games/%s/resign" % gid, {}, token=t, validate=False)
+            end = s.request("GET", "/v1/games/%s" % gid).json
+            check(end["status"] == "finished" and len(end["secret"]) == 64 and len(end["salt"]) == 64,
+                  "revealed at the end: %r" % end)
+            check(hashlib.sha256(bytes.fromhex(end["secret"]) + bytes.fromhex(end["salt"])).hexdigest() ==
+                  full["commitment"] == end["commitment"], "the commitment is SHA-256(secret || salt)")
+            for text in texts:
+                check(end["secret"] not in text and end["salt"] not in text,
+                      "the secret or salt appeared before the end")
+            log = open(s.log).read() if hasattr(s, "log") else ""
+            check(end["secret"] not in log and end["salt"] not in log, "not in the server's log")
+
+
+@test
+def import_shape_and_idempotency(binary):
+    rng = random.Random(5)
+    with server(binary) as s:
+        gid, tokens = create_game(s, AA, 2)
+        play(s, gid, tokens, rng)
+        rec = record(s, gid)
+        r = s.request("POST", "/v1/games", {"record": rec, "game": AA})
+        check(r.status == 400, "a record comes alone: %r" % r)
+        r = s.request("POST", "/v1/games", {"record": "x"})
+        check(r.status == 422 and r.json["type"] == "urn:boardd:problem:bad-record", "not an object: %r" % r)
+        bad = dict(rec, game="chess")
+        r = s.request("POST", "/v1/games", {"record": bad})
+        check(r.status == 404 or r.json["type"] == "urn:boardd:problem:unknown-rules", "unknown game: %r" % r)
+        key = {"Idempotency-Key": "records-test-key-0123456789abcdef"}
+        a = imported(s, rec, headers=key)
+        b = s.request("POST", "/v1/games", {"record": rec}, headers=key)
+        check(b.status == 201 and b.json == a.json, "a retry gives the first answer: %r" % b)
+
+
+if __name__ == "__main__":
+    run_all("records")
