@@ -64,6 +64,16 @@ struct rules {
 	             const json_t *setup, struct rng *rng,
 	             struct rules_why *why);
 
+	/* Optional (NULL: no scripts).  The scripted draws of custom setup
+	 * `setup` (borrowed, an object), e.g. Quantum's "dice": writes the
+	 * first min(n, cap) into out and returns n, how many there are (0:
+	 * none).  The engine keeps them outside the flat state, in the
+	 * engine_game, so a script as long as a whole game costs the state
+	 * nothing, and hands them to setup and play through the generator
+	 * (rng_scripted).  setup validates them: here a value that is not
+	 * one may be anything. */
+	size_t (*script)(const json_t *setup, uint8_t *out, size_t cap);
+
 	/* The seats that may act now, as a bit set; 0 once the game is over. */
 	unsigned (*to_act)(const void *state);
 
@@ -151,8 +161,17 @@ const struct rules *const *engine_rules_all(size_t *n);
 
 /* ---- a running game (game.c) ---- */
 
+/* The most scripted draws a custom setup may hold (struct rules' script). */
+#define ENGINE_SCRIPT_MAX 65536
+
+/* A game's scripted draws, shared by its copies (engine_game_clone takes
+ * a reference, engine_game_free drops one); immutable. */
+struct engine_script;
+
 struct engine_game {
-	const struct rules *rules; /* borrowed, static */
+	const struct rules *rules;    /* borrowed, static */
+	struct engine_script *script; /* one reference, or NULL: no script;
+	                                 rng.script borrows its values */
 	int seats;                 /* rules->min_seats..max_seats */
 	uint64_t seq;              /* moves applied so far */
 	struct rng rng;            /* the game's generator */
@@ -161,7 +180,9 @@ struct engine_game {
 	_Alignas(16) unsigned char state[]; /* rules->state_size bytes */
 };
 
-/* Bytes an engine_game of these rules occupies (for memcpy copies). */
+/* Bytes an engine_game of these rules occupies (for memcpy copies: such
+ * a copy borrows g's script, so it must not outlive g, and is freed with
+ * free(), not engine_game_free). */
 size_t engine_game_size(const struct rules *r);
 
 /* ---- snapshots: a state as bytes (sql/0012_snapshots.sql) ----
@@ -175,7 +196,7 @@ size_t engine_game_size(const struct rules *r);
  * and a reader falls back to a replay from the seed whenever a snapshot
  * is missing, of another rules version, or of another format.  Bump
  * ENGINE_SNAPSHOT_FORMAT when struct engine_game changes. */
-#define ENGINE_SNAPSHOT_FORMAT 1u
+#define ENGINE_SNAPSHOT_FORMAT 2u
 
 /* Bytes of a snapshot of a game of rules r. */
 size_t engine_snapshot_size(const struct rules *r);
@@ -184,7 +205,8 @@ size_t engine_snapshot_size(const struct rules *r);
 void engine_snapshot_write(const struct engine_game *g, void *out);
 
 /* A new game (caller frees with engine_game_free) from the `len` bytes of
- * a snapshot of rules r.  BD_ENOTFOUND when the bytes are not a snapshot
+ * a snapshot of rules r, without its script: a game whose custom setup
+ * has one gets it back with engine_game_attach_script.  BD_ENOTFOUND when the bytes are not a snapshot
  * of this format and state size or hold an impossible seat count (the
  * caller replays instead); BD_ENOMEM. */
 int engine_snapshot_read(const struct rules *r, const void *bytes, size_t len,
@@ -210,6 +232,12 @@ int engine_game_new_rng(const struct rules *r, int seats,
                         const json_t *options, const json_t *setup,
                         const struct rng *start, struct engine_game **out,
                         struct rules_why *why);
+
+/* Gives g (with no script yet: engine_snapshot_read's) the script of
+ * custom setup `setup` (borrowed, may be NULL: none), keeping the
+ * generator's position in it.  0, BD_EBADSETUP (longer than
+ * ENGINE_SCRIPT_MAX), BD_ENOMEM. */
+int engine_game_attach_script(struct engine_game *g, const json_t *setup);
 
 /* A new copy of g, or NULL on allocation failure. */
 struct engine_game *engine_game_clone(const struct engine_game *g);

@@ -1,10 +1,67 @@
 /* game.c: creating, copying and advancing an engine_game.  See engine.h. */
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine.h"
+
+struct engine_script {
+	atomic_uint refs; /* the games holding it */
+	uint32_t n;       /* values in v */
+	uint8_t v[];
+};
+
+/* The script of setup for r as a new struct (refs 1), or *out NULL when
+ * there is none. */
+static int script_new(const struct rules *r, const json_t *setup,
+                      struct engine_script **out, struct rules_why *why)
+{
+	*out = NULL;
+	size_t n = r->script && setup ? r->script(setup, NULL, 0) : 0;
+	if (n == 0)
+		return 0;
+	if (n > ENGINE_SCRIPT_MAX)
+		return rules_fail(why, BD_EBADSETUP, "",
+		                  "a custom setup scripts at most %d draws",
+		                  ENGINE_SCRIPT_MAX);
+	struct engine_script *sc = malloc(sizeof *sc + n);
+	if (!sc)
+		return BD_ENOMEM;
+	atomic_init(&sc->refs, 1);
+	sc->n = (uint32_t)r->script(setup, sc->v, n);
+	*out = sc;
+	return 0;
+}
+
+static void script_drop(struct engine_script *sc)
+{
+	if (sc && atomic_fetch_sub(&sc->refs, 1) == 1)
+		free(sc);
+}
+
+/* g holds sc (its reference) and its generator draws from it. */
+static void script_give(struct engine_game *g, struct engine_script *sc)
+{
+	g->script = sc;
+	g->rng.script = sc ? sc->v : NULL;
+	g->rng.script_n = sc ? sc->n : 0;
+}
+
+int engine_game_attach_script(struct engine_game *g, const json_t *setup)
+{
+	struct engine_script *sc;
+	struct rules_why why;
+	int rc = script_new(g->rules, setup, &sc, &why);
+	if (rc == 0) {
+		uint32_t pos = g->rng.script_pos;
+		script_drop(g->script);
+		script_give(g, sc);
+		g->rng.script_pos = sc && pos <= sc->n ? pos : 0;
+	}
+	return rc;
+}
 
 size_t engine_game_size(const struct rules *r)
 {
@@ -45,6 +102,9 @@ int engine_snapshot_read(const struct rules *r, const void *bytes, size_t len,
 	memcpy((unsigned char *)g + SNAP_FROM,
 	       (const unsigned char *)bytes + SNAP_HEAD, len - SNAP_HEAD);
 	g->rules = r;
+	g->script = NULL; /* the pointers of the writer's process mean nothing */
+	g->rng.script = NULL;
+	g->rng.script_n = 0;
 	if (g->seats < r->min_seats || g->seats > r->max_seats) {
 		free(g);
 		return BD_ENOTFOUND;
@@ -95,10 +155,16 @@ int engine_game_new_rng(const struct rules *r, int seats,
 	g->rules = r;
 	g->seats = seats;
 	g->rng = *start;
-	int rc = r->setup(g->state, seats, options, setup, &g->rng, why);
+	struct engine_script *sc;
+	int rc = script_new(r, setup, &sc, why);
+	if (rc == 0) {
+		script_give(g, sc);
+		g->rng.script_pos = 0;
+		rc = r->setup(g->state, seats, options, setup, &g->rng, why);
+	}
 	json_decref(empty);
 	if (rc < 0) {
-		free(g);
+		engine_game_free(g);
 		return rc;
 	}
 	*out = g;
@@ -111,11 +177,15 @@ struct engine_game *engine_game_clone(const struct engine_game *g)
 	struct engine_game *c = malloc(n);
 	if (c)
 		memcpy(c, g, n);
+	if (c && c->script)
+		atomic_fetch_add(&c->script->refs, 1);
 	return c;
 }
 
 void engine_game_free(struct engine_game *g)
 {
+	if (g)
+		script_drop(g->script);
 	free(g);
 }
 
@@ -255,7 +325,7 @@ static int apply_on_copy(struct engine_game *g, int seat,
 		scratch->seq = g->seq + 1;
 		memcpy(g, scratch, engine_game_size(g->rules));
 	}
-	free(scratch);
+	engine_game_free(scratch); /* its reference to the script */
 	return rc;
 }
 

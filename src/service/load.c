@@ -94,6 +94,21 @@ static int apply_tail(void *ctx, uint64_t seq, int seat, const char *action,
 	return rc;
 }
 
+/* A snapshot's game has no script (engine.h): its custom setup's again. */
+static int attach_script(const struct store_game *row, struct engine_game *g,
+                         struct svc_err *err)
+{
+	json_t *setup = json_loads(row->setup, 0, NULL);
+	int rc = setup ? engine_game_attach_script(g, setup) : BD_EINTERNAL;
+	json_decref(setup);
+	if (rc < 0)
+		engine_game_free(g);
+	return rc == BD_ENOMEM ? rc
+	       : rc < 0        ? fail(err, BD_EINTERNAL,
+	                              "the stored setup no longer sets up")
+	                       : 0;
+}
+
 int load_at(struct store *st, const struct store_game *row,
             const struct rules *r, uint64_t seq, struct engine_game **out,
             struct svc_err *err)
@@ -111,6 +126,8 @@ int load_at(struct store *st, const struct store_game *row,
 			engine_game_free(g); /* not what its row says: ignore */
 			rc = BD_ENOTFOUND;
 		}
+		if (rc == 0 && row->setup)
+			rc = attach_script(row, g, err);
 	}
 	free(bytes);
 	if (rc == BD_ENOTFOUND)
