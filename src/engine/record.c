@@ -18,7 +18,7 @@ static int fail(struct record_check *c, int code, long move, const char *fmt,
 	return code;
 }
 
-json_t *engine_record_start(const struct engine_game *g)
+json_t *engine_record_view(const struct engine_game *g)
 {
 	return g->rules->view(g->state, ENGINE_SPECTATOR, 1);
 }
@@ -112,7 +112,7 @@ static int deal(const json_t *record, struct record_check *c)
 	if (rc < 0)
 		return rc == BD_ENOMEM ? fail(c, rc, -1, "out of memory")
 		                       : fail(c, rc, -1, "%s", why.detail);
-	json_t *dealt = engine_record_start(c->g);
+	json_t *dealt = engine_record_view(c->g);
 	int same = dealt && json_equal(dealt, json_object_get(record, "start"));
 	json_decref(dealt);
 	if (!same)
@@ -180,6 +180,13 @@ int engine_record_check(const json_t *record, struct record_check *out)
 		            "the recorded result is not the game's: it ends "
 		            "by %s",
 		            res.reason);
+	json_t *end = engine_record_view(out->g);
+	same = end && json_equal(end, json_object_get(record, "end"));
+	json_decref(end);
+	if (!same)
+		return fail(out, BD_EBADRECORD, -1,
+		            "the final position (\"end\") is not the one the "
+		            "moves reach");
 	return 0;
 }
 

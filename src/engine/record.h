@@ -35,7 +35,7 @@ struct record_check {
  * secret and salt (format 2); that the starting position dealt from the
  * secret is the recorded "start"; that every move is legal for its seat in
  * order (engine_game_apply); that the game is then over with the
- * recorded result.  On 0, out->g is the replayed game, over.  Else a
+ * recorded result, in the recorded final position ("end").  On 0, out->g is the replayed game, over.  Else a
  * negative code, out->g NULL and out->detail (and move, rule) saying the
  * first failure: BD_EUNKNOWNRULES (no such game), BD_EBADOPTIONS,
  * BD_EBADSETUP (as creating the game would say), BD_EBADRECORD (anything
@@ -45,8 +45,9 @@ int engine_record_check(const json_t *record, struct record_check *out);
 /* Frees out->g; NULL-safe. */
 void engine_record_release(struct record_check *out);
 
-/* The starting position of a record: the view of g (at seq 0) that
- * everyone gets once the game is over.  New reference. */
-json_t *engine_record_start(const struct engine_game *g);
+/* A position of a record ("start" at seq 0, "end" after the last move):
+ * the view of g that everyone gets once the game is over.  New
+ * reference. */
+json_t *engine_record_view(const struct engine_game *g);
 
 #endif

@@ -77,7 +77,7 @@ static json_t *record_json(struct service *svc, const struct loaded *l,
 	if (*rc == 0) {
 		r = json_pack(
 		    "{s:s,s:s,s:s,s:i,s:i,s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:o,s:o,"
-		    "s:o,s:O,s:O,s:O}",
+		    "s:o,s:O,s:o,s:O,s:O}",
 		    "format", ENGINE_RECORD_FORMAT, "id", l->row.id, "game",
 		    l->rules->id, "rules_version", (int)l->row.rules_version,
 		    "seats", l->g->seats, "options", options, "setup", setup,
@@ -86,8 +86,9 @@ static json_t *record_json(struct service *svc, const struct loaded *l,
 		    json_object_get(game, "secret"), "salt",
 		    json_object_get(game, "salt"), "commitment",
 		    json_object_get(game, "commitment"), "players",
-		    record_players(svc, l), "start", engine_record_start(start),
+		    record_players(svc, l), "start", engine_record_view(start),
 		    "moves", rm.moves, "result", json_object_get(game, "result"),
+		    "end", engine_record_view(l->g),
 		    "created", json_object_get(game, "created"), "updated",
 		    json_object_get(game, "updated"));
 		rm.moves = NULL;

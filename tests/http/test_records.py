@@ -254,5 +254,43 @@ def import_shape_and_idempotency(binary):
         check(b.status == 201 and b.json == a.json, "a retry gives the first answer: %r" % b)
 
 
+FAR1 = [{"value": 6, "at": [8, 8]}, {"value": 6, "at": [8, 6]}, {"value": 6, "at": [6, 8]}]
+
+
+@test
+def scripted_dice_for_a_whole_game(binary):
+    """rules §14 custom setup "dice": thousands of them, not 64.  A
+    reconfigured ship rolls until its number changes, using up scripted
+    dice equal to the old one (§5): 2000 threes then a 5 turn ship 0 from
+    3 into 5, then 1000 fives and a 2 into 2."""
+    dice = [3] * 2000 + [5] + [5] * 1000 + [2]
+    setup = {"ships": [[{"value": 3, "at": [3, 0]}, {"value": 2, "at": [0, 0]},
+                        {"value": 4, "at": "scrapyard"}], FAR1], "dice": dice}
+    with server(binary) as s:
+        r = s.request("POST", "/v1/games", {"game": QT, "seats": 2, "setup": dict(setup, dice=[7])})
+        check(r.status == 422, "a die shows 1..6: %r" % r)
+        gid, tokens = create_game(s, QT, 2, setup=setup)
+        values = []
+        for _ in range(2):
+            r = s.request("POST", "/v1/games/%s/moves" % gid,
+                          {"action": {"type": "reconfigure", "ship": 0}}, token=tokens[0], validate=False)
+            check(r.status == 201, "reconfigure: %r" % r)
+            g = s.request("GET", "/v1/games/%s" % gid, token=tokens[0], validate=False).json
+            values.append(g["view"]["players"][0]["ships"][0]["value"])
+        check(values == [5, 2], "the dice past the 64th and the 255th are rolled: %r" % values)
+        s.request("POST", "/v1/games/%s/resign" % gid, {}, token=tokens[1], validate=False)
+        rec = record(s, gid)
+        check(rec["setup"]["dice"] == dice, "the record keeps the whole script")
+        new = imported(s, rec).json["id"]
+        check(public(s, new) == public(s, gid), "identical views after import")
+        code, line = verify(binary, rec)
+        check(code == 0, "verify-record accepts it: %s" % line)
+        bad = copy.deepcopy(rec)
+        bad["setup"]["dice"][2000] = 4  # ship 0 would become 4, not 5
+        r = imported(s, bad, status=422)
+        code, line = verify(binary, bad)
+        check(code == 1, "another script, another game: %s" % line)
+
+
 if __name__ == "__main__":
     run_all("records")
