@@ -172,11 +172,11 @@ struct engine_game {
 	const struct rules *rules;    /* borrowed, static */
 	struct engine_script *script; /* one reference, or NULL: no script;
 	                                 rng.script borrows its values */
-	int seats;                 /* rules->min_seats..max_seats */
-	uint64_t seq;              /* moves applied so far */
-	struct rng rng;            /* the game's generator */
-	unsigned resigned;         /* bit s set: seat s resigned */
-	int ended_by_resignation;  /* 1: over because one seat was left */
+	int seats;                    /* rules->min_seats..max_seats */
+	uint64_t seq;                 /* moves applied so far */
+	struct rng rng;               /* the game's generator */
+	unsigned resigned;            /* bit s set: seat s resigned */
+	int ended_by_resignation;     /* 1: over because one seat was left */
 	_Alignas(16) unsigned char state[]; /* rules->state_size bytes */
 };
 
@@ -206,9 +206,9 @@ void engine_snapshot_write(const struct engine_game *g, void *out);
 
 /* A new game (caller frees with engine_game_free) from the `len` bytes of
  * a snapshot of rules r, without its script: a game whose custom setup
- * has one gets it back with engine_game_attach_script.  BD_ENOTFOUND when the bytes are not a snapshot
- * of this format and state size or hold an impossible seat count (the
- * caller replays instead); BD_ENOMEM. */
+ * has one gets it back with engine_game_attach_script.  BD_ENOTFOUND when the
+ * bytes are not a snapshot of this format and state size or hold an impossible
+ * seat count (the caller replays instead); BD_ENOMEM. */
 int engine_snapshot_read(const struct rules *r, const void *bytes, size_t len,
                          struct engine_game **out);
 
@@ -228,10 +228,9 @@ int engine_game_new(const struct rules *r, int seats, const json_t *options,
 /* engine_game_new with the generator given as it starts (*start, copied;
  * engine_secret_rng seeds one from a game's secret, secret.h) instead of
  * a 64-bit seed: engine_game_new(…, seed, …) is this with rng_seed(seed). */
-int engine_game_new_rng(const struct rules *r, int seats,
-                        const json_t *options, const json_t *setup,
-                        const struct rng *start, struct engine_game **out,
-                        struct rules_why *why);
+int engine_game_new_rng(const struct rules *r, int seats, const json_t *options,
+                        const json_t *setup, const struct rng *start,
+                        struct engine_game **out, struct rules_why *why);
 
 /* Gives g (with no script yet: engine_snapshot_read's) the script of
  * custom setup `setup` (borrowed, may be NULL: none), keeping the

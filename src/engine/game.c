@@ -102,7 +102,8 @@ int engine_snapshot_read(const struct rules *r, const void *bytes, size_t len,
 	memcpy((unsigned char *)g + SNAP_FROM,
 	       (const unsigned char *)bytes + SNAP_HEAD, len - SNAP_HEAD);
 	g->rules = r;
-	g->script = NULL; /* the pointers of the writer's process mean nothing */
+	g->script =
+	    NULL; /* the pointers of the writer's process mean nothing */
 	g->rng.script = NULL;
 	g->rng.script_n = 0;
 	if (g->seats < r->min_seats || g->seats > r->max_seats) {
@@ -136,10 +137,9 @@ int engine_game_new(const struct rules *r, int seats, const json_t *options,
 	return engine_game_new_rng(r, seats, options, setup, &start, out, why);
 }
 
-int engine_game_new_rng(const struct rules *r, int seats,
-                        const json_t *options, const json_t *setup,
-                        const struct rng *start, struct engine_game **out,
-                        struct rules_why *why)
+int engine_game_new_rng(const struct rules *r, int seats, const json_t *options,
+                        const json_t *setup, const struct rng *start,
+                        struct engine_game **out, struct rules_why *why)
 {
 	if (engine_seats_check(r, seats, why))
 		return BD_EBADOPTIONS;

@@ -130,30 +130,30 @@ static int replay(const json_t *record, struct record_check *c)
 		return fail(c, BD_EBADRECORD, -1, "\"moves\" must be an array");
 	size_t i;
 	json_t *m;
-	json_array_foreach(moves, i, m)
-	{
+	json_array_foreach(moves, i, m) {
 		json_t *seat = json_object_get(m, "seat");
 		json_t *action = json_object_get(m, "action");
 		json_t *seq = json_object_get(m, "seq");
 		if (!json_is_integer(seat) || !json_is_object(action) ||
 		    (seq && json_integer_value(seq) != (json_int_t)i + 1))
-			return fail(c, BD_EBADRECORD, (long)i,
-			            "moves[%zu] must be {\"seq\": %zu, \"seat\": "
-			            "a seat, \"action\": an object, …}",
-			            i, i + 1);
+			return fail(
+			    c, BD_EBADRECORD, (long)i,
+			    "moves[%zu] must be {\"seq\": %zu, \"seat\": "
+			    "a seat, \"action\": an object, …}",
+			    i, i + 1);
 		json_int_t s = json_integer_value(seat);
 		struct rules_why why = {0};
 		int rc = s < 0 || s >= c->g->seats
-		             ? rules_fail(&why, BD_EBADREQUEST, "", "no seat %lld",
-		                          (long long)s)
+		             ? rules_fail(&why, BD_EBADREQUEST, "",
+		                          "no seat %lld", (long long)s)
 		             : engine_game_apply(c->g, (int)s, action, &why);
 		if (rc == BD_ENOMEM)
 			return fail(c, rc, (long)i, "out of memory");
 		if (rc < 0) {
 			snprintf(c->rule, sizeof c->rule, "%s", why.rule);
 			return fail(c, BD_EBADRECORD, (long)i,
-			            "moves[%zu] (seq %zu, seat %lld) fails: %s", i,
-			            i + 1, (long long)s, why.detail);
+			            "moves[%zu] (seq %zu, seat %lld) fails: %s",
+			            i, i + 1, (long long)s, why.detail);
 		}
 	}
 	return 0;
@@ -173,7 +173,8 @@ int engine_record_check(const json_t *record, struct record_check *out)
 		return fail(out, BD_EBADRECORD, -1,
 		            "the game is not over after the record's moves");
 	json_t *result = engine_result_json(out->g);
-	int same = result && json_equal(result, json_object_get(record, "result"));
+	int same =
+	    result && json_equal(result, json_object_get(record, "result"));
 	json_decref(result);
 	if (!same)
 		return fail(out, BD_EBADRECORD, -1,

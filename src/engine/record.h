@@ -35,11 +35,11 @@ struct record_check {
  * secret and salt (format 2); that the starting position dealt from the
  * secret is the recorded "start"; that every move is legal for its seat in
  * order (engine_game_apply); that the game is then over with the
- * recorded result, in the recorded final position ("end").  On 0, out->g is the replayed game, over.  Else a
- * negative code, out->g NULL and out->detail (and move, rule) saying the
- * first failure: BD_EUNKNOWNRULES (no such game), BD_EBADOPTIONS,
- * BD_EBADSETUP (as creating the game would say), BD_EBADRECORD (anything
- * else), BD_ENOMEM. */
+ * recorded result, in the recorded final position ("end").  On 0, out->g is the
+ * replayed game, over.  Else a negative code, out->g NULL and out->detail (and
+ * move, rule) saying the first failure: BD_EUNKNOWNRULES (no such game),
+ * BD_EBADOPTIONS, BD_EBADSETUP (as creating the game would say), BD_EBADRECORD
+ * (anything else), BD_ENOMEM. */
 int engine_record_check(const json_t *record, struct record_check *out);
 
 /* Frees out->g; NULL-safe. */

@@ -1,12 +1,12 @@
 /* rng.h: the per-game deterministic random generator (xoshiro256**).
  *
  * The engine owns one generator per game, seeded from the game's secret
- * (a 256-bit secret, or the 64-bit seed of older games; secret.h), and passes it into a rules module's setup and apply.  The
- * same seed and the same calls always give the same numbers on every
- * platform: the state is four uint64_t (and a borrowed script) and copies
- * with memcpy.  This is
- * engine code, not a library, because its output is part of the game
- * record: a library update must never change a replay.
+ * (a 256-bit secret, or the 64-bit seed of older games; secret.h), and passes
+ * it into a rules module's setup and apply.  The same seed and the same calls
+ * always give the same numbers on every platform: the state is four uint64_t
+ * (and a borrowed script) and copies with memcpy.  This is engine code, not a
+ * library, because its output is part of the game record: a library update must
+ * never change a replay.
  */
 #ifndef BD_RNG_H
 #define BD_RNG_H

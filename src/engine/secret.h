@@ -31,10 +31,10 @@ enum engine_seed_format {
 
 /* What seeds one game's generator. */
 struct engine_secret {
-	int format;                           /* enum engine_seed_format */
-	uint64_t seed;                        /* format 1: the seed */
-	uint8_t secret[ENGINE_SECRET_BYTES];  /* format 2: the secret */
-	uint8_t salt[ENGINE_SALT_BYTES];      /* format 2: the salt */
+	int format;                          /* enum engine_seed_format */
+	uint64_t seed;                       /* format 1: the seed */
+	uint8_t secret[ENGINE_SECRET_BYTES]; /* format 2: the secret */
+	uint8_t salt[ENGINE_SALT_BYTES];     /* format 2: the salt */
 };
 
 /* Seeds *out, the generator of a game whose secret is *s (format 1 or 2;

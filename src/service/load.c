@@ -15,7 +15,8 @@ static int fail(struct svc_err *err, int code, const char *detail)
 void load_secret(const struct store_game *row, struct engine_secret *out)
 {
 	memset(out, 0, sizeof *out);
-	out->format = row->seed_format == 2 ? ENGINE_SEED_SECRET : ENGINE_SEED_64;
+	out->format =
+	    row->seed_format == 2 ? ENGINE_SEED_SECRET : ENGINE_SEED_64;
 	out->seed = row->seed;
 	memcpy(out->secret, row->secret, sizeof out->secret);
 	memcpy(out->salt, row->salt, sizeof out->salt);

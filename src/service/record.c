@@ -21,10 +21,10 @@ static int record_move(void *ctx, uint64_t seq, int seat, const char *action,
 {
 	struct record_moves *rm = ctx;
 	json_t *a = json_loads(action, 0, NULL);
-	json_t *e = a ? json_pack("{s:I,s:i,s:o,s:o}", "seq", (json_int_t)seq,
-	                          "seat", seat, "action", a, "time",
-	                          svc__iso_time(created_ms))
-	              : NULL;
+	json_t *e =
+	    a ? json_pack("{s:I,s:i,s:o,s:o}", "seq", (json_int_t)seq, "seat",
+	                  seat, "action", a, "time", svc__iso_time(created_ms))
+	      : NULL;
 	if (e && reason &&
 	    json_object_set_new(e, "by", json_string(reason)) < 0) {
 		json_decref(e);
@@ -43,8 +43,9 @@ static json_t *record_players(struct service *svc, const struct loaded *l)
 		return NULL;
 	json_t *a = json_array();
 	for (int i = 0; a && i < n; i++) {
-		json_t *bot = seats[i].bot[0] ? json_loads(seats[i].bot, 0, NULL)
-		                              : json_null();
+		json_t *bot = seats[i].bot[0]
+		                  ? json_loads(seats[i].bot, 0, NULL)
+		                  : json_null();
 		json_t *name = seats[i].player_name[0]
 		                   ? json_string(seats[i].player_name)
 		                   : json_null();
@@ -72,7 +73,8 @@ static json_t *record_json(struct service *svc, const struct loaded *l,
 	if (*rc == 0)
 		*rc = load_fresh(&l->row, l->rules, &start, err);
 	if (*rc == 0)
-		*rc = store_moves_each(svc->st, l->row.key, 0, record_move, &rm);
+		*rc =
+		    store_moves_each(svc->st, l->row.key, 0, record_move, &rm);
 	json_t *r = NULL;
 	if (*rc == 0) {
 		r = json_pack(
@@ -87,9 +89,10 @@ static json_t *record_json(struct service *svc, const struct loaded *l,
 		    json_object_get(game, "salt"), "commitment",
 		    json_object_get(game, "commitment"), "players",
 		    record_players(svc, l), "start", engine_record_view(start),
-		    "moves", rm.moves, "result", json_object_get(game, "result"),
-		    "end", engine_record_view(l->g),
-		    "created", json_object_get(game, "created"), "updated",
+		    "moves", rm.moves, "result",
+		    json_object_get(game, "result"), "end",
+		    engine_record_view(l->g), "created",
+		    json_object_get(game, "created"), "updated",
 		    json_object_get(game, "updated"));
 		rm.moves = NULL;
 		*rc = r ? 0 : BD_ENOMEM;
@@ -131,9 +134,10 @@ static int iso_ms(const json_t *v, int64_t *ms)
 	const char *s = json_string_value(v);
 	struct tm tm = {0};
 	int milli = 0, used = 0;
-	if (!s || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ%n", &tm.tm_year,
-	                 &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
-	                 &tm.tm_sec, &milli, &used) != 7 ||
+	if (!s ||
+	    sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ%n", &tm.tm_year, &tm.tm_mon,
+	           &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &milli,
+	           &used) != 7 ||
 	    s[used] != '\0' || used != 24)
 		return -1;
 	tm.tm_year -= 1900;
@@ -158,18 +162,18 @@ static int import_moves(const json_t *record, struct store_logged_move **out,
 	size_t i;
 	json_t *e;
 	int rc = 0;
-	json_array_foreach(moves, i, e)
-	{
+	json_array_foreach(moves, i, e) {
 		json_t *by = json_object_get(e, "by");
 		m[i].seat = (int)json_integer_value(json_object_get(e, "seat"));
 		m[i].reason = json_string_value(by);
 		if (iso_ms(json_object_get(e, "time"), &m[i].created_ms) < 0 ||
 		    (by && !json_is_string(by))) {
-			svc__fail(err, BD_EBADRECORD,
-			          "moves[%zu]: \"time\" must be an ISO 8601 UTC "
-			          "time with milliseconds and \"by\", if given, "
-			          "a string",
-			          i);
+			svc__fail(
+			    err, BD_EBADRECORD,
+			    "moves[%zu]: \"time\" must be an ISO 8601 UTC "
+			    "time with milliseconds and \"by\", if given, "
+			    "a string",
+			    i);
 			err->has_move = 1;
 			err->move = i;
 			rc = BD_EBADRECORD;
@@ -240,12 +244,13 @@ static void import_seats(const json_t *record, int seats,
 	for (int s = 0; s < seats; s++) {
 		memset(&out[s], 0, sizeof out[s]);
 		out[s].seat = s;
-		json_t *p =
-		    json_array_get(json_object_get(record, "players"), (size_t)s);
+		json_t *p = json_array_get(json_object_get(record, "players"),
+		                           (size_t)s);
 		json_t *bot = json_object_get(p, "bot");
-		char *text = json_is_object(bot)
-		                 ? json_dumps(bot, JSON_COMPACT | JSON_SORT_KEYS)
-		                 : NULL;
+		char *text =
+		    json_is_object(bot)
+		        ? json_dumps(bot, JSON_COMPACT | JSON_SORT_KEYS)
+		        : NULL;
 		if (text && strlen(text) < sizeof out[s].bot &&
 		    json_integer_value(json_object_get(p, "seat")) == s)
 			memcpy(out[s].bot, text, strlen(text) + 1);
@@ -287,9 +292,9 @@ static int import_write(struct service *svc, struct store_game *row,
 	int rc = BD_ECONFLICT;
 	for (int attempt = 0; rc == BD_ECONFLICT && attempt < 4; attempt++) {
 		token_game_id(row->id);
-		json_t *answer = json_pack(
-		    "{s:s,s:s,s:o,s:b}", "id", row->id, "game", row->rules_id,
-		    "seats", json_array(), "imported", 1);
+		json_t *answer = json_pack("{s:s,s:s,s:o,s:b}", "id", row->id,
+		                           "game", row->rules_id, "seats",
+		                           json_array(), "imported", 1);
 		for (int s = 0; answer && s < row->seats; s++)
 			json_array_append_new(json_object_get(answer, "seats"),
 			                      json_pack("{s:i}", "seat", s));

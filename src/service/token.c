@@ -31,7 +31,6 @@ int token_is_game_id(const char *s)
 	return n == STORE_ID_LEN && s[n] == '\0';
 }
 
-
 void token_secret(struct store_game *row)
 {
 	row->seed = 0;

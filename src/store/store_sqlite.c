@@ -1356,13 +1356,13 @@ void store_close(struct store *s)
 
 /* What store_game_create's transaction inserts, and the key it got. */
 struct create_ctx {
-	struct store *s;                /* for the waiting caps */
-	const struct store_game *g;     /* the game */
-	const struct store_seat *seats; /* g->seats of them */
-	const struct store_idem *idem;  /* or NULL */
+	struct store *s;                       /* for the waiting caps */
+	const struct store_game *g;            /* the game */
+	const struct store_seat *seats;        /* g->seats of them */
+	const struct store_idem *idem;         /* or NULL */
 	const struct store_logged_move *moves; /* an import's, or NULL */
-	size_t nmoves;                  /* entries at moves */
-	int64_t key;                    /* out: its key */
+	size_t nmoves;                         /* entries at moves */
+	int64_t key;                           /* out: its key */
 };
 
 /* BD_ELIMIT when count statement `id` for creator `who` is at `cap`
@@ -1430,18 +1430,17 @@ static int import_moves(struct conn *c, const struct create_ctx *x)
 	for (size_t i = 0; i < x->nmoves && rc == 0; i++) {
 		const struct store_logged_move *m = &x->moves[i];
 		rc = store__run(c, ST_MOVE_INSERT,
-		                ARGS(A_I64(x->key), A_I64(i + 1), A_I64(m->seat),
-		                     A_TEXT(m->action), A_I64(m->created_ms),
-		                     A_TEXT(m->reason)),
+		                ARGS(A_I64(x->key), A_I64(i + 1),
+		                     A_I64(m->seat), A_TEXT(m->action),
+		                     A_I64(m->created_ms), A_TEXT(m->reason)),
 		                NULL, NULL);
 	}
 	if (rc == 0)
-		rc = store__run(c, ST_GAME_IMPORTED,
-		                ARGS(A_I64(x->key), A_I64(x->nmoves),
-		                     A_TEXT(x->g->result),
-		                     A_I64(x->g->created_ms),
-		                     A_I64(x->g->updated_ms)),
-		                NULL, NULL);
+		rc = store__run(
+		    c, ST_GAME_IMPORTED,
+		    ARGS(A_I64(x->key), A_I64(x->nmoves), A_TEXT(x->g->result),
+		         A_I64(x->g->created_ms), A_I64(x->g->updated_ms)),
+		    NULL, NULL);
 	return rc;
 }
 

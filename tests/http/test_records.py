@@ -254,6 +254,44 @@ def import_shape_and_idempotency(binary):
         check(b.status == 201 and b.json == a.json, "a retry gives the first answer: %r" % b)
 
 
+@test
+def seed_format_1_games_still_replay(binary):
+    """A game stored before 256-bit secrets (sql/0014: seed_format 1, a
+    64-bit seed, no commitment): two such games with the same seed deal
+    the same, play on after a restart, reveal their seed at the end, and
+    their records import and verify."""
+    import sqlite3
+    rng = random.Random(9)
+    with server(binary) as s:
+        games = [create_game(s, game, 2) for game in (AA, AA, QT)]
+        s.stop()
+        db = sqlite3.connect(s.db)
+        for gid, _ in games:
+            db.execute("UPDATE games SET seed_format = 1, seed = 12345, secret = NULL, salt = NULL "
+                       "WHERE id = ?", (gid,))
+        db.commit()
+        db.close()
+        s.start()
+        views = [s.request("GET", "/v1/games/%s" % gid).json for gid, _ in games]
+        for g in views:
+            check(g["seed_format"] == 1 and g["commitment"] is None and g["seed"] is None and
+                  g["secret"] is None, "format 1: no commitment, nothing revealed: %r" % g)
+        check(views[0]["view"] == views[1]["view"], "the same seed deals the same")
+        for (gid, tokens), moves in zip(games, (None, None, 12)):
+            play(s, gid, tokens, rng, moves)
+            g = s.request("GET", "/v1/games/%s" % gid).json
+            check(g["seed"] == "%016x" % 12345 and g["secret"] is None, "the seed revealed: %r" % g["seed"])
+            rec = record(s, gid)
+            check(rec["seed_format"] == 1 and rec["seed"] == g["seed"], "the record has the seed")
+            new = imported(s, rec).json["id"]
+            check(public(s, new) == public(s, gid), "identical views after import")
+            code, line = verify(binary, rec)
+            check(code == 0, "verify-record accepts it: %s" % line)
+            bad = dict(rec, seed="%016x" % 54321)
+            code, line = verify(binary, bad)
+            check(code == 1, "another seed, another deal: %s" % line)
+
+
 FAR1 = [{"value": 6, "at": [8, 8]}, {"value": 6, "at": [8, 6]}, {"value": 6, "at": [6, 8]}]
 
 
