@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../bot/bot.h"
 #include "../engine/record.h"
 #include "internal.h"
 
@@ -236,8 +237,8 @@ static int import_row(const json_t *record, const struct record_check *chk,
 }
 
 /* The seats of an imported game: each held by a fresh token that nobody
- * is given (so no seat is open and nobody can act for it); a bot's spec
- * is kept as the record gave it, when it is one. */
+ * is given (so no seat is open and nobody can act for it); a seat the
+ * record gives a valid bot spec keeps it (as create writes one). */
 static void import_seats(const json_t *record, int seats,
                          struct store_seat *out)
 {
@@ -246,11 +247,17 @@ static void import_seats(const json_t *record, int seats,
 		out[s].seat = s;
 		json_t *p = json_array_get(json_object_get(record, "players"),
 		                           (size_t)s);
+		struct bot_spec spec;
+		struct rules_why why;
 		json_t *bot = json_object_get(p, "bot");
+		json_t *norm = json_is_object(bot) &&
+		                       bot_spec_from_json(bot, &spec, &why) == 0
+		                   ? bot_spec_to_json(&spec)
+		                   : NULL; /* not a bot spec: not kept */
 		char *text =
-		    json_is_object(bot)
-		        ? json_dumps(bot, JSON_COMPACT | JSON_SORT_KEYS)
-		        : NULL;
+		    norm ? json_dumps(norm, JSON_COMPACT | JSON_SORT_KEYS)
+		         : NULL;
+		json_decref(norm);
 		if (text && strlen(text) < sizeof out[s].bot &&
 		    json_integer_value(json_object_get(p, "seat")) == s)
 			memcpy(out[s].bot, text, strlen(text) + 1);

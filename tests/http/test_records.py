@@ -292,6 +292,25 @@ def seed_format_1_games_still_replay(binary):
             check(code == 1, "another seed, another deal: %s" % line)
 
 
+@test
+def a_bot_seat_is_kept_and_a_bogus_one_dropped(binary):
+    with server(binary) as s:
+        r = s.request("POST", "/v1/games", {"game": AA, "seating": ["token", {"bot": "mcts", "level": 1}]})
+        check(r.status == 201, "create: %r" % r)
+        gid, tok = r.json["id"], r.json["seats"][0]["token"]
+        check(s.request("POST", "/v1/games/%s/resign" % gid, {}, token=tok, validate=False).status in (200, 201),
+              "resign")
+        rec = record(s, gid)
+        spec = s.request("GET", "/v1/games/%s" % gid).json["players"][1]["bot"]
+        check(rec["players"][1]["bot"] == spec, "the record names the bot: %r" % rec["players"])
+        new = imported(s, rec).json["id"]
+        g = s.request("GET", "/v1/games/%s" % new).json
+        check(g["players"][1]["bot"] == spec and g["players"][0]["bot"] is None, "the bot seat kept: %r" % g)
+        rec["players"][1]["bot"] = {"bot": "mcts", "level": 99, "x": 1}
+        g = s.request("GET", "/v1/games/%s" % imported(s, rec).json["id"]).json
+        check(g["players"][1]["bot"] is None, "a bogus bot spec is not kept: %r" % g["players"])
+
+
 FAR1 = [{"value": 6, "at": [8, 8]}, {"value": 6, "at": [8, 6]}, {"value": 6, "at": [6, 8]}]
 
 
