@@ -85,6 +85,13 @@ void engine_snapshot_write(const struct engine_game *g, void *out)
 	memcpy((unsigned char *)out + SNAP_HEAD,
 	       (const unsigned char *)g + SNAP_FROM,
 	       engine_game_size(g->rules) - SNAP_FROM);
+	/* The script's address means nothing outside this process: the
+	 * same game gives the same bytes (the reader attaches it again). */
+	const uint8_t *none = NULL;
+	memcpy((unsigned char *)out + SNAP_HEAD +
+	           offsetof(struct engine_game, rng) +
+	           offsetof(struct rng, script) - SNAP_FROM,
+	       &none, sizeof none);
 }
 
 int engine_snapshot_read(const struct rules *r, const void *bytes, size_t len,

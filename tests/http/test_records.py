@@ -349,5 +349,49 @@ def scripted_dice_for_a_whole_game(binary):
         check(code == 1, "another script, another game: %s" % line)
 
 
+@test
+def a_script_survives_snapshots_and_restarts(binary):
+    """A scripted Quantum game past SVC_SNAPSHOT_EVERY (64) moves: after a
+    restart (no cached state: the snapshot at 64 is read and the script
+    attached again, engine.h) every view and the log are as before."""
+    rng = random.Random(4)
+    dice = [rng.randint(1, 6) for _ in range(5000)]
+    setup = {"ships": [[{"value": 3, "at": [3, 0]}, {"value": 2, "at": [0, 0]},
+                        {"value": 4, "at": "scrapyard"}], FAR1], "dice": dice}
+    with server(binary) as s:
+        gid, tokens = create_game(s, QT, 2, setup=setup)
+        for _ in range(80):
+            g = s.request("GET", "/v1/games/%s" % gid, token=tokens[0], validate=False).json
+            if g["status"] == "finished":
+                break
+            seat = rng.choice(g["to_act"])
+            a = rng.choice(s.request("GET", "/v1/games/%s/actions" % gid, token=tokens[seat],
+                                     validate=False).json["actions"])
+            a.pop("label", None)
+            check(s.request("POST", "/v1/games/%s/moves" % gid, {"action": a}, token=tokens[seat],
+                            validate=False).status == 201, "listed action")
+        before = [s.request("GET", "/v1/games/%s" % gid, token=t, validate=False).json for t in tokens]
+        log = move_log(s, gid, validate=False)
+        check(log["seq"] > 64, "past the first snapshot: %d moves" % log["seq"])
+        s.stop()
+        import sqlite3
+        db = sqlite3.connect(s.db)
+        snaps = db.execute("SELECT count(*) FROM snapshots s JOIN games g ON g.key = s.game_key "
+                           "WHERE g.id = ? AND s.seq = 64", (gid,)).fetchone()[0]
+        db.close()
+        check(snaps == 1, "a snapshot at 64")
+        s.start()
+        after = [s.request("GET", "/v1/games/%s" % gid, token=t, validate=False).json for t in tokens]
+        for b, a in zip(before, after):
+            b.pop("updated"), a.pop("updated")
+        check(after == before, "the same game after a restart")
+        check(move_log(s, gid, validate=False) == log, "the same log")
+        # moves go on drawing the script where it stopped
+        seat = after[0]["to_act"][0] if after[0]["to_act"] else None
+        if seat is not None:
+            a = s.request("GET", "/v1/games/%s/actions" % gid, token=tokens[seat], validate=False).json
+            check(a["actions"], "the game goes on")
+
+
 if __name__ == "__main__":
     run_all("records")
