@@ -41,12 +41,19 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 TESTS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 .PHONY: all deps run test unit-build bench bots-eval fuzz fuzz-deps valgrind tsan kill-loop kill-loop-clocks clean format lint
-all: $(BUILD)/boardd
+all: $(BUILD)/boardd $(BUILD)/verify-record
 
 deps:
 	@./tools/deps.sh
 
 $(BUILD)/boardd: $(BUILD)/src/main.o $(LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# tools/verify-record: checks a record on its own (docs/records.md) with
+# the engine and the rules modules only.
+RULES_OBJ := $(filter $(BUILD)/src/engine/% $(BUILD)/src/games/% \
+	$(BUILD)/src/common/%,$(LIB_OBJ))
+$(BUILD)/verify-record: $(BUILD)/tools/verify-record/verify_record.o $(RULES_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/%.o: %.c
@@ -163,7 +170,7 @@ test: deps
 	$(MAKE) SANITIZER=address,undefined unit-build
 	./tests/run.sh build/address-undefined
 
-unit-build: $(BUILD)/boardd $(TESTS)
+unit-build: $(BUILD)/boardd $(BUILD)/verify-record $(TESTS)
 
 bench: deps
 	$(MAKE) all $(BUILD)/bench/bench_engine $(BUILD)/bench/bench_http \

@@ -64,6 +64,7 @@ run_suite lobby /usr/bin/python3 "$here/http/test_lobby.py" "$build/boardd"
 run_suite display-http /usr/bin/python3 "$here/http/test_display.py" "$build/boardd"
 run_suite ops /usr/bin/python3 "$here/http/test_ops.py" "$build/boardd"
 run_suite history /usr/bin/python3 "$here/http/test_history.py" "$build/boardd"
+run_suite records /usr/bin/python3 "$here/http/test_records.py" "$build/boardd"
 # The spec through Redocly, swagger-parser and openapi-typescript (npm ci
 # into tools/openapi-lint/node_modules on first use).
 run_suite openapi-lint /bin/sh "$here/../tools/openapi-lint/lint.sh"

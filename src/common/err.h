@@ -47,6 +47,9 @@ enum bd_err {
 	                          cancelled or left: 409 */
 	BD_ERESERVED = -32,    /* the seat (or every open seat) is reserved
 	                          for another, invited player: 403 */
+	BD_ENOTFINISHED = -33, /* the game has not ended: no record yet: 409 */
+	BD_EBADRECORD = -34, /* a record that does not check (docs/records.md):
+	                        422, naming the first move that fails */
 };
 
 /* Longest human-readable detail an error carries, including the NUL. */

@@ -70,6 +70,16 @@ struct rules {
 	             const json_t *setup, struct rng *rng,
 	             struct rules_why *why);
 
+	/* Optional (NULL: no scripts).  The scripted draws of custom setup
+	 * `setup` (borrowed, an object), e.g. Quantum's "dice": writes the
+	 * first min(n, cap) into out and returns n, how many there are (0:
+	 * none).  The engine keeps them outside the flat state, in the
+	 * engine_game, so a script as long as a whole game costs the state
+	 * nothing, and hands them to setup and play through the generator
+	 * (rng_scripted).  setup validates them: here a value that is not
+	 * one may be anything. */
+	size_t (*script)(const json_t *setup, uint8_t *out, size_t cap);
+
 	/* The seats that may act now, as a bit set; 0 once the game is over. */
 	unsigned (*to_act)(const void *state);
 
@@ -181,25 +191,36 @@ void engine_registry_replace(const struct rules *const *current, size_t n,
 
 /* ---- a running game (game.c) ---- */
 
+/* The most scripted draws a custom setup may hold (struct rules' script). */
+#define ENGINE_SCRIPT_MAX 65536
+
+/* A game's scripted draws, shared by its copies (engine_game_clone takes
+ * a reference, engine_game_free drops one); immutable. */
+struct engine_script;
+
 struct engine_game {
-	const struct rules *rules; /* borrowed, static */
-	int seats;                 /* rules->min_seats..max_seats */
-	unsigned char autoplay;    /* 1 (engine_game_new's): every apply
-	                              plays the pending decisions of resigned
-	                              seats itself; 0: it leaves them to the
-	                              caller, who logs them as moves
-	                              (engine_game_stored_under) */
-	unsigned char autoplayed;  /* 1: the last move applied was followed
-	                              by such an auto-play (its outcome is
-	                              then unknown: engine_move_outcome) */
-	uint64_t seq;              /* moves applied so far */
-	struct rng rng;            /* the game's generator */
-	unsigned resigned;         /* bit s set: seat s resigned */
-	int ended_by_resignation;  /* 1: over because one seat was left */
+	const struct rules *rules;    /* borrowed, static */
+	struct engine_script *script; /* one reference, or NULL: no script;
+	                                 rng.script borrows its values */
+	int seats;                    /* rules->min_seats..max_seats */
+	unsigned char autoplay;       /* 1 (engine_game_new's): every apply
+	                                 plays the pending decisions of
+	                                 resigned seats itself; 0: it leaves
+	                                 them to the caller, who logs them as
+	                                 moves (engine_game_stored_under) */
+	unsigned char autoplayed;     /* 1: the last move applied was followed
+	                                 by such an auto-play (its outcome is
+	                                 then unknown: engine_move_outcome) */
+	uint64_t seq;                 /* moves applied so far */
+	struct rng rng;               /* the game's generator */
+	unsigned resigned;            /* bit s set: seat s resigned */
+	int ended_by_resignation;     /* 1: over because one seat was left */
 	_Alignas(16) unsigned char state[]; /* rules->state_size bytes */
 };
 
-/* Bytes an engine_game of these rules occupies (for memcpy copies). */
+/* Bytes an engine_game of these rules occupies (for memcpy copies: such
+ * a copy borrows g's script, so it must not outlive g, and is freed with
+ * free(), not engine_game_free). */
 size_t engine_game_size(const struct rules *r);
 
 /* ---- snapshots: a state as bytes (sql/0012_snapshots.sql) ----
@@ -213,7 +234,9 @@ size_t engine_game_size(const struct rules *r);
  * and a reader falls back to a replay from the seed whenever a snapshot
  * is missing, of another rules version, or of another format.  Bump
  * ENGINE_SNAPSHOT_FORMAT when struct engine_game changes. */
-#define ENGINE_SNAPSHOT_FORMAT 2u /* 2: autoplay, autoplayed */
+#define ENGINE_SNAPSHOT_FORMAT                                                 \
+	2u /* 2: autoplay, autoplayed; no script                               \
+	      address (engine_game_attach_script) */
 
 /* Bytes of a snapshot of a game of rules r. */
 size_t engine_snapshot_size(const struct rules *r);
@@ -222,9 +245,10 @@ size_t engine_snapshot_size(const struct rules *r);
 void engine_snapshot_write(const struct engine_game *g, void *out);
 
 /* A new game (caller frees with engine_game_free) from the `len` bytes of
- * a snapshot of rules r.  BD_ENOTFOUND when the bytes are not a snapshot
- * of this format and state size or hold an impossible seat count (the
- * caller replays instead); BD_ENOMEM. */
+ * a snapshot of rules r, without its script: a game whose custom setup
+ * has one gets it back with engine_game_attach_script.  BD_ENOTFOUND when the
+ * bytes are not a snapshot of this format and state size or hold an impossible
+ * seat count (the caller replays instead); BD_ENOMEM. */
 int engine_snapshot_read(const struct rules *r, const void *bytes, size_t len,
                          struct engine_game **out);
 
@@ -237,7 +261,8 @@ int engine_snapshot_read(const struct rules *r, const void *bytes, size_t len,
  * crypto_generichash) with ENGINE_STATE_HASH_BYTES bytes of output over,
  * in this order and host byte order: seats, seq, resigned and
  * ended_by_resignation as 8-byte integers, the generator's four 64-bit
- * words, then the module's state_size bytes.  So it is stable for one
+ * words and its place in a custom setup's script (rng.script_pos, as an
+ * 8-byte integer), then the module's state_size bytes.  So it is stable for one
  * module layout: a module keeps its state calloc'd-clean (padding bytes
  * zero: engine_game_new zeroes them and every copy is a memcpy), and a
  * version that changes its state's size or layout can prove no game
@@ -272,6 +297,18 @@ void engine_game_stored_under(struct engine_game *g, unsigned version);
 /* The lowest resigned seat that must decide now and that the caller is
  * to play (g->autoplay 0), or -1: none (or the engine plays them). */
 int engine_game_resigned_due(const struct engine_game *g);
+/* engine_game_new with the generator given as it starts (*start, copied;
+ * engine_secret_rng seeds one from a game's secret, secret.h) instead of
+ * a 64-bit seed: engine_game_new(…, seed, …) is this with rng_seed(seed). */
+int engine_game_new_rng(const struct rules *r, int seats, const json_t *options,
+                        const json_t *setup, const struct rng *start,
+                        struct engine_game **out, struct rules_why *why);
+
+/* Gives g (with no script yet: engine_snapshot_read's) the script of
+ * custom setup `setup` (borrowed, may be NULL: none), keeping the
+ * generator's position in it.  0, BD_EBADSETUP (longer than
+ * ENGINE_SCRIPT_MAX), BD_ENOMEM. */
+int engine_game_attach_script(struct engine_game *g, const json_t *setup);
 
 /* A new copy of g, or NULL on allocation failure. */
 struct engine_game *engine_game_clone(const struct engine_game *g);
@@ -327,6 +364,14 @@ unsigned engine_game_to_act(const struct engine_game *g);
 
 /* 1 and *out when finished, else 0. */
 int engine_game_result(const struct engine_game *g, struct rules_result *out);
+
+/* The seats of bit set `bits` as a JSON array of seat numbers, lowest
+ * first.  New reference (NULL on allocation failure). */
+json_t *engine_seats_json(unsigned bits);
+
+/* The outcome as the API and records show it: {"winners": [seats],
+ * "reason": word}, or JSON null while the game runs.  New reference. */
+json_t *engine_result_json(const struct engine_game *g);
 
 /* New references; see struct rules. */
 json_t *engine_game_view(const struct engine_game *g, int viewer);

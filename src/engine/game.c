@@ -1,4 +1,5 @@
 /* game.c: creating, copying and advancing an engine_game.  See engine.h. */
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,62 @@
 
 #include "engine.h"
 
+struct engine_script {
+	atomic_uint refs; /* the games holding it */
+	uint32_t n;       /* values in v */
+	uint8_t v[];
+};
+
+/* The script of setup for r as a new struct (refs 1), or *out NULL when
+ * there is none. */
+static int script_new(const struct rules *r, const json_t *setup,
+                      struct engine_script **out, struct rules_why *why)
+{
+	*out = NULL;
+	size_t n = r->script && setup ? r->script(setup, NULL, 0) : 0;
+	if (n == 0)
+		return 0;
+	if (n > ENGINE_SCRIPT_MAX)
+		return rules_fail(why, BD_EBADSETUP, "",
+		                  "a custom setup scripts at most %d draws",
+		                  ENGINE_SCRIPT_MAX);
+	struct engine_script *sc = malloc(sizeof *sc + n);
+	if (!sc)
+		return BD_ENOMEM;
+	atomic_init(&sc->refs, 1);
+	sc->n = (uint32_t)r->script(setup, sc->v, n);
+	*out = sc;
+	return 0;
+}
+
+static void script_drop(struct engine_script *sc)
+{
+	if (sc && atomic_fetch_sub(&sc->refs, 1) == 1)
+		free(sc);
+}
+
+/* g holds sc (its reference) and its generator draws from it. */
+static void script_give(struct engine_game *g, struct engine_script *sc)
+{
+	g->script = sc;
+	g->rng.script = sc ? sc->v : NULL;
+	g->rng.script_n = sc ? sc->n : 0;
+}
+
+int engine_game_attach_script(struct engine_game *g, const json_t *setup)
+{
+	struct engine_script *sc;
+	struct rules_why why;
+	int rc = script_new(g->rules, setup, &sc, &why);
+	if (rc == 0) {
+		uint32_t pos = g->rng.script_pos;
+		script_drop(g->script);
+		script_give(g, sc);
+		g->rng.script_pos = sc && pos <= sc->n ? pos : 0;
+	}
+	return rc;
+}
+
 size_t engine_game_size(const struct rules *r)
 {
 	return sizeof(struct engine_game) + r->state_size;
@@ -16,11 +73,14 @@ size_t engine_game_size(const struct rules *r)
 void engine_state_hash(const struct engine_game *g,
                        unsigned char out[ENGINE_STATE_HASH_BYTES])
 {
-	const uint64_t head[8] = {
+	/* the generator's state and its place in a custom setup's script
+	 * (the script itself is the setup's: the same for every move) */
+	const uint64_t head[9] = {
 	    (uint64_t)g->seats, g->seq,
 	    g->resigned,        (uint64_t)g->ended_by_resignation,
 	    g->rng.s[0],        g->rng.s[1],
-	    g->rng.s[2],        g->rng.s[3]};
+	    g->rng.s[2],        g->rng.s[3],
+	    g->rng.script_pos};
 	crypto_generichash_state h;
 	crypto_generichash_init(&h, NULL, 0, ENGINE_STATE_HASH_BYTES);
 	crypto_generichash_update(&h, (const unsigned char *)head, sizeof head);
@@ -45,6 +105,13 @@ void engine_snapshot_write(const struct engine_game *g, void *out)
 	memcpy((unsigned char *)out + SNAP_HEAD,
 	       (const unsigned char *)g + SNAP_FROM,
 	       engine_game_size(g->rules) - SNAP_FROM);
+	/* The script's address means nothing outside this process: the
+	 * same game gives the same bytes (the reader attaches it again). */
+	const uint8_t *none = NULL;
+	memcpy((unsigned char *)out + SNAP_HEAD +
+	           offsetof(struct engine_game, rng) +
+	           offsetof(struct rng, script) - SNAP_FROM,
+	       &none, sizeof none);
 }
 
 int engine_snapshot_read(const struct rules *r, const void *bytes, size_t len,
@@ -62,6 +129,10 @@ int engine_snapshot_read(const struct rules *r, const void *bytes, size_t len,
 	memcpy((unsigned char *)g + SNAP_FROM,
 	       (const unsigned char *)bytes + SNAP_HEAD, len - SNAP_HEAD);
 	g->rules = r;
+	g->script =
+	    NULL; /* the pointers of the writer's process mean nothing */
+	g->rng.script = NULL;
+	g->rng.script_n = 0;
 	if (g->seats < r->min_seats || g->seats > r->max_seats) {
 		free(g);
 		return BD_ENOTFOUND;
@@ -88,6 +159,15 @@ int engine_game_new(const struct rules *r, int seats, const json_t *options,
                     const json_t *setup, uint64_t seed,
                     struct engine_game **out, struct rules_why *why)
 {
+	struct rng start;
+	rng_seed(&start, seed);
+	return engine_game_new_rng(r, seats, options, setup, &start, out, why);
+}
+
+int engine_game_new_rng(const struct rules *r, int seats, const json_t *options,
+                        const json_t *setup, const struct rng *start,
+                        struct engine_game **out, struct rules_why *why)
+{
 	if (engine_seats_check(r, seats, why))
 		return BD_EBADOPTIONS;
 	json_t *empty = NULL;
@@ -102,11 +182,17 @@ int engine_game_new(const struct rules *r, int seats, const json_t *options,
 	g->rules = r;
 	g->seats = seats;
 	g->autoplay = 1;
-	rng_seed(&g->rng, seed);
-	int rc = r->setup(g->state, seats, options, setup, &g->rng, why);
+	g->rng = *start;
+	struct engine_script *sc;
+	int rc = script_new(r, setup, &sc, why);
+	if (rc == 0) {
+		script_give(g, sc);
+		g->rng.script_pos = 0;
+		rc = r->setup(g->state, seats, options, setup, &g->rng, why);
+	}
 	json_decref(empty);
 	if (rc < 0) {
-		free(g);
+		engine_game_free(g);
 		return rc;
 	}
 	*out = g;
@@ -119,11 +205,15 @@ struct engine_game *engine_game_clone(const struct engine_game *g)
 	struct engine_game *c = malloc(n);
 	if (c)
 		memcpy(c, g, n);
+	if (c && c->script)
+		atomic_fetch_add(&c->script->refs, 1);
 	return c;
 }
 
 void engine_game_free(struct engine_game *g)
 {
+	if (g)
+		script_drop(g->script);
 	free(g);
 }
 
@@ -289,7 +379,7 @@ static int apply_on_copy(struct engine_game *g, int seat,
 		memcpy(g, scratch, size);
 	}
 	if ((void *)scratch != buf)
-		free(scratch);
+		engine_game_free(scratch); /* its reference to the script */
 	return rc;
 }
 
@@ -328,6 +418,27 @@ int engine_game_result(const struct engine_game *g, struct rules_result *out)
 		return 1;
 	}
 	return g->rules->result(g->state, out);
+}
+
+json_t *engine_seats_json(unsigned bits)
+{
+	json_t *a = json_array();
+	for (int s = 0; a && s < ENGINE_MAX_SEATS; s++)
+		if ((bits & (1u << s)) &&
+		    json_array_append_new(a, json_integer(s)) < 0) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
+json_t *engine_result_json(const struct engine_game *g)
+{
+	struct rules_result res;
+	if (!engine_game_result(g, &res))
+		return json_null();
+	return json_pack("{s:o,s:s}", "winners", engine_seats_json(res.winners),
+	                 "reason", res.reason);
 }
 
 json_t *engine_game_view(const struct engine_game *g, int viewer)

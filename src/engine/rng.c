@@ -1,5 +1,7 @@
 /* rng.c: xoshiro256** (Blackman & Vigna, public domain algorithm) seeded by
  * splitmix64.  See rng.h for the contract. */
+#include <stddef.h>
+
 #include "rng.h"
 
 static uint64_t rotl(uint64_t x, int k)
@@ -15,11 +17,36 @@ static uint64_t splitmix64(uint64_t *x)
 	return z ^ (z >> 31);
 }
 
+/* A seeded generator has no script: the engine attaches one after. */
+static void no_script(struct rng *r)
+{
+	r->script = NULL;
+	r->script_n = r->script_pos = 0;
+}
+
 void rng_seed(struct rng *r, uint64_t seed)
 {
+	no_script(r);
 	uint64_t x = seed;
 	for (int i = 0; i < 4; i++)
 		r->s[i] = splitmix64(&x);
+}
+
+void rng_seed_words(struct rng *r, const uint64_t w[4])
+{
+	no_script(r);
+	for (int i = 0; i < 4; i++)
+		r->s[i] = w[i];
+	if (!(w[0] | w[1] | w[2] | w[3]))
+		r->s[0] = 1;
+}
+
+int rng_scripted(struct rng *r, uint8_t *out)
+{
+	if (!r->script || r->script_pos >= r->script_n)
+		return 0;
+	*out = r->script[r->script_pos++];
+	return 1;
 }
 
 uint64_t rng_next(struct rng *r)

@@ -44,6 +44,8 @@ static const struct problem_kind kinds[] = {
     {BD_EDEADLINE, 409, "deadline-passed", "Deadline passed"},
     {BD_ESTARTED, 409, "game-started", "Game already started"},
     {BD_ERESERVED, 403, "seat-reserved", "Seat reserved"},
+    {BD_ENOTFINISHED, 409, "not-finished", "Game not finished"},
+    {BD_EBADRECORD, 422, "bad-record", "Record does not check"},
     {BD_ENOMEM, 503, "out-of-memory", "Out of memory"},
     {BD_EINTERNAL, 500, "internal", "Internal error"},
 };
@@ -109,6 +111,9 @@ void problem_reply(struct http_reply *rep, int code, const struct svc_err *err,
 	              "instance", text_json(instance ? instance : "/"));
 	if (p && err && err->rule[0])
 		json_object_set_new(p, "rule", json_string(err->rule));
+	if (p && err && err->has_move)
+		json_object_set_new(p, "move",
+		                    json_integer((json_int_t)err->move));
 	if (p && err && err->has_seq)
 		json_object_set_new(p, "seq",
 		                    json_integer((json_int_t)err->seq));

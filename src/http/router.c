@@ -330,6 +330,15 @@ static void h_moves(struct service *svc, const struct http_req *req,
 	finish(rep, req, rc, 200, out, &err);
 }
 
+static void h_record(struct service *svc, const struct http_req *req,
+                     const struct route_args *a, struct http_reply *rep)
+{
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	int rc = service_record(svc, a->id, &out, &err);
+	finish(rep, req, rc, 200, out, &err);
+}
+
 static void h_resign(struct service *svc, const struct http_req *req,
                      const struct route_args *a, struct http_reply *rep)
 {
@@ -663,6 +672,7 @@ static const struct route routes[] = {
     {"{id}/actions", "GET", h_actions, "GET, HEAD", 1},
     {"{id}/moves", "GET", h_moves, "GET, HEAD, POST", 1},
     {"{id}/moves", "POST", h_move, "GET, HEAD, POST", 1},
+    {"{id}/record", "GET", h_record, "GET, HEAD", 1},
     {"{id}/join", "POST", h_join, "POST", 1},
     {"{id}/resign", "POST", h_resign, "POST", 1},
     {"{id}/leave", "POST", h_leave, "POST", 1},

@@ -2,6 +2,7 @@
  * token (the default), by the calling player ("me"), by a bot the server
  * plays ({"bot":…}, bot.h), or left open for anyone ("open") or for one
  * invited player ({"invite": player id}). */
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -294,15 +295,22 @@ int service_create(struct service *svc, const json_t *body, const char *token,
 		rc = svc__idem_replay(svc, idem, out, err);
 	if (rc != BD_ENOTFOUND)
 		return rc;
+	if (json_object_get(body, "record"))
+		return svc__import(svc, body, client, idem, out, err);
 	struct create_req c = {0};
 	if ((rc = parse_create(body, &c, err)) < 0)
 		return rc;
-	struct store_game row = {
-	    .seats = c.seats, .seed = token_seed(), .creator_addr = client};
+	struct store_game row = {.seats = c.seats, .creator_addr = client};
+	token_secret(&row); /* docs/shuffles.md */
+	struct engine_secret secret;
+	struct rng start;
+	load_secret(&row, &secret);
+	engine_secret_rng(&secret, &start);
+	sodium_memzero(&secret, sizeof secret);
 	struct rules_why why;
 	struct engine_game *g = NULL;
-	rc = engine_game_new(c.rules, c.seats, c.options, c.setup, row.seed, &g,
-	                     &why);
+	rc = engine_game_new_rng(c.rules, c.seats, c.options, c.setup, &start,
+	                         &g, &why);
 	if (rc < 0)
 		return svc__fail(err, rc, "%s", why.detail);
 	engine_game_stored_under(g, c.rules->version);

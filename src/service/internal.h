@@ -248,4 +248,13 @@ int svc__write_answered(const struct svc_idem *idem, unsigned status,
                         json_t *answer, svc_write_fn write, void *ctx,
                         json_t **out);
 
+/* POST /v1/games with {"record": …} (record.c, docs/records.md): checks
+ * the record (src/engine/record.h) and writes it as a finished game with a
+ * new id, answering 201 {id, game, seats: [{seat}], imported: true}.  The
+ * idempotency contract of service_create.  BD_EBADRECORD (err->move: the
+ * first move that fails), BD_EUNKNOWNRULES, BD_EBADOPTIONS, BD_EBADSETUP,
+ * BD_EBADREQUEST, store errors. */
+int svc__import(struct service *svc, const json_t *body, const char *client,
+                struct svc_idem *idem, json_t **out, struct svc_err *err);
+
 #endif

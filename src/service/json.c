@@ -1,5 +1,6 @@
 /* json.c: JSON pieces the endpoints share, above all the game body. */
 #include <inttypes.h>
+#include <sodium.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,11 +60,7 @@ int svc__parse_uint(const char *s, int64_t lo, int64_t hi, int64_t *v)
 
 json_t *svc__seat_list(unsigned bits)
 {
-	json_t *a = json_array();
-	for (int s = 0; a && s < ENGINE_MAX_SEATS; s++)
-		if (bits & (1u << s))
-			json_array_append_new(a, json_integer(s));
-	return a;
+	return engine_seats_json(bits);
 }
 
 int64_t svc__now_ms(void)
@@ -86,11 +83,7 @@ json_t *svc__iso_time(int64_t ms)
 
 json_t *svc__result_json(const struct engine_game *g)
 {
-	struct rules_result res;
-	if (!engine_game_result(g, &res))
-		return json_null();
-	return json_pack("{s:o,s:s}", "winners", svc__seat_list(res.winners),
-	                 "reason", res.reason);
+	return engine_result_json(g);
 }
 
 const char *svc__status(const struct engine_game *g, int open_seats)
@@ -112,15 +105,42 @@ void svc__moved(struct service *svc, int64_t key, uint64_t seq)
 		svc->on_move(svc->on_move_ctx, key, seq);
 }
 
-/* The seed, revealed once the game is over so anyone can re-run the log. */
-static json_t *seed_json(const struct loaded *l)
+/* The game's secret (docs/shuffles.md) as the game object shows it: the
+ * commitment from creation on; the secret and salt it commits to (format
+ * 2) or the 64-bit seed (format 1, no commitment) once the game is over,
+ * so that anyone can check the commitment and re-run the log; null
+ * before.  Sets the members on o; 0 or BD_ENOMEM. */
+static int secret_json(json_t *o, const struct loaded *l)
 {
 	struct rules_result res;
-	if (!engine_game_result(l->g, &res))
-		return json_null();
-	char hex[17];
-	snprintf(hex, sizeof hex, "%016" PRIx64, l->row.seed);
-	return json_string(hex);
+	int over = engine_game_result(l->g, &res);
+	struct engine_secret s;
+	load_secret(&l->row, &s);
+	char hex[2 * ENGINE_HASH_BYTES + 1];
+	json_t *seed = NULL, *commitment = NULL, *secret = NULL, *salt = NULL;
+	if (s.format == ENGINE_SEED_SECRET) {
+		uint8_t c[ENGINE_HASH_BYTES];
+		engine_secret_commitment(&s, c);
+		engine_hex(c, sizeof c, hex);
+		commitment = json_string(hex);
+		if (over) {
+			engine_hex(s.secret, sizeof s.secret, hex);
+			secret = json_string(hex);
+			engine_hex(s.salt, sizeof s.salt, hex);
+			salt = json_string(hex);
+		}
+	} else if (over) {
+		snprintf(hex, sizeof hex, "%016" PRIx64, s.seed);
+		seed = json_string(hex);
+	}
+	int rc = json_object_set_new(o, "seed_format", json_integer(s.format));
+	sodium_memzero(&s, sizeof s);
+	rc |= json_object_set_new(o, "seed", seed ? seed : json_null());
+	rc |= json_object_set_new(o, "commitment",
+	                          commitment ? commitment : json_null());
+	rc |= json_object_set_new(o, "secret", secret ? secret : json_null());
+	rc |= json_object_set_new(o, "salt", salt ? salt : json_null());
+	return rc ? BD_ENOMEM : 0;
 }
 
 static json_t *seat_json(const struct store_seat *s, int resigned)
@@ -162,15 +182,20 @@ json_t *svc__game_json(struct service *svc, const struct loaded *l, int viewer)
 	const char *status = svc__status(l->g, l->row.open_seats);
 	/* Nobody acts while seats are still open. */
 	unsigned to_act = l->row.open_seats ? 0 : engine_game_to_act(l->g);
-	return json_pack(
-	    "{s:s,s:s,s:i,s:I,s:i,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
+	json_t *o = json_pack(
+	    "{s:s,s:s,s:i,s:I,s:i,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b}",
 	    "id", l->row.id, "game", l->rules->id, "rules_version",
 	    (int)l->row.rules_version, "seq", (json_int_t)l->g->seq, "seats",
 	    l->g->seats, "status", status, "to_act", svc__seat_list(to_act),
 	    "you", viewer >= 0 ? json_integer(viewer) : json_null(), "players",
 	    seats_json(svc, l), "view",
 	    svc__view(l->g, viewer, l->row.open_seats), "result",
-	    svc__result_json(l->g), "clock", svc__clock_json(&l->row), "seed",
-	    seed_json(l), "created", svc__iso_time(l->row.created_ms),
-	    "updated", svc__iso_time(l->row.updated_ms));
+	    svc__result_json(l->g), "clock", svc__clock_json(&l->row),
+	    "created", svc__iso_time(l->row.created_ms), "updated",
+	    svc__iso_time(l->row.updated_ms), "imported", l->row.imported);
+	if (o && secret_json(o, l) < 0) {
+		json_decref(o);
+		o = NULL;
+	}
+	return o;
 }

@@ -12,6 +12,16 @@ static int fail(struct svc_err *err, int code, const char *detail)
 	return code;
 }
 
+void load_secret(const struct store_game *row, struct engine_secret *out)
+{
+	memset(out, 0, sizeof *out);
+	out->format =
+	    row->seed_format == 2 ? ENGINE_SEED_SECRET : ENGINE_SEED_64;
+	out->seed = row->seed;
+	memcpy(out->secret, row->secret, sizeof out->secret);
+	memcpy(out->salt, row->salt, sizeof out->salt);
+}
+
 int load_fresh(const struct store_game *row, const struct rules *r,
                struct engine_game **out, struct svc_err *err)
 {
@@ -21,8 +31,12 @@ int load_fresh(const struct store_game *row, const struct rules *r,
 	int rc = BD_EINTERNAL;
 	if (!options || (row->setup && !setup))
 		goto out_decref;
-	rc = engine_game_new(r, row->seats, options, setup, row->seed, out,
-	                     &why);
+	struct engine_secret secret;
+	struct rng start;
+	load_secret(row, &secret);
+	engine_secret_rng(&secret, &start);
+	rc = engine_game_new_rng(r, row->seats, options, setup, &start, out,
+	                         &why);
 	if (rc == 0) /* how its resigned seats are played */
 		engine_game_stored_under(*out, row->rules_version);
 	if (rc == BD_ENOMEM)
@@ -83,6 +97,21 @@ static int apply_tail(void *ctx, uint64_t seq, int seat, const char *action,
 	return rc;
 }
 
+/* A snapshot's game has no script (engine.h): its custom setup's again. */
+static int attach_script(const struct store_game *row, struct engine_game *g,
+                         struct svc_err *err)
+{
+	json_t *setup = json_loads(row->setup, 0, NULL);
+	int rc = setup ? engine_game_attach_script(g, setup) : BD_EINTERNAL;
+	json_decref(setup);
+	if (rc < 0)
+		engine_game_free(g);
+	return rc == BD_ENOMEM ? rc
+	       : rc < 0        ? fail(err, BD_EINTERNAL,
+	                              "the stored setup no longer sets up")
+	                       : 0;
+}
+
 int load_at(struct store *st, const struct store_game *row,
             const struct rules *r, uint64_t seq, struct engine_game **out,
             struct svc_err *err)
@@ -100,6 +129,8 @@ int load_at(struct store *st, const struct store_game *row,
 			engine_game_free(g); /* not what its row says: ignore */
 			rc = BD_ENOTFOUND;
 		}
+		if (rc == 0 && row->setup)
+			rc = attach_script(row, g, err);
 	}
 	free(bytes);
 	if (rc == BD_ENOTFOUND)

@@ -7,6 +7,7 @@
 
 #include "../engine/cache.h"
 #include "hot.h"
+#include "../engine/secret.h"
 #include "service.h"
 
 /* A snapshot of the state (engine.h, sql/0012_snapshots.sql) is kept with
@@ -64,6 +65,10 @@ int load_rules(struct store *st, struct loaded *l, struct svc_err *err);
 
 /* Frees what load_game gave. */
 void loaded_release(struct loaded *l);
+
+/* The secret that seeds the generator of row's game, in its seed format
+ * (src/engine/secret.h). */
+void load_secret(const struct store_game *row, struct engine_secret *out);
 
 /* A fresh engine game at seq 0 from a stored row (options, setup, seed).
  * Used for full replays.  *out is the caller's. */

@@ -355,7 +355,7 @@ int service_game_at(struct service *svc, const char *id, const char *token,
 		goto out;
 	/* The object of that position, with what is revealed since: its
 	 * view as the rules show it now (over: everything), and the seed
-	 * once the game is over. */
+	 * (or secret and salt) once the game is over. */
 	struct loaded past = l;
 	past.g = then;
 	struct rules_result res;
@@ -365,6 +365,9 @@ int service_game_at(struct service *svc, const char *id, const char *token,
 	if (body && over &&
 	    (!now ||
 	     json_object_set(body, "seed", json_object_get(now, "seed")) < 0 ||
+	     json_object_set(body, "secret", json_object_get(now, "secret")) <
+	         0 ||
+	     json_object_set(body, "salt", json_object_get(now, "salt")) < 0 ||
 	     json_object_set_new(
 	         body, "view", then->rules->view(then->state, seat, 1)) < 0)) {
 		json_decref(body);

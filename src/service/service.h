@@ -29,6 +29,10 @@ struct svc_err {
 	char rule[48];              /* rules section, for BD_EILLEGAL */
 	int has_seq;                /* 1: seq below is meaningful */
 	uint64_t seq;               /* the game's current seq (BD_ESTALE) */
+	int has_move;               /* 1: move below is meaningful */
+	uint64_t move;              /* BD_EBADRECORD: the index in the
+	                               record's "moves" of the first move
+	                               that fails (docs/records.md) */
 };
 
 /* An Idempotency-Key of a request (see service_idem_init).  The service
@@ -238,6 +242,12 @@ int service_player_games(struct service *svc, const char *token,
  * snapshot read and at most SVC_SNAPSHOT_EVERY + limit moves replayed,
  * whatever the log's length.  BD_EBADREQUEST for a bad after or limit. */
 #define SVC_MOVES_PAGE 1000
+/* GET /v1/games/{id}/record: the record of a finished game
+ * (docs/records.md), the same for every caller.  BD_ENOTFOUND,
+ * BD_ENOTFINISHED while the game runs. */
+int service_record(struct service *svc, const char *id, json_t **out,
+                   struct svc_err *err);
+
 int service_moves(struct service *svc, const char *id, const char *token,
                   const char *after, const char *limit, json_t **out,
                   struct svc_err *err);

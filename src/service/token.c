@@ -1,4 +1,4 @@
-/* token.c: random tokens, ids and seeds from libsodium.  See token.h. */
+/* token.c: random tokens, ids and game secrets from libsodium.  See token.h. */
 #include <sodium.h>
 #include <string.h>
 
@@ -31,9 +31,10 @@ int token_is_game_id(const char *s)
 	return n == STORE_ID_LEN && s[n] == '\0';
 }
 
-uint64_t token_seed(void)
+void token_secret(struct store_game *row)
 {
-	uint64_t seed;
-	randombytes_buf(&seed, sizeof seed);
-	return seed;
+	row->seed = 0;
+	row->seed_format = 2;
+	randombytes_buf(row->secret, sizeof row->secret);
+	randombytes_buf(row->salt, sizeof row->salt);
 }

@@ -25,7 +25,8 @@ void token_game_id(char out[STORE_ID_LEN + 1]);
 /* 1 if s looks like a game id (exactly STORE_ID_LEN lowercase hex). */
 int token_is_game_id(const char *s);
 
-/* A fresh secret 64-bit seed. */
-uint64_t token_seed(void);
+/* Gives row a fresh seed-format-2 secret and salt (32 random bytes each,
+ * libsodium randombytes; src/engine/secret.h), its seed 0. */
+void token_secret(struct store_game *row);
 
 #endif

@@ -78,6 +78,8 @@ enum stmt {
 	ST_WAITING_BY_ADDR,
 	ST_GAME_JOINABLE,
 	ST_GAME_CLOCK,
+	ST_GAME_SECRET,
+	ST_GAME_IMPORTED,
 	ST_GAME_CLOCK_START,
 	ST_CLOCK_DUE,
 	ST_CLOCK_NEXT,
@@ -131,7 +133,8 @@ enum stmt {
 	"WHERE b.game_key = key AND b.bot IS NOT NULL), "                      \
 	"(SELECT json_group_array(json_object('seat', b.seat, 'bot', "         \
 	"json(b.bot))) FROM seats b WHERE b.game_key = key AND "               \
-	"b.bot IS NOT NULL), clock, clock_state, deadline_ms, seats_version"
+	"b.bot IS NOT NULL), clock, clock_state, deadline_ms, seats_version, " \
+	"seed_format, secret, salt, imported"
 
 enum game_col {
 	GC_KEY,
@@ -155,6 +158,10 @@ enum game_col {
 	GC_CLOCK_STATE,
 	GC_DEADLINE_MS,
 	GC_SEATS_VERSION,
+	GC_SEED_FORMAT,
+	GC_SECRET,
+	GC_SALT,
+	GC_IMPORTED,
 	GC_COUNT /* the first column after GAME_COLS */
 };
 

@@ -158,7 +158,16 @@ struct store_game {
 	char rules_id[32];         /* e.g. "agent-avenue" */
 	unsigned rules_version;    /* engine version that created it */
 	int seats;                 /* seat count */
-	uint64_t seed;             /* secret while the game runs */
+	uint64_t seed;             /* seed_format 1: the 64-bit seed; secret
+	                              while the game runs */
+	int seed_format;           /* 1: `seed` seeds the generator; 2: the
+	                              256-bit `secret` (sql/0014_records.sql,
+	                              src/engine/secret.h) */
+	uint8_t secret[32];        /* seed_format 2: secret while the game
+	                              runs */
+	uint8_t salt[32];          /* seed_format 2: its commitment's salt */
+	int imported;              /* read back: 1 for a game imported from a
+	                              record (store_game_import) */
 	char *options;             /* JSON object text, malloc'd */
 	char *setup;               /* JSON object text or NULL, malloc'd */
 	char status[16];           /* "waiting" | "active" | "finished" */
@@ -233,6 +242,25 @@ struct store_seat {
  * holds store_config's cap of waiting games. */
 int store_game_create(struct store *s, const struct store_game *g,
                       const struct store_seat *seats,
+                      const struct store_idem *idem, int64_t *key_out);
+
+/* One move of an imported record: its seat, action (JSON text) and
+ * reason (or NULL), borrowed, and when it was made (unix ms). */
+struct store_logged_move {
+	int seat;
+	const char *action;
+	const char *reason;
+	int64_t created_ms;
+};
+
+/* Inserts a finished game imported from a record, with its g->seats seats
+ * and its n moves (seq 1..n) in one transaction, as store_game_create does
+ * (the same idem, id and cap behaviour; its seats hold nobody, so it never
+ * waits).  g->result is its result; g->created_ms and g->updated_ms are
+ * kept as given.  On success *key_out receives the new row id. */
+int store_game_import(struct store *s, const struct store_game *g,
+                      const struct store_seat *seats,
+                      const struct store_logged_move *moves, size_t n,
                       const struct store_idem *idem, int64_t *key_out);
 
 /* Loads the game with public id `id` into *out (caller releases).

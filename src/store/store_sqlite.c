@@ -342,6 +342,11 @@ static const char *const stmt_sql[ST_COUNT] = {
      * open seat, or its last seat taken), each seat to act has its
      * whole move time and bank (clock_state NULL: nobody moved yet). */
     [ST_GAME_CLOCK] = "UPDATE games SET clock = ?2 WHERE key = ?1",
+    [ST_GAME_SECRET] = "UPDATE games SET seed_format = ?2, secret = ?3, "
+                       "salt = ?4 WHERE key = ?1",
+    [ST_GAME_IMPORTED] = "UPDATE games SET seq = ?2, status = 'finished', "
+                         "to_act = 0, result = ?3, created_ms = ?4, "
+                         "updated_ms = ?5, imported = 1 WHERE key = ?1",
     [ST_GAME_CLOCK_START] =
         "UPDATE games SET deadline_ms = updated_ms + " CLOCK_ALLOWED ", "
         "soon_ms = updated_ms + " CLOCK_ALLOWED " - min(" CLOCK_SOON_CAP
@@ -689,6 +694,17 @@ int store__game_read(sqlite3_stmt *st, struct store_game *g)
 		rc = store__col_strdup(st, GC_CLOCK_STATE, &g->clock_state);
 	g->deadline_ms = sqlite3_column_int64(st, GC_DEADLINE_MS);
 	g->seats_version = sqlite3_column_int64(st, GC_SEATS_VERSION);
+	g->seed_format = sqlite3_column_int(st, GC_SEED_FORMAT);
+	g->imported = sqlite3_column_int(st, GC_IMPORTED);
+	if (sqlite3_column_bytes(st, GC_SECRET) == sizeof g->secret &&
+	    sqlite3_column_bytes(st, GC_SALT) == sizeof g->salt) {
+		memcpy(g->secret, sqlite3_column_blob(st, GC_SECRET),
+		       sizeof g->secret);
+		memcpy(g->salt, sqlite3_column_blob(st, GC_SALT),
+		       sizeof g->salt);
+	} else if (g->seed_format != 1) {
+		rc = rc ? rc : BD_EINTERNAL; /* the CHECKs make it impossible */
+	}
 	return rc;
 }
 
@@ -1371,11 +1387,13 @@ void store_close(struct store *s)
 
 /* What store_game_create's transaction inserts, and the key it got. */
 struct create_ctx {
-	struct store *s;                /* for the waiting caps */
-	const struct store_game *g;     /* the game */
-	const struct store_seat *seats; /* g->seats of them */
-	const struct store_idem *idem;  /* or NULL */
-	int64_t key;                    /* out: its key */
+	struct store *s;                       /* for the waiting caps */
+	const struct store_game *g;            /* the game */
+	const struct store_seat *seats;        /* g->seats of them */
+	const struct store_idem *idem;         /* or NULL */
+	const struct store_logged_move *moves; /* an import's, or NULL */
+	size_t nmoves;                         /* entries at moves */
+	int64_t key;                           /* out: its key */
 };
 
 /* BD_ELIMIT when count statement `id` for creator `who` is at `cap`
@@ -1436,6 +1454,27 @@ static int seat_insert(struct conn *c, int64_t key, const struct store_seat *st)
 	    NULL, NULL);
 }
 
+/* An import's moves and its finished row (store_game_import). */
+static int import_moves(struct conn *c, const struct create_ctx *x)
+{
+	int rc = 0;
+	for (size_t i = 0; i < x->nmoves && rc == 0; i++) {
+		const struct store_logged_move *m = &x->moves[i];
+		rc = store__run(c, ST_MOVE_INSERT,
+		                ARGS(A_I64(x->key), A_I64(i + 1),
+		                     A_I64(m->seat), A_TEXT(m->action),
+		                     A_I64(m->created_ms), A_TEXT(m->reason)),
+		                NULL, NULL);
+	}
+	if (rc == 0)
+		rc = store__run(
+		    c, ST_GAME_IMPORTED,
+		    ARGS(A_I64(x->key), A_I64(x->nmoves), A_TEXT(x->g->result),
+		         A_I64(x->g->created_ms), A_I64(x->g->updated_ms)),
+		    NULL, NULL);
+	return rc;
+}
+
 static int create_tx(struct conn *c, void *ctx)
 {
 	struct create_ctx *x = ctx;
@@ -1468,7 +1507,15 @@ static int create_tx(struct conn *c, void *ctx)
 		                NULL);
 	if (rc == 0 && g->clock)
 		rc = store__clock_start(c, x->key);
-	if (rc == 0)
+	if (rc == 0 && g->seed_format == 2)
+		rc = store__run(c, ST_GAME_SECRET,
+		                ARGS(A_I64(x->key), A_I64(g->seed_format),
+		                     A_BLOB(g->secret, sizeof g->secret),
+		                     A_BLOB(g->salt, sizeof g->salt)),
+		                NULL, NULL);
+	if (rc == 0 && x->moves)
+		rc = import_moves(c, x);
+	if (rc == 0 && !x->moves)
 		rc = store__events_after(c, x->key, NULL);
 	/* Two seats with one token or one player is the caller's bug, not a
 	 * taken id: retrying with another id would not help. */
@@ -1480,6 +1527,24 @@ int store_game_create(struct store *s, const struct store_game *g,
                       const struct store_idem *idem, int64_t *key_out)
 {
 	struct create_ctx x = {.s = s, .g = g, .seats = seats, .idem = idem};
+	int rc = store__write_tx(s, create_tx, &x);
+	if (rc == 0)
+		*key_out = x.key;
+	return rc;
+}
+
+int store_game_import(struct store *s, const struct store_game *g,
+                      const struct store_seat *seats,
+                      const struct store_logged_move *moves, size_t n,
+                      const struct store_idem *idem, int64_t *key_out)
+{
+	static const struct store_logged_move none; /* an empty record still */
+	struct create_ctx x = {.s = s,
+	                       .g = g,
+	                       .seats = seats,
+	                       .idem = idem,
+	                       .moves = n ? moves : &none,
+	                       .nmoves = n};
 	int rc = store__write_tx(s, create_tx, &x);
 	if (rc == 0)
 		*key_out = x.key;

@@ -241,7 +241,7 @@ def a_person_plays_agent_avenue_against_mcts(binary):
             check(bot_moves and n > 0, "both moved (bot %d, person %d)" % (len(bot_moves), n))
             check(all(isinstance(m["action"], dict) and m["action"].get("type")
                       for m in bot_moves), "the bot's moves are logged as moves")
-            check(g["seed"] is not None, "the seed is revealed at the end")
+            check(g["secret"] is not None, "the secret is revealed at the end")
 
 
 @test

@@ -161,7 +161,7 @@ def everything_revealed_after_resignation(binary):
     with server(binary) as s:
         gid, t, seat, play = _play_then_resign(s)
         g = s.request("GET", "/v1/games/" + gid).json
-        check(g["status"] == "finished" and g["seed"], "finished: %r" % g)
+        check(g["status"] == "finished" and g["secret"] and g["salt"], "finished: %r" % g)
         check("hands" in g["view"] and "deck" in g["view"],
               "hands/deck not revealed after resignation: %r" % g["view"])
         log = s.request("GET", "/v1/games/%s/moves" % gid).json["moves"]

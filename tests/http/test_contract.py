@@ -583,6 +583,11 @@ def cases(r, op):
         r.send("a short anonymous key", "POST", "/v1/games", {400}, body={"game": AA},
                headers={"Idempotency-Key": "short"})
         r.send("unknown game", "POST", "/v1/games", {422}, body={"game": "chess"})
+        rec = r.s.request("GET", "/v1/games/%s/record" % F["done"]).json
+        r.send("import a record", "POST", "/v1/games", ok, body={"record": rec})
+        bad = dict(rec, moves=[dict(rec["moves"][0], seat=1 - rec["moves"][0]["seat"])] + rec["moves"][1:])
+        r.send("import an altered record", "POST", "/v1/games", {422}, body={"record": bad})
+        r.send("a record and more", "POST", "/v1/games", {400}, body={"record": rec, "game": AA})
         r.send("too many seats", "POST", "/v1/games", {422}, body={"game": AA, "seats": 5})
         r.send("unknown option", "POST", "/v1/games", {422}, body={"game": AA, "options": {"turbo": 1}})
         r.send("impossible setup", "POST", "/v1/games", {422}, body={"game": AA, "setup": {"progress": [9, 0]}})
@@ -681,6 +686,11 @@ def cases(r, op):
         r.send("seat, after 1", "GET", fid + "/moves?after=1", {200}, token=F["aa_tok"][0])
         r.send("after beyond", "GET", fid + "/moves?after=999", {200})
         generic(r, op, fid + "/moves", F["aa_tok"][0], None)
+    elif name == "getRecord":
+        r.send("a finished game", "GET", "/v1/games/%s/record" % F["done"], {200})
+        r.send("with a seat token", "GET", "/v1/games/%s/record" % F["done"], {200}, token=F["done_tok"][0])
+        r.send("a running game", "GET", fid + "/record", {409})
+        r.send("an unknown game", "GET", "/v1/games/0000000000000000/record", {404})
     elif name == "joinGame":
         gid, _ = game(r, {"game": AA, "seating": ["me", "open"]}, F["alice_tok"])
         r.send("a player", "POST", "/v1/games/%s/join" % gid, {200}, token=F["bob_tok"])

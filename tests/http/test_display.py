@@ -240,8 +240,9 @@ def at_n_is_the_view_after_move_n(binary):
         now = s.request("GET", "/v1/games/%s" % gid, token=tok[1]).json
         after = s.request("GET", "/v1/games/%s?at=1" % gid, token=tok[1]).json
         check(before["view"]["played"]["face_down"] is None, "hidden while the game runs")
-        check(after["view"]["played"]["face_down"] == a["face_down"] and after["seed"] == now["seed"] and
-              after["seed"] and after["status"] == "active",
+        check(after["view"]["played"]["face_down"] == a["face_down"] and after["secret"] == now["secret"] and
+              after["salt"] == now["salt"] and after["secret"] and after["salt"] and
+              after["commitment"] == now["commitment"] and after["status"] == "active",
               "revealed as of now once the game is over: %r" % after["view"].get("played"))
 
 

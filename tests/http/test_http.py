@@ -73,7 +73,8 @@ def create_game_tokens_and_location(binary):
         check(len(set(toks)) == 2 and all(len(t) >= 22 for t in toks), "distinct long tokens")
         g = game(s, r.json["id"])
         check(g["status"] == "active" and g["seq"] == 0 and g["you"] is None, "spectator view of a new game")
-        check(g["seed"] is None, "seed hidden while running")
+        check(g["seed"] is None and g["secret"] is None and g["salt"] is None and
+              len(g["commitment"]) == 64, "secret hidden while running, its commitment shown")
         check(g["view"]["hand"] is None, "spectator has no hand")
         check(game(s, r.json["id"], toks[1])["you"] == 1, "seat 1 sees you=1")
         check(json.dumps(g).find(toks[0]) < 0, "tokens never shown again")
@@ -111,7 +112,8 @@ def whole_games_seat_against_seat(binary):
             g = play_random(s, gid, tok, rng)
             check(len(g["result"]["winners"]) == 1, "one winner")
             check(g["to_act"] == [] and g["view"]["phase"] == "over", "nobody acts after the end")
-            check(len(g["seed"]) == 16, "seed revealed at the end")
+            check(g["seed_format"] == 2 and len(g["secret"]) == 64 and len(g["salt"]) == 64,
+                  "secret and salt revealed at the end (docs/shuffles.md)")
             check(len(g["view"]["hands"]) == 2 and "deck" in g["view"], "everything revealed at the end")
             reasons.add(g["result"]["reason"])
             r = move(s, gid, tok[0], {"type": "recruit", "pick": "face_up"})
@@ -237,6 +239,7 @@ def no_endpoint_leaks_hidden_information(binary):
                     r = s.request("GET", "/v1/games/%s%s" % (gid, path), token=t)
                     body = r.json
                     body.pop("id", None), body.pop("created", None), body.pop("updated", None)
+                    body.pop("commitment", None)  # public, random per game, like the id
                     for m in body.get("moves", []):  # when each was played
                         m.pop("time", None)
                     answers.append(json.dumps(body, sort_keys=True))

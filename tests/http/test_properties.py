@@ -48,10 +48,11 @@ QUIET = ["--keepalive", "3600"]
 
 
 def normal(body):
-    """A game answer without what differs between any two games: the id
-    and the times."""
+    """A game answer without what differs between any two games: the id,
+    the times and the commitment to the game's own secret (public, random
+    per game: docs/shuffles.md)."""
     b = dict(body)
-    for k in ("id", "created", "updated"):
+    for k in ("id", "created", "updated", "commitment"):
         b.pop(k, None)
     return json.dumps(b, sort_keys=True)
 

@@ -7,6 +7,7 @@
 
 #include "engine/cache.h"
 #include "engine/engine.h"
+#include "engine/secret.h"
 #include "testhelp.h"
 
 struct race {
@@ -345,6 +346,68 @@ static void test_rng(void)
 	test_cond("rng_below(0) is 0", rng_below(&a, 0) == 0);
 }
 
+/* docs/shuffles.md, seed format 2: the generator's state is SHA-256 of
+ * the secret as four little-endian words, and the commitment is
+ * SHA-256(secret || salt).  The expected numbers come from an
+ * independent implementation of that text (Python's hashlib and a
+ * transcription of xoshiro256**, rng_below and the Fisher-Yates loop),
+ * not from this code. */
+static void test_secret(void)
+{
+	struct engine_secret s = {.format = ENGINE_SEED_SECRET};
+	for (int i = 0; i < 32; i++) {
+		s.secret[i] = (uint8_t)i;
+		s.salt[i] = (uint8_t)(32 + i);
+	}
+	uint8_t c[ENGINE_HASH_BYTES];
+	char hex[2 * ENGINE_HASH_BYTES + 1];
+	engine_secret_commitment(&s, c);
+	engine_hex(c, sizeof c, hex);
+	test_cond("commitment: SHA-256(secret || salt)",
+	          strcmp(hex, "fdeab9acf3710362bd2658cdc9a29e8f9c757fcf9811603a"
+	                      "8c447cd1d9151108") == 0);
+	struct rng r;
+	engine_secret_rng(&s, &r);
+	uint64_t a = rng_next(&r), b = rng_next(&r);
+	test_cond("seeding from a secret: the documented first numbers",
+	          a == 0x8f3575db63a1c0f6ull && b == 0xb10ee141dda508d4ull);
+	static const uint32_t dice[8] = {0, 4, 5, 5, 5, 0, 5, 1};
+	int same = 1;
+	engine_secret_rng(&s, &r);
+	for (int i = 0; i < 8; i++)
+		same &= rng_below(&r, 6) == dice[i];
+	test_cond("rng_below(6) from the secret: the documented draws", same);
+	static const uint8_t dealt[10] = {2, 9, 8, 7, 4, 5, 6, 3, 1, 0};
+	uint8_t deck[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+	engine_secret_rng(&s, &r);
+	rng_shuffle_u8(&r, deck, 10);
+	test_cond("rng_shuffle_u8 from the secret: the documented order",
+	          memcmp(deck, dealt, sizeof deck) == 0);
+	s.salt[31] ^= 1;
+	uint8_t c2[ENGINE_HASH_BYTES];
+	engine_secret_commitment(&s, c2);
+	test_cond("commitment: another salt, another commitment",
+	          memcmp(c, c2, sizeof c) != 0);
+	/* seed format 1 is rng_seed, as before 256-bit secrets */
+	struct engine_secret old = {.format = ENGINE_SEED_64, .seed = 42};
+	struct rng x, y;
+	engine_secret_rng(&old, &x);
+	rng_seed(&y, 42);
+	test_cond("seed format 1 seeds as rng_seed",
+	          memcmp(x.s, y.s, sizeof x.s) == 0);
+	uint64_t zero[4] = {0};
+	rng_seed_words(&x, zero);
+	test_cond("an all-zero state becomes {1, 0, 0, 0}",
+	          x.s[0] == 1 && !x.s[1] && !x.s[2] && !x.s[3] &&
+	              rng_next(&x) != rng_next(&x));
+	uint8_t back[4];
+	test_cond("hex: round trip and refusals",
+	          engine_unhex("00ff7A10", back, 4) == 0 && back[1] == 0xff &&
+	              back[2] == 0x7a && engine_unhex("00ff7A1", back, 4) < 0 &&
+	              engine_unhex("00ff7A1g", back, 4) < 0 &&
+	              engine_unhex("00ff7A1000", back, 4) < 0);
+}
+
 int main(void)
 {
 	test_refused_move_changes_nothing();
@@ -354,5 +417,6 @@ int main(void)
 	test_cache();
 	test_snapshot();
 	test_rng();
+	test_secret();
 	return test_report("engine");
 }

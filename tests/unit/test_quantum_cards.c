@@ -477,7 +477,7 @@ static void card_clever(void)
 	              asks(g, "clever", 0) && clever_values(g, 0, 3) == ALL6 &&
 	              OK(g, 0, "{'type':'clever','ship':3,'value':6}") &&
 	              ship(g, 0, 3)->value == 6 && asks(g, "place_ship", 0) &&
-	              st(g)->script_pos == 0);
+	              g->rng.script_pos == 0);
 	engine_game_free(g);
 
 	/* limit: not combat dice */
@@ -1049,19 +1049,19 @@ static void card_rational(void)
 	    duel(NULL, "[['rational'],[]]", 2, 3, "'dice':[4,5]");
 	test_cond("RATIONAL attacker: 3, and only the defender's die used",
 	          OK(g, 0, ATTACK) && in_scrapyard(g, 1, 0) &&
-	              ship(g, 1, 0)->value == 5 && st(g)->script_pos == 2);
+	              ship(g, 1, 0)->value == 5 && g->rng.script_pos == 2);
 	engine_game_free(g);
 	/* attacker 3+3 = 6 against 2+3 = 5 */
 	g = duel(NULL, "[[],['rational']]", 3, 2, "'dice':[3,6]");
 	test_cond("RATIONAL defender: 3 (a rolled 6 would lose)",
 	          OK(g, 0, ATTACK) && ship_on(g, 1, 0, 3, 1) &&
-	              npending(g) == 0 && st(g)->script_pos == 1);
+	              npending(g) == 0 && g->rng.script_pos == 1);
 	engine_game_free(g);
 	/* limit: a 3 is not always good: 2+3 = 5 against 3+1 = 4 */
 	g = duel(NULL, "[['rational'],[]]", 2, 3, "'dice':[1,5]");
 	test_cond("RATIONAL limit: the fixed 3 can lose",
 	          OK(g, 0, ATTACK) && ship_on(g, 1, 0, 3, 1) &&
-	              st(g)->script_pos == 1);
+	              g->rng.script_pos == 1);
 	engine_game_free(g);
 }
 
@@ -1139,7 +1139,7 @@ static void card_resourceful(void)
 	test_cond("RESOURCEFUL to the scrapyard, may re-roll the same 3",
 	          OK(g, 0, "{'type':'resourceful','ship':0}") &&
 	              in_scrapyard(g, 0, 0) && ship(g, 0, 0)->value == 3 &&
-	              st(g)->script_pos == 1);
+	              g->rng.script_pos == 1);
 	test_cond("RESOURCEFUL +1 action, no dominance change, flags kept",
 	          st(g)->actions_left == 1 && st(g)->dominance[0] == 3 &&
 	              ship(g, 0, 0)->moved && ship(g, 0, 0)->ability_used);
@@ -1189,14 +1189,14 @@ static void card_scrappy(void)
 	              listed(g, 0, "{'type':'scrappy','reroll':false}"));
 	test_cond("SCRAPPY the re-roll still differs from the old 3: 4",
 	          OK(g, 0, "{'type':'scrappy','reroll':true}") &&
-	              ship(g, 0, 0)->value == 4 && st(g)->script_pos == 3 &&
+	              ship(g, 0, 0)->value == 4 && g->rng.script_pos == 3 &&
 	              st(g)->actions_left == 2 && npending(g) == 0);
 	test_cond("SCRAPPY scout 6 -> 2, then asked",
 	          OK(g, 0, "{'type':'scout','ship':1}") &&
 	              ship(g, 0, 1)->value == 2 && asks(g, "scrappy", 0));
 	test_cond("SCRAPPY the scout's re-roll skips 6s: 1",
 	          OK(g, 0, "{'type':'scrappy','reroll':true}") &&
-	              ship(g, 0, 1)->value == 1 && st(g)->script_pos == 7);
+	              ship(g, 0, 1)->value == 1 && g->rng.script_pos == 7);
 	engine_game_free(g);
 
 	g = alpha(
@@ -1206,7 +1206,7 @@ static void card_scrappy(void)
 	test_cond("SCRAPPY declined: the 5 stays",
 	          OK(g, 0, "{'type':'reconfigure','ship':0}") &&
 	              OK(g, 0, "{'type':'scrappy','reroll':false}") &&
-	              ship(g, 0, 0)->value == 5 && st(g)->script_pos == 1 &&
+	              ship(g, 0, 0)->value == 5 && g->rng.script_pos == 1 &&
 	              npending(g) == 0);
 	test_cond("SCRAPPY limit: one re-roll per ship roll",
 	          count_listed(g, 0, "scrappy") == 0 &&
@@ -1252,7 +1252,7 @@ static void card_scrappy(void)
 	              ship(g, 0, 2)->value == 5 && asks(g, "place_ship", 0) &&
 	              OK(g, 0, "{'type':'place_ship','ship':0,'to':[0,1]}") &&
 	              OK(g, 0, "{'type':'place_ship','ship':2,'to':[1,0]}") &&
-	              npending(g) == 0 && st(g)->script_pos == 3);
+	              npending(g) == 0 && g->rng.script_pos == 3);
 	engine_game_free(g);
 
 	/* the attacker's ship destroyed by DANGEROUS on its own turn: its
@@ -1270,7 +1270,7 @@ static void card_scrappy(void)
 	          asks(g, "clever", 1) && clever_values(g, 1, 0) == ALL6 &&
 	              OK(g, 1, "{'type':'clever','ship':0,'value':2}") &&
 	              in_scrapyard(g, 1, 0) && ship(g, 1, 0)->value == 2 &&
-	              npending(g) == 0 && st(g)->script_pos == 2);
+	              npending(g) == 0 && g->rng.script_pos == 2);
 	engine_game_free(g);
 
 	/* limit: not on another player's turn (the destroyed ship's roll) */
@@ -1764,7 +1764,7 @@ static void case_12_26_stubborn_tie(void)
 	test_cond("§12.26 attack", OK(g, 0, ATTACK));
 	test_cond("§12.26 the attacker is re-rolled into its scrapyard",
 	          in_scrapyard(g, 0, 0) && ship(g, 0, 0)->value == 5 &&
-	              st(g)->script_pos == 3);
+	              g->rng.script_pos == 3);
 	test_cond("§12.26 the defender stays, +1; the attacker -1",
 	          ship_on(g, 1, 0, 3, 1) && ship(g, 1, 0)->value == 2 &&
 	              st(g)->dominance[1] == 3 && st(g)->dominance[0] == 2);
@@ -1791,7 +1791,7 @@ static void case_12_27_dangerous(void)
 	test_cond("§12.27 before any roll: the battle shows no rolls",
 	          battle(g, "attacker") == 0 && battle(g, "defender") == 1 &&
 	              battle(g, "attack_roll") == 0 &&
-	              battle(g, "defense_roll") == 0 && st(g)->script_pos == 0);
+	              battle(g, "defense_roll") == 0 && g->rng.script_pos == 0);
 	test_cond("§12.27 the attacker stands on its launch square; action "
 	          "spent",
 	          ship_on(g, 0, 0, 3, 0) && st(g)->actions_left == 2);
@@ -1803,7 +1803,7 @@ static void case_12_27_dangerous(void)
 	          "defender's (5)",
 	          in_scrapyard(g, 0, 0) && ship(g, 0, 0)->value == 4 &&
 	              in_scrapyard(g, 1, 0) && ship(g, 1, 0)->value == 5 &&
-	              st(g)->script_pos == 2);
+	              g->rng.script_pos == 2);
 	test_cond("§12.27 no dominance change, no WARLIKE, no PLUNDERING",
 	          st(g)->dominance[0] == 3 && st(g)->dominance[1] == 3 &&
 	              st(g)->actions_left == 2 && st(g)->research[0] == 2);
@@ -1853,7 +1853,7 @@ static void case_12_28_cruel_and_relentless(void)
 	test_cond("§12.28 RELENTLESS: 6, the attacker wins 5 against 8",
 	          OK(g, 1, "{'type':'relentless','reroll':true}") &&
 	              in_scrapyard(g, 1, 0) && ship(g, 1, 0)->value == 3 &&
-	              st(g)->script_pos == 5);
+	              g->rng.script_pos == 5);
 	test_cond("§12.28 each once: only advance/stay is left",
 	          asks(g, "advance", 0) && npending(g) == 1);
 	engine_game_free(g);
@@ -1873,14 +1873,14 @@ static void case_12_29_rational(void)
 	              count_listed(g, 0, "cruel") == 0);
 	test_cond("§12.29 FEROCIOUS on the 3: 4 against 5, repelled",
 	          ship_on(g, 1, 0, 3, 1) && ship_on(g, 0, 0, 3, 0) &&
-	              st(g)->script_pos == 1);
+	              g->rng.script_pos == 1);
 	engine_game_free(g);
 	/* attacker RATIONAL 3+3 = 6, defender CRUEL 2+4 = 6: tie, won */
 	g = duel(NULL, "[['rational'],['cruel']]", 3, 2, "'dice':[4,6]");
 	test_cond("§12.29 a defender's CRUEL is not asked either",
 	          OK(g, 0, ATTACK) && in_scrapyard(g, 1, 0) &&
 	              ship(g, 1, 0)->value == 6 && asks(g, "advance", 0) &&
-	              npending(g) == 1 && st(g)->script_pos == 2);
+	              npending(g) == 1 && g->rng.script_pos == 2);
 	engine_game_free(g);
 }
 
@@ -2439,7 +2439,7 @@ static void off_turn_dangerous_then_cruel(void)
 	test_cond("off-turn DANGEROUS first, no roll yet",
 	          OK(g, 0, ATTACK) && asks(g, "dangerous", 1) &&
 	              battle(g, "attack_roll") == 0 &&
-	              battle(g, "defense_roll") == 0 && st(g)->script_pos == 0);
+	              battle(g, "defense_roll") == 0 && g->rng.script_pos == 0);
 	test_cond("off-turn DANGEROUS declined: rolls, then the CRUEL question",
 	          OK(g, 1, "{'type':'dangerous','destroy':false}") &&
 	              asks(g, "cruel", 1) && battle(g, "attack_roll") == 1 &&
@@ -2476,7 +2476,7 @@ static void reroll_order_attacker(void)
 	test_cond("§14.1 SCRAPPY: a second re-roll of the own die, won",
 	          OK(g, 0, "{'type':'scrappy','reroll':true}") &&
 	              in_scrapyard(g, 1, 0) && ship(g, 1, 0)->value == 6 &&
-	              st(g)->script_pos == 6);
+	              g->rng.script_pos == 6);
 	test_cond("§14.1 each card once: advance/stay only",
 	          asks(g, "advance", 0) && npending(g) == 1);
 	engine_game_free(g);
@@ -2499,7 +2499,7 @@ static void reroll_order_relentless_then_cruel(void)
 	          "second RELENTLESS",
 	          OK(g, 1, "{'type':'cruel','reroll':true}") &&
 	              npending(g) == 0 && ship_on(g, 1, 0, 3, 1) &&
-	              ship_on(g, 0, 0, 3, 0) && st(g)->script_pos == 4);
+	              ship_on(g, 0, 0, 3, 0) && g->rng.script_pos == 4);
 	engine_game_free(g);
 }
 
@@ -2530,7 +2530,7 @@ static void reroll_order_scrappy_again(void)
 	              OK(g, 1, "{'type':'relentless','reroll':true}"));
 	test_cond("§14.1 5 against 7: won",
 	          in_scrapyard(g, 1, 0) && ship(g, 1, 0)->value == 3 &&
-	              asks(g, "advance", 0) && st(g)->script_pos == 6);
+	              asks(g, "advance", 0) && g->rng.script_pos == 6);
 	engine_game_free(g);
 
 	/* SCRAPPY used at once: not asked after CRUEL */
@@ -2548,7 +2548,7 @@ static void reroll_order_scrappy_again(void)
 	          asks(g, "relentless", 1) &&
 	              OK(g, 1, "{'type':'relentless','reroll':false}") &&
 	              npending(g) == 0 && ship_on(g, 1, 0, 3, 1) &&
-	              st(g)->script_pos == 4);
+	              g->rng.script_pos == 4);
 	engine_game_free(g);
 
 	/* CRUEL declined: no second SCRAPPY */
@@ -2563,7 +2563,7 @@ static void reroll_order_scrappy_again(void)
 	          asks(g, "relentless", 1) &&
 	              OK(g, 1, "{'type':'relentless','reroll':false}") &&
 	              in_scrapyard(g, 1, 0) && ship(g, 1, 0)->value == 3 &&
-	              st(g)->script_pos == 3);
+	              g->rng.script_pos == 3);
 	engine_game_free(g);
 }
 
@@ -2586,7 +2586,7 @@ static void reroll_order_rational(void)
 	              OK(g, 1, "{'type':'relentless','reroll':true}"));
 	test_cond("§14.1 6 against 8: won",
 	          in_scrapyard(g, 1, 0) && ship(g, 1, 0)->value == 4 &&
-	              asks(g, "advance", 0) && st(g)->script_pos == 4);
+	              asks(g, "advance", 0) && g->rng.script_pos == 4);
 	engine_game_free(g);
 
 	g = duel(NULL, "[['rational','relentless','scrappy'],['cruel']]", 3, 2,
@@ -2594,7 +2594,7 @@ static void reroll_order_rational(void)
 	test_cond("§14.1 RATIONAL: no RELENTLESS, SCRAPPY or CRUEL question",
 	          OK(g, 0, ATTACK) && in_scrapyard(g, 1, 0) &&
 	              ship(g, 1, 0)->value == 4 && asks(g, "advance", 0) &&
-	              npending(g) == 1 && st(g)->script_pos == 2);
+	              npending(g) == 1 && g->rng.script_pos == 2);
 	engine_game_free(g);
 }
 

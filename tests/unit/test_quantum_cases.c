@@ -535,7 +535,7 @@ static void case_12_18_same_number(void)
 	             "1]}"));
 	test_cond("§12.18 the re-roll may show the same 4 (one die used)",
 	          in_scrapyard(g, 1, 0) && ship(g, 1, 0)->value == 4 &&
-	              st(g)->last_dice_n == 3 && st(g)->script_pos == 3);
+	              st(g)->last_dice_n == 3 && g->rng.script_pos == 3);
 	engine_game_free(g);
 }
 
@@ -806,7 +806,7 @@ static void case_12_37_scout(void)
 	          "{'value':1,'at':[3,0]}]," FAR1 "],'dice':[6,6,3]}");
 	test_cond("§12.37 scout re-rolls past two 6s",
 	          OK(g, 0, "{'type':'scout','ship':0}") &&
-	              ship(g, 0, 0)->value == 3 && st(g)->script_pos == 3 &&
+	              ship(g, 0, 0)->value == 3 && g->rng.script_pos == 3 &&
 	              st(g)->actions_left == 3);
 	test_cond("§12.37 it may then move with the new 3",
 	          OK(g, 0, "{'type':'move','ship':0,'to':[0,3]}"));

@@ -27,7 +27,6 @@
 #define QT_ACTIONS      3  /* actions per turn, rules §4 */
 #define QT_BONUS_ACTS   2  /* MOMENTUM bonus turn, rules §9.3 */
 #define QT_MAX_TRACK    6  /* dominance and research, 1..6 */
-#define QT_SCRIPT_DICE  64 /* scripted dice of a custom setup */
 #define QT_LAST_DICE    16 /* dice shown as "last dice rolled" */
 #define QT_MAX_DECISION 16 /* queued decisions */
 #define QT_ROW          3  /* face-up cards per deck, rules §9.1 */
@@ -195,10 +194,8 @@ struct qt_state {
 	/* queued decisions, decision[0] first */
 	struct qt_decision decision[QT_MAX_DECISION];
 	uint8_t ndecisions; /* 0..QT_MAX_DECISION */
-	/* scripted dice (custom setup): used in order before the generator */
-	uint8_t script[QT_SCRIPT_DICE]; /* 1..6 */
-	uint8_t script_n;               /* dice scripted, 0..64 */
-	uint8_t script_pos;             /* dice used, 0..script_n */
+	/* a custom setup's scripted dice are not here: the engine keeps
+	 * them and qt_roll draws them through the generator (rng_scripted) */
 	/* the dice rolled by the last action, in roll order */
 	uint8_t last_dice[QT_LAST_DICE]; /* 1..6 */
 	uint8_t last_dice_n;             /* 0..QT_LAST_DICE */
@@ -215,8 +212,8 @@ struct qt_state {
 	uint8_t last_cards[2 * QT_ROW];
 	uint8_t last_cards_gambit[2 * QT_ROW];
 	uint8_t last_cards_n; /* 0..2 * QT_ROW */
-	uint8_t reorg_ships;             /* REORGANIZATION: bit set of ships
-	                                    still to place */
+	uint8_t reorg_ships;  /* REORGANIZATION: bit set of ships
+	                         still to place */
 	/* command cards taken but not working yet: they start to work at
 	 * the next start of any turn (rules §9.1, §14.1); QT_CARD_BIT sets */
 	uint32_t waking[QT_MAX_SEATS];
@@ -327,8 +324,7 @@ struct qt_custom {
 	uint8_t deck_gam[QT_NGAMBITS + 8];  /* top first */
 	int held_n[QT_MAX_SEATS];
 	uint8_t held[QT_MAX_SEATS][QT_MAX_HELD + 1];
-	int ndice;
-	uint8_t dice[QT_SCRIPT_DICE];
+	/* "dice" is validated here and kept by the engine (qj_script) */
 };
 
 /* ---- qt_setup.c ---- */
@@ -371,8 +367,9 @@ int qt_apply(struct qt_state *s, int seat, const struct qt_action *a,
 void qt_list_actions(const struct qt_state *s, int seat, qt_emit_fn emit,
                      void *ctx);
 
-/* A die roll 1..6: the next scripted die, else the generator.  Recorded
- * in last_dice, with what qt_roll_for said it is for. */
+/* A die roll 1..6: the next scripted die of the custom setup
+ * (rng_scripted), else the generator's.  Recorded in last_dice, with
+ * what qt_roll_for said it is for. */
 int qt_roll(struct qt_state *s, struct rng *rng);
 
 /* What a die is rolled for, in a move's outcome. */
@@ -554,8 +551,9 @@ void qt_battle_list(const struct qt_state *s, qt_emit_fn emit, void *ctx);
 
 /* Determinization (rules §9.1: only the decks' order is hidden; future
  * dice are unknown): shuffles both decks, their cards taken in id order
- * so the sample never depends on the real order, and redraws the
- * scripted dice not yet rolled, all with rng. */
+ * so the sample never depends on the real order, with rng.  The dice
+ * not rolled yet need nothing: a searcher reseeds the generator, which
+ * drops the script (rng.h). */
 void qt_determinize(struct qt_state *s, struct rng *rng);
 
 /* A heuristic: each seat's chance to win, share[0..seats) adding up to

@@ -163,6 +163,17 @@ static json_t *qj_catalog(void)
 	                 "decks", "commands", "dice");
 }
 
+/* rules §14 custom setup "dice" (validated by qt_read_custom): the
+ * engine's script, rolled in order by qt_roll before the generator. */
+static size_t qj_script(const json_t *setup, uint8_t *out, size_t cap)
+{
+	json_t *dice = json_object_get(setup, "dice");
+	size_t n = json_array_size(dice);
+	for (size_t i = 0; i < n && i < cap; i++)
+		out[i] = (uint8_t)json_integer_value(json_array_get(dice, i));
+	return n;
+}
+
 const struct rules qt_rules = {
     .id = "quantum",
     .title = "Quantum",
@@ -175,6 +186,7 @@ const struct rules qt_rules = {
     .state_size = sizeof(struct qt_state),
     .catalog = qj_catalog,
     .setup = qj_setup,
+    .script = qj_script,
     .to_act = qj_to_act,
     .action_size = sizeof(struct qt_action),
     .legal = qj_legal,

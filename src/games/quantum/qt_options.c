@@ -3,6 +3,7 @@
 #include <jansson.h>
 #include <string.h>
 
+#include "../../engine/engine.h" /* ENGINE_SCRIPT_MAX */
 #include "qt.h"
 #include "qt_json.h"
 
@@ -269,18 +270,18 @@ static int read_held(const json_t *v, int seats, struct qt_custom *cu,
 static int read_dice(const json_t *v, struct qt_custom *cu,
                      struct rules_why *why)
 {
-	if (!json_is_array(v) || json_array_size(v) > QT_SCRIPT_DICE)
-		return bad_setup(why, "§14",
-		                 "\"dice\" is a list of at most 64 dice");
+	if (!json_is_array(v) || json_array_size(v) > ENGINE_SCRIPT_MAX)
+		return rules_fail(why, BD_EBADSETUP, "§14",
+		                  "\"dice\" is a list of at most %d dice",
+		                  ENGINE_SCRIPT_MAX);
 	size_t i;
 	json_t *e;
 	json_array_foreach(v, i, e) {
 		int x;
 		if (qt_read_int(e, 1, 6, &x))
 			return bad_setup(why, "§14", "a die shows 1..6");
-		cu->dice[i] = (uint8_t)x;
 	}
-	cu->ndice = (int)json_array_size(v);
+	(void)cu; /* kept by the engine, outside the state: qj_script */
 	return 0;
 }
 

@@ -8,11 +8,8 @@
 
 int qt_roll(struct qt_state *s, struct rng *rng)
 {
-	int v;
-	if (s->script_pos < s->script_n)
-		v = s->script[s->script_pos++];
-	else
-		v = (int)rng_below(rng, 6) + 1;
+	uint8_t die;
+	int v = rng_scripted(rng, &die) ? die : (int)rng_below(rng, 6) + 1;
 	if (s->last_dice_n < QT_LAST_DICE) {
 		s->last_for[s->last_dice_n] = s->roll_for;
 		s->last_seat[s->last_dice_n] = s->roll_seat;

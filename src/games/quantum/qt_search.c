@@ -17,16 +17,14 @@ static void sort_cards(uint8_t *c, int n)
 			c[k++] = (uint8_t)id;
 }
 
-/* rules §9.1: the decks are face down; the dice not rolled yet are
- * unknown. */
+/* rules §9.1: the decks are face down.  (The dice not rolled yet are
+ * unknown too: the searcher's reseeded generator has no script.) */
 void qt_determinize(struct qt_state *s, struct rng *rng)
 {
 	sort_cards(s->cmd_deck, s->cmd_deck_n);
 	sort_cards(s->gam_deck, s->gam_deck_n);
 	rng_shuffle_u8(rng, s->cmd_deck, s->cmd_deck_n);
 	rng_shuffle_u8(rng, s->gam_deck, s->gam_deck_n);
-	for (int i = s->script_pos; i < s->script_n; i++)
-		s->script[i] = (uint8_t)(1 + rng_below(rng, 6));
 }
 
 /* Progress towards the only win, the last cube (rules §10), with small

@@ -472,8 +472,7 @@ int qt_setup_custom(struct qt_state *s, int seats, const struct qt_options *o,
 		rc = custom_cards(s, cu, rng, why);
 	if (rc)
 		return rc;
-	memcpy(s->script, cu->dice, (size_t)cu->ndice);
-	s->script_n = (uint8_t)cu->ndice;
+	/* cu's "dice" are the engine's script (qj_script, rng_scripted). */
 	/* The position starts in Phase 1, after start-of-turn effects. */
 	s->phase = QT_PH_ACTIONS;
 	s->active = s->owner = s->first = (uint8_t)first;
