@@ -22,12 +22,20 @@
 
 #include "../service/service.h"
 
-#define HTTP_BODY_MAX       (64 * 1024) /* request body cap, bytes */
-#define HTTP_JSON_DEPTH_MAX 32          /* deepest nesting accepted in a body */
-#define HTTP_DRAIN_MS       5000 /* at stop: longest wait for live ones */
+#define HTTP_BODY_MAX (64 * 1024) /* request body cap, bytes */
+/* The cap of POST /v1/games, which also takes a whole game's record
+ * (docs/records.md: a Quantum game of 3,000 moves is about 400 KB). */
+#define HTTP_RECORD_BODY_MAX (1024 * 1024)
+#define HTTP_JSON_DEPTH_MAX  32   /* deepest nesting accepted in a body */
+#define HTTP_DRAIN_MS        5000 /* at stop: longest wait for live ones */
 /* Near the connection limit, how long a connection may wait for its
  * request before it is closed to make room (conns.h). */
 #define HTTP_CROWDED_GRACE_MS 100
+
+/* The body cap of a request to `path` (the URL's path, no query), bytes:
+ * HTTP_RECORD_BODY_MAX for /v1/games (a create or a record's import),
+ * HTTP_BODY_MAX for every other path. */
+size_t http_body_max(const char *path);
 
 #include "limits.h"
 

@@ -118,7 +118,9 @@ void problem_reply(struct http_reply *rep, int code, const struct svc_err *err,
 		json_object_set_new(p, "seq",
 		                    json_integer((json_int_t)err->seq));
 	if (p && code == BD_ETOOLARGE)
-		json_object_set_new(p, "limit", json_integer(HTTP_BODY_MAX));
+		json_object_set_new(p, "limit",
+		                    json_integer((json_int_t)http_body_max(
+		                        instance ? instance : "/")));
 	rep->status = k->status;
 	json_decref(rep->body);
 	rep->body = p;

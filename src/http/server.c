@@ -52,7 +52,8 @@ struct http_fields {
 struct req_ctx {
 	char *buf;          /* body bytes so far (malloc'd), not NUL-ended */
 	size_t len;         /* bytes in buf */
-	int too_large;      /* body passed HTTP_BODY_MAX: discard the rest */
+	size_t body_max;    /* this request's body cap (http_body_max) */
+	int too_large;      /* body passed body_max: discard the rest */
 	unsigned status;    /* the status sent, for the access log */
 	struct timespec t0; /* when the headers arrived */
 	const char *method; /* borrowed from MHD until completion */
@@ -157,9 +158,15 @@ static struct http_fields *fields_copy(struct MHD_Connection *c)
 
 /* ---- body ---- */
 
+size_t http_body_max(const char *path)
+{
+	return strcmp(path, "/v1/games") == 0 ? HTTP_RECORD_BODY_MAX
+	                                      : HTTP_BODY_MAX;
+}
+
 static int append_body(struct req_ctx *ctx, const char *data, size_t n)
 {
-	if (ctx->too_large || ctx->len + n > HTTP_BODY_MAX) {
+	if (ctx->too_large || ctx->len + n > ctx->body_max) {
 		ctx->too_large = 1;
 		return 0;
 	}
@@ -217,8 +224,8 @@ static json_t *parse_body(struct req_ctx *ctx, struct http_req *req,
 	json_error_t e;
 	if (ctx->too_large) {
 		req->body_rc = BD_ETOOLARGE;
-		snprintf(detail, dlen, "the body is over %d bytes",
-		         HTTP_BODY_MAX);
+		snprintf(detail, dlen, "the body is over %zu bytes",
+		         ctx->body_max);
 	} else if (!media_type_ok(http_header(req, "Content-Type"))) {
 		req->body_rc = BD_EMEDIATYPE;
 		snprintf(detail, dlen, "send the body as application/json");
@@ -737,6 +744,7 @@ static enum MHD_Result begin(struct http_server *s, struct MHD_Connection *c,
 		return MHD_NO;
 	ctx->url = url;
 	ctx->method = method;
+	ctx->body_max = http_body_max(url);
 	ctx->entry = entry_of(c);
 	clock_gettime(CLOCK_MONOTONIC, &ctx->t0);
 	*con_cls = ctx;
@@ -753,7 +761,7 @@ static enum MHD_Result begin(struct http_server *s, struct MHD_Connection *c,
 	/* Only POST and PUT bodies are read (reads_body); others are
 	 * discarded unread. */
 	if (cl && reads_body(method) &&
-	    strtoull(cl, NULL, 10) > HTTP_BODY_MAX) {
+	    strtoull(cl, NULL, 10) > ctx->body_max) {
 		struct http_reply rep = {0};
 		problem_reply(&rep, BD_ETOOLARGE, NULL, url);
 		ctx->too_large = 1;

@@ -377,10 +377,13 @@ def generic(r, op, path, token, good_body, token_matters=True):
             r.send(what, method, path, four, token=token, raw=data, headers=js)
         r.send("text/plain body", method, path, {415}, token=token,
                raw=json.dumps(good_body()).encode(), headers={"Content-Type": "text/plain"})
+        # the body cap: 1 MiB for POST /v1/games (a record's import), 64 KiB else
+        cap = 1024 * 1024 if path == "/v1/games" else 64 * 1024
         r.send("oversized body", method, path, {413}, token=token,
-               raw=json.dumps(dict(good_body(), pad="x" * 70000)).encode(), headers=js)
+               raw=json.dumps(dict(good_body(), pad="x" * (cap + 10))).encode(), headers=js)
         r.send("oversized chunked body", method, path, {413}, token=token,
-               raw=iter([b'{"pad":"', b"x" * 40000, b"x" * 40000, b'"}']), headers=js)
+               raw=iter([b'{"pad":"', b"x" * (cap // 2 + 10), b"x" * (cap // 2), b'"}']),
+               headers=js)
         for what, b in body_variants(schema, good_body()):
             r.send(what, method, path, four, token=token, body=b)
 

@@ -7,9 +7,11 @@ import hashlib
 import json
 import os
 import random
+import socket
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import check, run_all, test  # noqa: E402
@@ -60,6 +62,30 @@ def public(s, gid):
     for k in ("id", "imported", "players"):
         g.pop(k)
     return g, move_log(s, gid)
+
+
+def declared(s, path, size):
+    """POSTs to path a head that declares a body of `size` bytes and sends
+    none (a cap is checked on the head): (status, problem json or {})."""
+    c = socket.create_connection(("127.0.0.1", s.port), timeout=30)
+    try:
+        c.sendall(b"POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: %d\r\nConnection: close\r\n\r\n" % (path.encode(), size))
+        c.shutdown(socket.SHUT_WR)
+        data = b""
+        while True:
+            b = c.recv(65536)
+            if not b:
+                break
+            data += b
+    finally:
+        c.close()
+    head, _, body = data.partition(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1]) if head else 0
+    try:
+        return status, json.loads(body)
+    except ValueError:
+        return status, {}
 
 
 def verify(binary, rec):
@@ -128,6 +154,38 @@ def first_failing(s, rec, want_move, what):
 
 def count_games(s):
     return len(s.request("GET", "/v1/games?limit=100", validate=False).json["games"])
+
+
+@test
+def a_whole_quantum_game_imports(binary):
+    """A Quantum game played to its end (two random bots: a few thousand
+    moves) has a record over the 64 KiB that other requests may send:
+    POST /v1/games takes up to 1 MiB (HTTP_RECORD_BODY_MAX), so it imports
+    whole; a body over that cap is a 413 that names its limit."""
+    with server(binary) as s:
+        r = s.request("POST", "/v1/games", {"game": QT, "seating": [{"bot": "random"}, {"bot": "random"}]})
+        check(r.status == 201, "create: %r" % r)
+        gid = r.json["id"]
+        end = time.monotonic() + 600
+        while s.request("GET", "/v1/games/%s" % gid).json["status"] != "finished":
+            check(time.monotonic() < end, "the bots did not finish in 600 s")
+            time.sleep(0.5)
+        rec = record(s, gid)
+        size = len(json.dumps({"record": rec}))
+        check(size > 64 * 1024, "a whole game's record is over 64 KiB: %d bytes" % size)
+        new = imported(s, rec).json["id"]
+        check(public(s, new) == public(s, gid), "identical views after import")
+        code, line = verify(binary, rec)
+        check(code == 0 and line.startswith("OK"), "verify-record accepts it: %s" % line)
+        print("     %d moves, a %d-byte record" % (len(rec["moves"]), size))
+        for path, size, limit in (("/v1/games", 1024 * 1024 + 1, 1024 * 1024),
+                                  ("/v1/games", 1024 * 1024, None),
+                                  ("/v1/players", 64 * 1024 + 1, 64 * 1024)):
+            status, problem = declared(s, path, size)
+            check(status == 413 if limit else status != 413,
+                  "%s with a %d-byte body declared: %s %r" % (path, size, status, problem))
+            check(limit is None or problem.get("limit") == limit,
+                  "the 413 names the limit: %r" % problem)
 
 
 @test
