@@ -960,7 +960,7 @@ struct http_server *http_server_start(const struct http_config *cfg,
 	if (!s->daemon) {
 		snprintf(err, errlen, "cannot listen on %s port %u", cfg->addr,
 		         cfg->port);
-		writes_close(s->writes);
+		writes_free(s->writes);
 		conns_free(s->conns);
 		limits_free(s->limits);
 		free(s);
@@ -1011,6 +1011,7 @@ void http_server_stop(struct http_server *s)
 	 * arrives from now on runs on the library's thread. */
 	writes_close(s->writes);
 	MHD_stop_daemon(s->daemon); /* every connection closed */
+	writes_free(s->writes); /* no library thread can reach it now */
 	conns_free(s->conns);
 	limits_free(s->limits);
 	if (ls != MHD_INVALID_SOCKET)
