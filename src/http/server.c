@@ -968,7 +968,7 @@ struct http_server *http_server_start(const struct http_config *cfg,
 	if (!s->daemon) {
 		snprintf(err, errlen, "cannot listen on %s port %u", cfg->addr,
 		         cfg->port);
-		writes_close(s->writes);
+		writes_free(s->writes);
 		conns_free(s->conns);
 		limits_free(s->limits);
 		free(s);
@@ -1007,9 +1007,16 @@ void http_server_stop(struct http_server *s)
 	if (!s)
 		return;
 	/* Stopping with a connection suspended is undefined (notes §2.5):
-	 * stop accepting, wake every waiter (streams end, long-polls
-	 * answer), let them finish, then stop. */
-	MHD_socket ls = MHD_quiesce_daemon(s->daemon);
+	 * wake every waiter (streams end, long-polls answer; the hub takes
+	 * no new one), let them finish, then stop.  No MHD_quiesce_daemon:
+	 * under MHD_USE_EPOLL_INTERNAL_THREAD it races each worker's own
+	 * removal of the listen socket from its epoll set, and the loser
+	 * aborts the process ("Failed to remove listen FD from epoll set",
+	 * libmicrohttpd 0.9.75 daemon.c, MHD_epoll's was_quiesced branch).
+	 * The socket stays open until MHD_stop_daemon closes it: a request
+	 * accepted meanwhile is served as on a kept-alive connection (the
+	 * hub refuses it as a waiter; a write runs on the library's thread
+	 * once writes_close began). */
 	hub_shutdown(s->hub);
 	size_t left = hub_drain(s->hub, HTTP_DRAIN_MS);
 	if (left)
@@ -1019,9 +1026,8 @@ void http_server_stop(struct http_server *s)
 	 * arrives from now on runs on the library's thread. */
 	writes_close(s->writes);
 	MHD_stop_daemon(s->daemon); /* every connection closed */
+	writes_free(s->writes);     /* no library thread can reach it now */
 	conns_free(s->conns);
 	limits_free(s->limits);
-	if (ls != MHD_INVALID_SOCKET)
-		close(ls);
 	free(s);
 }

@@ -13,6 +13,7 @@ struct writes {
 	unsigned reserved; /* begun and not yet run to the end */
 	int closing;       /* 1: writes_begin refuses */
 	int stop;          /* 1: workers exit once the queue is empty */
+	int joined;        /* 1: writes_close has joined the workers */
 	unsigned nthreads; /* started */
 	pthread_t threads[];
 };
@@ -59,7 +60,7 @@ struct writes *writes_new(unsigned workers)
 		w->nthreads++;
 	}
 	if (w->nthreads < workers) {
-		writes_close(w);
+		writes_free(w);
 		return NULL;
 	}
 	return w;
@@ -87,7 +88,7 @@ void writes_submit(struct writes *w, struct write_job *job)
 
 void writes_close(struct writes *w)
 {
-	if (!w)
+	if (!w || w->joined)
 		return;
 	pthread_mutex_lock(&w->mu);
 	w->closing = 1;
@@ -98,6 +99,14 @@ void writes_close(struct writes *w)
 	pthread_mutex_unlock(&w->mu);
 	for (unsigned i = 0; i < w->nthreads; i++)
 		pthread_join(w->threads[i], NULL);
+	w->joined = 1; /* only the closing thread reads it */
+}
+
+void writes_free(struct writes *w)
+{
+	if (!w)
+		return;
+	writes_close(w);
 	pthread_cond_destroy(&w->idle_cv);
 	pthread_cond_destroy(&w->work_cv);
 	pthread_mutex_destroy(&w->mu);

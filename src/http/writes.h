@@ -20,7 +20,10 @@
  *                  may be freed by the time run returns
  *
  * writes_close waits until every reserved job has run (so no connection
- * is left suspended by this pool), then stops the threads.
+ * is left suspended by this pool), then stops the threads; the pool stays
+ * allocated, refusing (writes_begin -1), until writes_free, so that a
+ * request still arriving on a library thread (a keep-alive connection,
+ * until the daemon stops) reads a live pool.
  *
  * Thread ownership: a job belongs to the submitter until writes_submit,
  * then to the pool's mutex until a worker takes it, then to that worker
@@ -42,7 +45,7 @@ struct write_job {
 struct writes;
 
 /* A pool of `workers` threads (1-256) running, or NULL (no memory or no
- * thread).  Free with writes_close. */
+ * thread).  Stop with writes_close, free with writes_free. */
 struct writes *writes_new(unsigned workers);
 
 /* Reserves a place for one job: 0, or -1 once writes_close has begun
@@ -54,7 +57,12 @@ int writes_begin(struct writes *w);
 void writes_submit(struct writes *w, struct write_job *job);
 
 /* Refuses new jobs, waits until every reserved job has run, stops and
- * joins the workers, frees the pool.  NULL is a no-op. */
+ * joins the workers; the pool is not freed (writes_begin keeps answering
+ * -1).  Called by one thread; a second call, or NULL, is a no-op. */
 void writes_close(struct writes *w);
+
+/* writes_close if not done yet, then frees the pool: once no other thread
+ * can call writes_begin (after MHD_stop_daemon).  NULL is a no-op. */
+void writes_free(struct writes *w);
 
 #endif

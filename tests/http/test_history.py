@@ -186,10 +186,22 @@ def quantum_outcomes(binary):
                         check(ship[-1]["seat"] == m["seat"] and sh["value"] == ship[-1]["value"],
                               "the ship shows the last die: %r %r" % (sh, ship))
                 if a["type"] == "attack" and dice:
-                    fors = [d["for"] for d in dice[:2]]
-                    check(fors in (["attack", "defend"], ["defend"], ["attack"]),
-                          "a battle rolls the attacker's die, then the defender's: %r" % dice)
-                    check(dice[0]["seat"] == m["seat"] or fors == ["defend"], "the attacker's die is its own")
+                    # rules §14.1: a seat holding a working RATIONAL (not
+                    # waking) rolls no combat die, so none is listed; the
+                    # destroyed ship's roll may then come second
+                    before = req(s, "GET", "/v1/games/%s?at=%d" % (gid, m["seq"] - 1)).json["view"]
+
+                    def rational(p):
+                        pl = before["players"][p]
+                        return "rational" in pl["commands"] and "rational" not in pl["commands_waking"]
+                    want = [f for f, p in (("attack", m["seat"]), ("defend", 1 - m["seat"]))
+                            if not rational(p)]
+                    fors = [d["for"] for d in dice[:len(want)]]
+                    check(fors == want,
+                          "a battle rolls the attacker's die, then the defender's (none for a "
+                          "RATIONAL side): %r, want %r first" % (dice, want))
+                    check(not want or want[0] != "attack" or dice[0]["seat"] == m["seat"],
+                          "the attacker's die is its own")
             if {"attack", "defend", "ship", "cards"} <= seen:
                 break
     check({"attack", "defend", "ship", "cards"} <= seen, "every kind of outcome met: %r" % seen)
