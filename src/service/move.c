@@ -165,7 +165,9 @@ static int append(struct service *svc, struct loaded *l, uint64_t before,
 	void *snap = NULL;
 	struct store_snapshot sn = {l->rules->version, NULL,
 	                            engine_snapshot_size(l->rules)};
-	if (l->g->seq % SVC_SNAPSHOT_EVERY == 0 &&
+	/* (A move followed by resigned seats' moves may step over a
+	 * multiple: the snapshot is then of the chain's last move.) */
+	if (l->g->seq / SVC_SNAPSHOT_EVERY != before / SVC_SNAPSHOT_EVERY &&
 	    (snap = malloc(sn.len)) != NULL) {
 		engine_snapshot_write(l->g, snap);
 		sn.state = snap;

@@ -24,12 +24,14 @@ docs/history.md), against the real boardd binary.
 Usage: test_history.py BOARDD [test names...]"""
 import json
 import random
+import sqlite3
 import time
 
 from gamehelp import create_game, read_stream, server
 from harness import check, run_all, test
 
 AA = "agent-avenue"
+QT = "quantum"
 ENTRY = ("seq", "seat", "action", "outcome", "by", "time")
 
 
@@ -265,6 +267,41 @@ def server_moves_have_by(binary):
 
 
 # ---- /moves and /events ----
+
+@test
+def a_resigned_chain_over_a_multiple_of_64_keeps_its_snapshot(binary):
+    """A move followed by a resigned seat's moves is one append of several
+    seqs, which can step over a multiple of SVC_SNAPSHOT_EVERY (64): the
+    state is then kept with the chain's last move, so no stretch of 64
+    moves goes without a snapshot (src/service/move.c, append)."""
+    rng = random.Random(5)
+    with server(binary) as s:
+        gid, tok = create_game(s, QT, 3)
+        req(s, "POST", "/v1/games/%s/resign" % gid, {}, token=tok[2], status=201)
+        stepped = 0
+        g = req(s, "GET", "/v1/games/%s" % gid).json
+        while g["status"] != "finished" and g["seq"] < 64 * 6:
+            seat = g["to_act"][0]
+            acts = req(s, "GET", "/v1/games/%s/actions" % gid, token=tok[seat]).json["actions"]
+            before = g["seq"]
+            post(s, gid, tok[seat], rng.choice(acts))
+            g = req(s, "GET", "/v1/games/%s" % gid).json
+            if g["seq"] // 64 != before // 64 and g["seq"] % 64 != 0:
+                stepped += 1
+        s.stop()
+        con = sqlite3.connect(s.db)
+        try:
+            snaps = [r[0] for r in con.execute(
+                "SELECT s.seq FROM snapshots s JOIN games g ON g.key = s.game_key "
+                "WHERE g.id = ? ORDER BY s.seq", (gid,))]
+        finally:
+            con.close()
+        for k in range(1, g["seq"] // 64 + 1):
+            check(any(64 * k <= q < 64 * (k + 1) for q in snaps),
+                  "a snapshot between %d and %d: %r" % (64 * k, 64 * (k + 1) - 1, snaps))
+        print("     %d moves, %d chains stepped over a multiple of 64, snapshots at %r"
+              % (g["seq"], stepped, snaps))
+
 
 @test
 def moves_equal_events(binary):
