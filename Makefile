@@ -170,12 +170,16 @@ test: deps
 	$(MAKE) SANITIZER=address,undefined unit-build
 	./tests/run.sh build/address-undefined
 
-unit-build: $(BUILD)/boardd $(BUILD)/verify-record $(TESTS)
+# The bench and evaluation programs are compiled here too (not run: make
+# bench and make bots-eval run them), so a change that breaks them fails
+# make test instead of the next make bench.
+BENCH_PROGS := bench_engine bench_http bench_log bench_scale ref_server
+EVAL_PROGS := bots_eval qt_trace
+unit-build: $(BUILD)/boardd $(BUILD)/verify-record $(TESTS) \
+	$(BENCH_PROGS:%=$(BUILD)/bench/%) $(EVAL_PROGS:%=$(BUILD)/eval/%)
 
 bench: deps
-	$(MAKE) all $(BUILD)/bench/bench_engine $(BUILD)/bench/bench_http \
-		$(BUILD)/bench/bench_log $(BUILD)/bench/bench_scale \
-		$(BUILD)/bench/ref_server
+	$(MAKE) all $(BENCH_PROGS:%=$(BUILD)/bench/%)
 	./tools/deps.sh bench
 	./tests/bench.sh $(BUILD)
 

@@ -165,9 +165,9 @@ struct replay_ctx {
 };
 
 static int replay_one(void *ctx, uint64_t seq, int seat, const char *action,
-                      const char *reason)
+                      const char *reason, int64_t created_ms)
 {
-	(void)reason;
+	(void)reason, (void)created_ms;
 	struct replay_ctx *r = ctx;
 	return load_apply_logged(r->g, seq, seat, action, &r->err);
 }
