@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "aa_v1_games.h"
+#include "replayhelp.h"
 #include "engine/engine.h"
 #include "testhelp.h"
 
@@ -41,27 +42,6 @@ static int holds(const json_t *old, const json_t *new_)
 		return 1;
 	}
 	return new_ && json_equal(old, new_);
-}
-
-static json_t *to_act_json(const struct engine_game *g)
-{
-	json_t *a = json_array();
-	for (int s = 0; s < g->seats; s++)
-		if (engine_game_to_act(g) >> s & 1)
-			json_array_append_new(a, json_integer(s));
-	return a;
-}
-
-static json_t *result_json(const struct engine_game *g)
-{
-	struct rules_result res;
-	if (!engine_game_result(g, &res))
-		return json_null();
-	json_t *w = json_array();
-	for (int s = 0; s < g->seats; s++)
-		if (res.winners >> s & 1)
-			json_array_append_new(w, json_integer(s));
-	return json_pack("{s:o,s:s}", "winners", w, "reason", res.reason);
 }
 
 /* The recorded views and actions at one move. */

@@ -20,28 +20,8 @@
 
 #include "engine/engine.h"
 #include "resigned_v2_games.h"
+#include "replayhelp.h"
 #include "testhelp.h"
-
-static json_t *to_act_json(const struct engine_game *g)
-{
-	json_t *a = json_array();
-	for (int s = 0; s < g->seats; s++)
-		if (engine_game_to_act(g) >> s & 1)
-			json_array_append_new(a, json_integer(s));
-	return a;
-}
-
-static json_t *result_json(const struct engine_game *g)
-{
-	struct rules_result res;
-	if (!engine_game_result(g, &res))
-		return json_null();
-	json_t *w = json_array();
-	for (int s = 0; s < g->seats; s++)
-		if (res.winners >> s & 1)
-			json_array_append_new(w, json_integer(s));
-	return json_pack("{s:o,s:s}", "winners", w, "reason", res.reason);
-}
 
 /* Every viewer's view at a checkpoint, everything revealed. */
 static int check_at(const struct engine_game *g, const json_t *c)
