@@ -16,22 +16,10 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 binary=$(cd "$(dirname "${1:?usage: run.sh BOARDD}")" && pwd)/$(basename "$1")
-passed=0
-failed=0
+suite=web
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-
-# result NAME STATUS LOG: counts one check, shows its log when it failed.
-result() {
-	if [ "$2" -eq 0 ]; then
-		echo "web: $1 ok"
-		passed=$((passed + 1))
-	else
-		echo "web: $1 FAILED"
-		sed 's/^/    /' "$3" | head -60
-		failed=$((failed + 1))
-	fi
-}
+. "$root/tools/suite.sh"
 
 finish() {
 	echo "web: $passed passed, $failed failed"
@@ -48,16 +36,7 @@ if [ -n "$groups" ]; then
 	"$root/tools/deps.sh" $groups >"$tmp/deps.log" 2>&1
 	result "deps.sh$groups" $? "$tmp/deps.log"
 fi
-cd "$here" || exit 1
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then
-	echo "web: npm ci (tests/web)"
-	if npm ci --no-audit --no-fund >"$tmp/npm.log" 2>&1; then
-		touch node_modules
-	else
-		result "npm ci" 1 "$tmp/npm.log"
-		finish
-	fi
-fi
+npm_ci "$here" tests/web || finish
 bin=$here/node_modules/.bin
 
 # 1. The client against the spec's types.

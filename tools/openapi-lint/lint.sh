@@ -12,36 +12,17 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 spec=${1:-$root/openapi/openapi.yaml}
-passed=0
-failed=0
+suite=openapi-lint
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-
-# result NAME STATUS LOG: counts one check, shows its log when it failed.
-result() {
-	if [ "$2" -eq 0 ]; then
-		echo "openapi-lint: $1 ok"
-		passed=$((passed + 1))
-	else
-		echo "openapi-lint: $1 FAILED"
-		sed 's/^/    /' "$3" | head -80
-		failed=$((failed + 1))
-	fi
-}
+. "$root/tools/suite.sh"
 
 if ! command -v npm >/dev/null 2>&1; then
 	"$root/tools/deps.sh" node || true
 fi
-cd "$here" || exit 1
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then
-	echo "openapi-lint: npm ci (tools/openapi-lint)"
-	if npm ci --no-audit --no-fund >"$tmp/npm.log" 2>&1; then
-		touch node_modules
-	else
-		result "npm ci" 1 "$tmp/npm.log"
-		echo "openapi-lint: $passed passed, $failed failed"
-		exit 1
-	fi
+if ! npm_ci "$here" tools/openapi-lint; then
+	echo "openapi-lint: $passed passed, $failed failed"
+	exit 1
 fi
 bin=$here/node_modules/.bin
 
