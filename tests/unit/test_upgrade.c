@@ -199,6 +199,19 @@ struct game {
 	char token[2][128];
 };
 
+/* *g from service_create's answer `out`: the id and seats 0 and 1's
+ * tokens. */
+static void created(const json_t *out, struct game *g)
+{
+	snprintf(g->id, sizeof g->id, "%s",
+	         json_string_value(json_object_get(out, "id")));
+	json_t *seats = json_object_get(out, "seats");
+	for (int i = 0; i < 2; i++)
+		snprintf(g->token[i], sizeof g->token[i], "%s",
+		         json_string_value(json_object_get(
+		             json_array_get(seats, (size_t)i), "token")));
+}
+
 static int create(struct server *s, struct game *g)
 {
 	json_t *body = json_pack("{s:s,s:[s,s]}", "game", "tally", "seating",
@@ -211,13 +224,7 @@ static int create(struct server *s, struct game *g)
 		fprintf(stderr, "create: %d %s\n", rc, err.detail);
 		return rc;
 	}
-	snprintf(g->id, sizeof g->id, "%s",
-	         json_string_value(json_object_get(out, "id")));
-	json_t *seats = json_object_get(out, "seats");
-	for (int i = 0; i < 2; i++)
-		snprintf(g->token[i], sizeof g->token[i], "%s",
-		         json_string_value(json_object_get(
-		             json_array_get(seats, (size_t)i), "token")));
+	created(out, g);
 	json_decref(out);
 	return 0;
 }
@@ -349,16 +356,11 @@ static int aa_chain_game(struct server *s, struct game *g, char tok2[128],
 	json_decref(body);
 	if (rc < 0)
 		return rc;
-	snprintf(g->id, sizeof g->id, "%s",
-	         json_string_value(json_object_get(out, "id")));
-	json_t *seats = json_object_get(out, "seats");
-	for (int i = 0; i < 2; i++)
-		snprintf(g->token[i], sizeof g->token[i], "%s",
-		         json_string_value(json_object_get(
-		             json_array_get(seats, (size_t)i), "token")));
-	snprintf(tok2, 128, "%s",
-	         json_string_value(
-	             json_object_get(json_array_get(seats, 2), "token")));
+	created(out, g);
+	snprintf(
+	    tok2, 128, "%s",
+	    json_string_value(json_object_get(
+	        json_array_get(json_object_get(out, "seats"), 2), "token")));
 	json_decref(out);
 	out = NULL;
 	rc = service_resign(s->svc, g->id, tok2, NULL, &out, &seq, &err);
