@@ -133,6 +133,23 @@ def read_stream(port, path, token, headers, want, timeout=20):
     raise AssertionError("stream %s: %d events did not come" % (path, want))
 
 
+def parse_events(ctype, body):
+    """The events of a read_stream body, NDJSON or SSE by its Content-Type:
+    a list of event objects (an SSE event's name in "event"; its id is
+    checked to be the event's seq)."""
+    if "ndjson" in ctype:
+        return [json.loads(x) for x in body.decode().split("\n") if x]
+    out = []
+    for block in body.decode().split("\n\n"):
+        f = dict(line.split(": ", 1) for line in block.split("\n") if ": " in line)
+        if "data" in f:
+            e = json.loads(f["data"])
+            e["event"] = f["event"]
+            check(int(f["id"]) == e["seq"], "SSE id is the seq")
+            out.append(e)
+    return out
+
+
 def mutate(action, rng):
     """A copy of action with one field changed: an integer (or the first
     of a list of integers) moved by one, a flag or string made invalid; an

@@ -27,7 +27,7 @@ import random
 import sqlite3
 import time
 
-from gamehelp import create_game, read_stream, server
+from gamehelp import create_game, parse_events, read_stream, server
 from harness import check, run_all, test
 
 AA = "agent-avenue"
@@ -55,17 +55,7 @@ def log(s, gid, tok=None):
 def events(s, gid, tok, n, accept="application/x-ndjson"):
     st, ctype, body = read_stream(s.port, "/v1/games/%s/events?after=0" % gid, tok, {"Accept": accept}, n)
     check(st == 200, "events: %d" % st)
-    if "ndjson" in ctype:
-        evs = [json.loads(x) for x in body.decode().split("\n") if x]
-    else:
-        evs = []
-        for block in body.decode().split("\n\n"):
-            f = dict(line.split(": ", 1) for line in block.split("\n") if ": " in line)
-            if "data" in f:
-                e = json.loads(f["data"])
-                e["event"] = f["event"]
-                evs.append(e)
-    return [e for e in evs if e["event"] == "move"]
+    return [e for e in parse_events(ctype, body) if e["event"] == "move"]
 
 
 def told(s, gid, tok, n):

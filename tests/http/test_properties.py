@@ -36,7 +36,7 @@ import os
 import random
 import re
 
-from gamehelp import create_game as create, engine_pairs, read_stream, server
+from gamehelp import create_game as create, engine_pairs, parse_events, read_stream, server
 from harness import check, run_all, test
 
 TWINS = int(os.environ.get("PROP_HTTP_TWINS", "3"))
@@ -157,20 +157,6 @@ def same_refusals(s, games, v, log, rng):
 
 def catalog(s):
     return s.request("GET", "/v1/catalog").json["games"]
-
-
-def parse_events(ctype, body):
-    if "ndjson" in ctype:
-        return [json.loads(x) for x in body.decode().split("\n") if x]
-    out = []
-    for block in body.decode().split("\n\n"):
-        f = dict(line.split(": ", 1) for line in block.split("\n") if ": " in line)
-        if "data" in f:
-            e = json.loads(f["data"])
-            e["event"] = f["event"]
-            check(int(f["id"]) == e["seq"], "SSE id is the seq")
-            out.append(e)
-    return out
 
 
 LIVE_KEYS = ("seq", "status", "to_act", "view", "result")
