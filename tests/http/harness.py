@@ -122,10 +122,12 @@ class Server:
                     return
             except OSError:
                 time.sleep(0.05)
+        why = ("exited with %d" % self.proc.returncode if self.proc.poll() is not None
+               else "no 200 from /healthz in %gs" % (10 * SLOW))
         if self.proc.poll() is None:
             self.proc.kill()  # not left running behind a failed test
         self.proc.wait()
-        raise RuntimeError("server did not start: " + open(self.log).read())
+        raise RuntimeError("server did not start (%s): %s" % (why, open(self.log).read()))
 
     def kill(self):
         """SIGKILL: no chance to clean up, as in a crash."""
