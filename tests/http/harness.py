@@ -87,13 +87,6 @@ class Server:
         self.preexec = preexec
         self.dir = tempfile.mkdtemp(prefix="boardd-test-")
         self.db = db or os.path.join(self.dir, "test.db")
-        pg = os.environ.get("BOARDD_TEST_PG")  # LOCAL HACK (pg-store)
-        if pg and db is None:
-            import uuid
-            name = "t_" + uuid.uuid4().hex[:12]
-            subprocess.run(["psql", "-q", pg, "-c", "CREATE DATABASE " + name], check=True)
-            self.db = pg + " dbname=" + name
-            extra = list(extra) + ["--secret-key", os.path.join(self.dir, "server.key")]
         self.port = None  # the port the server bound; new at each start
         self.extra = ([] if limits else LIMITS_OFF) + list(extra)
         self.proc = None
