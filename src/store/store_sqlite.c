@@ -147,9 +147,9 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_LIST_BOTH] = LIST_SQL(" AND status = ?1 AND rules_id = ?2"),
     [ST_SEATS_GET] =
         "SELECT s.seat, s.open, s.token_hash, coalesce(s.player_key, 0), "
-        "CASE WHEN s.open THEN coalesce(s.invited, 0) ELSE 0 END, "
+        "CASE WHEN s.open = 1 THEN coalesce(s.invited, 0) ELSE 0 END, "
         "coalesce(p.id, ''), coalesce(p.name, ''), "
-        "CASE WHEN s.open THEN coalesce(i.id, '') ELSE '' END, "
+        "CASE WHEN s.open = 1 THEN coalesce(i.id, '') ELSE '' END, "
         "coalesce(s.bot, '') FROM seats s "
         "LEFT JOIN players p ON p.key = s.player_key "
         "LEFT JOIN players i ON i.key = s.invited "
