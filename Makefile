@@ -12,8 +12,9 @@ CC      ?= cc
 # the modules): nothing else here names a game.
 GAMES   := $(notdir $(patsubst %/,%,$(wildcard src/games/*/)))
 CFLAGS_COMMON := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
-	-Wstrict-prototypes -Wmissing-prototypes -Isrc -MMD -MP
-LDLIBS  := -lmicrohttpd -ljansson -lsqlite3 -lsodium -lcurl -lpthread -lm
+	-Wstrict-prototypes -Wmissing-prototypes -Isrc -MMD -MP \
+	-I/usr/include/postgresql
+LDLIBS  := -lmicrohttpd -ljansson -lsqlite3 -lpq -lsodium -lcurl -lpthread -lm
 
 # The house flags of a build; a CFLAGS of the caller's (environment or
 # command line) comes after them, so it can add to them but never silently
@@ -34,7 +35,8 @@ LIB_SRC := $(wildcard src/common/*.c src/engine/*.c src/store/*.c \
 	src/service/*.c src/http/*.c src/bot/*.c src/hooks/*.c \
 	src/display/*.c) \
 	$(foreach g,$(GAMES),$(wildcard src/games/$(g)/*.c))
-GEN_SRC := $(BUILD)/gen/migrations.c $(BUILD)/gen/openapi.c $(BUILD)/gen/i18n.c \
+GEN_SRC := $(BUILD)/gen/migrations.c $(BUILD)/gen/pg_migrations.c \
+	$(BUILD)/gen/openapi.c $(BUILD)/gen/i18n.c \
 	$(BUILD)/gen/web.c
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:.c=.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
@@ -66,6 +68,11 @@ $(BUILD)/gen/%.o: $(BUILD)/gen/%.c
 $(BUILD)/gen/migrations.c: $(sort $(wildcard sql/*.sql)) tools/embed.sh
 	@mkdir -p $(dir $@)
 	./tools/embed.sh migrations $(sort $(wildcard sql/*.sql)) > $@
+
+# The PostgreSQL backend's own schema (src/store/store_pg.c).
+$(BUILD)/gen/pg_migrations.c: $(sort $(wildcard sql/postgres/*.sql)) tools/embed.sh
+	@mkdir -p $(dir $@)
+	./tools/embed.sh pg-migrations $(sort $(wildcard sql/postgres/*.sql)) > $@
 
 # One message catalog per language (i18n/TAG.json; src/display/i18n.h):
 # a new file is a new language, with no code change.

@@ -3,7 +3,10 @@
  *
  *   --addr A     BOARDD_ADDR     127.0.0.1   address to bind (IPv4 or IPv6)
  *   --port P     BOARDD_PORT     8080        0 = any free port
- *   --db PATH    BOARDD_DB       boardd.db   SQLite file, created if missing
+ *   --db PATH    BOARDD_DB       boardd.db   SQLite file, created if missing;
+ *                                            or a PostgreSQL database:
+ *                                            postgres://..., postgresql://...
+ *                                            or a libpq "key=value ..." string
  *   --threads N  BOARDD_THREADS  cores       HTTP worker threads
  *   --sync MODE  BOARDD_SYNC     full        full: durable acks; normal: faster
  *   --quiet      BOARDD_QUIET=1              no access log
@@ -126,7 +129,12 @@ static void usage(FILE *f)
 	    " 127.0.0.1)\n"
 	    "  --port P       port (default 8080; 0 picks a free one)\n"
 	    "  --db PATH      SQLite file, created and migrated at start"
-	    " (default boardd.db)\n"
+	    " (default boardd.db);\n"
+	    "                 or a PostgreSQL database, migrated at start:"
+	    " postgres://...,\n"
+	    "                 postgresql://... or a libpq string"
+	    " \"host=... dbname=...\"\n"
+	    "                 (then --secret-key is required)\n"
 	    "  --threads N    HTTP worker threads (default: cores, 1-64)\n"
 	    "  --sync M       full (default: an acknowledged write survives"
 	    " power loss)\n"
@@ -199,7 +207,9 @@ static void usage(FILE *f)
 	    "                 the database (default: the database path +"
 	    " \".key\"; created\n"
 	    "                 mode 0600 at first start; keep it, and back"
-	    " it up apart)\n"
+	    " it up apart);\n"
+	    "                 required with a PostgreSQL --db: every node"
+	    " uses the same file\n"
 	    "  --event-retention S  seconds delivered events stay for"
 	    " resuming the account\n"
 	    "                 stream (default 604800, 7 days; 1-31536000;"
@@ -583,7 +593,17 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	/* The server key: beside the database unless --secret-key says. */
+	/* The server key: beside the database unless --secret-key says.  A
+	 * PostgreSQL database has no path to put it beside, and every node
+	 * on it must seal and open webhook secrets with the same key. */
+	if (store_is_postgres(c.db) && !c.key_path) {
+		log_error("boardd",
+		          "--db names a PostgreSQL database: give --secret-key "
+		          "FILE (or BOARDD_SECRET_KEY), the server key file; "
+		          "every boardd node on that database must use the "
+		          "same file (copy it, created at the first start)");
+		return 2;
+	}
 	uint8_t key[STORE_KEY_LEN];
 	char key_path[4096];
 	snprintf(key_path, sizeof key_path, "%s%s",
@@ -608,8 +628,10 @@ int main(int argc, char **argv)
 	    .exclusive = 1};
 	int opened = store_open(&sc, &st, err, sizeof err);
 	sodium_memzero(key, sizeof key);
+	/* a PostgreSQL URL or string may hold a password: never logged */
+	const char *db_name = store_is_postgres(c.db) ? "postgresql" : c.db;
 	if (opened < 0) {
-		log_error("boardd", "%s: %s", c.db, err);
+		log_error("boardd", "%s: %s", db_name, err);
 		return 1;
 	}
 	int rc = 1;
@@ -662,7 +684,8 @@ int main(int argc, char **argv)
 	}
 	log_info("boardd", "listening on http://%s%s%s:%u (db %s)",
 	         strchr(c.addr, ':') ? "[" : "", c.addr,
-	         strchr(c.addr, ':') ? "]" : "", http_server_port(srv), c.db);
+	         strchr(c.addr, ':') ? "]" : "", http_server_port(srv),
+	         db_name);
 	int sig;
 	sigwait(&set, &sig);
 	log_info("boardd", "%s, shutting down",

@@ -5,6 +5,8 @@
 #   embed.sh blob NAME FILE        -> const char NAME[]; const size_t NAME_len;
 #   embed.sh migrations FILE...    -> const struct store_migration
 #                                     store_migrations[]; (files named NNNN_*.sql)
+#   embed.sh pg-migrations FILE... -> the same as store_pg_migrations[]
+#                                     (sql/postgres/NNNN_*.sql)
 #   embed.sh languages FILE...     -> const struct i18n_file i18n_files[];
 #                                     (files named TAG.json: one message
 #                                     catalog per language, src/display/i18n.h)
@@ -41,11 +43,13 @@ blob)
 	echo "};"
 	echo "const size_t $2_len = sizeof $2 - 1;"
 	;;
-migrations)
+migrations | pg-migrations)
+	v=store_migrations
+	[ "$1" = pg-migrations ] && v=store_pg_migrations
 	shift
 	echo '#include "store/migrations.h"'
 	arrays m "$@"
-	echo "const struct store_migration store_migrations[] = {"
+	echo "const struct store_migration $v[] = {"
 	i=0
 	for f in "$@"; do
 		b=$(basename "$f")
@@ -54,7 +58,7 @@ migrations)
 		i=$((i + 1))
 	done
 	echo "};"
-	echo "const size_t store_migrations_count = $i;"
+	echo "const size_t ${v}_count = $i;"
 	;;
 languages)
 	shift
@@ -97,7 +101,7 @@ files)
 	echo "const size_t static_files_count = $i;"
 	;;
 *)
-	echo "usage: embed.sh blob NAME FILE | migrations FILE... | languages FILE... | files FILE..." >&2
+	echo "usage: embed.sh blob NAME FILE | migrations FILE... | pg-migrations FILE... | languages FILE... | files FILE..." >&2
 	exit 2
 	;;
 esac

@@ -1,5 +1,6 @@
-/* migrations.h: the schema files of sql/, embedded at build time by
- * tools/embed.sh.  Applied in order by store_open. */
+/* migrations.h: the schema files of sql/ (SQLite) and sql/postgres/
+ * (PostgreSQL), embedded at build time by tools/embed.sh.  Applied in
+ * order by store_open. */
 #ifndef BD_MIGRATIONS_H
 #define BD_MIGRATIONS_H
 
@@ -13,5 +14,7 @@ struct store_migration {
 
 extern const struct store_migration store_migrations[];
 extern const size_t store_migrations_count;
+extern const struct store_migration store_pg_migrations[];
+extern const size_t store_pg_migrations_count;
 
 #endif

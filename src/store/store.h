@@ -108,6 +108,12 @@ struct store_config {
 
 #define STORE_KEY_LEN 32 /* bytes of store_config.secret_key */
 
+/* Whether store_config.path names a PostgreSQL database rather than an
+ * SQLite file: a postgres:// or postgresql:// URL, or a libpq keyword
+ * string such as "host=/run/postgresql dbname=boardd" (recognised by
+ * holding a '=').  1 or 0; NULL is 0. */
+int store_is_postgres(const char *path);
+
 /* Opens (creating if needed) the database, applies the migrations of sql/
  * that it lacks, and opens the pool.  On success *out is the caller's, to
  * release with store_close.  On failure err receives a sentence. */
@@ -116,6 +122,12 @@ int store_open(const struct store_config *cfg, struct store **out, char *err,
 
 /* The most writes one batch holds (store.h's "Group commit"). */
 #define STORE_BATCH_MAX 128
+
+/* The most read connections a store opens on PostgreSQL, whatever
+ * store_config.connections asks: the server caps its connections
+ * (max_connections), and several nodes share it.  Reads wait for a free
+ * one. */
+#define STORE_PG_POOL_MAX 16
 
 /* What group commit has done since store_open (store_write_stats). */
 struct store_write_stats {

@@ -1,11 +1,11 @@
 /* store_events.c: the per-player event outbox, webhooks and their
- * deliveries.  See store.h; internals in sqlite_int.h. */
+ * deliveries.  See store.h; internals in store_int.h. */
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sqlite_int.h"
+#include "store_int.h"
 
 #define ALL_SEATS (-1) /* a seat mask with every bit set */
 
@@ -18,14 +18,14 @@ struct ev_state {
 	int open_seats;
 };
 
-static int read_ev_state(sqlite3_stmt *st, void *ctx)
+static int read_ev_state(const struct row *st, void *ctx)
 {
 	struct ev_state *r = ctx;
 	r->found = 1;
-	r->b.active = sqlite3_column_int(st, 0);
-	r->b.finished = sqlite3_column_int(st, 1);
-	r->b.to_act = (unsigned)sqlite3_column_int64(st, 2);
-	r->open_seats = sqlite3_column_int(st, 3);
+	r->b.active = store__col_int(st, 0);
+	r->b.finished = store__col_int(st, 1);
+	r->b.to_act = (unsigned)store__col_i64(st, 2);
+	r->open_seats = store__col_int(st, 3);
 	return 0;
 }
 
@@ -59,11 +59,11 @@ static int seated(struct conn *c, int64_t key, const char *type, int64_t mask,
 }
 
 /* row_fn noting a player key for the change listener. */
-static int note_touched(sqlite3_stmt *st, void *ctx)
+static int note_touched(const struct row *st, void *ctx)
 {
 	struct conn *c = ctx;
 	if (c->ntouched < (int)(sizeof c->touched / sizeof *c->touched))
-		c->touched[c->ntouched++] = sqlite3_column_int64(st, 0);
+		c->touched[c->ntouched++] = store__col_i64(st, 0);
 	return 0;
 }
 
@@ -138,14 +138,14 @@ static int deadline_tx(struct conn *c, void *ctx)
 		                ARGS(A_I64(x->key), A_I64(x->seat),
 		                     A_I64(x->deadline_ms), A_I64(x->seq)),
 		                NULL, NULL);
-	if (rc < 0 || sqlite3_changes(c->db) == 0)
+	if (rc < 0 || store__changes(c) == 0)
 		return rc; /* warned before, or the game moved on */
 	x->sent = 1;
 	rc = store__run(c, ST_EV_DEADLINE,
 	                ARGS(A_I64(x->key), A_I64(x->seat),
 	                     A_I64(x->deadline_ms), A_I64(store__now_ms())),
 	                NULL, NULL);
-	if (rc == 0 && sqlite3_changes(c->db) > 0)
+	if (rc == 0 && store__changes(c) > 0)
 		rc = store__run(c, ST_EV_TOUCHED, ARGS(A_I64(x->key)),
 		                note_touched, c);
 	return rc;
@@ -185,7 +185,7 @@ static int prune_tx(struct conn *c, void *ctx)
 		                ARGS(A_I64(x->before_ms), A_I64(x->limit)),
 		                NULL, NULL);
 	if (rc == 0)
-		x->pruned = sqlite3_changes(c->db);
+		x->pruned = store__changes(c);
 	if (rc == 0)
 		rc = store__run(c, ST_PRUNE_WARNINGS, ARGS(A_I64(x->before_ms)),
 		                NULL, NULL);
@@ -220,12 +220,12 @@ int store_events_horizon(struct store *s, int64_t player_key, int64_t *key)
 
 /* Reads an event from columns col..col+4 (key, id, type, data,
  * created_ms); e->data is borrowed from the statement. */
-static int read_event(sqlite3_stmt *st, int col, struct store_event *e)
+static int read_event(const struct row *st, int col, struct store_event *e)
 {
 	memset(e, 0, sizeof *e);
-	e->key = sqlite3_column_int64(st, col);
-	e->data = (const char *)sqlite3_column_text(st, col + 3);
-	e->created_ms = sqlite3_column_int64(st, col + 4);
+	e->key = store__col_i64(st, col);
+	e->data = (const char *)store__col_text(st, col + 3);
+	e->created_ms = store__col_i64(st, col + 4);
 	int rc = store__col_copy(st, col + 1, e->id, sizeof e->id);
 	if (rc == 0)
 		rc = store__col_copy(st, col + 2, e->type, sizeof e->type);
@@ -237,7 +237,7 @@ struct events_ctx {
 	void *ctx;
 };
 
-static int each_event(sqlite3_stmt *st, void *ctx)
+static int each_event(const struct row *st, void *ctx)
 {
 	struct events_ctx *x = ctx;
 	struct store_event e;
@@ -352,21 +352,21 @@ int store_webhook_put(struct store *s, int64_t player_key,
 
 /* Reads HOOK_COLS from columns col.. into *w, opening the secret (a
  * clear one only before store__hooks_seal has run: never served). */
-static int read_hook(const struct store *s, sqlite3_stmt *st, int col,
+static int read_hook(const struct store *s, const struct row *st, int col,
                      struct store_webhook *w)
 {
-	const uint8_t *secret = sqlite3_column_blob(st, col + 1);
-	int n = sqlite3_column_bytes(st, col + 1);
-	int64_t player_key = sqlite3_column_int64(st, col + 3);
-	int sealed = sqlite3_column_int(st, col + 4);
+	const uint8_t *secret = store__col_blob(st, col + 1);
+	int n = store__col_bytes(st, col + 1);
+	int64_t player_key = store__col_i64(st, col + 3);
+	int sealed = store__col_int(st, col + 4);
 	if (!secret || n < 1 || !sealed)
 		return BD_EINTERNAL;
 	int rc = unseal(s, player_key, secret, (size_t)n, w);
 	if (rc < 0)
 		return rc;
-	w->created_ms = sqlite3_column_int64(st, col + 2);
-	w->disabled_ms = sqlite3_column_int64(st, col + 5);
-	const char *why = (const char *)sqlite3_column_text(st, col + 6);
+	w->created_ms = store__col_i64(st, col + 2);
+	w->disabled_ms = store__col_i64(st, col + 5);
+	const char *why = (const char *)store__col_text(st, col + 6);
 	snprintf(w->disabled_why, sizeof w->disabled_why, "%s", why ? why : "");
 	return store__col_copy(st, col, w->url, sizeof w->url);
 }
@@ -377,7 +377,7 @@ struct hook_row {
 	struct store_webhook *w;
 };
 
-static int each_hook(sqlite3_stmt *st, void *ctx)
+static int each_hook(const struct row *st, void *ctx)
 {
 	struct hook_row *r = ctx;
 	r->found = 1;
@@ -410,16 +410,16 @@ struct clear_rows {
 	int lens[64];
 };
 
-static int read_clear(sqlite3_stmt *st, void *ctx)
+static int read_clear(const struct row *st, void *ctx)
 {
 	struct clear_rows *r = ctx;
-	int n = sqlite3_column_bytes(st, 1);
-	const void *p = sqlite3_column_blob(st, 1);
+	int n = store__col_bytes(st, 1);
+	const void *p = store__col_blob(st, 1);
 	if (r->n == 64)
 		return 0;
 	if (!p || n < 24 || n > STORE_SECRET_MAX)
 		return BD_EINTERNAL;
-	r->keys[r->n] = sqlite3_column_int64(st, 0);
+	r->keys[r->n] = store__col_i64(st, 0);
 	memcpy(r->secrets[r->n], p, (size_t)n);
 	r->lens[r->n++] = n;
 	return 0;
@@ -448,13 +448,13 @@ static int seal_tx(struct conn *c, void *ctx)
 }
 
 /* row_fn: tries to open one sealed secret. */
-static int try_open(sqlite3_stmt *st, void *ctx)
+static int try_open(const struct row *st, void *ctx)
 {
 	const struct store *s = ctx;
 	struct store_webhook w;
-	const uint8_t *p = sqlite3_column_blob(st, 1);
-	int rc = p ? unseal(s, sqlite3_column_int64(st, 0), p,
-	                    (size_t)sqlite3_column_bytes(st, 1), &w)
+	const uint8_t *p = store__col_blob(st, 1);
+	int rc = p ? unseal(s, store__col_i64(st, 0), p,
+	                    (size_t)store__col_bytes(st, 1), &w)
 	           : BD_EINTERNAL;
 	sodium_memzero(&w, sizeof w);
 	return rc;
@@ -496,7 +496,7 @@ static int hook_delete_tx(struct conn *c, void *ctx)
 	const int64_t *player_key = ctx;
 	int rc =
 	    store__run(c, ST_HOOK_DELETE, ARGS(A_I64(*player_key)), NULL, NULL);
-	if (rc == 0 && sqlite3_changes(c->db) == 0)
+	if (rc == 0 && store__changes(c) == 0)
 		return BD_ENOTFOUND;
 	if (rc == 0)
 		rc = store__run(
@@ -521,7 +521,7 @@ void store_delivery_release(struct store_delivery *d)
 
 /* Reads DLV_COLS (and, with s, HOOK_COLS after them) into *d;
  * d->ev.data becomes a malloc'd copy. */
-static int read_delivery(const struct store *s, sqlite3_stmt *st,
+static int read_delivery(const struct store *s, const struct row *st,
                          struct store_delivery *d)
 {
 	memset(d, 0, sizeof *d);
@@ -531,13 +531,13 @@ static int read_delivery(const struct store *s, sqlite3_stmt *st,
 		return rc;
 	if (!d->ev.data)
 		return BD_ENOMEM;
-	d->attempts = sqlite3_column_int(st, 6);
-	d->next_ms = sqlite3_column_int64(st, 7);
-	d->last_ms = sqlite3_column_int64(st, 8);
-	d->last_status = sqlite3_column_int(st, 9);
+	d->attempts = store__col_int(st, 6);
+	d->next_ms = store__col_i64(st, 7);
+	d->last_ms = store__col_i64(st, 8);
+	d->last_status = store__col_int(st, 9);
 	rc = store__col_copy(st, 5, d->state, sizeof d->state);
 	if (rc == 0) {
-		const char *e = (const char *)sqlite3_column_text(st, 10);
+		const char *e = (const char *)store__col_text(st, 10);
 		snprintf(d->last_error, sizeof d->last_error, "%s", e ? e : "");
 	}
 	if (rc == 0 && s)
@@ -551,7 +551,7 @@ struct dlv_row {
 	struct store_delivery *d;
 };
 
-static int one_delivery(sqlite3_stmt *st, void *ctx)
+static int one_delivery(const struct row *st, void *ctx)
 {
 	struct dlv_row *r = ctx;
 	r->found = 1;
@@ -648,7 +648,7 @@ static int gone_tx(struct conn *c, void *ctx)
 	                ARGS(A_I64(player.v), A_I64(x->hook_created_ms),
 	                     A_TEXT(x->why), A_I64(now)),
 	                NULL, NULL);
-	if (rc == 0 && sqlite3_changes(c->db) > 0)
+	if (rc == 0 && store__changes(c) > 0)
 		rc = store__run(
 		    c, ST_HOOK_ORPHANS,
 		    ARGS(A_I64(player.v), A_TEXT("webhook disabled")), NULL,
@@ -681,7 +681,7 @@ struct dlv_list_ctx {
 	void *ctx;
 };
 
-static int each_delivery(sqlite3_stmt *st, void *ctx)
+static int each_delivery(const struct row *st, void *ctx)
 {
 	struct dlv_list_ctx *x = ctx;
 	struct store_delivery d;

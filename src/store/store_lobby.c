@@ -1,9 +1,9 @@
 /* store_lobby.c: browser tickets, a player's tokens, cancelling a waiting
  * game, leaving a seat, attaching a seat token to a player.  See store.h;
- * internals in sqlite_int.h. */
+ * internals in store_int.h. */
 #include <string.h>
 
-#include "sqlite_int.h"
+#include "store_int.h"
 
 /* ---- tickets ---- */
 
@@ -50,11 +50,11 @@ struct ticket_take {
 	int live, same;  /* why not: unexpired, for this URL */
 };
 
-static int read_sealed(sqlite3_stmt *st, void *ctx)
+static int read_sealed(const struct row *st, void *ctx)
 {
 	struct ticket_take *x = ctx;
-	const void *b = sqlite3_column_blob(st, 0);
-	int n = sqlite3_column_bytes(st, 0);
+	const void *b = store__col_blob(st, 0);
+	int n = store__col_bytes(st, 0);
 	if (!b || n <= 0 || (size_t)n > x->max)
 		return BD_EINTERNAL;
 	memcpy(x->out, b, (size_t)n);
@@ -63,12 +63,12 @@ static int read_sealed(sqlite3_stmt *st, void *ctx)
 	return 0;
 }
 
-static int read_why(sqlite3_stmt *st, void *ctx)
+static int read_why(const struct row *st, void *ctx)
 {
 	struct ticket_take *x = ctx;
 	x->found = 1;
-	x->live = sqlite3_column_int(st, 0);
-	x->same = sqlite3_column_int(st, 1);
+	x->live = store__col_int(st, 0);
+	x->same = store__col_int(st, 1);
 	return 0;
 }
 
@@ -162,13 +162,13 @@ struct tokens_ctx {
 	void *ctx;
 };
 
-static int read_token(sqlite3_stmt *st, void *ctx)
+static int read_token(const struct row *st, void *ctx)
 {
 	struct tokens_ctx *x = ctx;
 	struct store_token t = {0};
-	t.key = sqlite3_column_int64(st, 0);
-	t.created_ms = sqlite3_column_int64(st, 3);
-	t.last_used_ms = sqlite3_column_int64(st, 4);
+	t.key = store__col_i64(st, 0);
+	t.created_ms = store__col_i64(st, 3);
+	t.last_used_ms = store__col_i64(st, 4);
 	int rc = store__col_copy(st, 1, t.id, sizeof t.id);
 	if (rc == 0)
 		rc = store__col_copy(st, 2, t.label, sizeof t.label);
@@ -200,7 +200,7 @@ static int token_revoke_tx(struct conn *c, void *ctx)
 	    c, ST_TOKEN_REVOKE,
 	    ARGS(A_I64(x->player_key), A_TEXT(x->id), A_I64(store__now_ms())),
 	    NULL, NULL);
-	if (rc == 0 && sqlite3_changes(c->db) != 1)
+	if (rc == 0 && store__changes(c) != 1)
 		rc = BD_ENOTFOUND;
 	if (rc == 0) /* its account streams end (service_stream_next) */
 		store__note_player(c, x->player_key);
@@ -222,12 +222,12 @@ struct lobby_row {
 	int64_t creator;
 };
 
-static int read_lobby(sqlite3_stmt *st, void *ctx)
+static int read_lobby(const struct row *st, void *ctx)
 {
 	struct lobby_row *r = ctx;
 	r->found = 1;
-	r->waiting = sqlite3_column_int(st, 0);
-	r->creator = sqlite3_column_int64(st, 1);
+	r->waiting = store__col_int(st, 0);
+	r->creator = store__col_i64(st, 1);
 	return 0;
 }
 
@@ -288,9 +288,9 @@ static int leave_tx(struct conn *c, void *ctx)
 		    ARGS(A_I64(x->key), A_I64(x->seat), A_I64(x->player_key),
 		         x->token_hash
 		             ? A_BLOB(x->token_hash, STORE_TOKEN_HASH_LEN)
-		             : A_TEXT(NULL)),
+		             : A_NULL_BLOB),
 		    NULL, NULL);
-	if (rc == 0 && sqlite3_changes(c->db) != 1)
+	if (rc == 0 && store__changes(c) != 1)
 		rc = BD_EFORBIDDEN;
 	if (rc == 0)
 		rc = store__run(c, ST_GAME_SEAT_LEFT,
@@ -316,11 +316,11 @@ int store_seat_leave(struct store *s, int64_t key, int seat, int64_t player_key,
 	return store__write_tx(s, leave_tx, &x);
 }
 
-static int read_attached(sqlite3_stmt *st, void *ctx)
+static int read_attached(const struct row *st, void *ctx)
 {
 	struct store_attached *a = ctx;
-	a->game_key = sqlite3_column_int64(st, 0);
-	a->seat = sqlite3_column_int(st, 1);
+	a->game_key = store__col_i64(st, 0);
+	a->seat = store__col_int(st, 1);
 	int rc = store__col_copy(st, 2, a->game_id, sizeof a->game_id);
 	return rc ? rc
 	          : store__col_copy(st, 3, a->rules_id, sizeof a->rules_id);
@@ -355,7 +355,7 @@ static int attach_tx(struct conn *c, void *ctx)
 		                     A_I64(x->player_key),
 		                     A_BLOB(x->hash, STORE_TOKEN_HASH_LEN)),
 		                NULL, NULL);
-	if (rc == 0 && sqlite3_changes(c->db) != 1)
+	if (rc == 0 && store__changes(c) != 1)
 		rc = BD_ENOTFOUND;
 	if (rc == 0)
 		rc = store__run(c, ST_GAME_SEATS_BUMP, ARGS(A_I64(a.game_key)),

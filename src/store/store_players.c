@@ -1,9 +1,9 @@
 /* store_players.c: players, seats and joining, idempotency records, and
- * a player's list of games.  See store.h; internals in sqlite_int.h. */
+ * a player's list of games.  See store.h; internals in store_int.h. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "sqlite_int.h"
+#include "store_int.h"
 
 /* Idempotency records are kept a day: long enough for any retry. */
 #define IDEM_TTL_MS (24LL * 3600 * 1000)
@@ -37,16 +37,16 @@ struct idem_row {
 	size_t len;
 };
 
-static int read_idem(sqlite3_stmt *st, void *ctx)
+static int read_idem(const struct row *st, void *ctx)
 {
 	struct idem_row *r = ctx;
-	const void *req = sqlite3_column_blob(st, 0);
-	const void *resp = sqlite3_column_blob(st, 2);
-	int n = sqlite3_column_bytes(st, 2);
-	if (!req || sqlite3_column_bytes(st, 0) != 32)
+	const void *req = store__col_blob(st, 0);
+	const void *resp = store__col_blob(st, 2);
+	int n = store__col_bytes(st, 2);
+	if (!req || store__col_bytes(st, 0) != 32)
 		return BD_EINTERNAL;
 	memcpy(r->request, req, 32);
-	r->status = (unsigned)sqlite3_column_int(st, 1);
+	r->status = (unsigned)store__col_int(st, 1);
 	r->response = malloc(n > 0 ? (size_t)n : 1);
 	if (!r->response)
 		return BD_ENOMEM;
@@ -87,22 +87,22 @@ struct seats_out {
 	int max, n;
 };
 
-static int read_seat(sqlite3_stmt *st, void *ctx)
+static int read_seat(const struct row *st, void *ctx)
 {
 	struct seats_out *x = ctx;
 	if (x->n >= x->max)
 		return 0;
 	struct store_seat *t = &x->out[x->n];
 	memset(t, 0, sizeof *t);
-	t->seat = sqlite3_column_int(st, 0);
-	t->open = sqlite3_column_int(st, 1);
-	const void *hash = sqlite3_column_blob(st, 2);
-	if (hash && sqlite3_column_bytes(st, 2) == STORE_TOKEN_HASH_LEN) {
+	t->seat = store__col_int(st, 0);
+	t->open = store__col_int(st, 1);
+	const void *hash = store__col_blob(st, 2);
+	if (hash && store__col_bytes(st, 2) == STORE_TOKEN_HASH_LEN) {
 		memcpy(t->token_hash, hash, STORE_TOKEN_HASH_LEN);
 		t->has_token = 1;
 	}
-	t->player_key = sqlite3_column_int64(st, 3);
-	t->invited_key = sqlite3_column_int64(st, 4);
+	t->player_key = store__col_i64(st, 3);
+	t->invited_key = store__col_i64(st, 4);
 	int rc = store__col_copy(st, 5, t->player_id, sizeof t->player_id);
 	if (rc == 0)
 		rc = store__col_copy(st, 6, t->player_name,
@@ -169,12 +169,12 @@ struct seat_state {
 	int64_t invited; /* 0: anyone */
 };
 
-static int read_seat_state(sqlite3_stmt *st, void *ctx)
+static int read_seat_state(const struct row *st, void *ctx)
 {
 	struct seat_state *r = ctx;
 	r->found = 1;
-	r->open = sqlite3_column_int(st, 0);
-	r->invited = sqlite3_column_int64(st, 1);
+	r->open = store__col_int(st, 0);
+	r->invited = store__col_i64(st, 1);
 	return 0;
 }
 
@@ -247,10 +247,10 @@ static int claim_tx(struct conn *c, void *ctx)
 		    ARGS(A_I64(x->key), A_I64(x->seat),
 		         cl->token_hash
 		             ? A_BLOB(cl->token_hash, STORE_TOKEN_HASH_LEN)
-		             : A_TEXT(NULL),
+		             : A_NULL_BLOB,
 		         A_I64(cl->player_key)),
 		    NULL, NULL);
-	if (rc == 0 && sqlite3_changes(c->db) != 1)
+	if (rc == 0 && store__changes(c) != 1)
 		rc = BD_ESEATTAKEN;
 	struct ev_before before;
 	if (rc == 0)
@@ -290,6 +290,7 @@ struct player_ctx {
 static int player_tx(struct conn *c, void *ctx)
 {
 	struct player_ctx *x = ctx;
+	struct one_i64 key = {0};
 	int rc = store__idem_put(c, x->idem);
 	if (rc == 0)
 		rc = store__run(
@@ -298,8 +299,10 @@ static int player_tx(struct conn *c, void *ctx)
 		         A_BLOB(x->hash, STORE_TOKEN_HASH_LEN),
 		         A_I64(x->p->created_ms > 0 ? x->p->created_ms
 		                                    : store__now_ms())),
-		    NULL, NULL);
-	x->key = sqlite3_last_insert_rowid(c->db);
+		    store__read_i64, &key);
+	x->key = key.v;
+	if (rc == 0 && !key.found)
+		rc = BD_EINTERNAL;
 	if (rc == 0) /* its first token, under an id like the player's */
 		rc = store__run(
 		    c, ST_TOKEN_INSERT,
@@ -329,16 +332,16 @@ struct player_row {
 	struct store_player p;
 };
 
-static int read_player(sqlite3_stmt *st, void *ctx)
+static int read_player(const struct row *st, void *ctx)
 {
 	struct player_row *r = ctx;
 	r->found = 1;
-	r->p.key = sqlite3_column_int64(st, 0);
-	r->p.created_ms = sqlite3_column_int64(st, 3);
-	if (sqlite3_column_count(st) > 6) { /* by token: the token's row */
-		r->p.token_key = sqlite3_column_int64(st, 4);
-		r->p.token_used_ms = sqlite3_column_int64(st, 5);
-		r->revoked = sqlite3_column_int(st, 6);
+	r->p.key = store__col_i64(st, 0);
+	r->p.created_ms = store__col_i64(st, 3);
+	if (store__col_count(st) > 6) { /* by token: the token's row */
+		r->p.token_key = store__col_i64(st, 4);
+		r->p.token_used_ms = store__col_i64(st, 5);
+		r->revoked = store__col_int(st, 6);
 	}
 	int rc = store__col_copy(st, 1, r->p.id, sizeof r->p.id);
 	return rc ? rc : store__col_copy(st, 2, r->p.name, sizeof r->p.name);
@@ -382,16 +385,16 @@ struct seated_ctx {
 	void *ctx;
 };
 
-static int read_seated(sqlite3_stmt *st, void *ctx)
+static int read_seated(const struct row *st, void *ctx)
 {
 	struct seated_ctx *x = ctx;
 	struct store_game g;
 	int rc = store__game_read(st, &g);
-	g.invitation = sqlite3_column_int(st, GC_COUNT + 1);
+	g.invitation = store__col_int(st, GC_COUNT + 1);
 	if (rc == 0)
 		rc = store__col_strdup(st, GC_COUNT + 2, &g.players);
 	if (rc == 0)
-		rc = x->fn(x->ctx, &g, sqlite3_column_int(st, GC_COUNT));
+		rc = x->fn(x->ctx, &g, store__col_int(st, GC_COUNT));
 	store_game_release(&g);
 	return rc < 0 ? rc : 0;
 }

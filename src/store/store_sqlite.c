@@ -26,7 +26,7 @@
 
 #include "../common/log.h"
 #include "migrations.h"
-#include "sqlite_int.h"
+#include "store_int.h"
 
 /* PRAGMA application_id of our files: 'brdd'.  A file with another
  * non-zero id belongs to another program and is refused untouched. */
@@ -35,14 +35,6 @@
 /* PRAGMA journal_size_limit: the WAL file is truncated back to this size
  * after a checkpoint, so a burst of writes does not keep disk forever. */
 #define STORE_JOURNAL_LIMIT (8 * 1024 * 1024)
-
-/* A game that is not gone: a waiting game nobody touched since the
- * cutoff `cut` (store__waiting_cutoff) is expired, and one its creator
- * cancelled is as an expired one.  `g` is the games table's alias and a
- * dot, or "". */
-#define VISIBLE(g, cut)                                                        \
-	"NOT (" g "status = 'waiting' AND (" g "updated_ms < " cut " OR " g    \
-	"cancelled_ms IS NOT NULL))"
 
 /* The players of game `gk` (an SQL expression of its key) as a lobby
  * listing shows them: a JSON array of {seat, open, player ({id, name} or
@@ -82,23 +74,6 @@
 #define CLOCK_ALLOWED                                                          \
 	"(json_extract(clock, '$.move_ms') + json_extract(clock, "             \
 	"'$.bank_ms'))"
-#define STR_(x)          #x
-#define STR(x)           STR_(x)
-#define CLOCK_SOON_CAP   STR(STORE_SOON_CAP_MS)
-#define CLOCK_SOON_SHARE STR(STORE_SOON_SHARE)
-
-/* A webhook's columns, in the order store_events.c's read_hook reads
- * them (w: the webhooks table). */
-#define HOOK_COLS                                                              \
-	"w.url, w.secret, w.created_ms, w.player_key, w.sealed, "              \
-	"coalesce(w.disabled_ms, 0), coalesce(w.disabled_why, '')"
-
-/* The events store_events_prune deletes (?1 cutoff, ?2 limit): old, and
- * with no delivery still to be made. */
-#define PRUNABLE                                                               \
-	"SELECT key FROM events e WHERE created_ms < ?1 AND NOT EXISTS "       \
-	"(SELECT 1 FROM deliveries d WHERE d.event_key = e.key AND "           \
-	"d.state = 'pending') ORDER BY key LIMIT ?2"
 
 /* Unix ms as RFC 3339 UTC with milliseconds, as service/json.c's
  * svc__iso_time writes it (integer arithmetic: no float rounding); NULL
@@ -125,12 +100,6 @@
 	"coalesce(json_extract(g.clock_state, '$.bank[' || s.seat || ']'), "   \
 	"json_extract(g.clock, '$.bank_ms')) END)"
 
-/* A delivery's columns, in the order store_events.c reads them. */
-#define DLV_COLS                                                               \
-	"e.key, e.id, e.type, e.data, e.created_ms, d.state, d.attempts, "     \
-	"d.next_ms, coalesce(d.last_ms, 0), coalesce(d.last_status, 0), "      \
-	"coalesce(d.last_error, '')"
-
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_BEGIN] = "BEGIN IMMEDIATE",
     [ST_COMMIT] = "COMMIT",
@@ -142,7 +111,7 @@ static const char *const stmt_sql[ST_COUNT] = {
                        "seats, seed, options, setup, status, seq, to_act, "
                        "result, created_ms, updated_ms, open_seats) VALUES "
                        "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, ?9, ?10, ?11, "
-                       "?11, ?12)",
+                       "?11, ?12) RETURNING key",
     [ST_SEAT_INSERT] = "INSERT INTO seats (game_key, seat, token_hash, "
                        "player_key, invited, open, bot) "
                        "VALUES (?1, ?2, ?3, nullif(?4, 0), nullif(?5, 0), ?6, "
@@ -164,8 +133,11 @@ static const char *const stmt_sql[ST_COUNT] = {
                        "FROM moves "
                        "WHERE game_key = ?1 AND seq > ?2 AND seq <= ?3 "
                        "ORDER BY seq",
-    [ST_SNAPSHOT_PUT] = "INSERT OR REPLACE INTO snapshots (game_key, seq, "
-                        "rules_version, state) VALUES (?1, ?2, ?3, ?4)",
+    [ST_SNAPSHOT_PUT] = "INSERT INTO snapshots (game_key, seq, "
+                        "rules_version, state) VALUES (?1, ?2, ?3, ?4) "
+                        "ON CONFLICT (game_key, seq) DO UPDATE SET "
+                        "rules_version = excluded.rules_version, "
+                        "state = excluded.state",
     [ST_SNAPSHOT_GET] = "SELECT seq, state FROM snapshots WHERE game_key = ?1 "
                         "AND seq <= ?2 AND rules_version = ?3 "
                         "ORDER BY seq DESC LIMIT 1",
@@ -175,9 +147,9 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_LIST_BOTH] = LIST_SQL(" AND status = ?1 AND rules_id = ?2"),
     [ST_SEATS_GET] =
         "SELECT s.seat, s.open, s.token_hash, coalesce(s.player_key, 0), "
-        "CASE WHEN s.open THEN coalesce(s.invited, 0) ELSE 0 END, "
+        "CASE WHEN s.open = 1 THEN coalesce(s.invited, 0) ELSE 0 END, "
         "coalesce(p.id, ''), coalesce(p.name, ''), "
-        "CASE WHEN s.open THEN coalesce(i.id, '') ELSE '' END, "
+        "CASE WHEN s.open = 1 THEN coalesce(i.id, '') ELSE '' END, "
         "coalesce(s.bot, '') FROM seats s "
         "LEFT JOIN players p ON p.key = s.player_key "
         "LEFT JOIN players i ON i.key = s.invited "
@@ -209,7 +181,7 @@ static const char *const stmt_sql[ST_COUNT] = {
         "status = CASE WHEN open_seats = 1 AND status = 'waiting' "
         "THEN 'active' ELSE status END WHERE key = ?1",
     [ST_PLAYER_INSERT] = "INSERT INTO players (id, name, token_hash, "
-                         "created_ms) VALUES (?1, ?2, ?3, ?4)",
+                         "created_ms) VALUES (?1, ?2, ?3, ?4) RETURNING key",
     [ST_PLAYER_BY_TOKEN] = "SELECT p.key, p.id, p.name, p.created_ms, "
                            "t.key, coalesce(t.last_used_ms, 0), "
                            "t.revoked_ms IS NOT NULL FROM player_tokens t "
@@ -366,9 +338,9 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_GAME_SOON] = "UPDATE games SET soon_ms = nullif(?3, 0) "
                      "WHERE key = ?1 AND seq = ?2",
     /* ?1 game, ?2 seat, ?3 deadline, ?4 seq */
-    [ST_EV_WARNED] = "INSERT OR IGNORE INTO deadline_warnings (game_key, "
+    [ST_EV_WARNED] = "INSERT INTO deadline_warnings (game_key, "
                      "seat, deadline_ms) SELECT key, ?2, ?3 FROM games "
-                     "WHERE key = ?1 AND seq = ?4",
+                     "WHERE key = ?1 AND seq = ?4 ON CONFLICT DO NOTHING",
     [ST_EV_HORIZON] = "SELECT pruned_key FROM event_horizons "
                       "WHERE player_key = ?1",
     /* ?1 cutoff, ?2 limit: the three steps of a prune, in order */
@@ -451,8 +423,9 @@ static const char *const stmt_sql[ST_COUNT] = {
                           "game_key = ?1 AND seq = ?2 AND state_hash IS NULL",
     [ST_RULES_CHECK_GET] = "SELECT seq FROM rules_checks "
                            "WHERE game_key = ?1 AND rules_version = ?2",
-    [ST_RULES_CHECK_PUT] = "INSERT OR IGNORE INTO rules_checks (game_key, "
-                           "rules_version, seq) VALUES (?1, ?2, ?3)",
+    [ST_RULES_CHECK_PUT] = "INSERT INTO rules_checks (game_key, "
+                           "rules_version, seq) VALUES (?1, ?2, ?3) "
+                           "ON CONFLICT DO NOTHING",
     [ST_GAME_RULES_MOVE] = "UPDATE games SET rules_version = ?3 "
                            "WHERE key = ?1 AND rules_version = ?2 AND seq = ?4",
 };
@@ -522,7 +495,7 @@ static int past_size_limit(sqlite3 *db)
 
 /* Maps a failed call on db to a bd_err, and reports on stderr the ones no
  * caller can expect (a bug, a broken file, an I/O error). */
-int store__fail(sqlite3 *db, int rc)
+static int lite_fail(sqlite3 *db, int rc)
 {
 	int code = bd_from_sqlite(rc, sqlite3_system_errno(db));
 	if (code == BD_EINTERNAL && rc == SQLITE_IOERR_WRITE &&
@@ -566,7 +539,7 @@ static int bind_args(sqlite3_stmt *st, const struct arg *a, int n)
 		else
 			rc = sqlite3_bind_null(st, i + 1);
 		if (rc != SQLITE_OK)
-			return store__fail(sqlite3_db_handle(st), rc);
+			return lite_fail(sqlite3_db_handle(st), rc);
 	}
 	return 0;
 }
@@ -577,28 +550,100 @@ static int bind_args(sqlite3_stmt *st, const struct arg *a, int n)
 int store__run(struct conn *c, enum stmt id, const struct arg *a, int n,
                row_fn fn, void *ctx)
 {
+	if (c->pg)
+		return store__pg_run(c, id, a, n, fn, ctx);
 	sqlite3_stmt *st = c->st[id];
+	struct row r = {.st = st};
 	int rc = bind_args(st, a, n);
 	while (rc == 0) {
 		int step = sqlite3_step(st);
 		if (step == SQLITE_DONE)
 			break;
 		if (step != SQLITE_ROW)
-			rc = store__fail(c->db, step);
+			rc = lite_fail(c->db, step);
 		else if (fn)
-			rc = fn(st, ctx);
+			rc = fn(&r, ctx);
 	}
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	return rc;
 }
 
-int store__read_i64(sqlite3_stmt *st, void *ctx)
+int store__query_i64(struct conn *c, const char *sql, int64_t *v)
+{
+	if (c->pg)
+		return store__pg_query_i64(c, sql, v);
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(c->db, sql, -1, &st, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	int code = 0;
+	if (rc == SQLITE_ROW)
+		*v = sqlite3_column_int64(st, 0);
+	else
+		code = lite_fail(c->db, rc == SQLITE_DONE ? SQLITE_ERROR : rc);
+	sqlite3_finalize(st);
+	return code;
+}
+
+int store__read_i64(const struct row *st, void *ctx)
 {
 	struct one_i64 *o = ctx;
 	o->found = 1;
-	o->v = sqlite3_column_int64(st, 0);
+	o->v = store__col_i64(st, 0);
 	return 0;
+}
+
+/* ---- rows (store_int.h): SQLite's, or store_pg.c's ------------------- */
+
+int64_t store__col_i64(const struct row *r, int col)
+{
+	return r->res ? store__pg_col_i64(r, col)
+	              : sqlite3_column_int64(r->st, col);
+}
+
+int store__col_int(const struct row *r, int col)
+{
+	return (int)store__col_i64(r, col);
+}
+
+const char *store__col_text(const struct row *r, int col)
+{
+	return r->res ? store__pg_col_text(r, col)
+	              : (const char *)sqlite3_column_text(r->st, col);
+}
+
+const void *store__col_blob(const struct row *r, int col)
+{
+	return r->res ? store__pg_col_blob(r, col)
+	              : sqlite3_column_blob(r->st, col);
+}
+
+int store__col_bytes(const struct row *r, int col)
+{
+	return r->res ? store__pg_col_bytes(r, col)
+	              : sqlite3_column_bytes(r->st, col);
+}
+
+int store__col_null(const struct row *r, int col)
+{
+	return r->res ? store__pg_col_null(r, col)
+	              : sqlite3_column_type(r->st, col) == SQLITE_NULL;
+}
+
+int store__col_count(const struct row *r)
+{
+	return r->res ? store__pg_col_count(r) : sqlite3_column_count(r->st);
+}
+
+int64_t store__changes(const struct conn *c)
+{
+	return c->pg ? c->changes : sqlite3_changes(c->db);
+}
+
+int store__in_tx(const struct conn *c)
+{
+	return c->pg ? store__pg_in_tx(c) : !sqlite3_get_autocommit(c->db);
 }
 
 /* ---- values ---------------------------------------------------------- */
@@ -620,10 +665,10 @@ int64_t store__u64_bits(uint64_t u)
 
 /* Copies text column col into buf; BD_EINTERNAL if it does not fit (the
  * schema's CHECKs make that a corrupt file). */
-int store__col_copy(sqlite3_stmt *st, int col, char *buf, size_t len)
+int store__col_copy(const struct row *st, int col, char *buf, size_t len)
 {
-	const unsigned char *t = sqlite3_column_text(st, col);
-	size_t n = (size_t)sqlite3_column_bytes(st, col);
+	const char *t = store__col_text(st, col);
+	size_t n = t ? strlen(t) : 0;
 	if (!t || n >= len)
 		return BD_EINTERNAL;
 	memcpy(buf, t, n + 1);
@@ -631,14 +676,13 @@ int store__col_copy(sqlite3_stmt *st, int col, char *buf, size_t len)
 }
 
 /* *out = a malloc'd copy of text column col, or NULL if it is NULL. */
-int store__col_strdup(sqlite3_stmt *st, int col, char **out)
+int store__col_strdup(const struct row *st, int col, char **out)
 {
-	const unsigned char *t = sqlite3_column_text(st, col);
+	const char *t = store__col_text(st, col);
 	*out = NULL;
 	if (!t)
-		return sqlite3_column_type(st, col) == SQLITE_NULL ? 0
-		                                                   : BD_ENOMEM;
-	*out = strdup((const char *)t);
+		return store__col_null(st, col) ? 0 : BD_ENOMEM;
+	*out = strdup(t);
 	return *out ? 0 : BD_ENOMEM;
 }
 
@@ -660,19 +704,19 @@ void store_game_release(struct store_game *g)
 
 /* Reads the GAME_COLS row at st into *g (caller releases, even on
  * failure: every pointer is NULL or owned). */
-int store__game_read(sqlite3_stmt *st, struct store_game *g)
+int store__game_read(const struct row *st, struct store_game *g)
 {
 	memset(g, 0, sizeof *g);
-	g->key = sqlite3_column_int64(st, GC_KEY);
-	g->rules_version = (unsigned)sqlite3_column_int64(st, GC_RULES_VERSION);
-	g->seats = sqlite3_column_int(st, GC_SEATS);
-	g->seed = (uint64_t)sqlite3_column_int64(st, GC_SEED);
-	g->seq = (uint64_t)sqlite3_column_int64(st, GC_SEQ);
-	g->to_act = (unsigned)sqlite3_column_int64(st, GC_TO_ACT);
-	g->created_ms = sqlite3_column_int64(st, GC_CREATED_MS);
-	g->updated_ms = sqlite3_column_int64(st, GC_UPDATED_MS);
-	g->open_seats = sqlite3_column_int(st, GC_OPEN_SEATS);
-	g->bot_seats = (unsigned)sqlite3_column_int64(st, GC_BOT_SEATS);
+	g->key = store__col_i64(st, GC_KEY);
+	g->rules_version = (unsigned)store__col_i64(st, GC_RULES_VERSION);
+	g->seats = store__col_int(st, GC_SEATS);
+	g->seed = (uint64_t)store__col_i64(st, GC_SEED);
+	g->seq = (uint64_t)store__col_i64(st, GC_SEQ);
+	g->to_act = (unsigned)store__col_i64(st, GC_TO_ACT);
+	g->created_ms = store__col_i64(st, GC_CREATED_MS);
+	g->updated_ms = store__col_i64(st, GC_UPDATED_MS);
+	g->open_seats = store__col_int(st, GC_OPEN_SEATS);
+	g->bot_seats = (unsigned)store__col_i64(st, GC_BOT_SEATS);
 	int rc = store__col_copy(st, GC_ID, g->id, sizeof g->id);
 	if (rc == 0)
 		rc = store__col_copy(st, GC_RULES_ID, g->rules_id,
@@ -692,15 +736,15 @@ int store__game_read(sqlite3_stmt *st, struct store_game *g)
 		rc = store__col_strdup(st, GC_CLOCK, &g->clock);
 	if (rc == 0)
 		rc = store__col_strdup(st, GC_CLOCK_STATE, &g->clock_state);
-	g->deadline_ms = sqlite3_column_int64(st, GC_DEADLINE_MS);
-	g->seats_version = sqlite3_column_int64(st, GC_SEATS_VERSION);
-	g->seed_format = sqlite3_column_int(st, GC_SEED_FORMAT);
-	g->imported = sqlite3_column_int(st, GC_IMPORTED);
-	if (sqlite3_column_bytes(st, GC_SECRET) == sizeof g->secret &&
-	    sqlite3_column_bytes(st, GC_SALT) == sizeof g->salt) {
-		memcpy(g->secret, sqlite3_column_blob(st, GC_SECRET),
+	g->deadline_ms = store__col_i64(st, GC_DEADLINE_MS);
+	g->seats_version = store__col_i64(st, GC_SEATS_VERSION);
+	g->seed_format = store__col_int(st, GC_SEED_FORMAT);
+	g->imported = store__col_int(st, GC_IMPORTED);
+	if (store__col_bytes(st, GC_SECRET) == sizeof g->secret &&
+	    store__col_bytes(st, GC_SALT) == sizeof g->salt) {
+		memcpy(g->secret, store__col_blob(st, GC_SECRET),
 		       sizeof g->secret);
-		memcpy(g->salt, sqlite3_column_blob(st, GC_SALT),
+		memcpy(g->salt, store__col_blob(st, GC_SALT),
 		       sizeof g->salt);
 	} else if (g->seed_format != 1) {
 		rc = rc ? rc : BD_EINTERNAL; /* the CHECKs make it impossible */
@@ -739,7 +783,7 @@ void store__checkin(struct store *s, struct conn *c)
 /* Undoes the open transaction of c, if SQLite has not already done so. */
 static void tx_rollback(struct conn *c)
 {
-	if (!sqlite3_get_autocommit(c->db))
+	if (store__in_tx(c))
 		store__run(c, ST_ROLLBACK, NO_ARGS, NULL, NULL);
 }
 
@@ -794,6 +838,8 @@ static int writer_busy(void *arg, int tries)
  * ours to mix with.  Other stat errors are left to SQLite. */
 static int file_check(struct store *s)
 {
+	if (s->pg)
+		return 0; /* a server, not a file: no inode to check */
 	if (atomic_load(&s->file_gone))
 		return BD_EUNAVAILABLE;
 	struct stat st;
@@ -848,7 +894,7 @@ static int unit_run(struct conn *c, struct write_req *r)
 		return 0;
 	}
 	r->ntouched = 0;
-	if (sqlite3_get_autocommit(c->db))
+	if (!store__in_tx(c))
 		return rc; /* the whole transaction is gone */
 	int undo = store__run(c, ST_UNIT_UNDO, NO_ARGS, NULL, NULL);
 	if (undo == 0)
@@ -1087,6 +1133,10 @@ static int conn_prepare(struct conn *c, char *err, size_t errlen)
 /* Finalizes c's statements and closes it; a never-opened c is a no-op. */
 static void conn_close(struct conn *c)
 {
+	if (c->pg) {
+		store__pg_close(c);
+		return;
+	}
 	for (int i = 0; i < ST_COUNT; i++)
 		sqlite3_finalize(c->st[i]);
 	int rc = sqlite3_close(c->db);
@@ -1222,11 +1272,27 @@ static int file_identify(struct store *s, char *err, size_t errlen)
 	return 0;
 }
 
+/* PostgreSQL: the write connection (which migrates), then the read pool
+ * (a connection prepares a statement at its first use there). */
+static int pool_open_pg(struct store *s, const struct store_config *cfg,
+                        char *err, size_t errlen)
+{
+	int rc = store__pg_connect(&s->writer, cfg->path, cfg->busy_timeout_ms,
+	                           err, errlen);
+	if (rc == 0)
+		rc = store__pg_migrate(&s->writer, err, errlen);
+	for (int i = 0; rc == 0 && i < s->nconns; i++)
+		rc = store__pg_connect(&s->conns[i], cfg->path, 0, err, errlen);
+	return rc;
+}
+
 /* Opens the write connection, migrating the schema through it, then the
  * pool's read connections. */
 static int pool_open(struct store *s, const struct store_config *cfg, char *err,
                      size_t errlen)
 {
+	if (s->pg)
+		return pool_open_pg(s, cfg, err, errlen);
 	int rc = conn_connect(&s->writer, cfg, err, errlen);
 	if (rc == 0)
 		rc = migrate_checked(s->writer.db, err, errlen);
@@ -1334,15 +1400,22 @@ int store_open(const struct store_config *cfg, struct store **out, char *err,
 		return open_fail(err, errlen, BD_EBADREQUEST,
 		                 "store config needs a path, connections >= 1 "
 		                 "and busy_timeout_ms >= 0");
-	if (!sqlite3_threadsafe())
+	int pg = store_is_postgres(cfg->path);
+	if (!pg && !sqlite3_threadsafe())
 		return open_fail(err, errlen, BD_EINTERNAL,
 		                 "SQLite was built without thread support");
-	struct store *s = calloc(1, sizeof *s + (size_t)cfg->connections *
-	                                            sizeof s->conns[0]);
+	/* A PostgreSQL server counts its connections (max_connections):
+	 * a node's read pool stays small, reads wait for a free one. */
+	int nconns = pg && cfg->connections > STORE_PG_POOL_MAX
+	                 ? STORE_PG_POOL_MAX
+	                 : cfg->connections;
+	struct store *s =
+	    calloc(1, sizeof *s + (size_t)nconns * sizeof s->conns[0]);
 	if (!s)
 		return open_fail(err, errlen, BD_ENOMEM, "out of memory");
 	s->owner_fd = -1;
-	s->nconns = cfg->connections;
+	s->pg = pg;
+	s->nconns = nconns;
 	s->write_wait_ms = cfg->busy_timeout_ms;
 	s->path = strdup(cfg->path);
 	if (!s->path) {
@@ -1369,7 +1442,8 @@ int store_open(const struct store_config *cfg, struct store **out, char *err,
 		memcpy(s->secret_key, cfg->secret_key, STORE_KEY_LEN);
 	else
 		randombytes_buf(s->secret_key, STORE_KEY_LEN);
-	int rc = cfg->exclusive ? take_ownership(s, err, errlen) : 0;
+	/* PostgreSQL: several nodes may share the database (store.h) */
+	int rc = cfg->exclusive && !pg ? take_ownership(s, err, errlen) : 0;
 	if (rc == 0)
 		rc = pool_open(s, cfg, err, errlen);
 	if (rc == 0)
@@ -1463,7 +1537,7 @@ static int seat_insert(struct conn *c, int64_t key, const struct store_seat *st)
 	    c, ST_SEAT_INSERT,
 	    ARGS(A_I64(key), A_I64(st->seat),
 	         st->has_token ? A_BLOB(st->token_hash, STORE_TOKEN_HASH_LEN)
-	                       : A_TEXT(NULL),
+	                       : A_NULL_BLOB,
 	         A_I64(st->player_key), A_I64(st->invited_key), A_I64(st->open),
 	         A_TEXT(st->bot)),
 	    NULL, NULL);
@@ -1495,6 +1569,7 @@ static int create_tx(struct conn *c, void *ctx)
 	struct create_ctx *x = ctx;
 	const struct store_game *g = x->g;
 	int open = count_open(x->seats, g->seats);
+	struct one_i64 key = {0};
 	int rc = store__idem_put(c, x->idem);
 	if (rc == 0)
 		rc = store__run(c, ST_GAME_INSERT,
@@ -1505,10 +1580,12 @@ static int create_tx(struct conn *c, void *ctx)
 		                     A_TEXT(open ? "waiting" : g->status),
 		                     A_I64(g->to_act), A_TEXT(g->result),
 		                     A_I64(store__now_ms()), A_I64(open)),
-		                NULL, NULL);
+		                store__read_i64, &key);
 	if (rc < 0)
 		return rc; /* BD_ECONFLICT: the id is taken */
-	x->key = sqlite3_last_insert_rowid(c->db);
+	if (!key.found)
+		return BD_EINTERNAL;
+	x->key = key.v;
 	/* Counted before its creator is written: the new game is not among
 	 * them, so a creator holds at most `cap` waiting games. */
 	rc = creator_put(c, x->s, g, x->key, open);
@@ -1572,7 +1649,7 @@ struct game_row {
 	struct store_game g; /* that row, owned */
 };
 
-static int read_game_row(sqlite3_stmt *st, void *ctx)
+static int read_game_row(const struct row *st, void *ctx)
 {
 	struct game_row *r = ctx;
 	r->found = 1;
@@ -1632,7 +1709,7 @@ struct games_ctx {
 	void *ctx;        /* its context */
 };
 
-static int list_row(sqlite3_stmt *st, void *ctx)
+static int list_row(const struct row *st, void *ctx)
 {
 	struct games_ctx *x = ctx;
 	struct store_game g;
@@ -1674,10 +1751,10 @@ struct keys_ctx {
 	void *ctx;       /* its context */
 };
 
-static int key_row(sqlite3_stmt *st, void *ctx)
+static int key_row(const struct row *st, void *ctx)
 {
 	struct keys_ctx *x = ctx;
-	int rc = x->fn(x->ctx, sqlite3_column_int64(st, 0));
+	int rc = x->fn(x->ctx, store__col_i64(st, 0));
 	return rc < 0 ? rc : 0;
 }
 
@@ -1753,14 +1830,14 @@ struct moves_ctx {
 	void *ctx;        /* its context */
 };
 
-static int move_row(sqlite3_stmt *st, void *ctx)
+static int move_row(const struct row *st, void *ctx)
 {
 	struct moves_ctx *x = ctx;
-	int rc = x->fn(x->ctx, (uint64_t)sqlite3_column_int64(st, 0),
-	               sqlite3_column_int(st, 1),
-	               (const char *)sqlite3_column_text(st, 2),
-	               (const char *)sqlite3_column_text(st, 3),
-	               sqlite3_column_int64(st, 4));
+	int rc = x->fn(x->ctx, (uint64_t)store__col_i64(st, 0),
+	               store__col_int(st, 1),
+	               (const char *)store__col_text(st, 2),
+	               (const char *)store__col_text(st, 3),
+	               store__col_i64(st, 4));
 	return rc < 0 ? rc : 0;
 }
 
@@ -1835,12 +1912,12 @@ struct snapshot_get_ctx {
 	int nomem;
 };
 
-static int snapshot_row(sqlite3_stmt *st, void *ctx)
+static int snapshot_row(const struct row *st, void *ctx)
 {
 	struct snapshot_get_ctx *x = ctx;
-	const void *b = sqlite3_column_blob(st, 1);
-	int n = sqlite3_column_bytes(st, 1);
-	x->seq = (uint64_t)sqlite3_column_int64(st, 0);
+	const void *b = store__col_blob(st, 1);
+	int n = store__col_bytes(st, 1);
+	x->seq = (uint64_t)store__col_i64(st, 0);
 	x->state = malloc(n > 0 ? (size_t)n : 1);
 	if (!x->state)
 		return BD_ENOMEM;

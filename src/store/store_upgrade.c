@@ -1,27 +1,27 @@
 /* store_upgrade.c: the state hashes of the move log and the outcome of a
  * rules upgrade check (sql/0016_state_hashes.sql, docs/upgrades.md).  See
- * store.h ("rules upgrades"); internals in sqlite_int.h. */
+ * store.h ("rules upgrades"); internals in store_int.h. */
 #include <stdint.h>
 #include <string.h>
 
-#include "sqlite_int.h"
+#include "store_int.h"
 
 struct hashes_ctx {
 	uint64_t upto;
 	unsigned char *hashes, *have;
 };
 
-static int hash_row(sqlite3_stmt *st, void *ctx)
+static int hash_row(const struct row *st, void *ctx)
 {
 	struct hashes_ctx *x = ctx;
-	int64_t seq = sqlite3_column_int64(st, 0);
+	int64_t seq = store__col_i64(st, 0);
 	if (seq < 1 || (uint64_t)seq > x->upto)
 		return 0;
-	if (sqlite3_column_type(st, 1) != SQLITE_BLOB ||
-	    sqlite3_column_bytes(st, 1) != STORE_STATE_HASH_LEN)
+	if (store__col_null(st, 1) ||
+	    store__col_bytes(st, 1) != STORE_STATE_HASH_LEN)
 		return 0; /* none: logged before sql/0016 */
 	memcpy(x->hashes + (size_t)(seq - 1) * STORE_STATE_HASH_LEN,
-	       sqlite3_column_blob(st, 1), STORE_STATE_HASH_LEN);
+	       store__col_blob(st, 1), STORE_STATE_HASH_LEN);
 	x->have[seq - 1] = 1;
 	return 0;
 }
@@ -77,7 +77,7 @@ static int settle_tx(struct conn *c, void *ctx)
 	    c, ST_GAME_RULES_MOVE,
 	    ARGS(A_I64(x->key), A_I64(x->from), A_I64(x->to), A_I64(x->seq)),
 	    NULL, NULL);
-	if (rc == 0 && sqlite3_changes(c->db) != 1)
+	if (rc == 0 && store__changes(c) != 1)
 		rc = BD_ECONFLICT; /* moved meanwhile: checked again later */
 	return rc;
 }

@@ -20,7 +20,7 @@
 #include <sqlite3.h>
 
 #include "store/migrations.h"
-#include "store/sqlite_int.h" /* store__stmt_sql: the plans */
+#include "store/store_int.h" /* store__stmt_sql: the plans */
 #include "store/store.h"
 #include "testhelp.h"
 

@@ -1,11 +1,17 @@
-/* sqlite_int.h: internals shared by the files of the SQLite store
- * (store_sqlite.c: pool, statements, games and moves; store_players.c:
- * players, seats, idempotency).  Not part of the store interface. */
-#ifndef BD_SQLITE_INT_H
-#define BD_SQLITE_INT_H
+/* store_int.h: internals shared by the files of the store, whichever
+ * backend runs it (store_sqlite.c: SQLite's statements, pool, games and
+ * moves; store_pg.c: the libpq driver; store_players.c: players, seats,
+ * idempotency; ...).  Not part of the store interface.
+ *
+ * The seam between the store's logic and its two backends is small:
+ * every statement is one of enum stmt, run by store__run with typed
+ * arguments (struct arg) and read row by row through an abstract row
+ * (store__col_*).  A connection (struct conn) is either SQLite's (db) or
+ * PostgreSQL's (pg); the rest of the store does not ask which. */
+#ifndef BD_STORE_INT_H
+#define BD_STORE_INT_H
 
 #include <pthread.h>
-#include <sqlite3.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -165,15 +171,62 @@ enum game_col {
 	GC_COUNT /* the first column after GAME_COLS */
 };
 
+/* ---- SQL both backends' statement texts share (store_sqlite.c's
+ * stmt_sql, store_pg.c's pg_sql) ---- */
+
+/* A game that is not gone: a waiting game nobody touched since the
+ * cutoff `cut` (store__waiting_cutoff) is expired, and one its creator
+ * cancelled is as an expired one.  `g` is the games table's alias and a
+ * dot, or "". */
+#define VISIBLE(g, cut)                                                        \
+	"NOT (" g "status = 'waiting' AND (" g "updated_ms < " cut " OR " g    \
+	"cancelled_ms IS NOT NULL))"
+
+/* The deadline.soon lead (store.h) as SQL. */
+#define STR_(x)          #x
+#define STR(x)           STR_(x)
+#define CLOCK_SOON_CAP   STR(STORE_SOON_CAP_MS)
+#define CLOCK_SOON_SHARE STR(STORE_SOON_SHARE)
+/* A webhook's columns, in the order store_events.c's read_hook reads
+ * them (w: the webhooks table). */
+#define HOOK_COLS                                                              \
+	"w.url, w.secret, w.created_ms, w.player_key, w.sealed, "              \
+	"coalesce(w.disabled_ms, 0), coalesce(w.disabled_why, '')"
+
+/* The events store_events_prune deletes (?1 cutoff, ?2 limit): old, and
+ * with no delivery still to be made. */
+#define PRUNABLE                                                               \
+	"SELECT key FROM events e WHERE created_ms < ?1 AND NOT EXISTS "       \
+	"(SELECT 1 FROM deliveries d WHERE d.event_key = e.key AND "           \
+	"d.state = 'pending') ORDER BY key LIMIT ?2"
+
+/* A delivery's columns, in the order store_events.c reads them. */
+#define DLV_COLS                                                               \
+	"e.key, e.id, e.type, e.data, e.created_ms, d.state, d.attempts, "     \
+	"d.next_ms, coalesce(d.last_ms, 0), coalesce(d.last_status, 0), "      \
+	"coalesce(d.last_error, '')"
+
+
 /* The body of a write unit, run inside a batch's transaction on the
  * write connection.  Negative rolls its unit back. */
 struct conn;
 typedef int (*tx_fn)(struct conn *c, void *ctx);
 
-/* One pooled connection. */
+struct sqlite3;      /* sqlite3.h's */
+struct sqlite3_stmt; /* sqlite3.h's */
+struct pg_conn;      /* libpq-fe.h's PGconn */
+struct pg_result;    /* libpq-fe.h's PGresult */
+
+/* One pooled connection: SQLite's (db set, pg NULL) or PostgreSQL's (pg
+ * set, db NULL). */
 struct conn {
-	sqlite3 *db;                /* opened NOMUTEX: one thread at a time */
-	sqlite3_stmt *st[ST_COUNT]; /* prepared once, reset after every use */
+	struct sqlite3 *db; /* SQLite: opened NOMUTEX, one thread at a time */
+	struct sqlite3_stmt *st[ST_COUNT]; /* SQLite: prepared once, reset
+	                                      after every use */
+	struct pg_conn *pg;                /* PostgreSQL: libpq's connection */
+	unsigned char prepared[ST_COUNT];  /* PostgreSQL: 1 once statement i
+	                                      is prepared on pg (store_pg.c) */
+	int64_t changes; /* rows the last statement changed (store__changes) */
 	int checked_out;            /* 1 while a call holds it; under s->mu */
 	int64_t touched[64];        /* players the open transaction concerns
 	                               (store_events.c), told after its commit */
@@ -221,7 +274,9 @@ struct store {
 	atomic_int file_gone;      /* 1: the file was deleted or replaced */
 	dev_t dev;                 /* the database file's device and inode, */
 	ino_t ino;                 /* as opened */
-	char *path;                /* the database file's path, malloc'd */
+	char *path;                /* the database file's path (SQLite) or
+	                              libpq connection string, malloc'd */
+	int pg;                    /* 1: the PostgreSQL backend (store_pg.c) */
 	int owner_fd;              /* store_config.exclusive: PATH.lock,
 	                              flock'ed while open; else -1 */
 	int nconns;                /* pool size, >= 1 */
@@ -246,6 +301,8 @@ struct arg {
 #define A_I64(v)       ((struct arg){.type = ARG_I64, .i = (int64_t)(v)})
 #define A_TEXT(s)      ((struct arg){.type = ARG_TEXT, .p = (s)})
 #define A_BLOB(b, len) ((struct arg){.type = ARG_BLOB, .p = (b), .n = (len)})
+/* A NULL of a blob column: PostgreSQL types its parameter bytea. */
+#define A_NULL_BLOB ((struct arg){.type = ARG_BLOB, .p = NULL, .n = 0})
 /* An argument list and its length, as two function arguments. */
 #define ARGS(...)                                                              \
 	(const struct arg[]){__VA_ARGS__},                                     \
@@ -253,17 +310,46 @@ struct arg {
 	          sizeof(struct arg))
 #define NO_ARGS NULL, 0
 
+/* One row of a statement's result, as a row_fn sees it; read it with
+ * store__col_* (what they return lives until the row_fn returns).
+ * Columns count from 0. */
+struct pg_blobs; /* store_pg.c: bytea columns decoded for this row */
+struct row {
+	struct sqlite3_stmt *st; /* SQLite: the stepped statement, or NULL */
+	struct pg_result *res;   /* PostgreSQL: the result, or NULL */
+	int i;                   /* PostgreSQL: the row of res */
+	struct pg_blobs *blobs;  /* PostgreSQL: decoded bytea columns */
+};
+
+/* A column as an integer: NULL reads 0, a boolean 1 or 0. */
+int64_t store__col_i64(const struct row *r, int col);
+int store__col_int(const struct row *r, int col);
+/* A column as NUL-terminated text, NULL for NULL (or out of memory). */
+const char *store__col_text(const struct row *r, int col);
+/* A blob column's bytes (NULL for NULL or an empty blob); their number
+ * is store__col_bytes, to call after store__col_blob (as SQLite asks). */
+const void *store__col_blob(const struct row *r, int col);
+int store__col_bytes(const struct row *r, int col);
+/* 1 if the column is NULL. */
+int store__col_null(const struct row *r, int col);
+/* The number of columns of the row. */
+int store__col_count(const struct row *r);
+
+/* Rows the last INSERT, UPDATE or DELETE run on c changed. */
+int64_t store__changes(const struct conn *c);
+
+/* 1 while c has a transaction open (on PostgreSQL also one a failed
+ * statement aborted, which ROLLBACK TO a savepoint can still save). */
+int store__in_tx(const struct conn *c);
+
 /* Called for each row a statement returns; 0 goes on, negative stops. */
-typedef int (*row_fn)(sqlite3_stmt *st, void *ctx);
+typedef int (*row_fn)(const struct row *st, void *ctx);
 
 /* A single integer column 0, and whether a row held it. */
 struct one_i64 {
 	int found; /* 1 once a row was read */
 	int64_t v; /* column 0 of that row */
 };
-
-/* Maps a failed call on db to a bd_err (reporting unexpected ones). */
-int store__fail(sqlite3 *db, int rc);
 
 /* Runs statement `id` of c with arguments a[0..n) to completion, calling
  * fn (if not NULL) on each row, then resets it and clears its bindings.
@@ -276,7 +362,11 @@ int store__run(struct conn *c, enum stmt id, const struct arg *a, int n,
 const char *store__stmt_sql(enum stmt id);
 
 /* row_fn reading column 0 into a struct one_i64. */
-int store__read_i64(sqlite3_stmt *st, void *ctx);
+int store__read_i64(const struct row *st, void *ctx);
+
+/* Runs the SQL text sql (one integer column, one row) on c, a statement
+ * outside the table (store_ops.c's probes), into *v.  0, or a bd_err. */
+int store__query_i64(struct conn *c, const char *sql, int64_t *v);
 
 /* Runs statement `id` for one integer (column 0 of its first row): *v on
  * a hit, BD_ENOTFOUND when it returns no row. */
@@ -295,13 +385,13 @@ int64_t store__waiting_cutoff(const struct store *s);
 int64_t store__u64_bits(uint64_t u);
 
 /* Copies text column col into buf; BD_EINTERNAL if it does not fit. */
-int store__col_copy(sqlite3_stmt *st, int col, char *buf, size_t len);
+int store__col_copy(const struct row *st, int col, char *buf, size_t len);
 
 /* Copies text column col (NULL: NULL) into a malloc'd *out. */
-int store__col_strdup(sqlite3_stmt *st, int col, char **out);
+int store__col_strdup(const struct row *st, int col, char **out);
 
 /* Reads a GAME_COLS row into *g (caller releases, even on failure). */
-int store__game_read(sqlite3_stmt *st, struct store_game *g);
+int store__game_read(const struct row *st, struct store_game *g);
 
 /* Takes a free pooled connection, blocking until one is free. */
 struct conn *store__checkout(struct store *s);
@@ -333,6 +423,31 @@ int store__clock_start(struct conn *c, int64_t key);
 /* Inside a write transaction: records idem (NULL: nothing).  BD_EREPLAY
  * if its scope is already there. */
 int store__idem_put(struct conn *c, const struct store_idem *idem);
+
+/* ---- the PostgreSQL driver (store_pg.c) ---- */
+
+/* Connects c to conninfo and sets its session (lock_timeout
+ * lock_wait_ms; 0: none).  0, or a bd_err with a sentence in err. */
+int store__pg_connect(struct conn *c, const char *conninfo, int lock_wait_ms,
+                      char *err, size_t errlen);
+
+/* Applies sql/postgres's migrations that the database lacks, under an
+ * advisory lock (two nodes starting together migrate once). */
+int store__pg_migrate(struct conn *c, char *err, size_t errlen);
+
+void store__pg_close(struct conn *c);
+
+/* store__run, store__query_i64 and the row readers on PostgreSQL. */
+int store__pg_run(struct conn *c, enum stmt id, const struct arg *a, int n,
+                  row_fn fn, void *ctx);
+int store__pg_query_i64(struct conn *c, const char *sql, int64_t *v);
+int store__pg_in_tx(const struct conn *c);
+int64_t store__pg_col_i64(const struct row *r, int col);
+const char *store__pg_col_text(const struct row *r, int col);
+const void *store__pg_col_blob(const struct row *r, int col);
+int store__pg_col_bytes(const struct row *r, int col);
+int store__pg_col_null(const struct row *r, int col);
+int store__pg_col_count(const struct row *r);
 
 /* ---- events (store_events.c) ---- */
 

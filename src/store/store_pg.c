@@ -1,0 +1,616 @@
+/* store_pg.c: the PostgreSQL backend of store.h, on libpq: the driver
+ * half of the seam in store_int.h (connect, run statement `id` with typed
+ * arguments, read rows, map errors), the statements whose PostgreSQL text
+ * differs from SQLite's, and the migrations of sql/postgres/.
+ *
+ * Every other statement runs SQLite's text (store_sqlite.c's stmt_sql),
+ * its ?N parameters turned into $N.  A statement is prepared on a
+ * connection at its first use there, its parameters typed from that
+ * call's arguments (ARG_I64 int8, ARG_TEXT text, ARG_BLOB bytea), so the
+ * server never guesses a type; a later call with other types is a bug
+ * and fails (BD_EINTERNAL).  Values go as text, blobs as binary; results
+ * come back as text (bytea in hex, decoded on demand; booleans 't'/'f'
+ * read as 1/0).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libpq-fe.h>
+
+#include "../common/log.h"
+#include "migrations.h"
+#include "store_int.h"
+
+/* pg_type.h's OIDs of the parameter types we send. */
+#define OID_BYTEA 17
+#define OID_INT8  20
+#define OID_TEXT  25
+
+/* The most parameters one statement takes, and columns one row has. */
+#define PG_MAX_ARGS 16
+#define PG_MAX_COLS 48
+
+/* pg_advisory_lock's key for the migrations: 'brdd', as SQLite's
+ * application_id. */
+#define PG_MIGRATE_LOCK 0x62726464
+
+/* ---- statement texts that differ from SQLite's ------------------------ */
+
+/* GAME_COLS (store_int.h) in PostgreSQL's JSON functions: the bot seats'
+ * bit set and their JSON array, in seat order. */
+#define PG_GAME_COLS                                                           \
+	"key, id, rules_id, rules_version, seats, seed, options, setup, "      \
+	"status, seq, to_act, result, created_ms, updated_ms, open_seats, "    \
+	"(SELECT coalesce(sum(1::bigint << b.seat), 0) FROM seats b "          \
+	"WHERE b.game_key = key AND b.bot IS NOT NULL), "                      \
+	"(SELECT coalesce(json_agg(json_build_object('seat', b.seat, 'bot', "  \
+	"b.bot::json) ORDER BY b.seat), '[]') FROM seats b "                   \
+	"WHERE b.game_key = key AND b.bot IS NOT NULL), clock, clock_state, "  \
+	"deadline_ms, seats_version, seed_format, secret, salt, imported"
+
+/* store_sqlite.c's PLAYERS_JSON. */
+#define PG_PLAYERS_JSON(gk)                                                    \
+	"(SELECT coalesce(json_agg(json_build_object('seat', z.seat, 'open', " \
+	"z.open <> 0, 'player', CASE WHEN p.id IS NULL THEN NULL ELSE "        \
+	"json_build_object('id', p.id, 'name', p.name) END, 'invited', "       \
+	"CASE WHEN z.open <> 0 THEN i.id END, 'bot', z.bot::json) "            \
+	"ORDER BY z.seat), '[]') FROM seats z "                                \
+	"LEFT JOIN players p ON p.key = z.player_key "                         \
+	"LEFT JOIN players i ON i.key = z.invited WHERE z.game_key = " gk ")"
+
+/* store_sqlite.c's LIST_SQL. */
+#define PG_LIST_SQL(filter)                                                    \
+	"SELECT " PG_GAME_COLS ", " PG_PLAYERS_JSON(                           \
+	    "games.key") " FROM games WHERE key < ?3" filter                   \
+	                 " AND " VISIBLE("", "?5") " AND NOT (status = "       \
+	                                           "'waiting' AND NOT EXISTS " \
+	                                           "(SELECT 1 FROM seats o "   \
+	                                           "WHERE o.game_key = "       \
+	                                           "games.key AND o.open = 1 " \
+	                                           "AND o.invited IS NULL)) "  \
+	                                           "ORDER BY key DESC LIMIT ?4"
+
+/* store_sqlite.c's EV_DATA, with `more` keys (", 'k', v"...) after. */
+#define PG_EV_DATA(more)                                                       \
+	"json_build_object('game_id', g.id, 'game', g.rules_id, 'seq', g.seq, " \
+	"'seat', s.seat, 'status', g.status, 'result', g.result::json" more    \
+	")::text"
+
+/* A new event's id: "evt_" and 24 random hex digits. */
+#define PG_EVENT_ID "'evt_' || substr(md5(gen_random_uuid()::text), 1, 24)"
+
+/* store_sqlite.c's ISO_MS: unix ms as RFC 3339 UTC with milliseconds. */
+#define PG_ISO_MS(x)                                                           \
+	"(to_char(to_timestamp((" x ") / 1000) AT TIME ZONE 'UTC', "           \
+	"'YYYY-MM-DD\"T\"HH24:MI:SS') || '.' || "                              \
+	"lpad(((" x ") % 1000)::text, 3, '0') || 'Z')"
+
+/* A field of a JSON text column, as bigint. */
+#define PG_J(col, path) "((" col ")::json" path ")::bigint"
+
+#define PG_CLOCK_ALLOWED                                                       \
+	"(" PG_J("clock", "->>'move_ms'") " + " PG_J("clock", "->>'bank_ms'") ")"
+
+/* store_sqlite.c's SEAT_DEADLINE and SEAT_BANK. */
+#define PG_SEAT_DEADLINE                                                       \
+	"(CASE WHEN g.clock IS NULL OR g.open_seats > 0 THEN NULL "            \
+	"WHEN g.clock_state IS NULL THEN g.updated_ms + " PG_J(                \
+	    "g.clock", "->>'move_ms'") " + " PG_J("g.clock", "->>'bank_ms'")   \
+	    " ELSE nullif(" PG_J("g.clock_state", "->'since'->>s.seat")        \
+	    ", 0) + " PG_J("g.clock", "->>'move_ms'") " + " PG_J(              \
+	        "g.clock_state", "->'bank'->>s.seat") " END)"
+#define PG_SEAT_BANK                                                           \
+	"(CASE WHEN " PG_J("g.clock", "->>'bank_ms'") " > 0 THEN coalesce(" PG_J( \
+	    "g.clock_state", "->'bank'->>s.seat") ", " PG_J("g.clock",           \
+	                                                 "->>'bank_ms'") ") END)"
+
+/* The statements PostgreSQL runs in its own text; NULL: SQLite's. */
+static const char *const pg_sql[ST_COUNT] = {
+    [ST_BEGIN] = "BEGIN",
+    /* Locks the game's row until the batch commits: a racing append on
+     * another node waits, then reads the seq the winner wrote. */
+    [ST_GAME_SEQ] = "SELECT seq FROM games WHERE key = ?1 FOR UPDATE",
+    [ST_GAME_GET] = "SELECT " PG_GAME_COLS " FROM games WHERE id = ?1 "
+                    "AND " VISIBLE("", "?2"),
+    [ST_GAME_BY_KEY] = "SELECT " PG_GAME_COLS " FROM games WHERE key = ?1",
+    [ST_LIST_ALL] = PG_LIST_SQL(""),
+    [ST_LIST_STATUS] = PG_LIST_SQL(" AND status = ?1"),
+    [ST_LIST_RULES] = PG_LIST_SQL(" AND rules_id = ?2"),
+    [ST_LIST_BOTH] = PG_LIST_SQL(" AND status = ?1 AND rules_id = ?2"),
+    [ST_PLAYER_GAMES] =
+        "SELECT " PG_GAME_COLS ", x.seat, x.invitation, " PG_PLAYERS_JSON(
+            "g.key") " FROM (SELECT s.game_key AS gk, s.seat AS seat, "
+                     "s.player_key IS NULL AS invitation, g.updated_ms AS u "
+                     "FROM seats s JOIN games g ON g.key = s.game_key "
+                     "WHERE (s.player_key = ?1 OR (s.invited = ?1 AND "
+                     "s.open = 1 AND NOT EXISTS (SELECT 1 FROM seats m "
+                     "WHERE m.game_key = s.game_key AND m.player_key = ?1))) "
+                     "AND (?2 IS NULL OR g.status = ?2) "
+                     "AND (?3 = 0 OR (g.status = 'active' AND "
+                     "((g.to_act >> s.seat) & 1) <> 0)) "
+                     "AND (g.updated_ms < ?4 OR (g.updated_ms = ?4 AND "
+                     "g.key < ?5)) AND " VISIBLE("g.", "?7") " "
+                     "ORDER BY g.updated_ms DESC, g.key DESC LIMIT ?6) x "
+                     "JOIN games g ON g.key = x.gk "
+                     "ORDER BY x.u DESC, x.gk DESC",
+    [ST_EV_SEATED] =
+        "INSERT INTO events (id, player_key, game_key, type, data, "
+        "created_ms) SELECT " PG_EVENT_ID ", s.player_key, g.key, ?2, "
+        "CASE WHEN ?2 = 'turn' THEN " PG_EV_DATA(
+            ", 'deadline', " PG_ISO_MS(PG_SEAT_DEADLINE) ", 'bank_ms', " PG_SEAT_BANK)
+            " ELSE " PG_EV_DATA("") " END, ?4 "
+                                    "FROM seats s JOIN games g ON g.key = "
+                                    "s.game_key WHERE s.game_key = ?1 AND "
+                                    "s.player_key IS NOT NULL AND "
+                                    "((?3 >> s.seat) & 1) <> 0 "
+                                    "ORDER BY s.seat",
+    [ST_EV_INVITED] = "INSERT INTO events (id, player_key, game_key, type, "
+                      "data, created_ms) SELECT " PG_EVENT_ID ", "
+                      "s.invited, g.key, 'invited', " PG_EV_DATA("") ", ?2 "
+                      "FROM seats s JOIN games g ON g.key = s.game_key "
+                      "WHERE s.game_key = ?1 AND s.open = 1 "
+                      "AND s.invited IS NOT NULL ORDER BY s.seat",
+    [ST_EV_DEADLINE] =
+        "INSERT INTO events (id, player_key, game_key, type, data, "
+        "created_ms) SELECT " PG_EVENT_ID ", s.player_key, g.key, "
+        "'deadline.soon', " PG_EV_DATA(
+            ", 'deadline', " PG_ISO_MS("?3") ", 'bank_ms', " PG_SEAT_BANK)
+            ", ?4 FROM seats s JOIN games g ON g.key = s.game_key "
+            "WHERE s.game_key = ?1 AND s.seat = ?2 AND s.player_key IS "
+            "NOT NULL",
+    [ST_DLV_DONE] = "UPDATE deliveries SET attempts = attempts + 1, "
+                    "in_flight = 0, last_ms = ?6, "
+                    "last_status = nullif(?3, 0), "
+                    "last_error = nullif(?4, ''), next_ms = "
+                    "CASE WHEN ?5 > 0 THEN ?5 ELSE next_ms END, "
+                    "state = CASE WHEN ?2 <> 0 THEN 'delivered' "
+                    "WHEN ?5 > 0 THEN 'pending' ELSE 'failed' END "
+                    "WHERE event_key = ?1 AND state = 'pending'",
+    [ST_DLV_REQUEUE] = "UPDATE deliveries SET in_flight = 0, next_ms = "
+                       "LEAST(next_ms, ?1) WHERE in_flight = 1",
+    [ST_BOT_GAMES] = "SELECT DISTINCT s.game_key FROM seats s "
+                     "JOIN games g ON g.key = s.game_key "
+                     "WHERE s.bot IS NOT NULL AND s.game_key > ?1 "
+                     "AND g.status = 'active' "
+                     "AND ((g.to_act >> s.seat) & 1) <> 0 "
+                     "ORDER BY s.game_key LIMIT ?2",
+    [ST_GAME_CLOCK_START] =
+        "UPDATE games SET deadline_ms = updated_ms + " PG_CLOCK_ALLOWED ", "
+        "soon_ms = updated_ms + " PG_CLOCK_ALLOWED " - LEAST(" CLOCK_SOON_CAP
+        ", " PG_CLOCK_ALLOWED " / " CLOCK_SOON_SHARE ") "
+        "WHERE key = ?1 AND clock IS NOT NULL AND clock_state IS NULL "
+        "AND status = 'active' AND to_act != 0",
+    [ST_CLOCK_DUE] = "SELECT key FROM (SELECT key, deadline_ms AS t "
+                     "FROM games WHERE deadline_ms <= ?1 UNION ALL "
+                     "SELECT key, soon_ms FROM games WHERE soon_ms <= ?1) u "
+                     "GROUP BY key ORDER BY min(t) LIMIT ?2",
+    /* LEAST skips NULLs: SQLite's min(coalesce(d, s), coalesce(s, d)) */
+    [ST_CLOCK_NEXT] = "SELECT LEAST((SELECT min(deadline_ms) FROM games "
+                      "WHERE deadline_ms > ?1), (SELECT min(soon_ms) "
+                      "FROM games WHERE soon_ms > ?1))",
+    [ST_PRUNE_HORIZONS] =
+        "INSERT INTO event_horizons (player_key, pruned_key) "
+        "SELECT player_key, max(key) FROM events WHERE key IN (" PRUNABLE
+        ") GROUP BY player_key ON CONFLICT (player_key) DO UPDATE SET "
+        "pruned_key = GREATEST(event_horizons.pruned_key, "
+        "excluded.pruned_key)",
+};
+
+/* ---- errors ---------------------------------------------------------- */
+
+/* The bd_err for a failed statement on c (res: its result, or NULL), and
+ * a line on stderr for the ones no caller can expect.  A lost race on a
+ * key is a conflict (as SQLite's constraint error); a serialization
+ * failure, a deadlock or a lock not had in time is busy (retryable); a
+ * lost connection or a server shutting down is unavailable; a full disk
+ * is no space. */
+static int pg_fail(struct conn *c, const PGresult *res)
+{
+	const char *state =
+	    res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+	if (PQstatus(c->pg) == CONNECTION_BAD) {
+		log_error("store", "postgresql connection lost: %s",
+		          PQerrorMessage(c->pg));
+		return BD_EUNAVAILABLE;
+	}
+	if (state) {
+		if (strcmp(state, "23505") == 0)
+			return BD_ECONFLICT;
+		if (strcmp(state, "40001") == 0 ||
+		    strcmp(state, "40P01") == 0 || strcmp(state, "55P03") == 0)
+			return BD_EBUSY;
+		if (strcmp(state, "53100") == 0)
+			return BD_ENOSPACE;
+		if (strcmp(state, "53200") == 0)
+			return BD_ENOMEM;
+		if (strncmp(state, "08", 2) == 0 ||
+		    strncmp(state, "57P", 3) == 0 ||
+		    strcmp(state, "53300") == 0)
+			return BD_EUNAVAILABLE;
+	}
+	log_error("store", "postgresql error %s: %s", state ? state : "?",
+	          res ? PQresultErrorMessage(res) : PQerrorMessage(c->pg));
+	return BD_EINTERNAL;
+}
+
+/* Writes a sentence into err (if any) and returns code. */
+static int pg_open_fail(char *err, size_t errlen, int code, const char *what,
+                        const char *msg)
+{
+	if (err && errlen)
+		snprintf(err, errlen, "%s: %s", what, msg ? msg : "");
+	/* libpq's messages end with a newline */
+	size_t n = err ? strlen(err) : 0;
+	while (n && err[n - 1] == '\n')
+		err[--n] = '\0';
+	return code;
+}
+
+/* ---- connections ----------------------------------------------------- */
+
+int store_is_postgres(const char *path)
+{
+	return path && (strncmp(path, "postgres://", 11) == 0 ||
+	                strncmp(path, "postgresql://", 13) == 0 ||
+	                strchr(path, '=') != NULL);
+}
+
+/* Runs sql (no parameters, no rows wanted) on c.  0, or a bd_err. */
+static int pg_exec(struct conn *c, const char *sql)
+{
+	PGresult *res = PQexec(c->pg, sql);
+	int rc = 0;
+	if (!res || (PQresultStatus(res) != PGRES_COMMAND_OK &&
+	             PQresultStatus(res) != PGRES_TUPLES_OK))
+		rc = pg_fail(c, res);
+	PQclear(res);
+	return rc;
+}
+
+/* The session every connection runs in: commits durable before they
+ * return (group commit's promise), warnings only, and for the writer a
+ * bound on how long a statement waits for a row lock (another node's). */
+static int pg_session(struct conn *c, int lock_wait_ms)
+{
+	char sql[160];
+	snprintf(sql, sizeof sql,
+	         "SET synchronous_commit = on; SET client_min_messages = "
+	         "warning; SET lock_timeout = %d",
+	         lock_wait_ms > 0 ? lock_wait_ms : 0);
+	return pg_exec(c, sql);
+}
+
+int store__pg_connect(struct conn *c, const char *conninfo, int lock_wait_ms,
+                      char *err, size_t errlen)
+{
+	c->pg = PQconnectdb(conninfo);
+	if (!c->pg)
+		return pg_open_fail(err, errlen, BD_ENOMEM, "postgresql",
+		                    "out of memory");
+	if (PQstatus(c->pg) != CONNECTION_OK)
+		return pg_open_fail(err, errlen, BD_EUNAVAILABLE,
+		                    "cannot connect to postgresql",
+		                    PQerrorMessage(c->pg));
+	memset(c->prepared, 0, sizeof c->prepared);
+	if (pg_session(c, lock_wait_ms) < 0)
+		return pg_open_fail(err, errlen, BD_EINTERNAL,
+		                    "cannot set up the postgresql session",
+		                    PQerrorMessage(c->pg));
+	return 0;
+}
+
+void store__pg_close(struct conn *c)
+{
+	PQfinish(c->pg);
+	c->pg = NULL;
+}
+
+/* After a lost connection: one reconnection attempt (libpq keeps the
+ * parameters), which forgets every prepared statement.  0, or
+ * BD_EUNAVAILABLE while the server stays away. */
+static int pg_revive(struct conn *c)
+{
+	if (PQstatus(c->pg) == CONNECTION_OK)
+		return 0;
+	PQreset(c->pg);
+	memset(c->prepared, 0, sizeof c->prepared);
+	if (PQstatus(c->pg) != CONNECTION_OK)
+		return BD_EUNAVAILABLE;
+	/* a reconnected writer loses its lock_timeout: reads need none, and
+	 * the writer's batches still end at the server's own deadlock
+	 * detection */
+	return pg_session(c, 0) < 0 ? BD_EUNAVAILABLE : 0;
+}
+
+int store__pg_in_tx(const struct conn *c)
+{
+	PGTransactionStatusType t = PQtransactionStatus(c->pg);
+	return t == PQTRANS_INTRANS || t == PQTRANS_INERROR ||
+	       t == PQTRANS_ACTIVE;
+}
+
+/* ---- statements ------------------------------------------------------ */
+
+/* The text of statement id with its ?N parameters as $N, malloc'd. */
+static char *pg_text(enum stmt id)
+{
+	const char *src = pg_sql[id] ? pg_sql[id] : store__stmt_sql(id);
+	size_t n = strlen(src);
+	char *out = malloc(n + 1);
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i <= n; i++)
+		out[i] = src[i] == '?' && src[i + 1] >= '0' && src[i + 1] <= '9'
+		             ? '$'
+		             : src[i];
+	return out;
+}
+
+/* The parameter types of an argument list. */
+static void pg_types(const struct arg *a, int n, Oid *types)
+{
+	for (int i = 0; i < n; i++)
+		types[i] = a[i].type == ARG_I64    ? OID_INT8
+		           : a[i].type == ARG_BLOB ? OID_BYTEA
+		                                   : OID_TEXT;
+}
+
+/* Prepares statement id on c as "s<id>", its parameters typed from
+ * a[0..n). */
+static int pg_prepare(struct conn *c, enum stmt id, const struct arg *a,
+                      int n)
+{
+	Oid types[PG_MAX_ARGS];
+	char name[16];
+	char *sql = pg_text(id);
+	if (!sql)
+		return BD_ENOMEM;
+	pg_types(a, n, types);
+	snprintf(name, sizeof name, "s%d", (int)id);
+	PGresult *res = PQprepare(c->pg, name, sql, n, types);
+	int rc = 0;
+	if (!res || PQresultStatus(res) != PGRES_COMMAND_OK) {
+		rc = pg_fail(c, res);
+		log_error("store", "while preparing: %s", sql);
+	}
+	PQclear(res);
+	free(sql);
+	if (rc == 0)
+		c->prepared[id] = 1;
+	return rc;
+}
+
+/* Bytea columns of the row a row_fn reads, decoded at first access. */
+struct pg_blobs {
+	unsigned char *p[PG_MAX_COLS]; /* PQunescapeBytea's, or NULL */
+	size_t n[PG_MAX_COLS];
+	unsigned char done[PG_MAX_COLS]; /* 1 once column i was decoded */
+};
+
+static void pg_blobs_clear(struct pg_blobs *b)
+{
+	for (int i = 0; i < PG_MAX_COLS; i++) {
+		if (b->p[i])
+			PQfreemem(b->p[i]);
+		b->p[i] = NULL;
+		b->done[i] = 0;
+	}
+}
+
+/* Whether an INSERT, UPDATE or DELETE tag (what SQLite counts in
+ * sqlite3_changes). */
+static int pg_is_change(const PGresult *res)
+{
+	const char *tag = PQcmdStatus((PGresult *)res);
+	return strncmp(tag, "INSERT", 6) == 0 ||
+	       strncmp(tag, "UPDATE", 6) == 0 || strncmp(tag, "DELETE", 6) == 0;
+}
+
+int store__pg_run(struct conn *c, enum stmt id, const struct arg *a, int n,
+                  row_fn fn, void *ctx)
+{
+	if (n > PG_MAX_ARGS)
+		return BD_EINTERNAL;
+	int rc = pg_revive(c);
+	if (rc == 0 && !c->prepared[id])
+		rc = pg_prepare(c, id, a, n);
+	if (rc < 0)
+		return rc;
+	const char *vals[PG_MAX_ARGS];
+	int lens[PG_MAX_ARGS], fmts[PG_MAX_ARGS];
+	char nums[PG_MAX_ARGS][24];
+	for (int i = 0; i < n; i++) {
+		lens[i] = 0;
+		fmts[i] = 0;
+		if (a[i].type == ARG_I64) {
+			snprintf(nums[i], sizeof nums[i], "%lld",
+			         (long long)a[i].i);
+			vals[i] = nums[i];
+		} else if (a[i].type == ARG_BLOB) {
+			/* an empty blob is not NULL: any non-NULL pointer */
+			vals[i] = a[i].p ? a[i].p : NULL;
+			lens[i] = a[i].n;
+			fmts[i] = 1;
+		} else {
+			vals[i] = a[i].p;
+		}
+	}
+	char name[16];
+	snprintf(name, sizeof name, "s%d", (int)id);
+	PGresult *res = PQexecPrepared(c->pg, name, n, vals, lens, fmts, 0);
+	ExecStatusType st = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
+	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+		rc = pg_fail(c, res);
+		PQclear(res);
+		return rc;
+	}
+	if (pg_is_change(res))
+		c->changes = strtoll(PQcmdTuples(res), NULL, 10);
+	struct pg_blobs blobs;
+	memset(&blobs, 0, sizeof blobs);
+	int rows = PQntuples(res);
+	for (int i = 0; rc == 0 && fn && i < rows; i++) {
+		struct row r = {.res = res, .i = i, .blobs = &blobs};
+		rc = fn(&r, ctx);
+		pg_blobs_clear(&blobs);
+	}
+	PQclear(res);
+	return rc;
+}
+
+int store__pg_query_i64(struct conn *c, const char *sql, int64_t *v)
+{
+	int rc = pg_revive(c);
+	if (rc < 0)
+		return rc;
+	PGresult *res = PQexec(c->pg, sql);
+	if (res && PQresultStatus(res) == PGRES_TUPLES_OK &&
+	    PQntuples(res) == 1 && PQnfields(res) == 1) {
+		struct row r = {.res = res, .i = 0};
+		*v = store__pg_col_i64(&r, 0);
+	} else {
+		rc = pg_fail(c, res);
+		if (rc == 0)
+			rc = BD_EINTERNAL;
+	}
+	PQclear(res);
+	return rc;
+}
+
+/* ---- rows ------------------------------------------------------------ */
+
+int64_t store__pg_col_i64(const struct row *r, int col)
+{
+	if (PQgetisnull(r->res, r->i, col))
+		return 0;
+	const char *v = PQgetvalue(r->res, r->i, col);
+	if (v[0] == 't' && !v[1])
+		return 1;
+	if (v[0] == 'f' && !v[1])
+		return 0;
+	return strtoll(v, NULL, 10);
+}
+
+const char *store__pg_col_text(const struct row *r, int col)
+{
+	return PQgetisnull(r->res, r->i, col)
+	           ? NULL
+	           : PQgetvalue(r->res, r->i, col);
+}
+
+/* Decodes bytea column col of r once; 0, or -1 if it is not one. */
+static int pg_decode(const struct row *r, int col)
+{
+	if (PQftype(r->res, col) != OID_BYTEA || col >= PG_MAX_COLS ||
+	    !r->blobs)
+		return -1;
+	struct pg_blobs *b = r->blobs;
+	if (!b->done[col]) {
+		b->done[col] = 1;
+		b->n[col] = 0;
+		if (!PQgetisnull(r->res, r->i, col))
+			b->p[col] = PQunescapeBytea(
+			    (const unsigned char *)PQgetvalue(r->res, r->i, col),
+			    &b->n[col]);
+	}
+	return 0;
+}
+
+const void *store__pg_col_blob(const struct row *r, int col)
+{
+	if (pg_decode(r, col) < 0)
+		return store__pg_col_text(r, col);
+	return r->blobs->n[col] ? r->blobs->p[col] : NULL;
+}
+
+int store__pg_col_bytes(const struct row *r, int col)
+{
+	if (pg_decode(r, col) < 0)
+		return PQgetlength(r->res, r->i, col);
+	return (int)r->blobs->n[col];
+}
+
+int store__pg_col_null(const struct row *r, int col)
+{
+	return PQgetisnull(r->res, r->i, col);
+}
+
+int store__pg_col_count(const struct row *r)
+{
+	return PQnfields(r->res);
+}
+
+/* ---- migrations ------------------------------------------------------ */
+
+/* Inside the migration transaction: applies every migration of
+ * sql/postgres/ newer than the database's and records each. */
+static int pg_apply(struct conn *c, char *err, size_t errlen)
+{
+	int64_t have = 0;
+	int rc = store__pg_query_i64(
+	    c, "SELECT coalesce(max(version), 0) FROM boardd_migrations",
+	    &have);
+	if (rc < 0)
+		return pg_open_fail(err, errlen, rc, "reading the schema version",
+		                    PQerrorMessage(c->pg));
+	int64_t known = (int64_t)store_pg_migrations_count;
+	if (have < 0 || have > known) {
+		snprintf(err, errlen,
+		         "database schema version %lld is newer than this "
+		         "server knows (%lld): upgrade the server",
+		         (long long)have, (long long)known);
+		return BD_EINTERNAL;
+	}
+	for (size_t i = (size_t)have; i < store_pg_migrations_count; i++) {
+		const struct store_migration *m = &store_pg_migrations[i];
+		char sql[256];
+		if (m->version != (int)i + 1) {
+			snprintf(err, errlen, "migration %s is not version %zu",
+			         m->name, i + 1);
+			return BD_EINTERNAL;
+		}
+		if (pg_exec(c, m->sql) < 0)
+			return pg_open_fail(err, errlen, BD_EINTERNAL, m->name,
+			                    PQerrorMessage(c->pg));
+		snprintf(sql, sizeof sql,
+		         "INSERT INTO boardd_migrations (version, name, "
+		         "applied_ms) VALUES (%d, '%.80s', (extract(epoch "
+		         "FROM now()) * 1000)::bigint)",
+		         m->version, m->name);
+		if (pg_exec(c, sql) < 0)
+			return pg_open_fail(err, errlen, BD_EINTERNAL, m->name,
+			                    PQerrorMessage(c->pg));
+	}
+	return 0;
+}
+
+int store__pg_migrate(struct conn *c, char *err, size_t errlen)
+{
+	char lock[96];
+	snprintf(lock, sizeof lock, "SELECT pg_advisory_lock(%d)",
+	         PG_MIGRATE_LOCK);
+	if (pg_exec(c, lock) < 0)
+		return pg_open_fail(err, errlen, BD_EUNAVAILABLE,
+		                    "taking the migration lock",
+		                    PQerrorMessage(c->pg));
+	int rc = pg_exec(c, "BEGIN");
+	if (rc == 0)
+		rc = pg_exec(c, "CREATE TABLE IF NOT EXISTS boardd_migrations ("
+		                "version integer PRIMARY KEY, name text NOT "
+		                "NULL, applied_ms bigint NOT NULL)");
+	if (rc < 0)
+		pg_open_fail(err, errlen, rc, "starting the migration",
+		             PQerrorMessage(c->pg));
+	if (rc == 0)
+		rc = pg_apply(c, err, errlen);
+	if (rc == 0 && (rc = pg_exec(c, "COMMIT")) < 0)
+		pg_open_fail(err, errlen, rc, "committing the migration",
+		             PQerrorMessage(c->pg));
+	if (rc < 0 && store__pg_in_tx(c))
+		pg_exec(c, "ROLLBACK");
+	snprintf(lock, sizeof lock, "SELECT pg_advisory_unlock(%d)",
+	         PG_MIGRATE_LOCK);
+	pg_exec(c, lock); /* or the session's end releases it */
+	return rc;
+}
