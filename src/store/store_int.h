@@ -206,7 +206,6 @@ enum game_col {
 	"d.next_ms, coalesce(d.last_ms, 0), coalesce(d.last_status, 0), "      \
 	"coalesce(d.last_error, '')"
 
-
 /* The body of a write unit, run inside a batch's transaction on the
  * write connection.  Negative rolls its unit back. */
 struct conn;
@@ -227,10 +226,10 @@ struct conn {
 	unsigned char prepared[ST_COUNT];  /* PostgreSQL: 1 once statement i
 	                                      is prepared on pg (store_pg.c) */
 	int64_t changes; /* rows the last statement changed (store__changes) */
-	int checked_out;            /* 1 while a call holds it; under s->mu */
-	int64_t touched[64];        /* players the open transaction concerns
-	                               (store_events.c), told after its commit */
-	int ntouched;               /* entries in touched */
+	int checked_out; /* 1 while a call holds it; under s->mu */
+	int64_t touched[64]; /* players the open transaction concerns
+	                        (store_events.c), told after its commit */
+	int ntouched;        /* entries in touched */
 };
 
 /* One write waiting for, or in, a batch (store__write_tx; store.h's

@@ -20,10 +20,11 @@ int store_ping(struct store *s)
 	int rc = store_check(s);
 	int64_t version;
 	/* SQLite: reads the file's header; PostgreSQL: a round trip */
-	return rc < 0 ? rc
-	              : one_integer(s,
-	                            s->pg ? "SELECT 1" : "PRAGMA schema_version",
-	                            &version);
+	return rc < 0
+	           ? rc
+	           : one_integer(s,
+	                         s->pg ? "SELECT 1" : "PRAGMA schema_version",
+	                         &version);
 }
 
 int store_deliveries_pending(struct store *s, int64_t *n)

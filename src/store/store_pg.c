@@ -63,17 +63,19 @@
 #define PG_LIST_SQL(filter)                                                    \
 	"SELECT " PG_GAME_COLS ", " PG_PLAYERS_JSON(                           \
 	    "games.key") " FROM games WHERE key < ?3" filter                   \
-	                 " AND " VISIBLE("", "?5") " AND NOT (status = "       \
-	                                           "'waiting' AND NOT EXISTS " \
-	                                           "(SELECT 1 FROM seats o "   \
-	                                           "WHERE o.game_key = "       \
-	                                           "games.key AND o.open = 1 " \
-	                                           "AND o.invited IS NULL)) "  \
-	                                           "ORDER BY key DESC LIMIT ?4"
+	                 " AND " VISIBLE("",                                   \
+	                                 "?5") " AND NOT (status = "           \
+	                                       "'waiting' AND NOT EXISTS "     \
+	                                       "(SELECT 1 FROM seats o "       \
+	                                       "WHERE o.game_key = "           \
+	                                       "games.key AND o.open = 1 "     \
+	                                       "AND o.invited IS NULL)) "      \
+	                                       "ORDER BY key DESC LIMIT ?4"
 
 /* store_sqlite.c's EV_DATA, with `more` keys (", 'k', v"...) after. */
 #define PG_EV_DATA(more)                                                       \
-	"json_build_object('game_id', g.id, 'game', g.rules_id, 'seq', g.seq, " \
+	"json_build_object('game_id', g.id, 'game', g.rules_id, 'seq', "       \
+	"g.seq, "                                                              \
 	"'seat', s.seat, 'status', g.status, 'result', g.result::json" more    \
 	")::text"
 
@@ -90,20 +92,37 @@
 #define PG_J(col, path) "((" col ")::json" path ")::bigint"
 
 #define PG_CLOCK_ALLOWED                                                       \
-	"(" PG_J("clock", "->>'move_ms'") " + " PG_J("clock", "->>'bank_ms'") ")"
+	"(" PG_J("clock", "->>'move_ms'") " + " PG_J("clock",                  \
+	                                             "->>'bank_ms'") ")"
 
 /* store_sqlite.c's SEAT_DEADLINE and SEAT_BANK. */
-#define PG_SEAT_DEADLINE                                                       \
-	"(CASE WHEN g.clock IS NULL OR g.open_seats > 0 THEN NULL "            \
-	"WHEN g.clock_state IS NULL THEN g.updated_ms + " PG_J(                \
-	    "g.clock", "->>'move_ms'") " + " PG_J("g.clock", "->>'bank_ms'")   \
-	    " ELSE nullif(" PG_J("g.clock_state", "->'since'->>s.seat")        \
-	    ", 0) + " PG_J("g.clock", "->>'move_ms'") " + " PG_J(              \
-	        "g.clock_state", "->'bank'->>s.seat") " END)"
-#define PG_SEAT_BANK                                                           \
-	"(CASE WHEN " PG_J("g.clock", "->>'bank_ms'") " > 0 THEN coalesce(" PG_J( \
-	    "g.clock_state", "->'bank'->>s.seat") ", " PG_J("g.clock",           \
-	                                                 "->>'bank_ms'") ") END)"
+#define PG_SEAT_DEADLINE                                                                                                 \
+	"(CASE WHEN g.clock IS NULL OR g.open_seats > 0 THEN NULL "                                                      \
+	"WHEN g.clock_state IS NULL THEN g.updated_ms + " PG_J(                                                          \
+	    "g.clock",                                                                                                   \
+	    "->"                                                                                                         \
+	    ">'"                                                                                                         \
+	    "mo"                                                                                                         \
+	    "ve"                                                                                                         \
+	    "_m"                                                                                                         \
+	    "s"                                                                                                          \
+	    "'") " + " PG_J("g.clock",                                                                                   \
+	                    "->>'bank_ms'") " ELSE nullif(" PG_J("g.clock_"                                              \
+	                                                         "state",                                                \
+	                                                         "->'since'->"                                           \
+	                                                         ">s."                                                   \
+	                                                         "seat") ", "                                            \
+	                                                                 "0) "                                           \
+	                                                                 "+"                                             \
+	                                                                 " " PG_J("g.clock", "->>'move_ms'") " + " PG_J( \
+	                                                                     "g.clock_state",                            \
+	                                                                     "->'bank'->>s.seat") " END)"
+#define PG_SEAT_BANK                                                                             \
+	"(CASE WHEN " PG_J(                                                                      \
+	    "g.clock",                                                                           \
+	    "->>'bank_ms'") " > 0 THEN coalesce(" PG_J("g.clock_state",                          \
+	                                               "->'bank'->>s.seat") ", " PG_J("g.clock", \
+	                                                                              "->>'bank_ms'") ") END)"
 
 /* The statements PostgreSQL runs in its own text; NULL: SQLite's. */
 static const char *const pg_sql[ST_COUNT] = {
@@ -130,35 +149,56 @@ static const char *const pg_sql[ST_COUNT] = {
                      "AND (?3 = 0 OR (g.status = 'active' AND "
                      "((g.to_act >> s.seat) & 1) <> 0)) "
                      "AND (g.updated_ms < ?4 OR (g.updated_ms = ?4 AND "
-                     "g.key < ?5)) AND " VISIBLE("g.", "?7") " "
-                     "ORDER BY g.updated_ms DESC, g.key DESC LIMIT ?6) x "
-                     "JOIN games g ON g.key = x.gk "
-                     "ORDER BY x.u DESC, x.gk DESC",
+                     "g.key < ?5)) AND " VISIBLE(
+                         "g.", "?7") " "
+                                     "ORDER BY g.updated_ms DESC, g.key DESC "
+                                     "LIMIT ?6) x "
+                                     "JOIN games g ON g.key = x.gk "
+                                     "ORDER BY x.u DESC, x.gk DESC",
     [ST_EV_SEATED] =
         "INSERT INTO events (id, player_key, game_key, type, data, "
         "created_ms) SELECT " PG_EVENT_ID ", s.player_key, g.key, ?2, "
-        "CASE WHEN ?2 = 'turn' THEN " PG_EV_DATA(
-            ", 'deadline', " PG_ISO_MS(PG_SEAT_DEADLINE) ", 'bank_ms', " PG_SEAT_BANK)
-            " ELSE " PG_EV_DATA("") " END, ?4 "
-                                    "FROM seats s JOIN games g ON g.key = "
-                                    "s.game_key WHERE s.game_key = ?1 AND "
-                                    "s.player_key IS NOT NULL AND "
-                                    "((?3 >> s.seat) & 1) <> 0 "
-                                    "ORDER BY s.seat",
+        "CASE WHEN ?2 = 'turn' THEN " PG_EV_DATA(", 'deadline', " PG_ISO_MS(
+            PG_SEAT_DEADLINE) ", 'bank_ms', " PG_SEAT_BANK) " ELSE"
+                                                            " " PG_EV_DATA(
+                                                                "") " END, ?4 "
+                                                                    "FROM "
+                                                                    "seats s "
+                                                                    "JOIN "
+                                                                    "games g "
+                                                                    "ON g.key "
+                                                                    "= "
+                                                                    "s.game_"
+                                                                    "key WHERE "
+                                                                    "s.game_"
+                                                                    "key = ?1 "
+                                                                    "AND "
+                                                                    "s.player_"
+                                                                    "key IS "
+                                                                    "NOT NULL "
+                                                                    "AND "
+                                                                    "((?3 >> "
+                                                                    "s.seat) & "
+                                                                    "1) <> 0 "
+                                                                    "ORDER BY "
+                                                                    "s.seat",
     [ST_EV_INVITED] = "INSERT INTO events (id, player_key, game_key, type, "
                       "data, created_ms) SELECT " PG_EVENT_ID ", "
-                      "s.invited, g.key, 'invited', " PG_EV_DATA("") ", ?2 "
-                      "FROM seats s JOIN games g ON g.key = s.game_key "
-                      "WHERE s.game_key = ?1 AND s.open = 1 "
-                      "AND s.invited IS NOT NULL ORDER BY s.seat",
+                      "s.invited, g.key, 'invited', " PG_EV_DATA(
+                          "") ", ?2 "
+                              "FROM seats s JOIN games g ON g.key = s.game_key "
+                              "WHERE s.game_key = ?1 AND s.open = 1 "
+                              "AND s.invited IS NOT NULL ORDER BY s.seat",
     [ST_EV_DEADLINE] =
         "INSERT INTO events (id, player_key, game_key, type, data, "
         "created_ms) SELECT " PG_EVENT_ID ", s.player_key, g.key, "
-        "'deadline.soon', " PG_EV_DATA(
-            ", 'deadline', " PG_ISO_MS("?3") ", 'bank_ms', " PG_SEAT_BANK)
-            ", ?4 FROM seats s JOIN games g ON g.key = s.game_key "
-            "WHERE s.game_key = ?1 AND s.seat = ?2 AND s.player_key IS "
-            "NOT NULL",
+        "'deadline.soon', " PG_EV_DATA(", 'deadline', " PG_ISO_MS(
+            "?3") ", 'bank_ms', " PG_SEAT_BANK) ", ?4 FROM seats s JOIN games "
+                                                "g ON g.key = s.game_key "
+                                                "WHERE s.game_key = ?1 AND "
+                                                "s.seat = ?2 AND s.player_key "
+                                                "IS "
+                                                "NOT NULL",
     [ST_DLV_DONE] = "UPDATE deliveries SET attempts = attempts + 1, "
                     "in_flight = 0, last_ms = ?6, "
                     "last_status = nullif(?3, 0), "
@@ -358,8 +398,7 @@ static void pg_types(const struct arg *a, int n, Oid *types)
 
 /* Prepares statement id on c as "s<id>", its parameters typed from
  * a[0..n). */
-static int pg_prepare(struct conn *c, enum stmt id, const struct arg *a,
-                      int n)
+static int pg_prepare(struct conn *c, enum stmt id, const struct arg *a, int n)
 {
 	Oid types[PG_MAX_ARGS];
 	char name[16];
@@ -494,9 +533,8 @@ int64_t store__pg_col_i64(const struct row *r, int col)
 
 const char *store__pg_col_text(const struct row *r, int col)
 {
-	return PQgetisnull(r->res, r->i, col)
-	           ? NULL
-	           : PQgetvalue(r->res, r->i, col);
+	return PQgetisnull(r->res, r->i, col) ? NULL
+	                                      : PQgetvalue(r->res, r->i, col);
 }
 
 /* Decodes bytea column col of r once; 0, or -1 if it is not one. */
@@ -510,9 +548,10 @@ static int pg_decode(const struct row *r, int col)
 		b->done[col] = 1;
 		b->n[col] = 0;
 		if (!PQgetisnull(r->res, r->i, col))
-			b->p[col] = PQunescapeBytea(
-			    (const unsigned char *)PQgetvalue(r->res, r->i, col),
-			    &b->n[col]);
+			b->p[col] =
+			    PQunescapeBytea((const unsigned char *)PQgetvalue(
+			                        r->res, r->i, col),
+			                    &b->n[col]);
 	}
 	return 0;
 }
@@ -552,7 +591,8 @@ static int pg_apply(struct conn *c, char *err, size_t errlen)
 	    c, "SELECT coalesce(max(version), 0) FROM boardd_migrations",
 	    &have);
 	if (rc < 0)
-		return pg_open_fail(err, errlen, rc, "reading the schema version",
+		return pg_open_fail(err, errlen, rc,
+		                    "reading the schema version",
 		                    PQerrorMessage(c->pg));
 	int64_t known = (int64_t)store_pg_migrations_count;
 	if (have < 0 || have > known) {

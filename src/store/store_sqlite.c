@@ -744,8 +744,7 @@ int store__game_read(const struct row *st, struct store_game *g)
 	    store__col_bytes(st, GC_SALT) == sizeof g->salt) {
 		memcpy(g->secret, store__col_blob(st, GC_SECRET),
 		       sizeof g->secret);
-		memcpy(g->salt, store__col_blob(st, GC_SALT),
-		       sizeof g->salt);
+		memcpy(g->salt, store__col_blob(st, GC_SALT), sizeof g->salt);
 	} else if (g->seed_format != 1) {
 		rc = rc ? rc : BD_EINTERNAL; /* the CHECKs make it impossible */
 	}
@@ -1833,11 +1832,10 @@ struct moves_ctx {
 static int move_row(const struct row *st, void *ctx)
 {
 	struct moves_ctx *x = ctx;
-	int rc = x->fn(x->ctx, (uint64_t)store__col_i64(st, 0),
-	               store__col_int(st, 1),
-	               (const char *)store__col_text(st, 2),
-	               (const char *)store__col_text(st, 3),
-	               store__col_i64(st, 4));
+	int rc =
+	    x->fn(x->ctx, (uint64_t)store__col_i64(st, 0),
+	          store__col_int(st, 1), (const char *)store__col_text(st, 2),
+	          (const char *)store__col_text(st, 3), store__col_i64(st, 4));
 	return rc < 0 ? rc : 0;
 }
 
