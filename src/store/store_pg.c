@@ -36,6 +36,8 @@
 #define PG_MIGRATE_LOCK 0x62726464
 
 /* ---- statement texts that differ from SQLite's ------------------------ */
+/* SQL text reads as SQL, not as clang-format would fold it. */
+/* clang-format off */
 
 /* GAME_COLS (store_int.h) in PostgreSQL's JSON functions: the bot seats'
  * bit set and their JSON array, in seat order. */
@@ -63,19 +65,17 @@
 #define PG_LIST_SQL(filter)                                                    \
 	"SELECT " PG_GAME_COLS ", " PG_PLAYERS_JSON(                           \
 	    "games.key") " FROM games WHERE key < ?3" filter                   \
-	                 " AND " VISIBLE("",                                   \
-	                                 "?5") " AND NOT (status = "           \
-	                                       "'waiting' AND NOT EXISTS "     \
-	                                       "(SELECT 1 FROM seats o "       \
-	                                       "WHERE o.game_key = "           \
-	                                       "games.key AND o.open = 1 "     \
-	                                       "AND o.invited IS NULL)) "      \
-	                                       "ORDER BY key DESC LIMIT ?4"
+	                 " AND " VISIBLE("", "?5") " AND NOT (status = "       \
+	                                           "'waiting' AND NOT EXISTS " \
+	                                           "(SELECT 1 FROM seats o "   \
+	                                           "WHERE o.game_key = "       \
+	                                           "games.key AND o.open = 1 " \
+	                                           "AND o.invited IS NULL)) "  \
+	                                           "ORDER BY key DESC LIMIT ?4"
 
 /* store_sqlite.c's EV_DATA, with `more` keys (", 'k', v"...) after. */
 #define PG_EV_DATA(more)                                                       \
-	"json_build_object('game_id', g.id, 'game', g.rules_id, 'seq', "       \
-	"g.seq, "                                                              \
+	"json_build_object('game_id', g.id, 'game', g.rules_id, 'seq', g.seq, " \
 	"'seat', s.seat, 'status', g.status, 'result', g.result::json" more    \
 	")::text"
 
@@ -92,37 +92,20 @@
 #define PG_J(col, path) "((" col ")::json" path ")::bigint"
 
 #define PG_CLOCK_ALLOWED                                                       \
-	"(" PG_J("clock", "->>'move_ms'") " + " PG_J("clock",                  \
-	                                             "->>'bank_ms'") ")"
+	"(" PG_J("clock", "->>'move_ms'") " + " PG_J("clock", "->>'bank_ms'") ")"
 
 /* store_sqlite.c's SEAT_DEADLINE and SEAT_BANK. */
-#define PG_SEAT_DEADLINE                                                                                                 \
-	"(CASE WHEN g.clock IS NULL OR g.open_seats > 0 THEN NULL "                                                      \
-	"WHEN g.clock_state IS NULL THEN g.updated_ms + " PG_J(                                                          \
-	    "g.clock",                                                                                                   \
-	    "->"                                                                                                         \
-	    ">'"                                                                                                         \
-	    "mo"                                                                                                         \
-	    "ve"                                                                                                         \
-	    "_m"                                                                                                         \
-	    "s"                                                                                                          \
-	    "'") " + " PG_J("g.clock",                                                                                   \
-	                    "->>'bank_ms'") " ELSE nullif(" PG_J("g.clock_"                                              \
-	                                                         "state",                                                \
-	                                                         "->'since'->"                                           \
-	                                                         ">s."                                                   \
-	                                                         "seat") ", "                                            \
-	                                                                 "0) "                                           \
-	                                                                 "+"                                             \
-	                                                                 " " PG_J("g.clock", "->>'move_ms'") " + " PG_J( \
-	                                                                     "g.clock_state",                            \
-	                                                                     "->'bank'->>s.seat") " END)"
-#define PG_SEAT_BANK                                                                             \
-	"(CASE WHEN " PG_J(                                                                      \
-	    "g.clock",                                                                           \
-	    "->>'bank_ms'") " > 0 THEN coalesce(" PG_J("g.clock_state",                          \
-	                                               "->'bank'->>s.seat") ", " PG_J("g.clock", \
-	                                                                              "->>'bank_ms'") ") END)"
+#define PG_SEAT_DEADLINE                                                       \
+	"(CASE WHEN g.clock IS NULL OR g.open_seats > 0 THEN NULL "            \
+	"WHEN g.clock_state IS NULL THEN g.updated_ms + " PG_J(                \
+	    "g.clock", "->>'move_ms'") " + " PG_J("g.clock", "->>'bank_ms'")   \
+	    " ELSE nullif(" PG_J("g.clock_state", "->'since'->>s.seat")        \
+	    ", 0) + " PG_J("g.clock", "->>'move_ms'") " + " PG_J(              \
+	        "g.clock_state", "->'bank'->>s.seat") " END)"
+#define PG_SEAT_BANK                                                           \
+	"(CASE WHEN " PG_J("g.clock", "->>'bank_ms'") " > 0 THEN coalesce(" PG_J( \
+	    "g.clock_state", "->'bank'->>s.seat") ", " PG_J("g.clock",           \
+	                                                 "->>'bank_ms'") ") END)"
 
 /* The statements PostgreSQL runs in its own text; NULL: SQLite's. */
 static const char *const pg_sql[ST_COUNT] = {
@@ -149,56 +132,35 @@ static const char *const pg_sql[ST_COUNT] = {
                      "AND (?3 = 0 OR (g.status = 'active' AND "
                      "((g.to_act >> s.seat) & 1) <> 0)) "
                      "AND (g.updated_ms < ?4 OR (g.updated_ms = ?4 AND "
-                     "g.key < ?5)) AND " VISIBLE(
-                         "g.", "?7") " "
-                                     "ORDER BY g.updated_ms DESC, g.key DESC "
-                                     "LIMIT ?6) x "
-                                     "JOIN games g ON g.key = x.gk "
-                                     "ORDER BY x.u DESC, x.gk DESC",
+                     "g.key < ?5)) AND " VISIBLE("g.", "?7") " "
+                     "ORDER BY g.updated_ms DESC, g.key DESC LIMIT ?6) x "
+                     "JOIN games g ON g.key = x.gk "
+                     "ORDER BY x.u DESC, x.gk DESC",
     [ST_EV_SEATED] =
         "INSERT INTO events (id, player_key, game_key, type, data, "
         "created_ms) SELECT " PG_EVENT_ID ", s.player_key, g.key, ?2, "
-        "CASE WHEN ?2 = 'turn' THEN " PG_EV_DATA(", 'deadline', " PG_ISO_MS(
-            PG_SEAT_DEADLINE) ", 'bank_ms', " PG_SEAT_BANK) " ELSE"
-                                                            " " PG_EV_DATA(
-                                                                "") " END, ?4 "
-                                                                    "FROM "
-                                                                    "seats s "
-                                                                    "JOIN "
-                                                                    "games g "
-                                                                    "ON g.key "
-                                                                    "= "
-                                                                    "s.game_"
-                                                                    "key WHERE "
-                                                                    "s.game_"
-                                                                    "key = ?1 "
-                                                                    "AND "
-                                                                    "s.player_"
-                                                                    "key IS "
-                                                                    "NOT NULL "
-                                                                    "AND "
-                                                                    "((?3 >> "
-                                                                    "s.seat) & "
-                                                                    "1) <> 0 "
-                                                                    "ORDER BY "
-                                                                    "s.seat",
+        "CASE WHEN ?2 = 'turn' THEN " PG_EV_DATA(
+            ", 'deadline', " PG_ISO_MS(PG_SEAT_DEADLINE) ", 'bank_ms', " PG_SEAT_BANK)
+            " ELSE " PG_EV_DATA("") " END, ?4 "
+                                    "FROM seats s JOIN games g ON g.key = "
+                                    "s.game_key WHERE s.game_key = ?1 AND "
+                                    "s.player_key IS NOT NULL AND "
+                                    "((?3 >> s.seat) & 1) <> 0 "
+                                    "ORDER BY s.seat",
     [ST_EV_INVITED] = "INSERT INTO events (id, player_key, game_key, type, "
                       "data, created_ms) SELECT " PG_EVENT_ID ", "
-                      "s.invited, g.key, 'invited', " PG_EV_DATA(
-                          "") ", ?2 "
-                              "FROM seats s JOIN games g ON g.key = s.game_key "
-                              "WHERE s.game_key = ?1 AND s.open = 1 "
-                              "AND s.invited IS NOT NULL ORDER BY s.seat",
+                      "s.invited, g.key, 'invited', " PG_EV_DATA("") ", ?2 "
+                      "FROM seats s JOIN games g ON g.key = s.game_key "
+                      "WHERE s.game_key = ?1 AND s.open = 1 "
+                      "AND s.invited IS NOT NULL ORDER BY s.seat",
     [ST_EV_DEADLINE] =
         "INSERT INTO events (id, player_key, game_key, type, data, "
         "created_ms) SELECT " PG_EVENT_ID ", s.player_key, g.key, "
-        "'deadline.soon', " PG_EV_DATA(", 'deadline', " PG_ISO_MS(
-            "?3") ", 'bank_ms', " PG_SEAT_BANK) ", ?4 FROM seats s JOIN games "
-                                                "g ON g.key = s.game_key "
-                                                "WHERE s.game_key = ?1 AND "
-                                                "s.seat = ?2 AND s.player_key "
-                                                "IS "
-                                                "NOT NULL",
+        "'deadline.soon', " PG_EV_DATA(
+            ", 'deadline', " PG_ISO_MS("?3") ", 'bank_ms', " PG_SEAT_BANK)
+            ", ?4 FROM seats s JOIN games g ON g.key = s.game_key "
+            "WHERE s.game_key = ?1 AND s.seat = ?2 AND s.player_key IS "
+            "NOT NULL",
     [ST_DLV_DONE] = "UPDATE deliveries SET attempts = attempts + 1, "
                     "in_flight = 0, last_ms = ?6, "
                     "last_status = nullif(?3, 0), "
@@ -236,6 +198,7 @@ static const char *const pg_sql[ST_COUNT] = {
         "pruned_key = GREATEST(event_horizons.pruned_key, "
         "excluded.pruned_key)",
 };
+/* clang-format on */
 
 /* ---- errors ---------------------------------------------------------- */
 
