@@ -442,6 +442,9 @@ def long_poll_wakes_on_the_move(binary):
         from_post, from_answer = [], []
         for i in range(6):
             g = game(s, gid, tok[1])
+            if g["status"] != "active":  # a random game may end in a few
+                gid, tok = create(s)     # moves (3 Daredevils, rules §4)
+                g = game(s, gid, tok[1])
             seat = g["to_act"][0]
             act = rng.choice(s.request("GET", "/v1/games/%s/actions" % gid, token=tok[seat]).json["actions"])
             # wait=999: only the move can answer it within the reader's
