@@ -89,7 +89,7 @@ stop_cluster() {
 			;;
 		esac
 	fi
-	rm -rf "$d/data" "$d/server.log" "$d/owner" "$d/$MARK"
+	rm -rf "${d:?}/data" "$d/server.log" "$d/owner" "${d:?}/$MARK"
 	rmdir "$d" 2>/dev/null || true
 }
 
