@@ -7,10 +7,24 @@ set -u
 build=${1:?usage: run.sh BUILD_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+# One throw-away PostgreSQL cluster for the whole run (tests/pg/cluster.sh),
+# stopped on exit: BOARDD_TEST_PG, its superuser connection string, is
+# exported to every suite (the PostgreSQL unit tests and the -pg pass).
+pgdir=$(mktemp -d /tmp/boardd-pg.XXXXXX)
+trap 'sh "$here/pg/cluster.sh" stop "$pgdir"; rm -f "$log"' EXIT
+trap 'exit 130' INT TERM HUP # through the EXIT trap: the cluster stops
 
 passed=0
 failed=0
+
+if BOARDD_TEST_PG=$(BOARDD_PG_OWNER=$$ sh "$here/pg/cluster.sh" start "$pgdir" 2>"$log"); then
+	export BOARDD_TEST_PG
+else
+	cat "$log"
+	echo "pg-cluster: no PostgreSQL cluster: counted as 1 failure; the -pg suites do not run"
+	failed=1
+	unset BOARDD_TEST_PG
+fi
 
 # run_suite NAME CMD...: runs one suite, adds its counts to the totals.
 run_suite() {
@@ -43,28 +57,54 @@ for t in "$build"/tests/test_*; do
 	suite=$(basename "$t" | sed 's/^test_//; s/_/-/g')
 	run_suite "$suite" "$t"
 done
-run_suite http /usr/bin/python3 "$here/http/test_http.py" "$build/boardd"
-run_suite live /usr/bin/python3 "$here/http/test_live.py" "$build/boardd"
-run_suite players /usr/bin/python3 "$here/http/test_players.py" "$build/boardd"
-run_suite games /usr/bin/python3 "$here/http/test_games.py" "$build/boardd"
-run_suite quantum-cards-http /usr/bin/python3 "$here/http/test_quantum_cards.py" "$build/boardd"
-run_suite break_review /usr/bin/python3 "$here/http/test_break_review.py" "$build/boardd"
-run_suite idem /usr/bin/python3 "$here/http/test_idem.py" "$build/boardd"
-run_suite webhooks /usr/bin/python3 "$here/http/test_webhooks.py" "$build/boardd"
-run_suite abuse /usr/bin/python3 "$here/http/test_abuse.py" "$build/boardd"
-run_suite framing /usr/bin/python3 "$here/http/test_framing.py" "$build/boardd"
-run_suite faults /usr/bin/python3 "$here/http/test_faults.py" "$build/boardd"
-run_suite properties-http /usr/bin/python3 "$here/http/test_properties.py" "$build/boardd"
-run_suite bots-http /usr/bin/python3 "$here/http/test_bots.py" "$build/boardd"
-run_suite contract /usr/bin/python3 "$here/http/test_contract.py" "$build/boardd"
-run_suite limits-http /usr/bin/python3 "$here/http/test_limits.py" "$build/boardd"
-run_suite clocks /usr/bin/python3 "$here/http/test_clocks.py" "$build/boardd"
-run_suite notify /usr/bin/python3 "$here/http/test_notify.py" "$build/boardd"
-run_suite lobby /usr/bin/python3 "$here/http/test_lobby.py" "$build/boardd"
-run_suite display-http /usr/bin/python3 "$here/http/test_display.py" "$build/boardd"
-run_suite ops /usr/bin/python3 "$here/http/test_ops.py" "$build/boardd"
-run_suite history /usr/bin/python3 "$here/http/test_history.py" "$build/boardd"
-run_suite records /usr/bin/python3 "$here/http/test_records.py" "$build/boardd"
+# The HTTP suites, "name script" a line: run on SQLite, then again on
+# PostgreSQL as <name>-pg (the harness's BOARDD_TEST_BACKEND=postgres).
+http_suites="
+http test_http.py
+live test_live.py
+players test_players.py
+games test_games.py
+quantum-cards-http test_quantum_cards.py
+break_review test_break_review.py
+idem test_idem.py
+webhooks test_webhooks.py
+abuse test_abuse.py
+framing test_framing.py
+faults test_faults.py
+properties-http test_properties.py
+bots-http test_bots.py
+contract test_contract.py
+limits-http test_limits.py
+clocks test_clocks.py
+notify test_notify.py
+lobby test_lobby.py
+display-http test_display.py
+ops test_ops.py
+history test_history.py
+records test_records.py
+"
+
+# http_pass SUFFIX: runs every HTTP suite once, its name followed by SUFFIX.
+http_pass() {
+	suffix=$1
+	set -f
+	# shellcheck disable=SC2086 # word splitting into name/script pairs
+	set -- $http_suites
+	set +f
+	while [ $# -ge 2 ]; do
+		run_suite "$1$suffix" /usr/bin/python3 "$here/http/$2" "$build/boardd" </dev/null
+		shift 2
+	done
+}
+
+http_pass ""
+# The same suites on PostgreSQL: a database of their own per harness.Server.
+if [ -n "${BOARDD_TEST_PG:-}" ]; then
+	BOARDD_TEST_BACKEND=postgres
+	export BOARDD_TEST_BACKEND
+	http_pass -pg
+	unset BOARDD_TEST_BACKEND
+fi
 # The spec through Redocly, swagger-parser and openapi-typescript (npm ci
 # into tools/openapi-lint/node_modules on first use).
 run_suite openapi-lint /bin/sh "$here/../tools/openapi-lint/lint.sh"

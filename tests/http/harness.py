@@ -1,15 +1,29 @@
 """harness.py: runs boardd as a real process on a loopback port with a real
-SQLite file, talks HTTP to it, and checks every response against
+store, talks HTTP to it, and checks every response against
 openapi/openapi.yaml.
 
+The store is a fresh SQLite file by default.  With BOARDD_TEST_BACKEND=postgres
+and BOARDD_TEST_PG set to a superuser connection string (tests/pg/cluster.sh
+start prints one; tests/run.sh starts the cluster), each Server gets a fresh
+PostgreSQL database of its own instead, kept across kill()/start() and
+dropped at cleanup().  Server.query reads (or writes) the store on either
+backend; a check that only means something for the SQLite file calls
+sqlite_only(reason), which skips the test on PostgreSQL with the reason
+printed (tests/README.md lists them).
+
 Uses only Debian's /usr/bin/python3 with python3-yaml and python3-jsonschema
-(installed by tools/deps.sh).  Tests are plain functions registered with
-@test; run_all() prints "<suite>: N passed, N failed".
+(and python3-psycopg2 on PostgreSQL), installed by tools/deps.sh.  Tests are
+plain functions registered with @test; run_all() prints
+"<suite>: N passed, N failed".
 """
+import contextlib
 import http.client
+import itertools
 import json
 import os
 import re
+import secrets
+import sqlite3
 import shutil
 import signal
 import socket
@@ -30,9 +44,39 @@ SPEC = yaml.safe_load(open(os.path.join(ROOT, "openapi", "openapi.yaml")))
 WRAP = shlex.split(os.environ.get("BOARDD_WRAP", ""))
 SLOW = 20 if WRAP else 1
 
+# The store backend the suites run on: "sqlite" (a file per Server) or
+# "postgres" (a database per Server on the cluster BOARDD_TEST_PG names).
+BACKEND = os.environ.get("BOARDD_TEST_BACKEND", "sqlite")
+POSTGRES = BACKEND == "postgres"
+PG_ADMIN = os.environ.get("BOARDD_TEST_PG", "")
+if BACKEND not in ("sqlite", "postgres"):
+    sys.exit("harness: BOARDD_TEST_BACKEND must be sqlite or postgres, not %r"
+             % BACKEND)
+if POSTGRES and not PG_ADMIN:
+    sys.exit("harness: BOARDD_TEST_BACKEND=postgres needs BOARDD_TEST_PG, a "
+             "superuser connection string (sh tests/pg/cluster.sh start DIR "
+             "prints one)")
+
 
 class Failure(Exception):
     pass
+
+
+class Skip(Exception):
+    """Raised by sqlite_only: the test does not run on this backend."""
+
+
+def sqlite_only(why):
+    """Skips the calling test on PostgreSQL: what it checks is a property
+    of the SQLite file (`why` says which); run_all prints the reason."""
+    if POSTGRES:
+        raise Skip("SQLite only: " + why)
+
+
+def note(what):
+    """Prints a line under the current test: a part of it that did not
+    run, and why (never a silent skip)."""
+    print("     " + what, flush=True)
 
 
 def check(cond, what):
@@ -73,9 +117,77 @@ LIMITS_OFF = ["--rate-limit", "off", "--max-conns-per-addr", "0",
               "--waiting-per-addr", "0"]
 
 
+# ---- PostgreSQL: one database per Server ----
+
+_pg_names = itertools.count()
+# The key file of each database a Server made, by connection string: a
+# Server given another's db= seals and opens secrets with the same key,
+# as a second SQLite server finds DB.key beside the file.
+_pg_keys = {}
+
+
+def _pg_connect(conninfo):
+    import psycopg2  # Debian's python3-psycopg2: only needed here
+    con = psycopg2.connect(conninfo)
+    con.autocommit = True
+    return con
+
+
+def _pg_admin(sql):
+    con = _pg_connect(PG_ADMIN)
+    try:
+        con.cursor().execute(sql)
+    finally:
+        con.close()
+
+
+def pg_create_database():
+    """Creates a fresh, uniquely named database on the test cluster;
+    returns its libpq keyword string (the admin string's host, port and
+    user with dbname= the new name)."""
+    import psycopg2.extensions
+    name = "boardd_test_%d_%d_%s" % (os.getpid(), next(_pg_names),
+                                     secrets.token_hex(3))
+    _pg_admin('CREATE DATABASE "%s"' % name)
+    return psycopg2.extensions.make_dsn(PG_ADMIN, dbname=name)
+
+
+def pg_drop_database(conninfo):
+    """Drops the database conninfo names, closing its sessions first."""
+    import psycopg2.extensions
+    name = psycopg2.extensions.parse_dsn(conninfo)["dbname"]
+    _pg_admin('DROP DATABASE IF EXISTS "%s" WITH (FORCE)' % name)
+
+
+def store_query(db, sql, params=()):
+    """Runs one SQL statement on the store `db` names (a SQLite path or,
+    on PostgreSQL, a connection string), in a connection of its own, and
+    returns its rows as a list of tuples ([] for a statement without rows).
+    Write the SQL with ? placeholders and portable SQL: on PostgreSQL the
+    ?s become %s, and bytea comes back as bytes, as SQLite's BLOB does."""
+    if not POSTGRES:
+        con = sqlite3.connect(db, isolation_level=None)
+        try:
+            return con.execute(sql, params).fetchall()
+        finally:
+            con.close()
+    con = _pg_connect(db)
+    try:
+        cur = con.cursor()
+        cur.execute(sql.replace("%", "%%").replace("?", "%s"), tuple(params))
+        rows = cur.fetchall() if cur.description is not None else []
+        return [tuple(bytes(v) if isinstance(v, memoryview) else v for v in r)
+                for r in rows]
+    finally:
+        con.close()
+
+
 class Server:
     """One boardd process on a fresh port; the database survives restarts.
-    limits=True keeps the server's default limits (test_limits.py)."""
+    limits=True keeps the server's default limits (test_limits.py).
+    self.db is the store: the SQLite file's path, or on PostgreSQL the
+    database's connection string (a fresh database unless db= names
+    another Server's)."""
 
     def __init__(self, binary, db=None, extra=(), limits=False, preexec=None,
                  quiet=True):
@@ -86,7 +198,18 @@ class Server:
         self.binary = binary
         self.preexec = preexec
         self.dir = tempfile.mkdtemp(prefix="boardd-test-")
+        self.own_db = False  # on PostgreSQL: cleanup() drops the database
+        if POSTGRES:
+            if db is None:
+                db = pg_create_database()
+                _pg_keys[db] = os.path.join(self.dir, "server.key")
+                self.own_db = True
         self.db = db or os.path.join(self.dir, "test.db")
+        # The server key file: beside a SQLite file (boardd's default);
+        # for a PostgreSQL database, in the directory of the Server that
+        # made it (passed with --secret-key).
+        self.key = (_pg_keys.get(self.db, os.path.join(self.dir, "server.key"))
+                    if POSTGRES else self.db + ".key")
         self.port = None  # the port the server bound; new at each start
         self.extra = ([] if limits else LIMITS_OFF) + list(extra)
         self.proc = None
@@ -98,9 +221,10 @@ class Server:
         (no race with another process for one picked here) and prints
         "boardd: listening on http://127.0.0.1:PORT" on stderr, which is
         read from the log; self.port is that port until the next start."""
-        args = WRAP + [self.binary, "--addr", "127.0.0.1", "--port", "0",
-                "--db", self.db, "--sync", "normal"] + \
-            (["--quiet"] if self.quiet else []) + self.extra
+        args = WRAP + [self.binary, "--addr", "127.0.0.1", "--port", "0"] + \
+            self.store_args(sync="normal") + \
+            (["--quiet"] if self.quiet else []) + \
+            self.extra
         logf = open(self.log, "ab")
         start_at = logf.tell()
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL,
@@ -147,8 +271,126 @@ class Server:
             if rc != 0:
                 raise Failure("server exit %s: %s" % (rc, open(self.log).read()[-3000:]))
 
+    def store_args(self, sync=None):
+        """The store flags of a boardd on this Server's store, for a test
+        that runs the binary itself: --db, and on PostgreSQL --secret-key
+        with the key file (SQLite finds DB.key beside the file).
+        sync="normal"/"full": SQLite's synchronous mode (--sync), which
+        PostgreSQL does not take (it commits durably:
+        synchronous_commit=on)."""
+        if POSTGRES:
+            return ["--db", self.db, "--secret-key", self.key]
+        return ["--db", self.db] + (["--sync", sync] if sync else [])
+
+    def store_bytes(self):
+        """Every byte the store holds at rest, to search for what must not
+        be there in the clear (call it after stop()).  SQLite: the file and
+        its WAL.  PostgreSQL: after a CHECKPOINT, the database's own files
+        (base/OID) and the cluster's WAL (pg_wal): what a copy of the data
+        directory gives."""
+        if not POSTGRES:
+            return b"".join(open(p, "rb").read() for p in (self.db, self.db + "-wal")
+                            if os.path.exists(p))
+        self.query("CHECKPOINT")
+        (data,), = self.query("SHOW data_directory")
+        (oid,), = self.query("SELECT oid FROM pg_database "
+                             "WHERE datname = current_database()")
+        out = []
+        for sub in (os.path.join("base", str(oid)), "pg_wal"):
+            top = os.path.join(data, sub)
+            for name in sorted(os.listdir(top)):
+                path = os.path.join(top, name)
+                if os.path.isfile(path):
+                    with open(path, "rb") as f:
+                        out.append(f.read())
+        return b"".join(out)
+
+    def break_store(self):
+        """Takes the store away from under the running server, as a
+        failed disk or database would: SQLite: the file, its WAL and
+        shared memory are unlinked; PostgreSQL: the database refuses new
+        connections and the server's sessions are terminated."""
+        if not POSTGRES:
+            for suffix in ("", "-wal", "-shm"):
+                if os.path.exists(self.db + suffix):
+                    os.unlink(self.db + suffix)
+            return
+        import psycopg2.extensions
+        name = psycopg2.extensions.parse_dsn(self.db)["dbname"]
+        _pg_admin('ALTER DATABASE "%s" WITH ALLOW_CONNECTIONS false' % name)
+        _pg_admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                  "WHERE datname = '%s' AND pid <> pg_backend_pid()" % name)
+
+    def query(self, sql, params=()):
+        """store_query on this Server's store: rows as a list of tuples."""
+        return store_query(self.db, sql, params)
+
+    @contextlib.contextmanager
+    def write_lock_held(self):
+        """Another client holds the store's write lock while the block
+        runs (every write waits for it; reads go on); released, with
+        nothing written, at the end.  SQLite: BEGIN IMMEDIATE on a
+        connection of its own.  PostgreSQL: a transaction holding every
+        table of the schema IN EXCLUSIVE MODE (which only plain reads,
+        ACCESS SHARE, pass)."""
+        if not POSTGRES:
+            holder = sqlite3.connect(self.db, timeout=0, isolation_level=None)
+            holder.execute("BEGIN IMMEDIATE")
+        else:
+            holder = _pg_connect(self.db)
+            holder.autocommit = False
+            cur = holder.cursor()
+            cur.execute("SELECT tablename FROM pg_tables "
+                        "WHERE schemaname = current_schema() ORDER BY 1")
+            tables = [r[0] for r in cur.fetchall()]
+            cur.execute("LOCK TABLE %s IN EXCLUSIVE MODE"
+                        % ", ".join('"%s"' % t for t in tables))
+        try:
+            yield
+        finally:
+            if not POSTGRES:
+                holder.execute("ROLLBACK")
+            else:
+                holder.rollback()
+            holder.close()
+
+    def integrity(self):
+        """The store's own consistency checks; returns what they found
+        wrong ([]: nothing).  SQLite: PRAGMA integrity_check and
+        foreign_key_check.  PostgreSQL (which enforces foreign keys on
+        every write itself): amcheck's bt_index_check with heapallindexed
+        on every B-tree index of the schema (each index agrees with
+        itself and holds every row of its table)."""
+        if not POSTGRES:
+            bad = [r[0] for r in self.query("PRAGMA integrity_check")
+                   if r[0] != "ok"]
+            bad += ["foreign key: %r" % (r,)
+                    for r in self.query("PRAGMA foreign_key_check")]
+            return bad
+        self.query("CREATE EXTENSION IF NOT EXISTS amcheck")
+        bad = []
+        for name, in self.query(
+                "SELECT c.relname FROM pg_index i "
+                "JOIN pg_class c ON c.oid = i.indexrelid "
+                "JOIN pg_am a ON a.oid = c.relam "
+                "JOIN pg_namespace n ON n.oid = c.relnamespace "
+                "WHERE a.amname = 'btree' AND n.nspname = current_schema() "
+                "ORDER BY 1"):
+            try:
+                self.query("SELECT bt_index_check(?::regclass, true)", (name,))
+            except Exception as e:  # psycopg2.Error: amcheck found damage
+                bad.append("%s: %s" % (name, str(e).strip()))
+        return bad
+
     def cleanup(self):
         shutil.rmtree(self.dir, ignore_errors=True)
+        if self.own_db:
+            if self.proc and self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()
+            pg_drop_database(self.db)
+            _pg_keys.pop(self.db, None)
+            self.own_db = False
 
     def request(self, method, path, body=None, token=None, headers=None,
                 raw=None, validate=True):
@@ -330,9 +572,16 @@ def test(fn):
     return fn
 
 
-def run_all(suite):
+def run_all(suite, suffix=True):
+    """Runs the registered tests (or those named after the binary) and
+    prints the closing line; on PostgreSQL the suite is named
+    <suite>-pg (tests/run.sh runs each HTTP suite on both backends),
+    unless suffix=False (a suite that runs on PostgreSQL only)."""
+    if POSTGRES and suffix:
+        suite += "-pg"
     binary = sys.argv[1]
     passed = failed = 0
+    skipped = []
     only = sys.argv[2:] or None
     for fn in _tests:
         if only and fn.__name__ not in only:
@@ -342,10 +591,16 @@ def run_all(suite):
             fn(binary)
             passed += 1
             print("ok   %s (%.1fs)" % (fn.__name__, time.time() - t0), flush=True)
+        except Skip as e:
+            skipped.append(fn.__name__)
+            print("skip %s on %s: %s" % (fn.__name__, BACKEND, e), flush=True)
         except Exception as e:  # a failed check or a crash of the test
             failed += 1
             print("FAIL %s: %s" % (fn.__name__, e), flush=True)
             if not isinstance(e, Failure):
                 traceback.print_exc()
+    if skipped:
+        print("%s: %d skipped on %s (not counted): %s"
+              % (suite, len(skipped), BACKEND, ", ".join(skipped)))
     print("%s: %d passed, %d failed" % (suite, passed, failed))
     sys.exit(1 if failed else 0)

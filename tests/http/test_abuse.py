@@ -10,8 +10,9 @@ are is make bench's business, never asserted here); each attack prints the clien
 suite ends with a table of them.  After the attack the server must still
 answer, every move it acknowledged must be in its game's log exactly once,
 at its seq, as posted; then the server must exit cleanly on SIGTERM (exit
-0: under ASan, no leak) and SQLite's integrity and foreign-key checks must
-pass on its database file.
+0: under ASan, no leak) and the store's integrity checks must pass on its
+database (Server.integrity: SQLite's integrity and foreign-key checks, or
+amcheck on PostgreSQL).
 
 Every answer an attack gets is checked against openapi/openapi.yaml
 (harness.validate_raw: boardd's answers by their route, libmicrohttpd's
@@ -26,7 +27,6 @@ import os
 import random
 import resource
 import socket
-import sqlite3
 import threading
 import time
 
@@ -292,14 +292,8 @@ def attack(binary, name, extra=()):
         check(s.request("GET", "/healthz").status == 200, "healthz after the attack")
         good.check_logs()
         s.stop()
-        db = sqlite3.connect(s.db)
-        try:
-            check(db.execute("PRAGMA integrity_check").fetchall() == [("ok",)],
-                  "integrity_check")
-            check(db.execute("PRAGMA foreign_key_check").fetchall() == [],
-                  "foreign_key_check")
-        finally:
-            db.close()
+        bad = s.integrity()
+        check(bad == [], "integrity: %s" % bad)
     finally:
         if good:
             good.halt.set()

@@ -17,7 +17,6 @@ The server runs with --bot-ms 20 so that searches stay short.
 Usage: test_bots.py BOARDD [test names...]"""
 import json
 import random
-import sqlite3
 import time
 
 from gamehelp import AA, actions, game, move_log, read_stream, server
@@ -310,18 +309,16 @@ def bots_play_out_a_game_every_person_left(binary):
 
 # ---- restarts ----
 
-def truncate_to_bot_turn(db, gid, bot):
-    """Rewinds game gid in the database file to just before the bot's last
-    move: the state a crash between a person's move and the bot's leaves."""
-    con = sqlite3.connect(db)
-    key, = con.execute("SELECT key FROM games WHERE id = ?", (gid,)).fetchone()
-    last, = con.execute("SELECT max(seq) FROM moves WHERE game_key = ? AND seat = ?",
-                        (key, bot)).fetchone()
-    con.execute("DELETE FROM moves WHERE game_key = ? AND seq >= ?", (key, last))
-    con.execute("UPDATE games SET seq = ?, to_act = ?, status = 'active', result = NULL "
-                "WHERE key = ?", (last - 1, 1 << bot, key))
-    con.commit()
-    con.close()
+def truncate_to_bot_turn(s, gid, bot):
+    """Rewinds game gid in the stopped server's store to just before the
+    bot's last move: the state a crash between a person's move and the
+    bot's leaves."""
+    (key,), = s.query("SELECT key FROM games WHERE id = ?", (gid,))
+    (last,), = s.query("SELECT max(seq) FROM moves WHERE game_key = ? AND seat = ?",
+                       (key, bot))
+    s.query("DELETE FROM moves WHERE game_key = ? AND seq >= ?", (key, last))
+    s.query("UPDATE games SET seq = ?, to_act = ?, status = 'active', result = NULL "
+            "WHERE key = ?", (last - 1, 1 << bot, key))
     return last - 1
 
 
@@ -341,7 +338,7 @@ def a_pending_bot_turn_is_played_after_sigkill(binary):
             g = s.request("POST", "/v1/games/%s/moves" % gid, {"action": rng.choice(acts)},
                           token=tok).json
         s.kill()
-        seq = truncate_to_bot_turn(s.db, gid, 1)
+        seq = truncate_to_bot_turn(s, gid, 1)
         s.start()
         g = poll(s, gid, seq)
         # The bot may owe more than one move in a row (a turn, then a

@@ -21,7 +21,6 @@ The server runs with --clock-min-seconds 1 (a documented operator flag)
 so that deadlines pass in a second or two.
 Usage: test_clocks.py BOARDD [test names...]"""
 import json
-import sqlite3
 import time
 
 from gamehelp import AA, actions, game, move, read_stream, server
@@ -283,7 +282,8 @@ def forfeit_with_three_seats_resigns_and_the_game_goes_on(binary):
 
 @test
 def a_late_move_is_refused_and_the_timeout_lands(binary):
-    # Another process holds the database's write lock, so the scheduler
+    # Another process holds the database's write lock (Server.write_lock_held:
+    # on PostgreSQL, every table IN EXCLUSIVE MODE), so the scheduler
     # cannot write the timeout yet; the late move is refused before any
     # write, from the deadline alone.
     with clock_server(binary, ["--write-wait", "100"]) as s:
@@ -292,18 +292,13 @@ def a_late_move_is_refused_and_the_timeout_lands(binary):
         g = game(s, gid)
         (late,) = g["to_act"]
         act = actions(s, gid, toks[late])[0]
-        holder = sqlite3.connect(s.db, timeout=0, isolation_level=None)
-        holder.execute("BEGIN IMMEDIATE")
-        try:
+        with s.write_lock_held():
             time.sleep(1.5)
             r = move(s, gid, toks[late], act)
             check(r.status == 409 and r.json["type"] == "urn:boardd:problem:deadline-passed",
                   "a late move: 409 deadline-passed: %r" % r)
             check("deadline passed" in r.json["detail"], "the detail says so: %r" % r.json)
             check(game(s, gid)["seq"] == 0, "nothing changed")
-        finally:
-            holder.execute("ROLLBACK")
-            holder.close()
         g = wait_seq(s, gid, 1)
         m = log(s, gid)
         check(m[0]["seat"] == late and m[0].get("by") == "timeout",

@@ -24,7 +24,6 @@ docs/history.md), against the real boardd binary.
 Usage: test_history.py BOARDD [test names...]"""
 import json
 import random
-import sqlite3
 import time
 
 from gamehelp import create_game, parse_events, read_stream, server
@@ -279,13 +278,9 @@ def a_resigned_chain_over_a_multiple_of_64_keeps_its_snapshot(binary):
             if g["seq"] // 64 != before // 64 and g["seq"] % 64 != 0:
                 stepped += 1
         s.stop()
-        con = sqlite3.connect(s.db)
-        try:
-            snaps = [r[0] for r in con.execute(
-                "SELECT s.seq FROM snapshots s JOIN games g ON g.key = s.game_key "
-                "WHERE g.id = ? ORDER BY s.seq", (gid,))]
-        finally:
-            con.close()
+        snaps = [r[0] for r in s.query(
+            "SELECT s.seq FROM snapshots s JOIN games g ON g.key = s.game_key "
+            "WHERE g.id = ? ORDER BY s.seq", (gid,))]
         for k in range(1, g["seq"] // 64 + 1):
             check(any(64 * k <= q < 64 * (k + 1) for q in snaps),
                   "a snapshot between %d and %d: %r" % (64 * k, 64 * (k + 1) - 1, snaps))

@@ -5,7 +5,7 @@ import random
 import threading
 import uuid
 
-from harness import check, run_all, test, SPEC, ROOT
+from harness import check, run_all, sqlite_only, test, SPEC, ROOT
 from gamehelp import (AA, server, create, game, actions, move, play_random, acknowledged_in_logs,
                       move_log, read_stream, views)
 
@@ -393,7 +393,6 @@ def move_log_pages_and_snapshots(binary):
     without them (replayed from the seed, which writes one back), and with
     snapshots that must be ignored (a foreign rules version, bytes of the
     wrong length)."""
-    import sqlite3
     rng = random.Random(13)
     with server(binary) as s:
         r = s.request("POST", "/v1/games", {"game": "quantum", "seats": 2})
@@ -418,19 +417,14 @@ def move_log_pages_and_snapshots(binary):
         path = "/v1/games/%s/events?after=%d" % (gid, seq - 3)
         ev = read_stream(s.port, path, tok[0], {"Accept": "application/x-ndjson"}, 3)
         s.stop()
-        db = sqlite3.connect(s.db)
-        snaps = [r[0] for r in db.execute(
+        snaps = [r[0] for r in s.query(
             "SELECT s.seq FROM snapshots s JOIN games g ON g.key = s.game_key WHERE g.id = ? "
             "ORDER BY s.seq", (gid,))]
         check(snaps == [64], "a snapshot at 64: %r" % snaps)
-        db.close()
 
         def cold(sql=None, params=()):
             if sql:
-                db = sqlite3.connect(s.db)
-                db.execute(sql, params)
-                db.commit()
-                db.close()
+                s.query(sql, params)
             s.start()
             check(views(s, gid, tok) == before, "views and logs as before (%s)" % sql)
             check(read_stream(s.port, path, tok[0], {"Accept": "application/x-ndjson"}, 3) == ev,
@@ -439,12 +433,10 @@ def move_log_pages_and_snapshots(binary):
 
         cold()
         cold("DELETE FROM snapshots")
-        db = sqlite3.connect(s.db)
-        check([r[0] for r in db.execute("SELECT seq FROM snapshots")] == [64],
+        check([r[0] for r in s.query("SELECT seq FROM snapshots")] == [64],
               "a replay from the seed wrote the last snapshot it crossed back")
-        db.close()
         cold("UPDATE snapshots SET rules_version = rules_version + 1")
-        cold("UPDATE snapshots SET state = x'00'")
+        cold("UPDATE snapshots SET state = ?", (b"\x00",))
         s.start()
 
 
@@ -452,8 +444,10 @@ def move_log_pages_and_snapshots(binary):
 def one_process_owns_a_database(binary):
     """A second boardd on the same SQLite file exits at once with a clear
     error (its game table in memory would not see the first one's
-    writes); after the first stops, the file opens again."""
+    writes); after the first stops, the file opens again.  (On PostgreSQL
+    several processes share a database: test_nodes.py.)"""
     import subprocess
+    sqlite_only("the exclusive lock on the database file")
     with server(binary) as s:
         p = subprocess.run([binary, "--addr", "127.0.0.1", "--port", "0", "--db", s.db,
                             "--quiet"], capture_output=True, timeout=30)

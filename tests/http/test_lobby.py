@@ -6,7 +6,6 @@ revoking them, attaching a seat token to a player), each with its
 refusals, which change nothing in the database.  Real binary, real SQLite
 file.  Usage: test_lobby.py BOARDD [test names...]"""
 import os
-import sqlite3
 import subprocess
 import time
 
@@ -42,11 +41,7 @@ def ticket(s, token, url, status=201):
 
 def rows(s, sql):
     """What the database holds (read beside the server: WAL readers)."""
-    db = sqlite3.connect(s.db)
-    try:
-        return db.execute(sql).fetchall()
-    finally:
-        db.close()
+    return s.query(sql)
 
 
 def dump(s):
@@ -191,8 +186,8 @@ def the_access_log_shows_no_query(binary):
     d.stop()
     log = os.path.join(d.dir, "access.log")
     with open(log, "wb") as f:
-        p = subprocess.Popen(WRAP + [binary, "--addr", "127.0.0.1", "--port", "0", "--db", d.db,
-                                     "--sync", "normal", "--rate-limit", "off"], stderr=f)
+        p = subprocess.Popen(WRAP + [binary, "--addr", "127.0.0.1", "--port", "0"] +
+                             d.store_args(sync="normal") + ["--rate-limit", "off"], stderr=f)
     try:
         port = None
         deadline = time.time() + 10 * SLOW

@@ -22,7 +22,6 @@ seconds.  Usage: test_notify.py BOARDD [test names...]"""
 import base64
 import json
 import os
-import sqlite3
 import stat
 import subprocess
 import time
@@ -243,25 +242,19 @@ def webhook_secrets_are_sealed_at_rest(binary):
             secret = hook(s, at, rec.url("/a"))
             rec.secrets["/a"] = secret
             raw = base64.b64decode(secret[len("whsec_"):])
-            keyfile = s.db + ".key"
+            keyfile = s.key
             st = os.stat(keyfile)
             check(stat.S_IMODE(st.st_mode) == 0o600 and st.st_size == 32,
                   "the key file: mode %o, %d bytes" % (stat.S_IMODE(st.st_mode), st.st_size))
             s.stop()
-            blob = b"".join(open(p, "rb").read() for p in (s.db, s.db + "-wal")
-                            if os.path.exists(p))
+            blob = s.store_bytes()
             check(raw not in blob and secret.encode() not in blob and
                   base64.b64encode(raw) not in blob, "the database does not hold the secret")
             # a secret stored clear (as before migration 0010) is sealed
             # at start; deliveries are signed with it
-            con = sqlite3.connect(s.db)
-            con.execute("UPDATE webhooks SET secret = ?, sealed = 0", (raw,))
-            con.commit()
-            con.close()
+            s.query("UPDATE webhooks SET secret = ?, sealed = 0", (raw,))
             s.start()
-            con = sqlite3.connect(s.db)
-            row = con.execute("SELECT sealed, secret FROM webhooks").fetchone()
-            con.close()
+            (row,) = s.query("SELECT sealed, secret FROM webhooks")
             check(row[0] == 1 and row[1] != raw, "sealed at start: %r" % (row,))
             timed_game(s, at, bob, bt, {"move_seconds": 3600})
             got = wait_for(lambda: rec.delivered("/a"), "a delivery signed with the secret")
@@ -272,13 +265,13 @@ def webhook_secrets_are_sealed_at_rest(binary):
             with open(keyfile, "wb") as f:
                 f.write(os.urandom(32))
             os.chmod(keyfile, 0o600)
-            p = subprocess.run([binary, "--port", "0", "--db", s.db, "--quiet"],
+            p = subprocess.run([binary, "--port", "0"] + s.store_args() + ["--quiet"],
                                capture_output=True, timeout=30)
             check(p.returncode != 0 and b"does not open" in p.stderr,
                   "a wrong key: %r" % p.stderr[-300:])
             os.replace(keyfile + ".kept", keyfile)
             os.chmod(keyfile, 0o644)
-            p = subprocess.run([binary, "--port", "0", "--db", s.db, "--quiet"],
+            p = subprocess.run([binary, "--port", "0"] + s.store_args() + ["--quiet"],
                                capture_output=True, timeout=30)
             check(p.returncode != 0 and b"chmod 600" in p.stderr,
                   "a key others may read: %r" % p.stderr[-300:])

@@ -318,17 +318,13 @@ def seed_format_1_games_still_replay(binary):
     64-bit seed, no commitment): two such games with the same seed deal
     the same, play on after a restart, reveal their seed at the end, and
     their records import and verify."""
-    import sqlite3
     rng = random.Random(9)
     with server(binary) as s:
         games = [create_game(s, game, 2) for game in (AA, AA, QT)]
         s.stop()
-        db = sqlite3.connect(s.db)
         for gid, _ in games:
-            db.execute("UPDATE games SET seed_format = 1, seed = 12345, secret = NULL, salt = NULL "
-                       "WHERE id = ?", (gid,))
-        db.commit()
-        db.close()
+            s.query("UPDATE games SET seed_format = 1, seed = 12345, secret = NULL, salt = NULL "
+                    "WHERE id = ?", (gid,))
         s.start()
         views = [s.request("GET", "/v1/games/%s" % gid).json for gid, _ in games]
         for g in views:
@@ -432,11 +428,8 @@ def a_script_survives_snapshots_and_restarts(binary):
         log = move_log(s, gid, validate=False)
         check(log["seq"] > 64, "past the first snapshot: %d moves" % log["seq"])
         s.stop()
-        import sqlite3
-        db = sqlite3.connect(s.db)
-        snaps = db.execute("SELECT count(*) FROM snapshots s JOIN games g ON g.key = s.game_key "
-                           "WHERE g.id = ? AND s.seq = 64", (gid,)).fetchone()[0]
-        db.close()
+        (snaps,), = s.query("SELECT count(*) FROM snapshots s JOIN games g ON g.key = s.game_key "
+                            "WHERE g.id = ? AND s.seq = 64", (gid,))
         check(snaps == 1, "a snapshot at 64")
         s.start()
         after = [s.request("GET", "/v1/games/%s" % gid, token=t, validate=False).json for t in tokens]
