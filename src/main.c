@@ -652,6 +652,11 @@ int main(int argc, char **argv)
 		service_on_move(svc, hub_on_move, hub);
 		service_webhook_policy(svc, c.hook_private);
 		store_on_change(st, on_change, &wakers);
+		if (service_listen(svc) < 0) { /* several nodes: PostgreSQL */
+			log_error("boardd", "cannot listen for the other "
+			                    "nodes' changes");
+			goto out_service;
+		}
 	}
 	if (svc) {
 		service_clock_min(svc, (unsigned)c.clock_min);
@@ -703,6 +708,7 @@ out_service:
 	/* The bot worker first: its moves reach both listeners. */
 	if (svc)
 		service_bots_stop(svc);
+	store_unlisten(st); /* the other nodes' changes reach both too */
 	store_on_change(st, NULL, NULL);
 	hooks_stop(hooks);
 	if (svc)

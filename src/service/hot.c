@@ -309,6 +309,22 @@ void hot_write_end_all(struct hot_table *t, const char *id)
 	atomic_fetch_sub(&t->all_pending, 1);
 }
 
+void hot_forget(struct hot_table *t, const char *id)
+{
+	mark(t, id, 0);
+}
+
+void hot_clear(struct hot_table *t)
+{
+	for (int i = 0; i < HOT_SHARDS; i++) {
+		struct hot_shard *s = &t->shards[i];
+		pthread_mutex_lock(&s->lock);
+		while (s->oldest)
+			unlink_node(s, s->oldest);
+		pthread_mutex_unlock(&s->lock);
+	}
+}
+
 size_t hot_count(struct hot_table *t)
 {
 	size_t n = 0;

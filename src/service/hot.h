@@ -93,6 +93,15 @@ void hot_write_end(struct hot_table *t, const char *id);
 void hot_write_begin_all(struct hot_table *t);
 void hot_write_end_all(struct hot_table *t, const char *id);
 
+/* Drops game id's entry, and whatever a read that missed before this
+ * call would keep (its ticket fails): another node changed the game
+ * (remote.c). */
+void hot_forget(struct hot_table *t, const char *id);
+
+/* Drops every entry (tickets taken before fail only while a
+ * hot_write_begin_all is open: call it inside one). */
+void hot_clear(struct hot_table *t);
+
 /* How many entries the table holds now. */
 size_t hot_count(struct hot_table *t);
 

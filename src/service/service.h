@@ -295,6 +295,17 @@ typedef void (*service_move_fn)(void *ctx, int64_t game_key, uint64_t seq);
 /* Sets the one move listener (NULL to clear).  Call before serving. */
 void service_on_move(struct service *svc, service_move_fn fn, void *ctx);
 
+/* Several nodes on one PostgreSQL database (store.h, "what other
+ * processes change"; docs/read-path.md): listens for the other nodes'
+ * changes, so that this node drops its hot entry of a game another node
+ * changed (and bypasses its hot table while a change may go untold) and
+ * the move listener hears of their moves, which wakes this node's
+ * long-polls and streams.  Call once, after service_on_move and
+ * store_on_change; stop it with store_unlisten before the service and
+ * the listeners go.  On SQLite it does nothing.  0 or store_listen's
+ * error. */
+int service_listen(struct service *svc);
+
 /* For a long-poll: game `id`'s store key, current seq and whether it is
  * finished (nothing more will come), with `token` checked as GET
  * /v1/games/{id} checks it (NULL: a spectator).  Errors as

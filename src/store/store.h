@@ -147,6 +147,50 @@ void store_write_stats(struct store *s, struct store_write_stats *out);
 /* Closes every connection and frees the store.  NULL is a no-op. */
 void store_close(struct store *s);
 
+/* ---- what other processes change (PostgreSQL) -------------------------
+ *
+ * On PostgreSQL several boardd processes (nodes) may share one database
+ * (docs/read-path.md, "Several processes on one database").  Every
+ * committed change of a game's row or seats, and every new event of a
+ * player, is sent on channel `boardd` by the triggers of
+ * sql/postgres/0002_notify.sql, with the node that made it (each
+ * connection sets boardd.node to its store's random node id).  A store
+ * that listens hears the changes of the OTHER nodes only: its own writes
+ * are told by their callers, as on SQLite.
+ *
+ * The callbacks run on the listener's own thread, never with a store lock
+ * held; they must be quick and must not call the store.
+ *   game(ctx, key, id, seq)  game `key` (public id, STORE_ID_LEN digits)
+ *                            changed on another node; its seq is now seq
+ *                            (a seat change tells the current seq);
+ *   lost(ctx)                from now on a change may go untold: first
+ *                            of all, before the first LISTEN, and
+ *                            whenever the listening connection is lost;
+ *   back(ctx)                listening again (after each lost): every
+ *                            change committed from now on is told.
+ * lost and back alternate, lost first.  A player's new event calls the
+ * store_on_change listener with the player's key, as a local commit does.
+ * A node between lost and back must not trust what it cached; the server
+ * bypasses its hot table then (src/service/remote.c). */
+struct store_remote {
+	void (*game)(void *ctx, int64_t key, const char *id, uint64_t seq);
+	void (*lost)(void *ctx);
+	void (*back)(void *ctx);
+};
+
+/* Starts listening with r's callbacks (r is borrowed and must outlive
+ * the store), on a thread and a connection of its own that reconnects
+ * every second while the database is away; at most once per store.
+ * store_unlisten (or store_close) stops it.  On SQLite it does
+ * nothing (one process owns the file) and returns 0.  0, BD_ENOMEM, or
+ * BD_EINTERNAL when the thread cannot start or it already listens. */
+int store_listen(struct store *s, const struct store_remote *r, void *ctx);
+
+/* Stops listening (joins the thread: no callback runs after it returns),
+ * so that what the callbacks use may go before the store does.  No
+ * listener: no-op. */
+void store_unlisten(struct store *s);
+
 /* Whether the store can still write: 0, or BD_EUNAVAILABLE when the file
  * it opened was deleted or replaced (its path names no file or another
  * one).  One stat(2); it never waits for a lock. */

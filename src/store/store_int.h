@@ -218,6 +218,8 @@ struct pg_result;    /* libpq-fe.h's PGresult */
 
 /* One pooled connection: SQLite's (db set, pg NULL) or PostgreSQL's (pg
  * set, db NULL). */
+#define STORE_NODE_LEN 16 /* hex digits of a node id */
+
 struct conn {
 	struct sqlite3 *db; /* SQLite: opened NOMUTEX, one thread at a time */
 	struct sqlite3_stmt *st[ST_COUNT]; /* SQLite: prepared once, reset
@@ -226,6 +228,8 @@ struct conn {
 	unsigned char prepared[ST_COUNT];  /* PostgreSQL: 1 once statement i
 	                                      is prepared on pg (store_pg.c) */
 	int64_t changes; /* rows the last statement changed (store__changes) */
+	const char *node; /* PostgreSQL: its store's node id (store.h, "what
+	                     other processes change"), set as boardd.node */
 	int checked_out; /* 1 while a call holds it; under s->mu */
 	int64_t touched[64]; /* players the open transaction concerns
 	                        (store_events.c), told after its commit */
@@ -276,6 +280,9 @@ struct store {
 	char *path;                /* the database file's path (SQLite) or
 	                              libpq connection string, malloc'd */
 	int pg;                    /* 1: the PostgreSQL backend (store_pg.c) */
+	char node[STORE_NODE_LEN + 1]; /* PostgreSQL: this store's random
+	                                  node id, lowercase hex */
+	struct pg_listen *listen;      /* store_listen's, or NULL */
 	int owner_fd;              /* store_config.exclusive: PATH.lock,
 	                              flock'ed while open; else -1 */
 	int nconns;                /* pool size, >= 1 */
@@ -435,6 +442,11 @@ int store__pg_connect(struct conn *c, const char *conninfo, int lock_wait_ms,
 int store__pg_migrate(struct conn *c, char *err, size_t errlen);
 
 void store__pg_close(struct conn *c);
+
+/* store_listen on PostgreSQL; and its end, in store_close before the
+ * pool closes (NULL listener: no-op). */
+int store__pg_listen(struct store *s, const struct store_remote *r, void *ctx);
+void store__pg_listen_stop(struct store *s);
 
 /* store__run, store__query_i64 and the row readers on PostgreSQL. */
 int store__pg_run(struct conn *c, enum stmt id, const struct arg *a, int n,

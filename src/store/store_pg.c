@@ -12,9 +12,14 @@
  * come back as text (bytea in hex, decoded on demand; booleans 't'/'f'
  * read as 1/0).
  */
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libpq-fe.h>
 
@@ -227,10 +232,15 @@ static int pg_fail(struct conn *c, const PGresult *res)
 			return BD_ENOSPACE;
 		if (strcmp(state, "53200") == 0)
 			return BD_ENOMEM;
-		if (strncmp(state, "08", 2) == 0 ||
+		/* (08P01, a protocol violation, is a bug of ours: below) */
+		if ((strncmp(state, "08", 2) == 0 &&
+		     strcmp(state, "08P01") != 0) ||
 		    strncmp(state, "57P", 3) == 0 ||
-		    strcmp(state, "53300") == 0)
+		    strcmp(state, "53300") == 0) {
+			log_error("store", "postgresql unavailable (%s): %s",
+			          state, PQresultErrorMessage(res));
 			return BD_EUNAVAILABLE;
+		}
 	}
 	log_error("store", "postgresql error %s: %s", state ? state : "?",
 	          res ? PQresultErrorMessage(res) : PQerrorMessage(c->pg));
@@ -276,11 +286,13 @@ static int pg_exec(struct conn *c, const char *sql)
  * bound on how long a statement waits for a row lock (another node's). */
 static int pg_session(struct conn *c, int lock_wait_ms)
 {
-	char sql[160];
+	char sql[224];
+	/* boardd.node: which node made a change, for the triggers of
+	 * sql/postgres/0002_notify.sql (a lowercase hex id: no quoting) */
 	snprintf(sql, sizeof sql,
 	         "SET synchronous_commit = on; SET client_min_messages = "
-	         "warning; SET lock_timeout = %d",
-	         lock_wait_ms > 0 ? lock_wait_ms : 0);
+	         "warning; SET lock_timeout = %d; SET boardd.node = '%s'",
+	         lock_wait_ms > 0 ? lock_wait_ms : 0, c->node ? c->node : "");
 	return pg_exec(c, sql);
 }
 
@@ -616,4 +628,141 @@ int store__pg_migrate(struct conn *c, char *err, size_t errlen)
 	         PG_MIGRATE_LOCK);
 	pg_exec(c, lock); /* or the session's end releases it */
 	return rc;
+}
+
+/* ---- what other nodes change (store.h; store_listen) ----------------- */
+
+#define PG_LISTEN_RETRY_MS 1000 /* between connection attempts */
+
+struct pg_listen {
+	struct store *s;
+	const struct store_remote *r; /* borrowed */
+	void *ctx;
+	pthread_t thread;
+	int stop[2]; /* a pipe: a byte written asks the thread to end */
+};
+
+/* Waits until fd is readable (fd < 0: only the stop pipe), at most
+ * timeout_ms (-1: forever).  1: asked to stop; 0: otherwise. */
+static int listen_wait(struct pg_listen *l, int fd, int timeout_ms)
+{
+	struct pollfd p[2] = {{l->stop[0], POLLIN, 0}, {fd, POLLIN, 0}};
+	int n = poll(p, fd >= 0 ? 2 : 1, timeout_ms);
+	return n > 0 && (p[0].revents & (POLLIN | POLLHUP)) ? 1 : 0;
+}
+
+/* Tells one notice's payload (sql/postgres/0002_notify.sql's shapes,
+ * the node last); the listener's own node's are ignored, as are shapes
+ * it does not know (a newer schema's). */
+static void listen_tell(struct pg_listen *l, const char *payload)
+{
+	char kind, id[STORE_ID_LEN + 2], node[STORE_NODE_LEN + 2];
+	int64_t key;
+	uint64_t seq;
+	node[0] = 0;
+	if (sscanf(payload, "g %" SCNd64 " %17s %" SCNu64 " %17s", &key, id,
+	           &seq, node) >= 3 &&
+	    strlen(id) == STORE_ID_LEN) {
+		if (strcmp(node, l->s->node) != 0 && l->r->game)
+			l->r->game(l->ctx, key, id, seq);
+	} else if (sscanf(payload, "%c %" SCNd64 " %17s", &kind, &key,
+	                  node) >= 2 &&
+	           kind == 'p') {
+		if (strcmp(node, l->s->node) != 0)
+			store__changes_tell(l->s, &key, 1);
+	}
+}
+
+/* Connects and LISTENs; NULL while the database is away. */
+static PGconn *listen_connect(struct pg_listen *l)
+{
+	PGconn *pg = PQconnectdb(l->s->path);
+	if (!pg)
+		return NULL;
+	PGresult *res = NULL;
+	if (PQstatus(pg) == CONNECTION_OK)
+		res = PQexec(pg, "LISTEN boardd");
+	int ok = res && PQresultStatus(res) == PGRES_COMMAND_OK;
+	PQclear(res);
+	if (!ok) {
+		PQfinish(pg);
+		return NULL;
+	}
+	return pg;
+}
+
+/* The listener's thread: lost, then for each connection: LISTEN, back,
+ * the notices until the connection fails, lost; until asked to stop. */
+static void *listen_main(void *arg)
+{
+	struct pg_listen *l = arg;
+	int said_lost = 0;
+	for (;;) {
+		if (!said_lost) {
+			l->r->lost(l->ctx);
+			said_lost = 1;
+		}
+		PGconn *pg = listen_connect(l);
+		if (!pg) {
+			if (listen_wait(l, -1, PG_LISTEN_RETRY_MS))
+				return NULL;
+			continue;
+		}
+		l->r->back(l->ctx);
+		said_lost = 0;
+		int stop = 0;
+		while (!stop) {
+			stop = listen_wait(l, PQsocket(pg), -1);
+			if (stop || !PQconsumeInput(pg))
+				break;
+			PGnotify *n;
+			while ((n = PQnotifies(pg)) != NULL) {
+				listen_tell(l, n->extra);
+				PQfreemem(n);
+			}
+		}
+		PQfinish(pg);
+		if (stop)
+			return NULL;
+		log_error("store", "lost the listening connection to "
+		                   "postgresql; reconnecting");
+	}
+}
+
+int store__pg_listen(struct store *s, const struct store_remote *r, void *ctx)
+{
+	if (s->listen || !r || !r->lost || !r->back)
+		return BD_EINTERNAL;
+	struct pg_listen *l = calloc(1, sizeof *l);
+	if (!l)
+		return BD_ENOMEM;
+	*l = (struct pg_listen){s, r, ctx, 0, {-1, -1}};
+	if (pipe(l->stop) < 0) {
+		free(l);
+		return BD_EINTERNAL;
+	}
+	if (pthread_create(&l->thread, NULL, listen_main, l) != 0) {
+		close(l->stop[0]);
+		close(l->stop[1]);
+		free(l);
+		return BD_EINTERNAL;
+	}
+	s->listen = l;
+	return 0;
+}
+
+void store__pg_listen_stop(struct store *s)
+{
+	struct pg_listen *l = s->listen;
+	if (!l)
+		return;
+	ssize_t w;
+	do
+		w = write(l->stop[1], "x", 1);
+	while (w < 0 && errno == EINTR);
+	pthread_join(l->thread, NULL);
+	close(l->stop[0]);
+	close(l->stop[1]);
+	free(l);
+	s->listen = NULL;
 }

@@ -1276,12 +1276,15 @@ static int file_identify(struct store *s, char *err, size_t errlen)
 static int pool_open_pg(struct store *s, const struct store_config *cfg,
                         char *err, size_t errlen)
 {
+	s->writer.node = s->node;
 	int rc = store__pg_connect(&s->writer, cfg->path, cfg->busy_timeout_ms,
 	                           err, errlen);
 	if (rc == 0)
 		rc = store__pg_migrate(&s->writer, err, errlen);
-	for (int i = 0; rc == 0 && i < s->nconns; i++)
+	for (int i = 0; rc == 0 && i < s->nconns; i++) {
+		s->conns[i].node = s->node;
 		rc = store__pg_connect(&s->conns[i], cfg->path, 0, err, errlen);
+	}
 	return rc;
 }
 
@@ -1437,6 +1440,11 @@ int store_open(const struct store_config *cfg, struct store **out, char *err,
 		return open_fail(err, errlen, BD_EINTERNAL,
 		                 "libsodium failed to initialise");
 	}
+	if (pg) { /* store.h, "what other processes change" */
+		uint8_t node[STORE_NODE_LEN / 2];
+		randombytes_buf(node, sizeof node);
+		sodium_bin2hex(s->node, sizeof s->node, node, sizeof node);
+	}
 	if (cfg->secret_key)
 		memcpy(s->secret_key, cfg->secret_key, STORE_KEY_LEN);
 	else
@@ -1459,6 +1467,7 @@ void store_close(struct store *s)
 {
 	if (!s)
 		return;
+	store__pg_listen_stop(s); /* its callbacks end before anything goes */
 	pool_close(s);
 	if (s->owner_fd >= 0)
 		close(s->owner_fd); /* releases the flock */
@@ -1469,6 +1478,16 @@ void store_close(struct store *s)
 	sodium_memzero(s->secret_key, sizeof s->secret_key);
 	free(s->path);
 	free(s);
+}
+
+int store_listen(struct store *s, const struct store_remote *r, void *ctx)
+{
+	return s->pg ? store__pg_listen(s, r, ctx) : 0;
+}
+
+void store_unlisten(struct store *s)
+{
+	store__pg_listen_stop(s);
 }
 
 /* ---- games ----------------------------------------------------------- */
@@ -1551,7 +1570,8 @@ static int import_moves(struct conn *c, const struct create_ctx *x)
 		rc = store__run(c, ST_MOVE_INSERT,
 		                ARGS(A_I64(x->key), A_I64(i + 1),
 		                     A_I64(m->seat), A_TEXT(m->action),
-		                     A_I64(m->created_ms), A_TEXT(m->reason)),
+		                     A_I64(m->created_ms), A_TEXT(m->reason),
+		                     A_NULL_BLOB), /* a record has no hashes */
 		                NULL, NULL);
 	}
 	if (rc == 0)

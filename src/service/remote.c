@@ -1,0 +1,43 @@
+/* remote.c: what the other nodes on one PostgreSQL database change
+ * (service_listen; store.h, "what other processes change").
+ *
+ * A game another node changed is dropped from the hot table (hot_forget:
+ * a read that missed before the notice keeps nothing) and told to the
+ * move listener as this node's own moves are (svc__moved), so the
+ * long-polls and streams waiting on it here wake and read the new moves
+ * from the store.  While a change may go untold (before the first
+ * LISTEN, after a lost connection) every read bypasses the hot table
+ * (hot_write_begin_all), and once listening again the table starts
+ * empty: what it held may have changed meanwhile.  The state cache needs
+ * nothing: a load brings a cached state older than the row forward from
+ * the log (load.c).  Account streams hear of the other nodes' events
+ * through the store's change listener (store_on_change). */
+#include "internal.h"
+
+static void remote_game(void *ctx, int64_t key, const char *id, uint64_t seq)
+{
+	struct service *svc = ctx;
+	hot_forget(svc->hot, id);
+	svc__moved(svc, key, seq);
+}
+
+static void remote_lost(void *ctx)
+{
+	struct service *svc = ctx;
+	hot_write_begin_all(svc->hot);
+}
+
+static void remote_back(void *ctx)
+{
+	struct service *svc = ctx;
+	hot_clear(svc->hot);
+	hot_write_end_all(svc->hot, NULL);
+}
+
+static const struct store_remote remote = {remote_game, remote_lost,
+                                           remote_back};
+
+int service_listen(struct service *svc)
+{
+	return store_listen(svc->st, &remote, svc);
+}
