@@ -104,6 +104,8 @@ if [ -n "${BOARDD_TEST_PG:-}" ]; then
 	export BOARDD_TEST_BACKEND
 	http_pass -pg
 	unset BOARDD_TEST_BACKEND
+	# Two nodes on one database (PostgreSQL only).
+	run_suite nodes /usr/bin/python3 "$here/http/test_nodes.py" "$build/boardd" </dev/null
 fi
 # The spec through Redocly, swagger-parser and openapi-typescript (npm ci
 # into tools/openapi-lint/node_modules on first use).

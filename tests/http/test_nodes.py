@@ -1,0 +1,244 @@
+"""test_nodes.py: two boardd nodes on one PostgreSQL database (issue 15;
+docs/read-path.md, "Several processes on one database").  Racing moves
+on the two nodes land exactly one; a read, a long-poll, a game stream
+and an account stream on one node see what the other node wrote (the
+nodes hear each other through sql/postgres/0002_notify.sql's NOTIFY and
+src/service/remote.c); a node killed with SIGKILL under load loses
+nothing it acknowledged while the other carries on, its clients retrying
+on the other node with their Idempotency-Key, as behind a load balancer.
+
+PostgreSQL only: tests/run.sh runs it with the cluster of the run
+(BOARDD_TEST_PG).  How soon a node hears the other is a speed figure, not
+asserted here: each wait below only bounds how long a test may hang."""
+import os
+import random
+import threading
+import time
+
+os.environ["BOARDD_TEST_BACKEND"] = "postgres"  # before the harness reads it
+
+from harness import Server, check, run_all, test  # noqa: E402
+from gamehelp import (AA, acknowledged_in_logs, actions, create, game,  # noqa: E402
+                      move, read_stream)
+
+WAIT = 10  # seconds: the longest a node may take to hear the other here
+
+
+def eventually(what, fn):
+    """fn() until it is true (its value), at most WAIT seconds."""
+    deadline = time.monotonic() + WAIT
+    while True:
+        v = fn()
+        if v or time.monotonic() > deadline:
+            check(v, what)
+            return v
+        time.sleep(0.02)
+
+
+class Pair:
+    """Node a (which made the database) and node b on the same one."""
+
+    def __init__(self, binary, extra=()):
+        self.a = Server(binary, extra=list(extra))
+        try:
+            self.b = Server(binary, db=self.a.db, extra=list(extra))
+        except BaseException:
+            self.a.proc.kill()
+            self.a.cleanup()
+            raise
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        for s in (self.b, self.a):  # b first: a's cleanup drops the db
+            try:
+                if exc[0] is None and s.proc.poll() is None:
+                    s.stop()
+            finally:
+                if s.proc.poll() is None:
+                    s.proc.kill()
+                s.cleanup()
+
+
+@test
+def racing_moves_on_two_nodes_land_exactly_one(binary):
+    with Pair(binary, ["--threads", "2"]) as n:
+        for _ in range(3):
+            gid, tok = create(n.a, {"first_player": 0})
+            act = actions(n.b, gid, tok[0])[-1]
+            results = []
+
+            def post(s):
+                r = move(s, gid, tok[0], act, headers={"If-Match": '"0"'}, validate=False)
+                results.append(r.status)
+
+            threads = [threading.Thread(target=post, args=(n.a if i % 2 else n.b,))
+                       for i in range(16)]
+            [t.start() for t in threads]
+            [t.join() for t in threads]
+            check(results.count(201) == 1, "exactly one 201: %r" % results)
+            check(all(x in (201, 412, 409) for x in results),
+                  "the others stale or not their turn: %r" % results)
+            for s in (n.a, n.b):
+                eventually("both nodes show one move",
+                           lambda: game(s, gid)["seq"] == 1)
+            r = n.b.request("GET", "/v1/games/%s/moves" % gid, token=tok[0])
+            check(r.status == 200 and len(r.json["moves"]) == 1, "one move logged: %r" % r)
+
+
+@test
+def reads_on_one_node_follow_moves_made_on_the_other(binary):
+    """A whole game, each move posted to the node the previous one did not
+    go to, chosen from what that node shows: its hot table never keeps a
+    game the other node changed (an ETag it gave is not answered 304 once
+    the game moved there)."""
+    rng = random.Random(15)
+    with Pair(binary) as n:
+        gid, tok = create(n.a)
+        nodes = [n.a, n.b]
+        for i in range(400):
+            here, there = nodes[i % 2], nodes[1 - i % 2]
+            g = game(here, gid, tok[0])  # keeps it in here's hot table
+            r = there.request("GET", "/v1/games/%s" % gid, token=tok[0])
+            check(r.json["seq"] == g["seq"], "the nodes agree before the move")
+            if g["status"] == "finished":
+                break
+            seat = g["to_act"][0]
+            act = rng.choice(actions(there, gid, tok[seat]))
+            r = move(there, gid, tok[seat], act, headers={"If-Match": '"%d"' % g["seq"]})
+            check(r.status == 201, "a listed action on the other node: %r" % r)
+            seq = r.json["seq"]
+            etag = '"%d"' % g["seq"]
+            eventually("node %d shows seq %d" % (i % 2, seq), lambda: here.request(
+                "GET", "/v1/games/%s" % gid, token=tok[0],
+                headers={"If-None-Match": etag}).status == 200)
+            check(game(here, gid, tok[0])["seq"] == seq, "the new seq, not an older one")
+        else:
+            raise AssertionError("the game did not end")
+        check(n.a.request("GET", "/v1/games/%s/moves" % gid, token=tok[0]).json ==
+              n.b.request("GET", "/v1/games/%s/moves" % gid, token=tok[0]).json,
+              "the same log on both nodes")
+
+
+@test
+def long_polls_and_streams_on_one_node_wake_for_the_other(binary):
+    with Pair(binary) as n:
+        gid, tok = create(n.a, {"first_player": 0})
+        g = game(n.b, gid, tok[1])
+        polled, streamed = {}, {}
+
+        def poll():
+            r = n.b.request("GET", "/v1/games/%s?wait=60&after=%d" % (gid, g["seq"]), token=tok[1])
+            polled["r"] = r
+
+        def stream():
+            streamed["r"] = read_stream(n.b.port, "/v1/games/%s/events?after=0" % gid, tok[1],
+                                        {"Accept": "application/x-ndjson"}, 1, timeout=WAIT * 2)
+
+        threads = [threading.Thread(target=poll), threading.Thread(target=stream)]
+        [t.start() for t in threads]
+        time.sleep(0.5)
+        check("r" not in polled, "the long-poll waits: %r" % polled)
+        r = move(n.a, gid, tok[0], actions(n.a, gid, tok[0])[0])
+        check(r.status == 201, "move on node a: %r" % r)
+        [t.join(WAIT * 3) for t in threads]
+        r = polled.get("r")
+        check(r is not None and r.status == 200 and r.json["seq"] == 1,
+              "node b's long-poll answered with the move: %r" % r)
+        st, _, body = streamed.get("r", (None, None, b""))
+        lines = [line for line in body.decode().splitlines() if line]
+        check(st == 200 and lines and '"seq":1' in lines[-1].replace(" ", ""),
+              "node b's stream sent the move: %r %r" % (st, body[:300]))
+
+
+@test
+def account_streams_on_one_node_hear_the_other(binary):
+    with Pair(binary) as n:
+        r = n.a.request("POST", "/v1/players", {"name": "Alice"})
+        at = r.json["token"]
+        r = n.b.request("POST", "/v1/players", {"name": "Bob"})
+        bob, bt = r.json["id"], r.json["token"]
+        got = {}
+
+        def stream():
+            got["r"] = read_stream(n.b.port, "/v1/players/me/events", bt,
+                                   {"Accept": "application/x-ndjson"}, 1, timeout=WAIT * 2)
+
+        t = threading.Thread(target=stream)
+        t.start()
+        time.sleep(0.5)
+        r = n.a.request("POST", "/v1/games", {"game": AA, "seats": 2,
+                                               "seating": ["me", {"invite": bob}]}, token=at)
+        check(r.status == 201, "Alice invites Bob on node a: %r" % r)
+        t.join(WAIT * 3)
+        st, _, body = got.get("r", (None, None, b""))
+        check(st == 200 and b"invited" in body,
+              "Bob's stream on node b hears the invitation: %r %r" % (st, body[:300]))
+
+
+@test
+def a_node_killed_under_load_loses_nothing_acknowledged(binary):
+    """Four games played at once through both nodes; node a is killed
+    with SIGKILL while moves are in flight.  A post that got no answer is
+    sent again, with its Idempotency-Key, to node b.  Every move either
+    node acknowledged is in the log, once, as posted; every logged move
+    was acknowledged; node b carries the games on."""
+    with Pair(binary) as n:
+        games = [create(n.a) for _ in range(4)]
+        acked, errors, lock = [], [], threading.Lock()
+        killed = threading.Event()
+
+        def node():
+            return n.b if killed.is_set() or random.random() < 0.5 else n.a
+
+        def play(gid, tok, seed):
+            rng = random.Random(seed)
+            try:
+                for i in range(60):
+                    try:
+                        s = node()
+                        g = game(s, gid, tok[0])
+                        if g["status"] == "finished":
+                            return
+                        seat = g["to_act"][0]
+                        act = rng.choice(actions(s, gid, tok[seat]))
+                    except OSError:
+                        continue  # node a went away mid-read: read again
+                    key = "k-%s-%d" % (gid, i)
+                    hdrs = {"Idempotency-Key": key, "If-Match": '"%d"' % g["seq"]}
+                    while True:
+                        try:
+                            r = move(s, gid, tok[seat], act, headers=hdrs, validate=False)
+                            break
+                        except OSError:  # no answer: the same post to node b
+                            s = n.b
+                    if r.status == 201:
+                        with lock:
+                            acked.append((gid, r.json["seq"], seat, act))
+                    elif r.status not in (409, 412):  # a read behind the other node
+                        with lock:
+                            errors.append("%s: %r" % (gid, r))
+            except Exception as e:  # noqa: BLE001: reported below
+                with lock:
+                    errors.append("%s: %r" % (gid, e))
+
+        threads = [threading.Thread(target=play, args=(gid, tok, i))
+                   for i, (gid, tok) in enumerate(games)]
+        [t.start() for t in threads]
+        eventually("moves before the kill", lambda: len(acked) >= 12)
+        killed.set()
+        n.a.kill()
+        before = len(acked)
+        [t.join(120) for t in threads]
+        check(not errors, "no other answer: %r" % errors[:5])
+        check(len(acked) > before, "node b carried on (%d moves after the kill)" % (len(acked) - before))
+        found = acknowledged_in_logs(n.b, games, acked)
+        check(found == [], "logs agree with the answers: %r" % found[:5])
+        check(n.b.integrity() == [], "the database is sound")
+        n.a.start()  # back: it serves the same games
+        for gid, tok in games:
+            check(game(n.a, gid, tok[0]) == game(n.b, gid, tok[0]), "node a restarted agrees")
+
+
+run_all("nodes", suffix=False)
