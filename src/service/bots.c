@@ -96,6 +96,9 @@ struct svc_bots {
 	                       page was full) */
 	int64_t pass_ms;    /* when the last clock pass began (unix ms) */
 	int passing;        /* 1: a worker runs a scan or a clock pass */
+	int64_t shared_ms;  /* a shared store: when the last periodic look
+	                       for other nodes' left work was asked (unix
+	                       ms) */
 	int stopping;       /* 1: the threads are to return */
 	/* The games whose bots failed (a ring; the oldest is forgotten
 	 * first). */
@@ -329,17 +332,41 @@ static int play_once(struct svc_bots *b, int64_t key, struct bot_failure *why)
 /* Plays one bot move of game `key` (svc__move_as queues the game again
  * when a bot is still to act), retrying lost races and a busy store a few
  * times before it queues the game again. */
+/* How long one decision holds a game's lease (taken again before each
+ * retry): its wall-clock cap (the highest level's when max_ms is 0) and
+ * five seconds for the store.  A node that dies leaves the turn to the
+ * others that long at most, plus STORE_SHARED_RESCAN_MS. */
+static int64_t bots_lease_ms(const struct svc_bots *b)
+{
+	int64_t cap = b->max_ms ? b->max_ms : bot_level_max_ms(BOT_LEVEL_MAX);
+	return cap + 5000;
+}
+
 static void play(struct svc_bots *b, int64_t key)
 {
 	if (is_stopped(b, key))
 		return;
+	/* Several nodes on one database: only the holder of the game's
+	 * lease plays it (store.h, "leases"); another node holds it: that
+	 * node plays, or, if it died, a later scan here takes the lease
+	 * once it ended. */
 	struct bot_failure why = {.seat = -1};
 	int rc = BD_ESTALE;
 	for (int i = 0; i < BOTS_RETRIES; i++) {
+		int taken = 0;
+		if (store_lease_take(b->svc->st, key, bots_lease_ms(b),
+		                     &taken) < 0 ||
+		    !taken) {
+			if (i == 0)
+				return; /* another node's: nothing to drop */
+			rc = BD_EBUSY; /* taken over: back of the queue */
+			break;
+		}
 		rc = play_once(b, key, &why);
 		if (rc != BD_ESTALE && rc != BD_EBUSY)
 			break;
 	}
+	(void)store_lease_drop(b->svc->st, key); /* or it ends by itself */
 	if (rc == 0)
 		return;
 	if (rc == BD_EDEADLINE)
@@ -469,14 +496,20 @@ static int clock_due(const struct svc_bots *b)
 }
 
 /* Waits for a wake-up, or until the earliest deadline (at most a
- * minute, so a wall-clock step is noticed).  Under b->mu. */
+ * minute, so a wall-clock step is noticed; on a shared store at most
+ * until its next look for work another node left).  Under b->mu. */
 static void wait_wake(struct svc_bots *b)
 {
-	if (!b->due_ms || b->passing) { /* the passer wakes everyone */
+	int shared = store_shared(b->svc->st);
+	if ((!b->due_ms && !shared) || b->passing) { /* the passer wakes
+	                                                everyone */
 		pthread_cond_wait(&b->wake, &b->mu);
 		return;
 	}
-	int64_t until = b->due_ms, cap = svc__now_ms() + 60000;
+	int64_t now = svc__now_ms();
+	int64_t until = b->due_ms ? b->due_ms : now + 60000;
+	int64_t cap = shared ? b->shared_ms + STORE_SHARED_RESCAN_MS
+	                     : now + 60000;
 	if (until > cap)
 		until = cap;
 	struct timespec ts = {.tv_sec = until / 1000,
@@ -516,6 +549,14 @@ static void *worker_main(void *arg)
 	struct scan_ctx *x = malloc(sizeof *x);
 	pthread_mutex_lock(&b->mu);
 	while (!b->stopping) {
+		if (store_shared(b->svc->st) &&
+		    svc__now_ms() - b->shared_ms >= STORE_SHARED_RESCAN_MS) {
+			/* Work another node left (store.h, "leases"): its
+			 * bot turns, and deadlines it set or left due. */
+			b->shared_ms = svc__now_ms();
+			b->rescan = 1;
+			b->due_scan = 1;
+		}
 		if (x && !b->passing && clock_due(b)) {
 			pass(b, x, 1);
 			continue;

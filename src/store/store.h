@@ -191,6 +191,38 @@ int store_listen(struct store *s, const struct store_remote *r, void *ctx);
  * listener: no-op. */
 void store_unlisten(struct store *s);
 
+/* ---- leases: work exactly one node does ------------------------------
+ *
+ * On PostgreSQL several nodes share one database, and each runs the bot
+ * workers and the clocks (src/service/bots.c).  A bot turn or a timeout
+ * of a game is played only by the node that holds the game's lease
+ * (table leases, sql/postgres/0003_leases.sql): taken for lease_ms, then
+ * dropped when the move is made.  A node that dies holding one leaves it
+ * to expire; the other nodes' periodic scans (STORE_SHARED_RESCAN_MS)
+ * then find the turn and one of them takes the lease.  Two nodes never
+ * hold one lease at once (one INSERT ... ON CONFLICT, atomic); a lease
+ * that expired while its holder still worked may be taken by another,
+ * and then the move log's seq check lets only one move land.
+ * On SQLite one process owns the file: every lease is taken, nothing is
+ * written. */
+
+/* How often a node on a shared store looks for work another node left
+ * (bot turns, passed deadlines), milliseconds. */
+#define STORE_SHARED_RESCAN_MS 5000
+
+/* 1 when other processes may write this database (PostgreSQL), 0 for
+ * SQLite. */
+int store_shared(struct store *s);
+
+/* Takes game `game_key`'s lease for lease_ms (> 0) from now, if no
+ * other node holds it unexpired (this node's own is renewed): *taken 1
+ * or 0.  0, or a bd_err (then *taken is 0). */
+int store_lease_take(struct store *s, int64_t game_key, int64_t lease_ms,
+                     int *taken);
+
+/* Drops this node's lease of game `game_key` (none: nothing). */
+int store_lease_drop(struct store *s, int64_t game_key);
+
 /* Whether the store can still write: 0, or BD_EUNAVAILABLE when the file
  * it opened was deleted or replaced (its path names no file or another
  * one).  One stat(2); it never waits for a lock. */
@@ -823,7 +855,11 @@ int store_delivery_done(struct store *s, int64_t event_key, int ok,
 int store_delivery_gone(struct store *s, int64_t event_key, int http_status,
                         const char *why, int64_t hook_created_ms);
 
-/* At start: deliveries left in flight by a crash are due now. */
+/* At start: deliveries left in flight by a crash are due now.  On
+ * PostgreSQL it does nothing (they may be another node's, still
+ * delivering): a dead node's deliveries are due again when their lease
+ * ends.  Two nodes claiming at once never take the same delivery
+ * (store_pg.c's ST_DLV_CLAIM). */
 int store_deliveries_requeue(struct store *s);
 
 /* Calls fn for player `player_key`'s most recent deliveries (newest

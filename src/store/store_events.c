@@ -673,6 +673,10 @@ static int requeue_tx(struct conn *c, void *ctx)
 
 int store_deliveries_requeue(struct store *s)
 {
+	/* On PostgreSQL a delivery in flight may be another live node's:
+	 * its lease (store_delivery_claim) is what hands it over. */
+	if (s->pg)
+		return 0;
 	return store__write_tx(s, requeue_tx, NULL);
 }
 

@@ -448,6 +448,12 @@ void store__pg_close(struct conn *c);
 int store__pg_listen(struct store *s, const struct store_remote *r, void *ctx);
 void store__pg_listen_stop(struct store *s);
 
+/* store_lease_take (lease_ms > 0, *taken set) and store_lease_drop
+ * (lease_ms 0, taken NULL) on PostgreSQL: one autocommit statement on a
+ * pooled connection. */
+int store__pg_lease(struct store *s, int64_t game_key, int64_t lease_ms,
+                    int *taken);
+
 /* store__run, store__query_i64 and the row readers on PostgreSQL. */
 int store__pg_run(struct conn *c, enum stmt id, const struct arg *a, int n,
                   row_fn fn, void *ctx);

@@ -166,6 +166,16 @@ static const char *const pg_sql[ST_COUNT] = {
             ", ?4 FROM seats s JOIN games g ON g.key = s.game_key "
             "WHERE s.game_key = ?1 AND s.seat = ?2 AND s.player_key IS "
             "NOT NULL",
+    /* Two nodes claim at once: SKIP LOCKED makes the second take
+     * another delivery (or none) rather than wait for the first's row
+     * and then claim it too (READ COMMITTED re-reads only the outer
+     * WHERE, which rechecks that it is still due). */
+    [ST_DLV_CLAIM] = "UPDATE deliveries SET in_flight = 1, next_ms = ?2 "
+                     "WHERE event_key = (SELECT event_key FROM deliveries "
+                     "WHERE state = 'pending' AND next_ms <= ?1 "
+                     "ORDER BY next_ms LIMIT 1 FOR UPDATE SKIP LOCKED) "
+                     "AND state = 'pending' AND next_ms <= ?1 "
+                     "RETURNING event_key",
     [ST_DLV_DONE] = "UPDATE deliveries SET attempts = attempts + 1, "
                     "in_flight = 0, last_ms = ?6, "
                     "last_status = nullif(?3, 0), "
@@ -765,4 +775,41 @@ void store__pg_listen_stop(struct store *s)
 	close(l->stop[1]);
 	free(l);
 	s->listen = NULL;
+}
+
+/* ---- leases (store.h) ------------------------------------------------ */
+
+int store__pg_lease(struct store *s, int64_t game_key, int64_t lease_ms,
+                    int *taken)
+{
+	/* now and until in the database's clock: the nodes' clocks may
+	 * differ, the server's is one */
+	static const char take[] =
+	    "INSERT INTO leases (game_key, node, until_ms) VALUES ($1, $2, "
+	    "(extract(epoch FROM clock_timestamp()) * 1000)::bigint + $3) "
+	    "ON CONFLICT (game_key) DO UPDATE SET node = excluded.node, "
+	    "until_ms = excluded.until_ms WHERE leases.node = excluded.node "
+	    "OR leases.until_ms < (extract(epoch FROM clock_timestamp()) * "
+	    "1000)::bigint RETURNING game_key";
+	static const char drop[] =
+	    "DELETE FROM leases WHERE game_key = $1 AND node = $2";
+	char key[24], ms[24];
+	snprintf(key, sizeof key, "%" PRId64, game_key);
+	snprintf(ms, sizeof ms, "%" PRId64, lease_ms);
+	const char *v[3] = {key, s->node, ms};
+	struct conn *c = store__checkout(s);
+	int rc = pg_revive(c);
+	PGresult *res = NULL;
+	if (rc == 0) {
+		res = PQexecParams(c->pg, lease_ms > 0 ? take : drop,
+		                   lease_ms > 0 ? 3 : 2, NULL, v, NULL, NULL, 0);
+		ExecStatusType st = PQresultStatus(res);
+		if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK)
+			rc = pg_fail(c, res);
+		else if (taken)
+			*taken = PQntuples(res) == 1;
+	}
+	PQclear(res);
+	store__checkin(s, c);
+	return rc;
 }

@@ -1490,6 +1490,27 @@ void store_unlisten(struct store *s)
 	store__pg_listen_stop(s);
 }
 
+int store_shared(struct store *s)
+{
+	return s->pg;
+}
+
+int store_lease_take(struct store *s, int64_t game_key, int64_t lease_ms,
+                     int *taken)
+{
+	*taken = 0;
+	if (!s->pg) {
+		*taken = 1; /* one process owns the file */
+		return 0;
+	}
+	return store__pg_lease(s, game_key, lease_ms, taken);
+}
+
+int store_lease_drop(struct store *s, int64_t game_key)
+{
+	return s->pg ? store__pg_lease(s, game_key, 0, NULL) : 0;
+}
+
 /* ---- games ----------------------------------------------------------- */
 
 /* What store_game_create's transaction inserts, and the key it got. */

@@ -241,4 +241,54 @@ def a_node_killed_under_load_loses_nothing_acknowledged(binary):
             check(game(n.a, gid, tok[0]) == game(n.b, gid, tok[0]), "node a restarted agrees")
 
 
+@test
+def bot_turns_are_played_once_and_taken_over_from_a_dead_node(binary):
+    """Bot seats on two nodes: bot-vs-bot games started on node a finish
+    with every move logged once "by":"bot" (each turn is played by the
+    node holding the game's lease, store.h's "leases"); then node a is
+    killed while its bot thinks (mcts, 2 s a decision) and node b plays
+    that turn once the lease has ended (2 + 5 s) and its scan comes
+    (Quantum: its search takes long enough to be caught)."""
+    extra = ["--bot-ms", "2000"]
+    with Pair(binary, extra) as n:
+        ids = [n.a.request("POST", "/v1/games", {"game": AA, "seating": [
+            {"bot": "random"}, {"bot": "random"}]}).json["id"] for _ in range(3)]
+        for gid in ids:
+            eventually("bot game %s finished" % gid, lambda: game(n.b, gid)["status"] == "finished")
+            moves = n.b.request("GET", "/v1/games/%s/moves" % gid).json["moves"]
+            check([m["seq"] for m in moves] == list(range(1, len(moves) + 1)) and
+                  all(m.get("by") == "bot" for m in moves), "bot moves, once each: %r" % moves[:3])
+        for attempt in range(4):  # until node a is caught thinking
+            r = n.a.request("POST", "/v1/games", {"game": "quantum", "seating": [
+                "token", {"bot": "mcts", "level": 5}]})
+            check(r.status == 201, "a person against mcts: %r" % r)
+            gid, tok = r.json["id"], r.json["seats"][0]["token"]
+            g = game(n.a, gid, tok)
+            for _ in range(20):  # the person's decisions, on node a
+                if 0 not in g["to_act"]:
+                    break
+                r = move(n.a, gid, tok, actions(n.a, gid, tok)[0],
+                         headers={"If-Match": '"%d"' % g["seq"]}, validate=False)
+                check(r.status in (201, 412), "the person's move on node a: %r" % r)
+                g = r.json if r.status == 201 else game(n.a, gid, tok)
+            g = game(n.a, gid, tok)
+            check(g["to_act"] == [1] and g["status"] == "active", "the bot's turn: %r" % g["to_act"])
+            seq = g["seq"]
+            time.sleep(0.2)  # node a's bot has taken the turn and thinks
+            n.a.kill()
+            if game(n.b, gid)["seq"] == seq:
+                break  # killed before its bot moved
+            n.a.start()
+        else:
+            raise AssertionError("node a's bot always moved within 0.2 s")
+        deadline = time.monotonic() + 40
+        while game(n.b, gid)["seq"] <= seq:
+            check(time.monotonic() < deadline, "node b never played the dead node's bot turn")
+            time.sleep(0.1)
+        moves = n.b.request("GET", "/v1/games/%s/moves" % gid, token=tok).json["moves"]
+        check(len(moves) > seq and moves[seq]["seat"] == 1 and moves[seq].get("by") == "bot",
+              "the bot's turn, played by node b: %r" % moves[seq:seq + 1])
+        n.a.start()
+
+
 run_all("nodes", suffix=False)
