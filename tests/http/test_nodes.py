@@ -20,6 +20,7 @@ os.environ["BOARDD_TEST_BACKEND"] = "postgres"  # before the harness reads it
 from harness import Server, check, run_all, test  # noqa: E402
 from gamehelp import (AA, acknowledged_in_logs, actions, create, game,  # noqa: E402
                       move, read_stream)
+from webhookhelp import Receiver, account_events  # noqa: E402
 
 WAIT = 10  # seconds: the longest a node may take to hear the other here
 
@@ -289,6 +290,61 @@ def bot_turns_are_played_once_and_taken_over_from_a_dead_node(binary):
         check(len(moves) > seq and moves[seq]["seat"] == 1 and moves[seq].get("by") == "bot",
               "the bot's turn, played by node b: %r" % moves[seq:seq + 1])
         n.a.start()
+
+
+@test
+def each_webhook_delivery_is_sent_by_one_node(binary):
+    """Both nodes deliver webhooks from one outbox: every event is sent
+    once per attempt, never by both nodes (store_pg.c's ST_DLV_CLAIM,
+    FOR UPDATE SKIP LOCKED).  The receiver refuses each event's first
+    attempt (500), so every event is due again at once on both nodes:
+    each must be attempted exactly twice."""
+    rec = Receiver(fail=lambda path, msg_id, attempt: 500 if attempt == 1 else 200)
+    try:
+        extra = ["--webhook-allow-private", "--webhook-retry-ms", "50"]
+        with Pair(binary, extra) as n:
+            players = []
+            for i, s in enumerate((n.a, n.b, n.a, n.b)):
+                r = s.request("POST", "/v1/players", {"name": "P%d" % i})
+                pid, tok = r.json["id"], r.json["token"]
+                r = s.request("PUT", "/v1/players/me/webhook", {"url": rec.url("/p%d" % i)}, token=tok)
+                check(r.status == 200, "PUT webhook: %r" % r)
+                rec.secrets["/p%d" % i] = r.json["secret"]
+                players.append((pid, tok))
+            rng = random.Random(5)
+            for g in range(4):  # games between the pairs, moves on both nodes
+                (_, t0), (b_id, t1) = players[g % 2], players[2 + g % 2]
+                r = n.a.request("POST", "/v1/games", {"game": AA, "seats": 2,
+                                                      "seating": ["me", {"invite": b_id}]}, token=t0)
+                gid = r.json["id"]
+                check(n.b.request("POST", "/v1/games/%s/join" % gid, token=t1).status == 200, "join")
+                toks = [t0, t1]
+                for i in range(12):
+                    s = (n.a, n.b)[i % 2]
+                    gm = eventually("a fresh view", lambda: game(s, gid, t0))
+                    if gm["status"] != "active":
+                        break
+                    seat = gm["to_act"][0]
+                    r = move(s, gid, toks[seat], rng.choice(actions(s, gid, toks[seat])),
+                             headers={"If-Match": '"%d"' % gm["seq"]}, validate=False)
+                    check(r.status in (201, 412), "move: %r" % r)
+            want = sum(len(account_events(n.a, t, 0)[0]) for _, t in players)
+            check(want > 20, "events to deliver: %d" % want)
+
+            def done():
+                with rec.lock:
+                    ok = [k for k, v in rec.attempts.items() if v >= 2]
+                return len(ok) >= want
+
+            eventually("every event delivered", done)
+            time.sleep(1)  # a second sender, if any, would have come by now
+            with rec.lock:
+                counts = dict(rec.attempts)
+            check(len(counts) == want and all(v == 2 for v in counts.values()),
+                  "each event attempted exactly twice: %r" %
+                  sorted(v for v in counts.values() if v != 2)[:10])
+    finally:
+        rec.close()
 
 
 run_all("nodes", suffix=False)
