@@ -1,10 +1,30 @@
 /* store.h: durable storage of games, seats and move logs.  Its manual.
  *
- * An interface a second backend (e.g. PostgreSQL) could implement; the
- * SQLite one is store_sqlite.c.  Every function is thread-safe: the store
+ * Two backends behind one logic (store_int.h's driver seam): SQLite, one
+ * file owned by one process (store_sqlite.c, the default), and
+ * PostgreSQL, one database shared by several boardd nodes (store_pg.c;
+ * store_open picks it for a postgres:// or postgresql:// URL or a libpq
+ * keyword string, store_is_postgres).  Both keep the same tables and
+ * give the same answers; where they differ it is said below:
+ * - schema: sql/NNNN_*.sql for SQLite, sql/postgres/NNNN_*.sql for
+ *   PostgreSQL (migrated under an advisory lock, so nodes starting
+ *   together migrate once);
+ * - several processes: SQLite refuses a second one (store_config's
+ *   exclusive); on PostgreSQL the nodes hear each other's changes
+ *   (store_listen) and share the background work by leases
+ *   (store_lease_take); racing moves of two nodes land exactly one (the
+ *   game's row is locked FOR UPDATE by the seq check);
+ * - the pool: at most STORE_PG_POOL_MAX read connections on
+ *   PostgreSQL, plus the writer and the listener;
+ * - BD_EUNAVAILABLE: on SQLite the file was deleted or replaced; on
+ *   PostgreSQL the server is away (each connection tries once to
+ *   reconnect at its next use).
+ *
+ * Every function is thread-safe: the store
  * keeps a pool of read connections, each call checks one out for its
  * duration, and one write connection on which writes are group
- * committed (below).  Reads never wait for a write (WAL snapshots).
+ * committed (below).  Reads never wait for a write (WAL snapshots on
+ * SQLite, MVCC on PostgreSQL).
  * Every function returns 0 or a negative bd_err; a failed call changes
  * nothing (each write is one unit, all of it or nothing) and writes no
  * out-parameter (the one exception: store_move_append reports the
