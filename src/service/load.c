@@ -164,7 +164,8 @@ int load_state(struct store *st, struct engine_cache *cache, struct loaded *l,
 		engine_game_free(l->g);
 		l->g = NULL;
 	}
-	if (!l->g &&
+	int rebuilt = !l->g; /* the cache had no state of this game */
+	if (rebuilt &&
 	    (rc = load_at(st, &l->row, l->rules, l->row.seq, &l->g, err)) < 0)
 		goto out_release;
 	/* Moves that landed since the row was read (or since the cached
@@ -176,8 +177,10 @@ int load_state(struct store *st, struct engine_cache *cache, struct loaded *l,
 	if (rc < 0)
 		goto out_release;
 	/* Only a state the cache lacks is put: a read of a cached game
-	 * copies nothing back. */
-	if (missed || l->g->seq != had)
+	 * copies nothing back.  A state rebuilt from the log is put too (a
+	 * game not moved since this process started was replayed on every
+	 * read before). */
+	if (rebuilt || missed || l->g->seq != had)
 		engine_cache_put(cache, l->row.key, l->g);
 	return 0;
 out_release:

@@ -331,6 +331,21 @@ def gauges_and_counters_of_the_service(binary):
 
 
 @test
+def a_game_read_after_a_restart_stays_in_memory(binary):
+    """A game not moved since the server started is kept in the state
+    cache by its first read (load.c's load_state): it was rebuilt from
+    the log on every read until then."""
+    with server(binary) as s:
+        gid, tokens = create(s)
+        s.stop()
+        s.start()
+        check(value(scrape(s)[1], "boardd_games_cached") == 0, "nothing in memory after a restart")
+        for _ in range(3):
+            game(s, gid, tokens[0])
+        check(value(scrape(s)[1], "boardd_games_cached") == 1, "the game read is in memory")
+
+
+@test
 def deadline_lag_counts_each_timeout(binary):
     """A timed game whose seat lets its clock run out: one timeout
     applied, one observation of how late."""
