@@ -174,6 +174,37 @@ median() {
 		else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+# print_run LABEL RUN LINE NOTE: prints run RUN of a figure from a line
+# "WRK req/s p50_us p99_us errors", with NOTE after it.
+print_run() {
+	echo "$3" | awk -v l="$1" -v k="$2" -v e="$4" '{
+		printf "  %s: run %d: %8.0f req/s     p50 %7.3f ms   p99 %7.3f ms%s\n",
+			l, k, $2, $3 / 1000, $4 / 1000, e }'
+}
+
+# new_runs: a figure's runs begin; keep_run LINE adds one run's req/s,
+# p50 and p99 (ms); report_runs LABEL prints their medians and adds them
+# to the summary.
+new_runs() {
+	: >"$tmp/rps"
+	: >"$tmp/p50"
+	: >"$tmp/p99"
+}
+keep_run() {
+	echo "$1" | awk '{ print $2 }' >>"$tmp/rps"
+	echo "$1" | awk '{ print $3 / 1000 }' >>"$tmp/p50"
+	echo "$1" | awk '{ print $4 / 1000 }' >>"$tmp/p99"
+}
+report_runs() {
+	rps=$(median "$tmp/rps")
+	p50=$(median "$tmp/p50")
+	p99=$(median "$tmp/p99")
+	printf '  %s: median %.0f req/s, p50 %.3f ms, p99 %.3f ms\n' \
+		"$1" "$rps" "$p50" "$p99"
+	printf '%s req/s\t%s\treq/s\n%s p50\t%s\tms\n%s p99\t%s\tms\n' \
+		"$1" "$rps" "$1" "$p50" "$1" "$p99" >>"$summary"
+}
+
 # prepare_curl GAME MOVES: creates a 2-seat game of GAME with a token per
 # seat and plays MOVES moves into it, each the first action the seat to act
 # lists; prints "GAME_ID SEAT0_TOKEN".
@@ -207,9 +238,7 @@ wrk_figure() {
 	label=$1
 	url="http://127.0.0.1:$port$2"
 	shift 2
-	: >"$tmp/rps"
-	: >"$tmp/p50"
-	: >"$tmp/p99"
+	new_runs
 	for k in 0 1 2 3; do
 		secs=$run_secs
 		[ "$k" -eq 0 ] && secs=$warm_secs
@@ -222,20 +251,10 @@ wrk_figure() {
 		[ "$errors" -eq 0 ] ||
 			die "$label: $errors errors or non-2xx answers: $(cat "$tmp/wrk.out")"
 		[ "$k" -eq 0 ] && continue
-		echo "$line" | awk -v l="$label" -v k="$k" '{
-			printf "  %s: run %d: %8.0f req/s     p50 %7.3f ms   p99 %7.3f ms\n",
-				l, k, $2, $3 / 1000, $4 / 1000 }'
-		echo "$line" | awk '{ print $2 }' >>"$tmp/rps"
-		echo "$line" | awk '{ print $3 / 1000 }' >>"$tmp/p50"
-		echo "$line" | awk '{ print $4 / 1000 }' >>"$tmp/p99"
+		print_run "$label" "$k" "$line" ""
+		keep_run "$line"
 	done
-	rps=$(median "$tmp/rps")
-	p50=$(median "$tmp/p50")
-	p99=$(median "$tmp/p99")
-	printf '  %s: median %.0f req/s, p50 %.3f ms, p99 %.3f ms\n' \
-		"$label" "$rps" "$p50" "$p99"
-	printf '%s req/s\t%s\treq/s\n%s p50\t%s\tms\n%s p99\t%s\tms\n' \
-		"$label" "$rps" "$label" "$p50" "$label" "$p99" >>"$summary"
+	report_runs "$label"
 }
 
 echo "bench: $(date -u '+%Y-%m-%d %H:%M UTC'); $ncpu cpu(s)," \
@@ -379,9 +398,7 @@ wrk2_figure() {
 	pa=$3
 	pb=$4
 	shift 4
-	: >"$tmp/rps"
-	: >"$tmp/p50"
-	: >"$tmp/p99"
+	new_runs
 	for k in 0 1 2 3; do
 		secs=$run_secs
 		[ "$k" -eq 0 ] && secs=$warm_secs
@@ -407,20 +424,13 @@ wrk2_figure() {
 		[ "$errors" -eq 0 ] ||
 			die "$label: $errors errors or non-2xx answers"
 		[ "$k" -eq 0 ] && continue
-		echo "$line" | awk -v l="$label" -v k="$k" '{
-			printf "  %s: run %d: %8.0f req/s     p50 %7.3f ms   p99 %7.3f ms\n",
-				l, k, $2, $3 / 1000, $4 / 1000 }'
-		echo "$line" | awk '{ print $2 }' >>"$tmp/rps"
-		echo "$line" | awk '{ print $3 / 1000 }' >>"$tmp/p50"
-		echo "$line" | awk '{ print $4 / 1000 }' >>"$tmp/p99"
+		each=$(cat "$tmp/wrk-$pa.out" "$tmp/wrk-$pb.out" | awk '
+			/^WRK / { printf "%s%.0f req/s p50 %.3f ms", n++ ? "; b " : "a ",
+				$2, $3 / 1000 }')
+		print_run "$label" "$k" "$line" "   (node a, which made the game: $each)"
+		keep_run "$line"
 	done
-	rps=$(median "$tmp/rps")
-	p50=$(median "$tmp/p50")
-	p99=$(median "$tmp/p99")
-	printf '  %s: median %.0f req/s, p50 %.3f ms, p99 %.3f ms\n' \
-		"$label" "$rps" "$p50" "$p99"
-	printf '%s req/s\t%s\treq/s\n%s p50\t%s\tms\n%s p99\t%s\tms\n' \
-		"$label" "$rps" "$label" "$p50" "$label" "$p99" >>"$summary"
+	report_runs "$label"
 }
 # figure LABEL: a summary row's value.
 figure() {
