@@ -731,8 +731,8 @@ static int parse_ports(const char *s)
 static void usage(void)
 {
 	fputs("usage: bench_http -p PORT[,PORT...] prepare MOVES\n"
-	      "       bench_http -p PORT[,PORT...] [-c CONNS] [-d SECONDS] [-o SUMMARY] "
-	      "[-l LABEL] moves|creates\n",
+	      "       bench_http -p PORT[,PORT...] [-c CONNS] [-d SECONDS]"
+	      " [-o SUMMARY] [-l LABEL] moves|creates\n",
 	      stderr);
 	exit(2);
 }
@@ -764,8 +764,8 @@ int main(int argc, char **argv)
 			usage();
 		}
 	}
-	if (nports < 1 || conns < 1 || conns > MAX_CONNS ||
-	    secs <= 0 || optind >= argc)
+	if (nports < 1 || conns < 1 || conns > MAX_CONNS || secs <= 0 ||
+	    optind >= argc)
 		usage();
 	json_object_seed(1);
 	if (strcmp(argv[optind], "prepare") == 0 && optind + 1 < argc)
