@@ -40,9 +40,18 @@
 #    games in progress resident in memory (RSS per game, p50/p99 of hot
 #    reads), and a database of BENCH_SCALE_DB (1,000,000) games written by
 #    direct SQL (p50/p99 of the listings, my games, my turn).
+# 8. Two boardd nodes on one PostgreSQL database (a throw-away cluster of
+#    tests/pg/cluster.sh, stopped on exit) against one node on SQLite
+#    (--sync full: PostgreSQL commits durably too): GET /v1/games/{id} as a
+#    seat, mid-game, and POST moves, the clients split evenly over the two
+#    nodes (two wrk of half the connections each; one bench_http whose
+#    connections alternate between the ports), with each two-node figure's
+#    ratio to the SQLite one.  The PostgreSQL server is pinned with boardd
+#    to the server cores, so both sides get the same CPU.
 # BENCH_LOG_MOVES=none leaves out 1b.  BENCH_ONLY=writes runs the
 # reference (first and last) and the --sync full write figures only;
-# BENCH_ONLY=scale the reference and 7 only.
+# BENCH_ONLY=scale the reference and 7 only; BENCH_ONLY=nodes the
+# reference and 8 only.
 # Server and load generator are pinned to different cores with taskset
 # when there are 2 or more; every figure is a warm-up then the median of
 # 3 runs.  BENCH_SECONDS sets the length of one measured run (default 3).
@@ -77,11 +86,14 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/boardd-bench.XXXXXX")
 summary="$tmp/summary"
 : >"$summary"
 server_pid=""
+node_pids="" # section 8's second node
+pgdir=""     # section 8's PostgreSQL cluster
 cleanup() {
-	if [ -n "$server_pid" ]; then
-		kill "$server_pid" 2>/dev/null || true
-		wait "$server_pid" 2>/dev/null || true
-	fi
+	for p in $server_pid $node_pids; do
+		kill "$p" 2>/dev/null || true
+		wait "$p" 2>/dev/null || true
+	done
+	[ -z "$pgdir" ] || sh "$here/pg/cluster.sh" stop "$pgdir" || true
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -106,21 +118,37 @@ else
 fi
 
 # start_server SYNC [FLAGS...]: boardd on a free loopback port with a fresh
-# database.  start_server ref: the reference server instead.  Either picks
-# its own port (--port 0) and prints it; $port is what it printed.
+# database.  start_server ref: the reference server instead.
+# start_server pg-NAME DB [FLAGS...]: boardd node NAME on database DB (a
+# PostgreSQL one: section 8), --sync full.  Each picks its own port
+# (--port 0) and prints it; $port is what it printed.
 start_server() {
 	log="$tmp/server-$1.log"
 	sync=$1
 	shift
+	db="$tmp/bench-$sync.db"
+	case $sync in
+	pg-*)
+		db=$1
+		sync=full
+		shift
+		;;
+	esac
 	if [ "$sync" = ref ]; then
 		$srv_pin "$build/bench/ref_server" --port 0 --threads "$threads" \
 			2>"$log" &
 	else
 		$srv_pin "$build/boardd" --addr 127.0.0.1 --port 0 \
-			--db "$tmp/bench-$sync.db" --sync "$sync" --quiet \
+			--db "$db" --sync "$sync" --quiet \
 			--threads "$threads" "$@" 2>"$log" &
 	fi
 	server_pid=$!
+	await_port
+}
+
+# await_port: waits until the server $server_pid wrote "listening on" into
+# $log; sets $port to the port it printed.
+await_port() {
 	port=""
 	i=0
 	while [ -z "$port" ]; do
@@ -144,6 +172,37 @@ median() {
 	sort -g "$1" | awk '{ v[NR] = $1 } END {
 		if (NR % 2) print v[(NR + 1) / 2];
 		else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# print_run LABEL RUN LINE NOTE: prints run RUN of a figure from a line
+# "WRK req/s p50_us p99_us errors", with NOTE after it.
+print_run() {
+	echo "$3" | awk -v l="$1" -v k="$2" -v e="$4" '{
+		printf "  %s: run %d: %8.0f req/s     p50 %7.3f ms   p99 %7.3f ms%s\n",
+			l, k, $2, $3 / 1000, $4 / 1000, e }'
+}
+
+# new_runs: a figure's runs begin; keep_run LINE adds one run's req/s,
+# p50 and p99 (ms); report_runs LABEL prints their medians and adds them
+# to the summary.
+new_runs() {
+	: >"$tmp/rps"
+	: >"$tmp/p50"
+	: >"$tmp/p99"
+}
+keep_run() {
+	echo "$1" | awk '{ print $2 }' >>"$tmp/rps"
+	echo "$1" | awk '{ print $3 / 1000 }' >>"$tmp/p50"
+	echo "$1" | awk '{ print $4 / 1000 }' >>"$tmp/p99"
+}
+report_runs() {
+	rps=$(median "$tmp/rps")
+	p50=$(median "$tmp/p50")
+	p99=$(median "$tmp/p99")
+	printf '  %s: median %.0f req/s, p50 %.3f ms, p99 %.3f ms\n' \
+		"$1" "$rps" "$p50" "$p99"
+	printf '%s req/s\t%s\treq/s\n%s p50\t%s\tms\n%s p99\t%s\tms\n' \
+		"$1" "$rps" "$1" "$p50" "$1" "$p99" >>"$summary"
 }
 
 # prepare_curl GAME MOVES: creates a 2-seat game of GAME with a token per
@@ -179,9 +238,7 @@ wrk_figure() {
 	label=$1
 	url="http://127.0.0.1:$port$2"
 	shift 2
-	: >"$tmp/rps"
-	: >"$tmp/p50"
-	: >"$tmp/p99"
+	new_runs
 	for k in 0 1 2 3; do
 		secs=$run_secs
 		[ "$k" -eq 0 ] && secs=$warm_secs
@@ -194,20 +251,10 @@ wrk_figure() {
 		[ "$errors" -eq 0 ] ||
 			die "$label: $errors errors or non-2xx answers: $(cat "$tmp/wrk.out")"
 		[ "$k" -eq 0 ] && continue
-		echo "$line" | awk -v l="$label" -v k="$k" '{
-			printf "  %s: run %d: %8.0f req/s     p50 %7.3f ms   p99 %7.3f ms\n",
-				l, k, $2, $3 / 1000, $4 / 1000 }'
-		echo "$line" | awk '{ print $2 }' >>"$tmp/rps"
-		echo "$line" | awk '{ print $3 / 1000 }' >>"$tmp/p50"
-		echo "$line" | awk '{ print $4 / 1000 }' >>"$tmp/p99"
+		print_run "$label" "$k" "$line" ""
+		keep_run "$line"
 	done
-	rps=$(median "$tmp/rps")
-	p50=$(median "$tmp/p50")
-	p99=$(median "$tmp/p99")
-	printf '  %s: median %.0f req/s, p50 %.3f ms, p99 %.3f ms\n' \
-		"$label" "$rps" "$p50" "$p99"
-	printf '%s req/s\t%s\treq/s\n%s p50\t%s\tms\n%s p99\t%s\tms\n' \
-		"$label" "$rps" "$label" "$p50" "$label" "$p99" >>"$summary"
+	report_runs "$label"
 }
 
 echo "bench: $(date -u '+%Y-%m-%d %H:%M UTC'); $ncpu cpu(s)," \
@@ -339,6 +386,121 @@ $srv_pin /usr/bin/python3 "$here/bench/bench_webhooks.py" "$build/boardd" \
 echo
 
 fi # BENCH_QUICK
+
+if [ "${BENCH_ONLY:-nodes}" = nodes ]; then
+echo "== 8. two nodes on PostgreSQL vs one on SQLite (sync full), GET as a seat and POST moves =="
+# wrk2_figure LABEL PATH PORT_A PORT_B [wrk options]: wrk_figure with half
+# the connections on each node at once: req/s is the sum of the two, p50
+# and p99 the slower node's.
+wrk2_figure() {
+	label=$1
+	path=$2
+	pa=$3
+	pb=$4
+	shift 4
+	new_runs
+	for k in 0 1 2 3; do
+		secs=$run_secs
+		[ "$k" -eq 0 ] && secs=$warm_secs
+		wrk_pids=""
+		for pp in "$pa" "$pb"; do
+			$load_pin wrk -t1 -c"$((conns / 2))" -d"${secs}s" --timeout 5s \
+				-s "$here/bench/report.lua" "$@" \
+				"http://127.0.0.1:$pp$path" >"$tmp/wrk-$pp.out" 2>&1 &
+			wrk_pids="$wrk_pids $!"
+		done
+		wait_ok=0
+		for wp in $wrk_pids; do
+			wait "$wp" || wait_ok=1
+		done
+		[ "$wait_ok" -eq 0 ] ||
+			die "wrk failed: $(cat "$tmp/wrk-$pa.out" "$tmp/wrk-$pb.out")"
+		line=$(cat "$tmp/wrk-$pa.out" "$tmp/wrk-$pb.out" | awk '
+			/^WRK / { r += $2; if ($3 > a) a = $3; if ($4 > b) b = $4;
+				e += $5; n++ }
+			END { if (n == 2) printf "WRK %f %f %f %d\n", r, a, b, e }')
+		[ -n "$line" ] || die "wrk printed no figures: $(cat "$tmp/wrk-$pa.out" "$tmp/wrk-$pb.out")"
+		errors=$(echo "$line" | awk '{ print $5 }')
+		[ "$errors" -eq 0 ] ||
+			die "$label: $errors errors or non-2xx answers"
+		[ "$k" -eq 0 ] && continue
+		each=$(cat "$tmp/wrk-$pa.out" "$tmp/wrk-$pb.out" | awk '
+			/^WRK / { printf "%s%.0f req/s p50 %.3f ms", n++ ? "; b " : "a ",
+				$2, $3 / 1000 }')
+		print_run "$label" "$k" "$line" "   (node a, which made the game: $each)"
+		keep_run "$line"
+	done
+	report_runs "$label"
+}
+# figure LABEL: a summary row's value.
+figure() {
+	awk -F '\t' -v l="$1" '$1 == l { print $2 }' "$summary"
+}
+sq_get="GET /v1/games/{id} (seat, $get_moves moves; SQLite, 1 node)"
+pg_get="GET /v1/games/{id} (seat, $get_moves moves; PostgreSQL, 2 nodes)"
+sq_mv="POST moves ($writers clients; SQLite, 1 node)"
+pg_mv="POST moves ($writers clients; PostgreSQL, 2 nodes)"
+
+start_server full --rate-limit off
+game=$("$build/bench/bench_http" -p "$port" prepare "$get_moves") ||
+	die "could not prepare a game"
+wrk_figure "$sq_get" "/v1/games/${game% *}" -H "Authorization: Bearer ${game#* }"
+$load_pin "$build/bench/bench_http" -p "$port" -c "$writers" -d "$run_secs" \
+	-o "$summary" -l "$sq_mv" moves || die "the moves figure failed"
+stop_server
+
+# The cluster's directory must be short (a Unix socket path) and named
+# boardd-pg.* (cluster.sh sweeps stale siblings of that name).
+pgdir=$(mktemp -d /tmp/boardd-pg.XXXXXX)
+pg=$(sh "$here/pg/cluster.sh" start "$pgdir") ||
+	die "no PostgreSQL cluster (tools/deps.sh installs postgresql)"
+# the postmaster and what it runs now; backends it forks later inherit
+pm=$(head -n 1 "$pgdir/data/postmaster.pid")
+if [ -n "$srv_pin" ]; then
+	for p in $pm $(pgrep -P "$pm"); do
+		taskset -a -p -c "$srv_cpus" "$p" >/dev/null
+	done
+fi
+# Two nodes, one key file: the first creates it, the second reads it.
+# Each node: --threads as above; its read pool is capped at 16
+# connections, plus the writer and the listener.
+start_server pg-a "$pg" --secret-key "$tmp/pg.key" --rate-limit off
+pa=$port
+pid_a=$server_pid
+start_server pg-b "$pg" --secret-key "$tmp/pg.key" --rate-limit off
+pb=$port
+node_pids=$pid_a # stop_server stops the second; cleanup the first
+game=$("$build/bench/bench_http" -p "$pa" prepare "$get_moves") ||
+	die "could not prepare a game"
+wrk2_figure "$pg_get" "/v1/games/${game% *}" "$pa" "$pb" \
+	-H "Authorization: Bearer ${game#* }"
+$load_pin "$build/bench/bench_http" -p "$pa,$pb" -c "$writers" -d "$run_secs" \
+	-o "$summary" -l "$pg_mv" moves || die "the two-node moves figure failed"
+stop_server
+server_pid=$pid_a
+log="$tmp/server-pg-a.log"
+node_pids=""
+stop_server
+sh "$here/pg/cluster.sh" stop "$pgdir"
+pgdir=""
+# The speed goal is the ratio to SQLite's figure, measured just before.
+for f in get mv; do
+	if [ "$f" = get ]; then
+		a=$(figure "$pg_get req/s")
+		b=$(figure "$sq_get req/s")
+		what="GET as a seat"
+	else
+		a=$(figure "$pg_mv moves/s")
+		b=$(figure "$sq_mv moves/s")
+		what="POST moves"
+	fi
+	x=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", a / b }')
+	echo "  two PostgreSQL nodes / one SQLite node, $what: ${x}x"
+	printf 'two PostgreSQL nodes / one SQLite node, %s\t%s\tx SQLite\n' \
+		"$what" "$x" >>"$summary"
+done
+echo
+fi
 
 if [ "${BENCH_ONLY:-scale}" = scale ]; then
 scale_games=${BENCH_SCALE_GAMES:-100000}

@@ -2,6 +2,10 @@
  * move endpoint, and the helper that prepares the game the GET figures
  * read.  Run by tests/bench.sh (make bench); never judges the numbers.
  *
+ * PORT may be a comma list of up to 8 ports (servers sharing one database,
+ * tests/bench.sh section 8): connection i talks to the (i mod n)-th, so the
+ * clients are spread evenly over them; prepare uses the first.
+ *
  *   bench_http -p PORT prepare MOVES
  *       Creates one Agent Avenue game, plays MOVES valid moves into it and
  *       prints "GAME_ID SEAT0_TOKEN" on stdout.
@@ -55,14 +59,17 @@
 #define MAX_CONNS 256
 #define MAX_GAMES 50000 /* per run, a safety bound */
 #define PICK_SALT 0x9e3779b97f4a7c15ull
+#define MAX_PORTS 8
 
-static int port;
+static int ports[MAX_PORTS]; /* -p's list */
+static int nports;
 
 const char *bench_prog = "bench_http";
 
 /* ---- one keep-alive connection ---- */
 
 struct conn {
+	int port;   /* the server's, on 127.0.0.1 */
 	int fd;     /* -1 when closed */
 	char *buf;  /* received bytes */
 	size_t len; /* bytes in buf */
@@ -77,11 +84,18 @@ static void conn_close(struct conn *c)
 	c->len = 0;
 }
 
+/* A closed connection to the (i mod nports)-th server. */
+static struct conn conn_to(int i)
+{
+	struct conn c = {.port = ports[i % nports], .fd = -1};
+	return c;
+}
+
 static int conn_open(struct conn *c)
 {
 	struct sockaddr_in a = {0};
 	a.sin_family = AF_INET;
-	a.sin_port = htons((uint16_t)port);
+	a.sin_port = htons((uint16_t)c->port);
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	c->fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (c->fd < 0)
@@ -165,7 +179,7 @@ static int http_call(struct conn *c, const char *method, const char *path,
 	int hn = snprintf(head, sizeof head,
 	                  "%s %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n%s"
 	                  "%s%s%zu\r\n\r\n",
-	                  method, path, port, extra,
+	                  method, path, c->port, extra,
 	                  body ? "Content-Type: application/json\r\n" : "",
 	                  "Content-Length: ", blen);
 	if (hn < 0 || (size_t)hn >= sizeof head)
@@ -544,7 +558,7 @@ static int cmd_moves(int conns, double secs, const char *summary,
 	if (!w)
 		die("out of memory", NULL);
 	for (int i = 0; i < conns; i++)
-		w[i].c.fd = -1;
+		w[i].c = conn_to(i);
 	size_t cursor = 0, bad = 0;
 
 	/* Warm-up: a few games per connection for at most 1 s.  Its rate
@@ -635,7 +649,7 @@ static int cmd_creates(int conns, double secs, const char *summary,
 	if (!w)
 		die("out of memory", NULL);
 	for (int i = 0; i < conns; i++)
-		w[i].c.fd = -1;
+		w[i].c = conn_to(i);
 	struct run_result wu = create_run(w, conns, 1.0);
 	size_t bad = wu.bad;
 	printf("  %s: warm-up %.0f creates/s, %d connections\n", label,
@@ -671,7 +685,7 @@ static int cmd_prepare(size_t moves)
 			break;
 		free_plan(&p);
 	}
-	struct conn c = {.fd = -1};
+	struct conn c = conn_to(0);
 	struct game g;
 	if (create_game(&c, &p, &g) < 0)
 		die("could not create a game", NULL);
@@ -696,11 +710,29 @@ static int cmd_prepare(size_t moves)
 	return 0;
 }
 
+/* Reads -p's comma list of ports into ports[]; 0, or -1. */
+static int parse_ports(const char *s)
+{
+	nports = 0;
+	for (;;) {
+		char *end;
+		long v = strtol(s, &end, 10);
+		if (end == s || v <= 0 || v > 65535 || nports == MAX_PORTS)
+			return -1;
+		ports[nports++] = (int)v;
+		if (*end == '\0')
+			return 0;
+		if (*end != ',')
+			return -1;
+		s = end + 1;
+	}
+}
+
 static void usage(void)
 {
-	fputs("usage: bench_http -p PORT prepare MOVES\n"
-	      "       bench_http -p PORT [-c CONNS] [-d SECONDS] [-o SUMMARY] "
-	      "[-l LABEL] moves|creates\n",
+	fputs("usage: bench_http -p PORT[,PORT...] prepare MOVES\n"
+	      "       bench_http -p PORT[,PORT...] [-c CONNS] [-d SECONDS]"
+	      " [-o SUMMARY] [-l LABEL] moves|creates\n",
 	      stderr);
 	exit(2);
 }
@@ -713,7 +745,8 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "p:c:d:o:l:")) != -1) {
 		switch (opt) {
 		case 'p':
-			port = atoi(optarg);
+			if (parse_ports(optarg) < 0)
+				usage();
 			break;
 		case 'c':
 			conns = atoi(optarg);
@@ -731,8 +764,8 @@ int main(int argc, char **argv)
 			usage();
 		}
 	}
-	if (port <= 0 || port > 65535 || conns < 1 || conns > MAX_CONNS ||
-	    secs <= 0 || optind >= argc)
+	if (nports < 1 || conns < 1 || conns > MAX_CONNS || secs <= 0 ||
+	    optind >= argc)
 		usage();
 	json_object_seed(1);
 	if (strcmp(argv[optind], "prepare") == 0 && optind + 1 < argc)
