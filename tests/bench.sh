@@ -46,8 +46,11 @@
 #    seat, mid-game, and POST moves, the clients split evenly over the two
 #    nodes (two wrk of half the connections each; one bench_http whose
 #    connections alternate between the ports), with each two-node figure's
-#    ratio to the SQLite one.  The PostgreSQL server is pinned with boardd
-#    to the server cores, so both sides get the same CPU.
+#    ratio to the SQLite one; then how soon a long-poll on node b is
+#    answered by a move posted to node a (median and max over 40 rounds,
+#    tests/bench/longpoll_wake.py; issue 15's goal: 100 ms).  The
+#    PostgreSQL server is pinned with boardd to the server cores, so both
+#    sides get the same CPU.
 # BENCH_LOG_MOVES=none leaves out 1b.  BENCH_ONLY=writes runs the
 # reference (first and last) and the --sync full write figures only;
 # BENCH_ONLY=scale the reference and 7 only; BENCH_ONLY=nodes the
@@ -476,6 +479,10 @@ wrk2_figure "$pg_get" "/v1/games/${game% *}" "$pa" "$pb" \
 	-H "Authorization: Bearer ${game#* }"
 $load_pin "$build/bench/bench_http" -p "$pa,$pb" -c "$writers" -d "$run_secs" \
 	-o "$summary" -l "$pg_mv" moves || die "the two-node moves figure failed"
+# A long-poll on node b answered by a move posted to node a (NOTIFY;
+# goal: 100 ms), beside the same figure on one node (node a alone).
+$load_pin python3 "$here/bench/longpoll_wake.py" "$pa" "$summary" "$pb" ||
+	die "a long-poll on node b was not answered by node a's move"
 stop_server
 server_pid=$pid_a
 log="$tmp/server-pg-a.log"
