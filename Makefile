@@ -207,6 +207,13 @@ tsan: deps
 	TSAN_OPTIONS=halt_on_error=1 /usr/bin/python3 tests/http/test_players.py build/thread/boardd
 	TSAN_OPTIONS=halt_on_error=1 /usr/bin/python3 tests/http/test_abuse.py build/thread/boardd
 	TSAN_OPTIONS=halt_on_error=1 /usr/bin/python3 tests/http/test_bots.py build/thread/boardd
+	# two nodes on a throw-away PostgreSQL cluster: the listener thread
+	# and the leases under TSan
+	d=$$(mktemp -d /tmp/boardd-pg.XXXXXX) && \
+	pg=$$(sh tests/pg/cluster.sh start "$$d") && \
+	TSAN_OPTIONS=halt_on_error=1 BOARDD_TEST_PG="$$pg" /usr/bin/python3 \
+	    tests/http/test_nodes.py build/thread/boardd; rc=$$?; \
+	sh tests/pg/cluster.sh stop "$$d"; exit $$rc
 
 # Crash and restart under load: SIGKILL ROUNDS times while clients post
 # moves; every acknowledged move must be in the log once.  Long.

@@ -306,10 +306,32 @@ static int pg_session(struct conn *c, int lock_wait_ms)
 	return pg_exec(c, sql);
 }
 
+/* libpq's notices and the server's messages that come outside a query
+ * (a FATAL "terminating connection" to a listening session) go through
+ * the server's log (one JSON line under --log-format json), not
+ * straight to stderr as libpq's default processor writes them. */
+static void pg_notice(void *arg, const char *message)
+{
+	(void)arg;
+	size_t n = strlen(message);
+	while (n > 0 && (message[n - 1] == '\n' || message[n - 1] == '\r'))
+		n--;
+	log_error("postgresql", "%.*s", (int)n, message);
+}
+
+/* PQconnectdb with pg_notice set (kept by PQreset), or NULL. */
+static PGconn *pg_connectdb(const char *conninfo)
+{
+	PGconn *pg = PQconnectdb(conninfo);
+	if (pg)
+		PQsetNoticeProcessor(pg, pg_notice, NULL);
+	return pg;
+}
+
 int store__pg_connect(struct conn *c, const char *conninfo, int lock_wait_ms,
                       char *err, size_t errlen)
 {
-	c->pg = PQconnectdb(conninfo);
+	c->pg = pg_connectdb(conninfo);
 	if (!c->pg)
 		return pg_open_fail(err, errlen, BD_ENOMEM, "postgresql",
 		                    "out of memory");
@@ -686,7 +708,7 @@ static void listen_tell(struct pg_listen *l, const char *payload)
 /* Connects and LISTENs; NULL while the database is away. */
 static PGconn *listen_connect(struct pg_listen *l)
 {
-	PGconn *pg = PQconnectdb(l->s->path);
+	PGconn *pg = pg_connectdb(l->s->path);
 	if (!pg)
 		return NULL;
 	PGresult *res = NULL;
