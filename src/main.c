@@ -652,6 +652,8 @@ int main(int argc, char **argv)
 		service_on_move(svc, hub_on_move, hub);
 		service_webhook_policy(svc, c.hook_private);
 		store_on_change(st, on_change, &wakers);
+		_Static_assert(SVC_EVERY_GAME == HUB_EVERY_KEY,
+		               "one key for every game");
 		if (service_listen(svc) < 0) { /* several nodes: PostgreSQL */
 			log_error("boardd", "cannot listen for the other "
 			                    "nodes' changes");

@@ -106,6 +106,11 @@ if [ -n "${BOARDD_TEST_PG:-}" ]; then
 	unset BOARDD_TEST_BACKEND
 	# Two nodes on one database (PostgreSQL only).
 	run_suite nodes /usr/bin/python3 "$here/http/test_nodes.py" "$build/boardd" </dev/null
+	# ... and when things go wrong (it restarts the cluster: last)
+	BOARDD_PG_DIR=$pgdir
+	export BOARDD_PG_DIR
+	run_suite nodes-faults /usr/bin/python3 \
+		"$here/http/test_nodes_faults.py" "$build/boardd" </dev/null
 fi
 # The spec through Redocly, swagger-parser and openapi-typescript (npm ci
 # into tools/openapi-lint/node_modules on first use).

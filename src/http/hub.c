@@ -143,11 +143,18 @@ void hub_on_move(void *hub, int64_t key, uint64_t seq)
 	struct hub *h = hub;
 	struct hub_waiter *list = NULL;
 	pthread_mutex_lock(&h->mu);
-	for (struct hub_waiter *w = *bucket_of(h, key); w; w = w->next)
-		/* seq == after: the game changed without a move (a seat was
-		 * taken); waiters look again. */
-		if (w->key == key && seq >= w->after)
-			fire(h, w, HUB_MOVE, &list);
+	if (key == HUB_EVERY_KEY) { /* anything may have changed */
+		for (size_t b = 0; b < HUB_BUCKETS; b++)
+			for (struct hub_waiter *w = h->buckets[b]; w;
+			     w = w->next)
+				fire(h, w, HUB_MOVE, &list);
+	} else {
+		for (struct hub_waiter *w = *bucket_of(h, key); w; w = w->next)
+			/* seq == after: the game changed without a move (a
+			 * seat was taken); waiters look again. */
+			if (w->key == key && seq >= w->after)
+				fire(h, w, HUB_MOVE, &list);
+	}
 	pthread_mutex_unlock(&h->mu);
 	resume_all(list);
 }

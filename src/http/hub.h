@@ -80,9 +80,14 @@ struct hub *hub_new(void);
  * NULL is a no-op. */
 void hub_free(struct hub *h);
 
+/* The key no game or player has (game keys are positive, players'
+ * HUB_PLAYER_KEY negative): service.h's SVC_EVERY_GAME. */
+#define HUB_EVERY_KEY 0
+
 /* The move listener (a service_move_fn; `hub` is the struct hub *): wakes
- * every waiter of game `key` whose `after` is below `seq`.  Quick; safe
- * from any thread. */
+ * every waiter of game `key` whose `after` is below `seq`, or with key
+ * HUB_EVERY_KEY every waiter (they look again).  Quick; safe from any
+ * thread. */
 void hub_on_move(void *hub, int64_t key, uint64_t seq);
 
 /* Registers w (zeroed or left) for game `key` on connection c: a move

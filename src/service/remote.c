@@ -8,7 +8,8 @@
  * from the store.  While a change may go untold (before the first
  * LISTEN, after a lost connection) every read bypasses the hot table
  * (hot_write_begin_all), and once listening again the table starts
- * empty: what it held may have changed meanwhile.  The state cache needs
+ * empty: what it held may have changed meanwhile, and every long-poll
+ * and stream looks again (SVC_EVERY_GAME).  The state cache needs
  * nothing: a load brings a cached state older than the row forward from
  * the log (load.c).  Account streams hear of the other nodes' events
  * through the store's change listener (store_on_change). */
@@ -32,6 +33,8 @@ static void remote_back(void *ctx)
 	struct service *svc = ctx;
 	hot_clear(svc->hot);
 	hot_write_end_all(svc->hot, NULL);
+	/* what changed while nobody told: every waiter looks again */
+	svc__moved(svc, SVC_EVERY_GAME, UINT64_MAX);
 }
 
 static const struct store_remote remote = {remote_game, remote_lost,

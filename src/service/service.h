@@ -292,6 +292,11 @@ void service_bots_stop(struct service *svc);
  * quick and must not call back into the service. */
 typedef void (*service_move_fn)(void *ctx, int64_t game_key, uint64_t seq);
 
+/* service_move_fn's game_key when any game or player may have changed
+ * unseen (another node's changes went untold while this node was not
+ * listening, service_listen): every waiter should look again. */
+#define SVC_EVERY_GAME 0
+
 /* Sets the one move listener (NULL to clear).  Call before serving. */
 void service_on_move(struct service *svc, service_move_fn fn, void *ctx);
 

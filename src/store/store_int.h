@@ -230,6 +230,8 @@ struct conn {
 	int64_t changes; /* rows the last statement changed (store__changes) */
 	const char *node; /* PostgreSQL: its store's node id (store.h, "what
 	                     other processes change"), set as boardd.node */
+	int writer;       /* PostgreSQL: 1 for the write connection, whose
+	                     statements after BEGIN are never retried */
 	int checked_out; /* 1 while a call holds it; under s->mu */
 	int64_t touched[64]; /* players the open transaction concerns
 	                        (store_events.c), told after its commit */

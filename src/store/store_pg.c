@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <libpq-fe.h>
@@ -458,9 +459,20 @@ int store__pg_run(struct conn *c, enum stmt id, const struct arg *a, int n,
 {
 	if (n > PG_MAX_ARGS)
 		return BD_EINTERNAL;
+	/* A session lost since its last use (the server restarted, an idle
+	 * timeout) is found by the statement that fails: one that opens
+	 * nothing (a read on a pooled connection, the writer's BEGIN) is
+	 * run once more on a new session; inside a transaction the failure
+	 * stands, the transaction being gone with its session. */
+	int again = !c->writer || id == ST_BEGIN;
+retry:;
 	int rc = pg_revive(c);
 	if (rc == 0 && !c->prepared[id])
 		rc = pg_prepare(c, id, a, n);
+	if (rc < 0 && again && PQstatus(c->pg) == CONNECTION_BAD) {
+		again = 0;
+		goto retry;
+	}
 	if (rc < 0)
 		return rc;
 	const char *vals[PG_MAX_ARGS];
@@ -487,6 +499,11 @@ int store__pg_run(struct conn *c, enum stmt id, const struct arg *a, int n,
 	PGresult *res = PQexecPrepared(c->pg, name, n, vals, lens, fmts, 0);
 	ExecStatusType st = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
 	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+		if (again && PQstatus(c->pg) == CONNECTION_BAD) {
+			PQclear(res);
+			again = 0;
+			goto retry;
+		}
 		rc = pg_fail(c, res);
 		PQclear(res);
 		return rc;
@@ -665,6 +682,9 @@ int store__pg_migrate(struct conn *c, char *err, size_t errlen)
 /* ---- what other nodes change (store.h; store_listen) ----------------- */
 
 #define PG_LISTEN_RETRY_MS 1000 /* between connection attempts */
+#define PG_LISTEN_WAIT_MS  2000 /* longest a connect or a query may take */
+#define PG_LISTEN_IDLE_MS  1000 /* quiet this long: probe the session */
+#define PG_LISTEN_BRIEF_MS 5000 /* a session lost sooner: wait to retry */
 
 struct pg_listen {
 	struct store *s;
@@ -674,18 +694,31 @@ struct pg_listen {
 	int stop[2]; /* a pipe: a byte written asks the thread to end */
 };
 
-/* Waits until fd is readable (fd < 0: only the stop pipe), at most
- * timeout_ms (-1: forever).  1: asked to stop; 0: otherwise. */
-static int listen_wait(struct pg_listen *l, int fd, int timeout_ms)
+/* Waits until fd is readable (events POLLIN) or writable (POLLOUT; fd <
+ * 0: only the stop pipe), at most timeout_ms (-1: forever).  1: asked to
+ * stop; 0: fd is ready; -1: the time ran out. */
+static int listen_wait(struct pg_listen *l, int fd, short events,
+                       int timeout_ms)
 {
-	struct pollfd p[2] = {{l->stop[0], POLLIN, 0}, {fd, POLLIN, 0}};
+	struct pollfd p[2] = {{l->stop[0], POLLIN, 0}, {fd, events, 0}};
 	int n = poll(p, fd >= 0 ? 2 : 1, timeout_ms);
-	return n > 0 && (p[0].revents & (POLLIN | POLLHUP)) ? 1 : 0;
+	if (n > 0 && (p[0].revents & (POLLIN | POLLHUP)))
+		return 1;
+	return n > 0 ? 0 : -1;
+}
+
+static int64_t listen_now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
 /* Tells one notice's payload (sql/postgres/0002_notify.sql's shapes,
- * the node last); the listener's own node's are ignored, as are shapes
- * it does not know (a newer schema's). */
+ * the node last).  The listener's own node's are ignored, and so is
+ * anything else than those shapes with positive keys (a newer schema's,
+ * or one forged by another client of the database: NOTIFY needs no
+ * privilege). */
 static void listen_tell(struct pg_listen *l, const char *payload)
 {
 	char kind, id[STORE_ID_LEN + 2], node[STORE_NODE_LEN + 2];
@@ -694,68 +727,142 @@ static void listen_tell(struct pg_listen *l, const char *payload)
 	node[0] = 0;
 	if (sscanf(payload, "g %" SCNd64 " %17s %" SCNu64 " %17s", &key, id,
 	           &seq, node) >= 3 &&
-	    strlen(id) == STORE_ID_LEN) {
+	    key > 0 && strlen(id) == STORE_ID_LEN) {
 		if (strcmp(node, l->s->node) != 0 && l->r->game)
 			l->r->game(l->ctx, key, id, seq);
 	} else if (sscanf(payload, "%c %" SCNd64 " %17s", &kind, &key,
 	                  node) >= 2 &&
-	           kind == 'p') {
+	           kind == 'p' && key > 0) {
 		if (strcmp(node, l->s->node) != 0)
 			store__changes_tell(l->s, &key, 1);
 	}
 }
 
-/* Connects and LISTENs; NULL while the database is away. */
-static PGconn *listen_connect(struct pg_listen *l)
+/* Tells every notice libpq has read. */
+static void listen_drain(struct pg_listen *l, PGconn *pg)
 {
-	PGconn *pg = pg_connectdb(l->s->path);
-	if (!pg)
-		return NULL;
-	PGresult *res = NULL;
-	if (PQstatus(pg) == CONNECTION_OK)
-		res = PQexec(pg, "LISTEN boardd");
-	int ok = res && PQresultStatus(res) == PGRES_COMMAND_OK;
-	PQclear(res);
-	if (!ok) {
-		PQfinish(pg);
-		return NULL;
+	PGnotify *n;
+	while ((n = PQnotifies(pg)) != NULL) {
+		listen_tell(l, n->extra);
+		PQfreemem(n);
 	}
-	return pg;
 }
 
-/* The listener's thread: lost, then for each connection: LISTEN, back,
- * the notices until the connection fails, lost; until asked to stop. */
+/* Runs sql on pg without blocking past PG_LISTEN_WAIT_MS or a stop
+ * request, telling the notices that come meanwhile.  0: it succeeded;
+ * 1: asked to stop; -1: it failed or the server did not answer in time
+ * (the session is then given up). */
+static int listen_query(struct pg_listen *l, PGconn *pg, const char *sql)
+{
+	if (!PQsendQuery(pg, sql))
+		return -1;
+	int64_t end = listen_now_ms() + PG_LISTEN_WAIT_MS;
+	int ok = 1;
+	for (;;) {
+		while (!PQisBusy(pg)) {
+			PGresult *res = PQgetResult(pg);
+			if (!res) {
+				listen_drain(l, pg);
+				return ok ? 0 : -1;
+			}
+			ok &= PQresultStatus(res) == PGRES_COMMAND_OK ||
+			      PQresultStatus(res) == PGRES_TUPLES_OK;
+			PQclear(res);
+		}
+		int64_t left = end - listen_now_ms();
+		if (left <= 0)
+			return -1;
+		int w = listen_wait(l, PQsocket(pg), POLLIN, (int)left);
+		if (w)
+			return w > 0 ? 1 : -1;
+		if (!PQconsumeInput(pg))
+			return -1;
+	}
+}
+
+/* Connects (without blocking past PG_LISTEN_WAIT_MS or a stop request)
+ * and LISTENs.  *pg the session, or NULL while the database is away;
+ * 1: asked to stop. */
+static int listen_connect(struct pg_listen *l, PGconn **out)
+{
+	*out = NULL;
+	PGconn *pg = PQconnectStart(l->s->path);
+	if (!pg)
+		return 0;
+	PQsetNoticeProcessor(pg, pg_notice, NULL);
+	int64_t end = listen_now_ms() + PG_LISTEN_WAIT_MS;
+	PostgresPollingStatusType st = PGRES_POLLING_WRITING;
+	int rc = 0;
+	while (PQstatus(pg) != CONNECTION_BAD && st != PGRES_POLLING_OK &&
+	       st != PGRES_POLLING_FAILED) {
+		int64_t left = end - listen_now_ms();
+		int w = left <= 0 ? -1
+		                  : listen_wait(l, PQsocket(pg),
+		                                st == PGRES_POLLING_READING
+		                                    ? POLLIN
+		                                    : POLLOUT,
+		                                (int)left);
+		if (w) {
+			rc = w > 0;
+			st = PGRES_POLLING_FAILED;
+			break;
+		}
+		st = PQconnectPoll(pg);
+	}
+	if (st == PGRES_POLLING_OK && !rc &&
+	    (rc = listen_query(l, pg, "LISTEN boardd")) == 0) {
+		*out = pg;
+		return 0;
+	}
+	PQfinish(pg);
+	return rc > 0;
+}
+
+/* The listener's thread: lost, then for each session: LISTEN, back, the
+ * notices until the session fails or stops answering (a query when it
+ * has been quiet for PG_LISTEN_IDLE_MS, so that a hung server or a
+ * silent network is noticed too), lost; until asked to stop. */
 static void *listen_main(void *arg)
 {
 	struct pg_listen *l = arg;
-	int said_lost = 0;
+	int said_lost = 0, brief = 0;
 	for (;;) {
 		if (!said_lost) {
 			l->r->lost(l->ctx);
 			said_lost = 1;
 		}
-		PGconn *pg = listen_connect(l);
+		PGconn *pg = NULL;
+		if ((brief && listen_wait(l, -1, 0, PG_LISTEN_RETRY_MS) > 0) ||
+		    listen_connect(l, &pg))
+			return NULL;
+		brief = 0;
 		if (!pg) {
-			if (listen_wait(l, -1, PG_LISTEN_RETRY_MS))
+			if (listen_wait(l, -1, 0, PG_LISTEN_RETRY_MS) > 0)
 				return NULL;
 			continue;
 		}
 		l->r->back(l->ctx);
 		said_lost = 0;
-		int stop = 0;
-		while (!stop) {
-			stop = listen_wait(l, PQsocket(pg), -1);
-			if (stop || !PQconsumeInput(pg))
+		int64_t since = listen_now_ms();
+		int rc;
+		for (;;) {
+			rc = listen_wait(l, PQsocket(pg), POLLIN,
+			                 PG_LISTEN_IDLE_MS);
+			if (rc > 0)
 				break;
-			PGnotify *n;
-			while ((n = PQnotifies(pg)) != NULL) {
-				listen_tell(l, n->extra);
-				PQfreemem(n);
-			}
+			if (rc < 0) /* quiet: does the session still answer? */
+				rc = listen_query(l, pg, "SELECT 1");
+			else if (!PQconsumeInput(pg))
+				rc = -1;
+			else
+				listen_drain(l, pg);
+			if (rc)
+				break;
 		}
 		PQfinish(pg);
-		if (stop)
+		if (rc > 0)
 			return NULL;
+		brief = listen_now_ms() - since < PG_LISTEN_BRIEF_MS;
 		log_error("store", "lost the listening connection to "
 		                   "postgresql; reconnecting");
 	}

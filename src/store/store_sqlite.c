@@ -1277,6 +1277,7 @@ static int pool_open_pg(struct store *s, const struct store_config *cfg,
                         char *err, size_t errlen)
 {
 	s->writer.node = s->node;
+	s->writer.writer = 1;
 	int rc = store__pg_connect(&s->writer, cfg->path, cfg->busy_timeout_ms,
 	                           err, errlen);
 	if (rc == 0)
