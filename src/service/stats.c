@@ -23,9 +23,11 @@ int service_ready(struct service *svc, struct svc_err *err)
 {
 	int rc = store_ping(svc->st);
 	if (rc == BD_EUNAVAILABLE)
-		return svc__fail(err, BD_EUNAVAILABLE,
-		                 "the database file was deleted or replaced "
-		                 "while the server ran");
+		return svc__fail(err, BD_EUNAVAILABLE, "%s",
+		                 store_shared(svc->st)
+		                     ? "the database server does not answer"
+		                     : "the database file was deleted or "
+		                       "replaced while the server ran");
 	if (rc < 0)
 		return svc__fail(err, BD_EUNAVAILABLE,
 		                 "the database does not answer (bd_err %d)",
