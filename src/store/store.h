@@ -200,7 +200,8 @@ struct store_remote {
 
 /* Starts listening with r's callbacks (r is borrowed and must outlive
  * the store), on a thread and a connection of its own that reconnects
- * every second while the database is away; at most once per store.
+ * every second while the database is away, and probes a quiet session
+ * (no answer within 2 s: lost); at most once per store.
  * store_unlisten (or store_close) stops it.  On SQLite it does
  * nothing (one process owns the file) and returns 0.  0, BD_ENOMEM, or
  * BD_EINTERNAL when the thread cannot start or it already listens. */
