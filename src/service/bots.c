@@ -329,9 +329,6 @@ static int play_once(struct svc_bots *b, int64_t key, struct bot_failure *why)
 	return rc;
 }
 
-/* Plays one bot move of game `key` (svc__move_as queues the game again
- * when a bot is still to act), retrying lost races and a busy store a few
- * times before it queues the game again. */
 /* How long one decision holds a game's lease (taken again before each
  * retry): its wall-clock cap (the highest level's when max_ms is 0) and
  * five seconds for the store.  A node that dies leaves the turn to the
@@ -342,6 +339,9 @@ static int64_t bots_lease_ms(const struct svc_bots *b)
 	return cap + 5000;
 }
 
+/* Plays one bot move of game `key` (svc__move_as queues the game again
+ * when a bot is still to act), retrying lost races and a busy store a few
+ * times before it queues the game again. */
 static void play(struct svc_bots *b, int64_t key)
 {
 	if (is_stopped(b, key))
@@ -359,7 +359,7 @@ static void play(struct svc_bots *b, int64_t key)
 		    !taken) {
 			if (i == 0)
 				return; /* another node's: nothing to drop */
-			rc = BD_EBUSY; /* taken over: back of the queue */
+			rc = BD_EBUSY;  /* taken over: back of the queue */
 			break;
 		}
 		rc = play_once(b, key, &why);
@@ -501,15 +501,15 @@ static int clock_due(const struct svc_bots *b)
 static void wait_wake(struct svc_bots *b)
 {
 	int shared = store_shared(b->svc->st);
-	if ((!b->due_ms && !shared) || b->passing) { /* the passer wakes
-	                                                everyone */
+	/* (while a pass runs, the passer wakes everyone) */
+	if ((!b->due_ms && !shared) || b->passing) {
 		pthread_cond_wait(&b->wake, &b->mu);
 		return;
 	}
 	int64_t now = svc__now_ms();
 	int64_t until = b->due_ms ? b->due_ms : now + 60000;
-	int64_t cap = shared ? b->shared_ms + STORE_SHARED_RESCAN_MS
-	                     : now + 60000;
+	int64_t cap =
+	    shared ? b->shared_ms + STORE_SHARED_RESCAN_MS : now + 60000;
 	if (until > cap)
 		until = cap;
 	struct timespec ts = {.tv_sec = until / 1000,

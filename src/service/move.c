@@ -377,7 +377,7 @@ static int move_loop(struct service *svc, const char *id, const char *token,
                      const struct move_req *m, struct svc_idem *idem,
                      json_t **out, uint64_t *seq, struct svc_err *err)
 {
-	int rc = 0, refreshed = 0;
+	int rc = 0;
 	for (int attempt = 0; attempt < MOVE_RETRIES; attempt++) {
 		struct loaded l;
 		int seat;
@@ -389,18 +389,6 @@ static int move_loop(struct service *svc, const char *id, const char *token,
 		if (rc == 0)
 			*seq = l.g->seq;
 		loaded_release(&l);
-		if (rc == BD_ESTALE && m->has_expected && err->has_seq && !refreshed &&
-		    m->expected > err->seq) {
-			/* The client knows a later seq than this node does:
-			 * another node's move it has not heard of yet
-			 * (remote.c).  Once, the store's row, not the hot
-			 * table's. */
-			refreshed = 1;
-			hot_forget(svc->hot, id);
-			err->has_seq = 0;
-			attempt--;
-			continue;
-		}
 		if (rc == BD_EREPLAY ||
 		    (idem && rc < 0 && rc != BD_ECONFLICT)) {
 			/* A racer with this key may have won: its answer. */

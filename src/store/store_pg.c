@@ -730,8 +730,8 @@ static void listen_tell(struct pg_listen *l, const char *payload)
 	    key > 0 && strlen(id) == STORE_ID_LEN) {
 		if (strcmp(node, l->s->node) != 0 && l->r->game)
 			l->r->game(l->ctx, key, id, seq);
-	} else if (sscanf(payload, "%c %" SCNd64 " %17s", &kind, &key,
-	                  node) >= 2 &&
+	} else if (sscanf(payload, "%c %" SCNd64 " %17s", &kind, &key, node) >=
+	               2 &&
 	           kind == 'p' && key > 0) {
 		if (strcmp(node, l->s->node) != 0)
 			store__changes_tell(l->s, &key, 1);
@@ -796,12 +796,12 @@ static int listen_connect(struct pg_listen *l, PGconn **out)
 	while (PQstatus(pg) != CONNECTION_BAD && st != PGRES_POLLING_OK &&
 	       st != PGRES_POLLING_FAILED) {
 		int64_t left = end - listen_now_ms();
-		int w = left <= 0 ? -1
-		                  : listen_wait(l, PQsocket(pg),
-		                                st == PGRES_POLLING_READING
-		                                    ? POLLIN
-		                                    : POLLOUT,
-		                                (int)left);
+		int w = left <= 0
+		            ? -1
+		            : listen_wait(l, PQsocket(pg),
+		                          st == PGRES_POLLING_READING ? POLLIN
+		                                                      : POLLOUT,
+		                          (int)left);
 		if (w) {
 			rc = w > 0;
 			st = PGRES_POLLING_FAILED;
@@ -930,8 +930,9 @@ int store__pg_lease(struct store *s, int64_t game_key, int64_t lease_ms,
 	int rc = pg_revive(c);
 	PGresult *res = NULL;
 	if (rc == 0) {
-		res = PQexecParams(c->pg, lease_ms > 0 ? take : drop,
-		                   lease_ms > 0 ? 3 : 2, NULL, v, NULL, NULL, 0);
+		res =
+		    PQexecParams(c->pg, lease_ms > 0 ? take : drop,
+		                 lease_ms > 0 ? 3 : 2, NULL, v, NULL, NULL, 0);
 		ExecStatusType st = PQresultStatus(res);
 		if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK)
 			rc = pg_fail(c, res);
