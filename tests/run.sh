@@ -1,17 +1,36 @@
-#!/bin/sh
+#!/bin/bash
 # run.sh BUILD_DIR: runs every test suite against the binaries in BUILD_DIR
 # and prints one closing line, "N passed, N failed".  Each suite prints its
 # own "<suite>: N passed, N failed" line; a suite that dies without one
 # counts as one failure.  Exits non-zero if anything failed.
+#
+# Suites run BOARDD_TEST_JOBS at a time (default 3): each has its own
+# servers (--port 0), temporary files and PostgreSQL databases, and most
+# of their time is spent waiting (timeouts, streams, restarts), so the
+# run takes about a third of the time one at a time took.  Each suite's
+# output is kept apart and printed whole, in the order the suites were
+# started, as soon as it and every suite before it have ended.  The two
+# suites that stop nodes or the cluster itself run alone, last.
 set -u
 build=${1:?usage: run.sh BUILD_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
 log=$(mktemp)
+outdir=$(mktemp -d)
+jobs_max=${BOARDD_TEST_JOBS:-3}
 # One throw-away PostgreSQL cluster for the whole run (tests/pg/cluster.sh),
 # stopped on exit: BOARDD_TEST_PG, its superuser connection string, is
 # exported to every suite (the PostgreSQL unit tests and the -pg pass).
 pgdir=$(mktemp -d /tmp/boardd-pg.XXXXXX)
-trap 'sh "$here/pg/cluster.sh" stop "$pgdir"; rm -f "$log"' EXIT
+# On exit, the suites still running (each a subshell and its suite) end
+# first.
+stop_suites() {
+	for job in $(jobs -p); do
+		pkill -TERM -P "$job" 2>/dev/null
+		kill "$job" 2>/dev/null
+	done
+	wait
+}
+trap 'stop_suites; sh "$here/pg/cluster.sh" stop "$pgdir"; rm -rf "$log" "$outdir"' EXIT
 trap 'exit 130' INT TERM HUP # through the EXIT trap: the cluster stops
 
 passed=0
@@ -26,14 +45,12 @@ else
 	unset BOARDD_TEST_PG
 fi
 
-# run_suite NAME CMD...: runs one suite, adds its counts to the totals.
-run_suite() {
-	name=$1
-	shift
-	"$@" >"$log" 2>&1
-	status=$?
-	cat "$log"
-	line=$(grep -E "^$name: [0-9]+ passed, [0-9]+ failed$" "$log" | tail -n 1)
+# count_suite NAME STATUS OUTPUT: prints one suite's output and adds its
+# counts to the totals.
+count_suite() {
+	local name=$1 status=$2 line p f
+	cat "$3"
+	line=$(grep -E "^$name: [0-9]+ passed, [0-9]+ failed$" "$3" | tail -n 1)
 	if [ -z "$line" ]; then
 		echo "$name: no summary line (exit $status): counted as 1 failure"
 		failed=$((failed + 1))
@@ -49,13 +66,56 @@ run_suite() {
 	failed=$((failed + f))
 }
 
+# run_suite NAME CMD...: runs one suite now, alone, and counts it.
+run_suite() {
+	local name=$1
+	shift
+	"$@" >"$log" 2>&1 </dev/null
+	count_suite "$name" $? "$log"
+}
+
+# start_suite NAME CMD...: starts one suite in the background once fewer
+# than jobs_max are running; its output goes to $outdir/NAME.out, its exit
+# status to $outdir/NAME.rc.  Prints the suites that have ended in order.
+started=()
+start_suite() {
+	local name=$1
+	shift
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
+		wait -n
+		print_ended
+	done
+	("$@" >"$outdir/$name.out" 2>&1 </dev/null
+	 echo $? >"$outdir/$name.rc.tmp" && mv "$outdir/$name.rc.tmp" "$outdir/$name.rc") &
+	started+=("$name")
+}
+
+# print_ended: counts the started suites that have ended, in the order
+# they were started, up to the first one still running.
+printed=0
+print_ended() {
+	local name
+	while [ "$printed" -lt "${#started[@]}" ]; do
+		name=${started[$printed]}
+		[ -f "$outdir/$name.rc" ] || return 0
+		count_suite "$name" "$(cat "$outdir/$name.rc")" "$outdir/$name.out"
+		printed=$((printed + 1))
+	done
+}
+
+# wait_all: waits for every started suite and counts them all.
+wait_all() {
+	wait
+	print_ended
+}
+
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 for t in "$build"/tests/test_*; do
 	[ -x "$t" ] || continue
 	suite=$(basename "$t" | sed 's/^test_//; s/_/-/g')
-	run_suite "$suite" "$t"
+	start_suite "$suite" "$t"
 done
 # The HTTP suites, "name script" a line: run on SQLite, then again on
 # PostgreSQL as <name>-pg (the harness's BOARDD_TEST_BACKEND=postgres).
@@ -92,19 +152,30 @@ http_pass() {
 	set -- $http_suites
 	set +f
 	while [ $# -ge 2 ]; do
-		run_suite "$1$suffix" /usr/bin/python3 "$here/http/$2" "$build/boardd" </dev/null
+		start_suite "$1$suffix" env ${backend:+BOARDD_TEST_BACKEND=$backend} \
+			/usr/bin/python3 "$here/http/$2" "$build/boardd"
 		shift 2
 	done
 }
 
+backend=
 http_pass ""
 # The same suites on PostgreSQL: a database of their own per harness.Server.
 if [ -n "${BOARDD_TEST_PG:-}" ]; then
-	BOARDD_TEST_BACKEND=postgres
-	export BOARDD_TEST_BACKEND
+	backend=postgres
 	http_pass -pg
-	unset BOARDD_TEST_BACKEND
-	# Two nodes on one database (PostgreSQL only).
+fi
+# The spec through Redocly, swagger-parser and openapi-typescript (npm ci
+# into tools/openapi-lint/node_modules on first use).
+start_suite openapi-lint /bin/sh "$here/../tools/openapi-lint/lint.sh"
+# The web client (web/): type-checked against the spec's generated types,
+# then played in headless Chromium (npm ci into tests/web/node_modules and
+# Debian's chromium on first use).
+start_suite web /bin/sh "$here/web/run.sh" "$build/boardd"
+wait_all
+if [ -n "${BOARDD_TEST_PG:-}" ]; then
+	# Two nodes on one database (PostgreSQL only), alone: it kills a
+	# node under load.
 	run_suite nodes /usr/bin/python3 "$here/http/test_nodes.py" "$build/boardd" </dev/null
 	# ... and when things go wrong (it restarts the cluster: last)
 	BOARDD_PG_DIR=$pgdir
@@ -112,13 +183,6 @@ if [ -n "${BOARDD_TEST_PG:-}" ]; then
 	run_suite nodes-faults /usr/bin/python3 \
 		"$here/http/test_nodes_faults.py" "$build/boardd" </dev/null
 fi
-# The spec through Redocly, swagger-parser and openapi-typescript (npm ci
-# into tools/openapi-lint/node_modules on first use).
-run_suite openapi-lint /bin/sh "$here/../tools/openapi-lint/lint.sh"
-# The web client (web/): type-checked against the spec's generated types,
-# then played in headless Chromium (npm ci into tests/web/node_modules and
-# Debian's chromium on first use).
-run_suite web /bin/sh "$here/web/run.sh" "$build/boardd"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -23,6 +23,14 @@ for group in "$@"; do
 	esac
 done
 
+# One install at a time: suites that run in parallel (tests/run.sh) may
+# each call this; apt-get refuses a second dpkg lock holder.  flock(1) is
+# util-linux's, on every Debian system.
+if [ "$(id -u)" = 0 ] && [ -z "${BOARDD_DEPS_LOCKED:-}" ]; then
+	export BOARDD_DEPS_LOCKED=1
+	exec flock /tmp/boardd-deps.lock sh "$0" "$@"
+fi
+
 missing=""
 for p in $PKGS; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
