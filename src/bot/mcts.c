@@ -315,23 +315,23 @@ static int descend(struct tree *t, struct engine_game *g, int seat,
 }
 
 /* Random moves until the end, or MCTS_PLAYOUT_MOVES when the rules can
- * estimate a running game. */
+ * estimate a running game (engine_game_pick: the moves a draw from the
+ * whole list would make, without writing it out). */
 static int playout(struct engine_game *g, struct engine_actions *list,
                    struct rng *rng)
 {
 	struct rules_why why;
+	struct engine_action a;
 	unsigned due;
 	long cap = g->rules->estimate ? MCTS_PLAYOUT_MOVES : LONG_MAX;
 	for (long m = 0; m < cap && (due = engine_game_to_act(g)) != 0; m++) {
 		int actor = lowest_seat(due);
-		int rc = engine_game_legal(g, actor, list);
-		if (rc)
-			return rc;
-		if (list->n == 0)
+		long n = engine_game_pick(g, actor, rng, list, &a);
+		if (n < 0)
+			return (int)n;
+		if (n == 0)
 			return BD_EINTERNAL;
-		if (engine_game_step(
-		        g, actor, &list->v[rng_below(rng, (uint32_t)list->n)],
-		        &why))
+		if (engine_game_step(g, actor, &a, &why))
 			return BD_EINTERNAL;
 	}
 	return 0;

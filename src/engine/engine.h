@@ -98,6 +98,17 @@ struct rules {
 	size_t (*legal)(const void *state, int seat, struct engine_action *out,
 	                size_t cap);
 
+	/* Optional (NULL: the engine lists with legal and draws).  For
+	 * playouts, a uniformly random legal action without writing out the
+	 * list: returns n, how many actions legal lists for `seat`, and
+	 * when n > 0 writes into *out (all ENGINE_ACTION_BYTES) the one
+	 * legal lists at index rng_below(rng, n), that draw being its only
+	 * use of rng.  So a game played through pick is, bit for bit, the
+	 * game played through legal and rng_below.  0: the seat may not act
+	 * (*out and rng untouched).  Pure but for rng. */
+	size_t (*pick)(const void *state, int seat, struct rng *rng,
+	               struct engine_action *out);
+
 	/* Applies native action *a by `seat`, which the engine has checked
 	 * is in to_act().  Returns 0, or BD_EILLEGAL with *why filled.  On
 	 * failure the state may be garbage: the engine applies to a copy. */
@@ -355,6 +366,17 @@ int engine_game_legal(const struct engine_game *g, int seat,
                       struct engine_actions *list);
 
 void engine_actions_free(struct engine_actions *list);
+
+/* A uniformly random legal action of `seat` in g, for playouts: the one
+ * engine_game_legal lists at index rng_below(rng, n) of its n, with rng
+ * advanced by that draw alone, in *out.  Through the module's pick when
+ * it has one (without writing out the list), else by listing into
+ * *scratch (start it as {0}, reuse it across calls, free it with
+ * engine_actions_free).  Returns n (0: the seat may not act or the game
+ * is over; *out and rng untouched) or BD_ENOMEM. */
+long engine_game_pick(const struct engine_game *g, int seat, struct rng *rng,
+                      struct engine_actions *scratch,
+                      struct engine_action *out);
 
 /* 1 if action is the engine's resign action. */
 int engine_action_is_resign(const json_t *action);

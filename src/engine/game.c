@@ -278,6 +278,24 @@ int engine_game_legal(const struct engine_game *g, int seat,
 	}
 }
 
+long engine_game_pick(const struct engine_game *g, int seat, struct rng *rng,
+                      struct engine_actions *scratch, struct engine_action *out)
+{
+	if (!g->rules->pick) {
+		/* engine_game_legal checks the seat and the turn */
+		int rc = engine_game_legal(g, seat, scratch);
+		if (rc)
+			return rc;
+		if (scratch->n)
+			*out = scratch->v[rng_below(rng, (uint32_t)scratch->n)];
+		return (long)scratch->n;
+	}
+	if (seat < 0 || seat >= g->seats ||
+	    !(engine_game_to_act(g) & (1u << seat)))
+		return 0;
+	return (long)g->rules->pick(g->state, seat, rng, out);
+}
+
 void engine_actions_free(struct engine_actions *list)
 {
 	free(list->v);

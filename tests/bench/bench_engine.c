@@ -272,10 +272,11 @@ static void run(struct ctx *c, enum fig f, double out[NFIG])
 /* ---- every registered game: playouts, search, a long replay ---- */
 
 /* Random games of r (its fewest seats), seeds from next_seed, for about
- * secs_per_run: through the native interface (engine_game_legal, then
- * engine_game_step in place, as a search does) or, with json set, the
- * JSON path (engine_game_actions, then engine_game_apply on a copy, as
- * before issue 10).  Returns games/s; *moves_per_s gets their moves. */
+ * secs_per_run: through the native interface (engine_game_pick, then
+ * engine_game_step in place, as a search's playout does) or, with json
+ * set, the JSON path (engine_game_actions, then engine_game_apply on a
+ * copy, as before issue 10).  Both play the same games.  Returns games/s;
+ * *moves_per_s gets their moves. */
 static double run_playouts(const struct rules *r, int json, double *moves_per_s)
 {
 	size_t games = 0, moves = 0;
@@ -306,14 +307,11 @@ static double run_playouts(const struct rules *r, int json, double *moves_per_s)
 				       : -1;
 				json_decref(acts);
 			} else {
-				rc = engine_game_legal(g, seat, &list);
-				rc = rc || !list.n
-				         ? -1
-				         : engine_game_step(
-				               g, seat,
-				               &list.v[rng_below(
-				                   &pick, (uint32_t)list.n)],
-				               &why);
+				struct engine_action a;
+				rc = engine_game_pick(g, seat, &pick, &list,
+				                      &a) > 0
+				         ? engine_game_step(g, seat, &a, &why)
+				         : -1;
 			}
 			if (rc < 0)
 				die("a random playout failed", NULL);

@@ -11,6 +11,9 @@
  *              action that prints the same;
  *   step       engine_game_step (in place) gives the same game as
  *              engine_game_play (on a copy) for the chosen move;
+ *   pick       engine_game_pick (a module's pick hook, or the engine's
+ *              listing) draws the action listed at rng_below(n) and
+ *              leaves the generator as that draw does, at every step;
  *   determinize  for every seat, a sampled state shows that seat the same
  *              view and the same actions as the real one; sampling is
  *              independent of the real arrangement (sampling a sample with
@@ -58,6 +61,7 @@ static int same_game(const struct engine_game *a, const struct engine_game *b)
 
 struct tally {
 	long listed, agree, json_roundtrip, lists, list_match, steps, step_same;
+	long picks, pick_same;
 	long det_view, det_actions, det_canonical, det_changed, det_samples;
 };
 
@@ -127,7 +131,7 @@ static void random_game(const struct rules *r, int seats, const json_t *options,
 	}
 	struct rng pick;
 	rng_seed(&pick, seed * 31 + 7);
-	struct engine_actions list = {0};
+	struct engine_actions list = {0}, scratch = {0};
 	for (int step = 0; step < NATIVE_STEPS; step++) {
 		int seat = lowest(engine_game_to_act(g));
 		if (seat < 0)
@@ -141,8 +145,16 @@ static void random_game(const struct rules *r, int seats, const json_t *options,
 			check_listed(g, seat, &list, t);
 		if (step % 3 == 0)
 			check_determinize(g, &pick, t);
+		struct rng drawn = pick;
+		struct engine_action picked;
+		memset(&picked, 0xa5, sizeof picked);
+		long pn = engine_game_pick(g, seat, &drawn, &scratch, &picked);
 		const struct engine_action *a =
 		    &list.v[rng_below(&pick, (uint32_t)list.n)];
+		t->picks++;
+		t->pick_same += pn == (long)list.n &&
+		                memcmp(&picked, a, sizeof picked) == 0 &&
+		                memcmp(drawn.s, pick.s, sizeof pick.s) == 0;
 		struct engine_game *c = engine_game_clone(g);
 		int rs = engine_game_step(c, seat, a, &why);
 		int rp = engine_game_play(g, seat, a, &why);
@@ -156,6 +168,7 @@ static void random_game(const struct rules *r, int seats, const json_t *options,
 		}
 	}
 	engine_actions_free(&list);
+	engine_actions_free(&scratch);
 	engine_game_free(g);
 }
 
@@ -200,6 +213,8 @@ int main(void)
 		      t.list_match, t.lists);
 		CHECK("engine_game_step == engine_game_play", t.step_same,
 		      t.steps);
+		CHECK("engine_game_pick draws the listed action", t.pick_same,
+		      t.picks);
 		CHECK("every listed action: native == JSON path", t.agree,
 		      t.listed);
 		CHECK("every listed action: JSON round trip", t.json_roundtrip,

@@ -63,7 +63,60 @@ static int sane(const struct qt_state *s)
 struct rstats {
 	int games, ended, stalled, bad_listed, insane, bad_end, steps;
 	int checked;
+	long nth_checked, nth_bad; /* qt_nth_action against the list */
 };
+
+/* ---- qt_nth_action (struct rules' pick) against qt_list_actions ---- */
+
+#define NTH_LIST_MAX 4096 /* more listed actions than any position has */
+
+struct native_list {
+	struct qt_action v[NTH_LIST_MAX];
+	size_t n;
+};
+
+static void collect(void *ctx, const struct qt_action *a)
+{
+	struct native_list *l = ctx;
+	if (l->n < NTH_LIST_MAX)
+		l->v[l->n] = *a;
+	l->n++;
+}
+
+/* Checks qt_nth_action for seat in s: the count of the list, and the
+ * action bytes of index k for every k (all set) or for two indices
+ * derived from `salt` (no generator: the games stay those of the seeds),
+ * as qt_pick_action keeps the actions (QT_PICK_KEEP) and keeping only 2
+ * (most found again by relisting).  Adds the indices checked to *checked
+ * and those that differ to *bad. */
+static void check_nth(const struct qt_state *s, int seat, int all,
+                      unsigned salt, long *checked, long *bad)
+{
+	static struct native_list l;
+	l.n = 0;
+	qt_list_actions(s, seat, collect, &l);
+	struct qt_action got;
+	size_t n = qt_nth_action(s, seat, SIZE_MAX, QT_PICK_KEEP, &got);
+	(*checked)++;
+	if (n != l.n || l.n > NTH_LIST_MAX) {
+		(*bad)++;
+		return;
+	}
+	size_t two[2] = {salt % (n ? n : 1),
+	                 (salt * 2654435761u) % (n ? n : 1)};
+	for (size_t i = 0; i < (all ? n : n ? 2 : 0); i++) {
+		size_t k = all ? i : two[i];
+		for (int keep = 2; keep <= QT_PICK_KEEP;
+		     keep = keep == 2 ? QT_PICK_KEEP : keep + 1) {
+			memset(&got, 0xa5, sizeof got);
+			(*checked)++;
+			if (qt_nth_action(s, seat, k, (size_t)keep, &got) !=
+			        n ||
+			    memcmp(&got, &l.v[k], sizeof got) != 0)
+				(*bad)++;
+		}
+	}
+}
 
 /* Picks a random seat among to_act (several in the re-roll step). */
 static int pick_seat(unsigned to_act, struct rng *r)
@@ -133,7 +186,11 @@ static void random_game(int seats, const char *map, uint64_t seed,
 		 * game, then a sample of two per step */
 		if (check_all && rs->steps - start < 400) {
 			check_all_listed(g, seat, all, rs);
+			check_nth(st(g), seat, 1, 0, &rs->nth_checked,
+			          &rs->nth_bad);
 		} else {
+			check_nth(st(g), seat, 0, (unsigned)rs->steps,
+			          &rs->nth_checked, &rs->nth_bad);
 			/* a sample: two listed actions per step */
 			json_t *few = json_array();
 			for (int k = 0; k < 2; k++)
@@ -216,6 +273,10 @@ static void test_random_games(void)
 	test_cond("random: games end only by a last cube", rs.bad_end == 0);
 	test_cond("random: no game stalls", rs.stalled == 0);
 	test_cond("random: all games ended", rs.ended == rs.games);
+	printf("random games: qt_nth_action checked %ld times\n",
+	       rs.nth_checked);
+	test_cond("random: qt_nth_action is the listed action at every index",
+	          rs.nth_checked > 0 && rs.nth_bad == 0);
 }
 
 /* ---- seeded random games with card-biased players ----
@@ -254,6 +315,7 @@ struct cstats {
 	int ntallies;
 	struct tally t[96];
 	struct engine_game *scratch; /* a copy to try actions on */
+	long nth_checked, nth_bad;   /* qt_nth_action against the list */
 };
 
 static void tally(struct cstats *cs, const char *name)
@@ -827,6 +889,13 @@ static void card_game(int seats, const char *map, const char *extra,
 			break;
 		}
 		int deciding = s->ndecisions > 0 || s->phase < QT_PH_ACTIONS;
+		/* every index of decisions and the card phase, and of every
+		 * fourth Phase 1 step (card powers change the moves:
+		 * CURIOUS's free forms, CUNNING's marks); else two */
+		check_nth(s, seat,
+		          deciding || s->phase != QT_PH_ACTIONS ||
+		              cs->steps % 4 == 0,
+		          (unsigned)cs->steps, &cs->nth_checked, &cs->nth_bad);
 		json_t *a = json_incref(biased_pick(c, n, deciding, &r));
 		free(c);
 		json_decref(all);
@@ -921,6 +990,10 @@ static void test_card_games(void)
 		test_cond(name, tallied(&cs, decisions[k]) > 0);
 	}
 	test_cond("card games: no engine problem", cs.problems == 0);
+	printf("card games: qt_nth_action checked %ld times\n", cs.nth_checked);
+	test_cond("card games: qt_nth_action is the listed action at every "
+	          "index",
+	          cs.nth_checked > 0 && cs.nth_bad == 0);
 	test_cond("card games: no game stalls", cs.stalled == 0);
 	test_cond("card games: all games ended", cs.ended == cs.games);
 }

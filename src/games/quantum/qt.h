@@ -295,6 +295,31 @@ struct qt_action {
 /* Called once per legal action by qt_list_actions. */
 typedef void (*qt_emit_fn)(void *ctx, const struct qt_action *a);
 
+/* The plain moves of one ship (rules §5 Move, §6.2 MANEUVER, §14.1
+ * CUNNING and CURIOUS) as one run, in the order qt_move_list emits them:
+ * the squares of to[] in row-major order, each in the forms the seat may
+ * pay with, the paid one (curious 0) first, CURIOUS's free one (curious 1)
+ * second.  A square missing from ortho[] is reached only by MANEUVER and
+ * is marked cunning when the ship has used its ability (`used`). */
+struct qt_moves {
+	struct qt_action a;          /* type QT_A_MOVE and ship; the rest 0 */
+	uint8_t used;                /* 1: the ship's ability is used */
+	uint8_t paid;                /* 1: an action is left to pay with */
+	uint8_t free_move;           /* 1: CURIOUS's free move is ready */
+	uint8_t rows;                /* rows of the board */
+	uint32_t to[QT_MAX_ROWS];    /* destinations, a bit per column */
+	uint32_t ortho[QT_MAX_ROWS]; /* those reached orthogonally */
+	unsigned n;                  /* actions: squares times forms */
+};
+
+/* Called by qt_move_list, when given one, with each ship's run of moves
+ * (n >= 1) instead of emitting its moves one by one. */
+typedef void (*qt_moves_fn)(void *ctx, const struct qt_moves *run);
+
+/* Writes into *out action k (0 <= k < run->n) of *run: the k-th of the
+ * actions qt_move_list would have emitted for it. */
+void qt_moves_at(const struct qt_moves *run, unsigned k, struct qt_action *out);
+
 /* A custom setup (§ custom setup of the module), parsed by the JSON edge.
  * Absent optional fields hold -1 (or 0 counts). */
 struct qt_custom_ship {
@@ -366,6 +391,25 @@ int qt_apply(struct qt_state *s, int seat, const struct qt_action *a,
 /* Emits every legal action of seat. */
 void qt_list_actions(const struct qt_state *s, int seat, qt_emit_fn emit,
                      void *ctx);
+
+/* For playouts (struct rules' pick, src/engine/engine.h): n, the number
+ * of actions qt_list_actions emits for seat, and when n > 0 the one at
+ * index rng_below(rng, n) in *out, that draw being the only use of rng.
+ * The plain moves, most of a position's actions, are counted by runs
+ * (struct qt_moves) and only the one drawn is written out; the other
+ * actions are kept as they are listed, the first QT_PICK_KEEP of them
+ * (one past those is found by listing again).  0: the seat may not act
+ * (rng untouched). */
+size_t qt_pick_action(const struct qt_state *s, int seat, struct rng *rng,
+                      struct qt_action *out);
+#define QT_PICK_KEEP 256
+
+/* What qt_pick_action does once it has drawn k, keeping `keep` (at most
+ * QT_PICK_KEEP) actions besides the runs: n as it counts them, and when
+ * k < n action k of the list in *out.  Tests compare it with the list
+ * for every k, and with a small `keep` to go through the relisting. */
+size_t qt_nth_action(const struct qt_state *s, int seat, size_t k, size_t keep,
+                     struct qt_action *out);
 
 /* A die roll 1..6: the next scripted die of the custom setup
  * (rng_scripted), else the generator's.  Recorded in last_dice, with
@@ -440,8 +484,11 @@ int qt_reroll_ship(struct qt_state *s, struct rng *rng, int old);
 /* ---- qt_move.c: moves, attacks, transport, abilities (§5, §6.2) ---- */
 int qt_move_apply(struct qt_state *s, int seat, const struct qt_action *a,
                   struct rng *rng, struct rules_why *why);
+/* Emits seat's moves, attacks, transports and ship abilities; with
+ * `runs` (may be NULL), each ship's plain moves go to it as one run
+ * (struct qt_moves) instead of through emit. */
 void qt_move_list(const struct qt_state *s, int seat, qt_emit_fn emit,
-                  void *ctx);
+                  qt_moves_fn runs, void *ctx);
 
 /* ---- qt_combat.c: combat, dominance, infamy (§6.1, §7.1) ---- */
 

@@ -71,6 +71,18 @@ static size_t qj_legal(const void *state, int seat, struct engine_action *out,
 	return c.n;
 }
 
+static size_t qj_pick(const void *state, int seat, struct rng *rng,
+                      struct engine_action *out)
+{
+	struct qt_action a;
+	size_t n = 0;
+	if (seat >= 0 && seat < ((const struct qt_state *)state)->seats)
+		n = qt_pick_action(state, seat, rng, &a);
+	if (n)
+		emit_native(&(struct legal_ctx){out, 1, 0}, &a);
+	return n;
+}
+
 static int qj_play(void *state, int seat, const struct engine_action *e,
                    struct rng *rng, struct rules_why *why)
 {
@@ -190,6 +202,7 @@ const struct rules qt_rules = {
     .to_act = qj_to_act,
     .action_size = sizeof(struct qt_action),
     .legal = qj_legal,
+    .pick = qj_pick,
     .play = qj_play,
     .action_parse = qj_action_parse,
     .action_json = qj_action_json,

@@ -586,36 +586,76 @@ static void emit_move(struct pay pay, struct qt_action *a, qt_emit_fn emit,
 	}
 }
 
-/* free: qt_free_bits of s. */
+void qt_moves_at(const struct qt_moves *run, unsigned k, struct qt_action *out)
+{
+	unsigned forms = run->paid + run->free_move; /* >= 1: run->n > 0 */
+	unsigned sq = k / forms, form = k % forms;
+	*out = run->a;
+	out->curious = (uint8_t)(run->paid ? form : 1);
+	for (int r = 0; r < run->rows; r++) {
+		uint32_t to = run->to[r];
+		unsigned here = (unsigned)__builtin_popcount(to);
+		if (sq >= here) {
+			sq -= here;
+			continue;
+		}
+		while (sq--)
+			to &= to - 1;
+		int c = __builtin_ctz(to);
+		out->to = (struct qt_sq){(int8_t)r, (int8_t)c};
+		out->cunning =
+		    (uint8_t)(!(run->ortho[r] >> c & 1) && run->used);
+		return;
+	}
+}
+
+/* free: qt_free_bits of s; runs as for qt_move_list. */
 static void list_moves(const struct qt_state *s, const struct qt_bits *free,
-                       int seat, int i, qt_emit_fn emit, void *ctx)
+                       int seat, int i, qt_emit_fn emit, qt_moves_fn runs,
+                       void *ctx)
 {
 	struct moves m;
 	moves_of(s, free, seat, i, &m);
-	int used = s->ship[seat][i].ability_used;
-	int rows = qt_board_rows(&s->board);
 	int n = m.n < MAX_STEPS ? m.n : MAX_STEPS;
 	struct pay pay = pay_now(s, seat);
-	struct qt_action a = {.type = QT_A_MOVE, .ship = (int8_t)i};
-	/* the reachable squares in row-major order; they are empty by
-	 * construction; one not reached orthogonally needs MANEUVER
-	 * (move_kind) */
-	for (int r = 0; r < rows; r++) {
-		uint32_t ortho = m.o.within[n].row[r];
-		uint32_t to = ortho | (m.man ? m.x.within[n].row[r] : 0);
+	struct qt_moves run = {
+	    .a = {.type = QT_A_MOVE, .ship = (int8_t)i},
+	    .used = (uint8_t)(s->ship[seat][i].ability_used != 0),
+	    .paid = (uint8_t)pay.paid,
+	    .free_move = (uint8_t)pay.free_move,
+	    .rows = (uint8_t)qt_board_rows(&s->board),
+	};
+	/* the reachable squares; they are empty by construction; one not
+	 * reached orthogonally needs MANEUVER (move_kind) */
+	unsigned squares = 0;
+	for (int r = 0; r < run.rows; r++) {
+		run.ortho[r] = m.o.within[n].row[r];
+		run.to[r] = run.ortho[r] | (m.man ? m.x.within[n].row[r] : 0);
 		if (r == m.at.r)
-			to &= ~(1u << m.at.c);
-		for (; to; to &= to - 1) {
-			int c = __builtin_ctz(to);
-			a.to = (struct qt_sq){(int8_t)r, (int8_t)c};
-			a.cunning = !(ortho >> c & 1) && used;
-			emit_move(pay, &a, emit, ctx);
-		}
+			run.to[r] &= ~(1u << m.at.c);
+		squares += (unsigned)__builtin_popcount(run.to[r]);
+	}
+	run.n = squares * (run.paid + run.free_move);
+	if (runs) {
+		if (run.n)
+			runs(ctx, &run);
+	} else {
+		struct qt_action a = run.a;
+		for (int r = 0; r < run.rows; r++)
+			for (uint32_t to = run.to[r]; to; to &= to - 1) {
+				int c = __builtin_ctz(to);
+				a.to = (struct qt_sq){(int8_t)r, (int8_t)c};
+				a.cunning =
+				    (uint8_t)(!(run.ortho[r] >> c & 1) &&
+				              run.used);
+				emit_move(pay, &a, emit, ctx);
+			}
 	}
 	if (qt_attack_check(s, 1, NULL))
 		return;
 	/* attacks: around every enemy ship, every launch square */
-	a = (struct qt_action){.type = QT_A_ATTACK, .ship = (int8_t)i};
+	int used = run.used;
+	struct qt_action a = {.type = QT_A_ATTACK, .ship = (int8_t)i};
 	for (int p = 0; p < s->seats; p++)
 		for (int e = 0; p != seat && e < QT_SHIPS; e++) {
 			if (s->ship[p][e].where != QT_MAP)
@@ -767,7 +807,7 @@ static void list_tactical(const struct qt_state *s, const struct qt_bits *free,
 }
 
 void qt_move_list(const struct qt_state *s, int seat, qt_emit_fn emit,
-                  void *ctx)
+                  qt_moves_fn runs, void *ctx)
 {
 	struct qt_bits free;
 	qt_free_bits(s, &free);
@@ -776,7 +816,7 @@ void qt_move_list(const struct qt_state *s, int seat, qt_emit_fn emit,
 		if (sh->where != QT_MAP)
 			continue;
 		if (unmoved(s, seat, i)) {
-			list_moves(s, &free, seat, i, emit, ctx);
+			list_moves(s, &free, seat, i, emit, runs, ctx);
 			struct qt_action t = {.type = QT_A_TRANSPORT};
 			list_transports(s, &free, seat, i, movement(s, seat, i),
 			                &t, emit, ctx);

@@ -340,8 +340,10 @@ int qt_apply(struct qt_state *s, int seat, const struct qt_action *a,
 	return rules_fail(why, BD_EILLEGAL, "§4", "no such phase");
 }
 
-void qt_list_actions(const struct qt_state *s, int seat, qt_emit_fn emit,
-                     void *ctx)
+/* qt_list_actions, with the plain moves as runs when `runs` is given
+ * (qt_move_list). */
+static void list_all(const struct qt_state *s, int seat, qt_emit_fn emit,
+                     qt_moves_fn runs, void *ctx)
 {
 	if (!(qt_to_act(s) & (1u << seat)))
 		return;
@@ -368,7 +370,7 @@ void qt_list_actions(const struct qt_state *s, int seat, qt_emit_fn emit,
 		return;
 	case QT_PH_ACTIONS:
 		qt_basic_list(s, seat, emit, ctx);
-		qt_move_list(s, seat, emit, ctx);
+		qt_move_list(s, seat, emit, runs, ctx);
 		qt_power_list(s, seat, emit, ctx);
 		emit(ctx, &(struct qt_action){.type = QT_A_END_TURN});
 		return;
@@ -376,4 +378,120 @@ void qt_list_actions(const struct qt_state *s, int seat, qt_emit_fn emit,
 		qt_cards_list(s, seat, emit, ctx);
 		return;
 	}
+}
+
+void qt_list_actions(const struct qt_state *s, int seat, qt_emit_fn emit,
+                     void *ctx)
+{
+	list_all(s, seat, emit, NULL, ctx);
+}
+
+/* ---- drawing one action without writing out the list ---- */
+
+#define PICK_SEGS (2 * QT_SHIPS + 2) /* runs, and singles between */
+
+/* A stretch of the list: n single actions from single[first] on, or one
+ * run of moves. */
+struct segment {
+	int run; /* index in gathered.run[], or -1: singles */
+	size_t first, n;
+};
+
+/* The list as qt_pick_action gathers it: segments in list order (at most
+ * one run per ship, qt_move_list). */
+struct gathered {
+	struct qt_action single[QT_PICK_KEEP];
+	struct qt_moves run[QT_SHIPS];
+	struct segment seg[PICK_SEGS];
+	size_t nsingle, nrun, nseg, n;
+	size_t keep; /* singles kept, <= QT_PICK_KEEP */
+};
+
+static void gather_single(void *ctx, const struct qt_action *a)
+{
+	struct gathered *g = ctx;
+	if (g->nseg == 0 || g->seg[g->nseg - 1].run >= 0)
+		g->seg[g->nseg++] = (struct segment){-1, g->nsingle, 0};
+	if (g->nsingle < g->keep)
+		g->single[g->nsingle] = *a;
+	g->nsingle++;
+	g->seg[g->nseg - 1].n++;
+	g->n++;
+}
+
+static void gather_run(void *ctx, const struct qt_moves *run)
+{
+	struct gathered *g = ctx;
+	g->run[g->nrun] = *run;
+	g->seg[g->nseg++] = (struct segment){(int)g->nrun++, 0, run->n};
+	g->n += run->n;
+}
+
+/* Emits nothing: keeps action `k` of the list (a recount, for an index
+ * past what gathered kept). */
+struct kth {
+	size_t k;
+	struct qt_action *out;
+};
+
+static void keep_kth(void *ctx, const struct qt_action *a)
+{
+	struct kth *c = ctx;
+	if (c->k-- == 0)
+		*c->out = *a;
+}
+
+/* Action k (< g->n) of the list g gathered of seat in s. */
+static void nth_of(const struct qt_state *s, int seat, const struct gathered *g,
+                   size_t k, struct qt_action *out)
+{
+	size_t left = k;
+	for (size_t i = 0; i < g->nseg; i++) {
+		if (left >= g->seg[i].n) {
+			left -= g->seg[i].n;
+			continue;
+		}
+		if (g->seg[i].run >= 0) {
+			qt_moves_at(&g->run[g->seg[i].run], (unsigned)left,
+			            out);
+			return;
+		}
+		if (g->seg[i].first + left < g->keep) {
+			*out = g->single[g->seg[i].first + left];
+			return;
+		}
+		break;
+	}
+	struct kth c = {k, out};
+	list_all(s, seat, keep_kth, NULL, &c);
+}
+
+/* Fills *g (its counters zeroed first) with seat's list in s, keeping
+ * the first `keep` singles. */
+static void gather(const struct qt_state *s, int seat, size_t keep,
+                   struct gathered *g)
+{
+	g->nsingle = g->nrun = g->nseg = g->n = 0;
+	g->keep = keep < QT_PICK_KEEP ? keep : QT_PICK_KEEP;
+	list_all(s, seat, gather_single, gather_run, g);
+}
+
+size_t qt_nth_action(const struct qt_state *s, int seat, size_t k, size_t keep,
+                     struct qt_action *out)
+{
+	struct gathered g;
+	gather(s, seat, keep, &g);
+	if (k < g.n)
+		nth_of(s, seat, &g, k, out);
+	return g.n;
+}
+
+size_t qt_pick_action(const struct qt_state *s, int seat, struct rng *rng,
+                      struct qt_action *out)
+{
+	struct gathered g;
+	gather(s, seat, QT_PICK_KEEP, &g);
+	if (g.n)
+		nth_of(s, seat, &g, rng_below(rng, (uint32_t)g.n), out);
+	return g.n;
 }
