@@ -25,7 +25,11 @@
  * Then for every registered game (bench_games), one line each:
  *   playouts G N games/s       random games through the native interface
  *   playouts-json G N games/s  the same through the JSON path
- *   moves G ...                their moves per second, both paths
+ *   playouts-apply-only G N games/s  the ceiling of any playout: the
+ *                              moves of 16 such games recorded, then
+ *                              applied (engine_game_step) with no
+ *                              listing and no draw
+ *   moves G ...                their moves per second, all three
  *   mcts G N iterations/s      bot_choose_mcts from early positions
  *   replay quantum 1000 moves  a 1,000-move Quantum log replayed as on a
  *                              cache miss (json_loads + engine_game_apply)
@@ -325,6 +329,83 @@ static double run_playouts(const struct rules *r, int json, double *moves_per_s)
 	return (double)games / t;
 }
 
+#define CEILING_GAMES 16 /* random games the apply-only figure replays */
+
+/* A random game's moves, native, as run_playouts plays them. */
+struct native_log {
+	uint64_t seed;
+	size_t n;
+	int *seat;
+	struct engine_action *a;
+};
+
+/* The ceiling of any playout of r: the moves of CEILING_GAMES random
+ * games (seeds 1, 2, ...; played as run_playouts plays them) recorded
+ * first, then applied again and again with engine_game_step alone, no
+ * listing and no draw: games/s, and *moves_per_s.  A playout that chose
+ * its moves for free would run this fast. */
+static double run_applies(const struct rules *r, double *moves_per_s)
+{
+	static struct native_log log[CEILING_GAMES];
+	static const struct rules *logged; /* whose games log holds */
+	struct engine_actions list = {0};
+	struct rules_why why;
+	for (int k = 0; k < CEILING_GAMES; k++) {
+		struct native_log *l = &log[k];
+		if (logged == r)
+			break; /* recorded by an earlier run */
+		free(l->seat); /* another game's */
+		free(l->a);
+		*l = (struct native_log){0};
+		l->seed = (uint64_t)k + 1;
+		struct engine_game *g;
+		if (engine_game_new(r, r->min_seats, NULL, NULL, l->seed, &g,
+		                    &why) < 0)
+			die("engine_game_new", why.detail);
+		struct rng pick;
+		rng_seed(&pick, l->seed ^ PICK_SALT);
+		size_t cap = 0;
+		unsigned due;
+		while ((due = engine_game_to_act(g)) != 0) {
+			int seat = lowest_seat(due);
+			if (l->n == cap) {
+				cap = cap ? 2 * cap : 256;
+				l->seat =
+				    realloc(l->seat, cap * sizeof *l->seat);
+				l->a = realloc(l->a, cap * sizeof *l->a);
+				if (!l->seat || !l->a)
+					die("out of memory", NULL);
+			}
+			if (engine_game_pick(g, seat, &pick, &list,
+			                     &l->a[l->n]) <= 0 ||
+			    engine_game_step(g, seat, &l->a[l->n], &why))
+				die("a random playout failed", NULL);
+			l->seat[l->n++] = seat;
+		}
+		engine_game_free(g);
+	}
+	logged = r;
+	engine_actions_free(&list);
+	size_t games = 0, moves = 0;
+	double t0 = bench_now(), t;
+	do {
+		const struct native_log *l = &log[games % CEILING_GAMES];
+		struct engine_game *g;
+		if (engine_game_new(r, r->min_seats, NULL, NULL, l->seed, &g,
+		                    &why) < 0)
+			die("engine_game_new", why.detail);
+		for (size_t m = 0; m < l->n; m++)
+			if (engine_game_step(g, l->seat[m], &l->a[m], &why))
+				die("a recorded move no longer applies",
+				    why.detail);
+		engine_game_free(g);
+		moves += l->n;
+		games++;
+	} while ((t = bench_now() - t0) < secs_per_run);
+	*moves_per_s = (double)moves / t;
+	return (double)games / t;
+}
+
 /* MCTS iterations per second (bot_choose_mcts, 200 iterations a choice)
  * from the positions after 6..25 random moves of seeded games. */
 static double run_mcts(const struct rules *r)
@@ -445,17 +526,23 @@ static void bench_games(const char *summary)
 		double mv, mvj;
 		double gs = MEDIAN_OF(run_playouts(r, 0, &mv));
 		double gsj = MEDIAN_OF(run_playouts(r, 1, &mvj));
+		double mva;
+		double gsa = MEDIAN_OF(run_applies(r, &mva));
 		double its = MEDIAN_OF(run_mcts(r));
 		printf("playouts %s %.0f games/s\n", r->id, gs);
 		printf("playouts-json %s %.0f games/s\n", r->id, gsj);
-		printf("moves %s %.0f moves/s (native), %.0f moves/s (json)\n",
-		       r->id, mv, mvj);
+		printf("playouts-apply-only %s %.0f games/s\n", r->id, gsa);
+		printf("moves %s %.0f moves/s (native), %.0f moves/s (json), "
+		       "%.0f moves/s (apply only)\n",
+		       r->id, mv, mvj, mva);
 		printf("mcts %s %.0f iterations/s\n", r->id, its);
 		char label[96];
 		snprintf(label, sizeof label, "playouts %s", r->id);
 		bench_summary(summary, label, gs, "games/s");
 		snprintf(label, sizeof label, "playouts-json %s", r->id);
 		bench_summary(summary, label, gsj, "games/s");
+		snprintf(label, sizeof label, "playouts-apply-only %s", r->id);
+		bench_summary(summary, label, gsa, "games/s");
 		snprintf(label, sizeof label, "mcts %s", r->id);
 		bench_summary(summary, label, its, "iterations/s");
 	}
