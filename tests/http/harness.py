@@ -410,7 +410,10 @@ class Server:
                 # early 413 for a declared oversized body) and close; the
                 # answer is then in the socket's receive queue.  Read it
                 # as curl does; with none there, getresponse raises.
-                pass
+                # A reset while connecting (a server killed mid-handshake)
+                # leaves no socket to read: that is no answer at all.
+                if conn.sock is None:
+                    raise
             r = conn.getresponse()
             resp = Response(r.status, r.getheaders(), r.read())
         finally:
