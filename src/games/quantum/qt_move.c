@@ -586,6 +586,13 @@ static void emit_move(struct pay pay, struct qt_action *a, qt_emit_fn emit,
 	}
 }
 
+/* The "cunning" mark of the move of *run to (r, c): reached only by
+ * MANEUVER with the ship's ability already used (§14.1 CUNNING). */
+static uint8_t run_cunning(const struct qt_moves *run, int r, int c)
+{
+	return (uint8_t)(!(run->ortho[r] >> c & 1) && run->used);
+}
+
 void qt_moves_at(const struct qt_moves *run, unsigned k, struct qt_action *out)
 {
 	unsigned forms = run->paid + run->free_move; /* >= 1: run->n > 0 */
@@ -603,8 +610,7 @@ void qt_moves_at(const struct qt_moves *run, unsigned k, struct qt_action *out)
 			to &= to - 1;
 		int c = __builtin_ctz(to);
 		out->to = (struct qt_sq){(int8_t)r, (int8_t)c};
-		out->cunning =
-		    (uint8_t)(!(run->ortho[r] >> c & 1) && run->used);
+		out->cunning = run_cunning(run, r, c);
 		return;
 	}
 }
@@ -645,9 +651,7 @@ static void list_moves(const struct qt_state *s, const struct qt_bits *free,
 			for (uint32_t to = run.to[r]; to; to &= to - 1) {
 				int c = __builtin_ctz(to);
 				a.to = (struct qt_sq){(int8_t)r, (int8_t)c};
-				a.cunning =
-				    (uint8_t)(!(run.ortho[r] >> c & 1) &&
-				              run.used);
+				a.cunning = run_cunning(&run, r, c);
 				emit_move(pay, &a, emit, ctx);
 			}
 	}
