@@ -191,41 +191,54 @@ static int dup_field(char **dst, const char *src)
 	return src && !*dst ? -1 : 0;
 }
 
-/* A new node holding copies of row and seats, refs 2 (the table's and
- * the caller's), or NULL. */
-static struct hot_node *node_new(const struct store_game *row,
-                                 const struct store_seat *seats, int n,
-                                 uint64_t h)
+int hot_row_copy(struct store_game *dst, const struct store_game *src)
+{
+	*dst = *src;
+	dst->options = dst->setup = dst->result = dst->bots = NULL;
+	dst->clock = dst->clock_state = dst->players = NULL;
+	dst->creator_addr = NULL;
+	if (dup_field(&dst->options, src->options) < 0 ||
+	    dup_field(&dst->setup, src->setup) < 0 ||
+	    dup_field(&dst->result, src->result) < 0 ||
+	    dup_field(&dst->bots, src->bots) < 0 ||
+	    dup_field(&dst->clock, src->clock) < 0 ||
+	    dup_field(&dst->clock_state, src->clock_state) < 0) {
+		store_game_release(dst);
+		return BD_ENOMEM;
+	}
+	return 0;
+}
+
+/* A new node holding a copy of row, no seats yet, refs 2 (the table's
+ * and the caller's), or NULL. */
+static struct hot_node *node_new(const struct store_game *row, uint64_t h)
 {
 	struct hot_node *nd = calloc(1, sizeof *nd);
 	if (!nd)
 		return NULL;
-	struct store_game *r = &nd->g.row;
-	*r = *row;
-	r->options = r->setup = r->result = r->bots = NULL;
-	r->clock = r->clock_state = r->players = NULL;
-	r->creator_addr = NULL;
-	if (dup_field(&r->options, row->options) < 0 ||
-	    dup_field(&r->setup, row->setup) < 0 ||
-	    dup_field(&r->result, row->result) < 0 ||
-	    dup_field(&r->bots, row->bots) < 0 ||
-	    dup_field(&r->clock, row->clock) < 0 ||
-	    dup_field(&r->clock_state, row->clock_state) < 0) {
-		node_free(nd);
+	if (hot_row_copy(&nd->g.row, row) < 0) {
+		free(nd);
 		return NULL;
-	}
-	nd->g.nseats = n;
-	for (int i = 0; i < n; i++) {
-		struct hot_seat *hs = &nd->g.seats[i];
-		hs->seat = seats[i].seat;
-		hs->has_token = seats[i].has_token;
-		hs->player_key = seats[i].player_key;
-		memcpy(hs->token_hash, seats[i].token_hash,
-		       STORE_TOKEN_HASH_LEN);
 	}
 	nd->h = h;
 	atomic_init(&nd->refs, 2);
 	return nd;
+}
+
+/* Puts nd in s as its game's entry (in place of one there), the least
+ * recently used entry going if s is full.  Caller holds s->lock. */
+static void insert(struct hot_shard *s, struct hot_node *nd)
+{
+	struct hot_node *old = find(s, nd->h, nd->g.row.id);
+	if (old)
+		unlink_node(s, old);
+	if (s->n >= s->cap && s->oldest)
+		unlink_node(s, s->oldest);
+	struct hot_node **b = &s->buckets[nd->h & (s->nbuckets - 1)];
+	nd->chain = *b;
+	*b = nd;
+	lru_front(s, nd);
+	s->n++;
 }
 
 const struct hot_game *hot_put(struct hot_table *t,
@@ -237,9 +250,18 @@ const struct hot_game *hot_put(struct hot_table *t,
 	    n > ENGINE_MAX_SEATS || n != row->seats)
 		return NULL;
 	uint64_t h = hash_id(row->id);
-	struct hot_node *nd = node_new(row, seats, n, h);
+	struct hot_node *nd = node_new(row, h);
 	if (!nd)
 		return NULL;
+	nd->g.nseats = n;
+	for (int i = 0; i < n; i++) {
+		struct hot_seat *hs = &nd->g.seats[i];
+		hs->seat = seats[i].seat;
+		hs->has_token = seats[i].has_token;
+		hs->player_key = seats[i].player_key;
+		memcpy(hs->token_hash, seats[i].token_hash,
+		       STORE_TOKEN_HASH_LEN);
+	}
 	struct hot_shard *s = shard_of(t, h);
 	pthread_mutex_lock(&s->lock);
 	struct hot_mark *m = mark_of(s, h);
@@ -248,18 +270,8 @@ const struct hot_game *hot_put(struct hot_table *t,
 	int ok = !m->pending && m->gen == ticket->gen &&
 	         atomic_load(&t->all_pending) == 0 &&
 	         atomic_load(&t->all_gen) == ticket->all_gen;
-	if (ok) {
-		struct hot_node *old = find(s, h, row->id);
-		if (old) /* another reader put the same row first */
-			unlink_node(s, old);
-		if (s->n >= s->cap && s->oldest)
-			unlink_node(s, s->oldest);
-		struct hot_node **b = &s->buckets[h & (s->nbuckets - 1)];
-		nd->chain = *b;
-		*b = nd;
-		lru_front(s, nd);
-		s->n++;
-	}
+	if (ok)
+		insert(s, nd);
 	pthread_mutex_unlock(&s->lock);
 	if (!ok) {
 		node_free(nd);
@@ -292,6 +304,61 @@ void hot_write_begin(struct hot_table *t, const char *id)
 void hot_write_end(struct hot_table *t, const char *id)
 {
 	mark(t, id, -1);
+}
+
+void hot_move_begin(struct hot_table *t, const char *id, struct hot_move *w)
+{
+	uint64_t h = hash_id(id);
+	struct hot_shard *s = shard_of(t, h);
+	w->all_gen = atomic_load(&t->all_gen); /* before the mark: hot_get's */
+	w->was = NULL;
+	pthread_mutex_lock(&s->lock);
+	struct hot_mark *m = mark_of(s, h);
+	m->pending++;
+	w->gen = ++m->gen;
+	struct hot_node *nd = find(s, h, id);
+	if (nd) {
+		atomic_fetch_add(&nd->refs, 1); /* w's, past the unlink */
+		w->was = &nd->g;
+		unlink_node(s, nd);
+	}
+	pthread_mutex_unlock(&s->lock);
+}
+
+void hot_move_end(struct hot_table *t, const char *id, struct hot_move *w,
+                  const struct store_game *row)
+{
+	uint64_t h = hash_id(id);
+	struct hot_shard *s = shard_of(t, h);
+	struct hot_node *nd = NULL;
+	if (row && w->was && strcmp(row->status, "waiting") != 0 &&
+	    strcmp(row->id, id) == 0 && (nd = node_new(row, h)) != NULL) {
+		/* A move changes no seat's holder: the entry's seats. */
+		nd->g.nseats = w->was->nseats;
+		memcpy(nd->g.seats, w->was->seats, sizeof nd->g.seats);
+	}
+	pthread_mutex_lock(&s->lock);
+	struct hot_mark *m = mark_of(s, h);
+	/* Nothing else touched the mark since hot_move_begin (no other
+	 * write of a game of this mark began or ended, no node forgot it)
+	 * and no write of an unknown game ran: row is the store's. */
+	int ok = nd && m->pending == 1 && m->gen == w->gen &&
+	         atomic_load(&t->all_pending) == 0 &&
+	         atomic_load(&t->all_gen) == w->all_gen;
+	m->pending--;
+	m->gen++;
+	struct hot_node *old = find(s, h, id);
+	if (old)
+		unlink_node(s, old);
+	if (ok)
+		insert(s, nd);
+	pthread_mutex_unlock(&s->lock);
+	if (ok)
+		hot_release(&nd->g); /* the table's reference is left */
+	else if (nd)
+		node_free(nd);
+	hot_release(w->was);
+	w->was = NULL;
 }
 
 void hot_write_begin_all(struct hot_table *t)

@@ -81,11 +81,39 @@ const struct hot_game *hot_put(struct hot_table *t,
 /* Gives back an entry hot_get or hot_put lent.  NULL: no-op. */
 void hot_release(const struct hot_game *e);
 
+/* *dst = a copy of src whose malloc'd strings are its own (release with
+ * store_game_release); creator_addr and players, which an entry never
+ * holds, are NULL.  0, or BD_ENOMEM with *dst holding nothing.  For a
+ * writer that starts from an entry's row and changes it. */
+int hot_row_copy(struct store_game *dst, const struct store_game *src);
+
 /* Before a store write of game `id`; pair with hot_write_end. */
 void hot_write_begin(struct hot_table *t, const char *id);
 
 /* After that write returned (committed or not). */
 void hot_write_end(struct hot_table *t, const char *id);
+
+/* A move's write marks (move.c's write_move), which also publish the row
+ * the move committed, so that the game's next read and next move find it
+ * in the table instead of reading SQLite.  Opaque to callers. */
+struct hot_move {
+	uint64_t gen, all_gen;
+	const struct hot_game *was; /* the entry hot_move_begin dropped */
+};
+
+/* hot_write_begin for a move of game `id`, keeping in *w what
+ * hot_move_end needs (the entry's seats: a move changes no holder). */
+void hot_move_begin(struct hot_table *t, const char *id, struct hot_move *w);
+
+/* hot_write_end for that move.  row: the game's row as the move's COMMIT
+ * left it (copied), or NULL when the write failed.  The row is kept as
+ * the entry only when it is certainly the store's: the table held the
+ * game at hot_move_begin, and since then nothing else touched its mark
+ * (no other write of a game sharing it began or ended, hot_forget did
+ * not run) and no write of an unknown game ran (hot_write_begin_all);
+ * otherwise the entry is simply dropped, as hot_write_end does. */
+void hot_move_end(struct hot_table *t, const char *id, struct hot_move *w,
+                  const struct store_game *row);
 
 /* Before a store write whose game is unknown; pair with
  * hot_write_end_all, given the game's id when the write told it (else

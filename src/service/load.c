@@ -240,6 +240,52 @@ int load_game(struct store *st, struct engine_cache *cache, const char *id,
 	return rc;
 }
 
+/* l's row with strings of its own, the hot entry released: 0, or
+ * BD_ENOMEM (l released). */
+static int row_own(struct loaded *l)
+{
+	if (!l->hot)
+		return 0;
+	struct store_game r;
+	int rc = hot_row_copy(&r, &l->row); /* its strings are the entry's */
+	hot_release(l->hot);
+	l->hot = NULL;
+	memset(&l->row, 0, sizeof l->row);
+	if (rc < 0) {
+		loaded_release(l);
+		return rc;
+	}
+	l->row = r;
+	return 0;
+}
+
+int load_game_hot(struct store *st, struct hot_table *hot,
+                  struct engine_cache *cache, const char *id, const char *token,
+                  int required, struct loaded *out, int *seat,
+                  struct svc_err *err)
+{
+	int rc = load_row_hot(st, hot, id, out, err);
+	if (rc < 0)
+		return rc;
+	int was_hot = out->hot != NULL;
+	if ((rc = load_seat(st, out, token, required, seat, err)) < 0) {
+		loaded_release(out);
+		return rc;
+	}
+	if ((rc = row_own(out)) < 0)
+		return rc;
+	if (was_hot) {
+		/* The cached state at the entry's seq: no store query. */
+		out->g = engine_cache_get(cache, out->row.key);
+		if (out->g && out->g->rules == out->rules &&
+		    out->g->seq == out->row.seq)
+			return 0;
+		engine_game_free(out->g);
+		out->g = NULL;
+	}
+	return load_state(st, cache, out, err);
+}
+
 int load_game_key(struct store *st, struct engine_cache *cache, int64_t key,
                   struct loaded *out, struct svc_err *err)
 {

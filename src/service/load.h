@@ -38,11 +38,28 @@ int load_row(struct store *st, const char *id, struct loaded *out,
 /* load_row through the hot table (hot.h, docs/read-path.md): from its
  * entry of game `id` when it has one (no SQLite query; out->hot set, the
  * row read-only), else from the store, keeping the row and the seats'
- * holders for the next read when the table allows.  For reads only: a
- * write validates against the store's row (load_row, load_game).  The
- * same errors as load_row. */
+ * holders for the next read when the table allows.  For reads, and for
+ * a move's first try (load_game_hot), whose refusals are decided again
+ * from the store's row (load_row, load_game).  The same errors as
+ * load_row. */
 int load_row_hot(struct store *st, struct hot_table *hot, const char *id,
                  struct loaded *out, struct svc_err *err);
+
+/* A write's first try at game `id`: load_row_hot, then load_seat
+ * (token, required: load_seat's) into *seat, then the state.  When the
+ * hot table held the game, no SQLite query is made: the row and seats are
+ * the entry's (the row copied into out, owned, since a write changes it)
+ * and the state is the cached one if it is at the row's seq.  Unlike
+ * load_game's, this answer may be older than the store (another node's
+ * move, or a move of this process between its COMMIT and hot_write_end,
+ * docs/read-path.md): the store's seq check in the write catches a stale
+ * state (BD_ECONFLICT), and a caller must decide any refusal again from
+ * load_game before answering it (move.c's move_loop).  The errors of
+ * load_row, load_seat and load_state; out is released on failure. */
+int load_game_hot(struct store *st, struct hot_table *hot,
+                  struct engine_cache *cache, const char *id, const char *token,
+                  int required, struct loaded *out, int *seat,
+                  struct svc_err *err);
 
 /* The second half: l->g, the state at l->row.seq or later, from the
  * cache plus the log tail (load_at on a miss).  Releases l on failure. */

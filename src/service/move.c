@@ -129,20 +129,41 @@ static int stale(struct svc_err *err, uint64_t current)
 /* What store_move_append writes for the move l->g has just taken. */
 struct move_write {
 	struct service *svc;
-	const char *id; /* the game's, for the hot table */
-	int64_t key;
-	uint64_t before; /* the seq the move was validated at */
+	const struct store_game *row; /* the game's row before the move */
+	uint64_t before;              /* the seq the move was validated at */
 	const struct store_move *mv;
 	uint64_t *current; /* out: the seq on BD_ECONFLICT */
 };
 
+/* w->row as store_move_append's ST_GAME_ADVANCE leaves it once the chain
+ * w->mv committed (its strings borrowed from w). */
+static struct store_game row_after(const struct move_write *w)
+{
+	struct store_game r = *w->row;
+	const struct store_move *last = w->mv;
+	r.seq = w->before + 1;
+	for (; last->then; last = last->then)
+		r.seq++;
+	snprintf(r.status, sizeof r.status, "%s", last->status);
+	r.to_act = last->to_act;
+	r.result = (char *)(uintptr_t)last->result;
+	r.updated_ms = last->at_ms;
+	r.clock_state = (char *)(uintptr_t)last->clock_state;
+	r.deadline_ms = last->deadline_ms;
+	return r;
+}
+
 static int write_move(void *ctx, const struct store_idem *rec)
 {
 	struct move_write *w = ctx;
-	hot_write_begin(w->svc->hot, w->id); /* hot.h: until after commit */
-	int rc = store_move_append(w->svc->st, w->key, w->before, w->mv, rec,
-	                           w->current);
-	hot_write_end(w->svc->hot, w->id);
+	struct hot_move hm; /* hot.h: until after commit */
+	hot_move_begin(w->svc->hot, w->row->id, &hm);
+	int rc = store_move_append(w->svc->st, w->row->key, w->before, w->mv,
+	                           rec, w->current);
+	/* (A move with no time of its own took the store's clock: unknown.) */
+	int known = rc == 0 && w->mv->at_ms;
+	struct store_game after = known ? row_after(w) : (struct store_game){0};
+	hot_move_end(w->svc->hot, w->row->id, &hm, known ? &after : NULL);
 	return rc;
 }
 
@@ -193,7 +214,7 @@ static int append(struct service *svc, struct loaded *l, uint64_t before,
 		                            i ? rs->hash[i - 1] : hash,
 		                            i + 1 < n ? &mv[i + 1] : NULL};
 	}
-	struct move_write w = {svc, l->row.id, l->row.key, before, mv, current};
+	struct move_write w = {svc, &l->row, before, mv, current};
 	int rc;
 	if (!mv || !text || !res || (!res_text && !json_is_null(res))) {
 		json_decref(answer);
@@ -372,7 +393,33 @@ static int replay(struct service *svc, struct svc_idem *idem, json_t **out,
 	return rc;
 }
 
-/* Loads, authorises and tries the move, retrying lost races. */
+/* Whether a refusal of a try loaded by load_game_hot may rest on a row or
+ * state older than the store, and so must be decided again from the
+ * store: every refusal but the store's own failures and those the store
+ * alone decided (a revoked token, a recorded Idempotency-Key). */
+static int maybe_stale(int rc)
+{
+	switch (rc) {
+	case BD_EBUSY:
+	case BD_ENOMEM:
+	case BD_EINTERNAL:
+	case BD_ENOSPACE:
+	case BD_EUNAVAILABLE:
+	case BD_EUNAUTHORIZED:
+	case BD_EREPLAY:
+	case BD_EIDEMPOTENCY:
+	case BD_ENOTFOUND:
+		return 0;
+	default:
+		return rc < 0;
+	}
+}
+
+/* Loads, authorises and tries the move, retrying lost races.  The first
+ * try reads no SQLite row when the hot table holds the game
+ * (load_game_hot); it answers only a move it made or a refusal the store
+ * decided, any other refusal is decided again by a try loaded from the
+ * store (load_game), as every later try is. */
 static int move_loop(struct service *svc, const char *id, const char *token,
                      const struct move_req *m, struct svc_idem *idem,
                      json_t **out, uint64_t *seq, struct svc_err *err)
@@ -381,14 +428,25 @@ static int move_loop(struct service *svc, const char *id, const char *token,
 	for (int attempt = 0; attempt < MOVE_RETRIES; attempt++) {
 		struct loaded l;
 		int seat;
-		if ((rc = load_game(svc->st, svc->cache, id, &l, err)) < 0)
+		int hot = attempt == 0;
+		if (hot)
+			rc = load_game_hot(svc->st, svc->hot, svc->cache, id,
+			                   token, 1, &l, &seat, err);
+		else if ((rc = load_game(svc->st, svc->cache, id, &l, err)) < 0)
 			return rc;
-		rc = load_seat(svc->st, &l, token, 1, &seat, err);
-		if (rc == 0)
+		else if ((rc = load_seat(svc->st, &l, token, 1, &seat, err)) <
+		         0)
+			loaded_release(&l);
+		if (rc == 0) {
 			rc = try_move(svc, &l, seat, m, NULL, idem, out, err);
-		if (rc == 0)
-			*seq = l.g->seq;
-		loaded_release(&l);
+			if (rc == 0)
+				*seq = l.g->seq;
+			loaded_release(&l);
+		}
+		if (hot && maybe_stale(rc)) {
+			*err = (struct svc_err){0}; /* decided anew */
+			continue;
+		}
 		if (rc == BD_EREPLAY ||
 		    (idem && rc < 0 && rc != BD_ECONFLICT)) {
 			/* A racer with this key may have won: its answer. */

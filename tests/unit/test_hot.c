@@ -81,6 +81,70 @@ static void test_table(void)
 	test_cond("table: end_all dropped its game",
 	          !hot_get(t, id, &tk) && tk.ok);
 
+	/* A move publishes the row its COMMIT left, with the entry's seats,
+	 * only when nothing else touched the game's mark meanwhile. */
+	struct hot_move hm;
+	struct store_game moved = row_of(id, "active", 4);
+	moved.result = (char *)"{\"x\":1}";
+	if (!hot_get(t, id, &tk))
+		hot_release(hot_put(t, &tk, &g, seats, 2));
+	test_cond("move: the game is hot before the move",
+	          (e = hot_get(t, id, &tk)) != NULL);
+	hot_release(e);
+	hot_move_begin(t, id, &hm);
+	test_cond("move: in flight, reads bypass the table",
+	          !hot_get(t, id, &tk) && !tk.ok);
+	hot_move_end(t, id, &hm, &moved);
+	e = hot_get(t, id, &tk);
+	test_cond("move: its row is the entry, the seats kept, copied",
+	          e && e->row.seq == 4 && e->row.result != moved.result &&
+	              strcmp(e->row.result, "{\"x\":1}") == 0 &&
+	              e->nseats == 2 && e->seats[1].player_key == 9);
+	hot_release(e);
+	hot_move_begin(t, id, &hm);
+	hot_move_end(t, id, &hm, NULL);
+	test_cond("move: a failed write leaves no entry",
+	          !hot_get(t, id, &tk) && tk.ok);
+	hot_move_begin(t, id, &hm);
+	moved.seq = 5;
+	hot_move_end(t, id, &hm, &moved);
+	test_cond("move: nor does a move of a game the table did not hold",
+	          !hot_get(t, id, &tk) && tk.ok);
+	/* Each way the row may not be the store's: another write of the
+	 * game (or of its mark) began or ended, another node changed it, a
+	 * write of an unknown game ran. */
+	for (int k = 0; k < 4; k++) {
+		if (!hot_get(t, id, &tk))
+			hot_release(hot_put(t, &tk, &g, seats, 2));
+		hot_move_begin(t, id, &hm);
+		struct hot_move other;
+		if (k == 0) {
+			hot_write_begin(t, id);
+			hot_write_end(t, id);
+		} else if (k == 1) {
+			hot_move_begin(t, id, &other);
+		} else if (k == 2) {
+			hot_forget(t, id);
+		} else {
+			hot_write_begin_all(t);
+			hot_write_end_all(t, NULL);
+		}
+		hot_move_end(t, id, &hm, &moved);
+		int kept = (e = hot_get(t, id, &tk)) != NULL;
+		hot_release(e);
+		if (k == 1) {
+			hot_move_end(t, id, &other, &moved);
+			kept |= (e = hot_get(t, id, &tk)) != NULL;
+			hot_release(e);
+		}
+		char what[96];
+		snprintf(
+		    what, sizeof what, "move: not kept when %s ran meanwhile",
+		    (const char *[]){"another write", "another move",
+		                     "hot_forget", "a write of any game"}[k]);
+		test_cond(what, !kept);
+	}
+
 	struct store_game w = row_of("00000000000000bb", "waiting", 0);
 	test_cond("table: a waiting game is never kept",
 	          !hot_get(t, w.id, &tk) && !hot_put(t, &tk, &w, seats, 2));
@@ -144,23 +208,33 @@ static int view_you(struct service *svc, const char *id, const char *token)
 	return r;
 }
 
-/* Seat `seat` (token tok) makes its first listed action; 0 or -1. */
-static int first_move(struct service *svc, const char *id, const char *tok)
+/* The first action listed by `lister` for token tok, posted to `poster`
+ * (two services on one database: two nodes) with If-Match: the seq the
+ * lister read; the service's code. */
+static int move_via(struct service *lister, struct service *poster,
+                    const char *id, const char *tok)
 {
+	uint64_t seen = (uint64_t)view_seq(lister, id, tok, NULL);
 	json_t *acts = NULL, *out = NULL;
 	struct svc_err err = {0};
-	if (service_actions(svc, id, tok, &acts, &err) < 0)
+	if (service_actions(lister, id, tok, &acts, &err) < 0)
 		return -1;
 	json_t *a = json_array_get(json_object_get(acts, "actions"), 0);
 	json_t *body = a ? json_pack("{s:O}", "action", a) : NULL;
 	uint64_t seq;
-	int rc = body ? service_move(svc, id, tok, body, NULL, NULL, &out, &seq,
-	                             &err)
+	int rc = body ? service_move(poster, id, tok, body, &seen, NULL, &out,
+	                             &seq, &err)
 	              : -1;
 	json_decref(acts);
 	json_decref(body);
 	json_decref(out);
-	return rc < 0 ? -1 : 0;
+	return rc;
+}
+
+/* Token tok makes its first listed action; 0 or -1. */
+static int first_move(struct service *svc, const char *id, const char *tok)
+{
+	return move_via(svc, svc, id, tok) == 0 ? 0 : -1;
 }
 
 /* The token of the seat to act in game id (of two seats, tokens tok). */
@@ -245,6 +319,32 @@ static void test_service(void)
 		              view_seq(svc, id, tok[1], NULL) == m &&
 		              view_seq(svc, id, NULL, NULL) == m);
 	}
+	/* Another node moved: this one's table is stale.  A move it would
+	 * refuse at the table's state (If-Match: the newer seq; not that
+	 * seat's turn there, or another action listed) is decided again
+	 * from the store, and made. */
+	struct store *st2 = NULL;
+	struct service *svc2 = NULL;
+	if (store_open(&cfg, &st2, why, sizeof why) == 0)
+		svc2 = service_new(st2, 64);
+	const char *t1 = svc2 ? to_act(svc2, id, tok) : NULL;
+	int b_moved = t1 && move_via(svc2, svc2, id, t1) == 0;
+	test_cond("service: another node's move leaves this table stale",
+	          b_moved && view_seq(svc, id, tok[0], NULL) == 3 &&
+	              view_seq(svc2, id, NULL, NULL) == 4);
+	const char *t2 = b_moved ? to_act(svc2, id, tok) : NULL;
+	int a_rc = t2 ? move_via(svc2, svc, id, t2) : -99;
+	if (svc2)
+		hot_forget(svc2->hot, id); /* the notice of that move */
+	test_cond("service: a move made from a stale table is decided from "
+	          "the store",
+	          a_rc == 0 && view_seq(svc2, id, NULL, NULL) == 5);
+	service_free(svc2);
+	store_close(st2);
+	hot_forget(svc->hot, id); /* what the other node's notice does */
+	test_cond("service: told, this node reads seq 5",
+	          view_seq(svc, id, tok[0], NULL) == 5);
+
 	struct svc_err err = {0};
 	json_t *out = NULL;
 	uint64_t seq = 0;
