@@ -89,15 +89,15 @@ struct http_req {
 	const struct http_fields *fields; /* the headers and query copied
 	                         (a write run by a write worker while its
 	                         connection is suspended), or NULL: conn's */
-	struct hub *hub;           /* where waiting requests wait (live.h) */
-	struct hub_waiter *waiter; /* this request's, for a long-poll */
-	int resumed;               /* 1: the run after a long-poll's wait */
-	int head;                  /* 1: a HEAD (method reads "GET") */
-	unsigned keepalive_ms;     /* event streams' keep-alive period */
-	struct limits *limits;     /* the server's limiter (limits.h) */
-	const struct limits_addr *client; /* who asks (limits_client) */
-	struct limits_slot *slot;         /* a long-poll's stream slot, held
-	                                     until the request completes */
+	struct hub *hub;            /* where waiting requests wait (live.h) */
+	struct hub_waiter *waiter;  /* this request's, for a long-poll */
+	int resumed;                /* 1: the run after a long-poll's wait */
+	int head;                   /* 1: a HEAD (method reads "GET") */
+	unsigned keepalive_ms;      /* event streams' keep-alive period */
+	struct limits *limits;      /* the server's limiter (limits.h) */
+	struct limits_addr *client; /* who asks (limits_client) */
+	struct limits_slot *slot;   /* a long-poll's stream slot, held
+	                               until the request completes */
 };
 
 /* What a handler answers.  body is owned by the reply and released by

@@ -213,17 +213,29 @@ static int is_v4_mapped(const uint8_t ip[16])
 	return memcmp(ip, prefix, 12) == 0;
 }
 
-/* Sets out's key, ip cut to /64 for IPv6, and its text. */
+/* Sets out's key: ip, cut to /64 for IPv6 (its text waits for
+ * limits_addr_text). */
 static void set_addr(struct limits_addr *out, const uint8_t ip[16])
 {
 	memcpy(out->key, ip, 16);
-	if (is_v4_mapped(ip)) {
-		inet_ntop(AF_INET, ip + 12, out->text, sizeof out->text);
-		return;
+	if (!is_v4_mapped(ip))
+		memset(out->key + 8, 0, 8);
+}
+
+const char *limits_addr_text(struct limits_addr *a)
+{
+	static const uint8_t none[16];
+	if (a->text[0])
+		return a->text;
+	if (memcmp(a->key, none, sizeof none) == 0) {
+		snprintf(a->text, sizeof a->text, "local");
+	} else if (is_v4_mapped(a->key)) {
+		inet_ntop(AF_INET, a->key + 12, a->text, sizeof a->text);
+	} else {
+		inet_ntop(AF_INET6, a->key, a->text, sizeof a->text - 3);
+		strcat(a->text, "/64");
 	}
-	memset(out->key + 8, 0, 8);
-	inet_ntop(AF_INET6, out->key, out->text, sizeof out->text - 3);
-	strcat(out->text, "/64");
+	return a->text;
 }
 
 /* The rightmost address of an X-Forwarded-For list that is not a

@@ -121,9 +121,15 @@ void limits_free(struct limits *l);
 struct limits_addr {
 	uint8_t key[16]; /* IPv6, or IPv4-mapped; an IPv6 /64 is zero-
 	                    filled past the prefix; all zero: no address */
-	char text[48];   /* printable form of the key: "203.0.113.7",
-	                    "2001:db8:1:2::/64", or "local" */
+	char text[48];   /* its printable form once limits_addr_text ran,
+	                    "" before (or "local" at once) */
 };
+
+/* a's printable form: "203.0.113.7", "2001:db8:1:2::/64", or "local"
+ * (all-zero key), in a->text (formatted on the first call: inet_ntop
+ * costs more than the rest of limits_client, and most requests never
+ * print their client).  Not thread-safe for one a: a request's own. */
+const char *limits_addr_text(struct limits_addr *a);
 
 /* Resolves the client of a request whose TCP peer is `peer` (may be
  * NULL, or not AF_INET/AF_INET6: then the key is all zero, "local"),

@@ -198,8 +198,9 @@ static void h_create(struct service *svc, const struct http_req *req,
 	if (!rate_ok(req, LIMITS_GAMES, rep) || !have_body(req, rep) ||
 	    read_idem(req, rep, &idem, &idemp) < 0)
 		return;
-	int rc = service_create(svc, req->body, req->token, req->client->text,
-	                        idemp, &out, &err);
+	int rc =
+	    service_create(svc, req->body, req->token,
+	                   limits_addr_text(req->client), idemp, &out, &err);
 	finish(rep, req, rc, write_status(rep, idemp, 201), out, &err);
 	if (rc == 0)
 		snprintf(rep->location, sizeof rep->location, "/v1/games/%s",

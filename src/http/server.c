@@ -820,7 +820,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 		    .duration_ms = ms,
 		    .bytes = ctx->bytes,
 		    .request_id = ctx->request_id[0] ? ctx->request_id : NULL,
-		    .client = ctx->client.text[0] ? ctx->client.text : NULL};
+		    .client = limits_addr_text(&ctx->client)};
 		log_access(&a);
 	}
 	hub_leave(s->hub, &ctx->waiter);
