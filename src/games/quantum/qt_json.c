@@ -74,7 +74,7 @@ static size_t qj_legal(const void *state, int seat, struct engine_action *out,
 static size_t qj_pick(const void *state, int seat, struct rng *rng,
                       struct engine_action *out)
 {
-	struct qt_action a;
+	struct qt_action a = {0};
 	size_t n = 0;
 	if (seat >= 0 && seat < ((const struct qt_state *)state)->seats)
 		n = qt_pick_action(state, seat, rng, &a);

@@ -404,27 +404,41 @@ struct gathered {
 	struct qt_moves run[QT_SHIPS];
 	struct segment seg[PICK_SEGS];
 	size_t nsingle, nrun, nseg, n;
-	size_t keep; /* singles kept, <= QT_PICK_KEEP */
+	size_t keep;  /* singles kept, <= QT_PICK_KEEP */
+	int overflow; /* 1: more runs or segments than the arrays hold
+	                 (qt_move_list broke its one run a ship): n is
+	                 still the count, nth_of lists again */
 };
 
 static void gather_single(void *ctx, const struct qt_action *a)
 {
 	struct gathered *g = ctx;
-	if (g->nseg == 0 || g->seg[g->nseg - 1].run >= 0)
+	g->n++;
+	if (g->overflow)
+		return;
+	if (g->nseg == 0 || g->seg[g->nseg - 1].run >= 0) {
+		if (g->nseg == PICK_SEGS) {
+			g->overflow = 1;
+			return;
+		}
 		g->seg[g->nseg++] = (struct segment){-1, g->nsingle, 0};
+	}
 	if (g->nsingle < g->keep)
 		g->single[g->nsingle] = *a;
 	g->nsingle++;
 	g->seg[g->nseg - 1].n++;
-	g->n++;
 }
 
 static void gather_run(void *ctx, const struct qt_moves *run)
 {
 	struct gathered *g = ctx;
+	g->n += run->n;
+	if (g->overflow || g->nrun == QT_SHIPS || g->nseg == PICK_SEGS) {
+		g->overflow = 1;
+		return;
+	}
 	g->run[g->nrun] = *run;
 	g->seg[g->nseg++] = (struct segment){(int)g->nrun++, 0, run->n};
-	g->n += run->n;
 }
 
 /* Emits nothing: keeps action `k` of the list (a recount, for an index
@@ -446,7 +460,7 @@ static void nth_of(const struct qt_state *s, int seat, const struct gathered *g,
                    size_t k, struct qt_action *out)
 {
 	size_t left = k;
-	for (size_t i = 0; i < g->nseg; i++) {
+	for (size_t i = 0; !g->overflow && i < g->nseg; i++) {
 		if (left >= g->seg[i].n) {
 			left -= g->seg[i].n;
 			continue;
@@ -472,6 +486,7 @@ static void gather(const struct qt_state *s, int seat, size_t keep,
                    struct gathered *g)
 {
 	g->nsingle = g->nrun = g->nseg = g->n = 0;
+	g->overflow = 0;
 	g->keep = keep < QT_PICK_KEEP ? keep : QT_PICK_KEEP;
 	list_all(s, seat, gather_single, gather_run, g);
 }
