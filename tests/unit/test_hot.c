@@ -313,6 +313,11 @@ static void test_service(void)
 	for (int m = 1; m <= 3; m++) {
 		const char *t = to_act(svc, id, tok);
 		int ok = t && first_move(svc, id, t) == 0;
+		struct hot_ticket tk;
+		const struct hot_game *he = hot_get(svc->hot, id, &tk);
+		test_cond("service: the move left its row in the table",
+		          he && he->row.seq == (uint64_t)m && he->nseats == 2);
+		hot_release(he);
 		test_cond("service: after a move, both seats and a spectator "
 		          "read its seq",
 		          ok && view_seq(svc, id, tok[0], NULL) == m &&
