@@ -331,8 +331,12 @@ void hot_move_end(struct hot_table *t, const char *id, struct hot_move *w,
 	uint64_t h = hash_id(id);
 	struct hot_shard *s = shard_of(t, h);
 	struct hot_node *nd = NULL;
+	/* The entry's seats are those of the row the move started from
+	 * (same seats_version, an older seq), else nothing is kept. */
 	if (row && w->was && strcmp(row->status, "waiting") != 0 &&
-	    strcmp(row->id, id) == 0 && (nd = node_new(row, h)) != NULL) {
+	    strcmp(row->id, id) == 0 &&
+	    w->was->row.seats_version == row->seats_version &&
+	    w->was->row.seq < row->seq && (nd = node_new(row, h)) != NULL) {
 		/* A move changes no seat's holder: the entry's seats. */
 		nd->g.nseats = w->was->nseats;
 		memcpy(nd->g.seats, w->was->seats, sizeof nd->g.seats);

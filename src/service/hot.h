@@ -108,7 +108,8 @@ void hot_move_begin(struct hot_table *t, const char *id, struct hot_move *w);
 /* hot_write_end for that move.  row: the game's row as the move's COMMIT
  * left it (copied), or NULL when the write failed.  The row is kept as
  * the entry only when it is certainly the store's: the table held the
- * game at hot_move_begin, and since then nothing else touched its mark
+ * game at hot_move_begin (its entry then had row's seats_version and an
+ * older seq: its seats are row's), and since then nothing else touched its mark
  * (no other write of a game sharing it began or ended, hot_forget did
  * not run) and no write of an unknown game ran (hot_write_begin_all);
  * otherwise the entry is simply dropped, as hot_write_end does. */

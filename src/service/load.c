@@ -262,13 +262,14 @@ static int row_own(struct loaded *l)
 int load_game_hot(struct store *st, struct hot_table *hot,
                   struct engine_cache *cache, const char *id, const char *token,
                   int required, struct loaded *out, int *seat,
-                  struct svc_err *err)
+                  struct load_auth *auth, struct svc_err *err)
 {
 	int rc = load_row_hot(st, hot, id, out, err);
 	if (rc < 0)
 		return rc;
 	int was_hot = out->hot != NULL;
-	if ((rc = load_seat(st, out, token, required, seat, err)) < 0) {
+	if ((rc = load_seat_as(st, out, token, required, seat, auth, err)) <
+	    0) {
 		loaded_release(out);
 		return rc;
 	}
@@ -323,22 +324,35 @@ void loaded_release(struct loaded *l)
 
 static int seat_of(struct store *st, int64_t key, const struct hot_game *e,
                    const uint8_t hash[STORE_TOKEN_HASH_LEN], int required,
-                   int *seat, struct svc_err *err);
+                   int *seat, int *by_token, struct svc_err *err);
 
-int load_seat(struct store *st, const struct loaded *l, const char *token,
-              int required, int *seat, struct svc_err *err)
+int load_seat_as(struct store *st, const struct loaded *l, const char *token,
+                 int required, int *seat, struct load_auth *auth,
+                 struct svc_err *err)
 {
+	struct load_auth a = {0};
+	int rc;
 	if (!token) {
 		if (required)
 			return fail(err, BD_EUNAUTHORIZED,
 			            "this needs a seat's or a player's bearer "
 			            "token");
 		*seat = ENGINE_SPECTATOR;
-		return 0;
+		rc = 0;
+	} else {
+		token_hash(token, a.hash);
+		rc = seat_of(st, l->row.key, l->hot, a.hash, required, seat,
+		             &a.by_token, err);
 	}
-	uint8_t hash[STORE_TOKEN_HASH_LEN];
-	token_hash(token, hash);
-	return seat_of(st, l->row.key, l->hot, hash, required, seat, err);
+	if (auth)
+		*auth = a;
+	return rc;
+}
+
+int load_seat(struct store *st, const struct loaded *l, const char *token,
+              int required, int *seat, struct svc_err *err)
+{
+	return load_seat_as(st, l, token, required, seat, NULL, err);
 }
 
 /* The seat of e holding the seat token hashing to `hash` (by_token 1) or
@@ -359,13 +373,15 @@ static int hot_seat_of(const struct hot_game *e, int by_token,
 	return BD_ENOTFOUND;
 }
 
-/* load_seat_hash, with game `key`'s seats from e when not NULL. */
+/* load_seat_hash, with game `key`'s seats from e when not NULL; *by_token
+ * = 1 when a seat token matched. */
 static int seat_of(struct store *st, int64_t key, const struct hot_game *e,
                    const uint8_t hash[STORE_TOKEN_HASH_LEN], int required,
-                   int *seat, struct svc_err *err)
+                   int *seat, int *by_token, struct svc_err *err)
 {
 	int rc = e ? hot_seat_of(e, 1, hash, 0, seat)
 	           : store_seat_for_token(st, key, hash, seat);
+	*by_token = rc == 0;
 	if (rc != BD_ENOTFOUND)
 		return rc;
 	/* Not a seat token of this game: a player's token, then? */
@@ -395,7 +411,8 @@ int load_seat_hash(struct store *st, int64_t key,
                    const uint8_t hash[STORE_TOKEN_HASH_LEN], int required,
                    int *seat, struct svc_err *err)
 {
-	return seat_of(st, key, NULL, hash, required, seat, err);
+	int by_token;
+	return seat_of(st, key, NULL, hash, required, seat, &by_token, err);
 }
 
 int load_game_seat(struct store *st, struct engine_cache *cache, const char *id,

@@ -25,6 +25,18 @@ struct loaded {
 	struct engine_game *g;      /* owned; seq may be ahead of row.seq */
 };
 
+/* What let a seat act, as load_seat_as found it: by_token 1 when a seat
+ * token matched (hash: its SHA-256), 0 for a player's token (a seat a
+ * player holds keeps its holder once the game started) or no token.  A
+ * move checks a seat token again in its own transaction
+ * (struct store_move's seat_token): attaching it to a player
+ * (store_seat_attach) ends it without a move, so the hot table of another
+ * node may still list it. */
+struct load_auth {
+	int by_token;
+	uint8_t hash[STORE_TOKEN_HASH_LEN];
+};
+
 /* Loads game `id`.  BD_ENOTFOUND for an unknown or malformed id;
  * BD_EINTERNAL (with err->detail) when the stored log does not replay. */
 int load_game(struct store *st, struct engine_cache *cache, const char *id,
@@ -45,9 +57,9 @@ int load_row(struct store *st, const char *id, struct loaded *out,
 int load_row_hot(struct store *st, struct hot_table *hot, const char *id,
                  struct loaded *out, struct svc_err *err);
 
-/* A write's first try at game `id`: load_row_hot, then load_seat
- * (token, required: load_seat's) into *seat, then the state.  When the
- * hot table held the game, no SQLite query is made: the row and seats are
+/* A write's first try at game `id`: load_row_hot, then load_seat_as
+ * (token, required: load_seat's) into *seat and *auth, then the state.  When
+ * the hot table held the game, no SQLite query is made: the row and seats are
  * the entry's (the row copied into out, owned, since a write changes it)
  * and the state is the cached one if it is at the row's seq.  Unlike
  * load_game's, this answer may be older than the store (another node's
@@ -59,7 +71,7 @@ int load_row_hot(struct store *st, struct hot_table *hot, const char *id,
 int load_game_hot(struct store *st, struct hot_table *hot,
                   struct engine_cache *cache, const char *id, const char *token,
                   int required, struct loaded *out, int *seat,
-                  struct svc_err *err);
+                  struct load_auth *auth, struct svc_err *err);
 
 /* The second half: l->g, the state at l->row.seq or later, from the
  * cache plus the log tail (load_at on a miss).  Releases l on failure. */
@@ -131,6 +143,11 @@ void load_token_seen(struct store *st, const struct store_player *p);
  * all). */
 int load_seat(struct store *st, const struct loaded *l, const char *token,
               int required, int *seat, struct svc_err *err);
+
+/* load_seat, also saying into *auth (not NULL) what matched. */
+int load_seat_as(struct store *st, const struct loaded *l, const char *token,
+                 int required, int *seat, struct load_auth *auth,
+                 struct svc_err *err);
 
 /* load_seat for the token whose SHA-256 is `hash` (token_hash), in the
  * game of store key `key`; a token given is never "no token".  For a

@@ -86,6 +86,7 @@ struct move_req {
 	const json_t *action; /* borrowed */
 	int has_expected;
 	uint64_t expected;
+	const uint8_t *seat_token; /* struct store_move's, or NULL */
 };
 
 static int parse_move(const json_t *body, const uint64_t *if_match,
@@ -170,13 +171,15 @@ static int write_move(void *ctx, const struct store_idem *rec)
 /* Appends the move l->g has just taken (with `reason`, the seats' clocks
  * `clock_state`, the next deadline and `soon_ms`, the next deadline.soon:
  * struct store_move's; `hash`, ENGINE_STATE_HASH_BYTES, the hash of the
- * state it led to) and the resigned seats' moves *rs that followed it,
+ * state it led to; seat_token: struct store_move's) and the resigned
+ * seats' moves *rs that followed it,
  * with `answer` (owned) recorded for idem; *out = answer on success. */
 static int append(struct service *svc, struct loaded *l, uint64_t before,
-                  int seat, const json_t *action, const char *reason,
-                  const unsigned char *hash, const struct resigned_moves *rs,
-                  int64_t soon_ms, json_t *answer, struct svc_idem *idem,
-                  uint64_t *current, json_t **out)
+                  int seat, const uint8_t *seat_token, const json_t *action,
+                  const char *reason, const unsigned char *hash,
+                  const struct resigned_moves *rs, int64_t soon_ms,
+                  json_t *answer, struct svc_idem *idem, uint64_t *current,
+                  json_t **out)
 {
 	char *text = json_dumps(action, JSON_COMPACT | JSON_SORT_KEYS);
 	json_t *res = svc__result_json(l->g);
@@ -212,7 +215,8 @@ static int append(struct service *svc, struct loaded *l, uint64_t before,
 		                            soon_ms,
 		                            i == n - 1 && snap ? &sn : NULL,
 		                            i ? rs->hash[i - 1] : hash,
-		                            i + 1 < n ? &mv[i + 1] : NULL};
+		                            i + 1 < n ? &mv[i + 1] : NULL,
+		                            i ? NULL : seat_token};
 	}
 	struct move_write w = {svc, &l->row, before, mv, current};
 	int rc;
@@ -343,10 +347,14 @@ static int try_move(struct service *svc, struct loaded *l, int seat,
 		return rc;
 	}
 	json_t *ignored = NULL;
-	rc = append(svc, l, before, seat, m->action, reason, hash, &rs, soon,
-	            out ? svc__game_json(svc, l, seat) : json_null(), idem,
-	            &current, out ? out : &ignored);
+	rc =
+	    append(svc, l, before, seat, m->seat_token, m->action, reason, hash,
+	           &rs, soon, out ? svc__game_json(svc, l, seat) : json_null(),
+	           idem, &current, out ? out : &ignored);
 	resigned_release(&rs);
+	if (rc == BD_EFORBIDDEN) /* attached to a player meanwhile */
+		return svc__fail(err, rc,
+		                 "that token holds no seat in this game");
 	if (rc == 0) {
 		atomic_fetch_add_explicit(&svc->moves_committed, 1,
 		                          memory_order_relaxed);
@@ -368,7 +376,7 @@ static int try_move(struct service *svc, struct loaded *l, int seat,
 int svc__move_as(struct service *svc, struct loaded *l, int seat,
                  const json_t *action, struct svc_err *err)
 {
-	struct move_req m = {action, 1, l->g->seq};
+	struct move_req m = {action, 1, l->g->seq, NULL};
 	int rc = try_move(svc, l, seat, &m, "bot", NULL, NULL, err);
 	return rc == BD_ECONFLICT ? BD_ESTALE : rc;
 }
@@ -376,7 +384,7 @@ int svc__move_as(struct service *svc, struct loaded *l, int seat,
 int svc__timeout_as(struct service *svc, struct loaded *l, int seat,
                     const json_t *action, struct svc_err *err)
 {
-	struct move_req m = {action, 1, l->g->seq};
+	struct move_req m = {action, 1, l->g->seq, NULL};
 	int rc = try_move(svc, l, seat, &m, "timeout", NULL, NULL, err);
 	return rc == BD_ECONFLICT ? BD_ESTALE : rc;
 }
@@ -428,17 +436,21 @@ static int move_loop(struct service *svc, const char *id, const char *token,
 	for (int attempt = 0; attempt < MOVE_RETRIES; attempt++) {
 		struct loaded l;
 		int seat;
+		struct load_auth auth;
 		int hot = attempt == 0;
 		if (hot)
 			rc = load_game_hot(svc->st, svc->hot, svc->cache, id,
-			                   token, 1, &l, &seat, err);
+			                   token, 1, &l, &seat, &auth, err);
 		else if ((rc = load_game(svc->st, svc->cache, id, &l, err)) < 0)
 			return rc;
-		else if ((rc = load_seat(svc->st, &l, token, 1, &seat, err)) <
-		         0)
+		else if ((rc = load_seat_as(svc->st, &l, token, 1, &seat, &auth,
+		                            err)) < 0)
 			loaded_release(&l);
 		if (rc == 0) {
-			rc = try_move(svc, &l, seat, m, NULL, idem, out, err);
+			/* A seat token is checked again in the write. */
+			struct move_req mt = *m;
+			mt.seat_token = auth.by_token ? auth.hash : NULL;
+			rc = try_move(svc, &l, seat, &mt, NULL, idem, out, err);
 			if (rc == 0)
 				*seq = l.g->seq;
 			loaded_release(&l);
@@ -501,7 +513,7 @@ int service_resign(struct service *svc, const char *id, const char *token,
 	if (rc != BD_ENOTFOUND)
 		return rc;
 	json_t *resign = json_pack("{s:s}", "type", "resign");
-	struct move_req m = {resign, 0, 0};
+	struct move_req m = {resign, 0, 0, NULL};
 	rc = resign ? move_loop(svc, id, token, &m, idem, out, seq, err)
 	            : BD_ENOMEM;
 	json_decref(resign);

@@ -491,6 +491,14 @@ struct store_move {
 	const struct store_move *then;   /* the next move, appended after it
 	                              in the same transaction (the server's
 	                              moves for resigned seats), or NULL */
+	const uint8_t *seat_token;       /* STORE_TOKEN_HASH_LEN bytes: the seat
+	                                    token that let the first move's seat
+	                                    act, or NULL (a player's token, the
+	                                    server); the transaction refuses the
+	                                    append with BD_EFORBIDDEN unless that
+	                                    seat still holds it (an attach to a
+	                                    player ends a seat token without a
+	                                    move: service/load.h, load_auth) */
 };
 
 /* Appends move expected_seq+1 to game `key` (and the moves chained on
@@ -498,7 +506,8 @@ struct store_move {
  * IMMEDIATE transaction that first checks the game is still at
  * expected_seq, with the idempotency record idem if not NULL.  BD_ECONFLICT
  * (and *current_seq, if not NULL, set) when another move landed first;
- * BD_ENOTFOUND when no such game; BD_EREPLAY when idem's scope is already
+ * BD_ENOTFOUND when no such game; BD_EFORBIDDEN when m->seat_token no
+ * longer holds m's seat; BD_EREPLAY when idem's scope is already
  * recorded; BD_EBUSY when the lock could not be had in time. */
 int store_move_append(struct store *s, int64_t key, uint64_t expected_seq,
                       const struct store_move *m, const struct store_idem *idem,

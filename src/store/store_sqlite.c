@@ -2021,6 +2021,18 @@ static int append_tx(struct conn *c, void *ctx)
 	x->found = (uint64_t)seq.v;
 	if (x->found != x->expected)
 		return BD_ECONFLICT;
+	if (x->m->seat_token) {
+		struct one_i64 held = {0};
+		rc = store__run(
+		    c, ST_SEAT_FIND,
+		    ARGS(A_I64(x->key),
+		         A_BLOB(x->m->seat_token, STORE_TOKEN_HASH_LEN)),
+		    store__read_i64, &held);
+		if (rc < 0)
+			return rc;
+		if (!held.found || held.v != x->m->seat)
+			return BD_EFORBIDDEN;
+	}
 	if ((rc = store__idem_put(c, x->idem)) < 0)
 		return rc;
 	int64_t next = seq.v;

@@ -344,19 +344,57 @@ static void test_service(void)
 	test_cond("service: a move made from a stale table is decided from "
 	          "the store",
 	          a_rc == 0 && view_seq(svc2, id, NULL, NULL) == 5);
-	service_free(svc2);
-	store_close(st2);
 	hot_forget(svc->hot, id); /* what the other node's notice does */
 	test_cond("service: told, this node reads seq 5",
 	          view_seq(svc, id, tok[0], NULL) == 5);
 
+	/* The other node attaches the seat token of the seat to act to a
+	 * player: this node's table still lists the token (it is not told
+	 * here), yet the move it lets through is refused by the write's own
+	 * check of the token (struct store_move's seat_token). */
+	const char *t3 = svc2 ? to_act(svc2, id, tok) : NULL;
+	struct svc_err aerr = {0};
+	json_t *pl = NULL, *pb0 = json_loads("{\"name\":\"n2\"}", 0, NULL);
+	if (svc2)
+		service_player_create(svc2, pb0, NULL, &pl, &aerr);
+	json_decref(pb0);
+	const char *pt = json_string_value(json_object_get(pl, "token"));
+	json_t *ab0 = t3 ? json_pack("{s:s}", "token", t3) : NULL, *ao0 = NULL;
+	int att =
+	    pt && ab0 ? service_seat_attach(svc2, pt, ab0, &ao0, &aerr) : -99;
+	json_decref(ab0);
+	json_decref(ao0);
+	json_t *acts = NULL, *mo = NULL;
+	int lr = att == 0 ? service_actions(svc2, id, pt, &acts, &aerr) : -99;
+	json_t *a0 = json_array_get(json_object_get(acts, "actions"), 0);
+	json_t *mb = a0 ? json_pack("{s:O}", "action", a0) : NULL;
+	int listed = t3 && view_you(svc, id, t3) >= 0; /* a hot read */
+	uint64_t at5 = 5, mseq = 0;
+	int mr =
+	    mb ? service_move(svc, id, t3, mb, &at5, NULL, &mo, &mseq, &aerr)
+	       : -99;
+	test_cond("service: a seat token attached on another node moves no "
+	          "more, though this table still lists it",
+	          att == 0 && lr == 0 && listed && mr == BD_EFORBIDDEN);
+	json_decref(acts);
+	json_decref(mb);
+	json_decref(mo);
+	json_decref(pl);
+	service_free(svc2);
+	store_close(st2);
+	hot_forget(svc->hot, id);
+	test_cond("service: and nothing was written",
+	          view_seq(svc, id, NULL, NULL) == 5);
+
 	struct svc_err err = {0};
 	json_t *out = NULL;
 	uint64_t seq = 0;
-	int rc = service_resign(svc, id, tok[1], NULL, &out, &seq, &err);
+	/* (the token not attached above) */
+	const char *rtok = t3 == tok[1] ? tok[0] : tok[1];
+	int rc = service_resign(svc, id, rtok, NULL, &out, &seq, &err);
 	json_decref(out);
 	char *fin = NULL;
-	view_seq(svc, id, tok[0], &fin);
+	view_seq(svc, id, NULL, &fin); /* (tok[0] may be attached) */
 	test_cond("service: a resignation is seen at once",
 	          rc == 0 && fin && strstr(fin, "\"status\":\"finished\""));
 	free(fin);

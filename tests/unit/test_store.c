@@ -431,6 +431,48 @@ static void test_append(void)
 	                    NULL, 0) == 1);
 }
 
+/* A move let act by a seat token is appended only while that seat still
+ * holds the token (struct store_move's seat_token). */
+static void test_append_seat_token(void)
+{
+	struct store *s = NULL;
+	open_store("seattoken", 1, &s);
+	int64_t key = 0;
+	create_game(s, 40, "agent-avenue", "active", &key);
+	uint8_t own[STORE_TOKEN_HASH_LEN], other[STORE_TOKEN_HASH_LEN];
+	token_hash(own, 40, 0);
+	token_hash(other, 40, 1);
+	struct store_move m = move(0, "{\"a\":1}");
+	m.seat_token = other;
+	test_cond("seat token: another seat's token is refused",
+	          store_move_append(s, key, 0, &m, NULL, NULL) ==
+	              BD_EFORBIDDEN);
+	m.seat_token = own;
+	test_cond("seat token: the seat's own token appends",
+	          store_move_append(s, key, 0, &m, NULL, NULL) == 0);
+	store_close(s);
+	/* The seat's token replaced behind the store's back (an attach to a
+	 * player clears it: store_seat_attach). */
+	test_cond("seat token: (the seat's token replaced)",
+	          raw_exec("seattoken",
+	                   "UPDATE seats SET token_hash = "
+	                   "zeroblob(32) WHERE seat = 1") == SQLITE_OK);
+	open_store("seattoken", 1, &s);
+	m = move(1, "{\"a\":2}");
+	m.seat_token = other;
+	test_cond("seat token: a token no seat holds any more is refused",
+	          store_move_append(s, key, 1, &m, NULL, NULL) ==
+	              BD_EFORBIDDEN);
+	m.seat_token = NULL;
+	test_cond("seat token: without one (a player's, the server's) it "
+	          "appends",
+	          store_move_append(s, key, 1, &m, NULL, NULL) == 0);
+	store_close(s);
+	test_cond(
+	    "seat token: a refusal wrote nothing",
+	    raw_query("seattoken", "SELECT count(*) FROM moves", NULL, 0) == 2);
+}
+
 static void test_append_stale(void)
 {
 	struct store *s = NULL;
@@ -970,7 +1012,7 @@ static void test_idempotency_records(void)
 	                       NULL,     NULL,
 	                       0,        0,
 	                       NULL,     NULL,
-	                       NULL};
+	                       NULL,     NULL};
 	test_cond("idem: recorded with the move",
 	          store_move_append(s, key, 0, &m, &rec, NULL) == 0);
 	uint64_t cur = 0;
@@ -1116,7 +1158,7 @@ static void test_events(void)
 	                       NULL,     NULL,
 	                       0,        0,
 	                       NULL,     NULL,
-	                       NULL};
+	                       NULL,     NULL};
 	store_move_append(s, key, 0, &m, NULL, NULL);
 	m = (struct store_move){1,        "{\"type\":\"x\"}",
 	                        "active", 2,
@@ -1124,7 +1166,7 @@ static void test_events(void)
 	                        NULL,     NULL,
 	                        0,        0,
 	                        NULL,     NULL,
-	                        NULL};
+	                        NULL,     NULL};
 	store_move_append(s, key, 1, &m, NULL, NULL);
 	b = events_of(s, bob);
 	test_cond("events: a turn when the seat comes to act, not again while "
@@ -1140,6 +1182,7 @@ static void test_events(void)
 	                        NULL,
 	                        0,
 	                        0,
+	                        NULL,
 	                        NULL,
 	                        NULL,
 	                        NULL};
@@ -1768,6 +1811,7 @@ int main(void)
 	test_duplicate_token_rolls_back();
 	test_seat_for_token();
 	test_append();
+	test_append_seat_token();
 	test_append_stale();
 	test_append_chain();
 	test_moves_each();
