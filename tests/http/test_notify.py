@@ -303,7 +303,10 @@ def a_receiver_answering_410_disables_the_webhook(binary):
             n = len(rec.requests)
             timed_game(s, at, bob, bt, {"move_seconds": 3600})
             time.sleep(1)
-            check(len(rec.requests) == n, "no delivery to a disabled webhook")
+            # (the message names what came: this failed once in a full
+            # run, 2026-12-03, and never alone; see the issue 13 note)
+            check(len(rec.requests) == n, "no delivery to a disabled webhook: %r" % [
+                (r[0], r[1].get("webhook-id"), r[2][:160]) for r in rec.requests[n:]])
             n_dlv = len(s.request("GET", "/v1/players/me/webhook/deliveries",
                                   token=at).json["deliveries"])
             check(n_dlv == len(d["deliveries"]), "and none queued")
