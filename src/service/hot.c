@@ -280,19 +280,26 @@ const struct hot_game *hot_put(struct hot_table *t,
 	return &nd->g;
 }
 
-/* Drops game id's entry and bumps its mark; pending += delta.  Caller
- * holds nothing. */
+/* Drops game id's entry (of hash h, in s) and bumps its mark; pending +=
+ * delta.  Returns the mark's new generation.  Caller holds s->lock. */
+static uint64_t mark_locked(struct hot_shard *s, uint64_t h, const char *id,
+                            int delta)
+{
+	struct hot_mark *m = mark_of(s, h);
+	m->pending += (unsigned)delta;
+	struct hot_node *nd = find(s, h, id);
+	if (nd)
+		unlink_node(s, nd);
+	return ++m->gen;
+}
+
+/* mark_locked for a caller that holds nothing. */
 static void mark(struct hot_table *t, const char *id, int delta)
 {
 	uint64_t h = hash_id(id);
 	struct hot_shard *s = shard_of(t, h);
 	pthread_mutex_lock(&s->lock);
-	struct hot_mark *m = mark_of(s, h);
-	m->pending += (unsigned)delta;
-	m->gen++;
-	struct hot_node *nd = find(s, h, id);
-	if (nd)
-		unlink_node(s, nd);
+	mark_locked(s, h, id, delta);
 	pthread_mutex_unlock(&s->lock);
 }
 
@@ -313,15 +320,12 @@ void hot_move_begin(struct hot_table *t, const char *id, struct hot_move *w)
 	w->all_gen = atomic_load(&t->all_gen); /* before the mark: hot_get's */
 	w->was = NULL;
 	pthread_mutex_lock(&s->lock);
-	struct hot_mark *m = mark_of(s, h);
-	m->pending++;
-	w->gen = ++m->gen;
 	struct hot_node *nd = find(s, h, id);
 	if (nd) {
 		atomic_fetch_add(&nd->refs, 1); /* w's, past the unlink */
 		w->was = &nd->g;
-		unlink_node(s, nd);
 	}
+	w->gen = mark_locked(s, h, id, 1);
 	pthread_mutex_unlock(&s->lock);
 }
 
@@ -349,11 +353,7 @@ void hot_move_end(struct hot_table *t, const char *id, struct hot_move *w,
 	int ok = nd && m->pending == 1 && m->gen == w->gen &&
 	         atomic_load(&t->all_pending) == 0 &&
 	         atomic_load(&t->all_gen) == w->all_gen;
-	m->pending--;
-	m->gen++;
-	struct hot_node *old = find(s, h, id);
-	if (old)
-		unlink_node(s, old);
+	mark_locked(s, h, id, -1);
 	if (ok)
 		insert(s, nd);
 	pthread_mutex_unlock(&s->lock);

@@ -1736,20 +1736,29 @@ int store_game_by_key(struct store *s, int64_t key, struct store_game *out)
 	return game_lookup(s, ST_GAME_BY_KEY, ARGS(A_I64(key)), out);
 }
 
-int store_seat_for_token(struct store *s, int64_t key,
-                         const uint8_t hash[STORE_TOKEN_HASH_LEN], int *seat)
+/* store_seat_for_token on connection c (a read's, or the write
+ * connection inside a transaction). */
+static int seat_for_token(struct conn *c, int64_t key,
+                          const uint8_t hash[STORE_TOKEN_HASH_LEN], int *seat)
 {
 	struct one_i64 r = {0};
-	struct conn *c = store__checkout(s);
 	int rc =
 	    store__run(c, ST_SEAT_FIND,
 	               ARGS(A_I64(key), A_BLOB(hash, STORE_TOKEN_HASH_LEN)),
 	               store__read_i64, &r);
-	store__checkin(s, c);
 	if (rc == 0 && !r.found)
 		rc = BD_ENOTFOUND;
 	if (rc == 0)
 		*seat = (int)r.v;
+	return rc;
+}
+
+int store_seat_for_token(struct store *s, int64_t key,
+                         const uint8_t hash[STORE_TOKEN_HASH_LEN], int *seat)
+{
+	struct conn *c = store__checkout(s);
+	int rc = seat_for_token(c, key, hash, seat);
+	store__checkin(s, c);
 	return rc;
 }
 
@@ -2022,16 +2031,12 @@ static int append_tx(struct conn *c, void *ctx)
 	if (x->found != x->expected)
 		return BD_ECONFLICT;
 	if (x->m->seat_token) {
-		struct one_i64 held = {0};
-		rc = store__run(
-		    c, ST_SEAT_FIND,
-		    ARGS(A_I64(x->key),
-		         A_BLOB(x->m->seat_token, STORE_TOKEN_HASH_LEN)),
-		    store__read_i64, &held);
+		int held = -1;
+		rc = seat_for_token(c, x->key, x->m->seat_token, &held);
+		if (rc == BD_ENOTFOUND || (rc == 0 && held != x->m->seat))
+			return BD_EFORBIDDEN;
 		if (rc < 0)
 			return rc;
-		if (!held.found || held.v != x->m->seat)
-			return BD_EFORBIDDEN;
 	}
 	if ((rc = store__idem_put(c, x->idem)) < 0)
 		return rc;
