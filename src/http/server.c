@@ -253,6 +253,28 @@ static json_t *parse_body(struct req_ctx *ctx, struct http_req *req,
 
 /* ---- headers ---- */
 
+/* 1 for an ASCII letter or digit. */
+static int is_alnum_ascii(unsigned char ch)
+{
+	return (ch >= '0' && ch <= '9') ||
+	       ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'z');
+}
+
+/* 1 for a character of token68 before its '=' padding (RFC 9110 §11.2):
+ * ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/". */
+static int is_token68_char(unsigned char ch)
+{
+	return is_alnum_ascii(ch) || ch == '-' || ch == '.' || ch == '_' ||
+	       ch == '~' || ch == '+' || ch == '/';
+}
+
+/* 1 for a tchar (RFC 9110 §5.6.2). */
+static int is_tchar(unsigned char ch)
+{
+	return is_alnum_ascii(ch) ||
+	       (ch != '\0' && strchr("!#$%&'*+-.^_`|~", ch) != NULL);
+}
+
 /* The bearer token, NULL when no Authorization header; sets *bad when
  * the header is there but is not "Bearer <token68>". */
 static const char *bearer_token(const struct http_req *req, int *bad)
@@ -264,10 +286,13 @@ static const char *bearer_token(const struct http_req *req, int *bad)
 	if (strncasecmp(h, "Bearer ", 7) != 0)
 		goto out_bad;
 	h += 7;
-	h += strspn(h, " ");
-	size_t n = strspn(h, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuv"
-	                     "wxyz0123456789-._~+/");
-	n += strspn(h + n, "=");
+	while (*h == ' ')
+		h++;
+	size_t n = 0;
+	while (is_token68_char((unsigned char)h[n]))
+		n++;
+	while (h[n] == '=')
+		n++;
 	if (n == 0 || n > 256 || h[n] != '\0')
 		goto out_bad;
 	return h;
@@ -278,50 +303,40 @@ out_bad:
 
 /* ---- request framing (RFC 9112) ---- */
 
-/* The fields of one name a request carries (an MHD_KeyValueIterator's
- * state): how many, and the first one's value. */
-struct field_count {
-	const char *name;  /* the field name, compared without case */
-	unsigned n;        /* fields with that name */
-	const char *first; /* the first one's value, borrowed, or NULL */
+/* What check_framing needs from a request's fields, gathered in one pass
+ * (an MHD_KeyValueIterator's state). */
+struct framing_fields {
+	unsigned cl, te, host; /* Content-Length, Transfer-Encoding, Host */
+	const char *te_first;  /* the first Transfer-Encoding's value */
+	int bad_name;          /* 1: a field name is not a token */
 };
-
-static enum MHD_Result count_field(void *cls, enum MHD_ValueKind kind,
-                                   const char *key, const char *value)
-{
-	struct field_count *f = cls;
-	(void)kind;
-	if (strcasecmp(key, f->name) == 0 && f->n++ == 0)
-		f->first = value;
-	return MHD_YES;
-}
-
-static struct field_count fields(struct MHD_Connection *c, const char *name)
-{
-	struct field_count f = {name, 0, NULL};
-	MHD_get_connection_values(c, MHD_HEADER_KIND, count_field, &f);
-	return f;
-}
 
 /* 1 if s is a token (RFC 9110 §5.6.2: one or more tchar). */
 static int is_token(const char *s)
 {
-	static const char tchar[] = "!#$%&'*+-.^_`|~"
-	                            "0123456789"
-	                            "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	                            "abcdefghijklmnopqrstuvwxyz";
-	return *s && strspn(s, tchar) == strlen(s);
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!is_tchar((unsigned char)*s))
+			return 0;
+	return 1;
 }
 
-static enum MHD_Result bad_name(void *cls, enum MHD_ValueKind kind,
-                                const char *key, const char *value)
+static enum MHD_Result framing_field(void *cls, enum MHD_ValueKind kind,
+                                     const char *key, const char *value)
 {
-	int *bad = cls;
-	(void)kind, (void)value;
+	struct framing_fields *f = cls;
+	(void)kind;
 	if (!is_token(key)) {
-		*bad = 1;
+		f->bad_name = 1;
 		return MHD_NO; /* stop iterating */
 	}
+	if (strcasecmp(key, "Content-Length") == 0)
+		f->cl++;
+	else if (strcasecmp(key, "Transfer-Encoding") == 0 && f->te++ == 0)
+		f->te_first = value;
+	else if (strcasecmp(key, "Host") == 0)
+		f->host++;
 	return MHD_YES;
 }
 
@@ -374,12 +389,10 @@ static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
 static int check_framing(struct MHD_Connection *c, const char *version,
                          const char *url, char *detail, size_t dlen)
 {
-	struct field_count cl = fields(c, "Content-Length");
-	struct field_count te = fields(c, "Transfer-Encoding");
-	struct field_count host = fields(c, "Host");
-	int bad_query = 0, bad_field = 0;
-	MHD_get_connection_values(c, MHD_HEADER_KIND, bad_name, &bad_field);
-	if (bad_field) {
+	struct framing_fields f = {0};
+	int bad_query = 0;
+	MHD_get_connection_values(c, MHD_HEADER_KIND, framing_field, &f);
+	if (f.bad_name) {
 		/* "Transfer-Encoding : chunked" was ignored here and may be
 		 * obeyed by a proxy in front (§5.1: 400) */
 		snprintf(detail, dlen,
@@ -387,23 +400,23 @@ static int check_framing(struct MHD_Connection *c, const char *version,
 		         "before the colon?)");
 		return BD_EBADREQUEST;
 	}
-	if (cl.n > 1) {
+	if (f.cl > 1) {
 		snprintf(detail, dlen, "more than one Content-Length");
 		return BD_EBADREQUEST;
 	}
-	if (te.n && cl.n) {
+	if (f.te && f.cl) {
 		snprintf(detail, dlen,
 		         "Transfer-Encoding and Content-Length together");
 		return BD_EBADREQUEST;
 	}
-	if (te.n > 1 || (te.n && strcasecmp(te.first, "chunked") != 0)) {
+	if (f.te > 1 || (f.te && strcasecmp(f.te_first, "chunked") != 0)) {
 		snprintf(detail, dlen,
 		         "transfer coding '%.64s' is not implemented; "
 		         "only chunked is",
-		         te.n > 1 ? "(several fields)" : te.first);
+		         f.te > 1 ? "(several fields)" : f.te_first);
 		return BD_EUNSUPPORTED;
 	}
-	if (host.n > 1 || (host.n == 0 && strcmp(version, "HTTP/1.1") == 0)) {
+	if (f.host > 1 || (f.host == 0 && strcmp(version, "HTTP/1.1") == 0)) {
 		snprintf(detail, dlen, "an HTTP/1.1 request needs one Host");
 		return BD_EBADREQUEST;
 	}
