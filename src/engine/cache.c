@@ -3,6 +3,7 @@
  * that readers of different games rarely wait for each other and a
  * lookup costs the same whatever the capacity.  See cache.h. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,10 +14,16 @@
 #define CACHE_SHARD_FROM 1024
 #define CACHE_SHARDS     16
 
-struct cache_bytes {
-	uint64_t seq, tag; /* what they were made for */
-	char *p;           /* malloc'd, or NULL: none */
+struct engine_bytes {
+	atomic_uint refs;
+	_Atomic(struct engine_attachment *) attachment; /* owned, or NULL */
 	size_t n;
+	char p[]; /* n bytes, and a NUL after them */
+};
+
+struct cache_bytes {
+	uint64_t seq, tag;      /* what they were made for */
+	struct engine_bytes *b; /* a reference, or NULL: none */
 };
 
 struct cache_entry {
@@ -84,11 +91,56 @@ size_t engine_cache_count(struct engine_cache *c)
 	return n;
 }
 
+struct engine_bytes *engine_bytes_new(const char *bytes, size_t len)
+{
+	struct engine_bytes *b = malloc(sizeof *b + len + 1);
+	if (!b)
+		return NULL;
+	atomic_init(&b->refs, 1);
+	atomic_init(&b->attachment, NULL);
+	b->n = len;
+	memcpy(b->p, bytes, len);
+	b->p[len] = '\0';
+	return b;
+}
+
+const char *engine_bytes_data(const struct engine_bytes *b)
+{
+	return b->p;
+}
+
+size_t engine_bytes_len(const struct engine_bytes *b)
+{
+	return b->n;
+}
+
+void engine_bytes_release(struct engine_bytes *b)
+{
+	if (!b ||
+	    atomic_fetch_sub_explicit(&b->refs, 1, memory_order_acq_rel) != 1)
+		return;
+	struct engine_attachment *a = atomic_load(&b->attachment);
+	if (a)
+		a->free(a);
+	free(b);
+}
+
+struct engine_attachment *engine_bytes_attachment(struct engine_bytes *b)
+{
+	return atomic_load_explicit(&b->attachment, memory_order_acquire);
+}
+
+int engine_bytes_attach(struct engine_bytes *b, struct engine_attachment *a)
+{
+	struct engine_attachment *none = NULL;
+	return atomic_compare_exchange_strong(&b->attachment, &none, a);
+}
+
 static void drop_bytes(struct cache_entry *e)
 {
 	for (int i = 0; i < ENGINE_CACHE_SLOTS; i++) {
-		free(e->bytes[i].p);
-		e->bytes[i].p = NULL;
+		engine_bytes_release(e->bytes[i].b);
+		e->bytes[i].b = NULL;
 	}
 }
 
@@ -225,8 +277,9 @@ out:
 	free(fresh);
 }
 
-int engine_cache_bytes_get(struct engine_cache *c, int64_t key, unsigned slot,
-                           uint64_t seq, uint64_t tag, char **out, size_t *len)
+int engine_cache_bytes_share(struct engine_cache *c, int64_t key, unsigned slot,
+                             uint64_t seq, uint64_t tag,
+                             struct engine_bytes **out)
 {
 	uint64_t h;
 	struct cache_shard *s = shard_of(c, key, &h);
@@ -236,10 +289,9 @@ int engine_cache_bytes_get(struct engine_cache *c, int64_t key, unsigned slot,
 	pthread_mutex_lock(&s->lock);
 	struct cache_entry *e = find(s, h, key);
 	struct cache_bytes *b = e ? &e->bytes[slot] : NULL;
-	if (b && b->p && b->seq == seq && b->tag == tag && e->g->seq == seq &&
-	    (*out = malloc(b->n ? b->n : 1)) != NULL) {
-		memcpy(*out, b->p, b->n);
-		*len = b->n;
+	if (b && b->b && b->seq == seq && b->tag == tag && e->g->seq == seq) {
+		atomic_fetch_add_explicit(&b->b->refs, 1, memory_order_relaxed);
+		*out = b->b;
 		hit = 1;
 		lru_front(s, e);
 	}
@@ -247,30 +299,26 @@ int engine_cache_bytes_get(struct engine_cache *c, int64_t key, unsigned slot,
 	return hit;
 }
 
-void engine_cache_bytes_put(struct engine_cache *c, int64_t key, unsigned slot,
-                            uint64_t seq, uint64_t tag, const char *bytes,
-                            size_t len)
+void engine_cache_bytes_keep(struct engine_cache *c, int64_t key, unsigned slot,
+                             uint64_t seq, uint64_t tag,
+                             struct engine_bytes *bytes)
 {
 	uint64_t h;
 	struct cache_shard *s = shard_of(c, key, &h);
+	struct engine_bytes *old = NULL;
 	if (slot >= ENGINE_CACHE_SLOTS)
 		return;
-	char *copy = malloc(len ? len : 1);
-	if (!copy)
-		return;
-	memcpy(copy, bytes, len);
 	pthread_mutex_lock(&s->lock);
 	struct cache_entry *e = find(s, h, key);
 	if (e && e->g->seq == seq) {
 		struct cache_bytes *b = &e->bytes[slot];
-		free(b->p);
+		old = b->b;
+		atomic_fetch_add_explicit(&bytes->refs, 1,
+		                          memory_order_relaxed);
 		b->seq = seq;
 		b->tag = tag;
-		b->p = copy; /* the slot owns it (freed when replaced or
-		                dropped) */
-		b->n = len;
-		copy = NULL;
+		b->b = bytes;
 	}
 	pthread_mutex_unlock(&s->lock);
-	free(copy);
+	engine_bytes_release(old);
 }

@@ -45,18 +45,53 @@ void engine_cache_put(struct engine_cache *c, int64_t key,
  * entry gets a newer state or leaves the cache. */
 #define ENGINE_CACHE_SLOTS 13
 
-/* 1 and *out (a malloc'd copy, the caller frees) and *len when slot
- * `slot` of game `key` holds bytes for exactly (seq, tag) and the cached
- * state is at seq; else 0 (a miss, or out of memory). */
-int engine_cache_bytes_get(struct engine_cache *c, int64_t key, unsigned slot,
-                           uint64_t seq, uint64_t tag, char **out, size_t *len);
+/* Bytes of one answer, shared: immutable once made, reference-counted
+ * (the cache holds one reference per slot that keeps them, each caller
+ * of engine_cache_bytes_share one more).  Thread-safe. */
+struct engine_bytes;
 
-/* Keeps a copy of bytes[0..len) in slot `slot` of game `key` for (seq,
- * tag), replacing what it held, if the cached state is at seq (else
- * nothing: bytes are never kept for a state the cache does not hold).
- * Best effort. */
-void engine_cache_bytes_put(struct engine_cache *c, int64_t key, unsigned slot,
-                            uint64_t seq, uint64_t tag, const char *bytes,
-                            size_t len);
+/* Something built from a struct engine_bytes by whoever serves it (the
+ * HTTP layer's prepared response, src/http/server.c), kept with the bytes
+ * and freed with them: `free` is called once, when the bytes' last
+ * reference goes, by whichever thread releases it (while it may hold a
+ * cache shard's lock: free must not call into the cache). */
+struct engine_attachment {
+	void (*free)(struct engine_attachment *a);
+};
+
+/* New bytes holding a copy of bytes[0..len), one reference (the
+ * caller's), no attachment; NULL when out of memory. */
+struct engine_bytes *engine_bytes_new(const char *bytes, size_t len);
+
+/* The bytes and their size.  Borrowed: valid while b is. */
+const char *engine_bytes_data(const struct engine_bytes *b);
+size_t engine_bytes_len(const struct engine_bytes *b);
+
+/* Drops one reference; the last one frees the bytes and their
+ * attachment.  NULL is a no-op. */
+void engine_bytes_release(struct engine_bytes *b);
+
+/* The attachment of b, or NULL.  Borrowed: valid while b is. */
+struct engine_attachment *engine_bytes_attachment(struct engine_bytes *b);
+
+/* Attaches a to b unless something is attached already: 1 and b owns a
+ * (freed with b), or 0 and the caller still owns a.  Atomic: of two
+ * threads attaching at once, one wins. */
+int engine_bytes_attach(struct engine_bytes *b, struct engine_attachment *a);
+
+/* 1 and *out (a new reference, the caller releases it) when slot `slot`
+ * of game `key` holds bytes for exactly (seq, tag) and the cached state
+ * is at seq; else 0. */
+int engine_cache_bytes_share(struct engine_cache *c, int64_t key, unsigned slot,
+                             uint64_t seq, uint64_t tag,
+                             struct engine_bytes **out);
+
+/* Keeps b (a reference of the cache's own; the caller keeps its one) in
+ * slot `slot` of game `key` for (seq, tag), replacing what it held, if the
+ * cached state is at seq (else nothing: bytes are never kept for a state
+ * the cache does not hold). */
+void engine_cache_bytes_keep(struct engine_cache *c, int64_t key, unsigned slot,
+                             uint64_t seq, uint64_t tag,
+                             struct engine_bytes *b);
 
 #endif

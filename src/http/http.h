@@ -113,9 +113,9 @@ struct http_reply {
 	size_t raw_len;             /* bytes of raw */
 	const char *raw_type;       /* Content-Type of raw */
 	const char *cache_control;  /* Cache-Control value; NULL: no-store */
-	char *json;                 /* JSON body as bytes (malloc'd, freed
-	                               with the reply), or NULL */
-	size_t json_len;            /* bytes of json */
+	struct engine_bytes *json;  /* JSON body as shared bytes (a
+	                               reference, released with the reply;
+	                               src/engine/cache.h), or NULL */
 	char etag[32];              /* ETag value with quotes, or "" */
 	char location[64];          /* Location path, or "" */
 	const char *allow;          /* Allow header for 405, or NULL */

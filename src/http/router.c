@@ -274,18 +274,16 @@ static void h_game(struct service *svc, const struct http_req *req,
 		reply_seq_etag(rep, v.seq); /* the seq the body shows */
 	rep->status = 200;
 	rep->json = v.body;
-	rep->json_len = v.len;
 }
 
 static void h_actions(struct service *svc, const struct http_req *req,
                       const struct route_args *a, struct http_reply *rep)
 {
 	struct svc_err err = {0};
-	char *body = NULL;
-	size_t len = 0;
+	struct engine_bytes *body = NULL;
 	size_t lang = i18n_negotiate(http_header(req, "Accept-Language"));
-	int rc = service_actions_bytes(svc, a->id, req->token, lang, &body,
-	                               &len, &err);
+	int rc =
+	    service_actions_bytes(svc, a->id, req->token, lang, &body, &err);
 	if (rc < 0) {
 		problem_reply(rep, rc, &err, req->path);
 		return;
@@ -293,7 +291,6 @@ static void h_actions(struct service *svc, const struct http_req *req,
 	rep->status = 200;
 	rep->language = i18n_tag(lang); /* the labels' */
 	rep->json = body;
-	rep->json_len = len;
 }
 
 static void h_move(struct service *svc, const struct http_req *req,

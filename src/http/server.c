@@ -476,6 +476,84 @@ static void add_common_headers(struct MHD_Response *r,
 		MHD_add_response_header(r, "Connection", "close");
 }
 
+/* A reply's response kept with the shared bytes it was built from
+ * (engine_bytes_attach, src/engine/cache.h), so that every later reply of
+ * the same bytes and headers queues it as it is instead of building a
+ * response, copying the body and adding its headers again (a seat view
+ * of a game nobody moved in answers the same bytes many times).
+ * libmicrohttpd counts the connections a response is queued on (its
+ * examples queue one response for every request), so one may be sending
+ * on many connections at once; MHD_destroy_response, called when the
+ * bytes go, frees it once the last of them is done.  Its body is its own
+ * copy, since a connection may still be sending it after the bytes are
+ * gone. */
+struct prepared {
+	struct engine_attachment base; /* first: the bytes' attachment */
+	struct MHD_Response *r;        /* one reference, ours */
+	const char *cache_control;     /* the headers it was built with */
+	const char *language;
+	char etag[sizeof((struct http_reply *)0)->etag];
+};
+
+static void prepared_free(struct engine_attachment *a)
+{
+	struct prepared *p = (struct prepared *)a;
+	MHD_destroy_response(p->r);
+	free(p);
+}
+
+static int same_text(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* 1 if rep's headers are add_common_headers' for its cache_control,
+ * language and etag alone (no header of a single request: Location,
+ * Allow, WWW-Authenticate, a replay's, the rate limits, Retry-After,
+ * Connection: close), so that a prepared response can be its answer. */
+static int reply_is_plain(const struct http_reply *rep)
+{
+	return !rep->location[0] && !rep->allow && rep->status != 401 &&
+	       !rep->replayed && !rep->ratelimit_policy[0] &&
+	       !rep->ratelimit[0] && !rep->retry_after && !rep->close;
+}
+
+/* The prepared response of rep's shared JSON bytes when it fits rep (same
+ * headers), or NULL.  Borrowed: valid while rep->json is. */
+static struct MHD_Response *prepared_for(const struct http_reply *rep)
+{
+	struct engine_attachment *a = engine_bytes_attachment(rep->json);
+	if (!a || a->free != prepared_free || !reply_is_plain(rep))
+		return NULL;
+	const struct prepared *p = (const struct prepared *)a;
+	if (!same_text(p->cache_control, rep->cache_control) ||
+	    !same_text(p->language, rep->language) ||
+	    strcmp(p->etag, rep->etag) != 0)
+		return NULL;
+	return p->r;
+}
+
+/* Keeps r (built for rep from rep->json) with the bytes if rep is plain
+ * and nothing is kept there yet: 1 when kept (the bytes own r now), else
+ * 0 (the caller still does). */
+static int prepare(const struct http_reply *rep, struct MHD_Response *r)
+{
+	if (!reply_is_plain(rep) || engine_bytes_attachment(rep->json))
+		return 0;
+	struct prepared *p = malloc(sizeof *p);
+	if (!p)
+		return 0; /* best effort: this reply is sent all the same */
+	p->base.free = prepared_free;
+	p->r = r;
+	p->cache_control = rep->cache_control;
+	p->language = rep->language;
+	snprintf(p->etag, sizeof p->etag, "%s", rep->etag);
+	if (engine_bytes_attach(rep->json, &p->base))
+		return 1;
+	free(p); /* another thread's came first */
+	return 0;
+}
+
 /* A HEAD on an event stream: the stream was opened as for GET (so the
  * same checks answered), and is closed now; the answer has its
  * Content-Type and no body (libmicrohttpd 0.9.75 would still send a
@@ -497,13 +575,21 @@ static struct MHD_Response *head_of_stream(struct http_reply *rep)
 	return r;
 }
 
-/* The response for rep; *bytes its body's size (-1: a stream's). */
+/* The response for rep; *bytes its body's size (-1: a stream's); *kept 1
+ * when the response is a prepared one (the caller queues it and does not
+ * destroy it), else 0 (the caller destroys it once queued). */
 static struct MHD_Response *make_response(struct http_reply *rep, int head,
-                                          long long *bytes)
+                                          long long *bytes, int *kept)
 {
 	struct MHD_Response *r;
 	const char *type = NULL;
 	*bytes = 0;
+	*kept = 0;
+	if (rep->json && (r = prepared_for(rep)) != NULL) {
+		*kept = 1;
+		*bytes = (long long)engine_bytes_len(rep->json);
+		return r;
+	}
 	if (rep->stream && head) {
 		r = head_of_stream(rep);
 	} else if (rep->stream) {
@@ -520,12 +606,12 @@ static struct MHD_Response *make_response(struct http_reply *rep, int head,
 		type = rep->raw_type;
 		*bytes = (long long)rep->raw_len;
 	} else if (rep->json) {
-		r = MHD_create_response_from_buffer(rep->json_len, rep->json,
-		                                    MHD_RESPMEM_MUST_FREE);
-		if (r)
-			rep->json = NULL; /* the response frees it */
+		r = MHD_create_response_from_buffer(
+		    engine_bytes_len(rep->json),
+		    (void *)engine_bytes_data(rep->json),
+		    MHD_RESPMEM_MUST_COPY);
 		type = "application/json";
-		*bytes = (long long)rep->json_len;
+		*bytes = (long long)engine_bytes_len(rep->json);
 	} else if (rep->body) {
 		char *text = json_dumps(rep->body, JSON_COMPACT);
 		if (!text)
@@ -547,6 +633,8 @@ static struct MHD_Response *make_response(struct http_reply *rep, int head,
 		MHD_add_response_header(r, "Content-Type", type);
 	if (r)
 		add_common_headers(r, rep);
+	if (r && rep->json)
+		*kept = prepare(rep, r);
 	return r;
 }
 
@@ -554,29 +642,34 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, struct req_ctx *ctx,
                                   struct http_reply *rep)
 {
 	int head = strcmp(ctx->method, "HEAD") == 0;
-	struct MHD_Response *r = make_response(rep, head, &ctx->bytes);
+	int kept;
+	struct MHD_Response *r = make_response(rep, head, &ctx->bytes, &kept);
 	json_decref(rep->body);
 	rep->body = NULL;
-	free(rep->json);
-	rep->json = NULL;
 	if (rep->raw_owned)
 		free((void *)rep->raw);
 	rep->raw = NULL;
 	if (head && ctx->bytes > 0)
-		ctx->bytes = 0; /* the library sends no body for a HEAD */
-	if (!r)
-		return MHD_NO; /* out of memory: drop the connection */
-	ctx->status = rep->status;
-	ctx->route = rep->route; /* for the metrics and the access log */
-	enum MHD_Result ok = MHD_queue_response(c, rep->status, r);
-	MHD_destroy_response(r);
+		ctx->bytes = 0;      /* the library sends no body for a HEAD */
+	enum MHD_Result ok = MHD_NO; /* out of memory: drop the connection */
+	if (r) {
+		ctx->status = rep->status;
+		ctx->route =
+		    rep->route; /* for the metrics and the access log */
+		ok = MHD_queue_response(c, rep->status, r);
+		if (!kept)
+			MHD_destroy_response(r);
+	}
+	engine_bytes_release(rep->json); /* after: a kept r is its */
+	rep->json = NULL;
 	return ok;
 }
 
 static enum MHD_Result preflight(struct MHD_Connection *c, struct req_ctx *ctx)
 {
 	struct http_reply rep = {.status = 204};
-	struct MHD_Response *r = make_response(&rep, 0, &ctx->bytes);
+	int kept; /* never: rep has no shared bytes */
+	struct MHD_Response *r = make_response(&rep, 0, &ctx->bytes, &kept);
 	if (!r)
 		return MHD_NO;
 	MHD_add_response_header(r, "Access-Control-Allow-Methods",
@@ -839,7 +932,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	hub_leave(s->hub, &ctx->waiter);
 	limits_stream_close(s->limits, &ctx->slot);
 	json_decref(ctx->wrep.body); /* a write's reply never sent */
-	free(ctx->wrep.json);
+	engine_bytes_release(ctx->wrep.json);
 	free(ctx->fields);
 	free(ctx->buf);
 	free(ctx);

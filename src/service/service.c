@@ -245,7 +245,9 @@ static uint64_t row_tag(const struct store_game *r)
 
 /* The compact JSON text of v and a newline, as the HTTP layer writes a
  * body (src/http/server.c); takes v.  *text is malloc'd. */
-static int json_bytes(json_t *v, char **text, size_t *len)
+/* v's compact JSON and a newline as shared bytes (*out, one reference,
+ * the caller's); takes v.  BD_ENOMEM when v is NULL or out of memory. */
+static int json_bytes(json_t *v, struct engine_bytes **out)
 {
 	char *t = v ? json_dumps(v, JSON_COMPACT) : NULL;
 	json_decref(v);
@@ -253,9 +255,9 @@ static int json_bytes(json_t *v, char **text, size_t *len)
 		return BD_ENOMEM;
 	size_t n = strlen(t);
 	t[n] = '\n'; /* replaces the NUL: the length says where it ends */
-	*text = t;
-	*len = n + 1;
-	return 0;
+	*out = engine_bytes_new(t, n + 1);
+	free(t);
+	return *out ? 0 : BD_ENOMEM;
 }
 
 int service_game_bytes(struct service *svc, const char *id, const char *token,
@@ -278,18 +280,18 @@ int service_game_bytes(struct service *svc, const char *id, const char *token,
 		loaded_release(&l); /* e.g. 304: no state, no JSON */
 		return 0;
 	}
-	if (engine_cache_bytes_get(svc->cache, l.row.key, SLOT_VIEW(seat),
-	                           l.row.seq, tag, &out->body, &out->len)) {
+	if (engine_cache_bytes_share(svc->cache, l.row.key, SLOT_VIEW(seat),
+	                             l.row.seq, tag, &out->body)) {
 		loaded_release(&l);
 		return 0;
 	}
 	if ((rc = load_state(svc->st, svc->cache, &l, err)) < 0)
 		return rc;
-	rc = json_bytes(svc__game_json(svc, &l, seat), &out->body, &out->len);
+	rc = json_bytes(svc__game_json(svc, &l, seat), &out->body);
 	out->seq = l.g->seq;
 	if (rc == 0 && l.g->seq == l.row.seq)
-		engine_cache_bytes_put(svc->cache, l.row.key, SLOT_VIEW(seat),
-		                       l.row.seq, tag, out->body, out->len);
+		engine_cache_bytes_keep(svc->cache, l.row.key, SLOT_VIEW(seat),
+		                        l.row.seq, tag, out->body);
 	loaded_release(&l);
 	return rc;
 }
@@ -382,8 +384,8 @@ out:
 }
 
 int service_actions_bytes(struct service *svc, const char *id,
-                          const char *token, size_t lang, char **body,
-                          size_t *len, struct svc_err *err)
+                          const char *token, size_t lang,
+                          struct engine_bytes **body, struct svc_err *err)
 {
 	struct loaded l;
 	int seat;
@@ -398,9 +400,9 @@ int service_actions_bytes(struct service *svc, const char *id,
 		lang = 0;
 	/* the language is in the key: its slot, and the tag */
 	uint64_t tag = row_tag(&l.row) ^ (0x9e3779b97f4a7c15ull * lang);
-	if (engine_cache_bytes_get(svc->cache, l.row.key,
-	                           SLOT_ACTIONS(seat, lang), l.row.seq, tag,
-	                           body, len)) {
+	if (engine_cache_bytes_share(svc->cache, l.row.key,
+	                             SLOT_ACTIONS(seat, lang), l.row.seq, tag,
+	                             body)) {
 		loaded_release(&l);
 		return 0;
 	}
@@ -411,11 +413,11 @@ int service_actions_bytes(struct service *svc, const char *id,
 	    l.row.open_seats ? json_array() : labelled_actions(&l, seat, lang);
 	rc = json_bytes(json_pack("{s:I,s:o}", "seq", (json_int_t)l.g->seq,
 	                          "actions", acts),
-	                body, len);
+	                body);
 	if (rc == 0 && l.g->seq == l.row.seq)
-		engine_cache_bytes_put(svc->cache, l.row.key,
-		                       SLOT_ACTIONS(seat, lang), l.row.seq, tag,
-		                       *body, *len);
+		engine_cache_bytes_keep(svc->cache, l.row.key,
+		                        SLOT_ACTIONS(seat, lang), l.row.seq,
+		                        tag, *body);
 	loaded_release(&l);
 	return rc;
 }
@@ -423,14 +425,14 @@ int service_actions_bytes(struct service *svc, const char *id,
 int service_actions(struct service *svc, const char *id, const char *token,
                     json_t **out, struct svc_err *err)
 {
-	char *body = NULL;
-	size_t len = 0;
-	int rc = service_actions_bytes(svc, id, token, 0, &body, &len, err);
+	struct engine_bytes *body = NULL;
+	int rc = service_actions_bytes(svc, id, token, 0, &body, err);
 	if (rc == 0) {
-		*out = json_loadb(body, len, 0, NULL);
+		*out = json_loadb(engine_bytes_data(body),
+		                  engine_bytes_len(body), 0, NULL);
 		rc = *out ? 0 : BD_ENOMEM;
 	}
-	free(body);
+	engine_bytes_release(body);
 	return rc;
 }
 

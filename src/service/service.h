@@ -18,6 +18,7 @@
 
 #include "../common/err.h"
 #include "../common/histo.h"
+#include "../engine/cache.h"
 #include "../engine/engine.h"
 #include "../store/store.h"
 
@@ -150,16 +151,16 @@ int service_game(struct service *svc, const char *id, const char *token,
  * The game's row is read and the caller's seat found first; then
  * want(ctx, out) (if want is not NULL) sees out->seq and out->open_seats
  * and returns 0 when no body is needed (a 304: nothing more is done) or 1
- * for one.  The body is out->body (malloc'd compact JSON and a newline,
- * the caller frees; out->len bytes): the bytes cached for this game,
- * viewer, seq and row (engine_cache_bytes: keyed by the viewer exactly,
- * so no seat ever gets bytes made for another), else built and cached.
- * out->seq is the seq the body shows.  Errors as service_game. */
+ * for one.  The body is out->body (compact JSON and a newline, shared
+ * bytes: one reference, the caller releases it with
+ * engine_bytes_release): the bytes cached for this game, viewer, seq and
+ * row (engine_cache_bytes_share: keyed by the viewer exactly, so no seat
+ * ever gets bytes made for another), else built and cached.  out->seq is
+ * the seq the body shows.  Errors as service_game. */
 struct svc_view {
-	uint64_t seq;   /* the game's seq */
-	int open_seats; /* seats still open (a waiting game) */
-	char *body;     /* malloc'd, or NULL when want said no */
-	size_t len;
+	uint64_t seq;              /* the game's seq */
+	int open_seats;            /* seats still open (a waiting game) */
+	struct engine_bytes *body; /* a reference, or NULL when want said no */
 };
 typedef int (*svc_want_fn)(void *ctx, const struct svc_view *v);
 int service_game_bytes(struct service *svc, const char *id, const char *token,
@@ -178,14 +179,15 @@ int service_game_at(struct service *svc, const char *id, const char *token,
 int service_actions(struct service *svc, const char *id, const char *token,
                     json_t **out, struct svc_err *err);
 
-/* service_actions as the bytes of the answer (malloc'd compact JSON and a
- * newline in *body, *len bytes; the caller frees), every action with its
+/* service_actions as the bytes of the answer (compact JSON and a newline
+ * in *body: shared bytes, one reference, the caller releases it with
+ * engine_bytes_release), every action with its
  * "label" in language `lang` (src/display/label.h; service_actions:
  * English), cached per game, seat, language and seq like
  * service_game_bytes. */
 int service_actions_bytes(struct service *svc, const char *id,
-                          const char *token, size_t lang, char **body,
-                          size_t *len, struct svc_err *err);
+                          const char *token, size_t lang,
+                          struct engine_bytes **body, struct svc_err *err);
 
 /* POST /v1/games/{id}/moves.  `if_match` is the seq the client expects,
  * or NULL for none (the body's expected_seq is the other way to say it).

@@ -195,13 +195,12 @@ static double read_one(struct service *svc, struct rgame *g, int kind)
 {
 	struct svc_err err = {0};
 	struct svc_view v = {0};
-	char *body = NULL;
-	size_t len = 0;
+	struct engine_bytes *body = NULL;
 	double t0 = now_s();
 	int rc;
 	if (kind == 3)
 		rc = service_actions_bytes(svc, g->id, g->tok[0], 0, &body,
-		                           &len, &err);
+		                           &err);
 	else
 		rc = service_game_bytes(
 		    svc, g->id, kind == 1 ? NULL : g->tok[0],
@@ -209,8 +208,8 @@ static double read_one(struct service *svc, struct rgame *g, int kind)
 	double took = now_s() - t0;
 	if (rc < 0)
 		die("read", &err);
-	free(v.body);
-	free(body);
+	engine_bytes_release(v.body);
+	engine_bytes_release(body);
 	return took;
 }
 
@@ -255,7 +254,7 @@ static int resident(size_t n, const char *dir)
 		if (service_game_bytes(svc, gs[i].id, gs[i].tok[0], NULL, NULL,
 		                       &v, &err) < 0)
 			die("read", &err);
-		free(v.body);
+		engine_bytes_release(v.body);
 	}
 	double read_once = now_s() - t0;
 	long rss1 = rss_kib();

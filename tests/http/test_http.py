@@ -5,7 +5,7 @@ import random
 import threading
 import uuid
 
-from harness import check, run_all, sqlite_only, test, SPEC, ROOT
+from harness import check, raw_exchange, run_all, sqlite_only, test, SPEC, ROOT
 from gamehelp import (AA, server, create, game, actions, move, play_random, acknowledged_in_logs,
                       move_log, read_stream, views)
 
@@ -369,6 +369,55 @@ def etag_and_if_none_match(binary):
         check(r.status == 200, "200 when changed")
         r = s.request("OPTIONS", "/v1/games", validate=False)
         check(r.status == 204 and r.headers.get("access-control-allow-origin") == "*", "CORS preflight")
+
+
+def _exchange(s, method, path, token=None, extra=""):
+    """The server's answer to one request on its own connection, as bytes,
+    without its Date line (the only one that changes by itself)."""
+    auth = "Authorization: Bearer %s\r\n" % token if token else ""
+    req = "%s %s HTTP/1.1\r\nHost: t\r\n%s%sConnection: close\r\n\r\n" % (
+        method, path, auth, extra)
+    out, _ = raw_exchange(s.port, req.encode())
+    head, _, body = out.partition(b"\r\n\r\n")
+    lines = [l for l in head.split(b"\r\n") if not l.lower().startswith(b"date:")]
+    return lines, body
+
+
+@test
+def a_repeated_read_answers_as_the_first(binary):
+    """A view or action list served again comes from the response kept
+    with its bytes (docs/read-path.md, step 6): byte for byte the first
+    answer, HEAD its headers, each viewer its own, gone after a move."""
+    with server(binary) as s:
+        gid, tok = create(s)
+        path = "/v1/games/%s" % gid
+        seat = game(s, gid, tok[0])["to_act"][0]  # who has actions
+        reads = [("seat 0", path, tok[0], ""), ("seat 1", path, tok[1], ""),
+                 ("spectator", path, None, ""),
+                 ("actions in French", path + "/actions", tok[seat], "Accept-Language: fr\r\n"),
+                 ("actions", path + "/actions", tok[seat], "")]
+        first = {}
+        for name, p, t, extra in reads:
+            answers = [_exchange(s, "GET", p, t, extra) for _ in range(3)]
+            check(answers[0][0][0] == b"HTTP/1.1 200 OK" and answers[0][1],
+                  "%s: %r" % (name, answers[0]))
+            check(answers[1] == answers[0] and answers[2] == answers[0],
+                  "%s: the second and third answers are the first's: %r" % (name, answers))
+            head = _exchange(s, "HEAD", p, t, extra)
+            check(head == (answers[0][0], b""), "%s: HEAD has GET's headers: %r" % (name, head))
+            first[name] = answers[0]
+        check(len({first[n][1] for n in ("seat 0", "seat 1", "spectator")}) == 3,
+              "each viewer gets its own view")
+        check(b"Content-Language: fr" in first["actions in French"][0]
+              and first["actions in French"][1] != first["actions"][1],
+              "the French labels come with their Content-Language")
+        r = s.request("GET", path, token=tok[0], headers={"If-None-Match": '"0"'})
+        check(r.status == 304, "304 still decided before the kept response")
+        check(move(s, gid, tok[seat], actions(s, gid, tok[seat])[0]).status == 201, "a move")
+        lines, body = _exchange(s, "GET", path, tok[0])
+        check(b'ETag: "1"' in lines and body != first["seat 0"][1]
+              and json.loads(body)["seq"] == 1,
+              "after a move the view is the new one: %r" % lines)
 
 
 def _play_any(s, gid, tokens, rng, n):

@@ -304,6 +304,78 @@ static void test_cache(void)
 	engine_cache_free(c);
 }
 
+/* An attachment that counts how often it is freed. */
+struct counted {
+	struct engine_attachment base;
+	int *freed;
+};
+
+static void counted_free(struct engine_attachment *a)
+{
+	struct counted *k = (struct counted *)a;
+	(*k->freed)++;
+	free(k);
+}
+
+static struct counted *counted_new(int *freed)
+{
+	struct counted *k = malloc(sizeof *k);
+	k->base.free = counted_free;
+	k->freed = freed;
+	return k;
+}
+
+/* Shared bytes (cache.h): kept for one seq and tag, shared without a
+ * copy, dropped by a newer state; an attachment goes with the last
+ * reference, whoever holds it, and only one is kept. */
+static void test_cache_bytes(void)
+{
+	struct engine_cache *c = engine_cache_new(2);
+	struct engine_game *g = new_game(2, 5);
+	g->seq = 3;
+	engine_cache_put(c, 7, g);
+	struct engine_bytes *b = engine_bytes_new("{\"a\":1}\n", 8), *x = NULL;
+	test_cond("new bytes hold a copy",
+	          b && engine_bytes_len(b) == 8 &&
+	              memcmp(engine_bytes_data(b), "{\"a\":1}\n", 8) == 0);
+	engine_cache_bytes_keep(c, 7, 1, 2, 9, b); /* the state is at 3 */
+	test_cond("bytes for another seq than the state's are not kept",
+	          !engine_cache_bytes_share(c, 7, 1, 2, 9, &x));
+	engine_cache_bytes_keep(c, 7, 1, 3, 9, b);
+	test_cond("kept bytes are shared, not copied",
+	          engine_cache_bytes_share(c, 7, 1, 3, 9, &x) && x == b);
+	engine_bytes_release(x);
+	test_cond("another tag or slot misses",
+	          !engine_cache_bytes_share(c, 7, 1, 3, 8, &x) &&
+	              !engine_cache_bytes_share(c, 7, 2, 3, 9, &x));
+	int freed = 0, freed2 = 0;
+	struct counted *k2 = counted_new(&freed2);
+	test_cond("one attachment is kept, a second refused",
+	          engine_bytes_attach(b, &counted_new(&freed)->base) &&
+	              !engine_bytes_attach(b, &k2->base) &&
+	              engine_bytes_attachment(b)->free == counted_free);
+	counted_free(&k2->base); /* refused: still ours */
+	test_cond("a shared reference sees the attachment",
+	          engine_cache_bytes_share(c, 7, 1, 3, 9, &x) &&
+	              engine_bytes_attachment(x) != NULL);
+	engine_bytes_release(b); /* ours; the cache and x still hold it */
+	g->seq = 4;
+	engine_cache_put(c, 7, g); /* a newer state drops the slot */
+	test_cond("a newer state drops the bytes, a reader still has them",
+	          !engine_cache_bytes_share(c, 7, 1, 3, 9, &b) && freed == 0 &&
+	              memcmp(engine_bytes_data(x), "{\"a\":1}", 7) == 0);
+	engine_bytes_release(x);
+	test_cond("the last reference frees the attachment once",
+	          freed == 1 && freed2 == 1);
+	b = engine_bytes_new("x", 1);
+	engine_cache_bytes_keep(c, 7, 0, 4, 0, b);
+	engine_bytes_attach(b, &counted_new(&freed)->base);
+	engine_bytes_release(b);
+	engine_cache_free(c); /* the cache's reference was the last */
+	test_cond("freeing the cache frees what its bytes hold", freed == 2);
+	engine_game_free(g);
+}
+
 /* Snapshots (engine.h): the bytes give the game back bit for bit; bytes
  * of another length, format or state size are refused. */
 static void test_snapshot(void)
@@ -415,6 +487,7 @@ int main(void)
 	test_resigned_seat_is_played_randomly();
 	test_resigned_seat_left_to_the_caller();
 	test_cache();
+	test_cache_bytes();
 	test_snapshot();
 	test_rng();
 	test_secret();

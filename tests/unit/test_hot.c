@@ -184,12 +184,14 @@ static long view_seq(struct service *svc, const char *id, const char *token,
 	struct svc_err err = {0};
 	if (service_game_bytes(svc, id, token, NULL, NULL, &v, &err) < 0)
 		return -1;
-	json_t *j = json_loadb(v.body, v.len, 0, NULL);
+	const char *b = engine_bytes_data(v.body);
+	size_t n = engine_bytes_len(v.body);
+	json_t *j = json_loadb(b, n, 0, NULL);
 	long seq = (long)json_integer_value(json_object_get(j, "seq"));
 	json_decref(j);
-	if (body) /* the bytes end in a newline, not a NUL */
-		*body = strndup(v.body, v.len);
-	free(v.body);
+	if (body)
+		*body = strndup(b, n);
+	engine_bytes_release(v.body);
 	return seq;
 }
 
@@ -200,11 +202,12 @@ static int view_you(struct service *svc, const char *id, const char *token)
 	struct svc_err err = {0};
 	if (service_game_bytes(svc, id, token, NULL, NULL, &v, &err) < 0)
 		return -2;
-	json_t *j = json_loadb(v.body, v.len, 0, NULL);
+	json_t *j = json_loadb(engine_bytes_data(v.body),
+	                       engine_bytes_len(v.body), 0, NULL);
 	json_t *you = json_object_get(j, "you");
 	int r = json_is_integer(you) ? (int)json_integer_value(you) : -1;
 	json_decref(j);
-	free(v.body);
+	engine_bytes_release(v.body);
 	return r;
 }
 
