@@ -301,12 +301,16 @@ def a_receiver_answering_410_disables_the_webhook(binary):
                   "the 410 delivery: %r" % d)
             check(all(x["state"] != "pending" for x in d["deliveries"]), "none pending: %r" % d)
             n = len(rec.requests)
-            timed_game(s, at, bob, bt, {"move_seconds": 3600})
+            gid2 = timed_game(s, at, bob, bt, {"move_seconds": 3600})
             time.sleep(1)
-            # (the message names what came: this failed once in a full
-            # run, 2026-12-03, and never alone; see the issue 13 note)
-            check(len(rec.requests) == n, "no delivery to a disabled webhook: %r" % [
-                (r[0], r[1].get("webhook-id"), r[2][:160]) for r in rec.requests[n:]])
+            # Nothing of an event after the disable.  A delivery of the
+            # first game that a worker had already claimed when the 410
+            # came may still arrive (its row is failed by the disable, its
+            # POST was on its way): the sender cannot call back a request
+            # in flight, so only the second game's events count.
+            late = [json.loads(r[2]) for r in rec.requests[n:]]
+            check(not [e for e in late if e.get("data", {}).get("game_id") == gid2],
+                  "no delivery to a disabled webhook: %r" % late)
             n_dlv = len(s.request("GET", "/v1/players/me/webhook/deliveries",
                                   token=at).json["deliveries"])
             check(n_dlv == len(d["deliveries"]), "and none queued")
