@@ -5,6 +5,7 @@
 #include <arpa/inet.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,8 +23,26 @@
 #include "writes.h"
 #include "metrics.h"
 
+/* Prepared 304s (send_reply): a 304's headers depend on its ETag (and
+ * Cache-Control, Content-Language) only, and "5" is the ETag of every
+ * game at seq 5, so a few slots serve every game's 304s.  Direct-mapped
+ * by the ETag; a slot's response is replaced by the next 304 of another
+ * ETag that maps there. */
+#define NOT_MODIFIED_SLOTS 64
+
+struct not_modified {
+	char etag[32];             /* "" for an empty slot */
+	const char *cache_control; /* static strings, as in the reply */
+	const char *language;
+	struct MHD_Response *r; /* one reference, the slot's, or NULL */
+};
+
 struct http_server {
 	struct MHD_Daemon *daemon;
+	pthread_mutex_t nm_lock; /* not_modified's; held while one of its
+	                            responses is queued, never while any
+	                            other lock is taken */
+	struct not_modified not_modified[NOT_MODIFIED_SLOTS];
 	struct service *svc;   /* borrowed */
 	struct hub *hub;       /* borrowed: live updates' waiters */
 	struct conns *conns;   /* owned: how long a request may take */
@@ -50,6 +69,7 @@ struct http_fields {
 
 /* Per-request state, from the first callback to the completion one. */
 struct req_ctx {
+	struct http_server *server; /* borrowed */
 	char *buf;          /* body bytes so far (malloc'd), not NUL-ended */
 	size_t len;         /* bytes in buf */
 	size_t body_max;    /* this request's body cap (http_body_max) */
@@ -638,11 +658,69 @@ static struct MHD_Response *make_response(struct http_reply *rep, int head,
 	return r;
 }
 
+/* The prepared-304 slot for rep, or NULL when rep is no plain 304
+ * without a body. */
+static struct not_modified *not_modified_slot(struct http_server *s,
+                                              const struct http_reply *rep)
+{
+	if (rep->status != 304 || !reply_is_plain(rep) || rep->json ||
+	    rep->body || rep->raw || rep->stream ||
+	    strlen(rep->etag) >= sizeof s->not_modified[0].etag)
+		return NULL;
+	uint32_t h = 2166136261u; /* FNV-1a */
+	for (const char *e = rep->etag; *e; e++)
+		h = (h ^ (unsigned char)*e) * 16777619u;
+	return &s->not_modified[h % NOT_MODIFIED_SLOTS];
+}
+
+/* Queues slot nm's response on c when it was made for rep's headers:
+ * MHD_YES or MHD_NO as the library answered, -1 when it was not. */
+static int queue_not_modified(struct http_server *s, struct not_modified *nm,
+                              struct MHD_Connection *c,
+                              const struct http_reply *rep)
+{
+	int ok = -1;
+	pthread_mutex_lock(&s->nm_lock);
+	if (nm->r && strcmp(nm->etag, rep->etag) == 0 &&
+	    same_text(nm->cache_control, rep->cache_control) &&
+	    same_text(nm->language, rep->language))
+		ok = MHD_queue_response(c, 304, nm->r) == MHD_YES ? MHD_YES
+		                                                  : MHD_NO;
+	pthread_mutex_unlock(&s->nm_lock);
+	return ok;
+}
+
+/* Keeps r (made for rep) in slot nm, in place of what it held. */
+static void keep_not_modified(struct http_server *s, struct not_modified *nm,
+                              const struct http_reply *rep,
+                              struct MHD_Response *r)
+{
+	pthread_mutex_lock(&s->nm_lock);
+	struct MHD_Response *old = nm->r;
+	snprintf(nm->etag, sizeof nm->etag, "%s", rep->etag);
+	nm->cache_control = rep->cache_control;
+	nm->language = rep->language;
+	nm->r = r;
+	pthread_mutex_unlock(&s->nm_lock);
+	if (old) /* still sent by the connections it is queued on */
+		MHD_destroy_response(old);
+}
+
 static enum MHD_Result send_reply(struct MHD_Connection *c, struct req_ctx *ctx,
                                   struct http_reply *rep)
 {
 	int head = strcmp(ctx->method, "HEAD") == 0;
 	int kept;
+	struct not_modified *nm = not_modified_slot(ctx->server, rep);
+	if (nm) {
+		int ok = queue_not_modified(ctx->server, nm, c, rep);
+		if (ok >= 0) {
+			ctx->bytes = 0;
+			ctx->status = 304;
+			ctx->route = rep->route;
+			return (enum MHD_Result)ok;
+		}
+	}
 	struct MHD_Response *r = make_response(rep, head, &ctx->bytes, &kept);
 	json_decref(rep->body);
 	rep->body = NULL;
@@ -657,6 +735,10 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, struct req_ctx *ctx,
 		ctx->route =
 		    rep->route; /* for the metrics and the access log */
 		ok = MHD_queue_response(c, rep->status, r);
+		if (nm && !kept && ok == MHD_YES) {
+			keep_not_modified(ctx->server, nm, rep, r);
+			kept = 1;
+		}
 		if (!kept)
 			MHD_destroy_response(r);
 	}
@@ -848,6 +930,7 @@ static enum MHD_Result begin(struct http_server *s, struct MHD_Connection *c,
 	struct req_ctx *ctx = calloc(1, sizeof *ctx);
 	if (!ctx)
 		return MHD_NO;
+	ctx->server = s;
 	ctx->url = url;
 	ctx->method = method;
 	ctx->body_max = http_body_max(url);
@@ -1001,6 +1084,7 @@ struct http_server *http_server_start(const struct http_config *cfg,
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	pthread_mutex_init(&s->nm_lock, NULL);
 	s->svc = svc;
 	s->hub = cfg->hub;
 	s->keepalive_ms = (cfg->keepalive_s ? cfg->keepalive_s : 15) * 1000u;
@@ -1021,6 +1105,7 @@ struct http_server *http_server_start(const struct http_config *cfg,
 	s->limits = limits_new(&lc);
 	if (!s->limits) {
 		snprintf(err, errlen, "out of memory");
+		pthread_mutex_destroy(&s->nm_lock);
 		free(s);
 		return NULL;
 	}
@@ -1031,6 +1116,7 @@ struct http_server *http_server_start(const struct http_config *cfg,
 	if (!s->conns) {
 		snprintf(err, errlen, "out of memory");
 		limits_free(s->limits);
+		pthread_mutex_destroy(&s->nm_lock);
 		free(s);
 		return NULL;
 	}
@@ -1041,6 +1127,7 @@ struct http_server *http_server_start(const struct http_config *cfg,
 		         cfg->write_workers);
 		conns_free(s->conns);
 		limits_free(s->limits);
+		pthread_mutex_destroy(&s->nm_lock);
 		free(s);
 		return NULL;
 	}
@@ -1077,6 +1164,7 @@ struct http_server *http_server_start(const struct http_config *cfg,
 		writes_free(s->writes);
 		conns_free(s->conns);
 		limits_free(s->limits);
+		pthread_mutex_destroy(&s->nm_lock);
 		free(s);
 		return NULL;
 	}
@@ -1135,5 +1223,9 @@ void http_server_stop(struct http_server *s)
 	writes_free(s->writes);     /* no library thread can reach it now */
 	conns_free(s->conns);
 	limits_free(s->limits);
+	for (int i = 0; i < NOT_MODIFIED_SLOTS; i++)
+		if (s->not_modified[i].r)
+			MHD_destroy_response(s->not_modified[i].r);
+	pthread_mutex_destroy(&s->nm_lock);
 	free(s);
 }
