@@ -426,6 +426,10 @@ def a_repeated_read_answers_as_the_first(binary):
         check(b'ETag: "1"' in lines and body != first["seat 0"][1]
               and json.loads(body)["seq"] == 1,
               "after a move the view is the new one: %r" % lines)
+        _play_any(s, gid, tok, random.Random(5), 12)
+        lines, body = _exchange(s, "GET", path, tok[0])
+        check(('ETag: "%d"' % json.loads(body)["seq"]).encode() in lines,
+              "the ETag is the seq the body shows: %r" % lines)
 
 
 def _play_any(s, gid, tokens, rng, n):
