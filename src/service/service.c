@@ -260,13 +260,23 @@ static int json_bytes(json_t *v, struct engine_bytes **out)
 	return *out ? 0 : BD_ENOMEM;
 }
 
-int service_game_bytes(struct service *svc, const char *id, const char *token,
-                       svc_want_fn want, void *ctx, struct svc_view *out,
-                       struct svc_err *err)
+/* Rounds of service_game_bytes when the state keeps running ahead of the
+ * row; the last one answers with what it has. */
+#define GAME_BYTES_ROUNDS 3
+
+/* One round of service_game_bytes: its row from the hot table (first
+ * round) or the store (store_row).  1 when the state ran ahead of the row
+ * (a move committed between the two reads) and `last` is 0: nothing is
+ * answered, the caller reads again. */
+static int game_bytes_round(struct service *svc, const char *id,
+                            const char *token, svc_want_fn want, void *ctx,
+                            struct svc_view *out, int store_row, int last,
+                            struct svc_err *err)
 {
 	struct loaded l;
 	int seat;
-	int rc = load_row_hot(svc->st, svc->hot, id, &l, err);
+	int rc = store_row ? load_row(svc->st, id, &l, err)
+	                   : load_row_hot(svc->st, svc->hot, id, &l, err);
 	if (rc < 0)
 		return rc;
 	if ((rc = load_seat(svc->st, &l, token, 0, &seat, err)) < 0) {
@@ -287,12 +297,31 @@ int service_game_bytes(struct service *svc, const char *id, const char *token,
 	}
 	if ((rc = load_state(svc->st, svc->cache, &l, err)) < 0)
 		return rc;
+	/* The game object shows row fields (updated, deadlines) beside the
+	 * state: a state ahead of the row would show seq N with the row of
+	 * N-1, and the ETag "N" would name two bodies.  The store's row is
+	 * at least as new as any state in the cache (put after commit). */
+	if (l.g->seq != l.row.seq && !last) {
+		loaded_release(&l);
+		return 1;
+	}
 	rc = json_bytes(svc__game_json(svc, &l, seat), &out->body);
 	out->seq = l.g->seq;
 	if (rc == 0 && l.g->seq == l.row.seq)
 		engine_cache_bytes_keep(svc->cache, l.row.key, SLOT_VIEW(seat),
 		                        l.row.seq, tag, out->body);
 	loaded_release(&l);
+	return rc;
+}
+
+int service_game_bytes(struct service *svc, const char *id, const char *token,
+                       svc_want_fn want, void *ctx, struct svc_view *out,
+                       struct svc_err *err)
+{
+	int rc = 1;
+	for (int round = 0; rc == 1; round++)
+		rc = game_bytes_round(svc, id, token, want, ctx, out, round > 0,
+		                      round == GAME_BYTES_ROUNDS - 1, err);
 	return rc;
 }
 
