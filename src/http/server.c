@@ -39,9 +39,8 @@ struct not_modified {
 
 struct http_server {
 	struct MHD_Daemon *daemon;
-	pthread_mutex_t nm_lock; /* not_modified's; held while one of its
-	                            responses is queued, never while any
-	                            other lock is taken */
+	pthread_mutex_t nm_lock; /* not_modified's (lock order: above
+	                            struct prepared) */
 	struct not_modified not_modified[NOT_MODIFIED_SLOTS];
 	struct service *svc;   /* borrowed */
 	struct hub *hub;       /* borrowed: live updates' waiters */
@@ -506,7 +505,14 @@ static void add_common_headers(struct MHD_Response *r,
  * on many connections at once; MHD_destroy_response, called when the
  * bytes go, frees it once the last of them is done.  Its body is its own
  * copy, since a connection may still be sending it after the bytes are
- * gone. */
+ * gone.
+ *
+ * Lock order of prepared responses and prepared 304s: the library takes
+ * a response's own mutex inside MHD_queue_response (under nm_lock for a
+ * 304) and MHD_destroy_response (which the last engine_bytes_release may
+ * call under a state cache shard's lock).  These are buffer responses,
+ * whose mutex guards nothing but their count: the library calls no code
+ * of ours under it, unlike a stream's (hub.c), so no cycle can form. */
 struct prepared {
 	struct engine_attachment base; /* first: the bytes' attachment */
 	struct MHD_Response *r;        /* one reference, ours */
