@@ -257,6 +257,21 @@ static const char *to_act(struct service *svc, const char *id,
 	return NULL;
 }
 
+/* A new two-seat Agent Avenue game of svc: its creation's answer (the
+ * caller decrefs it), *id and tok[0..1] borrowed from it (NULL when
+ * missing). */
+static json_t *two_seat_game(struct service *svc, const char **id,
+                             const char *tok[2])
+{
+	json_t *g = call_create(svc, "{\"game\":\"agent-avenue\",\"seats\":2}");
+	json_t *seats = json_object_get(g, "seats");
+	*id = json_string_value(json_object_get(g, "id"));
+	for (int i = 0; i < 2; i++)
+		tok[i] = json_string_value(
+		    json_object_get(json_array_get(seats, i), "token"));
+	return g;
+}
+
 static void test_service(void)
 {
 	char path[128];
@@ -270,13 +285,8 @@ static void test_service(void)
 		return;
 	}
 	struct service *svc = service_new(st, 64);
-	json_t *g = call_create(svc, "{\"game\":\"agent-avenue\",\"seats\":2}");
-	const char *id = json_string_value(json_object_get(g, "id"));
-	json_t *seats = json_object_get(g, "seats");
-	const char *tok[2] = {json_string_value(json_object_get(
-	                          json_array_get(seats, 0), "token")),
-	                      json_string_value(json_object_get(
-	                          json_array_get(seats, 1), "token"))};
+	const char *id, *tok[2];
+	json_t *g = two_seat_game(svc, &id, tok);
 	test_cond("service: a game", svc && id && tok[0] && tok[1]);
 	if (!id || !tok[0] || !tok[1])
 		goto out;
@@ -477,13 +487,8 @@ static void test_state_ahead(void)
 		return;
 	}
 	struct service *a = service_new(st, 64), *b = service_new(st2, 64);
-	json_t *g = call_create(a, "{\"game\":\"agent-avenue\",\"seats\":2}");
-	const char *id = json_string_value(json_object_get(g, "id"));
-	json_t *seats = json_object_get(g, "seats");
-	const char *tok[2] = {json_string_value(json_object_get(
-	                          json_array_get(seats, 0), "token")),
-	                      json_string_value(json_object_get(
-	                          json_array_get(seats, 1), "token"))};
+	const char *id, *tok[2];
+	json_t *g = two_seat_game(a, &id, tok);
 	int made = id && tok[0] && tok[1] &&
 	           first_move(a, id, to_act(a, id, tok)) == 0;
 	long at = made ? view_seq(a, id, tok[0], NULL) : -1; /* hot: seq 1 */
