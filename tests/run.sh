@@ -117,6 +117,9 @@ for t in "$build"/tests/test_*; do
 	suite=$(basename "$t" | sed 's/^test_//; s/_/-/g')
 	start_suite "$suite" "$t"
 done
+# The harness's own stream reader (tests/http/streams.py), cut at every
+# byte offset: every HTTP suite reads its streams with it.
+start_suite streams /usr/bin/python3 "$here/http/test_streams.py" "$build/boardd"
 # The HTTP suites, "name script" a line: run on SQLite, then again on
 # PostgreSQL as <name>-pg (the harness's BOARDD_TEST_BACKEND=postgres).
 http_suites="

@@ -9,6 +9,7 @@ import subprocess
 import time
 
 from harness import Server, check
+from streams import Dechunker, EventStream, parse as parse_stream
 
 AA = "agent-avenue"
 
@@ -86,9 +87,12 @@ def play_random(s, gid, tokens, rng, max_moves=400):
 
 
 def read_stream(port, path, token, headers, want, timeout=20):
-    """GETs an event stream on a raw socket and reads until `want` events
-    (NDJSON lines or SSE blocks with data) have come or the server ends
-    the stream; returns (status, content type, de-chunked body bytes)."""
+    """GETs an event stream on a raw socket and reads until `want` whole
+    events have come or the server ends the stream; returns (status,
+    content type, body), the body holding only whole events, an SSE retry
+    block and nothing of a keep-alive or of an event still on its way
+    (streams.EventStream's `whole`).  An answer other than 200 returns its
+    whole body."""
     h = {"Host": "127.0.0.1:%d" % port}
     h.update(headers)
     if token:
@@ -96,7 +100,8 @@ def read_stream(port, path, token, headers, want, timeout=20):
     head = "GET %s HTTP/1.1\r\n%s\r\n" % (path, "".join("%s: %s\r\n" % kv for kv in h.items()))
     sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
     sock.sendall(head.encode())
-    raw, body, status, ctype, chunked = b"", b"", None, "", False
+    raw, status, ctype = b"", None, ""
+    body = dechunk = events = length = None
     deadline = time.monotonic() + timeout
     try:
         while time.monotonic() < deadline:
@@ -106,27 +111,30 @@ def read_stream(port, path, token, headers, want, timeout=20):
                 status = int(lines[0].split()[1])
                 hdrs = {k.strip().lower(): v.strip() for k, _, v in (x.partition(":") for x in lines[1:])}
                 ctype = hdrs.get("content-type", "")
-                chunked = "chunked" in hdrs.get("transfer-encoding", "")
+                if "chunked" in hdrs.get("transfer-encoding", ""):
+                    dechunk = Dechunker()
+                if "content-length" in hdrs:
+                    length = int(hdrs["content-length"])
+                elif status in (204, 304):
+                    length = 0
+                events, body = EventStream(ctype), b""
             if status is not None:
-                if not chunked:
-                    body, raw = body + raw, b""
-                while chunked and b"\r\n" in raw:
-                    size = int(raw.split(b"\r\n", 1)[0].split(b";")[0], 16)
-                    i = raw.index(b"\r\n")
-                    if len(raw) < i + 4 + size:
-                        break
-                    body += raw[i + 2:i + 2 + size]
-                    raw = raw[i + 4 + size:]
-                    if size == 0:
-                        return status, ctype, body
-                # Whole events only: NDJSON lines, SSE blocks with data.
-                n = (body.count(b"\n") if "ndjson" in ctype else
-                     sum(b"data: " in blk for blk in body.split(b"\n\n")[:-1]))
-                if status != 200 or n >= want:
+                got = dechunk.feed(raw) if dechunk else raw
+                raw = b""
+                body += got
+                if status == 200:
+                    events.feed(got)
+                ended = (dechunk.ended if dechunk else
+                         length is not None and len(body) >= length)
+                if status != 200 and (ended or dechunk is None and length is None):
                     return status, ctype, body
+                if status == 200 and (ended or len(events.events) >= want):
+                    return status, ctype, events.whole
             data = sock.recv(1 << 16)
             if not data:
-                return status, ctype, body
+                if status is None:
+                    raise AssertionError("stream %s: closed before an answer" % path)
+                return status, ctype, events.whole if status == 200 else body
             raw += data
     finally:
         sock.close()
@@ -137,16 +145,13 @@ def parse_events(ctype, body):
     """The events of a read_stream body, NDJSON or SSE by its Content-Type:
     a list of event objects (an SSE event's name in "event"; its id is
     checked to be the event's seq)."""
-    if "ndjson" in ctype:
-        return [json.loads(x) for x in body.decode().split("\n") if x]
     out = []
-    for block in body.decode().split("\n\n"):
-        f = dict(line.split(": ", 1) for line in block.split("\n") if ": " in line)
-        if "data" in f:
-            e = json.loads(f["data"])
-            e["event"] = f["event"]
-            check(int(f["id"]) == e["seq"], "SSE id is the seq")
-            out.append(e)
+    for ev in parse_stream(ctype, body):
+        e = ev["data"]
+        if "ndjson" not in ctype:
+            e["event"] = ev["event"]
+            check(ev["id"] == e["seq"], "SSE id is the seq")
+        out.append(e)
     return out
 
 

@@ -19,7 +19,7 @@ import json
 import random
 import time
 
-from gamehelp import AA, actions, game, move_log, read_stream, server
+from gamehelp import AA, actions, game, move_log, parse_events, read_stream, server
 from harness import check, run_all, test
 
 QT = "quantum"
@@ -278,7 +278,7 @@ def bot_vs_bot_games_are_watched_to_the_end(binary):
                 s.port, "/v1/games/%s/events?after=0" % gid, None,
                 {"Accept": "application/x-ndjson"}, 10 ** 6, timeout=600)
             check(status == 200 and "ndjson" in ctype, "stream: %s %s" % (status, ctype))
-            events = [json.loads(x) for x in body.split(b"\n") if x.strip()]
+            events = parse_events(ctype, body)
             moves = [e for e in events if e["event"] == "move"]
             check(events[-1]["event"] == "end" and events[-1]["result"]["winners"] is not None,
                   "%s: the stream ends with the result" % game_id)

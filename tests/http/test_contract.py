@@ -28,6 +28,7 @@ import re
 import urllib.parse
 
 from gamehelp import read_stream
+from streams import parse as parse_stream
 from harness import (ROOT, SPEC, Failure, Server, _resolve, _validate, check, run_all, test,
                      validate_response)
 
@@ -121,19 +122,16 @@ class Runner:
             content = _resolve(responses[str(st)]).get("content", {})
             if st == 200:
                 check(ctype in content, "content type %s not documented" % ctype)
-                events = []
-                if ctype == "application/x-ndjson":
-                    events = [json.loads(x) for x in body.decode().split("\n") if x]
-                else:
+                if ctype != "application/x-ndjson":
                     check(body.startswith(b"retry: 3000\n\n"), "SSE opens with retry")
-                    for block in body.decode().split("\n\n"):
-                        f = dict(x.split(": ", 1) for x in block.split("\n") if ": " in x)
-                        if "data" in f:
-                            e = json.loads(f["data"])
-                            check("event" not in e, "SSE data has no event field")
-                            e["event"] = f["event"]
-                            check(int(f["id"]) == e["seq"], "SSE id is the seq")
-                            events.append(e)
+                events = []
+                for ev in parse_stream(ctype, body):
+                    e = ev["data"]
+                    if ctype != "application/x-ndjson":
+                        check("event" not in e, "SSE data has no event field")
+                        e["event"] = ev["event"]
+                        check(ev["id"] == e["seq"], "SSE id is the seq")
+                    events.append(e)
                 check(events, "no event came")
                 for e in events:
                     _validate(e, ACCOUNT_EVENT if path.startswith("/v1/players/") else EVENT)

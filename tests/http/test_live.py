@@ -16,6 +16,7 @@ import time
 
 from gamehelp import create, game, server
 from harness import Response, Server, SPEC, _validate, check, run_all, test, validate_response
+from streams import Dechunker, EventStream
 
 EVENT = SPEC["components"]["schemas"]["GameEvent"]
 
@@ -67,6 +68,7 @@ class Conn:
         self.body = b""
         self.length = None
         self.chunked = False
+        self.dechunk = self.stream = None
         self.done = self.closed = False
         self.t_done = None
 
@@ -120,28 +122,27 @@ class Conn:
             self.length = int(self.headers["content-length"])
         elif self.status in (204, 304):
             self.length = 0
+        self.dechunk = Dechunker()
+        ctype = self.headers.get("content-type", "")
+        if "event-stream" in ctype or "ndjson" in ctype:
+            self.stream = EventStream(ctype)
         return True
 
     def _parse(self):
         if self.status is None and not self._head():
             return
         if not self.chunked:
-            self.body += self.raw
+            got, self.raw = self.raw, b""
+            done = self.length is not None and len(self.body) + len(got) >= self.length
+        else:
+            got = self.dechunk.feed(self.raw)
             self.raw = b""
-            if self.length is not None and len(self.body) >= self.length:
-                self._finish()
-            return
-        while not self.done:
-            i = self.raw.find(b"\r\n")
-            if i < 0:
-                return
-            size = int(self.raw[:i].split(b";")[0], 16)
-            if len(self.raw) < i + 4 + size:
-                return
-            self.body += self.raw[i + 2:i + 2 + size]
-            self.raw = self.raw[i + 4 + size:]
-            if size == 0:
-                self._finish()
+            done = self.dechunk.ended
+        self.body += got
+        if self.status == 200 and self.stream is not None:
+            self.stream.feed(got)
+        if done:
+            self._finish()
 
     def response(self):
         """The answer as a harness Response (for the OpenAPI check)."""
@@ -153,26 +154,23 @@ class Conn:
         return self.headers.get("content-type") == "application/x-ndjson"
 
     def events(self):
-        """Complete events so far, each {"id","event","data"} (NDJSON lines
-        too, with id = seq), and the number of keep-alives."""
-        text = self.body.decode()
-        if self.ndjson():
-            lines = text.split("\n")[:-1]
-            evs = [json.loads(x) for x in lines if x]
-            return [{"id": e["seq"], "event": e["event"], "data": e} for e in evs], lines.count("")
-        out, keep = [], 0
-        for block in text.split("\n\n")[:-1]:
-            fields = {}
-            for line in block.split("\n"):
-                if line == ": keep-alive":
-                    keep += 1
-                k, _, v = line.partition(": ")
-                fields[k] = v
-            if "data" in fields:
-                data = json.loads(fields["data"])
-                data["event"] = fields["event"]
-                out.append({"id": int(fields["id"]), "event": fields["event"], "data": data})
-        return out, keep
+        """Complete events so far, each {"id","event","data"} (an SSE
+        event's name also in data["event"], as NDJSON lines carry it), and
+        the number of keep-alives (tests/http/streams.py)."""
+        if self.stream is None:
+            return [], 0
+        out = []
+        for ev in self.stream.events:
+            if not self.ndjson():
+                ev["data"]["event"] = ev["event"]
+            out.append({"id": ev["id"], "event": ev["event"], "data": ev["data"]})
+        return out, self.stream.keepalives
+
+
+# How long a check waits for what it expects: a bound for what never
+# comes, not a latency (pump returns as soon as the condition holds), so
+# generous: ASan servers on two cores shared with other suites.
+WAIT = 30
 
 
 def pump(conns, until, timeout):
@@ -228,7 +226,7 @@ def sse_reconnect_gets_every_move_once_in_order(binary):
     with server(binary) as s:
         gid, tok = create(s)
         c = Conn(s.port, events_path(gid), tok[0])
-        check(pump([c], lambda: c.events()[0], 5), "state event")
+        check(pump([c], lambda: c.events()[0], WAIT), "state event")
         check(c.status == 200 and c.headers["content-type"] == "text/event-stream", "SSE: %r" % c.headers)
         check(c.body.startswith(b"retry: 3000\n\n"), "retry first")
         first = c.events()[0][0]
@@ -239,7 +237,7 @@ def sse_reconnect_gets_every_move_once_in_order(binary):
             step += 1
             if c is not None:
                 want = seq if seq is not None else last
-                check(pump([c], lambda: c.done or (c.events()[0] and c.events()[0][-1]["id"] >= want), 5),
+                check(pump([c], lambda: c.done or (c.events()[0] and c.events()[0][-1]["id"] >= want), WAIT),
                       "move %s delivered" % seq)
                 evs = c.events()[0][used:]
                 used += len(evs)
@@ -254,7 +252,7 @@ def sse_reconnect_gets_every_move_once_in_order(binary):
                 c, used = Conn(s.port, events_path(gid), tok[0], {"Last-Event-ID": str(last)}), 0
         if c is None:
             c, used = Conn(s.port, events_path(gid), tok[0], {"Last-Event-ID": str(last)}), 0
-        check(pump([c], lambda: c.done, 5), "the stream ends after the final move")
+        check(pump([c], lambda: c.done, WAIT), "the stream ends after the final move")
         received += c.events()[0][used:]
         final = game(s, gid, tok[0])
         check(final["status"] == "finished", "game over")
@@ -303,12 +301,12 @@ def streams_hide_what_the_view_hides(binary):
             watchers = [Conn(s.port, events_path(gid), tok[1]),
                         Conn(s.port, events_path(gid), None, {"Accept": "application/x-ndjson"}),
                         Conn(s.port, events_path(gid), tok[0])]
-            check(pump(watchers, lambda: all(w.events()[0] for w in watchers), 5), "state events")
+            check(pump(watchers, lambda: all(w.events()[0] for w in watchers), WAIT), "state events")
             move(s, gid, tok[0], {"type": "discard", "card": discard})
             move(s, gid, tok[0], {"type": "play", "face_up": "double-agent", "face_down": face_down})
-            check(pump(watchers, lambda: all(len(w.events()[0]) == 3 for w in watchers), 5), "two moves")
+            check(pump(watchers, lambda: all(len(w.events()[0]) == 3 for w in watchers), WAIT), "two moves")
             replay = Conn(s.port, events_path(gid, 0), tok[1])
-            check(pump([replay], lambda: len(replay.events()[0]) == 2, 5), "replay from seq 0")
+            check(pump([replay], lambda: len(replay.events()[0]) == 2, WAIT), "replay from seq 0")
             hidden, moves = [], []
             for w in watchers[:2] + [replay]:
                 evs = w.events()[0]
@@ -332,7 +330,7 @@ def streams_hide_what_the_view_hides(binary):
             check(theirs[0] == {"type": "discard"} and theirs[1]["face_down"] is None,
                   "seat 1: no discard face, no face-down card: %r" % theirs)
             move(s, gid, tok[1], {"type": "recruit", "pick": "face_down"})
-            check(pump(watchers[:1], lambda: len(watchers[0].events()[0]) == 4, 5), "recruit event")
+            check(pump(watchers[:1], lambda: len(watchers[0].events()[0]) == 4, WAIT), "recruit event")
             recruit = watchers[0].events()[0][3]["data"]
             check(face_down in recruit["view"]["hand"] or face_down in recruit["view"]["players"][1]["in_play"],
                   "recruited: now seat 1 sees it")
@@ -357,15 +355,16 @@ def ndjson_stream_and_resume_by_after(binary):
         gid, tok = create(s)
         nd = {"Accept": "application/x-ndjson"}
         c = Conn(s.port, events_path(gid), tok[1], nd)
-        check(pump([c], lambda: c.events()[0], 5), "state line")
+        check(pump([c], lambda: c.events()[0], WAIT), "state line")
         check(c.headers["content-type"] == "application/x-ndjson", "NDJSON: %r" % c.headers)
         check(c.headers.get("cache-control") == "no-store", "not cached")
         for _ in range(3):
             random_move(s, gid, tok, rng)
-        check(pump([c], lambda: len(c.events()[0]) == 4, 5), "three moves")
+        check(pump([c], lambda: len(c.events()[0]) == 4, WAIT), "three moves")
         evs = c.events()[0]
         check([e["event"] for e in evs] == ["state", "move", "move", "move"], "state then moves")
-        check(all(line.startswith(b'{"event":') for line in c.body.split(b"\n") if line), "event first")
+        check(all(line.startswith(b'{"event":') for line in c.stream.whole.split(b"\n") if line),
+              "event first")
         for e in evs:
             check_event(e)
         check(evs[-1]["data"]["view"] == game(s, gid, tok[1])["view"], "the view after the last move")
@@ -373,13 +372,13 @@ def ndjson_stream_and_resume_by_after(binary):
         # ?after= resumes; Last-Event-ID (a reconnecting EventSource) wins over it.
         r1 = Conn(s.port, events_path(gid, 1), tok[1], nd)
         r2 = Conn(s.port, events_path(gid, 0), tok[1], {"Last-Event-ID": "2"})
-        check(pump([r1, r2], lambda: len(r1.events()[0]) == 2 and r2.events()[0], 5), "resumed")
+        check(pump([r1, r2], lambda: len(r1.events()[0]) == 2 and r2.events()[0], WAIT), "resumed")
         check(moves_of(r1.events()[0]) == [2, 3], "after=1: moves 2 and 3")
         check(moves_of(r2.events()[0]) == [3], "Last-Event-ID 2 beats after=0")
         check([unclocked(e["data"]) for e in r1.events()[0]] == [unclocked(e["data"]) for e in evs[2:]],
               "the same events again")
         r3 = Conn(s.port, events_path(gid, 99), tok[1], nd)
-        check(pump([r3], lambda: r3.events()[0], 5), "beyond the log")
+        check(pump([r3], lambda: r3.events()[0], WAIT), "beyond the log")
         check(r3.events()[0][0]["event"] == "state" and r3.events()[0][0]["id"] == 3,
               "an id beyond the log gets the state")
         for x in (r1, r2, r3):
@@ -413,12 +412,12 @@ def keepalives_and_dead_streams(binary):
         sse = Conn(s.port, events_path(gid), tok[0])
         nd = Conn(s.port, events_path(gid), tok[0], {"Accept": "application/x-ndjson"})
         t0 = time.monotonic()
-        check(pump([sse, nd], lambda: sse.events()[1] >= 2 and nd.events()[1] >= 2, 5), "keep-alives")
+        check(pump([sse, nd], lambda: sse.events()[1] >= 2 and nd.events()[1] >= 2, WAIT), "keep-alives")
         check(time.monotonic() - t0 >= 1.5, "not more often than asked")
         pid = s.proc.pid
         base = fd_count(pid)
         dead = [Conn(s.port, events_path(gid), tok[1]) for _ in range(30)]
-        check(pump(dead, lambda: all(d.events()[0] for d in dead), 5), "opened")
+        check(pump(dead, lambda: all(d.events()[0] for d in dead), WAIT), "opened")
         check(fd_count(pid) >= base + 30, "30 more sockets")
         for d in dead:
             d.close()
@@ -426,7 +425,7 @@ def keepalives_and_dead_streams(binary):
         while fd_count(pid) > base and time.monotonic() < deadline:
             time.sleep(0.1)
         check(fd_count(pid) <= base, "dead streams closed: %d > %d" % (fd_count(pid), base))
-        check(pump([sse], lambda: sse.events()[1] >= 4, 5), "the live stream goes on")
+        check(pump([sse], lambda: sse.events()[1] >= 4, WAIT), "the live stream goes on")
 
 
 # ---- long-poll ----
@@ -489,9 +488,9 @@ def a_stream_ends_when_its_token_no_longer_gives_it_what_it_showed(binary):
         gid = r.json["id"]
         nt = s.request("POST", "/v1/games/%s/join" % gid, {"seat": 1}).json["token"]
         left = Conn(s.port, events_path(gid), nt)
-        check(pump([left], lambda: len(left.events()[0]) >= 1, 5), "first state event")
+        check(pump([left], lambda: len(left.events()[0]) >= 1, WAIT), "first state event")
         check(s.request("POST", "/v1/games/%s/leave" % gid, token=nt).status == 204, "the newcomer leaves")
-        check(pump([left], lambda: left.done, 5), "its stream ends: %r" % left.body)
+        check(pump([left], lambda: left.done, WAIT), "its stream ends: %r" % left.body)
         phone = s.request("POST", "/v1/players/me/tokens", {"label": "phone"}, token=at).json
         for seat, tok in ((1, ct), (2, bt)):
             r = s.request("POST", "/v1/games/%s/join" % gid, {"seat": seat}, token=tok)
@@ -499,11 +498,11 @@ def a_stream_ends_when_its_token_no_longer_gives_it_what_it_showed(binary):
         check(len(left.events()[0]) == 1, "the leaver saw nothing of the start")
         gs = Conn(s.port, events_path(gid), phone["token"])
         acc = Conn(s.port, "/v1/players/me/events", phone["token"], {"Accept": "application/x-ndjson"})
-        check(pump([gs, acc], lambda: len(gs.events()[0]) >= 1 and acc.status == 200, 5), "both open")
+        check(pump([gs, acc], lambda: len(gs.events()[0]) >= 1 and acc.status == 200, WAIT), "both open")
         r = s.request("DELETE", "/v1/players/me/tokens/" + phone["id"], token=at)
         check(r.status == 204, "revoked: %r" % r)
         check(random_move(s, gid, [at, ct, bt], random.Random(7)) is not None, "a move")
-        check(pump([gs, acc], lambda: gs.done and acc.done, 5), "both streams end")
+        check(pump([gs, acc], lambda: gs.done and acc.done, WAIT), "both streams end")
         check([e["event"] for e in gs.events()[0]] == ["state"], "no move reached the revoked token")
         check(acc.events()[0] == [], "nor an account event")
         for c in (left, gs, acc):
@@ -518,14 +517,14 @@ def taking_the_last_seat_wakes_streams_and_long_polls(binary):
         r = s.request("POST", "/v1/games", {"game": "agent-avenue", "seating": ["token", "open"]})
         gid, t0 = r.json["id"], r.json["seats"][0]["token"]
         stream = Conn(s.port, events_path(gid), t0)
-        check(pump([stream], lambda: len(stream.events()[0]) >= 1, 5), "first state event")
+        check(pump([stream], lambda: len(stream.events()[0]) >= 1, WAIT), "first state event")
         first = stream.events()[0][0]["data"]
         check(first["status"] == "waiting" and first["to_act"] == [], "waiting: %r" % first)
         poll = Conn(s.port, "/v1/games/%s?wait=10&after=0" % gid, t0)
         time.sleep(0.2)
         r = s.request("POST", "/v1/games/%s/join" % gid)
         check(r.status == 200, "join: %r" % r)
-        check(pump([stream, poll], lambda: len(stream.events()[0]) >= 2 and poll.done, 5),
+        check(pump([stream, poll], lambda: len(stream.events()[0]) >= 2 and poll.done, WAIT),
               "both woken by the join")
         second = stream.events()[0][1]
         check_event(second)
@@ -583,7 +582,7 @@ def five_hundred_streams_and_long_polls(binary):
         polls = [Conn(s.port, "/v1/games/%s?wait=30&after=0" % games[i % 5][0], games[i % 5][1][i % 2])
                  for i in range(250)]
         everyone = streams + polls
-        check(pump(everyone, lambda: all(c.events()[0] for c in streams), 20), "every stream open")
+        check(pump(everyone, lambda: all(c.events()[0] for c in streams), WAIT), "every stream open")
         t_open = time.monotonic() - t0
         pump(everyone, lambda: False, 0.3)
         check(not any(p.status for p in polls), "long-polls wait")
@@ -598,14 +597,14 @@ def five_hundred_streams_and_long_polls(binary):
         for gid, tok in games:
             random_move(s, gid, tok, rng)
         check(pump(everyone, lambda: all(moves_of(c.events()[0]) == [1] for c in streams)
-                   and all(p.done for p in polls), 20), "move 1 reached all 500")
+                   and all(p.done for p in polls), WAIT), "move 1 reached all 500")
         t_move1 = time.monotonic() - t1
         for p in polls:
             check(p.status == 200 and json.loads(p.body)["seq"] == 1, "long-poll answered with seq 1")
         t2 = time.monotonic()
         for gid, tok in games:
             random_move(s, gid, tok, rng)
-        check(pump(streams, lambda: all(moves_of(c.events()[0]) == [1, 2] for c in streams), 20),
+        check(pump(streams, lambda: all(moves_of(c.events()[0]) == [1, 2] for c in streams), WAIT),
               "move 2 reached all 250 streams")
         t_move2 = time.monotonic() - t2
         print("     500 connections: opened in %.2f s; other requests %.1f ms median, %.1f ms max; "
@@ -626,12 +625,12 @@ def sigterm_with_live_connections_exits_cleanly(binary):
         gid, tok = create(s)
         streams = [Conn(s.port, events_path(gid), tok[i % 2]) for i in range(100)]
         polls = [Conn(s.port, "/v1/games/%s?wait=60" % gid, tok[i % 2]) for i in range(100)]
-        check(pump(streams + polls, lambda: all(c.events()[0] for c in streams), 10), "open")
+        check(pump(streams + polls, lambda: all(c.events()[0] for c in streams), WAIT), "open")
         pump(streams + polls, lambda: False, 0.2)
         t = time.monotonic()
         s.stop()  # fails unless the exit code is 0 (ASan checks leaks)
         dt = time.monotonic() - t
-        check(pump(streams + polls, lambda: all(c.done or c.closed for c in streams + polls), 5), "all ended")
+        check(pump(streams + polls, lambda: all(c.done or c.closed for c in streams + polls), WAIT), "all ended")
         check(all(c.done for c in streams), "each stream ended with its last chunk")
         bad = [(p.status, p.done, p.closed, p.body[:80]) for p in polls
                if not (p.status == 200 and json.loads(p.body)["seq"] == 0)]

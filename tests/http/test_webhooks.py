@@ -13,6 +13,7 @@ import time
 
 from harness import check, free_port, run_all, test
 from gamehelp import AA, game, play_random, read_stream, server
+from streams import parse as parse_stream
 from webhookhelp import Receiver, account_events
 
 # Fast retries for the tests: 50 ms doubling (the default is 5 s).
@@ -313,8 +314,7 @@ def account_stream_resumes_by_id(binary):
         st, ctype, body = read_stream(s.port, "/v1/players/me/events", bt,
                                       {"Last-Event-ID": str(evs[0]["seq"])}, len(evs) - 1)
         check(st == 200 and ctype == "text/event-stream", "SSE: %s %s" % (st, ctype))
-        blocks = [b for b in body.decode().split("\n\n") if "data: " in b]
-        ids = [int(b.split("id: ")[1].split("\n")[0]) for b in blocks]
+        ids = [ev["id"] for ev in parse_stream(ctype, body)]
         check(ids == [e["seq"] for e in evs[1:]], "resumed: %r vs %r" % (ids, evs))
         # live: a stream from now on gets the next event
         out = {}
@@ -328,7 +328,7 @@ def account_stream_resumes_by_id(binary):
         play_random(s, gid, {0: at, 1: bt}, random.Random(2))
         t.join(30)
         st, ctype, body = out["r"]
-        first = json.loads(body.split(b"\n")[0])
+        first = parse_stream(ctype, body)[0]["data"]
         check(first["type"] in ("turn", "game.finished") and first["data"]["game_id"] == gid,
               "live event: %r" % first)
         r = s.request("GET", "/v1/players/me/events?after=x", token=at)

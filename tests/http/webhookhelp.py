@@ -11,6 +11,7 @@ import threading
 import time
 
 from harness import check, free_port
+from streams import Dechunker, EventStream
 
 
 # ---- the receiver: Standard Webhooks, verified independently ----
@@ -106,36 +107,32 @@ class Receiver:
 
 def account_events(s, token, after):
     """([every account event of `token` after `after`],), read from
-    GET /v1/players/me/events until the stream is quiet for 0.7 s."""
-    events = []
-    sock = socket.create_connection(("127.0.0.1", s.port), timeout=5)
+    GET /v1/players/me/events: the answer's head is waited for up to 10 s
+    (a loaded server), then the stream is read until it has been quiet
+    for 0.7 s; only whole events count (tests/http/streams.py)."""
+    sock = socket.create_connection(("127.0.0.1", s.port), timeout=10)
     sock.sendall(("GET /v1/players/me/events?after=%d HTTP/1.1\r\nHost: x\r\n"
                   "Authorization: Bearer %s\r\nAccept: application/x-ndjson\r\n\r\n"
                   % (after, token)).encode())
-    sock.settimeout(0.7)
-    raw = b""
+    raw, head = b"", None
+    dechunk, stream = Dechunker(), EventStream("application/x-ndjson")
     try:
-        while True:
-            d = sock.recv(65536)
+        while not dechunk.ended:
+            try:
+                d = sock.recv(65536)
+            except socket.timeout:
+                break
             if not d:
                 break
             raw += d
-    except socket.timeout:
-        pass
+            if head is None and b"\r\n\r\n" in raw:
+                head, _, raw = raw.partition(b"\r\n\r\n")
+                check(b" 200 " in head.split(b"\r\n")[0], "account stream: %r" % head[:200])
+                sock.settimeout(0.7)
+            if head is not None:
+                stream.feed(dechunk.feed(raw))
+                raw = b""
     finally:
         sock.close()
-    head, _, rest = raw.partition(b"\r\n\r\n")
-    check(b" 200 " in head.split(b"\r\n")[0], "account stream: %r" % head[:200])
-    # de-chunk
-    body = b""
-    while rest:
-        line, _, rest = rest.partition(b"\r\n")
-        n = int(line.split(b";")[0] or b"0", 16)
-        if n == 0:
-            break
-        body += rest[:n]
-        rest = rest[n + 2:]
-    for line in body.split(b"\n"):
-        if line.strip():
-            events.append(json.loads(line))
-    return (events,)
+    check(head is not None, "account stream: no answer")
+    return ([ev["data"] for ev in stream.events],)
