@@ -43,6 +43,7 @@ SPEC = yaml.safe_load(open(os.path.join(ROOT, "openapi", "openapi.yaml")))
 # (make valgrind): slower, so starts and stops get more time.
 WRAP = shlex.split(os.environ.get("BOARDD_WRAP", ""))
 SLOW = 20 if WRAP else 1
+START_SECONDS = 60  # longest a server may take to answer /healthz at start
 
 # The store backend the suites run on: "sqlite" (a file per Server) or
 # "postgres" (a database per Server on the cluster BOARDD_TEST_PG names).
@@ -134,9 +135,12 @@ def _pg_connect(conninfo):
 
 
 def _pg_admin(sql):
+    """Runs sql as the test cluster's superuser; its rows, if it has any."""
     con = _pg_connect(PG_ADMIN)
     try:
-        con.cursor().execute(sql)
+        cur = con.cursor()
+        cur.execute(sql)
+        return cur.fetchall() if cur.description else None
     finally:
         con.close()
 
@@ -231,7 +235,10 @@ class Server:
                                      stderr=logf, preexec_fn=self.preexec)
         logf.close()
         self.port = None
-        deadline = time.time() + 10 * SLOW
+        # A bound for a server that never starts, not a latency: an ASan
+        # build starting beside other suites on two busy cores has taken
+        # 10 s (2.5 s of CPU: the sanitizer's allocations), so far more.
+        deadline = time.time() + START_SECONDS * SLOW
         while time.time() < deadline and self.proc.poll() is None:
             if self.port is None:
                 with open(self.log, "rb") as f:
@@ -247,7 +254,7 @@ class Server:
             except OSError:
                 time.sleep(0.05)
         why = ("exited with %d" % self.proc.returncode if self.proc.poll() is not None
-               else "no 200 from /healthz in %gs" % (10 * SLOW))
+               else "no 200 from /healthz in %gs" % (START_SECONDS * SLOW))
         if self.proc.poll() is None:
             self.proc.kill()  # not left running behind a failed test
         self.proc.wait()
@@ -320,6 +327,15 @@ class Server:
         _pg_admin('ALTER DATABASE "%s" WITH ALLOW_CONNECTIONS false' % name)
         _pg_admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                   "WHERE datname = '%s' AND pid <> pg_backend_pid()" % name)
+        # pg_terminate_backend only signals: wait until the sessions are
+        # gone, so the server's next statement fails (not one that raced
+        # the signal and succeeded).
+        deadline = time.monotonic() + 30 * SLOW
+        while _pg_admin("SELECT count(*) FROM pg_stat_activity WHERE datname = '%s' "
+                        "AND pid <> pg_backend_pid()" % name)[0][0]:
+            if time.monotonic() > deadline:
+                raise Failure("the server's PostgreSQL sessions outlived pg_terminate_backend")
+            time.sleep(0.05)
 
     def query(self, sql, params=()):
         """store_query on this Server's store: rows as a list of tuples."""
