@@ -222,8 +222,11 @@ struct pg_result;    /* libpq-fe.h's PGresult */
 
 struct conn {
 	struct sqlite3 *db; /* SQLite: opened NOMUTEX, one thread at a time */
-	struct sqlite3_stmt *st[ST_COUNT]; /* SQLite: prepared once, reset
-	                                      after every use */
+	struct sqlite3_stmt *st[ST_COUNT]; /* SQLite: prepared once (the
+	                                      writer's at open, a read
+	                                      connection's at first use:
+	                                      NULL until then), reset after
+	                                      every use */
 	struct pg_conn *pg;                /* PostgreSQL: libpq's connection */
 	unsigned char prepared[ST_COUNT];  /* PostgreSQL: 1 once statement i
 	                                      is prepared on pg (store_pg.c) */
