@@ -9,7 +9,12 @@
  * resumes the connection once the reply is made: as many writes as
  * workers share a commit, whatever --threads is.
  *
- * The pool is a FIFO of jobs and `workers` threads.  A job is a struct
+ * The pool is a FIFO of jobs and up to `workers` threads: one at first,
+ * and one more each time a job is queued while no worker waits for it, so
+ * an idle server holds one thread, not --write-workers of them (each costs
+ * a stack, and in a sanitizer build about 3 MB and 30 ms of CPU to start
+ * and join), and a burst of writes gets as many as it can use.  Threads
+ * are never stopped before writes_close.  A job is a struct
  * the caller owns (embedded in its request state) with the function to
  * run on a worker.  Its life:
  *
@@ -44,9 +49,13 @@ struct write_job {
 
 struct writes;
 
-/* A pool of `workers` threads (1-256) running, or NULL (no memory or no
- * thread).  Stop with writes_close, free with writes_free. */
+/* A pool of up to `workers` threads (1-256), one running, or NULL (no
+ * memory or no thread).  Stop with writes_close, free with writes_free. */
 struct writes *writes_new(unsigned workers);
+
+/* The threads the pool has started so far (1..workers), for tests and
+ * the logs. */
+unsigned writes_threads(struct writes *w);
 
 /* Reserves a place for one job: 0, or -1 once writes_close has begun
  * (the caller then runs the write itself).  Every 0 must be followed by
