@@ -370,6 +370,18 @@ static struct entry *find(struct limits *l, uint8_t kind, const uint8_t key[16])
 
 /* ---- the sketch of evicted debts (callers hold mu) ---- */
 
+/* The network of address key k: its IPv4 /24 or IPv6 /48 (the key of
+ * "local", all zero, stays all zero). */
+static void net_key(const uint8_t k[16], uint8_t out[16])
+{
+	memcpy(out, k, 16);
+	if (is_v4_mapped(k))
+		out[15] = 0;
+	else
+		memset(out + 6, 0, 10);
+}
+
+
 static int scope_of(uint8_t kind)
 {
 	return kind == KIND_TOKEN ? LIMITS_TOKEN : LIMITS_ADDR;
@@ -377,13 +389,18 @@ static int scope_of(uint8_t kind)
 
 /* The columns of (kind, key), one per row: hashes independent of
  * slot_of's (another input length) and of each other (the row is
- * hashed in). */
+ * hashed in).  An IPv6 address counts by its /48 here: the debts of one
+ * network's many /64s (cheap to have) pile up in its own counters, not
+ * spread over everyone's. */
 static void sketch_cols(const struct limits *l, uint8_t kind,
                         const uint8_t key[16], size_t col[SKETCH_ROWS])
 {
 	unsigned char in[18], h[crypto_shorthash_BYTES];
 	in[0] = kind;
-	memcpy(in + 2, key, 16);
+	if (kind == KIND_ADDR && !is_v4_mapped(key))
+		net_key(key, in + 2);
+	else
+		memcpy(in + 2, key, 16);
 	for (unsigned row = 0; row < SKETCH_ROWS; row++) {
 		uint64_t v;
 		in[1] = (unsigned char)row;
@@ -418,8 +435,12 @@ static void drain(struct cell *c, const struct limits_rate *r, int64_t now_ms)
 		c->at_ms = now_ms;
 }
 
-/* What e's bucket for action a lacks of full at now_ms (0: full, or
- * never used). */
+/* What e's bucket for action a lacks of full at now_ms, when that is
+ * at least half the bucket (the debt eviction remembers), else 0: so a
+ * flood of keys that each spent a request or two (made-up tokens, one
+ * request per address) adds nothing to the sketch, and forgetting a
+ * smaller debt hands back less than half a bucket, once per flood of the
+ * whole table. */
 static double debt_of(const struct limits *l, const struct entry *e, int a,
                       int64_t now_ms)
 {
@@ -427,7 +448,7 @@ static double debt_of(const struct limits *l, const struct entry *e, int a,
 	if (!r->quota || !e->at_ms[a])
 		return 0;
 	double level = e->tokens[a] + refilled(r, now_ms - e->at_ms[a]);
-	return level >= r->quota - 1e-6 ? 0 : r->quota - level;
+	return r->quota - level >= r->quota / 2.0 ? r->quota - level : 0;
 }
 
 static int has_debt(const struct limits *l, const struct entry *e,
@@ -663,17 +684,6 @@ void limits_take(struct limits *l, enum limits_action a,
 
 /* ---- stream budgets ---- */
 
-/* The network of address key k: its IPv4 /24 or IPv6 /48 (the key of
- * "local", all zero, stays all zero). */
-static void net_key(const uint8_t k[16], uint8_t out[16])
-{
-	memcpy(out, k, 16);
-	if (is_v4_mapped(k))
-		out[15] = 0;
-	else
-		memset(out + 6, 0, 10);
-}
-
 /* Pins e (no eviction while it holds a stream) and counts one more. */
 static void hold(struct limits *l, struct entry *e)
 {
@@ -788,8 +798,9 @@ struct limits *limits_new(const struct limits_config *cfg)
 		l->cfg.streams = 1;
 	if (l->cfg.streams_anon > l->cfg.streams)
 		l->cfg.streams_anon = l->cfg.streams;
-	l->sketch_w = l->cfg.table_max / 32 > SKETCH_MIN_W
-	                  ? l->cfg.table_max / 32
+	/* 2,048 columns for the default table: 1.8 MiB in all. */
+	l->sketch_w = l->cfg.table_max / 16 > SKETCH_MIN_W
+	                  ? l->cfg.table_max / 16
 	                  : SKETCH_MIN_W;
 	l->buckets = calloc(l->cfg.table_max, sizeof *l->buckets);
 	l->sketch = calloc((size_t)LIMITS_SCOPES * SKETCH_ROWS * l->sketch_w *

@@ -43,18 +43,21 @@
  *
  * Memory: one table of entries (an address, a network or a token, its
  * buckets and its open streams), at most `table_max` of them.  When
- * full, an entry unused long that holds no stream is evicted: one whose
- * buckets are full again if one of the 8 least recently used is, else
- * the least recently used, whose debt (what its buckets lack, per
- * action) is then added to an over-counting sketch (count-min: 4 rows of
- * counters that drain as a bucket refills).  A new entry starts from the
- * sketch's estimate of its key's debt, never less: so no flood of new
- * keys hands an exhausted client a full bucket back; the sketch may only
- * over-count (a new key sharing counters with evicted debtors starts
- * with less).  A refused request adds no entry (a made-up token that
- * an exhausted address sends is never stored).  Entries holding a
- * stream are never evicted; there are at most 3 * streams of them.  Keys
- * are hashed with a random SipHash key (libsodium), so a flood of chosen
+ * full, an entry unused long that holds no stream is evicted: one that
+ * owes less than half of each bucket, if one of the 8 least recently
+ * used does (forgetting it hands back less than half a bucket), else the
+ * least recently used, whose debts (what its buckets lack, per action)
+ * are then added to an over-counting sketch: count-min, 4 rows of
+ * table_max / 16 counters (at least 64) per scope and action, each
+ * draining at the action's refill rate, IPv6 addresses counted by /48.
+ * A new entry starts from the least of its key's counters, never from
+ * less than it owed when evicted: so no flood of new keys hands an
+ * exhausted client a full bucket back; the sketch may only over-count (a
+ * new key sharing counters with evicted debtors starts with less).  A
+ * refused rate-limited request adds no entry (a made-up token that an
+ * exhausted address sends is never stored).  Entries holding a stream
+ * are never evicted; there are at most 3 * streams of them.  Keys are
+ * hashed with a random SipHash key (libsodium), so a flood of chosen
  * keys cannot pile into one hash chain or sketch counter; tokens are
  * kept only as a 16-byte keyed hash.
  *

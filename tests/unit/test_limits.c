@@ -366,9 +366,9 @@ static void test_quota_not_reset(void)
 	test_cond("no second quota for it", ok == 0);
 	struct limits_addr fresh = addr_of(l, "203.0.113.77");
 	limits_take(l, LIMITS_GAMES, &fresh, NULL, &v);
-	test_cond("a new address still gets requests (the sketch only "
-	          "over-counts by a little)",
-	          v.ok);
+	test_cond("a new address gets its whole quota: keys that spent less "
+	          "than half a bucket are forgotten, not remembered",
+	          v.ok && strstr(v.state, "\"games-addr\";r=59;") != NULL);
 	limits_free(l);
 }
 
