@@ -58,7 +58,7 @@ static int take_slot(const struct http_req *req, struct limits_slot *slot,
 	snprintf(err.detail, sizeof err.detail, "%s",
 	         rc == BD_ELIMIT
 	             ? "too many event streams and long-polls open from your "
-	               "address or token; close one or retry later"
+	               "address, network or token; close one or retry later"
 	             : "the server holds as many event streams and "
 	               "long-polls as it takes (without a bearer token: as "
 	               "many as it gives clients without one); retry later");
