@@ -120,7 +120,7 @@ struct config {
 	long streams, streams_addr, streams_token; /* -1: default */
 	long streams_anon, streams_net;            /* -1: default */
 	long rate_table;
-	long conns_addr;                           /* -1: default */
+	long conns_addr; /* -1: default */
 	long waiting_player, waiting_addr, waiting_expiry;
 	const char *rates[MAX_REPEATS + 1];   /* --rate-limit values */
 	const char *proxies[MAX_REPEATS + 1]; /* --trusted-proxy values */
@@ -487,8 +487,8 @@ static int parse_args(int argc, char **argv, struct config *c)
 	     parse_long(streams_anon, 0, 1000000, &c->streams_anon) < 0) ||
 	    (streams_net &&
 	     parse_long(streams_net, 0, 1000000, &c->streams_net) < 0) ||
-	    parse_long(rate_table, LIMITS_TABLE_MIN, 10000000,
-	               &c->rate_table) < 0 ||
+	    parse_long(rate_table, LIMITS_TABLE_MIN, 10000000, &c->rate_table) <
+	        0 ||
 	    parse_long(waiting_player, 0, 1000000, &c->waiting_player) < 0 ||
 	    parse_long(waiting_addr, 0, 1000000, &c->waiting_addr) < 0 ||
 	    parse_long(waiting_expiry, 0, 100L * 365 * 86400,

@@ -381,7 +381,6 @@ static void net_key(const uint8_t k[16], uint8_t out[16])
 		memset(out + 6, 0, 10);
 }
 
-
 static int scope_of(uint8_t kind)
 {
 	return kind == KIND_TOKEN ? LIMITS_TOKEN : LIMITS_ADDR;
@@ -410,8 +409,8 @@ static void sketch_cols(const struct limits *l, uint8_t kind,
 	}
 }
 
-static struct cell *cell_at(struct limits *l, int sc, unsigned row,
-                            size_t col, int a)
+static struct cell *cell_at(struct limits *l, int sc, unsigned row, size_t col,
+                            int a)
 {
 	size_t i = ((size_t)sc * SKETCH_ROWS + row) * l->sketch_w + col;
 	return &l->sketch[i * LIMITS_ACTIONS + (size_t)a];
@@ -664,8 +663,8 @@ void limits_take(struct limits *l, enum limits_action a,
 	for (int sc = 0; v->ok && sc < LIMITS_SCOPES; sc++) {
 		if (!fresh[sc])
 			continue;
-		struct entry *other = e[1 - sc] && !fresh[1 - sc] ? e[1 - sc]
-		                                                  : NULL;
+		struct entry *other =
+		    e[1 - sc] && !fresh[1 - sc] ? e[1 - sc] : NULL;
 		struct entry *n = add(l, &proto[sc], other, NULL, now);
 		if (n) { /* else out of memory: charged in proto, unstored */
 			e[sc] = n;

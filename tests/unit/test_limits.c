@@ -272,7 +272,8 @@ static void test_anonymous_share(void)
 	test_cond("two anonymous streams from one address",
 	          open_one(l, "192.0.2.1", NULL, &s[n++]) == 0 &&
 	              open_one(l, "192.0.2.1", NULL, &s[n++]) == 0);
-	test_cond("a third from its /24", open_one(l, "192.0.2.2", NULL, &s[n++]) == 0);
+	test_cond("a third from its /24",
+	          open_one(l, "192.0.2.2", NULL, &s[n++]) == 0);
 	test_cond("the /24 is full: 429",
 	          open_one(l, "192.0.2.3", NULL, &s[15]) == BD_ELIMIT);
 	/* An IPv6 /58 is one /48: its /64s together hold at most 3. */
@@ -282,13 +283,13 @@ static void test_anonymous_share(void)
 	              open_one(l, "2001:db8:1:3f::1", NULL, &s[n++]) == 0);
 	test_cond("a fourth /64 of that /48: 429",
 	          open_one(l, "2001:db8:1:4::1", NULL, &s[15]) == BD_ELIMIT);
-	test_cond("another network", open_one(l, "198.51.100.1", NULL, &s[n++]) == 0);
-	test_cond("the anonymous share is spent: 503, anywhere",
-	          limits_anon_streams_open(l) == 7 &&
-	              open_one(l, "2001:db8:2::1", NULL, &s[15]) ==
-	                  BD_EUNAVAILABLE &&
-	              open_one(l, "198.51.100.1", NULL, &s[15]) ==
-	                  BD_EUNAVAILABLE);
+	test_cond("another network",
+	          open_one(l, "198.51.100.1", NULL, &s[n++]) == 0);
+	test_cond(
+	    "the anonymous share is spent: 503, anywhere",
+	    limits_anon_streams_open(l) == 7 &&
+	        open_one(l, "2001:db8:2::1", NULL, &s[15]) == BD_EUNAVAILABLE &&
+	        open_one(l, "198.51.100.1", NULL, &s[15]) == BD_EUNAVAILABLE);
 	test_cond("a player's stream opens, even from a flooding /24",
 	          open_one(l, "192.0.2.3", "player", &s[n++]) == 0 &&
 	              open_one(l, "198.51.100.1", "player", &s[n++]) == 0);
