@@ -34,6 +34,13 @@
  *   --max-streams-per-addr N   BOARDD_MAX_STREAMS_PER_ADDR   32 (0: none)
  *   --max-streams-per-token N  BOARDD_MAX_STREAMS_PER_TOKEN  16 (0: none)
  *                              event streams and long-polls open at once
+ *   --max-streams-anonymous N  BOARDD_MAX_STREAMS_ANONYMOUS  max-streams/2
+ *                              (0: no share of their own)
+ *   --max-streams-per-net N    BOARDD_MAX_STREAMS_PER_NET  a quarter of
+ *                              that (0: none): anonymous clients' streams
+ *                              in all, and per IPv4 /24 or IPv6 /48
+ *   --rate-table N  BOARDD_RATE_TABLE  32768  clients and tokens the
+ *                              limiter keeps (64 or more)
  *   --rate-limit SPEC  BOARDD_RATE_LIMIT  (limits.h)  repeatable; "off"
  *   --trusted-proxy LIST  BOARDD_TRUSTED_PROXY  repeatable; addresses
  *                              whose X-Forwarded-For / X-Real-IP is used
@@ -111,7 +118,9 @@ struct config {
 	const char *metrics;    /* "loopback", "any" or "off" (metrics.h) */
 	int quiet, hook_private;
 	long streams, streams_addr, streams_token; /* -1: default */
-	long conns_addr;                           /* -1: default */
+	long streams_anon, streams_net;            /* -1: default */
+	long rate_table;
+	long conns_addr; /* -1: default */
 	long waiting_player, waiting_addr, waiting_expiry;
 	const char *rates[MAX_REPEATS + 1];   /* --rate-limit values */
 	const char *proxies[MAX_REPEATS + 1]; /* --trusted-proxy values */
@@ -175,6 +184,15 @@ static void usage(FILE *f)
 	    "                 the same per client address (default 32)"
 	    " and per bearer\n"
 	    "                 token (default 16); 0: no cap; past it 429\n"
+	    "  --max-streams-anonymous N, --max-streams-per-net N\n"
+	    "                 those of clients without a token: in all"
+	    " (default half of\n"
+	    "                 --max-streams; past it 503) and per IPv4 /24"
+	    " or IPv6 /48\n"
+	    "                 (default a quarter of that; past it 429);"
+	    " 0: no cap\n"
+	    "  --rate-table N  clients and tokens the limiter keeps"
+	    " (default 32768, >= 64)\n"
 	    "  --rate-limit SPEC  off, or"
 	    " <players|games|joins|moves|webhooks|tickets|tokens>"
 	    ".<addr|token>=<q>/<w>\n"
@@ -281,6 +299,9 @@ static int takes_value(const char *a)
 	                                   "--max-streams",
 	                                   "--max-streams-per-addr",
 	                                   "--max-streams-per-token",
+	                                   "--max-streams-anonymous",
+	                                   "--max-streams-per-net",
+	                                   "--rate-table",
 	                                   "--rate-limit",
 	                                   "--trusted-proxy",
 	                                   "--waiting-per-player",
@@ -321,6 +342,9 @@ static int parse_args(int argc, char **argv, struct config *c)
 	const char *streams_addr = env_or("BOARDD_MAX_STREAMS_PER_ADDR", "32");
 	const char *streams_token =
 	    env_or("BOARDD_MAX_STREAMS_PER_TOKEN", "16");
+	const char *streams_anon = env_or("BOARDD_MAX_STREAMS_ANONYMOUS", NULL);
+	const char *streams_net = env_or("BOARDD_MAX_STREAMS_PER_NET", NULL);
+	const char *rate_table = env_or("BOARDD_RATE_TABLE", "32768");
 	const char *waiting_player = env_or("BOARDD_WAITING_PER_PLAYER", "10");
 	const char *waiting_addr = env_or("BOARDD_WAITING_PER_ADDR", "30");
 	const char *waiting_expiry = env_or("BOARDD_WAITING_EXPIRY", "259200");
@@ -413,6 +437,12 @@ static int parse_args(int argc, char **argv, struct config *c)
 			streams_addr = v;
 		else if (strcmp(a, "--max-streams-per-token") == 0)
 			streams_token = v;
+		else if (strcmp(a, "--max-streams-anonymous") == 0)
+			streams_anon = v;
+		else if (strcmp(a, "--max-streams-per-net") == 0)
+			streams_net = v;
+		else if (strcmp(a, "--rate-table") == 0)
+			rate_table = v;
 		else if (strcmp(a, "--waiting-per-player") == 0)
 			waiting_player = v;
 		else if (strcmp(a, "--waiting-per-addr") == 0)
@@ -435,7 +465,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 		c->rates[c->n_rates++] = env_rate;
 	if (!c->n_proxies && env_proxy)
 		c->proxies[c->n_proxies++] = env_proxy;
-	c->streams = -1;
+	c->streams = c->streams_anon = c->streams_net = -1;
 	c->conns_addr = c->n_proxies ? 0 : 64;
 	c->threads = sysconf(_SC_NPROCESSORS_ONLN);
 	if (c->threads < 1)
@@ -453,6 +483,12 @@ static int parse_args(int argc, char **argv, struct config *c)
 	     parse_long(conns_addr, 0, 1000000, &c->conns_addr) < 0) ||
 	    parse_long(streams_addr, 0, 1000000, &c->streams_addr) < 0 ||
 	    parse_long(streams_token, 0, 1000000, &c->streams_token) < 0 ||
+	    (streams_anon &&
+	     parse_long(streams_anon, 0, 1000000, &c->streams_anon) < 0) ||
+	    (streams_net &&
+	     parse_long(streams_net, 0, 1000000, &c->streams_net) < 0) ||
+	    parse_long(rate_table, LIMITS_TABLE_MIN, 10000000, &c->rate_table) <
+	        0 ||
 	    parse_long(waiting_player, 0, 1000000, &c->waiting_player) < 0 ||
 	    parse_long(waiting_addr, 0, 1000000, &c->waiting_addr) < 0 ||
 	    parse_long(waiting_expiry, 0, 100L * 365 * 86400,
@@ -474,7 +510,8 @@ static int parse_args(int argc, char **argv, struct config *c)
 		log_error("boardd",
 		          "a value is out of range (port 0-65535, threads "
 		          "1-64, keepalive and timeout 1-3600 s, max-conns and "
-		          "max-streams >= 1, the other counts >= 0, sync "
+		          "max-streams >= 1, rate-table >= 64, the other "
+		          "counts >= 0, sync "
 		          "full|normal, write-wait 0-60000 ms, bot-ms 1-60000, "
 		          "clock-min-seconds 1-10, ticket-seconds 1-3600, "
 		          "webhook-retry-ms "
@@ -538,6 +575,12 @@ static int limits_of(const struct config *c, unsigned conns,
 		lc->streams = (unsigned)c->streams;
 	lc->streams_per_addr = (unsigned)c->streams_addr;
 	lc->streams_per_token = (unsigned)c->streams_token;
+	limits_anon_default(lc); /* of the streams set above */
+	if (c->streams_anon >= 0)
+		lc->streams_anon = (unsigned)c->streams_anon;
+	if (c->streams_net >= 0)
+		lc->streams_per_net = (unsigned)c->streams_net;
+	lc->table_max = (unsigned)c->rate_table;
 	for (int i = 0; i < c->n_rates; i++)
 		if (limits_parse_rate(lc, c->rates[i], err, errlen) < 0)
 			return -1;

@@ -369,8 +369,12 @@ fi # BENCH_ONLY
 if [ -z "${BENCH_QUICK:-}" ] && [ -z "${BENCH_ONLY:-}" ]; then
 echo "== 4. stream budget: one address asks for 10x its budget, 500 other streams open =="
 # --max-conns 2048: a global stream budget of 1024, so the 500 streams and
-# the attacker's 32 fit; the attacker's other 288 are refused (429).
-start_server normal --max-conns 2048 --rate-limit off
+# the attacker's 32 fit; the attacker's other 288 are refused (429).  The
+# anonymous share and its per-network cap are off: the 500 stand-ins for
+# other clients are all anonymous and share one /24 (the unit test and
+# test_limits.py's anonymous_flood_leaves_players_room test those).
+start_server normal --max-conns 2048 --rate-limit off \
+	--max-streams-anonymous 0 --max-streams-per-net 0
 game=$("$build/bench/bench_http" -p "$port" prepare "$get_moves") ||
 	die "could not prepare a game"
 gid=${game% *}

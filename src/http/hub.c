@@ -159,6 +159,20 @@ void hub_on_move(void *hub, int64_t key, uint64_t seq)
 	resume_all(list);
 }
 
+void hub_on_revoke(struct hub *h, int64_t owner)
+{
+	struct hub_waiter *list = NULL;
+	if (owner <= 0)
+		return;
+	pthread_mutex_lock(&h->mu);
+	for (size_t b = 0; b < HUB_BUCKETS; b++)
+		for (struct hub_waiter *w = h->buckets[b]; w; w = w->next)
+			if (w->owner == owner)
+				fire(h, w, HUB_MOVE, &list);
+	pthread_mutex_unlock(&h->mu);
+	resume_all(list);
+}
+
 /* ---- the timer thread ---- */
 
 /* Fires HUB_GONE on every suspended waiter whose client closed its
@@ -276,7 +290,8 @@ void hub_free(struct hub *h)
 /* ---- waiters ---- */
 
 int hub_join(struct hub *h, struct hub_waiter *w, struct MHD_Connection *c,
-             int64_t key, uint64_t after, int64_t deadline_ms, unsigned fired)
+             int64_t key, uint64_t after, int64_t deadline_ms, unsigned fired,
+             int64_t owner)
 {
 	pthread_mutex_lock(&h->mu);
 	if (h->closing) {
@@ -288,6 +303,7 @@ int hub_join(struct hub *h, struct hub_waiter *w, struct MHD_Connection *c,
 	*w = (struct hub_waiter){.conn = c,
 	                         .fd = ci ? ci->connect_fd : -1,
 	                         .key = key,
+	                         .owner = owner,
 	                         .after = after,
 	                         .deadline_ms = deadline_ms,
 	                         .fired = fired};

@@ -60,6 +60,8 @@ struct hub_waiter {
 	struct MHD_Connection *conn; /* borrowed; outlives the waiter */
 	int fd;                      /* conn's socket, -1: unknown */
 	int64_t key;                 /* the game's store key */
+	int64_t owner;               /* the store key of the player whose
+	                                token opened it, 0: none */
 	uint64_t after;              /* wake when a move has seq > after */
 	int64_t deadline_ms;         /* mono_now_ms() time, 0: none */
 	unsigned fired;              /* HUB_* bits not taken yet */
@@ -93,10 +95,20 @@ void hub_on_move(void *hub, int64_t key, uint64_t seq);
 /* Registers w (zeroed or left) for game `key` on connection c: a move
  * with seq > after, or reaching deadline_ms (0: never), will wake it.
  * `fired` are bits the first hub_take returns at once (e.g. HUB_MOVE to
- * fetch once more).  Returns 0, or HUB_SHUTDOWN when the hub is shutting
+ * fetch once more).  `owner` is the store key of the player whose token
+ * the request was checked with (0: none, or a seat's token), for
+ * hub_on_revoke.  Returns 0, or HUB_SHUTDOWN when the hub is shutting
  * down (w is not registered then), or -1 when out of memory. */
 int hub_join(struct hub *h, struct hub_waiter *w, struct MHD_Connection *c,
-             int64_t key, uint64_t after, int64_t deadline_ms, unsigned fired);
+             int64_t key, uint64_t after, int64_t deadline_ms, unsigned fired,
+             int64_t owner);
+
+/* Player `owner` (a store key, > 0) revoked one of its tokens: wakes,
+ * with HUB_MOVE, every waiter it owns, whatever its game, so that each
+ * looks at its token again (a stream opened with the revoked token ends,
+ * a long-poll answers as a plain request: 401).  Scans every waiter:
+ * for rare events only.  Safe from any thread. */
+void hub_on_revoke(struct hub *h, int64_t owner);
 
 /* The HUB_* bits that fired since the last call (and clears them); or,
  * when none did, suspends w's connection and returns 0.  Call only from

@@ -2,9 +2,11 @@
  * limits.h.
  *
  * One hash table (chained, table_max buckets, SipHash-keyed) of entries,
- * each an address or a token.  Entries that hold no stream are also on an
- * LRU list, most recently used first; the table evicts from its tail.
- * One mutex guards everything. */
+ * each an address, a network or a token.  Entries that hold no stream
+ * are also on an LRU list, most recently used first; the table evicts
+ * from its tail, folding an evicted entry's debt into the sketch (per
+ * scope, row, column and action a counter that drains at the action's
+ * refill rate).  One mutex guards everything. */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -18,7 +20,17 @@
 #include "limits.h"
 #include "monoclock.h"
 
-enum { KIND_ADDR = 1, KIND_TOKEN = 2 };
+enum { KIND_ADDR = 1, KIND_TOKEN = 2, KIND_NET = 3 };
+
+#define SKETCH_ROWS  4 /* counters per key: its estimate is their least */
+#define SKETCH_MIN_W 64
+#define EVICT_LOOK   8 /* LRU entries looked at for one with no debt */
+
+/* One sketch counter: debt (requests owed) as of at_ms. */
+struct cell {
+	double debt;
+	int64_t at_ms;
+};
 
 struct entry {
 	uint8_t kind;                  /* KIND_* */
@@ -39,6 +51,9 @@ struct limits {
 	size_t count;              /* entries in the table */
 	struct entry *head, *tail; /* LRU, most recent first */
 	unsigned streams;          /* slots held in all */
+	unsigned anon;             /* of them, anonymous clients' */
+	size_t sketch_w;           /* columns per sketch row */
+	struct cell *sketch;       /* [scope][row][column][action] */
 };
 
 static const char *const action_names[LIMITS_ACTIONS] = {
@@ -64,6 +79,13 @@ void limits_config_default(struct limits_config *c, unsigned max_conns)
 	c->streams_per_addr = 32;
 	c->streams_per_token = 16;
 	c->table_max = 32768;
+	limits_anon_default(c);
+}
+
+void limits_anon_default(struct limits_config *c)
+{
+	c->streams_anon = c->streams / 2 ? c->streams / 2 : 1;
+	c->streams_per_net = c->streams_anon / 4 ? c->streams_anon / 4 : 1;
 }
 
 static int fail(char *err, size_t errlen, const char *what, const char *v)
@@ -333,39 +355,216 @@ static void evict(struct limits *l, struct entry *e)
 	free(e);
 }
 
-/* The entry for (kind, key), made (buckets full) when missing, and
- * marked most recently used; NULL when out of memory.  Making one may
- * evict the least recently used idle entry, never `keep`. */
-static struct entry *lookup(struct limits *l, uint8_t kind,
-                            const uint8_t key[16], const struct entry *keep)
+/* The entry for (kind, key), marked most recently used, or NULL. */
+static struct entry *find(struct limits *l, uint8_t kind, const uint8_t key[16])
 {
-	size_t i = slot_of(l, kind, key);
-	struct entry *e;
-	for (e = l->buckets[i]; e; e = e->chain)
-		if (e->kind == kind && memcmp(e->key, key, 16) == 0)
-			break;
-	if (e) {
-		if (!e->streams) {
-			lru_unlink(l, e);
-			lru_front(l, e);
-		}
-		return e;
+	struct entry *e = l->buckets[slot_of(l, kind, key)];
+	while (e && (e->kind != kind || memcmp(e->key, key, 16) != 0))
+		e = e->chain;
+	if (e && !e->streams) {
+		lru_unlink(l, e);
+		lru_front(l, e);
 	}
-	struct entry *old = l->tail;
-	if (old && old == keep)
-		old = old->prev;
-	if (l->count >= l->cfg.table_max && old)
-		evict(l, old);
-	e = calloc(1, sizeof *e);
-	if (!e)
-		return NULL;
+	return e;
+}
+
+/* ---- the sketch of evicted debts (callers hold mu) ---- */
+
+/* The network of address key k: its IPv4 /24 or IPv6 /48 (the key of
+ * "local", all zero, stays all zero). */
+static void net_key(const uint8_t k[16], uint8_t out[16])
+{
+	memcpy(out, k, 16);
+	if (is_v4_mapped(k))
+		out[15] = 0;
+	else
+		memset(out + 6, 0, 10);
+}
+
+static int scope_of(uint8_t kind)
+{
+	return kind == KIND_TOKEN ? LIMITS_TOKEN : LIMITS_ADDR;
+}
+
+/* The columns of (kind, key), one per row: hashes independent of
+ * slot_of's (another input length) and of each other (the row is
+ * hashed in).  An IPv6 address counts by its /48 here: the debts of one
+ * network's many /64s (cheap to have) pile up in its own counters, not
+ * spread over everyone's. */
+static void sketch_cols(const struct limits *l, uint8_t kind,
+                        const uint8_t key[16], size_t col[SKETCH_ROWS])
+{
+	unsigned char in[18], h[crypto_shorthash_BYTES];
+	in[0] = kind;
+	if (kind == KIND_ADDR && !is_v4_mapped(key))
+		net_key(key, in + 2);
+	else
+		memcpy(in + 2, key, 16);
+	for (unsigned row = 0; row < SKETCH_ROWS; row++) {
+		uint64_t v;
+		in[1] = (unsigned char)row;
+		crypto_shorthash(h, in, sizeof in, l->hash_key);
+		memcpy(&v, h, sizeof v);
+		col[row] = (size_t)(v % l->sketch_w);
+	}
+}
+
+static struct cell *cell_at(struct limits *l, int sc, unsigned row, size_t col,
+                            int a)
+{
+	size_t i = ((size_t)sc * SKETCH_ROWS + row) * l->sketch_w + col;
+	return &l->sketch[i * LIMITS_ACTIONS + (size_t)a];
+}
+
+/* Requests a bucket of policy r refills in ms milliseconds. */
+static double refilled(const struct limits_rate *r, int64_t ms)
+{
+	return ms > 0 ? (double)ms * r->quota / (r->window_s * 1000.0) : 0;
+}
+
+/* Drains c to now_ms at policy r's refill rate: a sum of debts drains
+ * no faster than each of them would, so the counter never drops below
+ * the debt any one key in it has left. */
+static void drain(struct cell *c, const struct limits_rate *r, int64_t now_ms)
+{
+	c->debt -= refilled(r, now_ms - c->at_ms);
+	if (c->debt < 0)
+		c->debt = 0;
+	if (now_ms > c->at_ms)
+		c->at_ms = now_ms;
+}
+
+/* What e's bucket for action a lacks of full at now_ms, when that is
+ * at least half the bucket (the debt eviction remembers), else 0: so a
+ * flood of keys that each spent a request or two (made-up tokens, one
+ * request per address) adds nothing to the sketch, and forgetting a
+ * smaller debt hands back less than half a bucket, once per flood of the
+ * whole table. */
+static double debt_of(const struct limits *l, const struct entry *e, int a,
+                      int64_t now_ms)
+{
+	const struct limits_rate *r = &l->cfg.rate[a][scope_of(e->kind)];
+	if (!r->quota || !e->at_ms[a])
+		return 0;
+	double level = e->tokens[a] + refilled(r, now_ms - e->at_ms[a]);
+	return r->quota - level >= r->quota / 2.0 ? r->quota - level : 0;
+}
+
+static int has_debt(const struct limits *l, const struct entry *e,
+                    int64_t now_ms)
+{
+	for (int a = 0; a < LIMITS_ACTIONS; a++)
+		if (debt_of(l, e, a, now_ms) > 0)
+			return 1;
+	return 0;
+}
+
+/* Adds evicted entry e's debts to the sketch. */
+static void remember(struct limits *l, const struct entry *e, int64_t now_ms)
+{
+	size_t col[SKETCH_ROWS];
+	int sc = scope_of(e->kind);
+	sketch_cols(l, e->kind, e->key, col);
+	for (int a = 0; a < LIMITS_ACTIONS; a++) {
+		double d = debt_of(l, e, a, now_ms);
+		for (unsigned row = 0; d > 0 && row < SKETCH_ROWS; row++) {
+			struct cell *c = cell_at(l, sc, row, col[row], a);
+			drain(c, &l->cfg.rate[a][sc], now_ms);
+			c->debt += d;
+		}
+	}
+}
+
+/* Fills *e as a new entry for (kind, key): its buckets full, less the
+ * least of its sketch counters (what it may have owed when evicted). */
+static void entry_init(struct limits *l, struct entry *e, uint8_t kind,
+                       const uint8_t key[16], int64_t now_ms)
+{
+	size_t col[SKETCH_ROWS];
+	int sc = scope_of(kind);
+	memset(e, 0, sizeof *e);
 	e->kind = kind;
 	memcpy(e->key, key, 16);
+	if (kind == KIND_NET)
+		return; /* no buckets */
+	sketch_cols(l, kind, key, col);
+	for (int a = 0; a < LIMITS_ACTIONS; a++) {
+		const struct limits_rate *r = &l->cfg.rate[a][sc];
+		double owed = -1;
+		for (unsigned row = 0; r->quota && row < SKETCH_ROWS; row++) {
+			struct cell *c = cell_at(l, sc, row, col[row], a);
+			drain(c, r, now_ms);
+			if (owed < 0 || c->debt < owed)
+				owed = c->debt;
+		}
+		if (owed > 0) {
+			e->tokens[a] = owed >= r->quota ? 0 : r->quota - owed;
+			e->at_ms[a] = now_ms;
+		}
+	}
+}
+
+/* Evicts one idle entry when the table is full, never keep0 or keep1:
+ * of the EVICT_LOOK least recently used, the first that owes nothing
+ * (evicting it forgets nothing), else the least recently used, its debt
+ * remembered in the sketch.  None when every entry holds a stream. */
+static void make_room(struct limits *l, const struct entry *keep0,
+                      const struct entry *keep1, int64_t now_ms)
+{
+	struct entry *lru = NULL, *quit = NULL;
+	int looked = 0;
+	if (l->count < l->cfg.table_max)
+		return;
+	for (struct entry *e = l->tail; e && !quit && looked < EVICT_LOOK;
+	     e = e->prev) {
+		if (e == keep0 || e == keep1)
+			continue;
+		looked++;
+		if (!lru)
+			lru = e;
+		if (!has_debt(l, e, now_ms))
+			quit = e;
+	}
+	if (!quit && lru) {
+		remember(l, lru, now_ms);
+		quit = lru;
+	}
+	if (quit)
+		evict(l, quit);
+}
+
+/* Stores a copy of new entry *proto (entry_init), most recently used,
+ * making room (never evicting keep0 or keep1); NULL when out of
+ * memory. */
+static struct entry *add(struct limits *l, const struct entry *proto,
+                         const struct entry *keep0, const struct entry *keep1,
+                         int64_t now_ms)
+{
+	make_room(l, keep0, keep1, now_ms);
+	struct entry *e = malloc(sizeof *e);
+	if (!e)
+		return NULL;
+	*e = *proto;
+	e->prev = e->next = NULL;
+	size_t i = slot_of(l, e->kind, e->key);
 	e->chain = l->buckets[i];
 	l->buckets[i] = e;
 	l->count++;
 	lru_front(l, e);
 	return e;
+}
+
+/* The entry for (kind, key), made when missing (add), and marked most
+ * recently used; NULL when out of memory. */
+static struct entry *lookup(struct limits *l, uint8_t kind,
+                            const uint8_t key[16], const struct entry *keep0,
+                            const struct entry *keep1, int64_t now_ms)
+{
+	struct entry *e = find(l, kind, key), proto;
+	if (e)
+		return e;
+	entry_init(l, &proto, kind, key, now_ms);
+	return add(l, &proto, keep0, keep1, now_ms);
 }
 
 static void token_key(const struct limits *l, const char *token,
@@ -427,15 +626,27 @@ void limits_take(struct limits *l, enum limits_action a,
 	v->ok = 1;
 	const struct limits_rate *r = l->cfg.rate[a];
 	struct entry *e[LIMITS_SCOPES] = {NULL, NULL};
-	uint8_t tkey[16];
-	if (token && r[LIMITS_TOKEN].quota)
-		token_key(l, token, tkey);
+	struct entry proto[LIMITS_SCOPES]; /* a key not in the table yet */
+	int fresh[LIMITS_SCOPES] = {0, 0};
+	static const uint8_t kinds[LIMITS_SCOPES] = {KIND_ADDR, KIND_TOKEN};
+	uint8_t keys[LIMITS_SCOPES][16];
+	int want[LIMITS_SCOPES] = {r[LIMITS_ADDR].quota != 0,
+	                           token && r[LIMITS_TOKEN].quota};
+	memcpy(keys[LIMITS_ADDR], addr->key, 16);
+	if (want[LIMITS_TOKEN])
+		token_key(l, token, keys[LIMITS_TOKEN]);
 	int64_t now = mono_now_ms();
 	pthread_mutex_lock(&l->mu);
-	if (r[LIMITS_ADDR].quota)
-		e[LIMITS_ADDR] = lookup(l, KIND_ADDR, addr->key, NULL);
-	if (token && r[LIMITS_TOKEN].quota)
-		e[LIMITS_TOKEN] = lookup(l, KIND_TOKEN, tkey, e[LIMITS_ADDR]);
+	for (int sc = 0; sc < LIMITS_SCOPES; sc++) {
+		if (!want[sc])
+			continue;
+		e[sc] = find(l, kinds[sc], keys[sc]);
+		if (!e[sc]) {
+			entry_init(l, &proto[sc], kinds[sc], keys[sc], now);
+			e[sc] = &proto[sc];
+			fresh[sc] = 1;
+		}
+	}
 	for (int sc = 0; sc < LIMITS_SCOPES; sc++) {
 		if (!e[sc])
 			continue;
@@ -445,6 +656,19 @@ void limits_take(struct limits *l, enum limits_action a,
 			v->ok = 0;
 			if (s > v->retry_after_s)
 				v->retry_after_s = s;
+		}
+	}
+	/* Only a request that goes ahead stores its new keys: refused ones
+	 * (a made-up token from an exhausted address) take no room. */
+	for (int sc = 0; v->ok && sc < LIMITS_SCOPES; sc++) {
+		if (!fresh[sc])
+			continue;
+		struct entry *other =
+		    e[1 - sc] && !fresh[1 - sc] ? e[1 - sc] : NULL;
+		struct entry *n = add(l, &proto[sc], other, NULL, now);
+		if (n) { /* else out of memory: charged in proto, unstored */
+			e[sc] = n;
+			fresh[sc] = 0;
 		}
 	}
 	for (int sc = 0; sc < LIMITS_SCOPES; sc++) {
@@ -462,44 +686,58 @@ void limits_take(struct limits *l, enum limits_action a,
 /* Pins e (no eviction while it holds a stream) and counts one more. */
 static void hold(struct limits *l, struct entry *e)
 {
-	if (e->streams++ == 0)
+	if (e && e->streams++ == 0)
 		lru_unlink(l, e);
 }
 
 static void unhold(struct limits *l, struct entry *e)
 {
-	if (--e->streams == 0)
+	if (e && --e->streams == 0)
 		lru_front(l, e);
+}
+
+/* 1 when entry e (NULL: not counted) holds `cap` streams already. */
+static int full(const struct entry *e, unsigned cap)
+{
+	return e && e->streams >= cap;
 }
 
 int limits_stream_open(struct limits *l, const struct limits_addr *addr,
                        const char *token, struct limits_slot *slot,
                        unsigned *retry_after_s)
 {
-	uint8_t tkey[16];
-	int rc = 0;
+	uint8_t tkey[16], nkey[16];
+	int rc = 0, anon = !token;
 	int per_token = token && l->cfg.streams_per_token;
+	int per_net = anon && l->cfg.streams_per_net;
 	if (per_token)
 		token_key(l, token, tkey);
+	if (per_net)
+		net_key(addr->key, nkey);
 	memset(slot, 0, sizeof *slot);
+	int64_t now = mono_now_ms();
 	pthread_mutex_lock(&l->mu);
-	struct entry *ea = NULL, *et = NULL;
+	struct entry *ea = NULL, *et = NULL, *en = NULL;
 	if (l->cfg.streams_per_addr)
-		ea = lookup(l, KIND_ADDR, addr->key, NULL);
+		ea = lookup(l, KIND_ADDR, addr->key, NULL, NULL, now);
+	if (per_net)
+		en = lookup(l, KIND_NET, nkey, ea, NULL, now);
 	if (per_token)
-		et = lookup(l, KIND_TOKEN, tkey, ea);
-	if (l->streams >= l->cfg.streams)
+		et = lookup(l, KIND_TOKEN, tkey, ea, en, now);
+	if (l->streams >= l->cfg.streams ||
+	    (anon && l->cfg.streams_anon && l->anon >= l->cfg.streams_anon))
 		rc = BD_EUNAVAILABLE;
-	else if ((ea && ea->streams >= l->cfg.streams_per_addr) ||
-	         (et && et->streams >= l->cfg.streams_per_token))
+	else if (full(ea, l->cfg.streams_per_addr) ||
+	         full(et, l->cfg.streams_per_token) ||
+	         full(en, l->cfg.streams_per_net))
 		rc = BD_ELIMIT;
 	if (rc == 0) {
 		l->streams++;
-		if (ea)
-			hold(l, ea);
-		if (et)
-			hold(l, et);
-		*slot = (struct limits_slot){ea, et, 1};
+		l->anon += (unsigned)anon;
+		hold(l, ea);
+		hold(l, et);
+		hold(l, en);
+		*slot = (struct limits_slot){ea, et, en, anon, 1};
 	}
 	pthread_mutex_unlock(&l->mu);
 	if (rc)
@@ -513,10 +751,10 @@ void limits_stream_close(struct limits *l, struct limits_slot *slot)
 		return;
 	pthread_mutex_lock(&l->mu);
 	l->streams--;
-	if (slot->addr_entry)
-		unhold(l, slot->addr_entry);
-	if (slot->token_entry)
-		unhold(l, slot->token_entry);
+	l->anon -= (unsigned)slot->anon;
+	unhold(l, slot->addr_entry);
+	unhold(l, slot->token_entry);
+	unhold(l, slot->net_entry);
 	pthread_mutex_unlock(&l->mu);
 	memset(slot, 0, sizeof *slot);
 }
@@ -525,6 +763,14 @@ unsigned limits_streams_open(struct limits *l)
 {
 	pthread_mutex_lock(&l->mu);
 	unsigned n = l->streams;
+	pthread_mutex_unlock(&l->mu);
+	return n;
+}
+
+unsigned limits_anon_streams_open(struct limits *l)
+{
+	pthread_mutex_lock(&l->mu);
+	unsigned n = l->anon;
 	pthread_mutex_unlock(&l->mu);
 	return n;
 }
@@ -549,9 +795,20 @@ struct limits *limits_new(const struct limits_config *cfg)
 		l->cfg.table_max = LIMITS_TABLE_MIN;
 	if (l->cfg.streams < 1)
 		l->cfg.streams = 1;
+	if (l->cfg.streams_anon > l->cfg.streams)
+		l->cfg.streams_anon = l->cfg.streams;
+	/* 2,048 columns for the default table: 1.8 MiB in all. */
+	l->sketch_w = l->cfg.table_max / 16 > SKETCH_MIN_W
+	                  ? l->cfg.table_max / 16
+	                  : SKETCH_MIN_W;
 	l->buckets = calloc(l->cfg.table_max, sizeof *l->buckets);
-	if (!l->buckets || pthread_mutex_init(&l->mu, NULL) != 0) {
+	l->sketch = calloc((size_t)LIMITS_SCOPES * SKETCH_ROWS * l->sketch_w *
+	                       LIMITS_ACTIONS,
+	                   sizeof *l->sketch);
+	if (!l->buckets || !l->sketch ||
+	    pthread_mutex_init(&l->mu, NULL) != 0) {
 		free(l->buckets);
+		free(l->sketch);
 		free(l);
 		return NULL;
 	}
@@ -570,6 +827,7 @@ void limits_free(struct limits *l)
 			free(e);
 		}
 	free(l->buckets);
+	free(l->sketch);
 	pthread_mutex_destroy(&l->mu);
 	free(l);
 }

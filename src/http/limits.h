@@ -31,16 +31,35 @@
  *    minutes, so they have their own budget: at most `streams` at once in
  *    all (always less than --max-conns, so ordinary requests keep room),
  *    `streams_per_addr` per client address and `streams_per_token` per
- *    token.  Past the global budget the answer is 503 (the server is
- *    full, not the client's fault); past a per-client one it is 429.
+ *    token.  Anonymous clients (no bearer token the server knows: the
+ *    caller passes the token only once it was checked) share at most
+ *    `streams_anon` of them in all, and at most `streams_per_net` per
+ *    network (an IPv4 /24, an IPv6 /48), so that no flood of addresses
+ *    without a token takes the slots players need: a player's stream
+ *    counts against its token and address only.  Past the global budget,
+ *    or the anonymous share, the answer is 503 (the server is full, not
+ *    the client's fault); past a per-client one (address, token,
+ *    network) it is 429.
  *
- * Memory: one table of entries (an address or a token, its buckets and
- * its open streams), at most `table_max` of them.  When full, the entry
- * unused longest that holds no stream is evicted (its buckets start full
- * again if it comes back).  Entries holding a stream are never evicted;
- * there are at most 2 * streams of them.  Keys are hashed with a random
- * SipHash key (libsodium), so a flood of chosen keys cannot pile into one
- * hash chain; tokens are kept only as a 16-byte keyed hash.
+ * Memory: one table of entries (an address, a network or a token, its
+ * buckets and its open streams), at most `table_max` of them.  When
+ * full, an entry unused long that holds no stream is evicted: one that
+ * owes less than half of each bucket, if one of the 8 least recently
+ * used does (forgetting it hands back less than half a bucket), else the
+ * least recently used, whose debts (what its buckets lack, per action)
+ * are then added to an over-counting sketch: count-min, 4 rows of
+ * table_max / 16 counters (at least 64) per scope and action, each
+ * draining at the action's refill rate, IPv6 addresses counted by /48.
+ * A new entry starts from the least of its key's counters, never from
+ * less than it owed when evicted: so no flood of new keys hands an
+ * exhausted client a full bucket back; the sketch may only over-count (a
+ * new key sharing counters with evicted debtors starts with less).  A
+ * refused rate-limited request adds no entry (a made-up token that an
+ * exhausted address sends is never stored).  Entries holding a stream
+ * are never evicted; there are at most 3 * streams of them.  Keys are
+ * hashed with a random SipHash key (libsodium), so a flood of chosen
+ * keys cannot pile into one hash chain or sketch counter; tokens are
+ * kept only as a 16-byte keyed hash.
  *
  * Every function is thread-safe (one mutex) and never blocks otherwise.
  * Running out of memory never refuses a request: the request passes
@@ -85,14 +104,23 @@ struct limits_config {
 	unsigned streams;           /* streams and long-polls in all, >= 1 */
 	unsigned streams_per_addr;  /* per client address; 0: no cap */
 	unsigned streams_per_token; /* per bearer token; 0: no cap */
+	unsigned streams_anon;      /* anonymous clients' in all, clamped to
+	                               streams; 0: no share of their own */
+	unsigned streams_per_net;   /* anonymous clients' per IPv4 /24 or
+	                               IPv6 /48; 0: no cap */
 	unsigned table_max;         /* entries kept, >= LIMITS_TABLE_MIN */
 	unsigned n_proxies;         /* entries used in proxies[] */
 	uint8_t proxies[LIMITS_PROXIES_MAX][16]; /* IPv6 or v4-mapped */
 };
 
 /* Fills *c with the defaults (README's table) for a server of max_conns
- * connections: streams = max_conns / 2 (at least 1). */
+ * connections: streams = max_conns / 2 (at least 1), and the anonymous
+ * share of it limits_anon_default gives. */
 void limits_config_default(struct limits_config *c, unsigned max_conns);
+
+/* Sets c->streams_anon to half of c->streams and c->streams_per_net to
+ * a quarter of that (each at least 1): for after c->streams changed. */
+void limits_anon_default(struct limits_config *c);
 
 /* Applies one --rate-limit value to *c: "off" (every rate limit off), or
  * a comma list of "<action>.<scope>=<q>/<w>" where action is players,
@@ -148,7 +176,8 @@ struct limits_verdict {
 };
 
 /* Takes one request of action `a` for client `addr` and `token` (NULL:
- * none) from their buckets, or from none when either is empty.  Fills
+ * none) from their buckets, or from none when either is empty (then no
+ * new entry is made for them: a refused key costs no table room).  Fills
  * *v (headers empty when no policy applies to a). */
 void limits_take(struct limits *l, enum limits_action a,
                  const struct limits_addr *addr, const char *token,
@@ -156,14 +185,18 @@ void limits_take(struct limits *l, enum limits_action a,
 
 /* One held stream slot: zero it before limits_stream_open. */
 struct limits_slot {
-	void *addr_entry, *token_entry; /* the table's, or NULL */
-	int held;                       /* 1 between open and close */
+	void *addr_entry, *token_entry, *net_entry; /* the table's, or NULL */
+	int anon; /* 1: counted in the anonymous share */
+	int held; /* 1 between open and close */
 };
 
-/* Takes a stream slot for client `addr` and `token` (NULL: none) into
- * *slot.  0; BD_ELIMIT when the client's address or token holds its
- * budget; BD_EUNAVAILABLE when the global budget is spent.  When
- * refused, nothing is held and *retry_after_s is set. */
+/* Takes a stream slot for client `addr` into *slot.  `token` is the
+ * bearer token the request was checked with (a player's or a seat's,
+ * known to the store), or NULL: an anonymous client, counted in the
+ * anonymous share and per network too.  0; BD_ELIMIT when the client's
+ * address, network or token holds its budget; BD_EUNAVAILABLE when the
+ * global budget or the anonymous share is spent.  When refused, nothing
+ * is held and *retry_after_s is set. */
 int limits_stream_open(struct limits *l, const struct limits_addr *addr,
                        const char *token, struct limits_slot *slot,
                        unsigned *retry_after_s);
@@ -173,6 +206,9 @@ void limits_stream_close(struct limits *l, struct limits_slot *slot);
 
 /* Streams and long-polls open now, in all (for tests and logs). */
 unsigned limits_streams_open(struct limits *l);
+
+/* Anonymous streams and long-polls open now (for tests and logs). */
+unsigned limits_anon_streams_open(struct limits *l);
 
 /* Entries in the table now (for tests): at most table_max, plus those
  * holding a stream. */

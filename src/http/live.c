@@ -41,8 +41,11 @@ static void bad_request(struct http_reply *rep, const struct http_req *req,
 	problem_reply(rep, BD_EBADREQUEST, &err, req->path);
 }
 
-/* Takes a stream slot for the caller into *slot (limits.h).  0, or -1
- * with the 429 (the caller's budget) or 503 (the server's) in rep. */
+/* Takes a stream slot for the caller into *slot (limits.h), once its
+ * token (if any) was checked: a request with a token the store knows is
+ * a player's (or a seat's), one without is anonymous and shares the
+ * anonymous part of the budget.  0, or -1 with the 429 (the caller's
+ * budget) or 503 (the server's, or the anonymous share) in rep. */
 static int take_slot(const struct http_req *req, struct limits_slot *slot,
                      struct http_reply *rep)
 {
@@ -55,12 +58,25 @@ static int take_slot(const struct http_req *req, struct limits_slot *slot,
 	snprintf(err.detail, sizeof err.detail, "%s",
 	         rc == BD_ELIMIT
 	             ? "too many event streams and long-polls open from your "
-	               "address or token; close one or retry later"
+	               "address, network or token; close one or retry later"
 	             : "the server holds as many event streams and "
-	               "long-polls as it takes; retry later");
+	               "long-polls as it takes (without a bearer token: as "
+	               "many as it gives clients without one); retry later");
 	problem_reply(rep, rc, &err, req->path);
 	rep->retry_after = (int)retry;
 	return -1;
+}
+
+/* The store key of the player whose token req was checked with, 0 when
+ * none (no token, or a seat's): its waiter's owner, which revoking one
+ * of that player's tokens wakes (hub_on_revoke). */
+static int64_t owner_of(struct service *svc, const struct http_req *req)
+{
+	int64_t player = 0;
+	struct svc_err err = {0};
+	if (!req->token || service_player_key(svc, req->token, &player, &err))
+		return 0;
+	return player;
 }
 
 /* ---- long-poll ---- */
@@ -110,8 +126,8 @@ int live_game_wait(struct service *svc, const struct http_req *req,
 	if (!req->slot->held && take_slot(req, req->slot, rep) < 0)
 		return 1; /* 429/503: the slot goes back at completion */
 	int64_t deadline = mono_now_ms() + (int64_t)wait_s * 1000;
-	if (hub_join(req->hub, req->waiter, req->conn, key, after, deadline,
-	             0) != 0)
+	if (hub_join(req->hub, req->waiter, req->conn, key, after, deadline, 0,
+	             owner_of(svc, req)) != 0)
 		return 0; /* shutting down (or no memory): answer now */
 	/* Joined: a move from now on wakes us.  One that landed since the
 	 * first look would not, so look again.  (The waiter stays joined
@@ -199,6 +215,12 @@ static int refill(struct live_stream *ls, unsigned why)
 		return 0;
 	}
 	if (why & HUB_TIMEOUT) {
+		/* Its token again: one revoked on another node ends it here
+		 * now (this node's own revocations wake it at once). */
+		if (service_stream_allowed(ls->svc, ls->st) == 0) {
+			ls->done = 1;
+			return 0;
+		}
 		int rc = puts_(ls, ls->ndjson ? "\n" : ": keep-alive\n\n");
 		if (rc < 0)
 			return rc;
@@ -335,15 +357,18 @@ static void stream_reply(struct service *svc, const struct http_req *req,
 		            "Last-Event-ID and after must be a seq (digits)");
 		return;
 	}
-	if (take_slot(req, &slot, rep) < 0)
-		return;
 	const uint64_t *from = has_after ? &after : NULL;
 	int rc =
 	    id ? service_stream_open(svc, id, req->token, from, &st, &key, &err)
 	       : service_account_stream_open(svc, req->token, from, &st, &key,
 	                                     &err);
-	if (rc < 0)
-		limits_stream_close(req->limits, &slot);
+	/* The slot once the token is checked (take_slot): a made-up token
+	 * was refused above, and takes no player's slot. */
+	if (rc == 0 && take_slot(req, &slot, rep) < 0) {
+		service_stream_close(st);
+		return;
+	}
+	int64_t owner = !id ? key : owner_of(svc, req);
 	if (!id)
 		key = HUB_PLAYER_KEY(key); /* the player's waiters */
 	struct live_stream *ls =
@@ -360,7 +385,7 @@ static void stream_reply(struct service *svc, const struct http_req *req,
 	/* HUB_MOVE at once: a move may have landed after the first batch. */
 	if (!ls->done &&
 	    hub_join(req->hub, &ls->waiter, req->conn, key, 0,
-	             mono_now_ms() + ls->keepalive_ms, HUB_MOVE) != 0)
+	             mono_now_ms() + ls->keepalive_ms, HUB_MOVE, owner) != 0)
 		ls->done = 1; /* shutting down (or no memory): end it */
 	rep->status = 200;
 	rep->stream = ls;
@@ -400,5 +425,5 @@ int live_player_wait(struct service *svc, const struct http_req *req,
 		return -1;
 	int64_t deadline = mono_now_ms() + (int64_t)wait_s * 1000;
 	return hub_join(req->hub, req->waiter, req->conn,
-	                HUB_PLAYER_KEY(player), 0, deadline, 0) == 0;
+	                HUB_PLAYER_KEY(player), 0, deadline, 0, player) == 0;
 }

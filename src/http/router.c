@@ -10,6 +10,7 @@
 #include "../common/decimal.h"
 #include "../display/i18n.h"
 #include "http.h"
+#include "hub.h"
 #include "live.h"
 #include "static_files.h"
 #include "metrics.h"
@@ -587,8 +588,11 @@ static void h_token_revoke(struct service *svc, const struct http_req *req,
 {
 	(void)a;
 	struct svc_err err = {0};
-	int rc = service_token_revoke(svc, req->token,
-	                              req->path + sizeof TOKENS_PATH - 1, &err);
+	int64_t player = 0;
+	int rc = service_token_revoke(
+	    svc, req->token, req->path + sizeof TOKENS_PATH - 1, &player, &err);
+	if (rc == 0 && req->hub) /* its streams look again, and end */
+		hub_on_revoke(req->hub, player);
 	finish(rep, req, rc, 204, NULL, &err);
 }
 

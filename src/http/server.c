@@ -1103,6 +1103,7 @@ struct http_server *http_server_start(const struct http_config *cfg,
 	} else {
 		memset(lc.rate, 0, sizeof lc.rate);
 		lc.streams_per_addr = lc.streams_per_token = 0;
+		lc.streams_anon = lc.streams_per_net = 0;
 	}
 	/* Ordinary requests always keep room: at most half the connections
 	 * are streams and long-polls. */

@@ -368,7 +368,7 @@ int service_tokens_list(struct service *svc, const char *token, json_t **out,
 }
 
 int service_token_revoke(struct service *svc, const char *token, const char *id,
-                         struct svc_err *err)
+                         int64_t *player_key, struct svc_err *err)
 {
 	struct store_player p;
 	int rc = svc__player_of(svc, token, &p, err);
@@ -379,6 +379,8 @@ int service_token_revoke(struct service *svc, const char *token, const char *id,
 	if (rc == BD_ENOTFOUND)
 		return svc__fail(err, BD_ENOROUTE,
 		                 "you hold no token with that id");
+	if (rc == 0)
+		*player_key = p.key;
 	return rc;
 }
 

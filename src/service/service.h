@@ -359,6 +359,15 @@ int service_stream_open(struct service *svc, const char *id, const char *token,
 int service_stream_next(struct service *svc, struct svc_stream *st,
                         json_t **events, int *finished);
 
+/* Whether the token st was opened with still gives it what it was opened
+ * with (service_stream_next's test, reading no event): 1; 0 when not
+ * (the stream should end: its token was revoked, its seat left); or a
+ * negative bd_err (a store error: look again later).  A stream opened
+ * without a token: 1.  For the keep-alive: a token revoked on another
+ * node, which this node's hub hears nothing of, ends the stream there at
+ * the latest at its next keep-alive. */
+int service_stream_allowed(struct service *svc, struct svc_stream *st);
+
 /* Frees st.  NULL is a no-op. */
 void service_stream_close(struct svc_stream *st);
 
@@ -465,11 +474,13 @@ int service_tokens_list(struct service *svc, const char *token, json_t **out,
                         struct svc_err *err);
 
 /* DELETE /v1/players/me/tokens/{id}: revokes one of the caller's tokens
- * (the calling one too); it is 401 from then on.  BD_ENOROUTE when the
- * caller holds no token with that id.  Event streams it opened before
- * stay open until they end. */
+ * (the calling one too); it is 401 from then on.  *player_key gets the
+ * caller's store key (the HTTP layer wakes that player's streams and
+ * long-polls, which then see the token revoked and end: hub.h's
+ * hub_on_revoke).  BD_ENOROUTE when the caller holds no token with that
+ * id. */
 int service_token_revoke(struct service *svc, const char *token, const char *id,
-                         struct svc_err *err);
+                         int64_t *player_key, struct svc_err *err);
 
 /* POST /v1/players/me/seats {"token": a seat token}: the seat that token
  * holds becomes the calling player's (the seat token stops working; the

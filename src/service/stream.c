@@ -327,6 +327,11 @@ static int still_allowed(struct service *svc, const struct svc_stream *st)
 	           : rc;
 }
 
+int service_stream_allowed(struct service *svc, struct svc_stream *st)
+{
+	return still_allowed(svc, st);
+}
+
 /* ---- the account stream ---- */
 
 int service_account_stream_open(struct service *svc, const char *token,

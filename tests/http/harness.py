@@ -114,7 +114,8 @@ class Response:
 # still set one.
 LIMITS_OFF = ["--rate-limit", "off", "--max-conns-per-addr", "0",
               "--max-streams-per-addr", "0",
-              "--max-streams-per-token", "0", "--waiting-per-player", "0",
+              "--max-streams-per-token", "0", "--max-streams-anonymous", "0",
+              "--max-streams-per-net", "0", "--waiting-per-player", "0",
               "--waiting-per-addr", "0"]
 
 

@@ -15,6 +15,7 @@ suites turn them off, harness.LIMITS_OFF):
   that expire.
 
 Usage: test_limits.py BOARDD [tests...]"""
+import http.client
 import json
 import re
 import resource
@@ -31,13 +32,16 @@ def raise_nofile():
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
-def open_get(port, path, token=None, headers=None):
-    """Sends a GET on a new socket and returns the socket, unread."""
+def open_get(port, path, token=None, headers=None, source=None):
+    """Sends a GET on a new socket (from loopback address `source`, e.g.
+    "127.0.0.5", standing in for another client; None: 127.0.0.1) and
+    returns the socket, unread."""
     h = {"Host": "127.0.0.1:%d" % port}
     h.update(headers or {})
     if token:
         h["Authorization"] = "Bearer " + token
-    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10,
+                                    source_address=(source, 0) if source else None)
     sock.sendall(("GET %s HTTP/1.1\r\n%s\r\n" % (
         path, "".join("%s: %s\r\n" % kv for kv in h.items()))).encode())
     return sock
@@ -114,6 +118,10 @@ def refused(sock, path, statuses=(429, 503)):
 
 # ---- streams and long-polls: budgets ----
 
+# The tests of the global budget: their anonymous streams may take it all
+# (anonymous_flood_leaves_players_room tests the share).
+NO_ANON_SHARE = ["--max-streams-anonymous", "0", "--max-streams-per-net", "0"]
+
 @test
 def streams_past_max_conns_leave_room(binary):
     """The issue's repro: 70 anonymous streams with --max-conns 64 made
@@ -122,7 +130,7 @@ def streams_past_max_conns_leave_room(binary):
     and health, views and writes answer at once."""
     raise_nofile()
     with server(binary, limits=True, extra=["--max-conns", "64", "--max-conns-per-addr", "0",
-                                            "--max-streams-per-addr", "0"]) as s:
+                                            "--max-streams-per-addr", "0"] + NO_ANON_SHARE) as s:
         gid = create(s).json["id"]
         path = "/v1/games/%s/events" % gid
         socks = [open_get(s.port, path) for _ in range(70)]
@@ -214,6 +222,72 @@ def account_stream_and_my_games_wait_take_the_budget(binary):
 
 
 @test
+def anonymous_flood_leaves_players_room(binary):
+    """Issue 34, finding 2: 64 addresses without a token filled the whole
+    stream budget, and every player's /events and ?wait= got 503.  Now
+    clients without a token share --max-streams-anonymous of the budget,
+    and one network (IPv4 /24, IPv6 /48) --max-streams-per-net of that:
+    with a flood from 127.0.0.2-4 (one /24) holding its network's share,
+    another anonymous client of that /24 gets 429; with the anonymous
+    share spent (more networks, through a trusted proxy), another gets 503;
+    a player's game stream, account stream and long-poll still open; a
+    made-up token takes no slot (refused 403/401 first)."""
+    with server(binary, limits=True, extra=[
+            "--max-streams", "16", "--max-streams-anonymous", "8",
+            "--max-streams-per-net", "6", "--max-streams-per-addr", "2",
+            "--trusted-proxy", "127.0.0.1"]) as s:
+        ann = player(s, "Ann")
+        gid = create(s, token=ann).json["id"]
+        path = "/v1/games/%s/events" % gid
+        held = []
+        for i in range(2, 5):
+            for _ in range(2):
+                sock = open_get(s.port, path, source="127.0.0.%d" % i)
+                check(read_head(sock)[0] == 200, "anonymous stream from 127.0.0.%d" % i)
+                held.append(sock)
+        # The /24 holds its 6: another address of it is refused, 429.
+        sock = open_get(s.port, path, source="127.0.0.5")
+        r = refused(sock, path, (429,))
+        check(r.json["type"] == "urn:boardd:problem:too-many-requests", "type: %r" % r.json)
+        sock.close()
+        # Two more networks' anonymous clients fill the share (8): then 503.
+        for net in ("198.51.100.7", "2001:db8:1:2::7"):
+            sock = open_get(s.port, path, headers={"X-Forwarded-For": net})
+            check(read_head(sock)[0] == 200, "anonymous stream from %s" % net)
+            held.append(sock)
+        for net in ("203.0.113.9", "2001:db8:2::9"):
+            sock = open_get(s.port, path, headers={"X-Forwarded-For": net})
+            refused(sock, path, (503,))
+            sock.close()
+        lp = open_get(s.port, "/v1/games/%s?wait=30" % gid, source="127.0.0.6")
+        refused(lp, "/v1/games/%s" % gid, (503,))
+        lp.close()
+        # A made-up token is no player: refused before it takes a slot.
+        sock = open_get(s.port, path, token="made-up", source="127.0.0.6")
+        r = read_whole(sock, read_head(sock))
+        check(r.status in (401, 403), "a made-up token's stream: %r" % r)
+        sock.close()
+        # Players keep the rest: from the flooding /24 too.
+        sock = open_get(s.port, path, token=ann, source="127.0.0.5")
+        check(read_head(sock)[0] == 200, "a player's game stream during the flood")
+        held.append(sock)
+        sock = open_get(s.port, "/v1/players/me/events", token=ann,
+                        headers={"X-Forwarded-For": "203.0.113.9"})
+        check(read_head(sock)[0] == 200, "a player's account stream during the flood")
+        held.append(sock)
+        lp = open_get(s.port, "/v1/players/me/games?wait=30", token=ann, source="127.0.0.6")
+        lp.settimeout(1.0)
+        try:
+            data = lp.recv(100)
+        except socket.timeout:
+            data = None
+        check(data is None, "a player's long-poll waits during the flood: %r" % data)
+        held.append(lp)
+        for sock in held:
+            sock.close()
+
+
+@test
 def closed_clients_give_back_their_slots(binary):
     """A client that closes its stream or long-poll is noticed within a
     few seconds (it was only at the next keep-alive, 15-30 s): cycles of
@@ -223,7 +297,7 @@ def closed_clients_give_back_their_slots(binary):
     raise_nofile()
     with server(binary, limits=True, extra=["--max-conns", "64", "--keepalive", "30",
                                             "--max-conns-per-addr", "0",
-                                            "--max-streams-per-addr", "0"]) as s:
+                                            "--max-streams-per-addr", "0"] + NO_ANON_SHARE) as s:
         gid = create(s).json["id"]
         for cycle in range(4):
             socks = [open_get(s.port, "/v1/games/%s/events" % gid) for _ in range(30)]
@@ -376,6 +450,50 @@ def rate_limits_per_token(binary):
         r = s.request("POST", "/v1/games/%s/moves" % gid, {"action": act},
                       token=toks[1 - seat])
         check(r.status != 429, "the other seat's token has its own budget: %r" % r)
+
+
+def post_from(port, source, path, body, token=None):
+    """POSTs body (JSON) from loopback address `source` on a connection of
+    its own; the status."""
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=10,
+                                   source_address=(source, 0))
+    h = {"Content-Type": "application/json"}
+    if token:
+        h["Authorization"] = "Bearer " + token
+    try:
+        c.request("POST", path, json.dumps(body), h)
+        return c.getresponse().status
+    finally:
+        c.close()
+
+
+@test
+def made_up_tokens_do_not_reset_a_quota(binary):
+    """Issue 34, finding 3: the limiter's table dropped its least recently
+    used entry, and a refused request with a made-up bearer token added
+    one: a flood of them from a second address gave the first, refused
+    one its whole quota again.  Now a refused request stores nothing, and
+    an evicted bucket's debt stays in an over-counting sketch: with a
+    table of 64 entries (--rate-table), neither 150 made-up tokens from
+    127.0.0.3 nor one request each from 80 more addresses (made-up tokens
+    too) let 127.0.0.2 create again."""
+    with server(binary, limits=True, extra=["--rate-table", "64",
+                                            "--rate-limit", "games.addr=3/1h"]) as s:
+        body = {"game": AA, "seats": 2}
+        first = [post_from(s.port, "127.0.0.2", "/v1/games", body) for _ in range(5)]
+        check(first == [201, 201, 201, 429, 429], "the first address's quota: %r" % first)
+        flood = [post_from(s.port, "127.0.0.3", "/v1/games", body,
+                           token="made-up-%d" % i) for i in range(150)]
+        check(flood.count(429) == 147, "the second address's flood: %r" % flood)
+        check(post_from(s.port, "127.0.0.2", "/v1/games", body) == 429,
+              "the first address stays refused after one address's flood")
+        many = [post_from(s.port, "127.0.0.%d" % (10 + i), "/v1/games", body,
+                          token="made-up-again-%d" % i) for i in range(80)]
+        check(429 not in many, "one request from each new address: %r" % many)
+        check(post_from(s.port, "127.0.0.2", "/v1/games", body) == 429,
+              "the first address stays refused after 80 addresses' flood")
+        check(post_from(s.port, "127.0.0.200", "/v1/games", body) == 201,
+              "a new address still creates")
 
 
 @test

@@ -509,6 +509,75 @@ def a_stream_ends_when_its_token_no_longer_gives_it_what_it_showed(binary):
             c.close()
 
 
+def revocable(s):
+    """Alice, her game (the second seat open) and a second token of hers
+    ("phone": token, id), with its game stream, account stream, game
+    long-poll and my-games long-poll open and waiting."""
+    at = s.request("POST", "/v1/players", {"name": "Alice"}).json["token"]
+    gid = s.request("POST", "/v1/games", {"game": "agent-avenue", "seats": 2,
+                                          "seating": ["me", "open"]}, token=at).json["id"]
+    phone = s.request("POST", "/v1/players/me/tokens", {"label": "phone"}, token=at).json
+    pt = phone["token"]
+    conns = [Conn(s.port, events_path(gid), pt),
+             Conn(s.port, "/v1/players/me/events", pt, {"Accept": "application/x-ndjson"}),
+             Conn(s.port, "/v1/games/%s?wait=60" % gid, pt),
+             Conn(s.port, "/v1/players/me/games?wait=60", pt)]
+    check(pump(conns, lambda: len(conns[0].events()[0]) >= 1 and conns[1].status == 200, 10),
+          "the streams open")
+    check(not pump(conns, lambda: any(c.done or c.closed for c in conns), 0.5),
+          "the streams and long-polls wait")
+    return at, phone, conns
+
+
+@test
+def revoking_a_token_ends_its_streams_and_long_polls_at_once(binary):
+    """Issue 34, finding 11: a revoked token's stream stayed open (holding
+    its slot) until the next event of its game or account; one stayed over
+    10 minutes.  Now DELETE /v1/players/me/tokens/{id} wakes the player's
+    streams and long-polls: those of the revoked token end (the streams,
+    with nothing more; the long-polls, 401), with keep-alives of 60 s, so
+    neither an event nor a keep-alive ended them, and the player's other
+    token keeps its own."""
+    with server(binary, extra=["--keepalive", "60"]) as s:
+        at, phone, conns = revocable(s)
+        mine = Conn(s.port, "/v1/players/me/events", at, {"Accept": "application/x-ndjson"})
+        check(pump([mine], lambda: mine.status == 200, 10), "Alice's own stream opens")
+        t = time.monotonic()
+        r = s.request("DELETE", "/v1/players/me/tokens/" + phone["id"], token=at)
+        check(r.status == 204, "revoked: %r" % r)
+        check(pump(conns, lambda: all(c.done for c in conns), 10),
+              "ended within 10 s (keep-alive 60 s): %r" % [(c.status, c.done) for c in conns])
+        print("     revoked token's streams ended %.2f s after the revocation"
+              % (max(c.t_done for c in conns) - t))
+        check([c.status for c in conns] == [200, 200, 401, 401],
+              "streams end, long-polls answer 401: %r" % [c.status for c in conns])
+        for c in conns[2:]:
+            validate_response("GET", c.path.split("?")[0], c.response())
+        check(not pump([mine], lambda: mine.done or mine.closed, 0.5),
+              "the other token's stream stays open")
+        for c in conns + [mine]:
+            c.close()
+
+
+@test
+def a_token_revoked_elsewhere_ends_its_stream_at_the_next_keepalive(binary):
+    """Another node (PostgreSQL) revokes the token: this node's hub hears
+    nothing, so each stream looks at its token again at every keep-alive
+    and ends then.  The revocation is written beside the server here (as
+    another node would), with --keepalive 1."""
+    with server(binary, extra=["--keepalive", "1"]) as s:
+        at, phone, conns = revocable(s)
+        streams = conns[:2]
+        s.query("UPDATE player_tokens SET revoked_ms = ? WHERE id = ?",
+                (int(time.time() * 1000), phone["id"]))
+        check(pump(streams, lambda: all(c.done for c in streams), 15),
+              "ended within 15 s (keep-alive 1 s): %r" % [(c.status, c.done) for c in streams])
+        r = s.request("GET", "/v1/players/me", token=phone["token"])
+        check(r.status == 401, "the token is revoked: %r" % r)
+        for c in conns:
+            c.close()
+
+
 @test
 def taking_the_last_seat_wakes_streams_and_long_polls(binary):
     """A join changes no seq, but it starts the game: a stream gets a

@@ -179,6 +179,38 @@ def account_streams_on_one_node_hear_the_other(binary):
 
 
 @test
+def a_token_revoked_on_one_node_ends_its_streams_on_the_other(binary):
+    """Issue 34, finding 11: a token revoked on node a ends the streams it
+    opened on node b at the latest at b's next keep-alive (each stream
+    looks at its token again then; --keepalive 1 here), and ends those on
+    node a at once."""
+    with Pair(binary, extra=["--keepalive", "1"]) as n:
+        r = n.a.request("POST", "/v1/players", {"name": "Alice"})
+        at = r.json["token"]
+        phone = n.a.request("POST", "/v1/players/me/tokens", {"label": "phone"}, token=at).json
+        gid, _ = create(n.a, {"first_player": 0})
+        got = {}
+
+        def stream(name, node, path):
+            got[name] = read_stream(node.port, path, phone["token"],
+                                    {"Accept": "application/x-ndjson"}, 1000, timeout=WAIT * 2)
+
+        threads = [threading.Thread(target=stream, args=("b-game", n.b, "/v1/games/%s/events" % gid)),
+                   threading.Thread(target=stream, args=("b-account", n.b, "/v1/players/me/events")),
+                   threading.Thread(target=stream, args=("a-account", n.a, "/v1/players/me/events"))]
+        [t.start() for t in threads]
+        time.sleep(1.5)
+        check(not got, "the streams are open: %r" % got)
+        r = n.a.request("DELETE", "/v1/players/me/tokens/" + phone["id"], token=at)
+        check(r.status == 204, "revoked on node a: %r" % r)
+        # read_stream returns when the stream ends (or raises after WAIT * 2).
+        [t.join(WAIT * 3) for t in threads]
+        check(sorted(got) == ["a-account", "b-account", "b-game"] and
+              all(v[0] == 200 for v in got.values()),
+              "every stream of the revoked token ended: %r" % got)
+
+
+@test
 def a_node_killed_under_load_loses_nothing_acknowledged(binary):
     """Four games played at once through both nodes; node a is killed
     with SIGKILL while moves are in flight.  A post that got no answer is

@@ -141,6 +141,7 @@ static void test_streams_and_bounds(void)
 	limits_parse_rate(&c, "players.addr=1/1h", err, sizeof err);
 	c.streams_per_addr = 2;
 	c.streams_per_token = 1;
+	c.streams_anon = c.streams_per_net = 0; /* test_anonymous_share's */
 	c.table_max = LIMITS_TABLE_MIN;
 	struct limits *l = limits_new(&c);
 	struct limits_addr a, b;
@@ -201,6 +202,7 @@ static void test_no_self_eviction(void)
 	                  sizeof err);
 	c.streams_per_addr = 1;
 	c.streams_per_token = 0;
+	c.streams_anon = c.streams_per_net = 0;
 	c.table_max = LIMITS_TABLE_MIN;
 	struct limits *l = limits_new(&c);
 	struct limits_slot slots[LIMITS_TABLE_MIN - 1];
@@ -228,6 +230,149 @@ static void test_no_self_eviction(void)
 	limits_free(l);
 }
 
+static struct limits_addr addr_of(struct limits *l, const char *ip)
+{
+	struct limits_addr a;
+	struct sockaddr_in p4 = {.sin_family = AF_INET};
+	struct sockaddr_in6 p6 = {.sin6_family = AF_INET6};
+	if (inet_pton(AF_INET, ip, &p4.sin_addr) == 1)
+		limits_client(l, (struct sockaddr *)&p4, NULL, NULL, &a);
+	else if (inet_pton(AF_INET6, ip, &p6.sin6_addr) == 1)
+		limits_client(l, (struct sockaddr *)&p6, NULL, NULL, &a);
+	else
+		memset(&a, 0, sizeof a);
+	return a;
+}
+
+/* Opens one stream for ip (token NULL: anonymous); its result. */
+static int open_one(struct limits *l, const char *ip, const char *token,
+                    struct limits_slot *slot)
+{
+	struct limits_addr a = addr_of(l, ip);
+	unsigned retry = 0;
+	return limits_stream_open(l, &a, token, slot, &retry);
+}
+
+/* Issue 34, finding 2: anonymous clients share a bounded part of the
+ * stream budget, and a network (IPv4 /24, IPv6 /48) a bounded part of
+ * that; players keep the rest, each within its token's cap. */
+static void test_anonymous_share(void)
+{
+	struct limits_config c;
+	limits_config_default(&c, 24); /* streams 12 */
+	test_cond("default anonymous share: half, a quarter of it per net",
+	          c.streams_anon == 6 && c.streams_per_net == 1);
+	c.streams_anon = 7;
+	c.streams_per_net = 3;
+	c.streams_per_addr = 2;
+	c.streams_per_token = 2;
+	struct limits *l = limits_new(&c);
+	struct limits_slot s[16] = {{0}};
+	int n = 0;
+	test_cond("two anonymous streams from one address",
+	          open_one(l, "192.0.2.1", NULL, &s[n++]) == 0 &&
+	              open_one(l, "192.0.2.1", NULL, &s[n++]) == 0);
+	test_cond("a third from its /24",
+	          open_one(l, "192.0.2.2", NULL, &s[n++]) == 0);
+	test_cond("the /24 is full: 429",
+	          open_one(l, "192.0.2.3", NULL, &s[15]) == BD_ELIMIT);
+	/* An IPv6 /58 is one /48: its /64s together hold at most 3. */
+	test_cond("three /64s of one /48",
+	          open_one(l, "2001:db8:1:1::1", NULL, &s[n++]) == 0 &&
+	              open_one(l, "2001:db8:1:2::1", NULL, &s[n++]) == 0 &&
+	              open_one(l, "2001:db8:1:3f::1", NULL, &s[n++]) == 0);
+	test_cond("a fourth /64 of that /48: 429",
+	          open_one(l, "2001:db8:1:4::1", NULL, &s[15]) == BD_ELIMIT);
+	test_cond("another network",
+	          open_one(l, "198.51.100.1", NULL, &s[n++]) == 0);
+	test_cond(
+	    "the anonymous share is spent: 503, anywhere",
+	    limits_anon_streams_open(l) == 7 &&
+	        open_one(l, "2001:db8:2::1", NULL, &s[15]) == BD_EUNAVAILABLE &&
+	        open_one(l, "198.51.100.1", NULL, &s[15]) == BD_EUNAVAILABLE);
+	test_cond("a player's stream opens, even from a flooding /24",
+	          open_one(l, "192.0.2.3", "player", &s[n++]) == 0 &&
+	              open_one(l, "198.51.100.1", "player", &s[n++]) == 0);
+	test_cond("within its token's cap",
+	          open_one(l, "198.51.100.2", "player", &s[15]) == BD_ELIMIT);
+	test_cond("and its address's (counted with the anonymous ones)",
+	          open_one(l, "192.0.2.1", "other", &s[15]) == BD_ELIMIT);
+	const char *ips[] = {"203.0.113.1", "203.0.113.2", "203.0.113.3",
+	                     "203.0.113.4"};
+	for (int i = 0; i < 4; i++)
+		(void)open_one(l, ips[i], i < 2 ? "p3" : "p4", &s[n++]);
+	test_cond("players take the rest, to the global budget: 503",
+	          limits_streams_open(l) == 12 &&
+	              open_one(l, "203.0.113.10", "p5", &s[15]) ==
+	                  BD_EUNAVAILABLE);
+	limits_stream_close(l, &s[0]);
+	test_cond("a closed anonymous slot comes back to the share",
+	          limits_anon_streams_open(l) == 6 &&
+	              open_one(l, "192.0.2.4", NULL, &s[0]) == 0);
+	for (int i = 0; i < n; i++)
+		limits_stream_close(l, &s[i]);
+	test_cond("all back", limits_streams_open(l) == 0 &&
+	                          limits_anon_streams_open(l) == 0);
+	limits_free(l);
+}
+
+/* Issue 34, finding 3: after 60 creates and 10 refusals from one
+ * address, a flood of made-up tokens (from one address, then from 2,000
+ * others) evicted its bucket and gave it 60 creates again.  Now refused
+ * requests store nothing, and an evicted bucket's debt is remembered in
+ * the over-counting sketch: the address stays refused. */
+static void test_quota_not_reset(void)
+{
+	struct limits_config c;
+	char tok[32];
+	limits_config_default(&c, 1000); /* games: 60 per 10 min per addr */
+	c.table_max = LIMITS_TABLE_MIN;
+	struct limits *l = limits_new(&c);
+	struct limits_addr a = addr_of(l, "192.0.2.1");
+	struct limits_addr b = addr_of(l, "198.51.100.1");
+	struct limits_verdict v;
+	int ok = 0;
+	for (int i = 0; i < 70; i++) {
+		limits_take(l, LIMITS_GAMES, &a, NULL, &v);
+		ok += v.ok;
+	}
+	test_cond("60 creates, then refused", ok == 60 && !v.ok);
+	for (int i = 0; i < 34000; i++) {
+		snprintf(tok, sizeof tok, "made-up-%d", i);
+		limits_take(l, LIMITS_GAMES, &b, tok, &v);
+	}
+	test_cond("a refused made-up token takes no room",
+	          limits_entries(l) == 2 + 60);
+	limits_take(l, LIMITS_GAMES, &a, NULL, &v);
+	test_cond("the first address stays refused after one flood", !v.ok);
+	for (uint32_t i = 0; i < 2000; i++) {
+		struct sockaddr_in p = {.sin_family = AF_INET,
+		                        .sin_addr.s_addr =
+		                            htonl(0x0d000000 + i)};
+		struct limits_addr x;
+		limits_client(l, (struct sockaddr *)&p, NULL, NULL, &x);
+		snprintf(tok, sizeof tok, "made-up-again-%u", i);
+		limits_take(l, LIMITS_GAMES, &x, tok, &v);
+	}
+	test_cond("2,000 addresses: the table stays bounded",
+	          limits_entries(l) <= LIMITS_TABLE_MIN);
+	limits_take(l, LIMITS_GAMES, &a, NULL, &v);
+	test_cond("the first address was evicted and stays refused",
+	          !v.ok && v.retry_after_s >= 1 && v.retry_after_s <= 10);
+	ok = 0;
+	for (int i = 0; i < 60; i++) {
+		limits_take(l, LIMITS_GAMES, &a, NULL, &v);
+		ok += v.ok;
+	}
+	test_cond("no second quota for it", ok == 0);
+	struct limits_addr fresh = addr_of(l, "203.0.113.77");
+	limits_take(l, LIMITS_GAMES, &fresh, NULL, &v);
+	test_cond("a new address gets its whole quota: keys that spent less "
+	          "than half a bucket are forgotten, not remembered",
+	          v.ok && strstr(v.state, "\"games-addr\";r=59;") != NULL);
+	limits_free(l);
+}
+
 int main(void)
 {
 	if (sodium_init() < 0)
@@ -237,5 +382,7 @@ int main(void)
 	test_buckets();
 	test_streams_and_bounds();
 	test_no_self_eviction();
+	test_anonymous_share();
+	test_quota_not_reset();
 	return test_report("limits");
 }
