@@ -453,9 +453,24 @@ static int check_framing(struct MHD_Connection *c, const char *version,
 
 /* ---- replies ---- */
 
+/* The security headers of every answer (issue 34 finding 5): the web
+ * client (web/) runs from its own files alone, with no inline script or
+ * style (CSP Level 3: a style attribute in HTML or set with setAttribute
+ * is blocked, one set through el.style is not), and no page may frame it,
+ * since it keeps its token in localStorage.  The API's JSON answers get
+ * the same: a browser that renders one runs nothing of it. */
+static const char csp[] =
+    "default-src 'self'; script-src 'self'; style-src 'self'; "
+    "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; "
+    "base-uri 'none'; form-action 'self'; object-src 'none'";
+
 static void add_common_headers(struct MHD_Response *r,
                                const struct http_reply *rep)
 {
+	MHD_add_response_header(r, "Content-Security-Policy", csp);
+	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+	MHD_add_response_header(r, "X-Frame-Options", "DENY");
+	MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
 	MHD_add_response_header(r, "Access-Control-Allow-Origin", "*");
 	MHD_add_response_header(r, "Access-Control-Expose-Headers",
 	                        "ETag, Location, Retry-After, "

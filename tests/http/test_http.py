@@ -372,6 +372,36 @@ def etag_and_if_none_match(binary):
 
 
 @test
+def security_headers_on_every_answer(binary):
+    """Issue 34 finding 5: the page, the web client's files, API answers,
+    problems, 304s and streams carried no Content-Security-Policy,
+    X-Content-Type-Options, X-Frame-Options or Referrer-Policy (the page
+    keeps its token in localStorage and could be framed)."""
+    with server(binary) as s:
+        gid, tok = create(s)
+        etag = s.request("GET", "/app.js").headers["etag"]
+        answers = {
+            "/": s.request("GET", "/"),
+            "/app.js 304": s.request("GET", "/app.js", headers={"If-None-Match": etag}),
+            "a game": s.request("GET", "/v1/games/%s" % gid, token=tok[0]),
+            "a game 304": s.request("GET", "/v1/games/%s" % gid, token=tok[0],
+                                    headers={"If-None-Match": '"0"'}),
+            "a problem": s.request("GET", "/v1/games/nope"),
+            "HEAD of a stream": s.request("HEAD", "/v1/games/%s/events" % gid),
+            "a preflight": s.request("OPTIONS", "/v1/games", validate=False),
+        }
+        for what, r in answers.items():
+            csp = r.headers.get("content-security-policy", "")
+            check("script-src 'self'" in csp and "style-src 'self'" in csp
+                  and "frame-ancestors 'none'" in csp and "unsafe-inline" not in csp,
+                  "%s: CSP %r" % (what, csp))
+            check(r.headers.get("x-content-type-options") == "nosniff"
+                  and r.headers.get("x-frame-options") == "DENY"
+                  and r.headers.get("referrer-policy") == "no-referrer",
+                  "%s: %r" % (what, r.headers))
+
+
+@test
 def if_none_match_compares_entity_tags(binary):
     """Issue 34 finding 8, RFC 9110 §13.1.2: If-None-Match is a list of
     entity-tags compared weakly, octet by octet.  At ETag "0", "00" got
