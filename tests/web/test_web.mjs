@@ -188,7 +188,11 @@ const ctx = {};
  * missed.
  */
 async function watch(page, name) {
-  const fail = (what) => (ctx.jsErrors = (ctx.jsErrors || []).concat(`${name}: ${what}`));
+  const fail = (what) => {
+    const e = `${name}: ${what}`;
+    ctx.jsErrors = ctx.jsErrors || [];
+    if (!ctx.jsErrors.includes(e)) ctx.jsErrors.push(e); // once each: a redraw repeats them
+  };
   page.on("pageerror", (e) => fail(e.message));
   page.on("console", (m) => {
     if (m.type() === "error" && /Content.Security.Policy/i.test(m.text())) fail(m.text());
