@@ -84,17 +84,30 @@ static int allowed(const UChar *s, int32_t n, int32_t at, int32_t next,
 	if (next < n)
 		U16_GET(s, 0, next, n, after);
 	switch (c) { /* RFC 5892 §2.6, the exceptions */
-	case 0x00DF: case 0x03C2: case 0x06FD: case 0x06FE: case 0x0F0B:
+	case 0x00DF:
+	case 0x03C2:
+	case 0x06FD:
+	case 0x06FE:
+	case 0x0F0B:
 	case 0x3007:
 		return 1; /* PVALID */
-	case 0x0640: case 0x07FA: case 0x302E: case 0x302F: case 0x3031:
-	case 0x3032: case 0x3033: case 0x3034: case 0x3035: case 0x303B:
+	case 0x0640:
+	case 0x07FA:
+	case 0x302E:
+	case 0x302F:
+	case 0x3031:
+	case 0x3032:
+	case 0x3033:
+	case 0x3034:
+	case 0x3035:
+	case 0x303B:
 		return 0; /* DISALLOWED */
-	case 0x00B7: /* MIDDLE DOT: only in "l·l" (Catalan) */
+	case 0x00B7:      /* MIDDLE DOT: only in "l·l" (Catalan) */
 		return prev == 0x6C && after == 0x6C;
 	case 0x0375: /* GREEK KERAIA: before a Greek letter */
 		return next < n && script_of(after) == USCRIPT_GREEK;
-	case 0x05F3: case 0x05F4: /* GERESH, GERSHAYIM: after Hebrew */
+	case 0x05F3:
+	case 0x05F4: /* GERESH, GERSHAYIM: after Hebrew */
 		return at > 0 && script_of(prev) == USCRIPT_HEBREW;
 	case 0x30FB: /* KATAKANA MIDDLE DOT: with Japanese around */
 		return has_script(s, n, USCRIPT_HIRAGANA, USCRIPT_KATAKANA,
@@ -123,20 +136,30 @@ static int allowed(const UChar *s, int32_t n, int32_t at, int32_t next,
 	switch (cat) {
 	case U_CONTROL_CHAR: /* (L) */
 		return 0;
-	case U_LOWERCASE_LETTER: case U_UPPERCASE_LETTER:
-	case U_OTHER_LETTER: case U_DECIMAL_DIGIT_NUMBER:
-	case U_MODIFIER_LETTER: case U_NON_SPACING_MARK:
+	case U_LOWERCASE_LETTER:
+	case U_UPPERCASE_LETTER:
+	case U_OTHER_LETTER:
+	case U_DECIMAL_DIGIT_NUMBER:
+	case U_MODIFIER_LETTER:
+	case U_NON_SPACING_MARK:
 	case U_COMBINING_SPACING_MARK: /* (A) LetterDigits */
-	case U_TITLECASE_LETTER: case U_LETTER_NUMBER:
-	case U_OTHER_NUMBER: case U_ENCLOSING_MARK: /* (R) */
+	case U_TITLECASE_LETTER:
+	case U_LETTER_NUMBER:
+	case U_OTHER_NUMBER:
+	case U_ENCLOSING_MARK:  /* (R) */
 	case U_SPACE_SEPARATOR: /* (N) */
-	case U_MATH_SYMBOL: case U_CURRENCY_SYMBOL:
-	case U_MODIFIER_SYMBOL: case U_OTHER_SYMBOL: /* (O) */
-	case U_CONNECTOR_PUNCTUATION: case U_DASH_PUNCTUATION:
-	case U_START_PUNCTUATION: case U_END_PUNCTUATION:
-	case U_INITIAL_PUNCTUATION: case U_FINAL_PUNCTUATION:
+	case U_MATH_SYMBOL:
+	case U_CURRENCY_SYMBOL:
+	case U_MODIFIER_SYMBOL:
+	case U_OTHER_SYMBOL: /* (O) */
+	case U_CONNECTOR_PUNCTUATION:
+	case U_DASH_PUNCTUATION:
+	case U_START_PUNCTUATION:
+	case U_END_PUNCTUATION:
+	case U_INITIAL_PUNCTUATION:
+	case U_FINAL_PUNCTUATION:
 	case U_OTHER_PUNCTUATION: /* (P) */
-		return 1; /* FreeformClass: PVALID or FREE_PVAL */
+		return 1;         /* FreeformClass: PVALID or FREE_PVAL */
 	default:
 		return 0; /* format, private use, surrogate, Zl, Zp */
 	}

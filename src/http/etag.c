@@ -63,8 +63,7 @@ int etag_list_is_any(const char *v)
 	return *v == '*' && *skip_ows(v + 1) == '\0';
 }
 
-int etag_list_matches(const char *list, const char *current,
-                      enum etag_cmp cmp)
+int etag_list_matches(const char *list, const char *current, enum etag_cmp cmp)
 {
 	struct etag cur, t;
 	const char *end = read_tag(skip_ows(current), &cur);
@@ -77,7 +76,8 @@ int etag_list_matches(const char *list, const char *current,
 		n++;
 		if (cmp == ETAG_STRONG && (t.weak || cur.weak))
 			continue;
-		if (t.len == cur.len && memcmp(t.opaque, cur.opaque, t.len) == 0)
+		if (t.len == cur.len &&
+		    memcmp(t.opaque, cur.opaque, t.len) == 0)
 			matched = 1;
 	}
 	/* A list is one entity-tag or more (1#entity-tag); the whole value

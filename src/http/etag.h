@@ -42,7 +42,6 @@ int etag_list_is_any(const char *v);
  * tag), 0 if not, -1 if `list` or `current` is malformed (then the caller
  * decides: a malformed If-None-Match is ignored, a malformed If-Match is
  * a 400). */
-int etag_list_matches(const char *list, const char *current,
-                      enum etag_cmp cmp);
+int etag_list_matches(const char *list, const char *current, enum etag_cmp cmp);
 
 #endif

@@ -346,8 +346,8 @@ static void h_move(struct service *svc, const struct http_req *req,
 	if (!rate_ok(req, LIMITS_MOVES, rep) || !have_body(req, rep) ||
 	    read_idem(req, rep, &idem, &idemp) < 0)
 		return;
-	if (im && if_match_seq(im, &any, &want, err.detail,
-	                       sizeof err.detail) < 0) {
+	if (im &&
+	    if_match_seq(im, &any, &want, err.detail, sizeof err.detail) < 0) {
 		problem_reply(rep, BD_EBADREQUEST, &err, req->path);
 		return;
 	}

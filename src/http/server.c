@@ -469,9 +469,8 @@ static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
  * the strings it hands over: test_framing.py pins the behaviour (checked
  * on 0.9.75, Debian 12's); a library that copied its fields would have
  * every request refused, loudly. */
-static void line_ends_begin(struct framing_fields *f,
-                            struct MHD_Connection *c, const char *method,
-                            const char *version)
+static void line_ends_begin(struct framing_fields *f, struct MHD_Connection *c,
+                            const char *method, const char *version)
 {
 	const union MHD_ConnectionInfo *ci =
 	    MHD_get_connection_info(c, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
@@ -523,7 +522,8 @@ static int check_framing(struct MHD_Connection *c, const char *method,
 		         "starting with a space or tab)");
 		return BD_EBADREQUEST;
 	}
-	if (f.bad_ending || (f.at && !(f.at + 4 == f.end && nuls(&f, f.at, 4)))) {
+	if (f.bad_ending ||
+	    (f.at && !(f.at + 4 == f.end && nuls(&f, f.at, 4)))) {
 		snprintf(detail, dlen,
 		         "a line of the header does not end in CRLF (a bare "
 		         "LF?)");

@@ -22,7 +22,8 @@ int svc__name_enforce(const json_t *v, const char *field, char out[65],
 	/* a "\u0000" inside would cut the C string short */
 	if (!s || strlen(s) != json_string_length(v))
 		return svc__fail(err, BD_EBADREQUEST,
-		                 "field '%s' must be a string", field);
+		                 "field '%s' must be a string without U+0000",
+		                 field);
 	switch (nickname_enforce(s, out, NAME_MAX_BYTES, &cp)) {
 	case 0:
 		return 0;
@@ -32,22 +33,22 @@ int svc__name_enforce(const json_t *v, const char *field, char out[65],
 		                 "trimmed",
 		                 field);
 	case NICKNAME_DISALLOWED:
-		return svc__fail(err, BD_EBADREQUEST,
-		                 "field '%s' holds U+%04" PRIX32 ", which a name "
-		                 "may not (RFC 8266: no control, bidi, "
-		                 "zero-width, unassigned or private-use "
-		                 "characters)",
-		                 field, cp);
+		return svc__fail(
+		    err, BD_EBADREQUEST,
+		    "field '%s' holds U+%04" PRIX32
+		    ": a name may hold no control, bidi, zero-width, "
+		    "unassigned or private-use character (RFC 8266)",
+		    field, cp);
 	default:
-		return svc__fail(err, BD_EBADREQUEST,
-		                 "field '%s' must be 1 to %d bytes of UTF-8 once "
-		                 "normalized (RFC 8266's Nickname profile)",
-		                 field, NAME_MAX_BYTES);
+		return svc__fail(
+		    err, BD_EBADREQUEST,
+		    "field '%s' must be 1 to %d bytes of UTF-8 once "
+		    "normalized (RFC 8266's Nickname profile)",
+		    field, NAME_MAX_BYTES);
 	}
 }
 
-static int parse_player(const json_t *body, char name[65],
-                        struct svc_err *err)
+static int parse_player(const json_t *body, char name[65], struct svc_err *err)
 {
 	static const char *const keys[] = {"name", NULL};
 	int rc = svc__body_keys(body, keys, err);

@@ -18,8 +18,7 @@ static const struct match_case cases[] = {
     {"the same tag", "\"0\"", "\"0\"", 1, 1},
     {"another number's spelling is another tag", "\"00\"", "\"0\"", 0, 0},
     {"W/ matches weakly, never strongly", "W/\"0\"", "\"0\"", 1, 0},
-    {"a weak current tag never matches strongly", "W/\"0\"", "W/\"0\"", 1,
-     0},
+    {"a weak current tag never matches strongly", "W/\"0\"", "W/\"0\"", 1, 0},
     {"a list holding the tag", "\"1\", \"0\"", "\"0\"", 1, 1},
     {"a list without it", "\"1\", \"2\"", "\"0\"", 0, 0},
     {"a list without spaces", "\"1\",W/\"0\"", "\"0\"", 1, 0},
@@ -33,8 +32,8 @@ static const struct match_case cases[] = {
     {"the empty opaque-tag", "\"\"", "\"\"", 1, 1},
     {"a game's open-seat tag", "W/\"3-open-1\"", "W/\"3-open-1\"", 1, 0},
     {"a substring is no match", "\"10\"", "\"0\"", 0, 0},
-    {"a tag inside another is no match", "W/\"3-open-12\"", "W/\"3-open-1\"",
-     0, 0},
+    {"a tag inside another is no match", "W/\"3-open-12\"", "W/\"3-open-1\"", 0,
+     0},
     {"malformed: no quotes", "0", "\"0\"", -1, -1},
     {"malformed: lower-case w/", "w/\"0\"", "\"0\"", -1, -1},
     {"malformed: unclosed", "\"0", "\"0\"", -1, -1},
@@ -66,7 +65,8 @@ int main(void)
 	test_cond("three elements", n == 3 && etag_list_next(&p, &t[0]) == 0);
 	test_cond("the first is weak \"a\"",
 	          t[0].weak && t[0].len == 1 && t[0].opaque[0] == 'a');
-	test_cond("the second is strong and empty", !t[1].weak && t[1].len == 0);
+	test_cond("the second is strong and empty",
+	          !t[1].weak && t[1].len == 0);
 	test_cond("the third is \"b\"", !t[2].weak && t[2].len == 1 &&
 	                                    memcmp(t[2].opaque, "b", 1) == 0);
 	test_cond("* is not an element", etag_list_is_any(" * ") &&
