@@ -247,10 +247,11 @@ def bare_cr_obs_fold_and_bare_lf_are_refused(binary):
                 refused(s, head % (method, len(body)) + body, 400, "bad-request",
                         "%s: a bare LF ending %s" % (method, what))
         check(games_listed(s) == before, "a game was created")
-        data = (b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\tb  \r\nX-B:\r\n"
-                b"X-C:   \r\nConnection: close\r\n\r\n")
+        data = (b"\r\nGET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\tb  \r\nX-B:\r\n"
+                b"X-C:   \r\nCookie: a=b; c=\"d\"; e\r\nConnection: close\r\n\r\n")
         answers, _ = exchange(s, data)
-        check([r.status for r in answers] == [200], "tab, trailing spaces, empty values: %r" % answers)
+        check([r.status for r in answers] == [200],
+              "an empty line first, a tab, trailing spaces, empty values, cookies: %r" % answers)
         # A 40 KB field, sent in 8 KB pieces: the library grows its buffer
         # while the lines before it are already parsed (the check walks them).
         data = (b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: " + b"a" * 40000 +
