@@ -14,7 +14,8 @@ GAMES   := $(notdir $(patsubst %/,%,$(wildcard src/games/*/)))
 CFLAGS_COMMON := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
 	-Wstrict-prototypes -Wmissing-prototypes -Isrc -MMD -MP \
 	-I/usr/include/postgresql
-LDLIBS  = -lmicrohttpd -ljansson -lsqlite3 -lpq -lsodium -lcurl -lpthread -lm \
+LDLIBS  = -lmicrohttpd -ljansson -lsqlite3 -lpq -lsodium -lcurl -licuuc -licudata \
+	-lpthread -lm \
 	$(MALLOC_LIB)
 
 # The house flags of a build; a CFLAGS of the caller's (environment or

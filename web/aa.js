@@ -54,19 +54,21 @@ function track(v) {
     const home = i === 0 ? 0 : i === 7 ? 1 : -1;
     const row = i < 7 ? 1 : 2;
     const col = i < 7 ? i + 1 : SPACES - i;
-    cells.push(
-      h(
-        "li",
-        {
-          class: `space ${home >= 0 ? `home team${home}` : ""}`,
-          style: `grid-row:${row};grid-column:${col}`,
-          "data-space": i,
-          "aria-label": `Space ${i}${home >= 0 ? `, team ${home}'s home` : ""}${here.length ? `: team ${here.map((t) => t.team).join(" and ")}` : ""}`,
-        },
-        h("span", { class: "n" }, i),
-        here.map((t) => h("span", { class: `meeple team${t.team}`, "aria-hidden": "true" }, `T${t.team}`)),
-      ),
+    const cell = h(
+      "li",
+      {
+        class: `space ${home >= 0 ? `home team${home}` : ""}`,
+        "data-space": i,
+        "aria-label": `Space ${i}${home >= 0 ? `, team ${home}'s home` : ""}${here.length ? `: team ${here.map((t) => t.team).join(" and ")}` : ""}`,
+      },
+      h("span", { class: "n" }, i),
+      here.map((t) => h("span", { class: `meeple team${t.team}`, "aria-hidden": "true" }, `T${t.team}`)),
     );
+    // Through the CSSOM: the server's Content-Security-Policy
+    // (style-src 'self') blocks a style attribute.
+    cell.style.gridRow = String(row);
+    cell.style.gridColumn = String(col);
+    cells.push(cell);
   }
   return h("ol", { class: "track", "aria-label": "Track" }, cells);
 }

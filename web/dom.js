@@ -9,7 +9,7 @@
 /**
  * An HTML element: h("button", {type: "button", onclick: f}, "Join").
  * Attributes named on* are listeners; false, null and undefined ones are
- * left out; children may be nested arrays, strings or nodes.
+ * left out; `style` is refused (the server's CSP would block it); children may be nested arrays, strings or nodes.
  * @param {string} tag
  * @param {Attrs} [attrs]
  * @param {...(Child | Child[])} children
@@ -42,6 +42,9 @@ export function s(tag, attrs = {}, ...children) {
 function setAttrs(el, attrs) {
   for (const [k, v] of Object.entries(attrs)) {
     if (v === false || v === null || v === undefined) continue;
+    // The server's Content-Security-Policy (style-src 'self') blocks
+    // style attributes: set el.style's properties instead.
+    if (k === "style") throw new Error("no style attribute: set el.style instead (CSP)");
     if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
     else el.setAttribute(k, v === true ? "" : String(v));
   }

@@ -9,6 +9,7 @@
 
 #include "../common/decimal.h"
 #include "../display/i18n.h"
+#include "etag.h"
 #include "http.h"
 #include "hub.h"
 #include "live.h"
@@ -61,22 +62,53 @@ static void finish(struct http_reply *rep, const struct http_req *req, int rc,
 		reply_json(rep, ok, out);
 }
 
-/* Parses an If-Match / If-None-Match value: `*` (sets *any) or one strong
- * entity tag `"<seq>"`.  0 on success, -1 when malformed. */
-static int parse_etag(const char *v, int *any, uint64_t *seq)
+/* Reads a move's If-Match (etag.h) into the seq its ETag must have:
+ * *any = 1 for `*`; else *seq is the one seq its strong "<seq>" tags
+ * name.  RFC 9110 §13.1.1 compares If-Match strongly, so a weak tag or a
+ * tag that is no seq never matches a game's ETag: a list of only those
+ * gets UINT64_MAX, a seq no game reaches (412 from the service, after
+ * its 404 and 403).  0, or -1 with detail set: malformed, or two seqs
+ * (the service guards one). */
+static int if_match_seq(const char *v, int *any, uint64_t *seq, char *detail,
+                        size_t dlen)
 {
-	*any = 0;
-	while (*v == ' ' || *v == '\t')
-		v++;
-	if (v[0] == '*' && v[strspn(v + 1, " \t") + 1] == '\0') {
+	struct etag t;
+	int rc, n = 0;
+	uint64_t want = UINT64_MAX;
+	if (etag_list_is_any(v)) {
 		*any = 1;
 		return 0;
 	}
-	size_t n = v[0] == '"' ? strspn(v + 1, "0123456789") : 0;
-	if (n == 0 || n > 18 || v[n + 1] != '"' ||
-	    v[n + 2 + strspn(v + n + 2, " \t")] != '\0')
+	while ((rc = etag_list_next(&v, &t)) == 1) {
+		uint64_t s;
+		n++;
+		if (t.weak || decimal_parse(t.opaque, t.len, &s) < 0 ||
+		    (t.len > 1 && t.opaque[0] == '0'))
+			continue; /* never equal to a "<seq>" we send */
+		if (want != UINT64_MAX && want != s) {
+			snprintf(detail, dlen,
+			         "If-Match names two seqs; send the game's one "
+			         "ETag");
+			return -1;
+		}
+		want = s;
+	}
+	if (rc < 0 || n == 0) {
+		snprintf(detail, dlen,
+		         "If-Match must be * or entity-tags such as \"<seq>\" "
+		         "as sent in the ETag");
 		return -1;
-	return decimal_parse(v + 1, n, seq);
+	}
+	*any = 0;
+	*seq = want;
+	return 0;
+}
+
+/* 1 if If-None-Match (or NULL) holds rep's ETag: weak comparison (RFC
+ * 9110 §13.1.2), so the 304 is due; a malformed value is ignored. */
+static int inm_holds(const char *inm, const struct http_reply *rep)
+{
+	return inm && etag_list_matches(inm, rep->etag, ETAG_WEAK) == 1;
 }
 
 /* 1 if the request carried a usable JSON body; else fills the problem. */
@@ -245,16 +277,12 @@ struct game_want {
 static int game_want_body(void *ctx, const struct svc_view *v)
 {
 	struct game_want *w = ctx;
-	uint64_t want = 0;
-	int any;
-	if (v->open_seats) {
+	if (v->open_seats)
 		snprintf(w->rep->etag, sizeof w->rep->etag,
 		         "W/\"%" PRIu64 "-open-%d\"", v->seq, v->open_seats);
-		return !(w->inm && strstr(w->inm, w->rep->etag));
-	}
-	reply_seq_etag(w->rep, v->seq);
-	return !(w->inm && parse_etag(w->inm, &any, &want) == 0 &&
-	         (any || want == v->seq));
+	else
+		reply_seq_etag(w->rep, v->seq);
+	return !inm_holds(w->inm, w->rep);
 }
 
 static void h_game(struct service *svc, const struct http_req *req,
@@ -319,9 +347,8 @@ static void h_move(struct service *svc, const struct http_req *req,
 	if (!rate_ok(req, LIMITS_MOVES, rep) || !have_body(req, rep) ||
 	    read_idem(req, rep, &idem, &idemp) < 0)
 		return;
-	if (im && parse_etag(im, &any, &want) < 0) {
-		snprintf(err.detail, sizeof err.detail,
-		         "If-Match must be \"<seq>\" as sent in the ETag");
+	if (im &&
+	    if_match_seq(im, &any, &want, err.detail, sizeof err.detail) < 0) {
 		problem_reply(rep, BD_EBADREQUEST, &err, req->path);
 		return;
 	}
@@ -420,8 +447,7 @@ static void body_etag(const struct http_req *req, struct http_reply *rep)
 		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
 	free(text);
 	snprintf(rep->etag, sizeof rep->etag, "W/\"%016" PRIx64 "\"", h);
-	const char *inm = http_header(req, "If-None-Match");
-	if (inm && strstr(inm, rep->etag)) {
+	if (inm_holds(http_header(req, "If-None-Match"), rep)) {
 		json_decref(rep->body);
 		rep->body = NULL;
 		rep->status = 304;
@@ -770,8 +796,7 @@ static int web_file(const struct http_req *req, struct http_reply *rep)
 	}
 	snprintf(rep->etag, sizeof rep->etag, "%s", f->etag);
 	rep->cache_control = "no-cache";
-	const char *inm = http_header(req, "If-None-Match");
-	if (inm && strstr(inm, f->etag)) {
+	if (inm_holds(http_header(req, "If-None-Match"), rep)) {
 		rep->status = 304;
 		return 1;
 	}

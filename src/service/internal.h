@@ -30,9 +30,15 @@ struct service {
 	struct histo deadline_lag;        /* service_stats's (stats.c) */
 };
 
-/* 1 if s is 1..64 bytes (Jansson checked the UTF-8) without control
- * characters: a player's name, a token's label. */
-int svc__name_ok(const char *s);
+/* A player's name or a token's label from JSON value v (borrowed; NULL
+ * when absent), enforced by RFC 8266's Nickname profile
+ * (common/nickname.h) into out: 1..64 bytes of UTF-8 and a NUL.  `field`
+ * names it in the detail.  0, or BD_EBADREQUEST with the detail in err
+ * (out untouched): not a string, empty once spaces are trimmed, over 64
+ * bytes once mapped, or holding a code point a name may not (controls,
+ * bidi controls, zero-width characters, unassigned...). */
+int svc__name_enforce(const json_t *v, const char *field, char out[65],
+                      struct svc_err *err);
 
 /* Writes a printf-style detail into err and returns code. */
 int svc__fail(struct svc_err *err, int code, const char *fmt, ...)

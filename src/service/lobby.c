@@ -304,15 +304,13 @@ int service_token_create(struct service *svc, const char *token,
 	if (rc < 0)
 		return rc;
 	json_t *lv = body ? json_object_get(body, "label") : NULL;
-	const char *label = lv ? json_string_value(lv) : "unnamed";
-	if (!label || !svc__name_ok(label))
-		return svc__fail(err, BD_EBADREQUEST,
-		                 "field 'label' must be 1 to 64 bytes of text "
-		                 "without control characters");
 	struct store_token t = {0};
+	if (!lv)
+		snprintf(t.label, sizeof t.label, "unnamed");
+	else if ((rc = svc__name_enforce(lv, "label", t.label, err)) < 0)
+		return rc;
 	char fresh[TOKEN_LEN + 1];
 	uint8_t hash[STORE_TOKEN_HASH_LEN];
-	snprintf(t.label, sizeof t.label, "%s", label);
 	rc = BD_ECONFLICT;
 	for (int attempt = 0; rc == BD_ECONFLICT && attempt < 4; attempt++) {
 		token_game_id(t.id);

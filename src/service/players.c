@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/nickname.h"
 #include "internal.h"
 
 #define NAME_MAX_BYTES   64
@@ -13,35 +14,48 @@
 
 /* ---- POST /v1/players ---- */
 
-/* 1..64 bytes (Jansson has already checked the UTF-8), no control
- * characters: C0 and DEL, and C1 (U+0080..U+009F, UTF-8 C2 80..C2 9F),
- * which some terminals take for escape sequences (U+009B is CSI). */
-int svc__name_ok(const char *name)
+int svc__name_enforce(const json_t *v, const char *field, char out[65],
+                      struct svc_err *err)
 {
-	const unsigned char *u = (const unsigned char *)name;
-	size_t n = strlen(name);
-	if (n == 0 || n > NAME_MAX_BYTES)
+	const char *s = json_string_value(v);
+	uint32_t cp = 0;
+	/* a "\u0000" inside would cut the C string short */
+	if (!s || strlen(s) != json_string_length(v))
+		return svc__fail(err, BD_EBADREQUEST,
+		                 "field '%s' must be a string without U+0000",
+		                 field);
+	switch (nickname_enforce(s, out, NAME_MAX_BYTES, &cp)) {
+	case 0:
 		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (u[i] < 0x20 || u[i] == 0x7f ||
-		    (u[i] == 0xc2 && u[i + 1] >= 0x80 && u[i + 1] <= 0x9f))
-			return 0;
-	return 1;
+	case NICKNAME_EMPTY:
+		return svc__fail(err, BD_EBADREQUEST,
+		                 "field '%s' is empty once its spaces are "
+		                 "trimmed",
+		                 field);
+	case NICKNAME_DISALLOWED:
+		return svc__fail(
+		    err, BD_EBADREQUEST,
+		    "field '%s' holds U+%04" PRIX32
+		    ": a name may hold no control, bidi, zero-width, "
+		    "unassigned or private-use character (RFC 8266)",
+		    field, cp);
+	default:
+		return svc__fail(
+		    err, BD_EBADREQUEST,
+		    "field '%s' must be 1 to %d bytes of UTF-8 once "
+		    "normalized (RFC 8266's Nickname profile)",
+		    field, NAME_MAX_BYTES);
+	}
 }
 
-static int parse_player(const json_t *body, const char **name,
-                        struct svc_err *err)
+static int parse_player(const json_t *body, char name[65], struct svc_err *err)
 {
 	static const char *const keys[] = {"name", NULL};
 	int rc = svc__body_keys(body, keys, err);
 	if (rc < 0)
 		return rc;
-	*name = json_string_value(json_object_get(body, "name"));
-	if (!*name || !svc__name_ok(*name))
-		return svc__fail(err, BD_EBADREQUEST,
-		                 "field 'name' must be 1 to 64 bytes of text "
-		                 "without control characters");
-	return 0;
+	return svc__name_enforce(json_object_get(body, "name"), "name", name,
+	                         err);
 }
 
 static json_t *player_json(const struct store_player *p, const char *token)
@@ -76,13 +90,11 @@ int service_player_create(struct service *svc, const json_t *body,
 		rc = svc__idem_replay(svc, idem, out, err);
 	if (rc != BD_ENOTFOUND)
 		return rc;
-	const char *name = NULL;
-	if ((rc = parse_player(body, &name, err)) < 0)
-		return rc;
 	struct store_player p = {0};
+	if ((rc = parse_player(body, p.name, err)) < 0)
+		return rc;
 	char token[TOKEN_LEN + 1];
 	uint8_t hash[STORE_TOKEN_HASH_LEN];
-	snprintf(p.name, sizeof p.name, "%s", name);
 	token_new(token);
 	token_hash(token, hash);
 	struct player_write w = {svc, &p, hash};

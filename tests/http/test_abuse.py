@@ -653,8 +653,11 @@ def invalid_utf8(binary):
             problem(one(s, "POST", moves, b'{"action":{}}',
                         headers=[auth, ("Idempotency-Key", "k\xff\xfe" * 8)]),
                     400, "bad-request")
+            # "\xff" is an entity-tag (obs-text, RFC 9110 §8.8.3) that
+            # is not the game's: the precondition fails before the body
+            # is read (§13.2.1), 412
             problem(one(s, "POST", moves, b'{"action":{}}',
-                        headers=[auth, ("If-Match", '"\xff"')]), 400, "bad-request")
+                        headers=[auth, ("If-Match", '"\xff"')]), 412, "stale-state")
             problem(one(s, "POST", "/v1/players", b'{"name":"x"}',
                         headers=[("Content-Type", "application/json\xff")]), 415)
             problem(one(s, "GET", "/v1/games/%s/events" % gid,

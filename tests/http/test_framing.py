@@ -9,6 +9,9 @@ without Host; and it percent-decodes before boardd sees the path, so a
 (501 for an unknown coding), answered at once, with the connection closed
 and nothing done.  HEAD gets the same checks as GET.  Part of tests/run.sh
 (make test)."""
+import socket
+import time
+
 from gamehelp import create, game, server
 from harness import (check, is_library_refusal, parse_responses, raw_exchange, run_all,
                      test)
@@ -204,6 +207,87 @@ def head_gets_the_checks_of_get(binary):
             check(r.status == 200 and r.headers.get("content-type") == ctype and not r.raw,
                   "HEAD events: %r %r" % (r, r.headers))
         # The stream a HEAD opened is closed: the server stops cleanly.
+
+
+@test
+def bare_cr_obs_fold_and_bare_lf_are_refused(binary):
+    """Issue 34 finding 7, RFC 9112: a bare CR inside a field value (§2.2),
+    a folded field line (obs-fold, §5.2) and bare-LF line ends (§2.2) were
+    accepted (200, and a POST created its game).  Each is now a 400
+    problem, the connection closed, nothing done; so is another control
+    character in a value (RFC 9110 §5.5).  A tab and trailing spaces in a
+    value are fine."""
+    with server(binary) as s:
+        before = games_listed(s)
+        cases = {
+            "bare CR in a value": [b"Host: x", b"X-A: a\rb"],
+            "bare CR before CRLF": [b"Host: x", b"X-A: a\r"],
+            "a control character in a value": [b"Host: x", b"X-A: a\x01b"],
+            "DEL in a value": [b"Host: x", b"X-A: a\x7fb"],
+            "obs-fold with a space": [b"Host: x", b"X-A: a\r\n b"],
+            "obs-fold with a tab": [b"Host: x", b"X-A: a\r\n\tb"],
+            "obs-fold of the first field": [b"Host: x\r\n  y"],
+        }
+        for what, fields in cases.items():
+            for method in (b"GET /healthz", b"POST /v1/games"):
+                body = BODY if method.startswith(b"POST") else b""
+                data = (method + b" HTTP/1.1\r\n" + b"\r\n".join(fields) +
+                        b"\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+                refused(s, data, 400, "bad-request", "%s: %s" % (method, what))
+        bare_lf = {
+            "every line": b"%s HTTP/1.1\nHost: x\nContent-Length: %d\n\n",
+            "the request line": b"%s HTTP/1.1\nHost: x\r\nContent-Length: %d\r\n\r\n",
+            "one field line": b"%s HTTP/1.1\r\nHost: x\nContent-Length: %d\r\n\r\n",
+            "the empty line": b"%s HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\n",
+            "the last field line": b"%s HTTP/1.1\r\nHost: x\r\nContent-Length: %d\n\r\n",
+            "an HTTP/1.0 request": b"%s HTTP/1.0\r\nContent-Length: %d\n\n",
+        }
+        for what, head in bare_lf.items():
+            for method, body in ((b"GET /healthz", b""), (b"POST /v1/games", BODY)):
+                refused(s, head % (method, len(body)) + body, 400, "bad-request",
+                        "%s: a bare LF ending %s" % (method, what))
+        check(games_listed(s) == before, "a game was created")
+        data = (b"\r\nGET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\tb  \r\nX-B:\r\n"
+                b"X-C:   \r\nCookie: a=b; c=\"d\"; e\r\nConnection: close\r\n\r\n")
+        answers, _ = exchange(s, data)
+        check([r.status for r in answers] == [200],
+              "an empty line first, a tab, trailing spaces, empty values, cookies: %r" % answers)
+        # A 40 KB field, sent in 8 KB pieces: the library grows its buffer
+        # while the lines before it are already parsed (the check walks them).
+        data = (b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: " + b"a" * 40000 +
+                b"\r\nX-B: c\r\nConnection: close\r\n\r\n")
+        with socket.create_connection(("127.0.0.1", s.port), timeout=30) as c:
+            for i in range(0, len(data), 8192):
+                c.sendall(data[i:i + 8192])
+                time.sleep(0.02)
+            got = b""
+            while True:
+                x = c.recv(65536)
+                if not x:
+                    break
+                got += x
+        check(got.startswith(b"HTTP/1.1 200 "), "a 40 KB field in pieces: %r" % got[:200])
+
+
+@test
+def the_library_refusals_are_the_documented_ones(binary):
+    """What libmicrohttpd 0.9.75 answers by itself, before boardd sees the
+    request, with its own text/html-like body and no Content-Type (it has
+    no hook to replace those bodies): 414 for a long target, 431 for a
+    long field, 505 for HTTP/2.0 on this port, 400 for HTTP/0.9 (a request
+    line without a version).  Each is in the spec's x-library-refusals,
+    which harness.is_library_refusal checks, and closes the connection."""
+    with server(binary) as s:
+        for what, data, status in (
+                ("a 70 KB target", b"GET /" + b"a" * 70000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),
+                ("a 70 KB field", b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: " + b"a" * 70000 +
+                 b"\r\n\r\n", 431),
+                ("HTTP/2.0", b"GET /healthz HTTP/2.0\r\nHost: x\r\n\r\n", 505),
+                ("HTTP/0.9", b"GET /\r\n\r\n", 400)):
+            answers, closed = exchange(s, data)
+            check(len(answers) == 1 and answers[0].status == status and
+                  is_library_refusal(answers[0]) and closed,
+                  "%s: want the library's %d, got %r" % (what, status, answers))
 
 
 @test

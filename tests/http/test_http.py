@@ -371,6 +371,71 @@ def etag_and_if_none_match(binary):
         check(r.status == 204 and r.headers.get("access-control-allow-origin") == "*", "CORS preflight")
 
 
+@test
+def security_headers_on_every_answer(binary):
+    """Issue 34 finding 5: the page, the web client's files, API answers,
+    problems, 304s and streams carried no Content-Security-Policy,
+    X-Content-Type-Options, X-Frame-Options or Referrer-Policy (the page
+    keeps its token in localStorage and could be framed)."""
+    with server(binary) as s:
+        gid, tok = create(s)
+        etag = s.request("GET", "/app.js").headers["etag"]
+        answers = {
+            "/": s.request("GET", "/"),
+            "/app.js 304": s.request("GET", "/app.js", headers={"If-None-Match": etag}),
+            "a game": s.request("GET", "/v1/games/%s" % gid, token=tok[0]),
+            "a game 304": s.request("GET", "/v1/games/%s" % gid, token=tok[0],
+                                    headers={"If-None-Match": '"0"'}),
+            "a problem": s.request("GET", "/v1/games/nope"),
+            "HEAD of a stream": s.request("HEAD", "/v1/games/%s/events" % gid),
+            "a preflight": s.request("OPTIONS", "/v1/games", validate=False),
+        }
+        for what, r in answers.items():
+            csp = r.headers.get("content-security-policy", "")
+            check("script-src 'self'" in csp and "style-src 'self'" in csp
+                  and "frame-ancestors 'none'" in csp and "unsafe-inline" not in csp,
+                  "%s: CSP %r" % (what, csp))
+            check(r.headers.get("x-content-type-options") == "nosniff"
+                  and r.headers.get("x-frame-options") == "DENY"
+                  and r.headers.get("referrer-policy") == "no-referrer",
+                  "%s: %r" % (what, r.headers))
+
+
+@test
+def if_none_match_compares_entity_tags(binary):
+    """Issue 34 finding 8, RFC 9110 §13.1.2: If-None-Match is a list of
+    entity-tags compared weakly, octet by octet.  At ETag "0", "00" got
+    304 (the seq was compared as a number) and W/"0" or "1", "0" got
+    200; the same on a web file and on my games, and If-Match compares
+    strongly (a W/ tag never matches: 412, not 400)."""
+    with server(binary) as s:
+        gid, tok = create(s, {"first_player": 0})
+        path = "/v1/games/%s" % gid
+        for inm, want in (('"00"', 200), ('W/"0"', 304), ('"1", "0"', 304), ('"1","2"', 200),
+                          ('*', 304), ('"0', 200), ('W/"0-open-1"', 200)):
+            r = s.request("GET", path, token=tok[0], headers={"If-None-Match": inm})
+            check(r.status == want, "game, If-None-Match %s: want %d, got %r" % (inm, want, r))
+        tag = s.request("GET", "/").headers["etag"]
+        for inm, want in ((tag, 304), ('W/' + tag, 304), ('"x", ' + tag, 304),
+                          (tag[:-1] + '0"', 200), ('"' + tag, 200)):
+            r = s.request("GET", "/", headers={"If-None-Match": inm})
+            check(r.status == want, "/, If-None-Match %s: want %d, got %r" % (inm, want, r))
+        pt = s.request("POST", "/v1/players", {"name": "Ann"}).json["token"]
+        etag = s.request("GET", "/v1/players/me/games", token=pt).headers["etag"]
+        for inm, want in ((etag, 304), (etag[2:], 304), ('"1", ' + etag, 304),
+                          (etag[:-2] + '"', 200)):
+            r = s.request("GET", "/v1/players/me/games", token=pt, headers={"If-None-Match": inm})
+            check(r.status == want, "my games, If-None-Match %s: want %d, got %r" % (inm, want, r))
+        act = actions(s, gid, tok[0])[0]
+        for im, want in (('W/"0"', 412), ('"00"', 412), ('"1", "x"', 412), ('"1", "2"', 400),
+                         ('"0" x', 400)):
+            r = move(s, gid, tok[0], act, headers={"If-Match": im})
+            check(r.status == want, "If-Match %s: want %d, got %r" % (im, want, r))
+        check(s.request("GET", path, token=tok[0]).json["seq"] == 0, "no move landed")
+        r = move(s, gid, tok[0], act, headers={"If-Match": 'W/"7", "x", "0"'})
+        check(r.status == 201 and r.headers["etag"] == '"1"', "If-Match list holding the ETag: %r" % r)
+
+
 def _exchange(s, method, path, token=None, extra=""):
     """The server's answer to one request on its own connection, as bytes,
     without its Date line (the only one that changes by itself)."""

@@ -22,6 +22,37 @@ def create_seated(s, token, seating, status=201):
 
 
 @test
+def names_follow_the_nickname_profile(binary):
+    """Issue 34 finding 10, RFC 8266 (PRECIS Nickname): " ", a
+    right-to-left override (U+202E) and a zero-width space (U+200B) were
+    accepted as names.  Names are now mapped (spaces of any kind to one
+    U+0020, trimmed; NFKC) and refused (400, nothing stored) when empty or
+    holding a control, bidi, zero-width or unassigned code point; a
+    token's label follows the same rules."""
+    with server(binary) as s:
+        for name in (" ", "\u3000\u00a0", "Ann\u202egnp.exe", "A\u200bnn", "\u2066Ann\u2069",
+                     "Ann\ufeff", "Ann\u0378", "Ann\ue000"):
+            r = s.request("POST", "/v1/players", {"name": name})
+            check(r.status == 400 and r.json["type"] == "urn:boardd:problem:bad-request",
+                  "name %r: %r" % (name, r))
+        r = s.request("POST", "/v1/players", {"name": "A\u200bnn"})
+        check("U+200B" in r.json["detail"], "the detail names the code point: %r" % r)
+        # RFC 8266 §4's examples, as enforced (case is kept)
+        for name, want in (("Foo Bar", "Foo Bar"), ("\u03d4", "\u03ab"), ("Richard \u2163", "Richard IV"),
+                           ("  St\u00a0\u00a0Peter ", "St Peter"), ("\uff21nn", "Ann")):
+            r = s.request("POST", "/v1/players", {"name": name})
+            check(r.status == 201 and r.json["name"] == want, "name %r: %r" % (name, r))
+            me = s.request("GET", "/v1/players/me", token=r.json["token"])
+            check(me.json["name"] == want, "stored as %r: %r" % (want, me))
+        tok = r.json["token"]
+        for label in (" ", "a\u202eb"):
+            r = s.request("POST", "/v1/players/me/tokens", {"label": label}, token=tok)
+            check(r.status == 400, "label %r: %r" % (label, r))
+        r = s.request("POST", "/v1/players/me/tokens", {"label": " phone\u2003 two "}, token=tok)
+        check(r.status == 201 and r.json["label"] == "phone two", "label mapped: %r" % r)
+
+
+@test
 def players_find_each_other_through_an_open_seat(binary):
     """Two players who never share a token play a whole game."""
     rng = random.Random(5)

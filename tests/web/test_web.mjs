@@ -179,6 +179,31 @@ const tests = [];
 const test = (name, fn) => tests.push({ name, fn });
 const ctx = {};
 
+/**
+ * Records a page's JavaScript errors and Content-Security-Policy
+ * violations in ctx.jsErrors, which fail the test running.  The server's
+ * CSP allows no inline script or style (issue 34 finding 5): Chromium
+ * reports a blocked one as a console error, and the page's own
+ * securitypolicyviolation event is logged as one too, so neither is
+ * missed.
+ */
+async function watch(page, name) {
+  const fail = (what) => {
+    const e = `${name}: ${what}`;
+    ctx.jsErrors = ctx.jsErrors || [];
+    if (!ctx.jsErrors.includes(e)) ctx.jsErrors.push(e); // once each: a redraw repeats them
+  };
+  page.on("pageerror", (e) => fail(e.message));
+  page.on("console", (m) => {
+    if (m.type() === "error" && /Content.Security.Policy/i.test(m.text())) fail(m.text());
+  });
+  await page.addInitScript(() =>
+    document.addEventListener("securitypolicyviolation", (e) =>
+      console.error(`Content-Security-Policy violation: ${e.violatedDirective} ${e.blockedURI}`),
+    ),
+  );
+}
+
 test("lobby: two players sign up on phone screens, one adds a device", async () => {
   ctx.aliceId = await signUp(ctx.alice, ctx.base, "Alice");
   ctx.bobId = await signUp(ctx.bob, ctx.base, "Bob");
@@ -192,7 +217,16 @@ test("lobby: two players sign up on phone screens, one adds a device", async () 
   const phone = await ctx.browser.newContext({ viewport: PHONE });
   try {
     const p = await phone.newPage();
-    await p.goto(ctx.base + "/");
+    await watch(p, "alice's second device");
+    const res = await p.goto(ctx.base + "/");
+    const hs = res ? await res.allHeaders() : {};
+    check(
+      /script-src 'self'/.test(hs["content-security-policy"] || "") &&
+        /frame-ancestors 'none'/.test(hs["content-security-policy"]) &&
+        hs["x-content-type-options"] === "nosniff" &&
+        hs["x-frame-options"] === "DENY",
+      `/ without its security headers: ${JSON.stringify(hs)}`,
+    );
     await p.getByText("I have a token from another device").click();
     await p.getByLabel("Player token").fill(token);
     await p.getByRole("button", { name: "Use this token" }).click();
@@ -400,9 +434,7 @@ async function main() {
     const c = await browser.newContext({ viewport: PHONE, locale: "en-US" });
     const page = await c.newPage();
     page.__name = name;
-    page.on("pageerror", (e) => {
-      ctx.jsErrors = (ctx.jsErrors || []).concat(`${name}: ${e.message}`);
-    });
+    await watch(page, name);
     ctx[name] = page;
     pages.push(page);
   }
