@@ -142,8 +142,29 @@ def streams_past_max_conns_leave_room(binary):
         # it those whose request waits longest, are closed unanswered
         # (None), as the connection table does; the others are refused.
         ok = statuses.count(200)
-        check(ok == 32, "streams accepted: %d of 70 (%r)" % (ok, statuses))
         check(all(st in (200, 503, None) for st in statuses), "statuses %r" % statuses)
+        check(0 < ok <= 32, "streams accepted: %d of 70 (%r)" % (ok, statuses))
+        # On a loaded machine the table may also close a connection whose
+        # request the server had not read yet (None, not a 200): open
+        # more, one at a time, until the budget refuses.  It refuses
+        # exactly at half of --max-conns.
+        more = []
+        for _ in range(100):
+            if ok + len(more) > 32:
+                break
+            sock = open_get(s.port, path)
+            head = read_head(sock, timeout=10)
+            if head is None:
+                sock.close()
+                continue
+            if head[0] != 200:
+                check(head[0] == 503, "past the budget: %r" % (head,))
+                sock.close()
+                break
+            more.append(sock)
+        check(ok + len(more) == 32, "streams accepted: %d of 70, then %d more (%r)"
+              % (ok, len(more), statuses))
+        socks += more
         quick(s, "/healthz", "healthz with 32 streams and 38 refused")
         quick(s, "/v1/games/%s" % gid, "a game view")
         create(s)
