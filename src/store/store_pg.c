@@ -55,7 +55,8 @@
 	"(SELECT coalesce(json_agg(json_build_object('seat', b.seat, 'bot', "  \
 	"b.bot::json) ORDER BY b.seat), '[]') FROM seats b "                   \
 	"WHERE b.game_key = key AND b.bot IS NOT NULL), clock, clock_state, "  \
-	"deadline_ms, seats_version, seed_format, secret, salt, imported"
+	"deadline_ms, seats_version, seed_format, secret, salt, imported, "    \
+	"coalesce(creator_player, 0), coalesce(creator_addr, '')"
 
 /* store_sqlite.c's PLAYERS_JSON. */
 #define PG_PLAYERS_JSON(gk)                                                    \
