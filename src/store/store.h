@@ -689,11 +689,13 @@ int store_tokens_each(struct store *s, int64_t player_key, store_token_fn fn,
  * BD_ENOTFOUND if the player holds no such token (or it was revoked). */
 int store_token_revoke(struct store *s, int64_t player_key, const char *id);
 
-/* Cancels waiting game `key` for player `player_key`, who must be its
- * creator: from the commit on it is as an expired waiting game
- * (store_config.waiting_expire_ms).  BD_ENOTFOUND (no such game, or gone
- * already), BD_EFORBIDDEN (not its creator), BD_ESTARTED (it is no longer
- * waiting). */
+/* Cancels game `key` for player `player_key`, who must be its creator,
+ * while it waits or once it started but nobody moved yet (a seat taken by
+ * someone who never moves must not hold the game): from the commit on it
+ * is as an expired waiting game (store_config.waiting_expire_ms), takes no
+ * move (store_move_append: BD_ENOTFOUND) and has no deadline.
+ * BD_ENOTFOUND (no such game, or gone already), BD_EFORBIDDEN (not its
+ * creator), BD_ESTARTED (someone moved). */
 int store_game_cancel(struct store *s, int64_t key, int64_t player_key);
 
 /* Opens seat `seat` of waiting game `key` again, if it is still held by

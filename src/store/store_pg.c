@@ -119,7 +119,8 @@ static const char *const pg_sql[ST_COUNT] = {
     [ST_BEGIN] = "BEGIN",
     /* Locks the game's row until the batch commits: a racing append on
      * another node waits, then reads the seq the winner wrote. */
-    [ST_GAME_SEQ] = "SELECT seq FROM games WHERE key = ?1 FOR UPDATE",
+    [ST_GAME_SEQ] = "SELECT seq FROM games WHERE key = ?1 "
+                    "AND cancelled_ms IS NULL FOR UPDATE",
     [ST_GAME_GET] = "SELECT " PG_GAME_COLS " FROM games WHERE id = ?1 "
                     "AND " VISIBLE("", "?2"),
     [ST_GAME_BY_KEY] = "SELECT " PG_GAME_COLS " FROM games WHERE key = ?1",

@@ -121,7 +121,9 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_GAME_BY_KEY] = "SELECT " GAME_COLS " FROM games WHERE key = ?1",
     [ST_SEAT_FIND] = "SELECT seat FROM seats "
                      "WHERE game_key = ?1 AND token_hash = ?2",
-    [ST_GAME_SEQ] = "SELECT seq FROM games WHERE key = ?1",
+    /* A cancelled game takes no move (store_game_cancel) */
+    [ST_GAME_SEQ] = "SELECT seq FROM games WHERE key = ?1 "
+                    "AND cancelled_ms IS NULL",
     [ST_MOVE_INSERT] = "INSERT INTO moves (game_key, seq, seat, action, "
                        "created_ms, reason, state_hash) "
                        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -403,10 +405,17 @@ static const char *const stmt_sql[ST_COUNT] = {
                         "WHERE player_key = ?1 AND id = ?2 "
                         "AND revoked_ms IS NULL",
     [ST_GAME_LOBBY] = "SELECT status = 'waiting', "
-                      "coalesce(creator_player, 0) FROM games "
+                      "coalesce(creator_player, 0), "
+                      "status = 'active' AND seq = 0 FROM games "
                       "WHERE key = ?1 AND " VISIBLE("", "?2"),
-    [ST_GAME_CANCEL] = "UPDATE games SET cancelled_ms = ?2 WHERE key = ?1 "
-                       "AND status = 'waiting' AND cancelled_ms IS NULL",
+    /* A game that started but where nobody moved is cancelled as a
+     * waiting one: back to 'waiting' (so it is gone everywhere, as
+     * VISIBLE says), with nobody to act and no deadline to apply. */
+    [ST_GAME_CANCEL] = "UPDATE games SET cancelled_ms = ?2, "
+                       "status = 'waiting', to_act = 0, "
+                       "deadline_ms = NULL, soon_ms = NULL WHERE key = ?1 "
+                       "AND cancelled_ms IS NULL AND (status = 'waiting' "
+                       "OR (status = 'active' AND seq = 0))",
     /* ?1 game, ?2 seat, ?3 player (0: none), ?4 token hash (or NULL);
      * a seat reserved for its holder stays reserved (`invited` kept) */
     [ST_SEAT_LEAVE] = "UPDATE seats SET open = 1, token_hash = NULL, "
