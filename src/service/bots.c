@@ -242,7 +242,7 @@ static struct bot_job take(struct svc_bots *b)
 	        (b->len - i - 1) * sizeof *b->jobs);
 	b->len--;
 	if (b->nserved == b->cap)
-		b->nserved = 0; /* cannot happen: at most one per queued game */
+		b->nserved = 0; /* new owners kept coming all round: a new one */
 	b->served[b->nserved++] = j.owner;
 	return j;
 }

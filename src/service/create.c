@@ -366,6 +366,7 @@ int service_create(struct service *svc, const json_t *body, const char *token,
 		          "server allows; wait for one of them to finish");
 	if (rc == 0 && (!idem || !idem->replayed))
 		engine_cache_put(svc->cache, key, g);
+	row.key = key; /* for svc__bot_owner */
 	/* A game with no open seat starts now: its bots may act first. */
 	if (rc == 0 && (!idem || !idem->replayed) &&
 	    !has_open_seat(plan, c.seats) &&
