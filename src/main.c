@@ -62,6 +62,9 @@
  *                                            in the outbox (1 s-1 year)
  *   --bot-workers N  BOARDD_BOT_WORKERS  cores  threads that play bot
  *                                            seats and timeouts (1-64)
+ *   --bot-games-per-player N  BOARDD_BOT_GAMES_PER_PLAYER  3 (0: none)
+ *                                            games of bots only one
+ *                                            player runs at once
  *   --write-workers N  BOARDD_WRITE_WORKERS  64  threads that run write
  *                                            requests while their
  *                                            connection is suspended, so
@@ -122,6 +125,7 @@ struct config {
 	long rate_table;
 	long conns_addr; /* -1: default */
 	long waiting_player, waiting_addr, waiting_expiry;
+	long bot_games; /* games of bots only a player runs at once, 0: any */
 	const char *rates[MAX_REPEATS + 1];   /* --rate-limit values */
 	const char *proxies[MAX_REPEATS + 1]; /* --trusted-proxy values */
 	int n_rates, n_proxies;
@@ -236,6 +240,9 @@ static void usage(FILE *f)
 	    "  --bot-workers N  threads that play bot seats and timeouts"
 	    " (default: cores,\n"
 	    "                 1-64)\n"
+	    "  --bot-games-per-player N  games of bots only one player may"
+	    " run at once\n"
+	    "                 (default 3; 0: no cap)\n"
 	    "  --write-workers N  threads that run writes while their"
 	    " connection waits for\n"
 	    "                 the group commit (default 64, 0-256; 0: on"
@@ -259,6 +266,7 @@ static void usage(FILE *f)
 	    " BOARDD_WAITING_PER_ADDR BOARDD_WAITING_EXPIRY BOARDD_WRITE_WAIT"
 	    " BOARDD_BOT_MS BOARDD_CLOCK_MIN_SECONDS BOARDD_SECRET_KEY"
 	    " BOARDD_EVENT_RETENTION BOARDD_BOT_WORKERS"
+	    " BOARDD_BOT_GAMES_PER_PLAYER"
 	    " BOARDD_WRITE_WORKERS BOARDD_LOG_FORMAT BOARDD_METRICS"
 	    " BOARDD_CACHE_GAMES BOARDD_TICKET_SECONDS"
 	    " BOARDD_WEBHOOK_ALLOW_PRIVATE BOARDD_WEBHOOK_RETRY_MS"
@@ -317,6 +325,7 @@ static int takes_value(const char *a)
 	                                   "--secret-key",
 	                                   "--event-retention",
 	                                   "--bot-workers",
+	                                   "--bot-games-per-player",
 	                                   "--write-workers",
 	                                   "--log-format",
 	                                   "--metrics"};
@@ -347,6 +356,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 	const char *rate_table = env_or("BOARDD_RATE_TABLE", "32768");
 	const char *waiting_player = env_or("BOARDD_WAITING_PER_PLAYER", "10");
 	const char *waiting_addr = env_or("BOARDD_WAITING_PER_ADDR", "30");
+	const char *bot_games = env_or("BOARDD_BOT_GAMES_PER_PLAYER", "3");
 	const char *waiting_expiry = env_or("BOARDD_WAITING_EXPIRY", "259200");
 	const char *env_rate = env_or("BOARDD_RATE_LIMIT", NULL);
 	const char *env_proxy = env_or("BOARDD_TRUSTED_PROXY", NULL);
@@ -445,6 +455,8 @@ static int parse_args(int argc, char **argv, struct config *c)
 			rate_table = v;
 		else if (strcmp(a, "--waiting-per-player") == 0)
 			waiting_player = v;
+		else if (strcmp(a, "--bot-games-per-player") == 0)
+			bot_games = v;
 		else if (strcmp(a, "--waiting-per-addr") == 0)
 			waiting_addr = v;
 		else if (strcmp(a, "--waiting-expiry") == 0)
@@ -491,6 +503,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 	        0 ||
 	    parse_long(waiting_player, 0, 1000000, &c->waiting_player) < 0 ||
 	    parse_long(waiting_addr, 0, 1000000, &c->waiting_addr) < 0 ||
+	    parse_long(bot_games, 0, 1000000, &c->bot_games) < 0 ||
 	    parse_long(waiting_expiry, 0, 100L * 365 * 86400,
 	               &c->waiting_expiry) < 0 ||
 	    parse_long(bot_ms, 1, 60000, &c->bot_ms) < 0 ||
@@ -667,6 +680,7 @@ int main(int argc, char **argv)
 	    .busy_timeout_ms = (int)c.write_wait,
 	    .waiting_per_player = (unsigned)c.waiting_player,
 	    .waiting_per_addr = (unsigned)c.waiting_addr,
+	    .bot_games_per_player = (unsigned)c.bot_games,
 	    .waiting_expire_ms = (int64_t)c.waiting_expiry * 1000,
 	    .exclusive = 1};
 	int opened = store_open(&sc, &st, err, sizeof err);

@@ -50,6 +50,8 @@ enum bd_err {
 	BD_ENOTFINISHED = -33, /* the game has not ended: no record yet: 409 */
 	BD_EBADRECORD = -34, /* a record that does not check (docs/records.md):
 	                        422, naming the first move that fails */
+	BD_EBOTGAMES = -35,  /* the player already runs as many games of bots
+	                        only as allowed (--bot-games-per-player): 429 */
 };
 
 /* Longest human-readable detail an error carries, including the NUL. */

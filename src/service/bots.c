@@ -1,7 +1,9 @@
 /* bots.c: the bot workers, which play the seats bots hold (bot.h).
  *
- * A pool of threads (service_bots_start's `workers`) and one bounded
- * queue of game keys.  A key is queued when a
+ * A pool of threads (service_bots_start's `workers`) and two bounded
+ * queues of game keys: the games whose clock deadline passed (`due`,
+ * filled by the clock pass below) and the games where a bot is to act
+ * (`jobs`).  A key is queued in `jobs` when a
  * committed move, a join or a creation leaves a bot seat to act
  * (svc__bots_wake); a worker takes it, loads the game, lets the bot choose for
  * the lowest such seat and posts the choice as svc__move_as does for any client
@@ -11,6 +13,19 @@
  * never runs a bot.  After each
  * move the game goes to the back of the queue if a bot is still to act, so
  * bot-vs-bot games share the workers.
+ *
+ * Fair shares.  Each queued game carries its owner (svc__bot_owner: the
+ * player who created it, else the address that did), and the workers
+ * take the owners in turn, not the games: a worker takes the oldest game
+ * of an owner not yet served in this round; once every owner with a game
+ * queued was served, a new round begins.  So one owner's many games (a
+ * player's bot-only games, capped by --bot-games-per-player, or many
+ * bot-vs-bot games an address created) delay another owner's next
+ * decision by at most the decisions the workers are making (one each,
+ * at most --bot-ms), and with k owners waiting each gets 1/k of the
+ * workers.  The games whose deadline passed go before every bot decision
+ * (`due` is taken first): a timeout waits for a free worker only, never
+ * behind queued bot decisions.
  *
  * No game is played by two workers at once: each worker claims the key
  * it took (`playing`); a worker that takes a key another one holds drops
@@ -73,7 +88,14 @@ struct bot_worker {
 	struct svc_bots *b;
 	pthread_t thread;
 	int64_t playing; /* the game it plays, 0: none; under b->mu */
+	int64_t owner;   /* svc__bot_owner of `playing`; under mu */
 	int again;       /* 1: queue `playing` again when done; under mu */
+};
+
+/* A game queued for a bot decision, and whose share it takes. */
+struct bot_job {
+	int64_t key;   /* the game */
+	int64_t owner; /* svc__bot_owner of it */
 };
 
 struct svc_bots {
@@ -84,8 +106,15 @@ struct svc_bots {
 	pthread_mutex_t mu; /* guards everything below and each worker's
 	                       playing and again */
 	pthread_cond_t wake;
-	int64_t *queue; /* a ring of game keys, each at most once */
-	size_t cap, head, len;
+	struct bot_job *jobs; /* games a bot is to act in, oldest first, each
+	                         at most once; `cap` slots, `len` used */
+	size_t cap, len;
+	int64_t *due;  /* games whose deadline passed, taken before `jobs`,
+	                  oldest first, each at most once; `cap` slots */
+	size_t ndue;   /* used slots of due */
+	int64_t *served; /* the owners served in this round (fair shares,
+	                    above); `cap` slots */
+	size_t nserved;  /* used slots of served; 0 begins a round */
 	int rescan;         /* 1: scan the store once the queue is empty */
 	int64_t scan_after; /* the scan pass's cursor: keys above it are
 	                       next; 0: the next page starts a pass */
@@ -112,23 +141,52 @@ size_t svc__bots_queued(struct service *svc)
 	if (!b)
 		return 0;
 	pthread_mutex_lock(&b->mu);
-	size_t n = b->len;
+	size_t n = b->len + b->ndue;
 	pthread_mutex_unlock(&b->mu);
 	return n;
 }
 
-/* 1 if key is queued.  Under b->mu. */
+/* The key that makes an address an owner (svc__bot_owner): random per
+ * run, so nobody can pick an address whose owner is another's. */
+static unsigned char owner_key[crypto_shorthash_KEYBYTES];
+static pthread_once_t owner_key_once = PTHREAD_ONCE_INIT;
+
+static void owner_key_init(void)
+{
+	randombytes_buf(owner_key, sizeof owner_key);
+}
+
+int64_t svc__bot_owner(const struct store_game *row)
+{
+	const char *addr =
+	    row->creator_from[0] ? row->creator_from : row->creator_addr;
+	if (row->creator_key > 0)
+		return row->creator_key;
+	if (!addr || !addr[0])
+		return -row->key; /* the game itself */
+	unsigned char h[crypto_shorthash_BYTES];
+	uint64_t v = 0;
+	pthread_once(&owner_key_once, owner_key_init);
+	crypto_shorthash(h, (const unsigned char *)addr, strlen(addr),
+	                 owner_key);
+	for (size_t i = 0; i < sizeof h && i < sizeof v; i++)
+		v = v << 8 | h[i];
+	/* From INT64_MIN up: apart from players (> 0) and games (-key) */
+	return INT64_MIN + (int64_t)(v >> 2);
+}
+
+/* 1 if key is in jobs.  Under b->mu. */
 static int queued(const struct svc_bots *b, int64_t key)
 {
 	for (size_t i = 0; i < b->len; i++)
-		if (b->queue[(b->head + i) % b->cap] == key)
+		if (b->jobs[i].key == key)
 			return 1;
 	return 0;
 }
 
-/* Queues key unless it is there; a full queue asks for a rescan.  Under
- * b->mu. */
-static void push(struct svc_bots *b, int64_t key)
+/* Queues key (of `owner`) unless it is there; a full queue asks for a
+ * rescan.  Under b->mu. */
+static void push(struct svc_bots *b, int64_t key, int64_t owner)
 {
 	if (queued(b, key))
 		return;
@@ -137,18 +195,66 @@ static void push(struct svc_bots *b, int64_t key)
 		b->dropped = 1;
 		return;
 	}
-	b->queue[(b->head + b->len) % b->cap] = key;
-	b->len++;
+	b->jobs[b->len++] = (struct bot_job){key, owner};
 }
 
-void svc__bots_wake(struct service *svc, int64_t key)
+/* Queues key in due unless it is there (the clock pass leaves room).
+ * Under b->mu. */
+static void push_due(struct svc_bots *b, int64_t key)
+{
+	for (size_t i = 0; i < b->ndue; i++)
+		if (b->due[i] == key)
+			return;
+	if (b->ndue < b->cap)
+		b->due[b->ndue++] = key;
+}
+
+/* 1 if owner was served in this round.  Under b->mu. */
+static int served(const struct svc_bots *b, int64_t owner)
+{
+	for (size_t i = 0; i < b->nserved; i++)
+		if (b->served[i] == owner)
+			return 1;
+	return 0;
+}
+
+/* Takes the next game to play (b->ndue + b->len > 0): the oldest due
+ * one, else the oldest one of an owner not served in this round (a new
+ * round begins when every queued game's owner was).  Under b->mu. */
+static struct bot_job take(struct svc_bots *b)
+{
+	struct bot_job j;
+	if (b->ndue) {
+		j = (struct bot_job){b->due[0], 0};
+		memmove(b->due, b->due + 1, --b->ndue * sizeof *b->due);
+		j.owner = -j.key; /* not known here: the game itself */
+		return j;
+	}
+	size_t i = 0;
+	while (i < b->len && served(b, b->jobs[i].owner))
+		i++;
+	if (i == b->len) { /* a new round */
+		b->nserved = 0;
+		i = 0;
+	}
+	j = b->jobs[i];
+	memmove(b->jobs + i, b->jobs + i + 1,
+	        (b->len - i - 1) * sizeof *b->jobs);
+	b->len--;
+	if (b->nserved == b->cap)
+		b->nserved = 0; /* new owners kept coming all round: a new one */
+	b->served[b->nserved++] = j.owner;
+	return j;
+}
+
+void svc__bots_wake(struct service *svc, int64_t key, int64_t owner)
 {
 	struct svc_bots *b = svc->bots;
 	if (!b)
 		return;
 	pthread_mutex_lock(&b->mu);
 	if (!b->stopping) {
-		push(b, key);
+		push(b, key, owner);
 		pthread_cond_signal(&b->wake);
 	}
 	pthread_mutex_unlock(&b->mu);
@@ -339,10 +445,10 @@ static int64_t bots_lease_ms(const struct svc_bots *b)
 	return cap + 5000;
 }
 
-/* Plays one bot move of game `key` (svc__move_as queues the game again
- * when a bot is still to act), retrying lost races and a busy store a few
- * times before it queues the game again. */
-static void play(struct svc_bots *b, int64_t key)
+/* Plays one bot move of game `key` of `owner` (svc__move_as queues the
+ * game again when a bot is still to act), retrying lost races and a busy
+ * store a few times before it queues the game again. */
+static void play(struct svc_bots *b, int64_t key, int64_t owner)
 {
 	if (is_stopped(b, key))
 		return;
@@ -374,7 +480,7 @@ static void play(struct svc_bots *b, int64_t key)
 	if (rc == BD_ESTALE || rc == BD_EBUSY) {
 		/* Lost every race (people keep moving, or the store is
 		 * busy): not a failure; back of the queue. */
-		svc__bots_wake(b->svc, key);
+		svc__bots_wake(b->svc, key, owner);
 		return;
 	}
 	if (rc == BD_ENOSPACE) {
@@ -382,7 +488,7 @@ static void play(struct svc_bots *b, int64_t key)
 		 * move is tried again a second later, not given up until a
 		 * restart.  The pause keeps the worker from spinning. */
 		sleep(1);
-		svc__bots_wake(b->svc, key);
+		svc__bots_wake(b->svc, key, owner);
 		return;
 	}
 	log_error("boardd",
@@ -435,8 +541,10 @@ static void scan(struct svc_bots *b, struct scan_ctx *x)
 		return;
 	}
 	pthread_mutex_lock(&b->mu);
+	/* Each its own owner until its first move here re-queues it under
+	 * its creator's (svc__move_as). */
 	for (int i = 0; i < x->n; i++)
-		push(b, x->keys[i]);
+		push(b, x->keys[i], -x->keys[i]);
 	if (x->n == room) { /* a full page: more may follow */
 		b->scan_after = x->keys[x->n - 1];
 	} else { /* the pass is over */
@@ -446,13 +554,13 @@ static void scan(struct svc_bots *b, struct scan_ctx *x)
 	pthread_mutex_unlock(&b->mu);
 }
 
-/* The clock pass: queues the games whose deadline passed (as many as
- * the queue has room for, earliest first), then learns the next
+/* The clock pass: queues in `due` the games whose deadline passed (as
+ * many as it has room for, earliest first), then learns the next
  * deadline.  Called without b->mu. */
 static void clock_pass(struct svc_bots *b, struct scan_ctx *x)
 {
 	pthread_mutex_lock(&b->mu);
-	size_t free_slots = b->cap - b->len;
+	size_t free_slots = b->cap - b->ndue;
 	int room = free_slots > BOTS_PAGE ? BOTS_PAGE : (int)free_slots;
 	b->due_ms = 0; /* wake-ups from now on lower it again */
 	b->due_scan = 0;
@@ -474,7 +582,7 @@ static void clock_pass(struct svc_bots *b, struct scan_ctx *x)
 	}
 	pthread_mutex_lock(&b->mu);
 	for (int i = 0; i < x->n; i++)
-		push(b, x->keys[i]);
+		push_due(b, x->keys[i]);
 	if (room <= 0 || x->n == room)
 		b->due_scan = 1; /* more may be due: once there is room */
 	if (next && (!b->due_ms || next < b->due_ms))
@@ -483,14 +591,14 @@ static void clock_pass(struct svc_bots *b, struct scan_ctx *x)
 }
 
 /* 1 if the clock pass should run now: a deadline passed (or a page was
- * full), and the queue is empty or the last pass was a second ago (the
+ * full), and `due` is empty or the last pass was a second ago (the
  * games a pass queued are still due until played: passing again at once
- * would find the same ones; bot-vs-bot games may keep the queue busy,
- * and must not starve the clocks).  Under b->mu. */
+ * would find the same ones).  Queued bot decisions never hold it back:
+ * it runs as soon as a worker is free.  Under b->mu. */
 static int clock_due(const struct svc_bots *b)
 {
 	int64_t now = svc__now_ms();
-	if (b->len == b->cap || (b->len && now - b->pass_ms < 1000))
+	if (b->ndue == b->cap || (b->ndue && now - b->pass_ms < 1000))
 		return 0;
 	return b->due_scan || (b->due_ms && b->due_ms <= now);
 }
@@ -561,30 +669,30 @@ static void *worker_main(void *arg)
 			pass(b, x, 1);
 			continue;
 		}
-		if (x && !b->passing && b->len == 0 && b->rescan) {
+		if (x && !b->passing && b->len == 0 && b->ndue == 0 &&
+		    b->rescan) {
 			pass(b, x, 0);
 			continue;
 		}
-		if (b->len == 0) {
+		if (b->len == 0 && b->ndue == 0) {
 			wait_wake(b);
 			continue;
 		}
-		int64_t key = b->queue[b->head];
-		b->head = (b->head + 1) % b->cap;
-		b->len--;
-		struct bot_worker *other = holder(b, key);
+		struct bot_job j = take(b);
+		struct bot_worker *other = holder(b, j.key);
 		if (other) { /* never two at once: its holder goes again */
 			other->again = 1;
 			continue;
 		}
-		w->playing = key;
+		w->playing = j.key;
+		w->owner = j.owner;
 		pthread_mutex_unlock(&b->mu);
-		play(b, key);
+		play(b, j.key, j.owner);
 		pthread_mutex_lock(&b->mu);
 		w->playing = 0;
 		if (w->again) {
 			w->again = 0;
-			push(b, key);
+			push(b, j.key, w->owner);
 			pthread_cond_signal(&b->wake);
 		}
 	}
@@ -593,32 +701,48 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
+/* Frees b's queues and b. */
+static void bots_free(struct svc_bots *b)
+{
+	free(b->jobs);
+	free(b->due);
+	free(b->served);
+	free(b);
+}
+
 int service_bots_start(struct service *svc, unsigned max_ms, size_t queue,
                        int workers)
 {
 	if (svc->bots)
 		return 0;
 	struct svc_bots *b = calloc(1, sizeof *b);
-	if (b)
-		b->queue = calloc(queue ? queue : 1, sizeof *b->queue);
-	if (!b || !b->queue) {
+	size_t cap = queue ? queue : 1;
+	if (b) {
+		b->jobs = calloc(cap, sizeof *b->jobs);
+		b->due = calloc(cap, sizeof *b->due);
+		b->served = calloc(cap, sizeof *b->served);
+	}
+	if (!b || !b->jobs || !b->due || !b->served) {
+		if (b) {
+			free(b->jobs);
+			free(b->due);
+			free(b->served);
+		}
 		free(b);
 		return BD_ENOMEM;
 	}
 	b->svc = svc;
 	b->max_ms = max_ms;
-	b->cap = queue ? queue : 1;
+	b->cap = cap;
 	b->rescan = 1;   /* bot turns left pending by the last run */
 	b->due_scan = 1; /* deadlines that passed while the server was down */
 	if (pthread_mutex_init(&b->mu, NULL) != 0) {
-		free(b->queue);
-		free(b);
+		bots_free(b);
 		return BD_EINTERNAL;
 	}
 	if (pthread_cond_init(&b->wake, NULL) != 0) {
 		pthread_mutex_destroy(&b->mu);
-		free(b->queue);
-		free(b);
+		bots_free(b);
 		return BD_EINTERNAL;
 	}
 	/* Published before the threads run, so no wake-up is missed. */
@@ -641,8 +765,7 @@ int service_bots_start(struct service *svc, unsigned max_ms, size_t queue,
 		svc->bots = NULL;
 		pthread_cond_destroy(&b->wake);
 		pthread_mutex_destroy(&b->mu);
-		free(b->queue);
-		free(b);
+		bots_free(b);
 		return BD_EINTERNAL;
 	}
 	return 0;
@@ -663,6 +786,5 @@ void service_bots_stop(struct service *svc)
 	svc->bots = NULL;
 	pthread_cond_destroy(&b->wake);
 	pthread_mutex_destroy(&b->mu);
-	free(b->queue);
-	free(b);
+	bots_free(b);
 }

@@ -276,8 +276,9 @@ static void plans_release(struct seat_plan *plan, int seats)
 		json_decref(plan[s].bot);
 }
 
-/* The player whose token created a game, for the caps on waiting games:
- * its key, or 0 (no token, a seat token, or not found). */
+/* The player whose token created a game, for the caps on waiting games
+ * and games of bots only and the bot workers' shares: its key, or 0 (no
+ * token, a seat token, or not found). */
 static int64_t creator_of(struct service *svc, const char *token)
 {
 	struct store_player p;
@@ -336,8 +337,22 @@ int service_create(struct service *svc, const json_t *body, const char *token,
 	if (rc == 0)
 		rc = svc__clock_parse(c.clock, c.on_timeout, svc->clock_min_s,
 		                      &row.clock, err);
-	if (rc == 0 && has_open_seat(plan, c.seats))
+	if (rc == 0)
 		row.creator_key = creator_of(svc, token);
+	/* A game of bots only plays itself on the server's CPU: it needs a
+	 * player, and counts against that player's cap (the store's
+	 * bot_games_per_player). */
+	if (rc == 0 && bot_seats(plan, c.seats) == (1u << c.seats) - 1 &&
+	    !row.creator_key) {
+		struct store_player p;
+		rc = token ? svc__player_of(svc, token, &p, err)
+		           : svc__fail(err, BD_EUNAUTHORIZED,
+		                       "a game of bots only needs a player: "
+		                       "send a player's bearer token (POST "
+		                       "/v1/players gives one)");
+		if (rc == 0)
+			row.creator_key = p.key;
+	}
 	if (rc == 0)
 		rc = insert_game(svc, &row, plan, idem, &key, out, err);
 	if (rc == BD_ELIMIT)
@@ -345,13 +360,18 @@ int service_create(struct service *svc, const json_t *body, const char *token,
 		          "you (your player, or your address) have as many "
 		          "games waiting for players as allowed; fill or wait "
 		          "out one of them first");
+	if (rc == BD_EBOTGAMES)
+		svc__fail(err, rc,
+		          "you already run as many games of bots only as this "
+		          "server allows; wait for one of them to finish");
 	if (rc == 0 && (!idem || !idem->replayed))
 		engine_cache_put(svc->cache, key, g);
+	row.key = key; /* for svc__bot_owner */
 	/* A game with no open seat starts now: its bots may act first. */
 	if (rc == 0 && (!idem || !idem->replayed) &&
 	    !has_open_seat(plan, c.seats) &&
 	    (bot_seats(plan, c.seats) & row.to_act))
-		svc__bots_wake(svc, key);
+		svc__bots_wake(svc, key, svc__bot_owner(&row));
 	if (rc == 0 && row.clock && !has_open_seat(plan, c.seats))
 		svc__clock_wake(svc, svc__now_ms());
 	plans_release(plan, c.seats);

@@ -126,9 +126,19 @@ int svc__move_as(struct service *svc, struct loaded *l, int seat,
 /* ---- bot seats (bots.c) ---- */
 
 /* Tells the bot worker (if it runs) that game `key` may have a bot seat
- * to act.  Never blocks on the worker's decisions: when its bounded queue
- * is full the worker rescans the store for such games instead. */
-void svc__bots_wake(struct service *svc, int64_t key);
+ * to act; `owner` (svc__bot_owner of its row) is whose share of the
+ * workers' time its decisions take.  Never blocks on the worker's
+ * decisions: when its bounded queue is full the worker rescans the store
+ * for such games instead. */
+void svc__bots_wake(struct service *svc, int64_t key, int64_t owner);
+
+/* Whose share of the bot workers' time the decisions of game `row`
+ * (borrowed) take: its creating player (row->creator_key > 0), else the
+ * address that created it (row->creator_from, or creator_addr while it is
+ * being created: a keyed hash, negative), else the game itself (-key, a
+ * game created before sql/0018).  The workers take their games owner by
+ * owner in turn (bots.c). */
+int64_t svc__bot_owner(const struct store_game *row);
 
 /* The bot spec of `seat` in a row's bots JSON text (store_game.bots).
  * 0, or BD_ENOTFOUND (no bot holds that seat) or BD_EINTERNAL (the stored

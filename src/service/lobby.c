@@ -226,8 +226,8 @@ int service_game_cancel(struct service *svc, const char *id, const char *token,
 		                 "cancel it");
 	if (rc == BD_ESTARTED)
 		return svc__fail(err, rc,
-		                 "this game has started: it can no longer be "
-		                 "cancelled (resign instead)");
+		                 "a move was made in this game: it can no "
+		                 "longer be cancelled (resign instead)");
 	if (rc == 0)
 		svc__moved(svc, key, seq); /* its long-polls answer: 404 */
 	return rc;

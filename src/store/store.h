@@ -90,6 +90,7 @@
 #define STORE_ID_LEN         16 /* public game ids: 16 lowercase hex chars */
 #define STORE_TOKEN_HASH_LEN 32 /* SHA-256 of a bearer token */
 #define STORE_BOT_LEN        64 /* a bot seat's spec text, with its NUL */
+#define STORE_ADDR_LEN       48 /* a client address's text (games.creator_addr) */
 
 struct store;
 
@@ -104,6 +105,11 @@ struct store_config {
 	 * store_game.creator_key / creator_addr set is refused (BD_ELIMIT)
 	 * when that creator already has this many waiting; 0: no cap. */
 	unsigned waiting_per_player, waiting_per_addr;
+	/* Games of bots only (every seat a bot) that are being played: a
+	 * new one created with store_game.creator_key set is refused
+	 * (BD_EBOTGAMES) when that player already runs this many; 0: no
+	 * cap. */
+	unsigned bot_games_per_player;
 	/* A waiting game nobody touched (created, or a seat taken) for this
 	 * long is expired: store_game_get answers BD_ENOTFOUND, listings
 	 * skip it, store_seat_claim answers BD_ENOTFOUND, and it counts for
@@ -308,8 +314,12 @@ struct store_game {
 	int invitation; /* read back by store_player_games_each: 1 when the
 	                   player's seat is an open seat reserved for them
 	                   (an invitation), 0 when they hold it */
-	/* Written by store_game_create only (not read back): */
-	int64_t creator_key;      /* the creating player, or 0 */
+	/* Written by store_game_create, and read back (0 and "" for a game
+	 * created before sql/0018, or one whose creator was not written) */
+	int64_t creator_key; /* the creating player, or 0 */
+	char creator_from[STORE_ADDR_LEN + 1]; /* read back: the creating
+	                                          client's address, or "" */
+	/* Written by store_game_create only (read back in creator_from): */
 	const char *creator_addr; /* the creating client's address
 	                             (limits.h's text), borrowed, or NULL */
 };
@@ -348,7 +358,10 @@ struct store_seat {
  * On success *key_out receives the new row id.  BD_ECONFLICT if g->id is
  * taken (pick another); BD_EREPLAY if idem's scope is already recorded;
  * BD_ELIMIT if the game would wait for players and its creator already
- * holds store_config's cap of waiting games. */
+ * holds store_config's cap of waiting games; BD_EBOTGAMES if every seat
+ * is a bot's and its creator (g->creator_key) already runs
+ * store_config.bot_games_per_player such games.  The creator (player
+ * and address) is recorded for every game, and read back. */
 int store_game_create(struct store *s, const struct store_game *g,
                       const struct store_seat *seats,
                       const struct store_idem *idem, int64_t *key_out);
@@ -676,11 +689,13 @@ int store_tokens_each(struct store *s, int64_t player_key, store_token_fn fn,
  * BD_ENOTFOUND if the player holds no such token (or it was revoked). */
 int store_token_revoke(struct store *s, int64_t player_key, const char *id);
 
-/* Cancels waiting game `key` for player `player_key`, who must be its
- * creator: from the commit on it is as an expired waiting game
- * (store_config.waiting_expire_ms).  BD_ENOTFOUND (no such game, or gone
- * already), BD_EFORBIDDEN (not its creator), BD_ESTARTED (it is no longer
- * waiting). */
+/* Cancels game `key` for player `player_key`, who must be its creator,
+ * while it waits or once it started but nobody moved yet (a seat taken by
+ * someone who never moves must not hold the game): from the commit on it
+ * is as an expired waiting game (store_config.waiting_expire_ms), takes no
+ * move (store_move_append: BD_ENOTFOUND) and has no deadline.
+ * BD_ENOTFOUND (no such game, or gone already), BD_EFORBIDDEN (not its
+ * creator), BD_ESTARTED (someone moved). */
 int store_game_cancel(struct store *s, int64_t key, int64_t player_key);
 
 /* Opens seat `seat` of waiting game `key` again, if it is still held by

@@ -82,6 +82,7 @@ enum stmt {
 	ST_GAME_CREATOR,
 	ST_WAITING_BY_PLAYER,
 	ST_WAITING_BY_ADDR,
+	ST_BOT_GAMES_BY_PLAYER,
 	ST_GAME_JOINABLE,
 	ST_GAME_CLOCK,
 	ST_GAME_SECRET,
@@ -140,7 +141,8 @@ enum stmt {
 	"(SELECT json_group_array(json_object('seat', b.seat, 'bot', "         \
 	"json(b.bot))) FROM seats b WHERE b.game_key = key AND "               \
 	"b.bot IS NOT NULL), clock, clock_state, deadline_ms, seats_version, " \
-	"seed_format, secret, salt, imported"
+	"seed_format, secret, salt, imported, coalesce(creator_player, 0), " \
+	"coalesce(creator_addr, '')"
 
 enum game_col {
 	GC_KEY,
@@ -168,6 +170,8 @@ enum game_col {
 	GC_SECRET,
 	GC_SALT,
 	GC_IMPORTED,
+	GC_CREATOR_KEY,
+	GC_CREATOR_ADDR,
 	GC_COUNT /* the first column after GAME_COLS */
 };
 
@@ -297,6 +301,7 @@ struct store {
 	int64_t waiting_expire_ms; /* store_config's, 0: never */
 	unsigned waiting_per_player;       /* store_config's, 0: no cap */
 	unsigned waiting_per_addr;         /* store_config's, 0: no cap */
+	unsigned bot_games_per_player;     /* store_config's, 0: no cap */
 	uint8_t secret_key[STORE_KEY_LEN]; /* seals webhook secrets */
 	struct conn conns[];               /* the pool: reads */
 };

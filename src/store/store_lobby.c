@@ -220,6 +220,7 @@ struct lobby_row {
 	int found;
 	int waiting;
 	int64_t creator;
+	int unmoved; /* 1: started, and nobody moved yet */
 };
 
 static int read_lobby(const struct row *st, void *ctx)
@@ -228,6 +229,7 @@ static int read_lobby(const struct row *st, void *ctx)
 	r->found = 1;
 	r->waiting = store__col_int(st, 0);
 	r->creator = store__col_i64(st, 1);
+	r->unmoved = store__col_int(st, 2);
 	return 0;
 }
 
@@ -253,7 +255,7 @@ static int cancel_tx(struct conn *c, void *ctx)
 	struct lobby_ctx *x = ctx;
 	struct lobby_row r = {0};
 	int rc = lobby_state(c, x->key, x->cutoff, &r);
-	if (rc == 0 && !r.waiting)
+	if (rc == 0 && !r.waiting && !r.unmoved)
 		rc = BD_ESTARTED;
 	if (rc == 0 && r.creator != x->player_key)
 		rc = BD_EFORBIDDEN;
@@ -261,6 +263,10 @@ static int cancel_tx(struct conn *c, void *ctx)
 		rc = store__run(c, ST_GAME_CANCEL,
 		                ARGS(A_I64(x->key), A_I64(store__now_ms())),
 		                NULL, NULL);
+	/* PostgreSQL: a first move that committed meanwhile (the UPDATE
+	 * waited for its row lock, then found seq 1) */
+	if (rc == 0 && store__changes(c) != 1)
+		rc = BD_ESTARTED;
 	/* No event; its players' and invitees' long-polls wake. */
 	if (rc == 0)
 		rc = store__events_after(c, x->key, &(struct ev_before){0});

@@ -55,7 +55,8 @@
 	"(SELECT coalesce(json_agg(json_build_object('seat', b.seat, 'bot', "  \
 	"b.bot::json) ORDER BY b.seat), '[]') FROM seats b "                   \
 	"WHERE b.game_key = key AND b.bot IS NOT NULL), clock, clock_state, "  \
-	"deadline_ms, seats_version, seed_format, secret, salt, imported"
+	"deadline_ms, seats_version, seed_format, secret, salt, imported, "    \
+	"coalesce(creator_player, 0), coalesce(creator_addr, '')"
 
 /* store_sqlite.c's PLAYERS_JSON. */
 #define PG_PLAYERS_JSON(gk)                                                    \
@@ -118,7 +119,8 @@ static const char *const pg_sql[ST_COUNT] = {
     [ST_BEGIN] = "BEGIN",
     /* Locks the game's row until the batch commits: a racing append on
      * another node waits, then reads the seq the winner wrote. */
-    [ST_GAME_SEQ] = "SELECT seq FROM games WHERE key = ?1 FOR UPDATE",
+    [ST_GAME_SEQ] = "SELECT seq FROM games WHERE key = ?1 "
+                    "AND cancelled_ms IS NULL FOR UPDATE",
     [ST_GAME_GET] = "SELECT " PG_GAME_COLS " FROM games WHERE id = ?1 "
                     "AND " VISIBLE("", "?2"),
     [ST_GAME_BY_KEY] = "SELECT " PG_GAME_COLS " FROM games WHERE key = ?1",

@@ -121,7 +121,9 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_GAME_BY_KEY] = "SELECT " GAME_COLS " FROM games WHERE key = ?1",
     [ST_SEAT_FIND] = "SELECT seat FROM seats "
                      "WHERE game_key = ?1 AND token_hash = ?2",
-    [ST_GAME_SEQ] = "SELECT seq FROM games WHERE key = ?1",
+    /* A cancelled game takes no move (store_game_cancel) */
+    [ST_GAME_SEQ] = "SELECT seq FROM games WHERE key = ?1 "
+                    "AND cancelled_ms IS NULL",
     [ST_MOVE_INSERT] = "INSERT INTO moves (game_key, seq, seat, action, "
                        "created_ms, reason, state_hash) "
                        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -310,6 +312,14 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_WAITING_BY_ADDR] = "SELECT count(*) FROM games WHERE "
                            "creator_addr = ?1 AND status = 'waiting' "
                            "AND updated_ms >= ?2 AND cancelled_ms IS NULL",
+    /* A player's games of bots only being played (sql/0018's index
+     * holds the active games that have a creator); ?2 is unused (the
+     * caps' common shape) */
+    [ST_BOT_GAMES_BY_PLAYER] = "SELECT count(*) FROM games g WHERE "
+                               "creator_player = ?1 AND status = 'active' "
+                               "AND ?2 = ?2 AND NOT EXISTS (SELECT 1 "
+                               "FROM seats s WHERE s.game_key = g.key "
+                               "AND s.bot IS NULL)",
     /* A timed game's first deadline: when it starts (created with no
      * open seat, or its last seat taken), each seat to act has its
      * whole move time and bank (clock_state NULL: nobody moved yet). */
@@ -395,10 +405,17 @@ static const char *const stmt_sql[ST_COUNT] = {
                         "WHERE player_key = ?1 AND id = ?2 "
                         "AND revoked_ms IS NULL",
     [ST_GAME_LOBBY] = "SELECT status = 'waiting', "
-                      "coalesce(creator_player, 0) FROM games "
+                      "coalesce(creator_player, 0), "
+                      "status = 'active' AND seq = 0 FROM games "
                       "WHERE key = ?1 AND " VISIBLE("", "?2"),
-    [ST_GAME_CANCEL] = "UPDATE games SET cancelled_ms = ?2 WHERE key = ?1 "
-                       "AND status = 'waiting' AND cancelled_ms IS NULL",
+    /* A game that started but where nobody moved is cancelled as a
+     * waiting one: back to 'waiting' (so it is gone everywhere, as
+     * VISIBLE says), with nobody to act and no deadline to apply. */
+    [ST_GAME_CANCEL] = "UPDATE games SET cancelled_ms = ?2, "
+                       "status = 'waiting', to_act = 0, "
+                       "deadline_ms = NULL, soon_ms = NULL WHERE key = ?1 "
+                       "AND cancelled_ms IS NULL AND (status = 'waiting' "
+                       "OR (status = 'active' AND seq = 0))",
     /* ?1 game, ?2 seat, ?3 player (0: none), ?4 token hash (or NULL);
      * a seat reserved for its holder stays reserved (`invited` kept) */
     [ST_SEAT_LEAVE] = "UPDATE seats SET open = 1, token_hash = NULL, "
@@ -748,6 +765,10 @@ int store__game_read(const struct row *st, struct store_game *g)
 	g->seats_version = store__col_i64(st, GC_SEATS_VERSION);
 	g->seed_format = store__col_int(st, GC_SEED_FORMAT);
 	g->imported = store__col_int(st, GC_IMPORTED);
+	g->creator_key = store__col_i64(st, GC_CREATOR_KEY);
+	if (rc == 0)
+		rc = store__col_copy(st, GC_CREATOR_ADDR, g->creator_from,
+		                     sizeof g->creator_from);
 	if (store__col_bytes(st, GC_SECRET) == sizeof g->secret &&
 	    store__col_bytes(st, GC_SALT) == sizeof g->salt) {
 		memcpy(g->secret, store__col_blob(st, GC_SECRET),
@@ -1455,6 +1476,7 @@ int store_open(const struct store_config *cfg, struct store **out, char *err,
 	    cfg->waiting_expire_ms > 0 ? cfg->waiting_expire_ms : 0;
 	s->waiting_per_player = cfg->waiting_per_player;
 	s->waiting_per_addr = cfg->waiting_per_addr;
+	s->bot_games_per_player = cfg->bot_games_per_player;
 	if (pool_lock_init(s)) {
 		free(s->path);
 		free(s);
@@ -1566,21 +1588,39 @@ static int under_cap(struct conn *c, enum stmt id, struct arg who, unsigned cap,
 	return rc;
 }
 
+/* 1 if every seat of `seats` (n of them) is a bot's. */
+static int bots_only(const struct store_seat *seats, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!seats[i].bot[0])
+			return 0;
+	return n > 0;
+}
+
 /* Records g's creator on row `key`, refusing (BD_ELIMIT) a waiting game
- * past its creator's caps. */
+ * past its creator's caps, and (BD_EBOTGAMES) a game of bots only
+ * (`bots` 1) past its player's cap of them.  Every game's creator is
+ * written: the bot workers share their time by it (service.h). */
 static int creator_put(struct conn *c, struct store *s,
-                       const struct store_game *g, int64_t key, int open)
+                       const struct store_game *g, int64_t key, int open,
+                       int bots)
 {
 	int64_t cutoff = store__waiting_cutoff(s);
 	int rc = 0;
-	if (!open || (!g->creator_key && !g->creator_addr))
-		return 0; /* only waiting games' creators are counted */
-	if (g->creator_key)
+	if (!g->creator_key && !g->creator_addr)
+		return 0;
+	if (open && g->creator_key)
 		rc = under_cap(c, ST_WAITING_BY_PLAYER, A_I64(g->creator_key),
 		               s->waiting_per_player, cutoff);
-	if (rc == 0 && g->creator_addr)
+	if (rc == 0 && open && g->creator_addr)
 		rc = under_cap(c, ST_WAITING_BY_ADDR, A_TEXT(g->creator_addr),
 		               s->waiting_per_addr, cutoff);
+	if (rc == 0 && bots && g->creator_key) {
+		rc = under_cap(c, ST_BOT_GAMES_BY_PLAYER, A_I64(g->creator_key),
+		               s->bot_games_per_player, cutoff);
+		if (rc == BD_ELIMIT)
+			rc = BD_EBOTGAMES;
+	}
 	if (rc == 0)
 		rc = store__run(c, ST_GAME_CREATOR,
 		                ARGS(A_I64(key), A_I64(g->creator_key),
@@ -1654,9 +1694,11 @@ static int create_tx(struct conn *c, void *ctx)
 		return BD_EINTERNAL;
 	x->key = key.v;
 	/* Counted before its creator is written: the new game is not among
-	 * them, so a creator holds at most `cap` waiting games. */
-	rc = creator_put(c, x->s, g, x->key, open);
-	if (rc == BD_ELIMIT)
+	 * them, so a creator holds at most `cap` waiting games (and runs
+	 * at most `cap` games of bots only; an import is finished). */
+	rc = creator_put(c, x->s, g, x->key, open,
+	                 !x->moves && bots_only(x->seats, g->seats));
+	if (rc == BD_ELIMIT || rc == BD_EBOTGAMES)
 		return rc;
 	for (int seat = 0; seat < g->seats && rc == 0; seat++)
 		rc = seat_insert(c, x->key, &x->seats[seat]);

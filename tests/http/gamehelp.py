@@ -274,3 +274,28 @@ def create_game(s, game, seats, options=None, setup=None):
     r = s.request("POST", "/v1/games", body)
     check(r.status == 201, "create %s/%d: %r" % (game, seats, r))
     return r.json["id"], [x["token"] for x in r.json["seats"]]
+
+
+# One owner's flood of bot decisions (issue 34, finding 4): a player's
+# games of four level-5 mcts bots, each of whose decisions takes the whole
+# --bot-ms.  A server running them needs --bot-games-per-player >= n.
+FLOOD_SEATING = [{"bot": "mcts", "level": 5}] * 4
+FLOOD_OPTIONS = {}  # the default map for four
+
+
+def player_token(s, name="Bots"):
+    """A new player's token (a game of bots only needs one)."""
+    r = s.request("POST", "/v1/players", {"name": name})
+    check(r.status == 201, "player: %r" % r)
+    return r.json["token"]
+
+
+def flood_bot_games(s, n, name="Mallory"):
+    """Creates n Quantum games of four level-5 bots as a new player (each
+    queues a decision at once) and returns the player's token."""
+    tok = player_token(s, name)
+    for _ in range(n):
+        r = s.request("POST", "/v1/games", {"game": "quantum", "seating": FLOOD_SEATING,
+                                           "options": FLOOD_OPTIONS}, token=tok)
+        check(r.status == 201, "a flood game: %r" % r)
+    return tok

@@ -12,6 +12,11 @@ long-poll and seeing only what its seat may; bot-vs-bot
 games of both games are watched to the end by a spectator's event stream;
 bot turns pending at a SIGKILL (or a SIGTERM) are played after the
 restart; when every seat left is a bot's, the bots play the game out.
+Fair shares (issue 34, finding 4): a game of bots only needs a player's
+token (401 without one) and a player runs at most --bot-games-per-player
+of them (429 too-many-bot-games past it); with one player's many bot-only
+games keeping the only worker busy, another player's bot answers within
+--bot-ms + 1 s.
 
 The server runs with --bot-ms 20 so that searches stay short.
 Usage: test_bots.py BOARDD [test names...]"""
@@ -19,7 +24,8 @@ import json
 import random
 import time
 
-from gamehelp import AA, actions, game, move_log, parse_events, read_stream, server
+from gamehelp import (AA, FLOOD_OPTIONS, FLOOD_SEATING, actions, flood_bot_games, game,
+                      move_log, parse_events, read_stream, server)
 from harness import check, run_all, test
 
 QT = "quantum"
@@ -271,8 +277,9 @@ def bot_vs_bot_games_are_watched_to_the_end(binary):
              (QT, [{"bot": "mcts", "level": 1}, {"bot": "random"}],
               {"map": "Alpha sector - Basic map"})]
     with bots_server(binary) as s:
+        _, at = new_player(s, "Alice")  # a game of bots only needs a player
         for game_id, seating, options in games:
-            gid = create(s, game_id, seating, options=options).json["id"]
+            gid = create(s, game_id, seating, token=at, options=options).json["id"]
             # after=0: every move, however far the bots already are.
             status, ctype, body = read_stream(
                 s.port, "/v1/games/%s/events?after=0" % gid, None,
@@ -357,10 +364,11 @@ def a_pending_bot_turn_is_played_after_sigkill(binary):
 @test
 def bot_games_cut_by_sigkill_or_sigterm_finish_after_restart(binary):
     with bots_server(binary) as s:
+        _, at = new_player(s, "Alice")  # three: the default cap of bot-only games
         for stop in ("kill", "stop"):
-            ids = [create(s, QT, [{"bot": "random"}, {"bot": "random"}]).json["id"]
+            ids = [create(s, QT, [{"bot": "random"}, {"bot": "random"}], token=at).json["id"]
                    for _ in range(2)]
-            ids.append(create(s, AA, [MCTS, {"bot": "random"}]).json["id"])
+            ids.append(create(s, AA, [MCTS, {"bot": "random"}], token=at).json["id"])
             time.sleep(0.5)
             before = {x["id"]: x for x in s.request("GET", "/v1/games").json["games"]}
             getattr(s, stop)()  # stop() checks a clean exit (0, no leak)
@@ -371,6 +379,79 @@ def bot_games_cut_by_sigkill_or_sigterm_finish_after_restart(binary):
                 g = wait_finished(s, gid)
                 check(g["result"] is not None, "finished with a result")
                 check_log(s, gid, g)
+
+
+
+# ---- fair shares (issue 34, finding 4) ----
+
+@test
+def a_game_of_bots_only_needs_a_player(binary):
+    bots = [{"bot": "random"}, {"bot": "random"}]
+    with bots_server(binary) as s:
+        r = create(s, AA, bots, status=401)
+        check(r.json["type"] == "urn:boardd:problem:unauthorized" and
+              "needs a player" in r.json["detail"] and "POST /v1/players" in r.json["detail"],
+              "no token: 401, and the detail says what to send: %r" % r.json)
+        seat = create(s, AA, ["token", "token"]).json
+        r = create(s, AA, bots, token=seat["seats"][0]["token"], status=403)
+        check("not a player's token" in r.json["detail"], "a seat token is no player's: %r" % r.json)
+        r = s.request("GET", "/v1/games")
+        check([g["id"] for g in r.json["games"]] == [seat["id"]], "nothing else was created")
+        _, at = new_player(s, "Alice")
+        wait_finished(s, create(s, AA, bots, token=at).json["id"])
+        # A person's seat beside the bots needs no player.
+        create(s, AA, ["token", {"bot": "random"}])
+
+
+@test
+def a_player_runs_a_bounded_number_of_bot_only_games(binary):
+    with server(binary, extra=FLAGS + ["--bot-games-per-player", "2"]) as s:
+        _, at = new_player(s, "Alice")
+        # A game that ended counts no more.
+        wait_finished(s, create(s, AA, [{"bot": "random"}] * 2, token=at).json["id"])
+        wait_finished(s, create(s, AA, [{"bot": "random"}] * 2, token=at).json["id"])
+        # Two that run for long (thousands of decisions of 20 ms each)...
+        for _ in range(2):
+            create(s, QT, FLOOD_SEATING, token=at, options=FLOOD_OPTIONS)
+        before = len(s.request("GET", "/v1/games").json["games"])
+        r = create(s, QT, FLOOD_SEATING, token=at, options=FLOOD_OPTIONS, status=429)
+        check(r.json["type"] == "urn:boardd:problem:too-many-bot-games" and
+              "as many games of bots only" in r.json["detail"], "the third: 429: %r" % r.json)
+        check(len(s.request("GET", "/v1/games").json["games"]) == before, "it was not created")
+        # Her games with a person's seat do not count; another player has his own.
+        create(s, AA, ["me", {"bot": "random"}], token=at)
+        _, bt = new_player(s, "Bob")
+        create(s, QT, FLOOD_SEATING, token=bt, options=FLOOD_OPTIONS)
+
+
+# One worker, at most 100 ms a decision, and one player's 60 games of four
+# level-5 bots queued (the issue's attack): taken in order, another game
+# waited for 60 decisions (3.8-5.9 s, measured on the old release build).
+FAIR_FLAGS = ["--bot-workers", "1", "--bot-ms", "100", "--bot-games-per-player", "60"]
+FAIR_BOUND_S = 0.1 + 1.0  # --bot-ms + 1 s, the issue's bound
+
+
+@test
+def another_players_bot_answers_within_bot_ms_plus_1s_of_a_flood(binary):
+    rng = random.Random(19)
+    with server(binary, extra=FAIR_FLAGS) as s:
+        flood_bot_games(s, 60)
+        _, bt = new_player(s, "Bob")
+        gid = create(s, AA, ["me", {"bot": "mcts", "level": 1}], token=bt).json["id"]
+        g, t0, answers = game(s, gid, bt), time.monotonic(), []
+        while len(answers) < 4 and g["status"] != "finished":
+            if 0 in g["to_act"]:
+                r = s.request("POST", "/v1/games/%s/moves" % gid,
+                              {"action": rng.choice(actions(s, gid, bt))}, token=bt)
+                check(r.status == 201, "Bob's move: %r" % r)
+                g, t0 = r.json, time.monotonic()
+                continue
+            g = poll(s, gid, g["seq"], bt)  # the bot's next decision
+            answers.append(time.monotonic() - t0)
+            t0 = time.monotonic()
+        print("     the bot answered in %s s" % ", ".join("%.2f" % a for a in answers))
+        check(answers and max(answers) <= FAIR_BOUND_S,
+              "each decision of Bob's bot within --bot-ms + 1 s: %r" % answers)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,9 @@ a move that arrives after its deadline, while the timeout cannot be
 written yet (another process holds the database's write lock), gets 409
 deadline-passed and changes nothing, then the timeout lands; deadlines
 that pass while the server is down (SIGKILL) are applied once after the
-restart.
+restart; a deadline fires on time (within --bot-ms + 1 s) while one
+player's many bot-only games keep the only bot worker busy (issue 34,
+finding 4).
 
 The server runs with --clock-min-seconds 1 (a documented operator flag)
 so that deadlines pass in a second or two.
@@ -23,7 +25,7 @@ Usage: test_clocks.py BOARDD [test names...]"""
 import json
 import time
 
-from gamehelp import AA, actions, game, move, read_stream, server
+from gamehelp import AA, actions, flood_bot_games, game, move, read_stream, server
 from harness import check, run_all, test
 
 QT = "quantum"
@@ -330,6 +332,30 @@ def deadlines_that_pass_while_the_server_is_down_apply_once_after_restart(binary
               "quantum: seat 2's overdue decision timed out: %r" % m[qseq])
         check(sum(1 for x in m if x["seat"] == 2 and x["action"] == {"type": "resign"}) == 1,
               "quantum: seat 2 resigned once")
+
+
+
+@test
+def a_deadline_fires_on_time_behind_a_flood_of_bot_decisions(binary):
+    """One worker, at most 100 ms a decision, one player's 60 games of
+    four level-5 bots queued (the issue's attack): a timeout taken in
+    queue order waited for 60 decisions (4.5 s late, measured); the
+    games whose deadline passed now go before every queued bot
+    decision."""
+    flags = ["--bot-workers", "1", "--bot-ms", "100", "--bot-games-per-player", "60"]
+    with clock_server(binary, flags) as s:
+        flood_bot_games(s, 60)
+        r = create(s, {"game": AA, "clock": {"move_seconds": 1}, "on_timeout": "forfeit"})
+        gid = r.json["id"]
+        g = game(s, gid)
+        (late,) = g["to_act"]
+        due = ms(seat_clock(g, late)["deadline"]) / 1000.0
+        g = wait_seq(s, gid, 1)
+        lag = time.time() - due
+        print("     applied %.2f s after the deadline" % lag)
+        check(g["result"] == {"winners": [1 - late], "reason": "resignation"},
+              "the overdue seat forfeited: %r" % g["result"])
+        check(lag <= 0.1 + 1.0, "the timeout within --bot-ms + 1 s of its deadline: %.2f s" % lag)
 
 
 if __name__ == "__main__":

@@ -584,6 +584,9 @@ def cases(r, op):
                body={"game": AA, "seating": ["token", {"invite": F["bob"]}]})
         r.send("a bot seat", "POST", "/v1/games", ok,
                body={"game": AA, "seating": ["token", {"bot": "mcts", "level": 2}]})
+        bots = {"game": AA, "seating": [{"bot": "random"}, {"bot": "random"}]}
+        r.send("bots only, no token", "POST", "/v1/games", {401}, body=bots)
+        r.send("bots only, a player's", "POST", "/v1/games", ok, token=F["carol_tok"], body=bots)
         r.send("a bad bot seat", "POST", "/v1/games", {422},
                body={"game": AA, "seating": ["token", {"bot": "mcts", "level": 9}]})
         key = {"Idempotency-Key": "contract-create-0001-0000"}
@@ -836,7 +839,12 @@ def cases(r, op):
         r.send("good", "DELETE", "/v1/games/" + gid, {204}, token=F["alice_tok"])
         r.send("again", "DELETE", "/v1/games/" + gid, {404}, token=F["alice_tok"])
         act, _ = game(r, {"game": AA, "seating": ["me", "token"]}, F["alice_tok"])
-        r.send("started", "DELETE", "/v1/games/" + act, {409}, token=F["alice_tok"])
+        r.send("started, nobody moved", "DELETE", "/v1/games/" + act, {204}, token=F["alice_tok"])
+        act, toks = game(r, {"game": AA, "seating": ["me", "token"]}, F["alice_tok"])
+        toks[0] = F["alice_tok"]
+        (seat,) = to_act(r, act)["to_act"]
+        post(r, "/v1/games/%s/moves" % act, {"action": listed(r, act, toks[seat])[0]}, token=toks[seat])
+        r.send("someone moved", "DELETE", "/v1/games/" + act, {409}, token=F["alice_tok"])
         gid, _ = game(r, {"game": AA, "seating": ["me", "open"]}, F["alice_tok"])
         generic(r, op, "/v1/games/" + gid, F["alice_tok"], None)
     elif name == "leaveGame":

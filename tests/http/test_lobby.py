@@ -302,12 +302,14 @@ def the_creator_cancels_a_waiting_game(binary):
         check(s.request("DELETE", "/v1/games/" + inv, token=at).status == 204, "an invitation too")
         mine = s.request("GET", "/v1/players/me/games", token=ct).json["games"]
         check(mine == [], "the invitee no longer sees it: %r" % mine)
-        # A started game cannot be cancelled.
+        # A started game where someone moved cannot be cancelled.
         act = create(s, at, ["me", "open"])["id"]
         check(s.request("POST", "/v1/games/%s/join" % act, token=bt).status == 200, "started")
+        first_move(s, act, {0: at, 1: bt})
         before = dump(s)
         r = s.request("DELETE", "/v1/games/" + act, token=at)
-        check(r.status == 409 and r.json["type"].endswith(":game-started"), "started: %r" % r)
+        check(r.status == 409 and r.json["type"].endswith(":game-started") and
+              "a move was made" in r.json["detail"], "moved: %r" % r)
         check(dump(s) == before, "nothing changed")
         # The cap on waiting games no longer counts a cancelled one.
     with server(binary, extra=["--waiting-per-player", "1"]) as s:
@@ -316,6 +318,47 @@ def the_creator_cancels_a_waiting_game(binary):
         create(s, at, ["me", "open"], status=429)
         check(s.request("DELETE", "/v1/games/" + gid, token=at).status == 204, "cancelled")
         create(s, at, ["me", "open"])
+
+
+def first_move(s, gid, tokens):
+    """The seat to act of game gid ({seat: token}) makes its first listed
+    move."""
+    (seat,) = game(s, gid)["to_act"]
+    r = s.request("GET", "/v1/games/%s/actions" % gid, token=tokens[seat])
+    r = s.request("POST", "/v1/games/%s/moves" % gid, {"action": r.json["actions"][0]},
+                  token=tokens[seat])
+    check(r.status == 201, "the first move: %r" % r)
+
+
+@test
+def the_creator_cancels_a_squatted_game_nobody_moved_in(binary):
+    """Issue 34, finding 9: a visitor took the open seat of a listed game
+    and never moved.  Before, the game had started and its creator could
+    no longer cancel it (409); now the creator may, until someone moves."""
+    with server(binary) as s:
+        _, at = new_player(s, "Alice")
+        gid = create(s, at, ["me", "open"], clock={"move_seconds": 3600})["id"]
+        r = s.request("POST", "/v1/games/%s/join" % gid)  # the squatter: no token
+        check(r.status == 200 and r.json["status"] == "active", "the visitor's seat: %r" % r)
+        squatter = r.json["token"]
+        check(game(s, gid)["status"] == "active" and game(s, gid)["seq"] == 0, "started, nobody moved")
+        for tok, want in ((squatter, 403), (None, 401)):
+            check(s.request("DELETE", "/v1/games/" + gid, token=tok).status == want,
+                  "only the creator cancels")
+        r = s.request("DELETE", "/v1/games/" + gid, token=at)
+        check(r.status == 204, "the creator cancels it: %r" % r)
+        for tok in (at, squatter):
+            check(s.request("GET", "/v1/games/" + gid, token=tok).status == 404, "gone")
+        (key, status, to_act, deadline), = rows(
+            s, "SELECT key, status, to_act, deadline_ms FROM games WHERE id = '%s'" % gid)
+        check(to_act == 0 and deadline is None, "nobody to act, no deadline: %r" % ((status, to_act, deadline),))
+        for path in ("/v1/games/%s/actions" % gid, "/v1/games/%s/resign" % gid):
+            r = s.request("GET" if path.endswith("actions") else "POST", path, token=squatter)
+            check(r.status == 404, "the squatter's seat takes no move: %r" % r)
+        check(rows(s, "SELECT count(*) FROM moves WHERE game_key = %d" % key)[0][0] == 0, "no move logged")
+        check(gid not in [g["id"] for g in s.request("GET", "/v1/games").json["games"]], "not listed")
+        check(s.request("GET", "/v1/players/me/games", token=at).json["games"] == [],
+              "not in the creator's games")
 
 
 @test

@@ -19,7 +19,7 @@ os.environ["BOARDD_TEST_BACKEND"] = "postgres"  # before the harness reads it
 
 from harness import Server, check, run_all, test  # noqa: E402
 from gamehelp import (AA, acknowledged_in_logs, actions, create, game,  # noqa: E402
-                      move, read_stream)
+                      move, player_token, read_stream)
 from webhookhelp import Receiver, account_events  # noqa: E402
 
 WAIT = 10  # seconds: the longest a node may take to hear the other here
@@ -284,8 +284,9 @@ def bot_turns_are_played_once_and_taken_over_from_a_dead_node(binary):
     (Quantum: its search takes long enough to be caught)."""
     extra = ["--bot-ms", "2000"]
     with Pair(binary, extra) as n:
+        tok = player_token(n.a)
         ids = [n.a.request("POST", "/v1/games", {"game": AA, "seating": [
-            {"bot": "random"}, {"bot": "random"}]}).json["id"] for _ in range(3)]
+            {"bot": "random"}, {"bot": "random"}]}, token=tok).json["id"] for _ in range(3)]
         for gid in ids:
             eventually("bot game %s finished" % gid, lambda: game(n.b, gid)["status"] == "finished")
             moves = n.b.request("GET", "/v1/games/%s/moves" % gid).json["moves"]

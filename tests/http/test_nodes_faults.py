@@ -21,7 +21,7 @@ import time
 os.environ["BOARDD_TEST_BACKEND"] = "postgres"
 
 from harness import Server, check, run_all, test, store_query  # noqa: E402
-from gamehelp import AA, actions, create, game, move  # noqa: E402
+from gamehelp import AA, actions, create, game, move, player_token  # noqa: E402
 
 PGDIR = os.environ.get("BOARDD_PG_DIR", "")
 # the server tests/pg/cluster.sh runs: the highest installed version
@@ -331,9 +331,10 @@ def bot_games_survive_a_postgres_restart(binary):
     statement on each pooled connection after the restart fails
     (BD_EUNAVAILABLE), which bots.c's play() treats as a failure that
     stops the game's bots on that node until the node restarts."""
-    with Pair(binary, ["--bot-ms", "500"]) as n:
+    with Pair(binary, ["--bot-ms", "500", "--bot-games-per-player", "4"]) as n:
+        tok = player_token(n.a)
         ids = [n.a.request("POST", "/v1/games", {"game": AA, "seating": [
-            {"bot": "mcts", "level": 1}, {"bot": "mcts", "level": 1}]}).json["id"]
+            {"bot": "mcts", "level": 1}, {"bot": "mcts", "level": 1}]}, token=tok).json["id"]
             for _ in range(4)]
         time.sleep(2)
         log("seqs at the restart:", [game(n.b, g)["seq"] for g in ids])

@@ -331,13 +331,17 @@ def a_receiver_answering_410_disables_the_webhook(binary):
 
 @test
 def a_pool_of_bot_workers_plays_every_game_once(binary):
-    """--bot-workers 4, 12 random-vs-random games: all finish, each log
-    replays (the game loads) and its seqs are dense."""
-    with server(binary, extra=FLAGS + ["--bot-workers", "4"]) as s:
+    """--bot-workers 4, 12 random-vs-random games (one player's: a game of
+    bots only needs one, and --bot-games-per-player lets it run 12):
+    all finish, each log replays (the game loads) and its seqs are
+    dense."""
+    with server(binary, extra=FLAGS + ["--bot-workers", "4",
+                                       "--bot-games-per-player", "12"]) as s:
+        _, at = player(s, "Alice")
         gids = []
         for _ in range(12):
             r = s.request("POST", "/v1/games", {"game": AA, "seats": 2, "seating": [
-                {"bot": "random"}, {"bot": "random"}]})
+                {"bot": "random"}, {"bot": "random"}]}, token=at)
             check(r.status == 201, "create: %r" % r)
             gids.append(r.json["id"])
         for gid in gids:

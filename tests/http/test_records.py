@@ -15,7 +15,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import check, run_all, test  # noqa: E402
-from gamehelp import create_game, move_log, read_stream, server  # noqa: E402
+from gamehelp import create_game, move_log, player_token, read_stream, server  # noqa: E402
 
 AA, QT = "agent-avenue", "quantum"
 
@@ -163,7 +163,8 @@ def a_whole_quantum_game_imports(binary):
     POST /v1/games takes up to 1 MiB (HTTP_RECORD_BODY_MAX), so it imports
     whole; a body over that cap is a 413 that names its limit."""
     with server(binary) as s:
-        r = s.request("POST", "/v1/games", {"game": QT, "seating": [{"bot": "random"}, {"bot": "random"}]})
+        r = s.request("POST", "/v1/games", {"game": QT, "seating": [{"bot": "random"}, {"bot": "random"}]},
+                      token=player_token(s))
         check(r.status == 201, "create: %r" % r)
         gid = r.json["id"]
         end = time.monotonic() + 600

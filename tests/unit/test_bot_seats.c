@@ -31,6 +31,8 @@
 #define STUCK_MS 60000 /* no game may take longer to finish here */
 
 static char tmpdir[64];
+/* A player's token: games of bots only need one (create.c). */
+static char player_token[128];
 
 static const char *db_path(void)
 {
@@ -56,7 +58,9 @@ static int create_body(struct service *svc, const char *fields,
 	json_t *body = json_loads(text, 0, NULL);
 	json_t *out = NULL;
 	struct svc_err err = {0};
-	int rc = service_create(svc, body, NULL, NULL, NULL, &out, &err);
+	int rc = service_create(svc, body,
+	                        player_token[0] ? player_token : NULL, NULL,
+	                        NULL, &out, &err);
 	if (rc == 0)
 		snprintf(id, STORE_ID_LEN + 1, "%s",
 		         json_string_value(json_object_get(out, "id")));
@@ -67,7 +71,23 @@ static int create_body(struct service *svc, const char *fields,
 	return rc;
 }
 
-/* Creates a game of `game` with `seating` (JSON text); its id into id. */
+/* Makes the player whose token creates the games (player_token). */
+static int make_player(struct service *svc)
+{
+	json_t *body = json_pack("{s:s}", "name", "Bots");
+	json_t *out = NULL;
+	struct svc_err err = {0};
+	int rc = service_player_create(svc, body, NULL, &out, &err);
+	const char *t = json_string_value(json_object_get(out, "token"));
+	if (rc == 0 && t)
+		snprintf(player_token, sizeof player_token, "%s", t);
+	json_decref(body);
+	json_decref(out);
+	return rc == 0 && t ? 0 : -1;
+}
+
+/* Creates a game of `game` with `seating` (JSON text) as player_token's
+ * player; its id into id. */
 static int create(struct service *svc, const char *game, const char *seating,
                   char id[STORE_ID_LEN + 1])
 {
@@ -139,6 +159,7 @@ int main(void)
 		return 1;
 	}
 	struct service *svc = service_new(st, 64);
+	test_cond("a player to create the games", make_player(svc) == 0);
 
 	/* 1. Turns pending before the worker runs: played after its start,
 	 * through a queue of 2 (the start scan pages by the room left). */
