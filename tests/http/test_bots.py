@@ -287,8 +287,9 @@ def bot_vs_bot_games_are_watched_to_the_end(binary):
             check(status == 200 and "ndjson" in ctype, "stream: %s %s" % (status, ctype))
             events = parse_events(ctype, body)
             moves = [e for e in events if e["event"] == "move"]
-            check(events[-1]["event"] == "end" and events[-1]["result"]["winners"] is not None,
-                  "%s: the stream ends with the result" % game_id)
+            check(events and events[-1]["event"] == "end" and events[-1]["result"]["winners"] is not None,
+                  "%s: the stream ends with the result (%d events, the last %r)"
+                  % (game_id, len(events), events[-1] if events else None))
             g = game(s, gid)
             check(g["status"] == "finished", "the game is over")
             check([e["seq"] for e in moves] == list(range(1, g["seq"] + 1)),
