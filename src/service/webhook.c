@@ -40,7 +40,7 @@ static int url_check(const char *url, int allow_private, struct svc_err *err)
 		                 STORE_URL_MAX);
 	CURLU *u = curl_url();
 	char *scheme = NULL, *user = NULL, *pass = NULL, *host = NULL;
-	int rc = 0, is_public = 1;
+	int rc = 0;
 	if (!u)
 		return BD_ENOMEM;
 	if (curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
@@ -59,9 +59,7 @@ static int url_check(const char *url, int allow_private, struct svc_err *err)
 		rc = svc__fail(err, BD_EBADREQUEST,
 		               "the url must not hold credentials: the "
 		               "signature authenticates each delivery");
-	else if (!allow_private &&
-	         (strcasecmp(host, "localhost") == 0 ||
-	          (netaddr_literal(host, &is_public) && !is_public)))
+	else if (!allow_private && !netaddr_host_may_be_public(host))
 		rc = svc__fail(err, BD_EBADREQUEST,
 		               "the url's host is not a public address "
 		               "(the operator allows those with "

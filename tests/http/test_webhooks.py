@@ -102,6 +102,36 @@ def webhook_register_show_delete_and_refuse(binary):
 
 
 @test
+def local_names_and_embedded_private_addresses_refused_at_put(binary):
+    """Issue 34 finding 12: names that never leave the host (RFC 6761's
+    .localhost, the trailing-dot form, Debian's ip6-localhost) and IPv6
+    forms that embed a non-public IPv4 (6to4, NAT64, IPv4-mapped) are
+    400s at PUT, not only when connecting; public ones still pass, and
+    --webhook-allow-private lets them all through."""
+    local = ["http://localhost./", "http://LOCALHOST/", "http://foo.localhost/",
+             "http://a.b.localhost.:8080/", "http://ip6-localhost/",
+             "http://ip6-loopback./", "http://127.0.0.1./",
+             "http://[2002:7f00:1::]/", "http://[2002:a00:1::1]/",
+             "http://[64:ff9b::7f00:1]/", "http://[64:ff9b::a9fe:a9fe]/",
+             "http://[64:ff9b:1::1]/", "http://[::ffff:10.0.0.1]/",
+             "http://[::ffff:7f00:1]/"]
+    public = ["http://[2002:5db8:d822::1]/", "http://[64:ff9b::5db8:d822]/",
+              "http://localhost.example/", "http://mylocalhost/"]
+    with server(binary) as s:
+        _, at = new_player(s, "Alice")
+        for url in local:
+            r = s.request("PUT", "/v1/players/me/webhook", {"url": url}, token=at)
+            check(r.status == 400 and "not a public address" in r.json["detail"],
+                  "%s refused at PUT: %r" % (url, r))
+        for url in public:
+            hook(s, at, url)
+    with server(binary, extra=["--webhook-allow-private"]) as s:
+        _, at = new_player(s, "Alice")
+        for url in local:
+            hook(s, at, url)
+
+
+@test
 def every_event_delivered_signed_to_the_players_concerned(binary):
     """invited, game.started, turn and game.finished reach exactly the
     players of the game, signed, with public data only; a player who is
