@@ -334,6 +334,12 @@ static int turn(struct hooks *h, int64_t now, int64_t *next)
 	}
 	if (rc < 0)
 		return rc;
+	/* more may be due: one more worker looks (a chain, not a herd of
+	 * claims that find nothing) */
+	pthread_mutex_lock(&h->mu);
+	h->pokes++;
+	pthread_cond_signal(&h->cv);
+	pthread_mutex_unlock(&h->mu);
 	deliver(h, &d);
 	store_delivery_release(&d);
 	pthread_mutex_lock(&h->mu);
@@ -426,9 +432,10 @@ struct hooks *hooks_start(struct store *st, const struct hooks_config *cfg,
 
 void hooks_poke(struct hooks *h)
 {
+	/* one worker looks; each that claims one wakes the next (turn) */
 	pthread_mutex_lock(&h->mu);
 	h->pokes++;
-	pthread_cond_broadcast(&h->cv);
+	pthread_cond_signal(&h->cv);
 	pthread_mutex_unlock(&h->mu);
 }
 
