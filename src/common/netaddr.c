@@ -128,9 +128,8 @@ static int local_name(const char *host)
 		if (n == strlen(names[i]) &&
 		    strncasecmp(host, names[i], n) == 0)
 			return 1;
-	return n > sizeof tail - 1 &&
-	       strncasecmp(host + n - (sizeof tail - 1), tail,
-	                   sizeof tail - 1) == 0;
+	return n > sizeof tail - 1 && strncasecmp(host + n - (sizeof tail - 1),
+	                                          tail, sizeof tail - 1) == 0;
 }
 
 int netaddr_host_may_be_public(const char *host)

@@ -215,18 +215,18 @@ static long post(struct hooks *h, const struct store_delivery *d,
 	sodium_memzero(sigh, sizeof sigh);
 	/* a refused address reads as any failed connection: the kind must
 	 * not tell which names resolve to private addresses */
-	*kind = at.refused        ? "connect-failed"
-	        : rc != CURLE_OK  ? curl_kind(rc)
+	*kind = at.refused                     ? "connect-failed"
+	        : rc != CURLE_OK               ? curl_kind(rc)
 	        : status < 200 || status > 299 ? "http-status"
 	                                       : NULL;
 	if (*kind && rc != CURLE_ABORTED_BY_CALLBACK)
 		log_info("webhooks",
 		         "delivery %s to %.300s failed (%s): %.200s", d->ev.id,
 		         d->hook.dest, *kind,
-		         at.refused      ? "the address is not public"
-		         : rc != CURLE_OK ? (errbuf[0] ? errbuf
-		                                       : curl_easy_strerror(rc))
-		                          : "the answer was not 2xx");
+		         at.refused ? "the address is not public"
+		         : rc != CURLE_OK
+		             ? (errbuf[0] ? errbuf : curl_easy_strerror(rc))
+		             : "the answer was not 2xx");
 	return status;
 }
 
@@ -273,9 +273,8 @@ static void deliver(struct hooks *h, struct store_delivery *d)
 	}
 	int64_t next =
 	    ok ? 0 : next_attempt(h, d->attempts + 1, d->ev.created_ms, now);
-	const struct store_breaker b = {
-	    BREAKER_FAILURES, h->cfg.retry_ms,
-	    h->cfg.retry_ms * BREAKER_MAX_FACTOR};
+	const struct store_breaker b = {BREAKER_FAILURES, h->cfg.retry_ms,
+	                                h->cfg.retry_ms * BREAKER_MAX_FACTOR};
 	/* a stop cut the attempt short: no fault of the receiver's */
 	int cut = atomic_load(&h->stopping);
 	store_delivery_done(h->st, d->ev.key, d->hook.dest, ok, (int)status,

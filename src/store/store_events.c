@@ -677,11 +677,11 @@ int store_delivery_done(struct store *s, int64_t event_key, const char *dest,
                         int ok, int http_status, const char *error,
                         int64_t next_ms, const struct store_breaker *b)
 {
-	if (b && (b->failures < 1 || b->open_ms < 1 ||
-	          b->open_max_ms < b->open_ms))
+	if (b &&
+	    (b->failures < 1 || b->open_ms < 1 || b->open_max_ms < b->open_ms))
 		return BD_EBADREQUEST;
-	struct done_ctx x = {event_key, dest, ok, http_status, error,
-	                     next_ms,   b};
+	struct done_ctx x = {event_key, dest,    ok, http_status,
+	                     error,     next_ms, b};
 	return store__write_tx(s, done_tx, &x);
 }
 

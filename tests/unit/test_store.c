@@ -1250,7 +1250,8 @@ static void test_events(void)
 	          claimed == 4 && next == now + 1000);
 	test_cond("deliveries: a crash's leases are due again at start",
 	          store_deliveries_requeue(s) == 0 &&
-	              store_delivery_claim(s, now, 60000, NULL, &d, &next) == 0);
+	              store_delivery_claim(s, now, 60000, NULL, &d, &next) ==
+	                  0);
 	store_delivery_release(&d);
 	store_delivery_done(s, d.ev.key, NULL, 1, 204, NULL, 0, NULL);
 	/* Isolation per destination (issue 34): three of Bob's are due, all
@@ -1268,17 +1269,17 @@ static void test_events(void)
 	              next <= now);
 	store_delivery_release(&d);
 	test_cond("deliveries: a failure is counted against the destination",
-	          store_delivery_done(s, d.ev.key, d.hook.dest, 0, 0,
-	                              "timeout", now - 1, &brk) == 0);
-	test_cond("deliveries: a destination with failures is not taken "
-	          "without its share, then one at a time",
-	          store_delivery_claim(s, now, 60000, &one, &d, &next) ==
-	                  BD_ENOTFOUND &&
-	              store_delivery_claim(s, now, 60000, &failing, &d, &next) ==
-	                  0 &&
-	              d.dest_failures == 1 &&
-	              store_delivery_claim(s, now, 60000, &failing, &d2,
-	                                   &next) == BD_ENOTFOUND);
+	          store_delivery_done(s, d.ev.key, d.hook.dest, 0, 0, "timeout",
+	                              now - 1, &brk) == 0);
+	test_cond(
+	    "deliveries: a destination with failures is not taken "
+	    "without its share, then one at a time",
+	    store_delivery_claim(s, now, 60000, &one, &d, &next) ==
+	            BD_ENOTFOUND &&
+	        store_delivery_claim(s, now, 60000, &failing, &d, &next) == 0 &&
+	        d.dest_failures == 1 &&
+	        store_delivery_claim(s, now, 60000, &failing, &d2, &next) ==
+	            BD_ENOTFOUND);
 	store_delivery_release(&d);
 	test_cond("deliveries: a success closes the breaker",
 	          store_delivery_done(s, d.ev.key, d.hook.dest, 1, 204, NULL, 0,
@@ -1291,8 +1292,8 @@ static void test_events(void)
 	          store_webhook_delete(s, bob) == 0 &&
 	              store_webhook_delete(s, bob) == BD_ENOTFOUND);
 	test_cond("deliveries: none pending once the webhook is gone",
-	          store_delivery_claim(s, now + 10000, 60000, NULL, &d, &next) ==
-	                  BD_ENOTFOUND &&
+	          store_delivery_claim(s, now + 10000, 60000, NULL, &d,
+	                               &next) == BD_ENOTFOUND &&
 	              next == 0);
 	store_on_change(s, NULL, NULL);
 	store_close(s);
