@@ -916,7 +916,9 @@ struct store_breaker {
  * `dest`: http_status (0: none) and error ("" or NULL: none); `next_ms` >
  * 0 schedules a retry, 0 ends it ("delivered" when ok, else "failed").
  * With b (NULL: no breaker), a success closes dest's breaker, a failure
- * counts towards opening it. */
+ * counts towards opening it; when it opens, dest's other pending
+ * deliveries not in flight are due no sooner than it half opens (their
+ * next_ms moves there). */
 int store_delivery_done(struct store *s, int64_t event_key, const char *dest,
                         int ok, int http_status, const char *error,
                         int64_t next_ms, const struct store_breaker *b);

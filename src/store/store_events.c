@@ -650,12 +650,18 @@ static int breaker_tx(struct conn *c, const struct done_ctx *x, int64_t now)
 	int rc = store__run(c, ST_DEST_FAILURES, ARGS(A_TEXT(x->dest)),
 	                    store__read_i64, &failures);
 	int n = failures.v < INT32_MAX - 1 ? (int)failures.v + 1 : INT32_MAX;
+	int64_t until = breaker_until(x->b, n, now);
 	if (rc == 0)
-		rc = store__run(c, ST_DEST_FAIL,
-		                ARGS(A_TEXT(x->dest), A_I64(n),
-		                     A_I64(breaker_until(x->b, n, now)),
-		                     A_I64(now)),
-		                NULL, NULL);
+		rc = store__run(
+		    c, ST_DEST_FAIL,
+		    ARGS(A_TEXT(x->dest), A_I64(n), A_I64(until), A_I64(now)),
+		    NULL, NULL);
+	/* open: what waits for it is due when it half opens, so the claim
+	 * of others does not walk a dead receiver's backlog meanwhile */
+	if (rc == 0 && until > 0)
+		rc =
+		    store__run(c, ST_DEST_HOLD,
+		               ARGS(A_TEXT(x->dest), A_I64(until)), NULL, NULL);
 	return rc;
 }
 

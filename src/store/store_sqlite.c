@@ -388,6 +388,12 @@ static const char *const stmt_sql[ST_COUNT] = {
                      "open_until_ms = excluded.open_until_ms, "
                      "last_ms = excluded.last_ms",
     [ST_DEST_OK] = "DELETE FROM destinations WHERE dest = ?1",
+    /* ?1 dest, ?2 open until: its waiting deliveries are due then (so
+     * the claim's scan of due ones does not walk them meanwhile) */
+    [ST_DEST_HOLD] = "UPDATE deliveries SET next_ms = ?2 "
+                     "WHERE state = 'pending' AND in_flight = 0 AND "
+                     "next_ms < ?2 AND player_key IN (SELECT player_key "
+                     "FROM webhooks WHERE dest = ?1)",
     [ST_GAME_JOINABLE] =
         "SELECT seq FROM games WHERE key = ?1 AND " VISIBLE("", "?2"),
     /* store_lobby.c */

@@ -289,12 +289,15 @@ def deliveries_pending_at_sigkill_are_made_after_restart(binary):
         gid = two_player_game(s, at, bob, bt)
         play_random(s, gid, {0: at, 1: bt}, random.Random(4))
         want = {e["id"] for e in account_events(s, at, 0)[0]}
-        wait_for(lambda: all(d["attempts"] >= 1 for d in s.request(
-            "GET", "/v1/players/me/webhook/deliveries?limit=100", token=at).json["deliveries"]),
-            "an attempt at each")
+        # the receiver's breaker opens after 3 failures and holds the
+        # rest back (issue 34): some were attempted, none delivered
+        wait_for(lambda: sum(d["attempts"] >= 1 for d in s.request(
+            "GET", "/v1/players/me/webhook/deliveries?limit=100", token=at).json["deliveries"])
+            >= 3, "attempts at the receiver that is down")
         r = s.request("GET", "/v1/players/me/webhook/deliveries?limit=100", token=at)
-        check(all(d["state"] == "pending" and d["error"] and d["next_attempt"]
-                  for d in r.json["deliveries"]), "pending with an error: %r" % r)
+        check(all(d["state"] == "pending" and d["next_attempt"] and
+                  (d["error"] == "connect-failed") == (d["attempts"] >= 1)
+                  for d in r.json["deliveries"]), "pending, an error once tried: %r" % r)
         s.kill()
         rec = Receiver(port=port)
         rec.secrets["/a"] = secret

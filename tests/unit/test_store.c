@@ -1118,6 +1118,24 @@ static void on_change(void *ctx, int64_t player)
 	c->n++;
 }
 
+/* The pending deliveries store_deliveries_each lists: how many, and the
+ * soonest next_ms. */
+struct pending_next {
+	int n;
+	int64_t min_next;
+};
+
+static int pending_next_of(void *ctx, const struct store_delivery *d)
+{
+	struct pending_next *p = ctx;
+	if (strcmp(d->state, "pending") == 0) {
+		p->n++;
+		if (d->next_ms < p->min_next)
+			p->min_next = d->next_ms;
+	}
+	return 0;
+}
+
 static void test_events(void)
 {
 	struct store *s = NULL;
@@ -1288,6 +1306,19 @@ static void test_events(void)
 	                  0 &&
 	              d.dest_failures == 0);
 	store_delivery_release(&d);
+	/* A breaker that opens holds back its destination's other waiting
+	 * deliveries until it half opens (the claim does not walk them). */
+	struct store_breaker at_once = {1, 5000, 20000};
+	struct pending_next held = {0, INT64_MAX};
+	int64_t t0 = wall_ms();
+	test_cond("deliveries: an opening breaker moves its destination's "
+	          "pending deliveries to when it half opens",
+	          store_delivery_done(s, d.ev.key, d.hook.dest, 0, 0, "timeout",
+	                              t0 + 10, &at_once) == 0 &&
+	              store_deliveries_each(s, bob, 100, pending_next_of,
+	                                    &held) == 0 &&
+	              held.n == 3 && held.min_next >= t0 + 5000 &&
+	              held.min_next <= wall_ms() + 5000);
 	test_cond("webhook: delete",
 	          store_webhook_delete(s, bob) == 0 &&
 	              store_webhook_delete(s, bob) == BD_ENOTFOUND);
