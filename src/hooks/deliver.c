@@ -221,12 +221,14 @@ static long post(struct hooks *h, const struct store_delivery *d,
 	                                       : NULL;
 	if (*kind && rc != CURLE_ABORTED_BY_CALLBACK)
 		log_info("webhooks",
-		         "delivery %s to %.300s failed (%s): %.200s", d->ev.id,
-		         d->hook.dest, *kind,
+		         "delivery %s to %.300s failed (%s): %.200s (HTTP "
+		         "status %ld)",
+		         d->ev.id, d->hook.dest, *kind,
 		         at.refused ? "the address is not public"
 		         : rc != CURLE_OK
 		             ? (errbuf[0] ? errbuf : curl_easy_strerror(rc))
-		             : "the answer was not 2xx");
+		             : "the answer was not 2xx",
+		         status);
 	return status;
 }
 
