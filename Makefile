@@ -49,7 +49,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:.c=.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 TESTS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all deps run test unit-build bench bots-eval fuzz fuzz-deps valgrind tsan kill-loop kill-loop-clocks clean format lint
+.PHONY: all deps run test unit-build bench bots-eval fuzz fuzz-deps valgrind tsan kill-loop kill-loop-clocks attack-webhooks clean format lint
 all: $(BUILD)/boardd $(BUILD)/verify-record
 
 deps:
@@ -234,6 +234,13 @@ kill-loop: deps
 kill-loop-clocks: deps
 	$(MAKE) SANITIZER=address,undefined build/address-undefined/boardd
 	/usr/bin/python3 tests/http/kill_loop_clocks.py build/address-undefined/boardd $(ROUNDS)
+
+# Issue 34's webhook attack at full size (about 90 s): two dead receivers
+# flooded with 275 moves in 70 s, another player's events each delivered
+# within 2 s.  BOARDD_TEST_BACKEND=postgres BOARDD_TEST_PG=... for PostgreSQL.
+attack-webhooks: deps
+	$(MAKE) SANITIZER=address,undefined build/address-undefined/boardd
+	/usr/bin/python3 tests/http/attack_webhooks.py build/address-undefined/boardd
 
 fuzz-deps:
 	@./tools/deps.sh fuzz

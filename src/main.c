@@ -53,6 +53,11 @@
  *                                            delay (doubles, <= 720x)
  *   --webhook-timeout-ms MS  BOARDD_WEBHOOK_TIMEOUT_MS  10000  longest
  *                                            delivery attempt
+ *   --webhook-workers N  BOARDD_WEBHOOK_WORKERS  8  delivery threads
+ *                                            (1-64)
+ *   --webhook-per-destination N  BOARDD_WEBHOOK_PER_DESTINATION  2
+ *                                            attempts in flight to one
+ *                                            receiver's host:port (1-64)
  *   --secret-key PATH  BOARDD_SECRET_KEY  DB.key  the server key file
  *                                            (created 0600 at first
  *                                            start): seals webhook
@@ -112,6 +117,7 @@ struct config {
 	long ticket_s;   /* a browser ticket's life, seconds */
 	long write_wait; /* ms */
 	long hook_retry_ms, hook_timeout_ms;
+	long hook_workers, hook_per_dest; /* hooks.h's workers, per_dest */
 	long retention;         /* seconds events stay in the outbox */
 	long bot_workers;       /* threads playing bot seats and timeouts */
 	long write_workers;     /* threads running write requests */
@@ -164,6 +170,11 @@ static void usage(FILE *f)
 	    "  --webhook-timeout-ms MS  longest webhook delivery attempt"
 	    " (default 10000,\n"
 	    "                 100-600000)\n"
+	    "  --webhook-workers N  webhook delivery threads (default 8,"
+	    " 1-64)\n"
+	    "  --webhook-per-destination N  webhook attempts in flight to"
+	    " one receiver's\n"
+	    "                 host:port at once (default 2, 1-64)\n"
 	    "  --timeout S    close a connection idle for S seconds, or"
 	    " that takes longer\n"
 	    "                 to send a request (default 30); waiting"
@@ -322,6 +333,8 @@ static int takes_value(const char *a)
 
 	                                   "--webhook-retry-ms",
 	                                   "--webhook-timeout-ms",
+	                                   "--webhook-workers",
+	                                   "--webhook-per-destination",
 	                                   "--secret-key",
 	                                   "--event-retention",
 	                                   "--bot-workers",
@@ -362,6 +375,9 @@ static int parse_args(int argc, char **argv, struct config *c)
 	const char *env_proxy = env_or("BOARDD_TRUSTED_PROXY", NULL);
 	const char *hook_retry = env_or("BOARDD_WEBHOOK_RETRY_MS", "5000");
 	const char *hook_timeout = env_or("BOARDD_WEBHOOK_TIMEOUT_MS", "10000");
+	const char *hook_workers = env_or("BOARDD_WEBHOOK_WORKERS", "8");
+	const char *hook_per_dest =
+	    env_or("BOARDD_WEBHOOK_PER_DESTINATION", "2");
 	const char *retention = env_or("BOARDD_EVENT_RETENTION", "604800");
 	const char *bot_workers = env_or("BOARDD_BOT_WORKERS", NULL);
 	const char *write_workers = env_or("BOARDD_WRITE_WORKERS", "64");
@@ -417,6 +433,10 @@ static int parse_args(int argc, char **argv, struct config *c)
 			hook_retry = v;
 		else if (strcmp(a, "--webhook-timeout-ms") == 0)
 			hook_timeout = v;
+		else if (strcmp(a, "--webhook-workers") == 0)
+			hook_workers = v;
+		else if (strcmp(a, "--webhook-per-destination") == 0)
+			hook_per_dest = v;
 		else if (strcmp(a, "--bot-ms") == 0)
 			bot_ms = v;
 		else if (strcmp(a, "--secret-key") == 0)
@@ -512,6 +532,8 @@ static int parse_args(int argc, char **argv, struct config *c)
 	    parse_long(ticket_s, 1, 3600, &c->ticket_s) < 0 ||
 	    parse_long(hook_retry, 1, 3600000, &c->hook_retry_ms) < 0 ||
 	    parse_long(hook_timeout, 100, 600000, &c->hook_timeout_ms) < 0 ||
+	    parse_long(hook_workers, 1, 64, &c->hook_workers) < 0 ||
+	    parse_long(hook_per_dest, 1, 64, &c->hook_per_dest) < 0 ||
 	    parse_long(retention, 1, 365L * 86400, &c->retention) < 0 ||
 	    (bot_workers &&
 	     parse_long(bot_workers, 1, 64, &c->bot_workers) < 0) ||
@@ -529,6 +551,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 		          "clock-min-seconds 1-10, ticket-seconds 1-3600, "
 		          "webhook-retry-ms "
 		          "1-3600000, webhook-timeout-ms 100-600000, "
+		          "webhook-workers and webhook-per-destination 1-64, "
 		          "event-retention 1-31536000, bot-workers 1-64, "
 		          "write-workers 0-256, cache-games 1-10000000, "
 		          "log-format text|json, metrics loopback|any|off)");
@@ -697,6 +720,8 @@ int main(int argc, char **argv)
 	struct hooks_config hk = {.allow_private = c.hook_private,
 	                          .retry_ms = c.hook_retry_ms,
 	                          .timeout_ms = c.hook_timeout_ms,
+	                          .workers = (int)c.hook_workers,
+	                          .per_dest = (int)c.hook_per_dest,
 	                          .retention_ms = (int64_t)c.retention * 1000};
 	struct hooks *hooks =
 	    hub ? hooks_start(st, &hk, err, sizeof err) : NULL;

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "netaddr.h"
 
@@ -54,6 +55,10 @@ static int v6_public(const uint8_t *b)
 		return memcmp(b, zero, 12) == 0 && v4_at(b + 12) <= 1
 		           ? 0
 		           : v4_public(v4_at(b + 12));
+	if (b[0] == 0x20 && b[1] == 0x02) /* 2002::/16 6to4: its IPv4 */
+		return v4_public(v4_at(b + 2));
+	if (memcmp(b, nat64, 4) == 0 && b[4] == 0 && b[5] == 1)
+		return 0; /* 64:ff9b:1::/48 local-use translation (RFC 8215) */
 	if ((b[0] & 0xfe) == 0xfc) /* fc00::/7 unique local */
 		return 0;
 	if (b[0] == 0xfe && (b[1] & 0xc0) == 0x80) /* fe80::/10 */
@@ -91,6 +96,11 @@ int netaddr_literal(const char *host, int *is_public)
 		memcpy(buf, host + 1, n - 2);
 		buf[n - 2] = '\0';
 		host = buf;
+	} else if (n >= 2 && host[n - 1] == '.' && n - 1 < sizeof buf) {
+		/* "127.0.0.1.": the resolver may read it as the address */
+		memcpy(buf, host, n - 1);
+		buf[n - 1] = '\0';
+		host = buf;
 	}
 	if (inet_pton(AF_INET, host, &s4.sin_addr) == 1) {
 		*is_public = netaddr_is_public((struct sockaddr *)&s4);
@@ -101,4 +111,33 @@ int netaddr_literal(const char *host, int *is_public)
 		return 1;
 	}
 	return 0;
+}
+
+/* Names that never leave the host (compared without case, a trailing
+ * dot removed): RFC 6761 §6.3 reserves "localhost" and every name under
+ * it; Debian's /etc/hosts names ::1 ip6-localhost and ip6-loopback. */
+static int local_name(const char *host)
+{
+	static const char *const names[] = {"localhost", "ip6-localhost",
+	                                    "ip6-loopback"};
+	static const char tail[] = ".localhost";
+	size_t n = strlen(host);
+	if (n > 0 && host[n - 1] == '.')
+		n--;
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (n == strlen(names[i]) &&
+		    strncasecmp(host, names[i], n) == 0)
+			return 1;
+	return n > sizeof tail - 1 && strncasecmp(host + n - (sizeof tail - 1),
+	                                          tail, sizeof tail - 1) == 0;
+}
+
+int netaddr_host_may_be_public(const char *host)
+{
+	int is_public = 1;
+	if (local_name(host))
+		return 0;
+	if (netaddr_literal(host, &is_public))
+		return is_public;
+	return 1;
 }

@@ -20,7 +20,11 @@
 #define RETRY_CAP_FACTOR     720 /* longest delay: retry_ms * this */
 #define GIVE_UP_MS           (25LL * 3600 * 1000) /* retry for 25 hours */
 #define IDLE_MS              1000 /* longest sleep between looks */
-#define MAX_WORKERS          16
+#define MAX_WORKERS          64
+#define WORKERS_DEFAULT      8
+#define PER_DEST_DEFAULT     2
+#define BREAKER_FAILURES     3  /* consecutive failures open a breaker */
+#define BREAKER_MAX_FACTOR   32 /* longest open period: retry_ms * this */
 #define RETENTION_DEFAULT_MS (7LL * 86400 * 1000)
 #define PRUNE_MAX_EVERY_MS   (10LL * 60 * 1000) /* prune at least this often */
 #define PRUNE_PAGE           1000 /* events per prune transaction */
@@ -33,6 +37,8 @@ struct hooks {
 	int stop;                /* 1: workers must exit */
 	atomic_int stopping;     /* the same, read by attempts unlocked */
 	unsigned pokes;          /* bumped by hooks_poke */
+	int failing_busy;        /* workers on a destination with failures */
+	int failing_share;       /* at most this many (workers / 4, >= 1) */
 	int64_t prune_ms;        /* when the next prune is due (unix ms) */
 	int nthreads;            /* started */
 	pthread_t threads[MAX_WORKERS];
@@ -108,10 +114,48 @@ static size_t discard(char *p, size_t size, size_t n, void *ctx)
 	return size * n;
 }
 
+/* The kind of a failed transfer, as a delivery's error shows it
+ * (hooks.h): never libcurl's text, which tells what the server's
+ * resolver and network know; that goes to the log only. */
+static const char *curl_kind(CURLcode rc)
+{
+	switch (rc) {
+	case CURLE_OPERATION_TIMEDOUT:
+		return "timeout";
+	case CURLE_COULDNT_RESOLVE_HOST:
+	case CURLE_COULDNT_RESOLVE_PROXY:
+	case CURLE_COULDNT_CONNECT:
+		return "connect-failed";
+	case CURLE_SSL_CONNECT_ERROR:
+	case CURLE_PEER_FAILED_VERIFICATION:
+	case CURLE_SSL_CERTPROBLEM:
+	case CURLE_SSL_CIPHER:
+	case CURLE_SSL_CACERT_BADFILE:
+	case CURLE_SSL_ISSUER_ERROR:
+	case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+	case CURLE_SSL_INVALIDCERTSTATUS:
+	case CURLE_SSL_CRL_BADFILE:
+	case CURLE_SSL_SHUTDOWN_FAILED:
+	case CURLE_SSL_ENGINE_NOTFOUND:
+	case CURLE_SSL_ENGINE_SETFAILED:
+	case CURLE_SSL_ENGINE_INITFAILED:
+	case CURLE_SSL_CLIENTCERT:
+	case CURLE_USE_SSL_FAILED:
+		return "tls";
+	case CURLE_OUT_OF_MEMORY:
+	case CURLE_ABORTED_BY_CALLBACK: /* the server is stopping */
+	case CURLE_FAILED_INIT:
+		return "internal";
+	default: /* closed, reset, not HTTP: no valid answer came */
+		return "bad-response";
+	}
+}
+
 /* POSTs d's event to its webhook.  Returns the HTTP status (0: none) and
- * fills why on failure. */
+ * sets *kind to a failure's kind (curl_kind, "http-status"), NULL on
+ * success; the details of a failure are logged. */
 static long post(struct hooks *h, const struct store_delivery *d,
-                 const char *body, char *why, size_t whylen)
+                 const char *body, const char **kind)
 {
 	struct attempt at = {h, 0};
 	char errbuf[CURL_ERROR_SIZE] = "";
@@ -134,7 +178,7 @@ static long post(struct hooks *h, const struct store_delivery *d,
 	for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
 		if (!(t = curl_slist_append(hd, lines[i]))) {
 			curl_slist_free_all(hd);
-			snprintf(why, whylen, "out of memory");
+			*kind = "internal";
 			return 0;
 		}
 		hd = t;
@@ -169,13 +213,22 @@ static long post(struct hooks *h, const struct store_delivery *d,
 	curl_slist_free_all(hd);
 	sodium_memzero(sig, sizeof sig);
 	sodium_memzero(sigh, sizeof sigh);
-	if (at.refused)
-		snprintf(why, whylen, "the address is not public");
-	else if (rc != CURLE_OK)
-		snprintf(why, whylen, "%.120s",
-		         errbuf[0] ? errbuf : curl_easy_strerror(rc));
-	else if (status < 200 || status > 299)
-		snprintf(why, whylen, "HTTP status %ld", status);
+	/* a refused address reads as any failed connection: the kind must
+	 * not tell which names resolve to private addresses */
+	*kind = at.refused                     ? "connect-failed"
+	        : rc != CURLE_OK               ? curl_kind(rc)
+	        : status < 200 || status > 299 ? "http-status"
+	                                       : NULL;
+	if (*kind && rc != CURLE_ABORTED_BY_CALLBACK)
+		log_info("webhooks",
+		         "delivery %s to %.300s failed (%s): %.200s (HTTP "
+		         "status %ld)",
+		         d->ev.id, d->hook.dest, *kind,
+		         at.refused ? "the address is not public"
+		         : rc != CURLE_OK
+		             ? (errbuf[0] ? errbuf : curl_easy_strerror(rc))
+		             : "the answer was not 2xx",
+		         status);
 	return status;
 }
 
@@ -197,20 +250,19 @@ static int64_t next_attempt(const struct hooks *h, int attempts,
 	return now + (delay - half) + randombytes_uniform(span);
 }
 
-/* Makes one attempt at d and records it. */
+/* Makes one attempt at d and records it, with its destination's
+ * breaker. */
 static void deliver(struct hooks *h, struct store_delivery *d)
 {
-	char why[160] = "";
+	const char *kind = "internal";
 	json_t *o = service_event_json(&d->ev);
 	char *body = o ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
 	long status = 0;
 	if (body)
-		status = post(h, d, body, why, sizeof why);
-	else
-		snprintf(why, sizeof why, "out of memory");
+		status = post(h, d, body, &kind);
 	free(body);
-	int ok = body && !why[0];
+	int ok = body && !kind;
 	int64_t now = wall_ms();
 	if (status == 410) {
 		/* Standard Webhooks: 410 Gone asks the sender to stop. */
@@ -223,7 +275,12 @@ static void deliver(struct hooks *h, struct store_delivery *d)
 	}
 	int64_t next =
 	    ok ? 0 : next_attempt(h, d->attempts + 1, d->ev.created_ms, now);
-	store_delivery_done(h->st, d->ev.key, ok, (int)status, why, next);
+	const struct store_breaker b = {BREAKER_FAILURES, h->cfg.retry_ms,
+	                                h->cfg.retry_ms * BREAKER_MAX_FACTOR};
+	/* a stop cut the attempt short: no fault of the receiver's */
+	int cut = atomic_load(&h->stopping);
+	store_delivery_done(h->st, d->ev.key, d->hook.dest, ok, (int)status,
+	                    ok ? NULL : kind, next, cut ? NULL : &b);
 	sodium_memzero(&d->hook, sizeof d->hook);
 }
 
@@ -255,6 +312,47 @@ static void prune_if_due(struct hooks *h, int64_t now)
 
 /* ---- the workers ---- */
 
+/* A worker's turn: claims a delivery its destination's share allows and
+ * makes the attempt.  The workers on destinations whose attempts failed
+ * are at most failing_share: a place is taken (under mu) before the
+ * claim, and given back at once if the delivery claimed goes to a
+ * healthy destination.  0 if one was made. */
+static int turn(struct hooks *h, int64_t now, int64_t *next)
+{
+	struct store_delivery d;
+	pthread_mutex_lock(&h->mu);
+	int failing = h->failing_busy < h->failing_share;
+	h->failing_busy += failing;
+	pthread_mutex_unlock(&h->mu);
+	const struct store_claim_rules rules = {h->cfg.per_dest, 1, failing};
+	int rc = store_delivery_claim(h->st, now, h->cfg.timeout_ms * 2 + 60000,
+	                              &rules, &d, next);
+	int keep = rc == 0 && failing && d.dest_failures > 0;
+	if (failing && !keep) {
+		pthread_mutex_lock(&h->mu);
+		h->failing_busy--;
+		pthread_mutex_unlock(&h->mu);
+	}
+	if (rc < 0)
+		return rc;
+	/* more may be due: one more worker looks (a chain, not a herd of
+	 * claims that find nothing) */
+	pthread_mutex_lock(&h->mu);
+	h->pokes++;
+	pthread_cond_signal(&h->cv);
+	pthread_mutex_unlock(&h->mu);
+	deliver(h, &d);
+	store_delivery_release(&d);
+	pthread_mutex_lock(&h->mu);
+	h->failing_busy -= keep;
+	/* a place at d's destination is free: a sleeping worker may take
+	 * what waited for it */
+	h->pokes++;
+	pthread_cond_signal(&h->cv);
+	pthread_mutex_unlock(&h->mu);
+	return 0;
+}
+
 static void *worker(void *arg)
 {
 	struct hooks *h = arg;
@@ -262,15 +360,9 @@ static void *worker(void *arg)
 	while (!h->stop) {
 		unsigned pokes = h->pokes;
 		pthread_mutex_unlock(&h->mu);
-		struct store_delivery d;
 		int64_t now = wall_ms(), next = 0;
 		prune_if_due(h, now);
-		int rc = store_delivery_claim(
-		    h->st, now, h->cfg.timeout_ms * 2 + 60000, &d, &next);
-		if (rc == 0) {
-			deliver(h, &d);
-			store_delivery_release(&d);
-		}
+		int rc = turn(h, now, &next);
 		pthread_mutex_lock(&h->mu);
 		if (rc == 0 || h->stop || pokes != h->pokes)
 			continue;
@@ -305,11 +397,14 @@ struct hooks *hooks_start(struct store *st, const struct hooks_config *cfg,
 	if (h->cfg.timeout_ms <= 0)
 		h->cfg.timeout_ms = TIMEOUT_DEFAULT_MS;
 	if (h->cfg.workers <= 0)
-		h->cfg.workers = 2;
+		h->cfg.workers = WORKERS_DEFAULT;
+	if (h->cfg.per_dest <= 0)
+		h->cfg.per_dest = PER_DEST_DEFAULT;
 	if (h->cfg.retention_ms <= 0)
 		h->cfg.retention_ms = RETENTION_DEFAULT_MS;
 	if (h->cfg.workers > MAX_WORKERS)
 		h->cfg.workers = MAX_WORKERS;
+	h->failing_share = h->cfg.workers / 4 > 1 ? h->cfg.workers / 4 : 1;
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
 		snprintf(err, errlen, "libcurl failed to initialise");
 		free(h);
@@ -338,9 +433,10 @@ struct hooks *hooks_start(struct store *st, const struct hooks_config *cfg,
 
 void hooks_poke(struct hooks *h)
 {
+	/* one worker looks; each that claims one wakes the next (turn) */
 	pthread_mutex_lock(&h->mu);
 	h->pokes++;
-	pthread_cond_broadcast(&h->cv);
+	pthread_cond_signal(&h->cv);
 	pthread_mutex_unlock(&h->mu);
 }
 

@@ -21,6 +21,28 @@
  * Deliveries left in flight by a crash are due again at start.  HTTP
  * request threads never wait for a delivery: they only poke the worker.
  *
+ * Isolation per destination (issue 34): a webhook's destination is its
+ * URL's host:port (store_webhook.dest).  The workers (8 by default) share
+ * themselves among destinations so that a slow or dead receiver holds a
+ * small, bounded part of them (store_claim_rules):
+ *   - at most per_dest attempts (2 by default) are in flight to one
+ *     destination, and 1 once its attempts fail;
+ *   - the workers on destinations whose last attempt failed are at most
+ *     a quarter of them (at least 1): the others serve healthy ones;
+ *   - a destination's breaker (store_breaker) opens after 3 consecutive
+ *     failures for retry_ms, doubled per further failure up to
+ *     32 * retry_ms (2 min 40 s by default); then one attempt probes it
+ *     (half open) and a success closes it;
+ *   - attempts go in order of when they are due within a destination,
+ *     and one destination's backlog never holds back another's claim.
+ * A failed attempt's error is one word (the deliveries list shows it):
+ * "connect-failed" (no connection: the name did not resolve, the address
+ * is not public, or none answered; one word for all, so that it tells
+ * nothing of the server's resolver), "timeout", "tls", "bad-response"
+ * (connected, but no HTTP answer), "http-status" (an answer not 2xx: its
+ * status is shown), "internal" (the server's side); libcurl's own text
+ * goes to the log only.
+ *
  * The workers also prune the outbox (store_events_prune): every
  * max(1 s, min(retention / 4, 10 min)), the events older than
  * retention_ms whose delivery is no longer pending (delivered, failed, or
@@ -39,7 +61,8 @@ struct hooks_config {
 	int allow_private;    /* 1: private addresses may be reached (tests) */
 	int64_t retry_ms;     /* first retry delay, ms (>= 1); 0: 5000 */
 	int64_t timeout_ms;   /* whole attempt, ms; 0: 10000 */
-	int workers;          /* delivery threads; 0: 2 */
+	int workers;          /* delivery threads, 1..64; 0: 8 */
+	int per_dest;         /* attempts in flight per destination; 0: 2 */
 	int64_t retention_ms; /* how long events stay, ms; 0: 7 days */
 };
 

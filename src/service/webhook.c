@@ -29,10 +29,36 @@ json_t *service_event_json(const struct store_event *e)
 
 /* ---- the URL ---- */
 
+/* Its destination key (store_webhook.dest): "host:port", the host as
+ * libcurl parsed it (IPv6 in brackets), lowercased, without a trailing
+ * dot; the port explicit or the scheme's.  So the per-destination
+ * scheduler counts http://A.example./x and http://a.example:80/y as one
+ * receiver. */
+static int url_dest(CURLU *u, const char *host, char *dest, size_t len)
+{
+	char *port = NULL;
+	size_t n = strlen(host);
+	if (curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) !=
+	    CURLUE_OK)
+		return -1;
+	if (n > 1 && host[n - 1] == '.')
+		n--;
+	int w = snprintf(dest, len, "%.*s:%s", (int)n, host, port);
+	curl_free(port);
+	if (w < 0 || (size_t)w >= len)
+		return -1;
+	for (char *p = dest; *p; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	return 0;
+}
+
 /* BD_EBADREQUEST (with why) unless url is an absolute http(s) URL of at
- * most STORE_URL_MAX bytes without credentials, whose host, when it is
- * an IP literal, is public (or allow_private). */
-static int url_check(const char *url, int allow_private, struct svc_err *err)
+ * most STORE_URL_MAX bytes without credentials, whose host may be public
+ * (netaddr_host_may_be_public; any with allow_private); on success its
+ * destination key in dest (STORE_DEST_MAX + 1 bytes, url_dest). */
+static int url_check(const char *url, int allow_private, char *dest,
+                     struct svc_err *err)
 {
 	if (strlen(url) > STORE_URL_MAX)
 		return svc__fail(err, BD_EBADREQUEST,
@@ -40,7 +66,7 @@ static int url_check(const char *url, int allow_private, struct svc_err *err)
 		                 STORE_URL_MAX);
 	CURLU *u = curl_url();
 	char *scheme = NULL, *user = NULL, *pass = NULL, *host = NULL;
-	int rc = 0, is_public = 1;
+	int rc = 0;
 	if (!u)
 		return BD_ENOMEM;
 	if (curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
@@ -59,13 +85,15 @@ static int url_check(const char *url, int allow_private, struct svc_err *err)
 		rc = svc__fail(err, BD_EBADREQUEST,
 		               "the url must not hold credentials: the "
 		               "signature authenticates each delivery");
-	else if (!allow_private &&
-	         (strcasecmp(host, "localhost") == 0 ||
-	          (netaddr_literal(host, &is_public) && !is_public)))
+	else if (!allow_private && !netaddr_host_may_be_public(host))
 		rc = svc__fail(err, BD_EBADREQUEST,
 		               "the url's host is not a public address "
 		               "(the operator allows those with "
 		               "--webhook-allow-private)");
+	else if (url_dest(u, host, dest, STORE_DEST_MAX + 1) < 0)
+		rc = svc__fail(err, BD_EBADREQUEST,
+		               "the url's host must be at most %d bytes",
+		               STORE_DEST_MAX - 6);
 	curl_free(scheme);
 	curl_free(user);
 	curl_free(pass);
@@ -107,7 +135,7 @@ int service_webhook_put(struct service *svc, const char *token,
 		return svc__fail(err, BD_EBADREQUEST,
 		                 "field 'url' (an http or https URL) is "
 		                 "required");
-	if ((rc = url_check(url, svc->hooks_allow_private, err)) < 0)
+	if ((rc = url_check(url, svc->hooks_allow_private, w.dest, err)) < 0)
 		return rc;
 	snprintf(w.url, sizeof w.url, "%s", url);
 	randombytes_buf(w.secret, SECRET_BYTES);

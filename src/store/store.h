@@ -820,7 +820,8 @@ int store_event_deadline_soon(struct store *s, int64_t game_key, uint64_t seq,
 
 /* Prunes the outbox: deletes the events created before before_ms (unix
  * ms) that have no pending delivery, their deliveries, and the
- * deadline.soon records of deadlines before it; each player's newest
+ * deadline.soon records of deadlines before it, and the breakers
+ * (store_breaker) last failed and closed before it; each player's newest
  * deleted key is kept (store_events_horizon).  At most `limit` events
  * per call (1..100000); *pruned (may be NULL) gets how many. */
 int store_events_prune(struct store *s, int64_t before_ms, int limit,
@@ -834,6 +835,7 @@ int store_events_horizon(struct store *s, int64_t player_key, int64_t *key);
 
 #define STORE_URL_MAX    2048 /* longest webhook URL, bytes */
 #define STORE_SECRET_MAX 64   /* longest signing secret, bytes */
+#define STORE_DEST_MAX   300  /* longest destination key, bytes */
 
 #define STORE_WHY_MAX 200 /* longest disabled_why, bytes */
 
@@ -847,10 +849,16 @@ struct store_webhook {
 	int64_t disabled_ms; /* read back: when deliveries stopped (unix ms;
 	                        store_delivery_gone), 0: enabled */
 	char disabled_why[STORE_WHY_MAX + 1]; /* read back: why, or "" */
+	/* Where its deliveries go, as the per-destination scheduler counts
+	 * them (store_delivery_claim): the URL's "host:port", host
+	 * lowercased without a trailing dot, set by the caller of a put;
+	 * "player:<key>" for one PUT before migration 0019. */
+	char dest[STORE_DEST_MAX + 1];
 };
 
 /* Registers (or replaces) player `player_key`'s webhook, enabled;
- * pending deliveries go to the new one. */
+ * pending deliveries go to the new one.  BD_EBADREQUEST if the secret is
+ * not 24..STORE_SECRET_MAX bytes, the url too long or w->dest empty. */
 int store_webhook_put(struct store *s, int64_t player_key,
                       const struct store_webhook *w);
 
@@ -858,7 +866,7 @@ int store_webhook_put(struct store *s, int64_t player_key,
 int store_webhook_get(struct store *s, int64_t player_key,
                       struct store_webhook *out);
 
-/* Removes it; its pending deliveries fail ("webhook removed").
+/* Removes it; its pending deliveries fail ("webhook-removed").
  * BD_ENOTFOUND if there was none. */
 int store_webhook_delete(struct store *s, int64_t player_key);
 
@@ -870,26 +878,65 @@ struct store_delivery {
 	int64_t next_ms;       /* next attempt due (pending), unix ms */
 	int64_t last_ms;       /* end of the last attempt, or 0 */
 	int last_status;       /* its HTTP status, or 0 */
-	char last_error[128];  /* why it failed, or "" */
+	char last_error[128];  /* why it failed, one word (openapi's
+	                          WebhookDelivery.error: "timeout", "gone",
+	                          "webhook-removed"...), or "" */
 	struct store_webhook hook; /* claimed only: where it goes */
+	int dest_failures; /* claimed only: hook.dest's consecutive failed
+	                      attempts (its breaker), 0 if none */
 };
 
 /* Frees d->ev.data. */
 void store_delivery_release(struct store_delivery *d);
 
-/* Takes the pending delivery due first with next_ms <= now_ms: marks it
- * in flight until now_ms + lease_ms (a crash leaves it to be retried
- * then, or at the next store_deliveries_requeue) and fills *out (caller
- * releases), webhook included.  BD_ENOTFOUND if none is due; *next_ms
- * (if not NULL) then gets when the next one is due, 0 if none. */
+/* How deliveries share the delivery capacity among destinations
+ * (store_webhook.dest): a destination whose receiver is slow or dead
+ * holds at most `per_dest` attempts at once, and once its attempts fail,
+ * at most `per_failing`, and none while its breaker is open
+ * (store_breaker).  With `failing_ok` 0, no delivery to a destination
+ * whose last attempt failed is taken (the caller's share for those is
+ * in use).  In flight counts every node's leases that have not ended. */
+struct store_claim_rules {
+	int per_dest;    /* >= 1: in flight to a destination with no failure */
+	int per_failing; /* >= 1: in flight to one with failures */
+	int failing_ok;  /* 1: one with failures may be taken */
+};
+
+/* Takes the pending delivery due first with next_ms <= now_ms whose
+ * destination `rules` allows (NULL: any; a breaker still open holds its
+ * destination back either way): marks it in flight until now_ms +
+ * lease_ms (a crash leaves it to be retried then, or at the next
+ * store_deliveries_requeue) and fills *out (caller releases), webhook and
+ * dest_failures included.  So a destination's attempts go in order of
+ * next_ms, and one destination's backlog never stands in front of
+ * another's.  BD_ENOTFOUND if none can be taken; *next_ms (if not NULL)
+ * then gets when the next one is due (a destination's breaker that is
+ * open: when it half opens), 0 if none, <= now_ms if one is due but its
+ * destination is at its cap. */
 int store_delivery_claim(struct store *s, int64_t now_ms, int64_t lease_ms,
+                         const struct store_claim_rules *rules,
                          struct store_delivery *out, int64_t *next_ms);
 
-/* Records the end of an attempt of delivery `event_key`: http_status
- * (0: none) and error ("" or NULL: none); `next_ms` > 0 schedules a
- * retry, 0 ends it ("delivered" when ok, else "failed"). */
-int store_delivery_done(struct store *s, int64_t event_key, int ok,
-                        int http_status, const char *error, int64_t next_ms);
+/* A destination's circuit breaker: after `failures` consecutive failed
+ * attempts (>= 1) it opens for open_ms, doubled per further failure up
+ * to open_max_ms; when that ends it half opens (store_claim_rules'
+ * per_failing at a time) and the next success closes it. */
+struct store_breaker {
+	int failures;        /* consecutive failures that open it */
+	int64_t open_ms;     /* first open period, ms (>= 1) */
+	int64_t open_max_ms; /* longest, ms (>= open_ms) */
+};
+
+/* Records the end of an attempt of delivery `event_key` to destination
+ * `dest`: http_status (0: none) and error ("" or NULL: none); `next_ms` >
+ * 0 schedules a retry, 0 ends it ("delivered" when ok, else "failed").
+ * With b (NULL: no breaker), a success closes dest's breaker, a failure
+ * counts towards opening it; when it opens, dest's other pending
+ * deliveries not in flight are due no sooner than it half opens (their
+ * next_ms moves there). */
+int store_delivery_done(struct store *s, int64_t event_key, const char *dest,
+                        int ok, int http_status, const char *error,
+                        int64_t next_ms, const struct store_breaker *b);
 
 /* Records the end of an attempt of delivery `event_key` whose receiver
  * answered that the webhook is gone (HTTP 410, Standard Webhooks): the

@@ -189,6 +189,9 @@ static int prune_tx(struct conn *c, void *ctx)
 	if (rc == 0)
 		rc = store__run(c, ST_PRUNE_WARNINGS, ARGS(A_I64(x->before_ms)),
 		                NULL, NULL);
+	if (rc == 0)
+		rc = store__run(c, ST_PRUNE_DESTS, ARGS(A_I64(x->before_ms)),
+		                NULL, NULL);
 	return rc;
 }
 
@@ -336,7 +339,8 @@ static int hook_put_tx(struct conn *c, void *ctx)
 	return store__run(
 	    c, ST_HOOK_PUT,
 	    ARGS(A_I64(x->player_key), A_TEXT(w->url), A_BLOB(sealed, (int)n),
-	         A_I64(w->created_ms ? w->created_ms : store__now_ms())),
+	         A_I64(w->created_ms ? w->created_ms : store__now_ms()),
+	         A_TEXT(w->dest)),
 	    NULL, NULL);
 }
 
@@ -344,7 +348,8 @@ int store_webhook_put(struct store *s, int64_t player_key,
                       const struct store_webhook *w)
 {
 	if (w->secret_len < 24 || w->secret_len > STORE_SECRET_MAX ||
-	    strlen(w->url) > STORE_URL_MAX)
+	    strlen(w->url) > STORE_URL_MAX || !w->dest[0] ||
+	    strlen(w->dest) > STORE_DEST_MAX)
 		return BD_EBADREQUEST;
 	struct hook_put_ctx x = {s, player_key, w};
 	return store__write_tx(s, hook_put_tx, &x);
@@ -368,7 +373,8 @@ static int read_hook(const struct store *s, const struct row *st, int col,
 	w->disabled_ms = store__col_i64(st, col + 5);
 	const char *why = (const char *)store__col_text(st, col + 6);
 	snprintf(w->disabled_why, sizeof w->disabled_why, "%s", why ? why : "");
-	return store__col_copy(st, col, w->url, sizeof w->url);
+	rc = store__col_copy(st, col + 7, w->dest, sizeof w->dest);
+	return rc < 0 ? rc : store__col_copy(st, col, w->url, sizeof w->url);
 }
 
 struct hook_row {
@@ -501,7 +507,7 @@ static int hook_delete_tx(struct conn *c, void *ctx)
 	if (rc == 0)
 		rc = store__run(
 		    c, ST_HOOK_ORPHANS,
-		    ARGS(A_I64(*player_key), A_TEXT("webhook removed")), NULL,
+		    ARGS(A_I64(*player_key), A_TEXT("webhook-removed")), NULL,
 		    NULL);
 	return rc;
 }
@@ -540,8 +546,10 @@ static int read_delivery(const struct store *s, const struct row *st,
 		const char *e = (const char *)store__col_text(st, 10);
 		snprintf(d->last_error, sizeof d->last_error, "%s", e ? e : "");
 	}
-	if (rc == 0 && s)
+	if (rc == 0 && s) {
 		rc = read_hook(s, st, 11, &d->hook);
+		d->dest_failures = store__col_int(st, 19);
+	}
 	return rc;
 }
 
@@ -560,21 +568,30 @@ static int one_delivery(const struct row *st, void *ctx)
 
 struct claim_dlv_ctx {
 	int64_t now, lease;
+	struct store_claim_rules rules;
 	struct one_i64 key; /* out: the claimed delivery */
 };
 
 static int claim_dlv_tx(struct conn *c, void *ctx)
 {
 	struct claim_dlv_ctx *x = ctx;
+	const struct store_claim_rules *r = &x->rules;
 	return store__run(c, ST_DLV_CLAIM,
-	                  ARGS(A_I64(x->now), A_I64(x->now + x->lease)),
+	                  ARGS(A_I64(x->now), A_I64(x->now + x->lease),
+	                       A_I64(r->per_dest), A_I64(r->per_failing),
+	                       A_I64(r->failing_ok)),
 	                  store__read_i64, &x->key);
 }
 
 int store_delivery_claim(struct store *s, int64_t now_ms, int64_t lease_ms,
+                         const struct store_claim_rules *rules,
                          struct store_delivery *out, int64_t *next_ms)
 {
-	struct claim_dlv_ctx x = {now_ms, lease_ms, {0}};
+	/* NULL: no cap (a count of leases never reaches INT32_MAX) */
+	static const struct store_claim_rules any = {INT32_MAX, INT32_MAX, 1};
+	struct claim_dlv_ctx x = {now_ms, lease_ms, rules ? *rules : any, {0}};
+	if (x.rules.per_dest < 1 || x.rules.per_failing < 1)
+		return BD_EBADREQUEST;
 	struct one_i64 next = {0};
 	/* A read first: most looks find nothing due, and need no write
 	 * lock. */
@@ -603,26 +620,74 @@ int store_delivery_claim(struct store *s, int64_t now_ms, int64_t lease_ms,
 
 struct done_ctx {
 	int64_t key;
+	const char *dest;
 	int ok, status;
 	const char *error;
 	int64_t next;
+	const struct store_breaker *b;
 };
+
+/* When destination's breaker, now at `failures` consecutive failures,
+ * is open until (unix ms), 0 if it stays closed. */
+static int64_t breaker_until(const struct store_breaker *b, int failures,
+                             int64_t now)
+{
+	if (failures < b->failures)
+		return 0;
+	int64_t open = b->open_ms;
+	for (int i = b->failures; i < failures && open < b->open_max_ms; i++)
+		open *= 2;
+	return now + (open < b->open_max_ms ? open : b->open_max_ms);
+}
+
+/* The breaker's side of done_tx: a success closes it, a failure counts. */
+static int breaker_tx(struct conn *c, const struct done_ctx *x, int64_t now)
+{
+	struct one_i64 failures = {0};
+	if (x->ok)
+		return store__run(c, ST_DEST_OK, ARGS(A_TEXT(x->dest)), NULL,
+		                  NULL);
+	int rc = store__run(c, ST_DEST_FAILURES, ARGS(A_TEXT(x->dest)),
+	                    store__read_i64, &failures);
+	int n = failures.v < INT32_MAX - 1 ? (int)failures.v + 1 : INT32_MAX;
+	int64_t until = breaker_until(x->b, n, now);
+	if (rc == 0)
+		rc = store__run(
+		    c, ST_DEST_FAIL,
+		    ARGS(A_TEXT(x->dest), A_I64(n), A_I64(until), A_I64(now)),
+		    NULL, NULL);
+	/* open: what waits for it is due when it half opens, so the claim
+	 * of others does not walk a dead receiver's backlog meanwhile */
+	if (rc == 0 && until > 0)
+		rc =
+		    store__run(c, ST_DEST_HOLD,
+		               ARGS(A_TEXT(x->dest), A_I64(until)), NULL, NULL);
+	return rc;
+}
 
 static int done_tx(struct conn *c, void *ctx)
 {
 	struct done_ctx *x = ctx;
-	return store__run(c, ST_DLV_DONE,
-	                  ARGS(A_I64(x->key), A_I64(x->ok), A_I64(x->status),
-	                       A_TEXT(x->error ? x->error : ""),
-	                       A_I64(x->ok ? 0 : x->next),
-	                       A_I64(store__now_ms())),
-	                  NULL, NULL);
+	int64_t now = store__now_ms();
+	int rc = store__run(c, ST_DLV_DONE,
+	                    ARGS(A_I64(x->key), A_I64(x->ok), A_I64(x->status),
+	                         A_TEXT(x->error ? x->error : ""),
+	                         A_I64(x->ok ? 0 : x->next), A_I64(now)),
+	                    NULL, NULL);
+	if (rc == 0 && x->b && x->dest && x->dest[0])
+		rc = breaker_tx(c, x, now);
+	return rc;
 }
 
-int store_delivery_done(struct store *s, int64_t event_key, int ok,
-                        int http_status, const char *error, int64_t next_ms)
+int store_delivery_done(struct store *s, int64_t event_key, const char *dest,
+                        int ok, int http_status, const char *error,
+                        int64_t next_ms, const struct store_breaker *b)
 {
-	struct done_ctx x = {event_key, ok, http_status, error, next_ms};
+	if (b &&
+	    (b->failures < 1 || b->open_ms < 1 || b->open_max_ms < b->open_ms))
+		return BD_EBADREQUEST;
+	struct done_ctx x = {event_key, dest,    ok, http_status,
+	                     error,     next_ms, b};
 	return store__write_tx(s, done_tx, &x);
 }
 
@@ -638,9 +703,11 @@ static int gone_tx(struct conn *c, void *ctx)
 	struct gone_ctx *x = ctx;
 	struct one_i64 player = {0};
 	int64_t now = store__now_ms();
+	/* the delivery's error is a word (store_delivery.last_error); the
+	 * webhook keeps the sentence */
 	int rc = store__run(
 	    c, ST_DLV_GONE,
-	    ARGS(A_I64(x->key), A_I64(x->status), A_TEXT(x->why), A_I64(now)),
+	    ARGS(A_I64(x->key), A_I64(x->status), A_TEXT("gone"), A_I64(now)),
 	    store__read_i64, &player);
 	if (rc < 0 || !player.found)
 		return rc;
@@ -651,7 +718,7 @@ static int gone_tx(struct conn *c, void *ctx)
 	if (rc == 0 && store__changes(c) > 0)
 		rc = store__run(
 		    c, ST_HOOK_ORPHANS,
-		    ARGS(A_I64(player.v), A_TEXT("webhook disabled")), NULL,
+		    ARGS(A_I64(player.v), A_TEXT("webhook-disabled")), NULL,
 		    NULL);
 	return rc;
 }

@@ -102,6 +102,11 @@ enum stmt {
 	ST_HOOK_ANY_SEALED,
 	ST_DLV_GONE,
 	ST_HOOK_DISABLE,
+	ST_DEST_FAILURES,
+	ST_DEST_FAIL,
+	ST_DEST_OK,
+	ST_DEST_HOLD,
+	ST_PRUNE_DESTS,
 	/* store_lobby.c */
 	ST_TICKET_EXPIRE,
 	ST_TICKET_INSERT,
@@ -195,7 +200,7 @@ enum game_col {
  * them (w: the webhooks table). */
 #define HOOK_COLS                                                              \
 	"w.url, w.secret, w.created_ms, w.player_key, w.sealed, "              \
-	"coalesce(w.disabled_ms, 0), coalesce(w.disabled_why, '')"
+	"coalesce(w.disabled_ms, 0), coalesce(w.disabled_why, ''), w.dest"
 
 /* The events store_events_prune deletes (?1 cutoff, ?2 limit): old, and
  * with no delivery still to be made. */
@@ -203,6 +208,25 @@ enum game_col {
 	"SELECT key FROM events e WHERE created_ms < ?1 AND NOT EXISTS "       \
 	"(SELECT 1 FROM deliveries d WHERE d.event_key = e.key AND "           \
 	"d.state = 'pending') ORDER BY key LIMIT ?2"
+
+/* The deliveries in flight to webhook w's destination (?1 now: a lease
+ * that ended is no longer in flight), and its breaker's row (ds). */
+#define DEST_IN_FLIGHT                                                         \
+	"(SELECT count(*) FROM deliveries f JOIN webhooks fw ON "              \
+	"fw.player_key = f.player_key WHERE f.in_flight = 1 AND "             \
+	"f.state = 'pending' AND f.next_ms > ?1 AND fw.dest = w.dest)"
+
+/* The due deliveries store_delivery_claim may take (?1 now, ?3 cap of a
+ * destination with no failure, ?4 cap of one with failures, ?5 whether
+ * one with failures may be taken): its breaker closed, or open no longer
+ * (half open) when ?5; fewer in flight there than its cap.  Due first. */
+#define DLV_CLAIMABLE                                                          \
+	"SELECT d.event_key FROM deliveries d JOIN webhooks w ON "             \
+	"w.player_key = d.player_key LEFT JOIN destinations ds ON "           \
+	"ds.dest = w.dest WHERE d.state = 'pending' AND d.next_ms <= ?1 "     \
+	"AND (ds.dest IS NULL OR (?5 <> 0 AND ds.open_until_ms <= ?1)) "      \
+	"AND " DEST_IN_FLIGHT " < CASE WHEN ds.dest IS NULL THEN ?3 ELSE ?4 "  \
+	"END ORDER BY d.next_ms"
 
 /* A delivery's columns, in the order store_events.c reads them. */
 #define DLV_COLS                                                               \

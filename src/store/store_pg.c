@@ -172,11 +172,13 @@ static const char *const pg_sql[ST_COUNT] = {
     /* Two nodes claim at once: SKIP LOCKED makes the second take
      * another delivery (or none) rather than wait for the first's row
      * and then claim it too (READ COMMITTED re-reads only the outer
-     * WHERE, which rechecks that it is still due). */
+     * WHERE, which rechecks that it is still due).  A destination's
+     * deliveries in flight are counted from committed rows: nodes
+     * claiming at once may each take its last free place (at most
+     * nodes x the cap in flight there). */
     [ST_DLV_CLAIM] = "UPDATE deliveries SET in_flight = 1, next_ms = ?2 "
-                     "WHERE event_key = (SELECT event_key FROM deliveries "
-                     "WHERE state = 'pending' AND next_ms <= ?1 "
-                     "ORDER BY next_ms LIMIT 1 FOR UPDATE SKIP LOCKED) "
+                     "WHERE event_key = (" DLV_CLAIMABLE " LIMIT 1 "
+                     "FOR UPDATE OF d SKIP LOCKED) "
                      "AND state = 'pending' AND next_ms <= ?1 "
                      "RETURNING event_key",
     [ST_DLV_DONE] = "UPDATE deliveries SET attempts = attempts + 1, "

@@ -259,9 +259,9 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_EV_LAST] = "SELECT coalesce(max(key), 0) FROM events "
                    "WHERE player_key = ?1",
     [ST_HOOK_PUT] = "INSERT INTO webhooks (player_key, url, secret, "
-                    "sealed, created_ms) VALUES (?1, ?2, ?3, 1, ?4) "
-                    "ON CONFLICT (player_key) DO UPDATE SET url = ?2, "
-                    "secret = ?3, sealed = 1, created_ms = ?4, "
+                    "sealed, created_ms, dest) VALUES (?1, ?2, ?3, 1, ?4, "
+                    "?5) ON CONFLICT (player_key) DO UPDATE SET url = ?2, "
+                    "secret = ?3, sealed = 1, created_ms = ?4, dest = ?5, "
                     "disabled_ms = NULL, disabled_why = NULL",
     [ST_HOOK_GET] = "SELECT " HOOK_COLS " FROM webhooks w "
                     "WHERE player_key = ?1",
@@ -270,17 +270,22 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_HOOK_ORPHANS] = "UPDATE deliveries SET state = 'failed', "
                         "in_flight = 0, last_error = ?2 "
                         "WHERE player_key = ?1 AND state = 'pending'",
-    /* ?1 now, ?2 lease end */
+    /* ?1 now, ?2 lease end, ?3..?5 DLV_CLAIMABLE's */
     [ST_DLV_CLAIM] = "UPDATE deliveries SET in_flight = 1, next_ms = ?2 "
-                     "WHERE event_key = (SELECT event_key FROM deliveries "
-                     "WHERE state = 'pending' AND next_ms <= ?1 "
-                     "ORDER BY next_ms LIMIT 1) RETURNING event_key",
-    [ST_DLV_GET] = "SELECT " DLV_COLS ", " HOOK_COLS " "
+                     "WHERE event_key = (" DLV_CLAIMABLE " LIMIT 1) "
+                     "RETURNING event_key",
+    [ST_DLV_GET] = "SELECT " DLV_COLS ", " HOOK_COLS ", "
+                   "coalesce((SELECT failures FROM destinations "
+                   "WHERE dest = w.dest), 0) "
                    "FROM deliveries d JOIN events e ON e.key = d.event_key "
                    "JOIN webhooks w ON w.player_key = d.player_key "
                    "WHERE d.event_key = ?1",
-    [ST_DLV_NEXT] = "SELECT coalesce(min(next_ms), 0) FROM deliveries "
-                    "WHERE state = 'pending'",
+    /* A delivery to an open breaker is due when the breaker half opens. */
+    [ST_DLV_NEXT] = "SELECT coalesce(min(CASE WHEN ds.open_until_ms > "
+                    "d.next_ms THEN ds.open_until_ms ELSE d.next_ms END), "
+                    "0) FROM deliveries d JOIN webhooks w ON "
+                    "w.player_key = d.player_key LEFT JOIN destinations "
+                    "ds ON ds.dest = w.dest WHERE d.state = 'pending'",
     /* ?1 event, ?2 ok, ?3 status, ?4 error, ?5 next (0: end), ?6 now */
     [ST_DLV_DONE] = "UPDATE deliveries SET attempts = attempts + 1, "
                     "in_flight = 0, last_ms = ?6, "
@@ -364,6 +369,8 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_PRUNE_EVENTS] = "DELETE FROM events WHERE key IN (" PRUNABLE ")",
     [ST_PRUNE_WARNINGS] = "DELETE FROM deadline_warnings "
                           "WHERE deadline_ms < ?1",
+    [ST_PRUNE_DESTS] = "DELETE FROM destinations WHERE last_ms < ?1 "
+                       "AND open_until_ms < ?1",
     [ST_HOOK_UNSEALED] = "SELECT player_key, secret FROM webhooks "
                          "WHERE sealed = 0",
     [ST_HOOK_SEAL] = "UPDATE webhooks SET secret = ?2, sealed = 1 "
@@ -380,6 +387,23 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_HOOK_DISABLE] = "UPDATE webhooks SET disabled_ms = ?4, "
                         "disabled_why = ?3 WHERE player_key = ?1 AND "
                         "created_ms = ?2 AND disabled_ms IS NULL",
+    /* the breaker of destination ?1 */
+    [ST_DEST_FAILURES] = "SELECT failures FROM destinations "
+                         "WHERE dest = ?1",
+    /* ?1 dest, ?2 failures, ?3 open until, ?4 now */
+    [ST_DEST_FAIL] = "INSERT INTO destinations (dest, failures, "
+                     "open_until_ms, last_ms) VALUES (?1, ?2, ?3, ?4) "
+                     "ON CONFLICT (dest) DO UPDATE SET "
+                     "failures = excluded.failures, "
+                     "open_until_ms = excluded.open_until_ms, "
+                     "last_ms = excluded.last_ms",
+    [ST_DEST_OK] = "DELETE FROM destinations WHERE dest = ?1",
+    /* ?1 dest, ?2 open until: its waiting deliveries are due then (so
+     * the claim's scan of due ones does not walk them meanwhile) */
+    [ST_DEST_HOLD] = "UPDATE deliveries SET next_ms = ?2 "
+                     "WHERE state = 'pending' AND in_flight = 0 AND "
+                     "next_ms < ?2 AND player_key IN (SELECT player_key "
+                     "FROM webhooks WHERE dest = ?1)",
     [ST_GAME_JOINABLE] =
         "SELECT seq FROM games WHERE key = ?1 AND " VISIBLE("", "?2"),
     /* store_lobby.c */

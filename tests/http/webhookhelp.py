@@ -58,6 +58,7 @@ class Receiver:
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
                 hdrs = {k.lower(): v for k, v in self.headers.items()}
+                hdrs["_arrived"] = time.time()  # unix s, for latency checks
                 with rec.lock:
                     key = (self.path, hdrs.get("webhook-id"))
                     rec.attempts[key] = rec.attempts.get(key, 0) + 1
@@ -103,6 +104,52 @@ class Receiver:
             if 200 <= status < 300:
                 out[hdrs["webhook-id"]] = payload
         return out
+
+
+class BlackHole:
+    """A webhook receiver that accepts every connection and never
+    answers (issue 34 finding 1's attack): each sender waits for its
+    timeout.  Counts the connections open at once (most) and in all
+    (total)."""
+
+    def __init__(self):
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(256)
+        self.port = self.sock.getsockname()[1]
+        self.lock = threading.Lock()
+        self.open = self.most = self.total = 0
+        self.closing = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return  # closed
+            with self.lock:
+                self.open += 1
+                self.total += 1
+                self.most = max(self.most, self.open)
+            threading.Thread(target=self._hold, args=(conn,), daemon=True).start()
+
+    def _hold(self, conn):
+        """Reads and ignores until the sender hangs up."""
+        try:
+            while conn.recv(65536):
+                pass
+        except OSError:
+            pass
+        conn.close()
+        with self.lock:
+            self.open -= 1
+
+    def url(self, path):
+        return "http://127.0.0.1:%d%s" % (self.port, path)
+
+    def close(self):
+        self.sock.close()
 
 
 def account_events(s, token, after):

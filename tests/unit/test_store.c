@@ -1118,6 +1118,24 @@ static void on_change(void *ctx, int64_t player)
 	c->n++;
 }
 
+/* The pending deliveries store_deliveries_each lists: how many, and the
+ * soonest next_ms. */
+struct pending_next {
+	int n;
+	int64_t min_next;
+};
+
+static int pending_next_of(void *ctx, const struct store_delivery *d)
+{
+	struct pending_next *p = ctx;
+	if (strcmp(d->state, "pending") == 0) {
+		p->n++;
+		if (d->next_ms < p->min_next)
+			p->min_next = d->next_ms;
+	}
+	return 0;
+}
+
 static void test_events(void)
 {
 	struct store *s = NULL;
@@ -1128,6 +1146,7 @@ static void test_events(void)
 	        bob = make_player(s, 2, "Bob");
 	struct store_webhook w = {.secret_len = 32};
 	snprintf(w.url, sizeof w.url, "http://hooks.example/bob");
+	snprintf(w.dest, sizeof w.dest, "hooks.example:80");
 	memset(w.secret, 5, 32);
 	test_cond("events: webhook put", store_webhook_put(s, bob, &w) == 0);
 	int64_t key = open_game(s, 80, host, bob);
@@ -1229,17 +1248,17 @@ static void test_events(void)
 	int64_t next = -1;
 	int64_t now = 4102444800000; /* 2100: everything is due */
 	test_cond("deliveries: the first is claimed with its webhook",
-	          store_delivery_claim(s, now, 60000, &d, &next) == 0 &&
+	          store_delivery_claim(s, now, 60000, NULL, &d, &next) == 0 &&
 	              strcmp(d.ev.type, "invited") == 0 &&
 	              strcmp(d.hook.url, w.url) == 0 &&
 	              d.hook.secret_len == 32 && d.attempts == 0);
 	int64_t first = d.ev.key;
 	store_delivery_release(&d);
 	test_cond("deliveries: a failed attempt is rescheduled",
-	          store_delivery_done(s, first, 0, 500, "HTTP status 500",
-	                              now + 1000) == 0);
+	          store_delivery_done(s, first, NULL, 0, 500, "http-status",
+	                              now + 1000, NULL) == 0);
 	int claimed = 0;
-	while (store_delivery_claim(s, now, 60000, &d, &next) == 0) {
+	while (store_delivery_claim(s, now, 60000, NULL, &d, &next) == 0) {
 		claimed++;
 		test_cond("deliveries: each other one once", d.ev.key != first);
 		store_delivery_release(&d);
@@ -1249,15 +1268,63 @@ static void test_events(void)
 	          claimed == 4 && next == now + 1000);
 	test_cond("deliveries: a crash's leases are due again at start",
 	          store_deliveries_requeue(s) == 0 &&
-	              store_delivery_claim(s, now, 60000, &d, &next) == 0);
+	              store_delivery_claim(s, now, 60000, NULL, &d, &next) ==
+	                  0);
 	store_delivery_release(&d);
-	store_delivery_done(s, d.ev.key, 1, 204, NULL, 0);
+	store_delivery_done(s, d.ev.key, NULL, 1, 204, NULL, 0, NULL);
+	/* Isolation per destination (issue 34): three of Bob's are due, all
+	 * to hooks.example:80. */
+	struct store_claim_rules one = {1, 1, 0}, failing = {2, 1, 1};
+	struct store_breaker brk = {3, 5000, 20000};
+	struct store_delivery d2;
+	test_cond("deliveries: at its cap of 1 in flight, the destination "
+	          "gives no second one",
+	          store_delivery_claim(s, now, 60000, &one, &d, &next) == 0 &&
+	              strcmp(d.hook.dest, "hooks.example:80") == 0 &&
+	              d.dest_failures == 0 &&
+	              store_delivery_claim(s, now, 60000, &one, &d2, &next) ==
+	                  BD_ENOTFOUND &&
+	              next <= now);
+	store_delivery_release(&d);
+	test_cond("deliveries: a failure is counted against the destination",
+	          store_delivery_done(s, d.ev.key, d.hook.dest, 0, 0, "timeout",
+	                              now - 1, &brk) == 0);
+	test_cond(
+	    "deliveries: a destination with failures is not taken "
+	    "without its share, then one at a time",
+	    store_delivery_claim(s, now, 60000, &one, &d, &next) ==
+	            BD_ENOTFOUND &&
+	        store_delivery_claim(s, now, 60000, &failing, &d, &next) == 0 &&
+	        d.dest_failures == 1 &&
+	        store_delivery_claim(s, now, 60000, &failing, &d2, &next) ==
+	            BD_ENOTFOUND);
+	store_delivery_release(&d);
+	test_cond("deliveries: a success closes the breaker",
+	          store_delivery_done(s, d.ev.key, d.hook.dest, 1, 204, NULL, 0,
+	                              &brk) == 0 &&
+	              store_delivery_claim(s, now, 60000, &one, &d, &next) ==
+	                  0 &&
+	              d.dest_failures == 0);
+	store_delivery_release(&d);
+	/* A breaker that opens holds back its destination's other waiting
+	 * deliveries until it half opens (the claim does not walk them). */
+	struct store_breaker at_once = {1, 5000, 20000};
+	struct pending_next held = {0, INT64_MAX};
+	int64_t t0 = wall_ms();
+	test_cond("deliveries: an opening breaker moves its destination's "
+	          "pending deliveries to when it half opens",
+	          store_delivery_done(s, d.ev.key, d.hook.dest, 0, 0, "timeout",
+	                              t0 + 10, &at_once) == 0 &&
+	              store_deliveries_each(s, bob, 100, pending_next_of,
+	                                    &held) == 0 &&
+	              held.n == 3 && held.min_next >= t0 + 5000 &&
+	              held.min_next <= wall_ms() + 5000);
 	test_cond("webhook: delete",
 	          store_webhook_delete(s, bob) == 0 &&
 	              store_webhook_delete(s, bob) == BD_ENOTFOUND);
 	test_cond("deliveries: none pending once the webhook is gone",
-	          store_delivery_claim(s, now + 10000, 60000, &d, &next) ==
-	                  BD_ENOTFOUND &&
+	          store_delivery_claim(s, now + 10000, 60000, NULL, &d,
+	                               &next) == BD_ENOTFOUND &&
 	              next == 0);
 	store_on_change(s, NULL, NULL);
 	store_close(s);
