@@ -72,5 +72,5 @@ int main(void)
 	test_cond("* is not an element", etag_list_is_any(" * ") &&
 	                                     !etag_list_is_any("\"*\"") &&
 	                                     !etag_list_is_any("**"));
-	return test_report("test_etag");
+	return test_report("etag");
 }

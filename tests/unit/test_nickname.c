@@ -107,5 +107,5 @@ int main(void)
 	test_cond("over 64 once NFKC has run (\u2163 is IV)",
 	          nickname_enforce(long_name, out, 64, NULL) ==
 	              NICKNAME_TOO_LONG);
-	return test_report("test_nickname");
+	return test_report("nickname");
 }
