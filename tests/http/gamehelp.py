@@ -102,6 +102,7 @@ def read_stream(port, path, token, headers, want, timeout=20):
     sock.sendall(head.encode())
     raw, status, ctype = b"", None, ""
     body = dechunk = events = length = None
+    n = 0  # body bytes read
     deadline = time.monotonic() + timeout
     try:
         while time.monotonic() < deadline:
@@ -117,24 +118,25 @@ def read_stream(port, path, token, headers, want, timeout=20):
                     length = int(hdrs["content-length"])
                 elif status in (204, 304):
                     length = 0
-                events, body = EventStream(ctype), b""
+                events, body = EventStream(ctype), bytearray()
             if status is not None:
                 got = dechunk.feed(raw) if dechunk else raw
                 raw = b""
-                body += got
+                n += len(got)
                 if status == 200:
-                    events.feed(got)
-                ended = (dechunk.ended if dechunk else
-                         length is not None and len(body) >= length)
+                    events.feed(got)  # (a stream's body is its events)
+                else:
+                    body += got
+                ended = dechunk.ended if dechunk else length is not None and n >= length
                 if status != 200 and (ended or dechunk is None and length is None):
-                    return status, ctype, body
+                    return status, ctype, bytes(body)
                 if status == 200 and (ended or len(events.events) >= want):
                     return status, ctype, events.whole
             data = sock.recv(1 << 16)
             if not data:
                 if status is None:
                     raise AssertionError("stream %s: closed before an answer" % path)
-                return status, ctype, events.whole if status == 200 else body
+                return status, ctype, events.whole if status == 200 else bytes(body)
             raw += data
     finally:
         sock.close()

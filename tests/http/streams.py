@@ -23,28 +23,31 @@ class Dechunker:
 
     feed(raw) -> the body bytes that became whole (possibly b"").
     `ended` once the last (zero-size) chunk has come; bytes after it are
-    ignored (trailer fields are not read)."""
+    ignored (trailer fields are not read).  Linear in the bytes fed: a
+    stream of megabytes must not slow its reader down until the server
+    gives up on it."""
 
     def __init__(self):
-        self.raw = b""
+        self.raw = bytearray()
         self.ended = False
 
     def feed(self, data):
         self.raw += data
-        out = []
+        out, pos = [], 0
         while not self.ended:
-            i = self.raw.find(b"\r\n")
+            i = self.raw.find(b"\r\n", pos)
             if i < 0:
                 break
-            size = int(self.raw[:i].split(b";")[0].strip(), 16)
+            size = int(bytes(self.raw[pos:i]).split(b";")[0].strip(), 16)
             if size == 0:
                 self.ended = True
-                self.raw = b""
+                pos = len(self.raw)
                 break
             if len(self.raw) < i + 2 + size + 2:
                 break
-            out.append(self.raw[i + 2:i + 2 + size])
-            self.raw = self.raw[i + 2 + size + 2:]
+            out.append(bytes(self.raw[i + 2:i + 2 + size]))
+            pos = i + 2 + size + 2
+        del self.raw[:pos]
         return b"".join(out)
 
 
@@ -66,13 +69,22 @@ class EventStream:
 
     def __init__(self, ctype):
         self.ndjson = "ndjson" in (ctype or "")
-        self.buf = b""
+        self.buf = bytearray()  # bytes not yet part of a whole event
+        self.pos = 0            # where the next block or line starts in buf
         self.events = []
         self.keepalives = 0
         self.retry = None
-        self.whole = b""
+        self._whole = bytearray()
+
+    @property
+    def whole(self):
+        return bytes(self._whole)
 
     def feed(self, data):
+        """Linear in the bytes fed (bytearrays and an offset, no copy of
+        what is left per event): a reader that slows down as its stream
+        grows makes the server's send wait, and libmicrohttpd closes a
+        connection that cannot send for --timeout."""
         self.buf += data
         new = []
         while True:
@@ -81,37 +93,41 @@ class EventStream:
                 break
             if ev is not None:
                 new.append(ev)
+        del self.buf[:self.pos]
+        self.pos = 0
         self.events += new
         return new
 
     # NDJSON: a line ends with LF; an empty line is a keep-alive.
     def _ndjson_line(self):
-        i = self.buf.find(b"\n")
+        i = self.buf.find(b"\n", self.pos)
         if i < 0:
             return False
-        line, self.buf = self.buf[:i], self.buf[i + 1:]
-        if not line.strip():
+        raw = bytes(self.buf[self.pos:i + 1])
+        self.pos = i + 1
+        if not raw.strip():
             self.keepalives += 1
             return None
-        obj = json.loads(line)
-        self.whole += line + b"\n"
+        obj = json.loads(raw)
+        self._whole += raw
         return {"id": obj.get("seq"), "event": obj.get("event"), "data": obj,
-                "raw": line + b"\n"}
+                "raw": raw}
 
     # SSE: lines end with CRLF, LF or CR; a blank line ends a block.
     def _sse_block(self):
-        lines, pos = [], 0
+        lines, pos = [], self.pos
         while True:
             cut = _line_end(self.buf, pos)
             if cut is None:
                 return False  # no blank line yet: the block is not whole
             end, nxt = cut
-            line = self.buf[pos:end]
+            line = bytes(self.buf[pos:end])
             pos = nxt
             if line == b"":
                 break
             lines.append(line.decode("utf-8"))
-        raw, self.buf = self.buf[:pos], self.buf[pos:]
+        raw = bytes(self.buf[self.pos:pos])
+        self.pos = pos
         fields, data, comment_only = {}, [], True
         for line in lines:
             if line.startswith(":"):
@@ -130,7 +146,7 @@ class EventStream:
             if lines:
                 self.keepalives += 1
             return None
-        self.whole += raw
+        self._whole += raw
         if not data:
             return None  # a block of fields only (retry): no event
         ident = fields.get("id")
