@@ -6,6 +6,8 @@
  * headers, caps and parses the JSON body, and turns a struct http_reply
  * into a libmicrohttpd response; conns.c closes connections that take too long
  * to send a request (or wait for one near the connection limit).
+ * request.c is what a handler reads of its request (http_header,
+ * http_query, the body cap), below everything else here.
  * router.c maps (method, path) to a handler that calls the service;
  * the write handlers first take the caller's rate-limit buckets, streams
  * and long-polls a stream slot (limits.h: who the client is, budgets).

@@ -109,9 +109,18 @@ void metrics_request(int route, const char *method, unsigned status,
 	histo_observe(&latency[r][m], seconds);
 }
 
+/* The router's table, as metrics_set_routes was told it (NULL: none). */
+static const char *(*_Atomic route_pattern)(int route);
+
+void metrics_set_routes(const char *(*pattern)(int route))
+{
+	atomic_store(&route_pattern, pattern);
+}
+
 const char *metrics_route_name(int route, char *buf, size_t len)
 {
-	const char *p = route < ROUTES_MAX ? router_route_pattern(route) : NULL;
+	const char *(*pattern)(int) = atomic_load(&route_pattern);
+	const char *p = route < ROUTES_MAX && pattern ? pattern(route) : NULL;
 	size_t n = p ? strlen(p) : 0;
 	if (!p)
 		snprintf(buf, len, "unmatched");

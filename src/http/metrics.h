@@ -45,9 +45,15 @@ void metrics_set_access(enum metrics_access a);
 void metrics_request(int route, const char *method, unsigned status,
                      double seconds);
 
+/* Where metrics_route_name reads the route templates: the router's
+ * table (router_route_pattern), handed down by http_server_start, so
+ * that this file, which the router calls for GET /metrics, never calls
+ * the router.  Until it is set every route is "unmatched". */
+void metrics_set_routes(const char *(*pattern)(int route));
+
 /* The route template of reply route `route` (router_dispatch's): e.g.
- * "/v1/games/{id}/moves"; "unmatched" for 0.  Into buf (len bytes);
- * returns buf. */
+ * "/v1/games/{id}/moves"; "unmatched" for 0 or before metrics_set_routes.
+ * Into buf (len bytes); returns buf. */
 const char *metrics_route_name(int route, char *buf, size_t len);
 
 /* GET /metrics: fills rep with the exposition (text/plain; version=0.0.4),

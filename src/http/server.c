@@ -20,6 +20,7 @@
 #include "http.h"
 #include "hub.h"
 #include "live.h"
+#include "request.h"
 #include "writes.h"
 #include "metrics.h"
 
@@ -50,20 +51,6 @@ struct http_server {
 	unsigned keepalive_ms; /* event streams' keep-alive period */
 	int access_log;
 	unsigned port;
-};
-
-/* A request's header fields and query arguments, copied out of the
- * library's (one block: this header, the array, then the strings), for
- * a write worker that reads them while the connection is suspended:
- * libmicrohttpd 0.9.75 does not promise that a suspended connection's
- * values may be read from another thread. */
-struct http_fields {
-	size_t n;
-	struct http_field {
-		enum MHD_ValueKind kind; /* MHD_HEADER_KIND or a query's */
-		const char *key;
-		const char *value; /* NULL for a query name without '=' */
-	} f[];
 };
 
 /* Per-request state, from the first callback to the completion one. */
@@ -97,91 +84,7 @@ struct req_ctx {
 	char request_id[65]; /* the client's X-Request-Id, for the log */
 };
 
-/* The first value of `key` of `kind` in f, as the library's lookup
- * answers it (names compared without case, as 0.9.75 does). */
-static const char *fields_lookup(const struct http_fields *f,
-                                 enum MHD_ValueKind kind, const char *key)
-{
-	for (size_t i = 0; i < f->n; i++)
-		if (f->f[i].kind == kind && strcasecmp(f->f[i].key, key) == 0)
-			return f->f[i].value;
-	return NULL;
-}
-
-const char *http_header(const struct http_req *req, const char *name)
-{
-	if (req->fields)
-		return fields_lookup(req->fields, MHD_HEADER_KIND, name);
-	return MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, name);
-}
-
-const char *http_query(const struct http_req *req, const char *name)
-{
-	if (req->fields)
-		return fields_lookup(req->fields, MHD_GET_ARGUMENT_KIND, name);
-	return MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND,
-	                                   name);
-}
-
-/* fields_copy's two passes: first counting (f NULL), then copying. */
-struct fields_walk {
-	size_t n, bytes;       /* fields and string bytes seen */
-	struct http_fields *f; /* NULL on the counting pass */
-	char *text;            /* where the next string goes */
-};
-
-static const char *walk_str(struct fields_walk *w, const char *v)
-{
-	if (!v)
-		return NULL;
-	size_t n = strlen(v) + 1;
-	if (!w->f) {
-		w->bytes += n;
-		return NULL;
-	}
-	char *to = memcpy(w->text, v, n);
-	w->text += n;
-	return to;
-}
-
-static enum MHD_Result walk_field(void *cls, enum MHD_ValueKind kind,
-                                  const char *key, const char *value)
-{
-	struct fields_walk *w = cls;
-	struct http_field *out = w->f ? &w->f->f[w->n] : NULL;
-	const char *k = walk_str(w, key), *v = walk_str(w, value);
-	if (out)
-		*out = (struct http_field){kind, k, v};
-	w->n++;
-	return MHD_YES;
-}
-
-/* A copy of c's headers and query (malloc'd, one free), or NULL when out
- * of memory. */
-static struct http_fields *fields_copy(struct MHD_Connection *c)
-{
-	const enum MHD_ValueKind kinds =
-	    MHD_HEADER_KIND | MHD_GET_ARGUMENT_KIND;
-	struct fields_walk w = {0};
-	MHD_get_connection_values(c, kinds, walk_field, &w);
-	size_t head = sizeof *w.f + w.n * sizeof w.f->f[0];
-	w.f = malloc(head + w.bytes);
-	if (!w.f)
-		return NULL;
-	w.f->n = w.n;
-	w.n = 0;
-	w.text = (char *)w.f + head;
-	MHD_get_connection_values(c, kinds, walk_field, &w);
-	return w.f;
-}
-
 /* ---- body ---- */
-
-size_t http_body_max(const char *path)
-{
-	return strcmp(path, "/v1/games") == 0 ? HTTP_RECORD_BODY_MAX
-	                                      : HTTP_BODY_MAX;
-}
 
 static int append_body(struct req_ctx *ctx, const char *data, size_t n)
 {
@@ -984,7 +887,7 @@ static int write_hand_off(struct http_server *s, struct MHD_Connection *c,
 {
 	if (!s->writes || ctx->too_large)
 		return 0;
-	ctx->fields = fields_copy(c);
+	ctx->fields = http_fields_copy(c);
 	if (!ctx->fields)
 		return 0;
 	if (writes_begin(s->writes) < 0) {
@@ -1222,6 +1125,7 @@ struct http_server *http_server_start(const struct http_config *cfg,
 	s->keepalive_ms = (cfg->keepalive_s ? cfg->keepalive_s : 15) * 1000u;
 	s->access_log = cfg->access_log;
 	metrics_set_access((enum metrics_access)cfg->metrics);
+	metrics_set_routes(router_route_pattern);
 	struct limits_config lc;
 	limits_config_default(&lc, cfg->max_conns);
 	if (cfg->limits) {
