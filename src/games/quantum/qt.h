@@ -352,6 +352,62 @@ struct qt_custom {
 	/* "dice" is validated here and kept by the engine (qj_script) */
 };
 
+/* ---- qt_state.c: the primitives (the bottom layer) ---- */
+
+/* A die roll 1..6: the next scripted die of the custom setup
+ * (rng_scripted), else the generator's.  Recorded in last_dice, with
+ * what qt_roll_for said it is for. */
+int qt_roll(struct qt_state *s, struct rng *rng);
+
+/* What a die is rolled for, in a move's outcome. */
+enum qt_roll_for {
+	QT_ROLL_OTHER,  /* a setup roll before any move */
+	QT_ROLL_ATTACK, /* the attacker's combat die, §6.1, §14 */
+	QT_ROLL_DEFEND, /* the defender's combat die */
+	QT_ROLL_SHIP,   /* a ship's new number: reconfigure, construct,
+	                   destroyed, setup re-roll, cards (§3.3, §5, §9) */
+	QT_ROLL_FIRST,  /* a roll-off for the first player, §3.4 */
+};
+
+/* Says what the next qt_roll calls are for: `why` (enum qt_roll_for),
+ * the seat, the ship (or -1). */
+void qt_roll_for(struct qt_state *s, int why, int seat, int ship);
+
+/* Re-rolls a ship until it differs from `old` (0: any value): qt_roll
+ * until the die differs, every roll used up (rules §5 Reconfigure). */
+int qt_reroll_ship(struct qt_state *s, struct rng *rng, int old);
+
+/* The ship of seat standing on sq, or -1; *owner receives the seat. */
+int qt_ship_at(const struct qt_state *s, struct qt_sq sq, int *owner);
+
+/* 1 if sq is a square a ship may enter now: open and no ship on it. */
+int qt_square_free(const struct qt_state *s, struct qt_sq sq);
+
+/* Writes into *out every square qt_square_free allows now. */
+void qt_free_bits(const struct qt_state *s, struct qt_bits *out);
+
+/* 1 if seat may place a cube on planet p now (§5 construct (a)(b), §7.3);
+ * *own receives the seat's cubes already there. */
+int qt_cube_allowed(const struct qt_state *s, int seat, int p, int *own);
+
+/* Places a cube of seat on planet p; ends the game on the last cube
+ * (§10).  Returns 1 if the game is over. */
+int qt_place_cube(struct qt_state *s, int seat, int p);
+
+/* 1 if seat has a cube on planet p. */
+int qt_has_cube(const struct qt_state *s, int seat, int p);
+
+/* Cubes of seat on planet p; free cube locations of planet p. */
+int qt_cubes_of(const struct qt_state *s, int seat, int p);
+int qt_free_locations(const struct qt_state *s, int p);
+
+/* Queues d (rules §14.1 order of queued decisions): the decisions one
+ * action raises go before the older pending ones, in the order they
+ * arose. */
+void qt_queue(struct qt_state *s, struct qt_decision d);
+/* Removes decision[0]. */
+void qt_pop_decision(struct qt_state *s);
+
 /* ---- qt_setup.c ---- */
 
 /* The game options of rules §14, validated by the JSON edge. */
@@ -411,58 +467,8 @@ size_t qt_pick_action(const struct qt_state *s, int seat, struct rng *rng,
 size_t qt_nth_action(const struct qt_state *s, int seat, size_t k, size_t keep,
                      struct qt_action *out);
 
-/* A die roll 1..6: the next scripted die of the custom setup
- * (rng_scripted), else the generator's.  Recorded in last_dice, with
- * what qt_roll_for said it is for. */
-int qt_roll(struct qt_state *s, struct rng *rng);
-
-/* What a die is rolled for, in a move's outcome. */
-enum qt_roll_for {
-	QT_ROLL_OTHER,  /* a setup roll before any move */
-	QT_ROLL_ATTACK, /* the attacker's combat die, §6.1, §14 */
-	QT_ROLL_DEFEND, /* the defender's combat die */
-	QT_ROLL_SHIP,   /* a ship's new number: reconfigure, construct,
-	                   destroyed, setup re-roll, cards (§3.3, §5, §9) */
-	QT_ROLL_FIRST,  /* a roll-off for the first player, §3.4 */
-};
-
-/* Says what the next qt_roll calls are for: `why` (enum qt_roll_for),
- * the seat, the ship (or -1). */
-void qt_roll_for(struct qt_state *s, int why, int seat, int ship);
-
 /* Starts the turn of seat (§4 start of turn) with n actions. */
 void qt_start_turn(struct qt_state *s, int seat, int n);
-
-/* The ship of seat standing on sq, or -1; *owner receives the seat. */
-int qt_ship_at(const struct qt_state *s, struct qt_sq sq, int *owner);
-
-/* 1 if sq is a square a ship may enter now: open and no ship on it. */
-int qt_square_free(const struct qt_state *s, struct qt_sq sq);
-
-/* Writes into *out every square qt_square_free allows now. */
-void qt_free_bits(const struct qt_state *s, struct qt_bits *out);
-
-/* 1 if seat may place a cube on planet p now (§5 construct (a)(b), §7.3);
- * *own receives the seat's cubes already there. */
-int qt_cube_allowed(const struct qt_state *s, int seat, int p, int *own);
-
-/* Places a cube of seat on planet p; ends the game on the last cube
- * (§10).  Returns 1 if the game is over. */
-int qt_place_cube(struct qt_state *s, int seat, int p);
-
-/* 1 if seat has a cube on planet p. */
-int qt_has_cube(const struct qt_state *s, int seat, int p);
-
-/* Cubes of seat on planet p; free cube locations of planet p. */
-int qt_cubes_of(const struct qt_state *s, int seat, int p);
-int qt_free_locations(const struct qt_state *s, int p);
-
-/* Queues d (rules §14.1 order of queued decisions): the decisions one
- * action raises go before the older pending ones, in the order they
- * arose. */
-void qt_queue(struct qt_state *s, struct qt_decision d);
-/* Removes decision[0]. */
-void qt_pop_decision(struct qt_state *s);
 
 /* ---- qt_actions.c: reconfigure, deploy, construct, research (§5) ---- */
 int qt_basic_apply(struct qt_state *s, int seat, const struct qt_action *a,
@@ -477,9 +483,6 @@ int qt_deploy_square(const struct qt_state *s, int seat, struct qt_sq sq);
 /* Emits *a once per square qt_deploy_square allows, with a->to set. */
 void qt_list_deploy_squares(const struct qt_state *s, int seat,
                             struct qt_action *a, qt_emit_fn emit, void *ctx);
-
-/* Re-rolls a ship until it differs from `old` (0: any value). */
-int qt_reroll_ship(struct qt_state *s, struct rng *rng, int old);
 
 /* ---- qt_move.c: moves, attacks, transport, abilities (§5, §6.2) ---- */
 int qt_move_apply(struct qt_state *s, int seat, const struct qt_action *a,
