@@ -408,6 +408,12 @@ void qt_queue(struct qt_state *s, struct qt_decision d);
 /* Removes decision[0]. */
 void qt_pop_decision(struct qt_state *s);
 
+/* ---- qt_turn.c: the start of a turn ---- */
+
+/* Starts the turn of seat (§4 start of turn) with n actions: Phase 1,
+ * per-die limits reset, qt_cards_turn_start, Void research (§8). */
+void qt_start_turn(struct qt_state *s, int seat, int n);
+
 /* ---- qt_setup.c ---- */
 
 /* The game options of rules §14, validated by the JSON edge. */
@@ -466,9 +472,6 @@ size_t qt_pick_action(const struct qt_state *s, int seat, struct rng *rng,
  * for every k, and with a small `keep` to go through the relisting. */
 size_t qt_nth_action(const struct qt_state *s, int seat, size_t k, size_t keep,
                      struct qt_action *out);
-
-/* Starts the turn of seat (§4 start of turn) with n actions. */
-void qt_start_turn(struct qt_state *s, int seat, int n);
 
 /* ---- qt_actions.c: reconfigure, deploy, construct, research (§5) ---- */
 int qt_basic_apply(struct qt_state *s, int seat, const struct qt_action *a,
