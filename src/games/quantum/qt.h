@@ -352,6 +352,15 @@ struct qt_custom {
 	/* "dice" is validated here and kept by the engine (qj_script) */
 };
 
+/* ---- qt_card_table.c: the cards' names and copies ---- */
+
+/* Card id from its lower-case name, or -1; name of a card id (a static
+ * string, "?" for no card). */
+int qt_card_find(const char *name);
+const char *qt_card_name(int card);
+/* Copies of a card in the game: 8 for EXPANSION … 1 for a command. */
+int qt_card_copies(int card);
+
 /* ---- qt_state.c: the primitives (the bottom layer) ---- */
 
 /* A die roll 1..6: the next scripted die of the custom setup
@@ -515,12 +524,6 @@ int qt_combat_decide(struct qt_state *s, int seat, const struct qt_action *a,
 void qt_combat_list(const struct qt_state *s, qt_emit_fn emit, void *ctx);
 
 /* ---- qt_cards.c: card phase and gambits (§9.1, §9.3) ---- */
-
-/* Card id from its lower-case name, or -1; name of a card id. */
-int qt_card_find(const char *name);
-const char *qt_card_name(int card);
-/* Copies of a card in the game: 8 for EXPANSION … 1 for a command. */
-int qt_card_copies(int card);
 
 /* Shuffles both decks and deals the rows (§3.7). */
 void qt_cards_deal(struct qt_state *s, struct rng *rng);
