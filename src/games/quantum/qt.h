@@ -417,6 +417,16 @@ void qt_queue(struct qt_state *s, struct qt_decision d);
 /* Removes decision[0]. */
 void qt_pop_decision(struct qt_state *s);
 
+/* Research +n, capped at 6 (rules §7.2). */
+void qt_gain_research(struct qt_state *s, int seat, int n);
+
+/* Raises seat's dominance by n (cap 6) and queues infamy at 6 unless
+ * one is pending for seat or it has nowhere to place a cube (§7.1, §14). */
+void qt_gain_dominance(struct qt_state *s, int seat, int n);
+
+/* 1 if seat has somewhere to place an infamy cube (§7.1, §7.3). */
+int qt_infamy_possible(const struct qt_state *s, int seat);
+
 /* ---- qt_turn.c: the start of a turn ---- */
 
 /* Starts the turn of seat (§4 start of turn) with n actions: Phase 1,
@@ -505,18 +515,12 @@ int qt_move_apply(struct qt_state *s, int seat, const struct qt_action *a,
 void qt_move_list(const struct qt_state *s, int seat, qt_emit_fn emit,
                   qt_moves_fn runs, void *ctx);
 
-/* ---- qt_combat.c: combat, dominance, infamy (§6.1, §7.1) ---- */
+/* ---- qt_combat.c: combat, advance or stay, infamy (§6.1, §7.1) ---- */
 
 /* Resolves an attack by (seat, ship) standing on its launch square on the
  * ship of defender standing on target.  Queues advance/stay and infamy. */
 void qt_combat(struct qt_state *s, int seat, int ship, struct qt_sq target,
                struct rng *rng);
-
-/* Raises seat's dominance by n (cap 6) and queues infamy at 6. */
-void qt_gain_dominance(struct qt_state *s, int seat, int n);
-
-/* 1 if seat has somewhere to place an infamy cube (§7.1, §7.3). */
-int qt_infamy_possible(const struct qt_state *s, int seat);
 
 /* Answers an advance/stay or infamy decision; lists its options. */
 int qt_combat_decide(struct qt_state *s, int seat, const struct qt_action *a,
@@ -557,9 +561,6 @@ int qt_has(const struct qt_state *s, int seat, int card);
  * card it has not used this turn; marks it used. */
 int qt_power_ready(const struct qt_state *s, int seat, int card);
 void qt_power_use(struct qt_state *s, int card);
-
-/* Research +n, capped at 6 (rules §7.2). */
-void qt_gain_research(struct qt_state *s, int seat, int n);
 
 /* Start-of-turn card effects for seat (BRILLIANT, ARROGANT, CONFORMIST)
  * after the turn's bookkeeping is reset and taken cards wake (§4). */

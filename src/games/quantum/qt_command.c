@@ -67,12 +67,6 @@ static int conformist(const struct qt_state *s, int seat)
 	return 0;
 }
 
-void qt_gain_research(struct qt_state *s, int seat, int n)
-{
-	int r = s->research[seat] + n;
-	s->research[seat] = (uint8_t)(r > QT_MAX_TRACK ? QT_MAX_TRACK : r);
-}
-
 void qt_cards_turn_start(struct qt_state *s, int seat)
 {
 	/* rules §14.1: taken cards start to work at any start of a turn;

@@ -2,8 +2,9 @@
  * of struct qt_state every other file shares.  Dice (qt_roll,
  * qt_roll_for, qt_reroll_ship), squares (qt_ship_at, qt_square_free,
  * qt_free_bits), cubes (qt_has_cube, qt_cubes_of, qt_free_locations,
- * qt_cube_allowed, qt_place_cube) and the decision queue (qt_queue,
- * qt_pop_decision).  It calls nothing of the module but the board
+ * qt_cube_allowed, qt_place_cube), the decision queue (qt_queue,
+ * qt_pop_decision) and the tracks (qt_gain_research, qt_gain_dominance,
+ * qt_infamy_possible).  It calls nothing of the module but the board
  * (qt_maps.c); see qt.h for the layers. */
 #include <string.h>
 
@@ -150,4 +151,41 @@ void qt_pop_decision(struct qt_state *s)
 	s->ndecisions--;
 	memmove(&s->decision[0], &s->decision[1],
 	        s->ndecisions * sizeof s->decision[0]);
+}
+
+/* ---- the tracks (rules §7.1, §7.2) ---- */
+
+void qt_gain_research(struct qt_state *s, int seat, int n)
+{
+	int r = s->research[seat] + n;
+	s->research[seat] = (uint8_t)(r > QT_MAX_TRACK ? QT_MAX_TRACK : r);
+}
+
+int qt_infamy_possible(const struct qt_state *s, int seat)
+{
+	for (int p = 0; p < s->board.nplanets; p++)
+		if (qt_cube_allowed(s, seat, p, NULL))
+			return 1;
+	return 0;
+}
+
+static int infamy_pending(const struct qt_state *s, int seat)
+{
+	for (int k = 0; k < s->ndecisions; k++)
+		if (s->decision[k].kind == QT_DEC_INFAMY &&
+		    s->decision[k].seat == seat)
+			return 1;
+	return 0;
+}
+
+void qt_gain_dominance(struct qt_state *s, int seat, int n)
+{
+	int d = s->dominance[seat] + n;
+	s->dominance[seat] = (uint8_t)(d > QT_MAX_TRACK ? QT_MAX_TRACK : d);
+	/* rules §7.1: at 6, place a cube at once.  §14: with nowhere to
+	 * place it, dominance stays 6 and infamy retries on the next gain. */
+	if (s->dominance[seat] == QT_MAX_TRACK && !infamy_pending(s, seat) &&
+	    qt_infamy_possible(s, seat))
+		qt_queue(s, (struct qt_decision){.kind = QT_DEC_INFAMY,
+		                                 .seat = (uint8_t)seat});
 }
