@@ -591,7 +591,10 @@ int qt_attack_check(const struct qt_state *s, int base, struct rules_why *why);
 /* Charges an attack: base actions plus any CURIOUS pay-back. */
 void qt_attack_pay(struct qt_state *s, int base);
 
-/* CEREBRAL, TYRANNICAL, FLEXIBLE, RESOURCEFUL, NOMADIC. */
+/* ---- qt_powers.c: the free command powers (§9.2, §14.1) ---- */
+
+/* CEREBRAL, TYRANNICAL, FLEXIBLE, RESOURCEFUL, NOMADIC: applies one
+ * (0 or BD_EILLEGAL with *why) or emits every legal one of seat. */
 int qt_power_apply(struct qt_state *s, int seat, const struct qt_action *a,
                    struct rng *rng, struct rules_why *why);
 void qt_power_list(const struct qt_state *s, int seat, qt_emit_fn emit,
