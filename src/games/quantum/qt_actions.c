@@ -1,5 +1,7 @@
 /* qt_actions.c: the Phase 1 actions that move no ship across the board:
- * reconfigure, deploy, construct and research (rules §5). */
+ * reconfigure, deploy, construct and research (rules §5).
+ * Layer 5 (actions) of qt.h: it calls the command cards and the
+ * primitives. */
 #include "qt.h"
 
 static int check_ship(int ship, struct rules_why *why)

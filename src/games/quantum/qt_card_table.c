@@ -1,6 +1,6 @@
 /* qt_card_table.c: the table of cards (rules §9): each card's name and
- * how many copies of it the game has.  A bottom-layer file: it calls
- * nothing; see qt.h for the layers. */
+ * how many copies of it the game has.  Layer 1 (data) of qt.h: it calls
+ * nothing. */
 #include <string.h>
 
 #include "qt.h"

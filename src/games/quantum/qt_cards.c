@@ -1,6 +1,9 @@
 /* qt_cards.c: the card phase (rules §9.1) and the six gambits (rules
  * §9.3).  Command cards (§9.2) are taken, held and discarded here; their
- * powers live in qt_command.c, qt_move.c, qt_actions.c, qt_combat.c. */
+ * powers live in qt_command.c, qt_powers.c, qt_move.c, qt_actions.c,
+ * qt_combat.c.
+ * Layer 5 (actions) of qt.h, above qt_actions.c (a ship placed as a
+ * deploy) and qt_turn.c (the next turn). */
 #include <string.h>
 
 #include "qt.h"

@@ -1,5 +1,7 @@
 /* qt_combat.c: combat (rules §6.1, §14, §14.1) and the decisions it
- * raises: advance or stay, and the infamy cube of dominance 6 (§7.1). */
+ * raises: advance or stay, and the infamy cube of dominance 6 (§7.1).
+ * Layer 5 (actions) of qt.h: it calls the command cards and the
+ * primitives; qt_move.c starts a battle. */
 #include <string.h>
 
 #include "qt.h"

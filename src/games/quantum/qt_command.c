@@ -3,10 +3,12 @@
  * and its once-per-turn use, the start-of-turn cards, ship rolls under
  * CLEVER and SCRAPPY (and the answers to those decisions), dominance
  * under RAVENOUS and RIGHTEOUS, the kill triggers PLUNDERING and WARLIKE,
- * and CURIOUS's attack bookkeeping.  The layer below the action modules:
- * it calls only qt_state.c.  The free powers that are actions of their
- * own live in qt_powers.c, movement cards in qt_move.c, construction and
- * deploy cards in qt_actions.c, combat cards in qt_combat.c. */
+ * and CURIOUS's attack bookkeeping.  The free powers that are actions of
+ * their own live in qt_powers.c, movement cards in qt_move.c,
+ * construction and deploy cards in qt_actions.c, combat cards in
+ * qt_combat.c.
+ * Layer 3 (cards) of qt.h, below the action modules: it calls only
+ * qt_state.c. */
 #include <string.h>
 
 #include "qt.h"

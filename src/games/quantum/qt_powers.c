@@ -2,8 +2,8 @@
  * actions of their own: CEREBRAL, TYRANNICAL, FLEXIBLE, RESOURCEFUL and
  * NOMADIC (rules §9.2, §14.1).  Cards that change a move, an attack or a
  * construction live with those (qt_move.c, qt_combat.c, qt_actions.c).
- * An action module: it uses the command cards (qt_command.c) and the
- * primitives below them; see qt.h for the layers. */
+ * Layer 5 (actions) of qt.h: it calls the command cards (qt_command.c)
+ * and the primitives. */
 #include "qt.h"
 
 static int ready(const struct qt_state *s, int seat, int card,

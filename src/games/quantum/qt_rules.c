@@ -1,6 +1,8 @@
 /* qt_rules.c: turn flow and dispatch: who acts, which module applies
  * and lists an action, drawing one action for playouts.  The primitives
- * every Quantum file shares are in qt_state.c.  See qt.h. */
+ * every Quantum file shares are in qt_state.c.  Layer 6 (flow) of qt.h:
+ * it calls the action modules and the command cards, and none of them
+ * calls it. */
 
 #include "qt.h"
 

@@ -1,11 +1,11 @@
-/* qt_state.c: the bottom layer of the Quantum rules: the primitives
- * of struct qt_state every other file shares.  Dice (qt_roll,
- * qt_roll_for, qt_reroll_ship), squares (qt_ship_at, qt_square_free,
- * qt_free_bits), cubes (qt_has_cube, qt_cubes_of, qt_free_locations,
- * qt_cube_allowed, qt_place_cube), the decision queue (qt_queue,
- * qt_pop_decision) and the tracks (qt_gain_research, qt_gain_dominance,
- * qt_infamy_possible).  It calls nothing of the module but the board
- * (qt_maps.c); see qt.h for the layers. */
+/* qt_state.c: the primitives of struct qt_state every other file of
+ * the rules shares: dice (qt_roll, qt_roll_for, qt_reroll_ship),
+ * squares (qt_ship_at, qt_square_free, qt_free_bits), cubes
+ * (qt_has_cube, qt_cubes_of, qt_free_locations, qt_cube_allowed,
+ * qt_place_cube), the decision queue (qt_queue, qt_pop_decision) and the
+ * tracks (qt_gain_research, qt_gain_dominance, qt_infamy_possible).
+ * Layer 2 (state) of qt.h: it calls nothing of the module but the board
+ * (qt_maps.c). */
 #include <string.h>
 
 #include "qt.h"

@@ -1,8 +1,8 @@
 /* qt_turn.c: the start of a turn (rules §4): the turn's actions, the
  * per-die limits reset, the command cards' start-of-turn effects
- * (qt_command.c) and the research of ships on Void tiles (§8).  Below
- * the modules that start a turn (qt_setup.c, qt_cards.c) and above the
- * command cards; see qt.h for the layers. */
+ * (qt_command.c) and the research of ships on Void tiles (§8).  Layer 4
+ * (turn) of qt.h: below the modules that start a turn (qt_setup.c,
+ * qt_cards.c), above the command cards. */
 #include "qt.h"
 
 void qt_start_turn(struct qt_state *s, int seat, int n)
