@@ -2,13 +2,47 @@
  *
  * Rules references (§N) point into docs/rules/quantum.md.  The state is
  * one plain struct without pointers: it copies with memcpy and the engine
- * applies every action to a scratch copy.  The rules core (every qt_*.c
- * file except qt_json.c) knows no JSON: actions are struct qt_action values,
- * refusals are struct rules_why.  qt_json.c is the module's JSON edge and
- * defines `const struct rules qt_rules`.
+ * applies every action to a scratch copy.  The rules core (layers 1-7
+ * below) knows no JSON: actions are struct qt_action values, refusals
+ * are struct rules_why.  The JSON edge (layer 8, qt_json.h) reads and
+ * writes JSON, and qt_json.c defines `const struct rules qt_rules`.
  *
  * Scope: rules §1-§11 and §14: the whole game with its 31 command cards
  * (§9.2, read as §14.1 says) and their printing variants (§9.4).
+ *
+ * Layers call down (the house style): a file calls only files of
+ * its own layer listed before it or of the layers under it, never up, so
+ * no two files use each other (tests/callgraph.py).  Bottom to top:
+ *
+ *   1. data:      qt_maps.c       the map table and the board's geometry
+ *                 qt_card_table.c every card's name and copies
+ *   2. state:     qt_state.c      the primitives of struct qt_state: dice,
+ *                                 squares, cubes, the decision queue, the
+ *                                 dominance and research tracks
+ *   3. cards:     qt_command.c    what the command cards do to every
+ *                                 module's rules: who holds a working card,
+ *                                 ship rolls (CLEVER, SCRAPPY), kills and
+ *                                 dominance, CURIOUS's attack cost
+ *   4. turn:      qt_turn.c       the start of a turn
+ *   5. actions:   qt_actions.c    reconfigure, deploy, construct, research
+ *                 qt_combat.c     a battle, advance or stay, infamy
+ *                 qt_powers.c     the free command powers
+ *                 qt_move.c       moves, attacks, transport, abilities
+ *                                 (starts a battle: above qt_combat.c)
+ *                 qt_cards.c      the card phase and the gambits (deploys
+ *                                 a ship: above qt_actions.c)
+ *                 qt_setup.c      a new game and a custom position (deals
+ *                                 the cards: above qt_cards.c)
+ *   6. flow:      qt_rules.c      turn flow and dispatch: who acts, which
+ *                                 module applies and lists an action,
+ *                                 drawing one action for playouts
+ *   7. beside:    qt_search.c     determinization and estimates for bots
+ *   8. JSON edge: qt_codec.c      actions as JSON (qt_json.h)
+ *                 qt_options.c    options and custom setups
+ *                 qt_view.c       views and move outcomes
+ *                 qt_json.c       the engine table `qt_rules`, the catalog
+ *
+ * The sections below follow that order.
  */
 #ifndef QT_H
 #define QT_H
@@ -352,6 +386,202 @@ struct qt_custom {
 	/* "dice" is validated here and kept by the engine (qj_script) */
 };
 
+/* ---- qt_card_table.c: the cards' names and copies ---- */
+
+/* Card id from its lower-case name, or -1; name of a card id (a static
+ * string, "?" for no card). */
+int qt_card_find(const char *name);
+const char *qt_card_name(int card);
+/* Copies of a card in the game: 8 for EXPANSION … 1 for a command. */
+int qt_card_copies(int card);
+
+/* ---- qt_state.c: the primitives (the bottom layer) ---- */
+
+/* A die roll 1..6: the next scripted die of the custom setup
+ * (rng_scripted), else the generator's.  Recorded in last_dice, with
+ * what qt_roll_for said it is for. */
+int qt_roll(struct qt_state *s, struct rng *rng);
+
+/* What a die is rolled for, in a move's outcome. */
+enum qt_roll_for {
+	QT_ROLL_OTHER,  /* a setup roll before any move */
+	QT_ROLL_ATTACK, /* the attacker's combat die, §6.1, §14 */
+	QT_ROLL_DEFEND, /* the defender's combat die */
+	QT_ROLL_SHIP,   /* a ship's new number: reconfigure, construct,
+	                   destroyed, setup re-roll, cards (§3.3, §5, §9) */
+	QT_ROLL_FIRST,  /* a roll-off for the first player, §3.4 */
+};
+
+/* Says what the next qt_roll calls are for: `why` (enum qt_roll_for),
+ * the seat, the ship (or -1). */
+void qt_roll_for(struct qt_state *s, int why, int seat, int ship);
+
+/* Re-rolls a ship until it differs from `old` (0: any value): qt_roll
+ * until the die differs, every roll used up (rules §5 Reconfigure). */
+int qt_reroll_ship(struct qt_state *s, struct rng *rng, int old);
+
+/* The ship of seat standing on sq, or -1; *owner receives the seat. */
+int qt_ship_at(const struct qt_state *s, struct qt_sq sq, int *owner);
+
+/* 1 if sq is a square a ship may enter now: open and no ship on it. */
+int qt_square_free(const struct qt_state *s, struct qt_sq sq);
+
+/* Writes into *out every square qt_square_free allows now. */
+void qt_free_bits(const struct qt_state *s, struct qt_bits *out);
+
+/* 1 if seat may place a cube on planet p now (§5 construct (a)(b), §7.3);
+ * *own receives the seat's cubes already there. */
+int qt_cube_allowed(const struct qt_state *s, int seat, int p, int *own);
+
+/* Places a cube of seat on planet p; ends the game on the last cube
+ * (§10).  Returns 1 if the game is over. */
+int qt_place_cube(struct qt_state *s, int seat, int p);
+
+/* 1 if seat has a cube on planet p. */
+int qt_has_cube(const struct qt_state *s, int seat, int p);
+
+/* Cubes of seat on planet p; free cube locations of planet p. */
+int qt_cubes_of(const struct qt_state *s, int seat, int p);
+int qt_free_locations(const struct qt_state *s, int p);
+
+/* Queues d (rules §14.1 order of queued decisions): the decisions one
+ * action raises go before the older pending ones, in the order they
+ * arose. */
+void qt_queue(struct qt_state *s, struct qt_decision d);
+/* Removes decision[0]. */
+void qt_pop_decision(struct qt_state *s);
+
+/* Research +n, capped at 6 (rules §7.2). */
+void qt_gain_research(struct qt_state *s, int seat, int n);
+
+/* Raises seat's dominance by n (cap 6) and queues infamy at 6 unless
+ * one is pending for seat or it has nowhere to place a cube (§7.1, §14). */
+void qt_gain_dominance(struct qt_state *s, int seat, int n);
+
+/* 1 if seat has somewhere to place an infamy cube (§7.1, §7.3). */
+int qt_infamy_possible(const struct qt_state *s, int seat);
+
+/* ---- qt_command.c: command cards (rules §9.2, §14.1) ---- */
+
+/* 1 if seat holds card (working or not); 1 if it holds it and the card
+ * works (taken before the last start of a turn, §14.1). */
+int qt_holds(const struct qt_state *s, int seat, int card);
+int qt_has(const struct qt_state *s, int seat, int card);
+
+/* 1 if seat, the active seat in Phase 1, has a working once-per-turn
+ * card it has not used this turn; marks it used. */
+int qt_power_ready(const struct qt_state *s, int seat, int card);
+void qt_power_use(struct qt_state *s, int card);
+
+/* Start-of-turn card effects for seat (BRILLIANT, ARROGANT, CONFORMIST)
+ * after the turn's bookkeeping is reset and taken cards wake (§4). */
+void qt_cards_turn_start(struct qt_state *s, int seat);
+
+/* A ship roll of seat's ship that must not show `old` (0: any value;
+ * reconfigure: its number; scout: 6).  CLEVER makes it a decision;
+ * SCRAPPY on the holder's turn queues the offer of a re-roll (§14.1). */
+void qt_ship_roll(struct qt_state *s, struct rng *rng, int seat, int ship,
+                  int old);
+/* Answers and lists QT_DEC_CLEVER and QT_DEC_SCRAPPY_SHIP. */
+int qt_roll_decide(struct qt_state *s, int seat, const struct qt_action *a,
+                   struct rng *rng, struct rules_why *why);
+void qt_roll_list(const struct qt_state *s, qt_emit_fn emit, void *ctx);
+
+/* Dominance when seat's ship is destroyed / when seat destroys one
+ * (RIGHTEOUS, RAVENOUS), and PLUNDERING/WARLIKE at a kill. */
+void qt_lose_dominance(struct qt_state *s, int seat);
+void qt_gain_kill(struct qt_state *s, int seat);
+void qt_kill_triggers(struct qt_state *s, int seat);
+
+/* CURIOUS (§14): 1 if the active seat may make the free move now. */
+int qt_curious_ready(const struct qt_state *s, int seat);
+/* Extra actions an attack costs now, -1 if no attack is allowed. */
+int qt_attack_cost(const struct qt_state *s);
+/* 0 if an attack costing `base` actions may be made now, else refusal. */
+int qt_attack_check(const struct qt_state *s, int base, struct rules_why *why);
+/* Charges an attack: base actions plus any CURIOUS pay-back. */
+void qt_attack_pay(struct qt_state *s, int base);
+
+/* ---- qt_turn.c: the start of a turn ---- */
+
+/* Starts the turn of seat (§4 start of turn) with n actions: Phase 1,
+ * per-die limits reset, qt_cards_turn_start, Void research (§8). */
+void qt_start_turn(struct qt_state *s, int seat, int n);
+
+/* ---- qt_actions.c: reconfigure, deploy, construct, research (§5) ---- */
+int qt_basic_apply(struct qt_state *s, int seat, const struct qt_action *a,
+                   struct rng *rng, struct rules_why *why);
+void qt_basic_list(const struct qt_state *s, int seat, qt_emit_fn emit,
+                   void *ctx);
+
+/* 1 if sq is an empty orbital position of a planet with seat's cube
+ * (rules §5 Deploy; also EXPANSION and REORGANIZATION, §9.3). */
+int qt_deploy_square(const struct qt_state *s, int seat, struct qt_sq sq);
+
+/* Emits *a once per square qt_deploy_square allows, with a->to set. */
+void qt_list_deploy_squares(const struct qt_state *s, int seat,
+                            struct qt_action *a, qt_emit_fn emit, void *ctx);
+
+/* ---- qt_combat.c: combat, advance or stay, infamy (§6.1, §7.1) ---- */
+
+/* Resolves an attack by (seat, ship) standing on its launch square on the
+ * ship of defender standing on target.  Queues advance/stay and infamy. */
+void qt_combat(struct qt_state *s, int seat, int ship, struct qt_sq target,
+               struct rng *rng);
+
+/* Answers an advance/stay or infamy decision; lists its options. */
+int qt_combat_decide(struct qt_state *s, int seat, const struct qt_action *a,
+                     struct rules_why *why);
+void qt_combat_list(const struct qt_state *s, qt_emit_fn emit, void *ctx);
+
+/* ---- qt_combat.c battle decisions ---- */
+
+/* Answers and lists DANGEROUS, CRUEL, RELENTLESS and combat SCRAPPY. */
+int qt_battle_decide(struct qt_state *s, int seat, const struct qt_action *a,
+                     struct rng *rng, struct rules_why *why);
+void qt_battle_list(const struct qt_state *s, qt_emit_fn emit, void *ctx);
+
+/* ---- qt_powers.c: the free command powers (§9.2, §14.1) ---- */
+
+/* CEREBRAL, TYRANNICAL, FLEXIBLE, RESOURCEFUL, NOMADIC: applies one
+ * (0 or BD_EILLEGAL with *why) or emits every legal one of seat. */
+int qt_power_apply(struct qt_state *s, int seat, const struct qt_action *a,
+                   struct rng *rng, struct rules_why *why);
+void qt_power_list(const struct qt_state *s, int seat, qt_emit_fn emit,
+                   void *ctx);
+
+/* ---- qt_move.c: moves, attacks, transport, abilities (§5, §6.2) ---- */
+int qt_move_apply(struct qt_state *s, int seat, const struct qt_action *a,
+                  struct rng *rng, struct rules_why *why);
+/* Emits seat's moves, attacks, transports and ship abilities; with
+ * `runs` (may be NULL), each ship's plain moves go to it as one run
+ * (struct qt_moves) instead of through emit. */
+void qt_move_list(const struct qt_state *s, int seat, qt_emit_fn emit,
+                  qt_moves_fn runs, void *ctx);
+
+/* ---- qt_cards.c: card phase and gambits (§9.1, §9.3) ---- */
+
+/* Shuffles both decks and deals the rows (§3.7). */
+void qt_cards_deal(struct qt_state *s, struct rng *rng);
+
+/* Ends Phase 1 of the active seat: starts Phase 2 or the next turn. */
+void qt_cards_begin(struct qt_state *s, struct rng *rng);
+
+/* Moves play on when no decision is pending: the next pick, the next
+ * seat's picks, or the next turn. */
+void qt_cards_settle(struct qt_state *s, struct rng *rng);
+
+int qt_cards_apply(struct qt_state *s, int seat, const struct qt_action *a,
+                   struct rng *rng, struct rules_why *why);
+/* Answers a card decision (discard, place_ship, reorganize, relocate). */
+int qt_cards_decide(struct qt_state *s, int seat, const struct qt_action *a,
+                    struct rng *rng, struct rules_why *why);
+void qt_cards_list(const struct qt_state *s, int seat, qt_emit_fn emit,
+                   void *ctx);
+
+/* The seat taking picks now in QT_PH_CARDS, or -1. */
+int qt_cards_picker(const struct qt_state *s);
+
 /* ---- qt_setup.c ---- */
 
 /* The game options of rules §14, validated by the JSON edge. */
@@ -410,189 +640,6 @@ size_t qt_pick_action(const struct qt_state *s, int seat, struct rng *rng,
  * for every k, and with a small `keep` to go through the relisting. */
 size_t qt_nth_action(const struct qt_state *s, int seat, size_t k, size_t keep,
                      struct qt_action *out);
-
-/* A die roll 1..6: the next scripted die of the custom setup
- * (rng_scripted), else the generator's.  Recorded in last_dice, with
- * what qt_roll_for said it is for. */
-int qt_roll(struct qt_state *s, struct rng *rng);
-
-/* What a die is rolled for, in a move's outcome. */
-enum qt_roll_for {
-	QT_ROLL_OTHER,  /* a setup roll before any move */
-	QT_ROLL_ATTACK, /* the attacker's combat die, §6.1, §14 */
-	QT_ROLL_DEFEND, /* the defender's combat die */
-	QT_ROLL_SHIP,   /* a ship's new number: reconfigure, construct,
-	                   destroyed, setup re-roll, cards (§3.3, §5, §9) */
-	QT_ROLL_FIRST,  /* a roll-off for the first player, §3.4 */
-};
-
-/* Says what the next qt_roll calls are for: `why` (enum qt_roll_for),
- * the seat, the ship (or -1). */
-void qt_roll_for(struct qt_state *s, int why, int seat, int ship);
-
-/* Starts the turn of seat (§4 start of turn) with n actions. */
-void qt_start_turn(struct qt_state *s, int seat, int n);
-
-/* The ship of seat standing on sq, or -1; *owner receives the seat. */
-int qt_ship_at(const struct qt_state *s, struct qt_sq sq, int *owner);
-
-/* 1 if sq is a square a ship may enter now: open and no ship on it. */
-int qt_square_free(const struct qt_state *s, struct qt_sq sq);
-
-/* Writes into *out every square qt_square_free allows now. */
-void qt_free_bits(const struct qt_state *s, struct qt_bits *out);
-
-/* 1 if seat may place a cube on planet p now (§5 construct (a)(b), §7.3);
- * *own receives the seat's cubes already there. */
-int qt_cube_allowed(const struct qt_state *s, int seat, int p, int *own);
-
-/* Places a cube of seat on planet p; ends the game on the last cube
- * (§10).  Returns 1 if the game is over. */
-int qt_place_cube(struct qt_state *s, int seat, int p);
-
-/* 1 if seat has a cube on planet p. */
-int qt_has_cube(const struct qt_state *s, int seat, int p);
-
-/* Cubes of seat on planet p; free cube locations of planet p. */
-int qt_cubes_of(const struct qt_state *s, int seat, int p);
-int qt_free_locations(const struct qt_state *s, int p);
-
-/* Queues d (rules §14.1 order of queued decisions): the decisions one
- * action raises go before the older pending ones, in the order they
- * arose. */
-void qt_queue(struct qt_state *s, struct qt_decision d);
-/* Removes decision[0]. */
-void qt_pop_decision(struct qt_state *s);
-
-/* ---- qt_actions.c: reconfigure, deploy, construct, research (§5) ---- */
-int qt_basic_apply(struct qt_state *s, int seat, const struct qt_action *a,
-                   struct rng *rng, struct rules_why *why);
-void qt_basic_list(const struct qt_state *s, int seat, qt_emit_fn emit,
-                   void *ctx);
-
-/* 1 if sq is an empty orbital position of a planet with seat's cube
- * (rules §5 Deploy; also EXPANSION and REORGANIZATION, §9.3). */
-int qt_deploy_square(const struct qt_state *s, int seat, struct qt_sq sq);
-
-/* Emits *a once per square qt_deploy_square allows, with a->to set. */
-void qt_list_deploy_squares(const struct qt_state *s, int seat,
-                            struct qt_action *a, qt_emit_fn emit, void *ctx);
-
-/* Re-rolls a ship until it differs from `old` (0: any value). */
-int qt_reroll_ship(struct qt_state *s, struct rng *rng, int old);
-
-/* ---- qt_move.c: moves, attacks, transport, abilities (§5, §6.2) ---- */
-int qt_move_apply(struct qt_state *s, int seat, const struct qt_action *a,
-                  struct rng *rng, struct rules_why *why);
-/* Emits seat's moves, attacks, transports and ship abilities; with
- * `runs` (may be NULL), each ship's plain moves go to it as one run
- * (struct qt_moves) instead of through emit. */
-void qt_move_list(const struct qt_state *s, int seat, qt_emit_fn emit,
-                  qt_moves_fn runs, void *ctx);
-
-/* ---- qt_combat.c: combat, dominance, infamy (§6.1, §7.1) ---- */
-
-/* Resolves an attack by (seat, ship) standing on its launch square on the
- * ship of defender standing on target.  Queues advance/stay and infamy. */
-void qt_combat(struct qt_state *s, int seat, int ship, struct qt_sq target,
-               struct rng *rng);
-
-/* Raises seat's dominance by n (cap 6) and queues infamy at 6. */
-void qt_gain_dominance(struct qt_state *s, int seat, int n);
-
-/* 1 if seat has somewhere to place an infamy cube (§7.1, §7.3). */
-int qt_infamy_possible(const struct qt_state *s, int seat);
-
-/* Answers an advance/stay or infamy decision; lists its options. */
-int qt_combat_decide(struct qt_state *s, int seat, const struct qt_action *a,
-                     struct rules_why *why);
-void qt_combat_list(const struct qt_state *s, qt_emit_fn emit, void *ctx);
-
-/* ---- qt_cards.c: card phase and gambits (§9.1, §9.3) ---- */
-
-/* Card id from its lower-case name, or -1; name of a card id. */
-int qt_card_find(const char *name);
-const char *qt_card_name(int card);
-/* Copies of a card in the game: 8 for EXPANSION … 1 for a command. */
-int qt_card_copies(int card);
-
-/* Shuffles both decks and deals the rows (§3.7). */
-void qt_cards_deal(struct qt_state *s, struct rng *rng);
-
-/* Ends Phase 1 of the active seat: starts Phase 2 or the next turn. */
-void qt_cards_begin(struct qt_state *s, struct rng *rng);
-
-/* Moves play on when no decision is pending: the next pick, the next
- * seat's picks, or the next turn. */
-void qt_cards_settle(struct qt_state *s, struct rng *rng);
-
-int qt_cards_apply(struct qt_state *s, int seat, const struct qt_action *a,
-                   struct rng *rng, struct rules_why *why);
-/* Answers a card decision (discard, place_ship, reorganize, relocate). */
-int qt_cards_decide(struct qt_state *s, int seat, const struct qt_action *a,
-                    struct rng *rng, struct rules_why *why);
-void qt_cards_list(const struct qt_state *s, int seat, qt_emit_fn emit,
-                   void *ctx);
-
-/* The seat taking picks now in QT_PH_CARDS, or -1. */
-int qt_cards_picker(const struct qt_state *s);
-
-/* ---- qt_command.c: command cards (rules §9.2, §14.1) ---- */
-
-/* 1 if seat holds card (working or not); 1 if it holds it and the card
- * works (taken before the last start of a turn, §14.1). */
-int qt_holds(const struct qt_state *s, int seat, int card);
-int qt_has(const struct qt_state *s, int seat, int card);
-
-/* 1 if seat, the active seat in Phase 1, has a working once-per-turn
- * card it has not used this turn; marks it used. */
-int qt_power_ready(const struct qt_state *s, int seat, int card);
-void qt_power_use(struct qt_state *s, int card);
-
-/* Research +n, capped at 6 (rules §7.2). */
-void qt_gain_research(struct qt_state *s, int seat, int n);
-
-/* Start-of-turn card effects for seat (BRILLIANT, ARROGANT, CONFORMIST)
- * after the turn's bookkeeping is reset and taken cards wake (§4). */
-void qt_cards_turn_start(struct qt_state *s, int seat);
-
-/* A ship roll of seat's ship that must not show `old` (0: any value;
- * reconfigure: its number; scout: 6).  CLEVER makes it a decision;
- * SCRAPPY on the holder's turn queues the offer of a re-roll (§14.1). */
-void qt_ship_roll(struct qt_state *s, struct rng *rng, int seat, int ship,
-                  int old);
-/* Answers and lists QT_DEC_CLEVER and QT_DEC_SCRAPPY_SHIP. */
-int qt_roll_decide(struct qt_state *s, int seat, const struct qt_action *a,
-                   struct rng *rng, struct rules_why *why);
-void qt_roll_list(const struct qt_state *s, qt_emit_fn emit, void *ctx);
-
-/* Dominance when seat's ship is destroyed / when seat destroys one
- * (RIGHTEOUS, RAVENOUS), and PLUNDERING/WARLIKE at a kill. */
-void qt_lose_dominance(struct qt_state *s, int seat);
-void qt_gain_kill(struct qt_state *s, int seat);
-void qt_kill_triggers(struct qt_state *s, int seat);
-
-/* CURIOUS (§14): 1 if the active seat may make the free move now. */
-int qt_curious_ready(const struct qt_state *s, int seat);
-/* Extra actions an attack costs now, -1 if no attack is allowed. */
-int qt_attack_cost(const struct qt_state *s);
-/* 0 if an attack costing `base` actions may be made now, else refusal. */
-int qt_attack_check(const struct qt_state *s, int base, struct rules_why *why);
-/* Charges an attack: base actions plus any CURIOUS pay-back. */
-void qt_attack_pay(struct qt_state *s, int base);
-
-/* CEREBRAL, TYRANNICAL, FLEXIBLE, RESOURCEFUL, NOMADIC. */
-int qt_power_apply(struct qt_state *s, int seat, const struct qt_action *a,
-                   struct rng *rng, struct rules_why *why);
-void qt_power_list(const struct qt_state *s, int seat, qt_emit_fn emit,
-                   void *ctx);
-
-/* ---- qt_combat.c battle decisions ---- */
-
-/* Answers and lists DANGEROUS, CRUEL, RELENTLESS and combat SCRAPPY. */
-int qt_battle_decide(struct qt_state *s, int seat, const struct qt_action *a,
-                     struct rng *rng, struct rules_why *why);
-void qt_battle_list(const struct qt_state *s, qt_emit_fn emit, void *ctx);
 
 /* ---- qt_search.c: for searches, never for a game's own moves ---- */
 

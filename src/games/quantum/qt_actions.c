@@ -1,17 +1,8 @@
 /* qt_actions.c: the Phase 1 actions that move no ship across the board:
- * reconfigure, deploy, construct and research (rules §5). */
+ * reconfigure, deploy, construct and research (rules §5).
+ * Layer 5 (actions) of qt.h: it calls the command cards and the
+ * primitives. */
 #include "qt.h"
-
-int qt_reroll_ship(struct qt_state *s, struct rng *rng, int old)
-{
-	/* rules §5 Reconfigure: keep rolling until the number differs; a
-	 * scripted die equal to `old` is used up like any other roll. */
-	int v;
-	do
-		v = qt_roll(s, rng);
-	while (v == old);
-	return v;
-}
 
 static int check_ship(int ship, struct rules_why *why)
 {

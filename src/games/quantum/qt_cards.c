@@ -1,43 +1,12 @@
 /* qt_cards.c: the card phase (rules §9.1) and the six gambits (rules
  * §9.3).  Command cards (§9.2) are taken, held and discarded here; their
- * powers live in qt_command.c, qt_move.c, qt_actions.c, qt_combat.c. */
+ * powers live in qt_command.c, qt_powers.c, qt_move.c, qt_actions.c,
+ * qt_combat.c.
+ * Layer 5 (actions) of qt.h, above qt_actions.c (a ship placed as a
+ * deploy) and qt_turn.c (the next turn). */
 #include <string.h>
 
 #include "qt.h"
-
-static const char *const card_names[QT_NCARDS] = {
-    "expansion",  "aggression",  "momentum",   "reorganization", "relocation",
-    "sabotage",   "agile",       "arrogant",   "brilliant",      "cerebral",
-    "clever",     "conformist",  "cruel",      "cunning",        "curious",
-    "dangerous",  "eager",       "energetic",  "ferocious",      "flexible",
-    "ingenious",  "intelligent", "nomadic",    "plundering",     "precocious",
-    "rational",   "ravenous",    "relentless", "resourceful",    "righteous",
-    "scrappy",    "stealthy",    "strategic",  "stubborn",       "tactical",
-    "tyrannical", "warlike",
-};
-
-/* rules §9.3: gambit copies; every command card exists once. */
-static const uint8_t gambit_copies[QT_NGAMBIT_KINDS] = {8, 4, 4, 2, 2, 2};
-
-int qt_card_find(const char *name)
-{
-	for (int i = 0; i < QT_NCARDS; i++)
-		if (strcmp(card_names[i], name) == 0)
-			return i;
-	return -1;
-}
-
-const char *qt_card_name(int card)
-{
-	return card >= 0 && card < QT_NCARDS ? card_names[card] : "?";
-}
-
-int qt_card_copies(int card)
-{
-	if (card < 0 || card >= QT_NCARDS)
-		return 0;
-	return card < QT_NGAMBIT_KINDS ? gambit_copies[card] : 1;
-}
 
 /* Top card of a deck; an empty deck first takes its shuffled discards
  * (rules §9.1).  QT_NO_CARD when both are empty (§14). */
@@ -93,7 +62,7 @@ void qt_cards_deal(struct qt_state *s, struct rng *rng)
 		s->cmd_deck[s->cmd_deck_n++] = (uint8_t)c;
 	s->gam_deck_n = 0;
 	for (int c = 0; c < QT_NGAMBIT_KINDS; c++)
-		for (int k = 0; k < gambit_copies[c]; k++)
+		for (int k = 0; k < qt_card_copies(c); k++)
 			s->gam_deck[s->gam_deck_n++] = (uint8_t)c;
 	rng_shuffle_u8(rng, s->cmd_deck, s->cmd_deck_n);
 	rng_shuffle_u8(rng, s->gam_deck, s->gam_deck_n);

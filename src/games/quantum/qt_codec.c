@@ -1,6 +1,7 @@
 /* qt_codec.c: Quantum actions as JSON, both ways (qt_json.h): the action
  * shapes of rules §4-§9 and §14.1, their strict parser, their printer and
- * the catalog's list of them. */
+ * the catalog's list of them.
+ * Layer 8 (JSON edge) of qt.h. */
 #include <jansson.h>
 #include <string.h>
 

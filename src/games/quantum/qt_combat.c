@@ -1,36 +1,10 @@
-/* qt_combat.c: combat (rules §6.1), dominance and infamy (rules §7.1). */
+/* qt_combat.c: combat (rules §6.1, §14, §14.1) and the decisions it
+ * raises: advance or stay, and the infamy cube of dominance 6 (§7.1).
+ * Layer 5 (actions) of qt.h: it calls the command cards and the
+ * primitives; qt_move.c starts a battle. */
 #include <string.h>
 
 #include "qt.h"
-
-int qt_infamy_possible(const struct qt_state *s, int seat)
-{
-	for (int p = 0; p < s->board.nplanets; p++)
-		if (qt_cube_allowed(s, seat, p, NULL))
-			return 1;
-	return 0;
-}
-
-static int infamy_pending(const struct qt_state *s, int seat)
-{
-	for (int k = 0; k < s->ndecisions; k++)
-		if (s->decision[k].kind == QT_DEC_INFAMY &&
-		    s->decision[k].seat == seat)
-			return 1;
-	return 0;
-}
-
-void qt_gain_dominance(struct qt_state *s, int seat, int n)
-{
-	int d = s->dominance[seat] + n;
-	s->dominance[seat] = (uint8_t)(d > QT_MAX_TRACK ? QT_MAX_TRACK : d);
-	/* rules §7.1: at 6, place a cube at once.  §14: with nowhere to
-	 * place it, dominance stays 6 and infamy retries on the next gain. */
-	if (s->dominance[seat] == QT_MAX_TRACK && !infamy_pending(s, seat) &&
-	    qt_infamy_possible(s, seat))
-		qt_queue(s, (struct qt_decision){.kind = QT_DEC_INFAMY,
-		                                 .seat = (uint8_t)seat});
-}
 
 /* ---- the battle pipeline (rules §6.1, §14, §14.1) ---- */
 

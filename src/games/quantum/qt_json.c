@@ -2,7 +2,8 @@
  * qt_rules`, and its catalog entry.  The JSON edge is four files sharing
  * qt_json.h: qt_codec.c (actions), qt_options.c (options and custom
  * setups), qt_view.c (views) and this one; the rules core never sees
- * JSON. */
+ * JSON.
+ * Layer 8 (JSON edge) of qt.h, its top. */
 #include <jansson.h>
 #include <string.h>
 

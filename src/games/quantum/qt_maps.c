@@ -1,5 +1,6 @@
 /* qt_maps.c: the map table of rules §11 and the geometry of rules §2.
- * See qt_maps.h. */
+ * See qt_maps.h.
+ * Layer 1 (data) of qt.h: it calls nothing of the module. */
 #include <string.h>
 
 #include "qt_maps.h"

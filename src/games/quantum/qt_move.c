@@ -1,7 +1,9 @@
 /* qt_move.c: ship movement and ship abilities: move, move/attack,
  * TRANSPORT, MANEUVER (rules §5, §6.2), the free abilities STRIKE, WARP,
  * MODIFY and SCOUT (rules §6.2), and the command cards that change them:
- * AGILE, ENERGETIC, CUNNING, CURIOUS and TACTICAL (rules §9.2, §14.1). */
+ * AGILE, ENERGETIC, CUNNING, CURIOUS and TACTICAL (rules §9.2, §14.1).
+ * Layer 5 (actions) of qt.h, above qt_combat.c (an attack starts a
+ * battle). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,5 +1,6 @@
 /* qt_options.c: Quantum's game options (rules §11, §7.3, §9.4, §14) and
- * custom setups read from JSON (qt_json.h). */
+ * custom setups read from JSON (qt_json.h).
+ * Layer 8 (JSON edge) of qt.h, above qt_codec.c. */
 #include <jansson.h>
 #include <string.h>
 

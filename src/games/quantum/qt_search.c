@@ -1,6 +1,7 @@
 /* qt_search.c: what a search (src/bot) needs of Quantum: determinization
  * and a heuristic estimate of each seat's chances.  Neither is a rule:
- * they never run in a game's own moves. */
+ * they never run in a game's own moves.
+ * Layer 7 (beside the rules) of qt.h: it calls only the board. */
 #include <string.h>
 
 #include "qt.h"

@@ -1,4 +1,6 @@
-/* qt_setup.c: a new game (rules §3) and a custom position. */
+/* qt_setup.c: a new game (rules §3) and a custom position.
+ * Layer 5 (actions) of qt.h, above qt_cards.c (the deal) and qt_turn.c
+ * (the first turn). */
 #include <string.h>
 
 #include "qt.h"

@@ -1,5 +1,6 @@
 /* qt_view.c: what a viewer sees of a Quantum game and of a logged move
- * (qt_json.h).  Everything but the decks' order is public. */
+ * (qt_json.h).  Everything but the decks' order is public.
+ * Layer 8 (JSON edge) of qt.h, above qt_codec.c and qt_options.c. */
 #include <jansson.h>
 #include <string.h>
 
