@@ -120,7 +120,7 @@ FUZZ_CC := clang -std=c11 -D_GNU_SOURCE -g -O1 -Isrc \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) -o $@ $^ -ljansson
+	$(FUZZ_CC) -o $@ $^ -ljansson -lsodium
 # The HTTP target runs the whole server in process: every library source,
 # instrumented, and the libraries the server links.
 build/fuzz/fuzz_http: tests/fuzz/fuzz_http.c $(LIB_SRC) $(GEN_SRC) \
@@ -130,7 +130,7 @@ build/fuzz/fuzz_http: tests/fuzz/fuzz_http.c $(LIB_SRC) $(GEN_SRC) \
 
 build/fuzz/fuzz_actions_%: tests/fuzz/fuzz_actions.c $(FUZZ_SRC)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) -DFUZZ_GAME='"$(subst _,-,$*)"' -o $@ $^ -ljansson
+	$(FUZZ_CC) -DFUZZ_GAME='"$(subst _,-,$*)"' -o $@ $^ -ljansson -lsodium
 
 fuzz: fuzz-deps $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 	@status=0; for t in $(FUZZ_TARGETS); do \
