@@ -18,24 +18,12 @@ import time
 
 from gamehelp import actions, game, move, server
 from harness import check, note, run_all, test
-from webhookhelp import BlackHole, Receiver, account_events
+from webhookhelp import BlackHole, Receiver, account_events, hook, new_player
 
 MOVES = int(sys.argv[2]) if len(sys.argv) > 2 else 275
 SECONDS = float(sys.argv[3]) if len(sys.argv) > 3 else 70.0
 sys.argv = sys.argv[:2]
 GOAL_S = 2.0  # issue 34: others' events delivered within 2 s
-
-
-def player(s, name):
-    r = s.request("POST", "/v1/players", {"name": name})
-    check(r.status == 201, "player: %r" % r)
-    return r.json["id"], r.json["token"]
-
-
-def hook(s, token, url):
-    r = s.request("PUT", "/v1/players/me/webhook", {"url": url}, token=token)
-    check(r.status == 200, "PUT webhook: %r" % r)
-    return r.json["secret"]
 
 
 def new_game(s, host_token, guest_id, guest_token):
@@ -73,13 +61,13 @@ def others_delivered_within_2_s_while_two_dead_receivers_are_flooded(binary):
     rec = Receiver()
     try:
         with server(binary, extra=["--webhook-allow-private"]) as s:
-            m1, mt1 = player(s, "Mallory")
-            m2, mt2 = player(s, "Mallet")
+            m1, mt1 = new_player(s, "Mallory")
+            m2, mt2 = new_player(s, "Mallet")
             hook(s, mt1, dead[0].url("/m"))
             hook(s, mt2, dead[1].url("/m"))
-            alice, at = player(s, "Alice")
-            bob, bt = player(s, "Bob")
-            rec.secrets["/a"] = hook(s, at, rec.url("/a"))
+            alice, at = new_player(s, "Alice")
+            bob, bt = new_player(s, "Bob")
+            rec.secrets["/a"] = hook(s, at, rec.url("/a"))["secret"]
             stop = threading.Event()
             made = [0]
             errors = []

@@ -30,7 +30,7 @@ from gamehelp import AA, game, read_stream, server
 import harness
 from harness import check, run_all, test
 from test_clocks import ms
-from webhookhelp import Receiver, account_events
+from webhookhelp import Receiver, account_events, hook, new_player
 
 harness._tests.clear()  # test_clocks' own tests are its suite's
 
@@ -46,18 +46,6 @@ def wait_for(cond, what, timeout=30):
             return v
         time.sleep(0.05)
     raise AssertionError("timed out waiting for " + what)
-
-
-def player(s, name):
-    r = s.request("POST", "/v1/players", {"name": name})
-    check(r.status == 201, "player: %r" % r)
-    return r.json["id"], r.json["token"]
-
-
-def hook(s, token, url):
-    r = s.request("PUT", "/v1/players/me/webhook", {"url": url}, token=token)
-    check(r.status == 200, "PUT webhook: %r" % r)
-    return r.json["secret"]
 
 
 def timed_game(s, at, bob, bt, clock):
@@ -84,9 +72,10 @@ def deadline_soon_once_at_its_lead_on_stream_and_webhook(binary):
     rec = Receiver()
     try:
         with server(binary, extra=FLAGS) as s:
-            alice, at = player(s, "Alice")
-            bob, bt = player(s, "Bob")
-            secrets = {at: hook(s, at, rec.url("/a")), bt: hook(s, bt, rec.url("/b"))}
+            alice, at = new_player(s, "Alice")
+            bob, bt = new_player(s, "Bob")
+            secrets = {at: hook(s, at, rec.url("/a"))["secret"],
+                       bt: hook(s, bt, rec.url("/b"))["secret"]}
             rec.secrets["/a"], rec.secrets["/b"] = secrets[at], secrets[bt]
             gid = timed_game(s, at, bob, bt, {"move_seconds": 4})
             g = game(s, gid)
@@ -125,8 +114,8 @@ def deadline_soon_survives_sigkill_and_is_never_sent_twice(binary):
     once after the restart, A not again; A's passed deadline gets its
     timeout."""
     with server(binary, extra=FLAGS + ["--sync", "full"]) as s:
-        alice, at = player(s, "Alice")
-        bob, bt = player(s, "Bob")
+        alice, at = new_player(s, "Alice")
+        bob, bt = new_player(s, "Bob")
         ga = timed_game(s, at, bob, bt, {"move_seconds": 6})
         gb = timed_game(s, at, bob, bt, {"move_seconds": 10})
         t0 = time.time()
@@ -157,8 +146,8 @@ def turn_events_and_game_streams_carry_the_clocks(binary):
     """A turn event names the seat's deadline (and bank) as the game
     object does; the game stream's last event carries the game's clock."""
     with server(binary, extra=FLAGS) as s:
-        alice, at = player(s, "Alice")
-        bob, bt = player(s, "Bob")
+        alice, at = new_player(s, "Alice")
+        bob, bt = new_player(s, "Bob")
         gid = timed_game(s, at, bob, bt, {"move_seconds": 600, "bank_seconds": 60,
                                            "increment_seconds": 5})
         g = game(s, gid)
@@ -197,9 +186,9 @@ def the_outbox_is_pruned_and_a_resume_from_a_pruned_id_says_so(binary):
     try:
         with server(binary, extra=FLAGS + ["--event-retention", "2",
                                            "--webhook-retry-ms", "200"]) as s:
-            alice, at = player(s, "Alice")
-            bob, bt = player(s, "Bob")
-            rec.secrets["/b"] = hook(s, bt, rec.url("/b"))
+            alice, at = new_player(s, "Alice")
+            bob, bt = new_player(s, "Bob")
+            rec.secrets["/b"] = hook(s, bt, rec.url("/b"))["secret"]
             gid = timed_game(s, at, bob, bt, {"move_seconds": 3600})
             before = account_events(s, at, 0)[0]
             check(before, "Alice has events")
@@ -237,9 +226,9 @@ def webhook_secrets_are_sealed_at_rest(binary):
     rec = Receiver()
     try:
         with server(binary, extra=FLAGS) as s:
-            alice, at = player(s, "Alice")
-            bob, bt = player(s, "Bob")
-            secret = hook(s, at, rec.url("/a"))
+            alice, at = new_player(s, "Alice")
+            bob, bt = new_player(s, "Bob")
+            secret = hook(s, at, rec.url("/a"))["secret"]
             rec.secrets["/a"] = secret
             raw = base64.b64decode(secret[len("whsec_"):])
             keyfile = s.key
@@ -289,9 +278,9 @@ def a_receiver_answering_410_disables_the_webhook(binary):
     rec = Receiver(fail=lambda path, msg_id, attempt: 410 if gone["on"] else 200)
     try:
         with server(binary, extra=FLAGS) as s:
-            alice, at = player(s, "Alice")
-            bob, bt = player(s, "Bob")
-            rec.secrets["/a"] = hook(s, at, rec.url("/a"))
+            alice, at = new_player(s, "Alice")
+            bob, bt = new_player(s, "Bob")
+            rec.secrets["/a"] = hook(s, at, rec.url("/a"))["secret"]
             timed_game(s, at, bob, bt, {"move_seconds": 3600})
             w = wait_for(lambda: (lambda r: r.json if not r.json["enabled"] else None)(
                 s.request("GET", "/v1/players/me/webhook", token=at)), "disabled")
@@ -316,7 +305,7 @@ def a_receiver_answering_410_disables_the_webhook(binary):
             check(n_dlv == len(d["deliveries"]), "and none queued")
             # PUT again: enabled, delivered
             gone["on"] = False
-            rec.secrets["/a"] = hook(s, at, rec.url("/a"))
+            rec.secrets["/a"] = hook(s, at, rec.url("/a"))["secret"]
             w = s.request("GET", "/v1/players/me/webhook", token=at).json
             check(w["enabled"] and w["disabled"] is None and w["disabled_reason"] is None,
                   "enabled again: %r" % w)
@@ -337,7 +326,7 @@ def a_pool_of_bot_workers_plays_every_game_once(binary):
     dense."""
     with server(binary, extra=FLAGS + ["--bot-workers", "4",
                                        "--bot-games-per-player", "12"]) as s:
-        _, at = player(s, "Alice")
+        _, at = new_player(s, "Alice")
         gids = []
         for _ in range(12):
             r = s.request("POST", "/v1/games", {"game": AA, "seats": 2, "seating": [

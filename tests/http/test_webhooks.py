@@ -14,7 +14,7 @@ import time
 from harness import check, free_port, note, run_all, test
 from gamehelp import AA, game, play_random, read_stream, server
 from streams import parse as parse_stream
-from webhookhelp import BlackHole, Receiver, account_events
+from webhookhelp import BlackHole, Receiver, account_events, hook, new_player
 
 # Fast retries for the tests: 50 ms doubling (the default is 5 s).
 FAST = ["--webhook-allow-private", "--webhook-retry-ms", "50"]
@@ -29,18 +29,6 @@ def wait_for(cond, what, timeout=30):
             return v
         time.sleep(0.05)
     raise AssertionError("timed out waiting for " + what)
-
-
-def new_player(s, name):
-    r = s.request("POST", "/v1/players", {"name": name})
-    check(r.status == 201, "player: %r" % r)
-    return r.json["id"], r.json["token"]
-
-
-def hook(s, token, url, status=200):
-    r = s.request("PUT", "/v1/players/me/webhook", {"url": url}, token=token)
-    check(r.status == status, "PUT webhook %s: %r" % (url, r))
-    return r.json
 
 
 def two_player_game(s, at, bob_id, bt):

@@ -152,6 +152,21 @@ class BlackHole:
         self.sock.close()
 
 
+def new_player(s, name):
+    """POST /v1/players: (the new player's id, its token)."""
+    r = s.request("POST", "/v1/players", {"name": name})
+    check(r.status == 201, "player: %r" % r)
+    return r.json["id"], r.json["token"]
+
+
+def hook(s, token, url, status=200):
+    """PUT /v1/players/me/webhook of `token` to `url`, answered `status`:
+    the answer's JSON (its "secret" is shown only here)."""
+    r = s.request("PUT", "/v1/players/me/webhook", {"url": url}, token=token)
+    check(r.status == status, "PUT webhook %s: %r" % (url, r))
+    return r.json
+
+
 def account_events(s, token, after):
     """([every account event of `token` after `after`],), read from
     GET /v1/players/me/events: the answer's head is waited for up to 10 s
