@@ -18,23 +18,13 @@ import time
 
 from gamehelp import actions, game, move, server
 from harness import check, note, run_all, test
-from webhookhelp import BlackHole, Receiver, account_events, hook, new_player
+from webhookhelp import (BlackHole, Receiver, account_events, hook, iso_ms, new_player,
+                         two_player_game)
 
 MOVES = int(sys.argv[2]) if len(sys.argv) > 2 else 275
 SECONDS = float(sys.argv[3]) if len(sys.argv) > 3 else 70.0
 sys.argv = sys.argv[:2]
 GOAL_S = 2.0  # issue 34: others' events delivered within 2 s
-
-
-def new_game(s, host_token, guest_id, guest_token):
-    r = s.request("POST", "/v1/games", {"game": "agent-avenue", "seats": 2,
-                                         "seating": ["me", {"invite": guest_id}]},
-                  token=host_token)
-    check(r.status == 201, "create: %r" % r)
-    gid = r.json["id"]
-    r = s.request("POST", "/v1/games/%s/join" % gid, token=guest_token)
-    check(r.status == 200, "join: %r" % r)
-    return gid
 
 
 def one_move(s, gid, tokens, rng):
@@ -48,11 +38,6 @@ def one_move(s, gid, tokens, rng):
              headers={"If-Match": '"%d"' % g["seq"]})
     check(r.status == 201, "move: %r" % r)
     return True
-
-
-def iso_s(t):
-    import calendar
-    return calendar.timegm(time.strptime(t[:19], "%Y-%m-%dT%H:%M:%S")) + int(t[20:23]) / 1000.0
 
 
 @test
@@ -76,10 +61,10 @@ def others_delivered_within_2_s_while_two_dead_receivers_are_flooded(binary):
                 rng = random.Random(34)
                 t0 = time.time()
                 try:
-                    gid = new_game(s, mt1, m2, mt2)
+                    gid = two_player_game(s, mt1, m2, mt2)
                     while made[0] < MOVES:
                         if not one_move(s, gid, {0: mt1, 1: mt2}, rng):
-                            gid = new_game(s, mt1, m2, mt2)
+                            gid = two_player_game(s, mt1, m2, mt2)
                             continue
                         made[0] += 1
                         # paced: MOVES evenly over SECONDS
@@ -96,7 +81,7 @@ def others_delivered_within_2_s_while_two_dead_receivers_are_flooded(binary):
             rng = random.Random(35)
             games = 0
             while not stop.is_set():
-                gid = new_game(s, at, bob, bt)
+                gid = two_player_game(s, at, bob, bt)
                 games += 1
                 while not stop.is_set() and one_move(s, gid, {0: at, 1: bt}, rng):
                     stop.wait(1.0)
@@ -112,7 +97,7 @@ def others_delivered_within_2_s_while_two_dead_receivers_are_flooded(binary):
             check(set(got) == want, "every one of Alice's %d events delivered: %d"
                   % (len(want), len(got)))
             with rec.lock:
-                lags = sorted(h["_arrived"] - iso_s(json.loads(b)["timestamp"])
+                lags = sorted(h["_arrived"] - iso_ms(json.loads(b)["timestamp"])
                               for p, h, b, st, w in rec.requests)
                 once = all(n == 1 for n in rec.attempts.values())
             check(once, "each of Alice's events sent once")

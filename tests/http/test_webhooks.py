@@ -14,7 +14,8 @@ import time
 from harness import check, free_port, note, run_all, test
 from gamehelp import AA, game, play_random, read_stream, server
 from streams import parse as parse_stream
-from webhookhelp import BlackHole, Receiver, account_events, hook, new_player
+from webhookhelp import (BlackHole, Receiver, account_events, hook, iso_ms, new_player,
+                         two_player_game)
 
 # Fast retries for the tests: 50 ms doubling (the default is 5 s).
 FAST = ["--webhook-allow-private", "--webhook-retry-ms", "50"]
@@ -29,17 +30,6 @@ def wait_for(cond, what, timeout=30):
             return v
         time.sleep(0.05)
     raise AssertionError("timed out waiting for " + what)
-
-
-def two_player_game(s, at, bob_id, bt):
-    """Alice creates a game inviting Bob, Bob joins; returns its id."""
-    r = s.request("POST", "/v1/games", {"game": AA, "seats": 2,
-                                         "seating": ["me", {"invite": bob_id}]}, token=at)
-    check(r.status == 201, "create: %r" % r)
-    gid = r.json["id"]
-    r = s.request("POST", "/v1/games/%s/join" % gid, token=bt)
-    check(r.status == 200 and r.json["status"] == "active", "join: %r" % r)
-    return gid
 
 
 def check_public(payload, gid, seat):
@@ -324,13 +314,6 @@ def private_addresses_refused_after_resolution(binary):
             check(rec.requests == [], "the receiver was never reached")
     finally:
         rec.close()
-
-
-def iso_ms(t):
-    """An RFC 3339 UTC timestamp with milliseconds, as unix seconds."""
-    import calendar
-    return calendar.timegm(time.strptime(t[:19], "%Y-%m-%dT%H:%M:%S")) + \
-        int(t[20:23]) / 1000.0
 
 
 # The goal of issue 34: with the attack running, another player's events

@@ -10,6 +10,7 @@ import socket
 import threading
 import time
 
+from gamehelp import AA
 from harness import check, free_port
 from streams import Dechunker, EventStream
 
@@ -165,6 +166,24 @@ def hook(s, token, url, status=200):
     r = s.request("PUT", "/v1/players/me/webhook", {"url": url}, token=token)
     check(r.status == status, "PUT webhook %s: %r" % (url, r))
     return r.json
+
+
+def two_player_game(s, at, bob_id, bt):
+    """Alice creates a game inviting Bob, Bob joins; returns its id."""
+    r = s.request("POST", "/v1/games", {"game": AA, "seats": 2,
+                                         "seating": ["me", {"invite": bob_id}]}, token=at)
+    check(r.status == 201, "create: %r" % r)
+    gid = r.json["id"]
+    r = s.request("POST", "/v1/games/%s/join" % gid, token=bt)
+    check(r.status == 200 and r.json["status"] == "active", "join: %r" % r)
+    return gid
+
+
+def iso_ms(t):
+    """An RFC 3339 UTC timestamp with milliseconds, as unix seconds."""
+    import calendar
+    return calendar.timegm(time.strptime(t[:19], "%Y-%m-%dT%H:%M:%S")) + \
+        int(t[20:23]) / 1000.0
 
 
 def account_events(s, token, after):
