@@ -231,7 +231,11 @@ def server_moves_have_by(binary):
         # a bot seat's moves: "by":"bot"
         r = req(s, "POST", "/v1/games", {"game": AA, "seating": ["token", {"bot": "random"}]}, status=201)
         gid, me = r.json["id"], r.json["seats"][0]["token"]
-        for _ in range(40):
+        # a bound in time, not in rounds: a loaded machine's bot may take
+        # longer than 40 rounds of 0.05 s to decide (--bot-ms is its
+        # search budget, not its place in the queue)
+        deadline = time.time() + 30
+        while time.time() < deadline:
             g = req(s, "GET", "/v1/games/%s" % gid).json
             if g["status"] == "finished" or len([m for m in log(s, gid) if m["seat"] == 1]) >= 2:
                 break
