@@ -128,6 +128,11 @@ struct http_reply {
 	int close; /* 1: close the connection after it (Connection: close) */
 	char ratelimit_policy[160]; /* RateLimit-Policy value, or "" */
 	char ratelimit[160];        /* RateLimit value, or "" */
+	int token_unproven;         /* 1: rate_ok did not charge the bearer
+	                               token (limits.h: not in the limiter's
+	                               table); a 2xx answer proves it, and
+	                               router_dispatch charges it then */
+	enum limits_action token_action; /* what rate_ok took, then */
 	const char *language;       /* a body in a language chosen by
 	                               Accept-Language: its tag, sent as
 	                               Content-Language with Vary:

@@ -626,7 +626,7 @@ void limits_take(struct limits *l, enum limits_action a,
 	v->ok = 1;
 	const struct limits_rate *r = l->cfg.rate[a];
 	struct entry *e[LIMITS_SCOPES] = {NULL, NULL};
-	struct entry proto[LIMITS_SCOPES]; /* a key not in the table yet */
+	struct entry proto[LIMITS_SCOPES]; /* a key not in the table */
 	int fresh[LIMITS_SCOPES] = {0, 0};
 	static const uint8_t kinds[LIMITS_SCOPES] = {KIND_ADDR, KIND_TOKEN};
 	uint8_t keys[LIMITS_SCOPES][16];
@@ -658,25 +658,42 @@ void limits_take(struct limits *l, enum limits_action a,
 				v->retry_after_s = s;
 		}
 	}
-	/* Only a request that goes ahead stores its new keys: refused ones
-	 * (a made-up token from an exhausted address) take no room. */
-	for (int sc = 0; v->ok && sc < LIMITS_SCOPES; sc++) {
-		if (!fresh[sc])
-			continue;
-		struct entry *other =
-		    e[1 - sc] && !fresh[1 - sc] ? e[1 - sc] : NULL;
-		struct entry *n = add(l, &proto[sc], other, NULL, now);
-		if (n) { /* else out of memory: charged in proto, unstored */
-			e[sc] = n;
-			fresh[sc] = 0;
-		}
-	}
-	for (int sc = 0; sc < LIMITS_SCOPES; sc++) {
-		if (!e[sc])
-			continue;
-		if (v->ok)
+	for (int sc = 0; v->ok && sc < LIMITS_SCOPES; sc++)
+		if (e[sc])
 			e[sc]->tokens[a] -= 1;
-		describe(v, a, sc, &r[sc], e[sc]);
+	/* Only a request that goes ahead stores its new address: refused
+	 * ones take no room.  A token not in the table is neither stored nor
+	 * charged here (it may be made up): it was only checked against the
+	 * sketch, and is charged once the server accepted it
+	 * (limits_token_known). */
+	if (v->ok && fresh[LIMITS_ADDR]) {
+		struct entry *n = add(
+		    l, &proto[LIMITS_ADDR],
+		    fresh[LIMITS_TOKEN] ? NULL : e[LIMITS_TOKEN], NULL, now);
+		if (n) /* else out of memory: charged in proto, unstored */
+			e[LIMITS_ADDR] = n;
+	}
+	v->token_unstored = fresh[LIMITS_TOKEN];
+	for (int sc = 0; sc < LIMITS_SCOPES; sc++)
+		if (e[sc])
+			describe(v, a, sc, &r[sc], e[sc]);
+	pthread_mutex_unlock(&l->mu);
+}
+
+void limits_token_known(struct limits *l, enum limits_action a,
+                        const char *token)
+{
+	const struct limits_rate *r = &l->cfg.rate[a][LIMITS_TOKEN];
+	if (!token || !r->quota)
+		return;
+	uint8_t key[16];
+	token_key(l, token, key);
+	int64_t now = mono_now_ms();
+	pthread_mutex_lock(&l->mu);
+	struct entry *e = lookup(l, KIND_TOKEN, key, NULL, NULL, now);
+	if (e) { /* else out of memory: uncharged */
+		refill(e, a, r, now);
+		e->tokens[a] -= 1;
 	}
 	pthread_mutex_unlock(&l->mu);
 }
@@ -702,42 +719,69 @@ static int full(const struct entry *e, unsigned cap)
 	return e && e->streams >= cap;
 }
 
+/* The entry for (kind, key), or *proto as a new one (not stored yet:
+ * *fresh set) that holds no stream. */
+static struct entry *find_or_proto(struct limits *l, uint8_t kind,
+                                   const uint8_t key[16], struct entry *proto,
+                                   int *fresh, int64_t now_ms)
+{
+	struct entry *e = find(l, kind, key);
+	*fresh = !e;
+	if (e)
+		return e;
+	entry_init(l, proto, kind, key, now_ms);
+	return proto;
+}
+
 int limits_stream_open(struct limits *l, const struct limits_addr *addr,
                        const char *token, struct limits_slot *slot,
                        unsigned *retry_after_s)
 {
-	uint8_t tkey[16], nkey[16];
+	enum { A, T, N, KEYS }; /* address, token, network */
+	static const uint8_t kinds[KEYS] = {KIND_ADDR, KIND_TOKEN, KIND_NET};
+	uint8_t keys[KEYS][16];
 	int rc = 0, anon = !token;
-	int per_token = token && l->cfg.streams_per_token;
-	int per_net = anon && l->cfg.streams_per_net;
-	if (per_token)
-		token_key(l, token, tkey);
-	if (per_net)
-		net_key(addr->key, nkey);
+	int want[KEYS] = {l->cfg.streams_per_addr != 0,
+	                  token && l->cfg.streams_per_token,
+	                  anon && l->cfg.streams_per_net};
+	struct entry *e[KEYS] = {NULL, NULL, NULL}, proto[KEYS];
+	int fresh[KEYS] = {0, 0, 0};
+	memcpy(keys[A], addr->key, 16);
+	if (want[T])
+		token_key(l, token, keys[T]);
+	if (want[N])
+		net_key(addr->key, keys[N]);
 	memset(slot, 0, sizeof *slot);
 	int64_t now = mono_now_ms();
 	pthread_mutex_lock(&l->mu);
-	struct entry *ea = NULL, *et = NULL, *en = NULL;
-	if (l->cfg.streams_per_addr)
-		ea = lookup(l, KIND_ADDR, addr->key, NULL, NULL, now);
-	if (per_net)
-		en = lookup(l, KIND_NET, nkey, ea, NULL, now);
-	if (per_token)
-		et = lookup(l, KIND_TOKEN, tkey, ea, en, now);
+	for (int k = 0; k < KEYS; k++)
+		if (want[k])
+			e[k] = find_or_proto(l, kinds[k], keys[k], &proto[k],
+			                     &fresh[k], now);
 	if (l->streams >= l->cfg.streams ||
 	    (anon && l->cfg.streams_anon && l->anon >= l->cfg.streams_anon))
 		rc = BD_EUNAVAILABLE;
-	else if (full(ea, l->cfg.streams_per_addr) ||
-	         full(et, l->cfg.streams_per_token) ||
-	         full(en, l->cfg.streams_per_net))
+	else if (full(e[A], l->cfg.streams_per_addr) ||
+	         full(e[T], l->cfg.streams_per_token) ||
+	         full(e[N], l->cfg.streams_per_net))
 		rc = BD_ELIMIT;
+	/* Only an open that goes ahead stores its new keys: a refused one
+	 * takes no room (it would evict others' buckets).  Each add keeps
+	 * the two other keys' entries. */
+	for (int k = 0; rc == 0 && k < KEYS; k++) {
+		if (!fresh[k])
+			continue;
+		/* NULL when out of memory: that key is not counted */
+		e[k] = add(l, &proto[k], e[(k + 1) % KEYS], e[(k + 2) % KEYS],
+		           now);
+	}
 	if (rc == 0) {
 		l->streams++;
 		l->anon += (unsigned)anon;
-		hold(l, ea);
-		hold(l, et);
-		hold(l, en);
-		*slot = (struct limits_slot){ea, et, en, anon, 1};
+		hold(l, e[A]);
+		hold(l, e[T]);
+		hold(l, e[N]);
+		*slot = (struct limits_slot){e[A], e[T], e[N], anon, 1};
 	}
 	pthread_mutex_unlock(&l->mu);
 	if (rc)

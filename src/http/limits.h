@@ -53,10 +53,18 @@
  * A new entry starts from the least of its key's counters, never from
  * less than it owed when evicted: so no flood of new keys hands an
  * exhausted client a full bucket back; the sketch may only over-count (a
- * new key sharing counters with evicted debtors starts with less).  A
- * refused rate-limited request adds no entry (a made-up token that an
- * exhausted address sends is never stored).  Entries holding a stream
- * are never evicted; there are at most 3 * streams of them.  Keys are
+ * new key sharing counters with evicted debtors starts with less).
+ * Refused or unauthenticated requests never add an entry, so they never
+ * evict an honest client's bucket: a refused rate-limited request or
+ * stream open stores nothing, and a token gets an entry only once the
+ * server accepted it (limits_token_known).  Until then (and forever for
+ * a made-up one) it is checked against the sketch (an evicted token that
+ * owes its bucket stays refused) and charged nothing: its requests count
+ * against its address only, and a flood of made-up tokens leaves no
+ * trace (counting them in the sketch would raise the counters every new
+ * token starts from: 1,000,000 of them left a new token 78 of its 300
+ * tickets).  Entries holding a stream are never evicted; there are at
+ * most 3 * streams of them.  Keys are
  * hashed with a random SipHash key (libsodium), so a flood of chosen
  * keys cannot pile into one hash chain or sketch counter; tokens are
  * kept only as a 16-byte keyed hash.
@@ -173,15 +181,29 @@ struct limits_verdict {
 	unsigned retry_after_s; /* when refused: seconds, >= 1 */
 	char policy[160];       /* RateLimit-Policy value, or "" */
 	char state[160];        /* RateLimit value, or "" */
+	int token_unstored;     /* 1: the token has no entry and was not
+	                           charged: call limits_token_known once
+	                           the server accepted it */
 };
 
 /* Takes one request of action `a` for client `addr` and `token` (NULL:
- * none) from their buckets, or from none when either is empty (then no
- * new entry is made for them: a refused key costs no table room).  Fills
- * *v (headers empty when no policy applies to a). */
+ * none; as sent, unchecked) from their buckets, or from none when either
+ * is empty (then no new entry is made for them: a refused key costs no
+ * table room).  A token without an entry is never given one here: it is
+ * checked against the sketch's estimate (what it owed when evicted) and
+ * not charged (v->token_unstored).  Fills *v (headers empty when no
+ * policy applies to a). */
 void limits_take(struct limits *l, enum limits_action a,
                  const struct limits_addr *addr, const char *token,
                  struct limits_verdict *v);
+
+/* Charges `token` (NULL: a no-op) the request of action `a` that
+ * limits_take did not charge (v->token_unstored), now that the server
+ * accepted it (the request succeeded: the token is a player's or a
+ * seat's), giving it an entry if it has none, its buckets what the
+ * sketch remembers of it.  A no-op when no policy limits a's tokens. */
+void limits_token_known(struct limits *l, enum limits_action a,
+                        const char *token);
 
 /* One held stream slot: zero it before limits_stream_open. */
 struct limits_slot {

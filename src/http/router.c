@@ -173,6 +173,8 @@ static int rate_ok(const struct http_req *req, enum limits_action a,
 	}
 	memcpy(rep->ratelimit_policy, v.policy, sizeof v.policy);
 	memcpy(rep->ratelimit, v.state, sizeof v.state);
+	rep->token_unproven = v.ok && v.token_unstored; /* token_proven */
+	rep->token_action = a;
 	return v.ok;
 }
 
@@ -807,6 +809,26 @@ static int web_file(const struct http_req *req, struct http_reply *rep)
 	return 1;
 }
 
+/* Whether rep, the answer to a rate-limited request whose token the
+ * limiter did not charge (rate_ok), proves that token known, so that
+ * limits_token_known may charge it: a 2xx, since every such handler
+ * refuses a token it does not know (401, 403), but for creating a game
+ * or a player, which take one and ignore it when unknown: there the
+ * store is asked (one lookup, only for a token not in the limiter's
+ * table). */
+static int token_proven(struct service *svc, const struct http_req *req,
+                        const struct http_reply *rep)
+{
+	if (rep->status < 200 || rep->status >= 300)
+		return 0;
+	if (rep->token_action != LIMITS_GAMES &&
+	    rep->token_action != LIMITS_PLAYERS)
+		return 1;
+	int64_t player = 0;
+	struct svc_err err = {0};
+	return service_player_key(svc, req->token, &player, &err) == 0;
+}
+
 void router_dispatch(struct service *svc, const struct http_req *req,
                      struct http_reply *rep)
 {
@@ -822,6 +844,9 @@ void router_dispatch(struct service *svc, const struct http_req *req,
 				bad_authorization(req, rep);
 			else
 				routes[i].fn(svc, req, &a, rep);
+			if (rep->token_unproven && token_proven(svc, req, rep))
+				limits_token_known(
+				    req->limits, rep->token_action, req->token);
 			return;
 		}
 		allow = routes[i].allow;

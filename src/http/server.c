@@ -82,6 +82,14 @@ struct req_ctx {
 	int route;           /* the reply's route (metrics.h), 0: none */
 	long long bytes;     /* the body's bytes as queued; -1: a stream's */
 	char request_id[65]; /* the client's X-Request-Id, for the log */
+	/* The request target as received (target_seen), before the
+	 * library cut and decoded it in place: its bytes up to the first
+	 * NUL, and whether they hold a control character.  target NULL:
+	 * not seen (no target, or out of memory). */
+	const char *target;
+	size_t target_len;
+	int target_control;
+	int began; /* 1: begin ran (the headers were handled) */
 };
 
 /* ---- body ---- */
@@ -356,6 +364,53 @@ static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
 	return n;
 }
 
+/* The URI log callback (MHD_OPTION_URI_LOG_CALLBACK): libmicrohttpd
+ * 0.9.75 calls it with the request target as received, before it cuts
+ * the query off and percent-decodes both in place, and makes what it
+ * returns the request's context (*con_cls).  So the context is made
+ * here, with what check_request_line needs of the target: a NUL in it
+ * shows as a length short of the space before the version.  NULL (no
+ * target, out of memory): begin makes the context. */
+static void *target_seen(void *cls, const char *uri, struct MHD_Connection *c)
+{
+	(void)cls, (void)c;
+	if (!uri)
+		return NULL;
+	struct req_ctx *ctx = calloc(1, sizeof *ctx);
+	if (!ctx)
+		return NULL;
+	ctx->target = uri;
+	ctx->target_len = strlen(uri);
+	ctx->target_control = has_control(uri);
+	return ctx;
+}
+
+/* RFC 9112 §3: request-line = method SP request-target SP HTTP-version,
+ * no control character in it.  libmicrohttpd 0.9.75 splits the line in
+ * place at its spaces and hands over C strings, so a NUL in it cut the
+ * method or the target short: `GET /v1/games\0x` was served as
+ * /v1/games, `GET\0 /healthz` as GET.  The check compares what it
+ * handed over with the line's bytes: the method is a token that its
+ * space (now a NUL) follows at once, then the target (more spaces
+ * between are the library's leniency), which, as target_seen saw it
+ * before decoding, holds no control character and reaches the space
+ * before the version.  1 when the line is bad.  A version the library
+ * did not find in the line ("", HTTP/0.9) it refuses itself. */
+static int bad_request_line(const char *method, const char *url,
+                            const char *version, const struct req_ctx *ctx)
+{
+	if (!is_token(method))
+		return 1;
+	const char *p = method + strlen(method) + 1;
+	while (p < url && *p == ' ')
+		p++;
+	if (p != url || !ctx->target)
+		return p != url;
+	if (ctx->target != url || ctx->target_control)
+		return 1;
+	return version > url && url + ctx->target_len + 1 != version;
+}
+
 /* Starts the walk over the header's line ends (RFC 9112 §2.2: a bare LF
  * is no line end a server has to accept; §5.2: obs-fold may be refused),
  * both of which libmicrohttpd 0.9.75 accepts and hides (it has no option
@@ -398,11 +453,18 @@ static void line_ends_begin(struct framing_fields *f, struct MHD_Connection *c,
  * colon (§5.1), which the library keeps as another name.  0, or
  * the code with a sentence in detail. */
 static int check_framing(struct MHD_Connection *c, const char *method,
-                         const char *version, const char *url, char *detail,
-                         size_t dlen)
+                         const char *version, const char *url,
+                         const struct req_ctx *ctx, char *detail, size_t dlen)
 {
 	struct framing_fields f = {0};
 	int bad_query = 0;
+	if (bad_request_line(method, url, version, ctx)) {
+		snprintf(detail, dlen,
+		         "the request line holds a control character (a NUL, "
+		         "a CR, another C0 or DEL) or is not 'method SP "
+		         "target SP version'");
+		return BD_EBADREQUEST;
+	}
 	line_ends_begin(&f, c, method, version);
 	MHD_get_connection_values(c, MHD_HEADER_KIND, framing_field, &f);
 	if (f.bad_name) {
@@ -961,9 +1023,10 @@ static enum MHD_Result begin(struct http_server *s, struct MHD_Connection *c,
                              void **con_cls, const char *url,
                              const char *method, const char *version)
 {
-	struct req_ctx *ctx = calloc(1, sizeof *ctx);
-	if (!ctx)
+	struct req_ctx *ctx = *con_cls; /* target_seen's, or NULL */
+	if (!ctx && !(ctx = calloc(1, sizeof *ctx)))
 		return MHD_NO;
+	ctx->began = 1;
 	ctx->server = s;
 	ctx->url = url;
 	ctx->method = method;
@@ -972,7 +1035,7 @@ static enum MHD_Result begin(struct http_server *s, struct MHD_Connection *c,
 	clock_gettime(CLOCK_MONOTONIC, &ctx->t0);
 	*con_cls = ctx;
 	struct svc_err err = {0};
-	int bad = check_framing(c, method, version, url, err.detail,
+	int bad = check_framing(c, method, version, url, ctx, err.detail,
 	                        sizeof err.detail);
 	if (bad) {
 		struct http_reply rep = {.close = 1};
@@ -1002,7 +1065,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 {
 	struct http_server *s = cls;
 	struct req_ctx *ctx = *con_cls;
-	if (!ctx)
+	if (!ctx || !ctx->began)
 		return begin(s, c, con_cls, url, method, version);
 	if (ctx->status)
 		return MHD_YES; /* answered early; the rest is discarded */
@@ -1025,6 +1088,11 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	(void)toe;
 	/* Answered: the connection waits for its next request. */
 	conns_idle(s->conns, entry_of(c));
+	if (ctx && !ctx->began) { /* the library refused it: no answer */
+		free(ctx);
+		*con_cls = NULL;
+		return;
+	}
 	if (!ctx)
 		return;
 	struct timespec t1;
@@ -1194,7 +1262,8 @@ struct http_server *http_server_start(const struct http_config *cfg,
 	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
 	    MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
 	    MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
-	    MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_END);
+	    MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
+	    MHD_OPTION_URI_LOG_CALLBACK, target_seen, NULL, MHD_OPTION_END);
 	if (!s->daemon) {
 		snprintf(err, errlen, "cannot listen on %s port %u", cfg->addr,
 		         cfg->port);

@@ -189,6 +189,47 @@ def decoded_nul_in_path_or_query_is_refused(binary):
 
 
 @test
+def control_characters_in_the_request_line_are_refused(binary):
+    """Issue 34, a low finding: `GET /v1/games\\0x HTTP/1.1` was served as
+    /v1/games (libmicrohttpd cuts the target at a raw NUL), a POST so cut
+    created its game, and `GET\\0 /healthz` was a GET.  A control
+    character anywhere in the request line (RFC 9112 §3: a NUL, a bare CR,
+    another C0, DEL) is a 400 problem, the connection closed, nothing
+    done; in the version, the library refuses it itself (its own 400).
+    Empty query arguments and percent-encoding stay accepted."""
+    with server(binary) as s:
+        before = games_listed(s)
+        targets = (b"/v1/games\x00x", b"/v1/games\x00", b"/v1/games\x00?limit=1",
+                   b"/v1/games?status=waiting\x00x", b"/v1/games?limit=1&\x00x",
+                   b"/healthz\rx", b"/healthz\r", b"/healthz\x01", b"/healthz\x1f",
+                   b"/healthz\x7f", b"/healthz\tx", b"/v1/g\x00%61mes")
+        for method in (b"GET", b"HEAD"):
+            for target in targets:
+                refused(s, method + b" " + target + b" HTTP/1.1\r\nHost: x\r\n\r\n", 400,
+                        "bad-request", "%s %r" % (method, target))
+        for line in (b"GET\x00 /healthz", b"G\x00ET /healthz", b"GET\x01 /healthz",
+                     b"GE\x7fT /healthz"):
+            refused(s, line + b" HTTP/1.1\r\nHost: x\r\n\r\n", 400, "bad-request",
+                    "in the method: %r" % line)
+        for target in (b"/v1/games\x00x", b"/v1/games\x00"):
+            data = (b"POST " + target + b" HTTP/1.1\r\nHost: x\r\n"
+                    b"Content-Length: %d\r\n\r\n" % len(BODY) + BODY)
+            refused(s, data, 400, "bad-request", "POST %r" % target)
+        check(games_listed(s) == before, "a game was created")
+        for version in (b"HTTP/1.1\x00", b"HT\x00TP/1.1", b"HTTP/1.1\r"):
+            answers, closed = exchange(s, b"GET /healthz " + version + b"\r\nHost: x\r\n\r\n")
+            check(len(answers) == 1 and answers[0].status == 400 and
+                  is_library_refusal(answers[0]) and closed,
+                  "in the version %r: want the library's 400, got %r" % (version, answers))
+        reqs = (b"GET /v1/games?a&&b=&=c&limit=1 HTTP/1.1\r\nHost: x\r\n\r\n"
+                b"GET /v1/g%61mes?st%61tus=active&limit=1 HTTP/1.1\r\nHost: x\r\n\r\n"
+                b"GET /healthz? HTTP/1.1\r\nHost: x\r\n\r\n")
+        answers, closed = exchange(s, reqs, timeout=2)
+        check([r.status for r in answers] == [200, 200, 200] and not closed,
+              "empty arguments, percent-encoding: %r" % answers)
+
+
+@test
 def head_gets_the_checks_of_get(binary):
     """HEAD /v1/games/<unknown>/events answered 200; it must answer what
     GET does (404), and 200 with the stream's type for a real game."""

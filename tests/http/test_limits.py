@@ -473,9 +473,9 @@ def rate_limits_per_token(binary):
         check(r.status != 429, "the other seat's token has its own budget: %r" % r)
 
 
-def post_from(port, source, path, body, token=None):
+def post_from(port, source, path, body, token=None, answer=False):
     """POSTs body (JSON) from loopback address `source` on a connection of
-    its own; the status."""
+    its own; the status (answer: the whole harness Response)."""
     c = http.client.HTTPConnection("127.0.0.1", port, timeout=10,
                                    source_address=(source, 0))
     h = {"Content-Type": "application/json"}
@@ -483,9 +483,54 @@ def post_from(port, source, path, body, token=None):
         h["Authorization"] = "Bearer " + token
     try:
         c.request("POST", path, json.dumps(body), h)
-        return c.getresponse().status
+        r = c.getresponse()
+        return Response(r.status, r.getheaders(), r.read()) if answer else r.status
     finally:
         c.close()
+
+
+def games_left(port, source):
+    """Creates a game from `source`: the requests its address's games
+    bucket has left after it (RateLimit's r)."""
+    r = post_from(port, source, "/v1/games", {"game": AA, "seats": 2}, answer=True)
+    check(r.status == 201, "create from %s: %r" % (source, r))
+    m = re.search(r'"games-addr";r=(\d+);', r.headers.get("ratelimit", ""))
+    check(m, "no games-addr in RateLimit: %r" % r.headers)
+    return int(m.group(1))
+
+
+@test
+def honest_bucket_outlives_made_up_tokens_and_refused_streams(binary):
+    """Issue 34's goal: refused or unauthenticated requests never evict an
+    honest client's bucket.  With a table of 64 entries (--rate-table), a
+    made-up token that passed the limiter (refused after it, 4xx) and
+    a refused stream open each stored an entry: 100 of either evicted an
+    address that had spent 2 of its 12 creates (less than half: forgotten,
+    not remembered), which got all 12 back.  Now neither stores one, and
+    the address keeps what it has left."""
+    with server(binary, limits=True, extra=["--rate-table", "64",
+                                            "--rate-limit", "games.addr=12/1h",
+                                            "--max-streams", "1"]) as s:
+        games_left(s.port, "127.0.0.2")
+        check(games_left(s.port, "127.0.0.2") == 10, "two creates taken")
+        flood = [post_from(s.port, "127.0.0.3", "/v1/tickets", {},
+                           token="made-up-%d" % i) for i in range(100)]
+        check(429 not in flood and all(400 <= x < 500 for x in flood),
+              "made-up tokens pass the limiter, refused after it: %r" % set(flood))
+        check(games_left(s.port, "127.0.0.2") == 9,
+              "the bucket kept through 100 made-up tokens")
+        gid = post_from(s.port, "127.0.0.4", "/v1/games", {"game": AA, "seats": 2},
+                        answer=True).json["id"]
+        path = "/v1/games/%s/events" % gid
+        held = open_get(s.port, path, source="127.0.0.4")
+        check(read_head(held)[0] == 200, "the one stream slot")
+        for i in range(100):
+            sock = open_get(s.port, path, source="127.0.0.%d" % (10 + i))
+            refused(sock, path, (503,))
+            sock.close()
+        check(games_left(s.port, "127.0.0.2") == 8,
+              "the bucket kept through 100 refused stream opens")
+        held.close()
 
 
 @test

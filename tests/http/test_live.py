@@ -62,15 +62,22 @@ class Conn:
         self.sock = socket.create_connection(("127.0.0.1", port))
         self.sock.sendall(head.encode())
         self.sock.setblocking(False)
-        self.raw = b""
+        # bytearrays, as tests/http/streams.py's readers: linear in the
+        # bytes read (a bytes += per read was quadratic in a long body)
+        self.raw = bytearray()
         self.status = None
         self.headers = {}
-        self.body = b""
+        self._body = bytearray()
         self.length = None
         self.chunked = False
         self.dechunk = self.stream = None
         self.done = self.closed = False
         self.t_done = None
+
+    @property
+    def body(self):
+        """The body read so far, dechunked (bytes)."""
+        return bytes(self._body)
 
     def close(self):
         self.sock.close()
@@ -132,13 +139,13 @@ class Conn:
         if self.status is None and not self._head():
             return
         if not self.chunked:
-            got, self.raw = self.raw, b""
-            done = self.length is not None and len(self.body) + len(got) >= self.length
+            got, self.raw = bytes(self.raw), bytearray()
+            done = self.length is not None and len(self._body) + len(got) >= self.length
         else:
             got = self.dechunk.feed(self.raw)
-            self.raw = b""
+            self.raw = bytearray()
             done = self.dechunk.ended
-        self.body += got
+        self._body += got
         if self.status == 200 and self.stream is not None:
             self.stream.feed(got)
         if done:

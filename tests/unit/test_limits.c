@@ -116,6 +116,7 @@ static void test_buckets(void)
 	test_cond("both buckets described",
 	          v.ok && strcmp(v.policy, "\"games-addr\";q=3;w=3600, "
 	                                   "\"games-token\";q=2;w=3600") == 0);
+	limits_token_known(l, LIMITS_GAMES, "tok"); /* it succeeded */
 	limits_take(l, LIMITS_GAMES, &a, "tok", &v);
 	test_cond("third from the address", v.ok);
 	limits_take(l, LIMITS_GAMES, &a, NULL, &v);
@@ -341,8 +342,8 @@ static void test_quota_not_reset(void)
 		snprintf(tok, sizeof tok, "made-up-%d", i);
 		limits_take(l, LIMITS_GAMES, &b, tok, &v);
 	}
-	test_cond("a refused made-up token takes no room",
-	          limits_entries(l) == 2 + 60);
+	test_cond("a made-up token takes no room, refused or not",
+	          limits_entries(l) == 2);
 	limits_take(l, LIMITS_GAMES, &a, NULL, &v);
 	test_cond("the first address stays refused after one flood", !v.ok);
 	for (uint32_t i = 0; i < 2000; i++) {
@@ -373,6 +374,81 @@ static void test_quota_not_reset(void)
 	limits_free(l);
 }
 
+/* Issue 34's goal: refused or unauthenticated requests never evict an
+ * honest client's bucket.  An address and a player's token that spent a
+ * sixth of their quota (less than half: forgotten if evicted) keep
+ * their buckets through a flood of made-up tokens that pass the limiter
+ * and of refused stream opens from other addresses, on a table of 64. */
+static void test_honest_bucket_kept(void)
+{
+	struct limits_config c;
+	char tok[32];
+	limits_config_default(&c, 1000); /* games 60 and 30 per 10 min;
+	                                    tickets 600 and 300 */
+	c.table_max = LIMITS_TABLE_MIN;
+	c.streams = 1;
+	struct limits *l = limits_new(&c);
+	struct limits_addr a = addr_of(l, "192.0.2.1");
+	struct limits_addr b = addr_of(l, "198.51.100.1");
+	struct limits_verdict v;
+	limits_take(l, LIMITS_GAMES, &a, "honest", &v);
+	test_cond("a token not seen yet is not stored, nor charged",
+	          v.ok && v.token_unstored && limits_entries(l) == 1);
+	limits_token_known(l, LIMITS_GAMES, "honest"); /* it succeeded */
+	for (int i = 1; i < 10; i++)
+		limits_take(l, LIMITS_GAMES, &a, "honest", &v);
+	test_cond("the accepted token has its entry, 10 taken of each",
+	          v.ok && !v.token_unstored && limits_entries(l) == 2 &&
+	              strstr(v.state, "\"games-addr\";r=50;") &&
+	              strstr(v.state, "\"games-token\";r=20;"));
+	struct limits_slot held, s;
+	unsigned retry;
+	test_cond("a player holds the one stream slot",
+	          open_one(l, "192.0.2.2", "player", &held) == 0);
+	size_t before = limits_entries(l);
+	int refused = 0;
+	for (uint32_t i = 0; i < 200; i++) {
+		struct sockaddr_in p = {.sin_family = AF_INET,
+		                        .sin_addr.s_addr =
+		                            htonl(0x0e000000 + i * 256)};
+		struct limits_addr x;
+		limits_client(l, (struct sockaddr *)&p, NULL, NULL, &x);
+		refused += limits_stream_open(l, &x, i % 2 ? "t" : NULL, &s,
+		                              &retry) == BD_EUNAVAILABLE;
+	}
+	test_cond("200 refused stream opens store nothing",
+	          refused == 200 && limits_entries(l) == before);
+	limits_take(l, LIMITS_GAMES, &a, "honest", &v);
+	test_cond("the honest buckets are kept through them",
+	          v.ok && strstr(v.state, "\"games-addr\";r=49;") &&
+	              strstr(v.state, "\"games-token\";r=19;"));
+	int ok = 0;
+	for (int i = 0; i < 500; i++) {
+		snprintf(tok, sizeof tok, "made-up-%d", i);
+		limits_take(l, LIMITS_TICKETS, &b, tok, &v);
+		ok += v.ok;
+	}
+	test_cond("500 made-up tokens pass, and are not stored",
+	          ok == 500 && limits_entries(l) == before + 1);
+	ok = 0;
+	for (int i = 0; i < 61; i++) { /* tokens: 60 an hour per address */
+		limits_take(l, LIMITS_TOKENS, &b, "made-up-again", &v);
+		ok += v.ok;
+	}
+	test_cond("a made-up token is limited by its address",
+	          ok == 60 && !v.ok && limits_entries(l) == before + 1);
+	struct limits_addr n = addr_of(l, "203.0.113.5");
+	limits_take(l, LIMITS_TICKETS, &n, "newcomer", &v);
+	test_cond("and leaves a new token its whole bucket (less this one)",
+	          v.ok && strstr(v.state, "\"tickets-token\";r=299;"));
+	limits_take(l, LIMITS_GAMES, &a, "honest", &v);
+	test_cond("the honest buckets are kept through them too",
+	          v.ok && strstr(v.state, "\"games-addr\";r=48;") &&
+	              strstr(v.state, "\"games-token\";r=18;"));
+	limits_stream_close(l, &held);
+	limits_free(l);
+}
+
 int main(void)
 {
 	if (sodium_init() < 0)
@@ -384,5 +460,6 @@ int main(void)
 	test_no_self_eviction();
 	test_anonymous_share();
 	test_quota_not_reset();
+	test_honest_bucket_kept();
 	return test_report("limits");
 }
