@@ -366,12 +366,14 @@ int service_create(struct service *svc, const json_t *body, const char *token,
 		          "server allows; wait for one of them to finish");
 	if (rc == 0 && (!idem || !idem->replayed))
 		engine_cache_put(svc->cache, key, g);
-	row.key = key; /* for svc__bot_owner */
+	row.key = key; /* for svc__bot_share */
+	row.bot_seats = bot_seats(plan, c.seats);
 	/* A game with no open seat starts now: its bots may act first. */
 	if (rc == 0 && (!idem || !idem->replayed) &&
-	    !has_open_seat(plan, c.seats) &&
-	    (bot_seats(plan, c.seats) & row.to_act))
-		svc__bots_wake(svc, key, svc__bot_owner(&row));
+	    !has_open_seat(plan, c.seats) && (row.bot_seats & row.to_act)) {
+		struct svc_bot_share share = svc__bot_share(&row, 0);
+		svc__bots_wake(svc, key, &share);
+	}
 	if (rc == 0 && row.clock && !has_open_seat(plan, c.seats))
 		svc__clock_wake(svc, svc__now_ms());
 	plans_release(plan, c.seats);

@@ -125,20 +125,36 @@ int svc__move_as(struct service *svc, struct loaded *l, int seat,
 
 /* ---- bot seats (bots.c) ---- */
 
-/* Tells the bot worker (if it runs) that game `key` may have a bot seat
- * to act; `owner` (svc__bot_owner of its row) is whose share of the
- * workers' time its decisions take.  Never blocks on the worker's
- * decisions: when its bounded queue is full the worker rescans the store
- * for such games instead. */
-void svc__bots_wake(struct service *svc, int64_t key, int64_t owner);
+/* Whose share of the bot workers' time a game's decisions take, and in
+ * which tier (bots.c, "fair shares"). */
+struct svc_bot_share {
+	int64_t net;   /* the network that created the game (IPv4 /24, IPv6
+	                  /64 of row->creator_from, or of creator_addr while
+	                  it is being created): a keyed hash; else `owner`;
+	                  0 for a game a store scan found (one group) */
+	int64_t owner; /* its creating player (> 0), else the creating
+	                  address (a keyed hash, negative), else the game
+	                  itself (-key, a game created before sql/0018) */
+	int people;    /* 1: a person still plays a seat (neither a bot's
+	                  nor resigned), or not known (a scan): its decisions
+	                  go before every game's where only bots play */
+};
 
-/* Whose share of the bot workers' time the decisions of game `row`
- * (borrowed) take: its creating player (row->creator_key > 0), else the
- * address that created it (row->creator_from, or creator_addr while it is
- * being created: a keyed hash, negative), else the game itself (-key, a
- * game created before sql/0018).  The workers take their games owner by
- * owner in turn (bots.c). */
-int64_t svc__bot_owner(const struct store_game *row);
+/* Tells the bot worker (if it runs) that game `key` may have a bot seat
+ * to act; `share` (svc__bot_share of its row, borrowed for the call)
+ * says whose share of the workers' time its decisions take.  Never
+ * blocks on the worker's decisions: when its bounded queue is full the
+ * worker rescans the store for such games instead. */
+void svc__bots_wake(struct service *svc, int64_t key,
+                    const struct svc_bot_share *share);
+
+/* The share of game `row` (borrowed; row->seats and row->bot_seats read)
+ * whose seats `resigned` (bit set: engine_game's) left: its network,
+ * owner and whether a person still plays (struct svc_bot_share).  The
+ * workers serve the networks in turn, then the owners within each
+ * (bots.c). */
+struct svc_bot_share svc__bot_share(const struct store_game *row,
+                                    unsigned resigned);
 
 /* The bot spec of `seat` in a row's bots JSON text (store_game.bots).
  * 0, or BD_ENOTFOUND (no bot holds that seat) or BD_EINTERNAL (the stored

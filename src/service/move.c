@@ -360,9 +360,11 @@ static int try_move(struct service *svc, struct loaded *l, int seat,
 		                          memory_order_relaxed);
 		engine_cache_put(svc->cache, l->row.key, l->g);
 		svc__moved(svc, l->row.key, l->g->seq);
-		if (engine_game_to_act(l->g) & l->row.bot_seats)
-			svc__bots_wake(svc, l->row.key,
-			               svc__bot_owner(&l->row));
+		if (engine_game_to_act(l->g) & l->row.bot_seats) {
+			struct svc_bot_share share =
+			    svc__bot_share(&l->row, l->g->resigned);
+			svc__bots_wake(svc, l->row.key, &share);
+		}
 		if (soon)
 			svc__clock_wake(svc, soon); /* before the deadline */
 		if (l->row.deadline_ms)

@@ -436,9 +436,12 @@ int service_join(struct service *svc, const char *id, const char *token,
 	}
 	if (rc == 0 && !(idem && idem->replayed)) {
 		svc__moved(svc, l.row.key, l.g->seq); /* status may change */
-		if (l.row.bot_seats & engine_game_to_act(l.g))
-			svc__bots_wake(svc, l.row.key, /* it may start */
-			               svc__bot_owner(&l.row));
+		if (l.row.bot_seats & engine_game_to_act(l.g)) {
+			/* it may start */
+			struct svc_bot_share share =
+			    svc__bot_share(&l.row, l.g->resigned);
+			svc__bots_wake(svc, l.row.key, &share);
+		}
 		if (l.row.clock)
 			svc__clock_wake(svc, svc__now_ms()); /* it may start */
 	}

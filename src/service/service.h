@@ -267,7 +267,10 @@ int service_moves(struct service *svc, const char *id, const char *token,
  * worker: a wake-up that finds it full is dropped, and the worker rescans
  * the store for such games once it has emptied it.  0, or BD_ENOMEM /
  * BD_EINTERNAL (no thread).  Without it bot seats never move.  No game
- * is played by two workers at once.  The workers are also the clocks'
+ * is played by two workers at once.  Games a person still plays go
+ * before games only bots play, which take at most `workers` - 1 of them
+ * (1 of 1); within each, creating networks (IPv4 /24, IPv6 /64), then
+ * owners, take turns (bots.c, "fair shares").  The workers are also the clocks'
  * scheduler (clock.c): they send each deadline.soon (once per deadline)
  * and apply every passed deadline of a timed game as a move logged with
  * reason "timeout" (the mcts bot's choice, or a resignation), those that
