@@ -15,16 +15,20 @@
 #include "../service/service.h"
 #include "hooks.h"
 
-#define RETRY_DEFAULT_MS     5000
-#define TIMEOUT_DEFAULT_MS   10000
-#define RETRY_CAP_FACTOR     720 /* longest delay: retry_ms * this */
-#define GIVE_UP_MS           (25LL * 3600 * 1000) /* retry for 25 hours */
-#define IDLE_MS              1000 /* longest sleep between looks */
-#define MAX_WORKERS          64
-#define WORKERS_DEFAULT      8
-#define PER_DEST_DEFAULT     2
-#define BREAKER_FAILURES     3  /* consecutive failures open a breaker */
-#define BREAKER_MAX_FACTOR   32 /* longest open period: retry_ms * this */
+#define RETRY_DEFAULT_MS   5000
+#define TIMEOUT_DEFAULT_MS 10000
+#define RETRY_CAP_FACTOR   720 /* longest delay: retry_ms * this */
+#define GIVE_UP_MS         (25LL * 3600 * 1000) /* retry for 25 hours */
+#define IDLE_MS            1000 /* longest sleep between looks */
+#define MAX_WORKERS        64
+#define WORKERS_DEFAULT    8
+#define PER_DEST_DEFAULT   2
+#define BREAKER_FAILURES   3  /* consecutive failures open a breaker */
+#define BREAKER_MAX_FACTOR 32 /* longest open period: retry_ms * this */
+/* an attempt longer than this, or than half the timeout, is slow */
+#define SLOW_MAX_MS 1000
+/* longest wait in an attempt between looks at the stop and the clock */
+#define POLL_MAX_MS          1000
 #define RETENTION_DEFAULT_MS (7LL * 86400 * 1000)
 #define PRUNE_MAX_EVERY_MS   (10LL * 60 * 1000) /* prune at least this often */
 #define PRUNE_PAGE           1000 /* events per prune transaction */
@@ -39,6 +43,8 @@ struct hooks {
 	unsigned pokes;          /* bumped by hooks_poke */
 	int failing_busy;        /* workers on a destination with failures */
 	int failing_share;       /* at most this many (workers / 4, >= 1) */
+	int64_t slow_ms;         /* an attempt longer than this is slow:
+	                            min(SLOW_MAX_MS, timeout_ms / 2), ms */
 	int64_t prune_ms;        /* when the next prune is due (unix ms) */
 	int nthreads;            /* started */
 	pthread_t threads[MAX_WORKERS];
@@ -49,6 +55,36 @@ static int64_t wall_ms(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* An attempt's elapsed time is measured on this clock (ms), which no
+ * change of the wall clock moves. */
+static int64_t mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---- the failing share ---- */
+
+/* Takes a place in the failing share (the workers on destinations that
+ * fail or answer slowly): 1 if one was free, 0 if all are in use. */
+static int share_take(struct hooks *h)
+{
+	pthread_mutex_lock(&h->mu);
+	int took = h->failing_busy < h->failing_share;
+	h->failing_busy += took;
+	pthread_mutex_unlock(&h->mu);
+	return took;
+}
+
+/* Gives back a place share_take gave. */
+static void share_give(struct hooks *h)
+{
+	pthread_mutex_lock(&h->mu);
+	h->failing_busy--;
+	pthread_mutex_unlock(&h->mu);
 }
 
 void hooks_sign(const uint8_t *secret, size_t secret_len, const char *id,
@@ -74,22 +110,71 @@ void hooks_sign(const uint8_t *secret, size_t secret_len, const char *id,
 
 /* ---- one attempt ---- */
 
-/* What an attempt's callbacks share. */
+/* One attempt, as its transfer and its callbacks see it. */
 struct attempt {
 	struct hooks *h;
-	int refused; /* 1: the address was not public */
+	int refused;   /* 1: the address was not public */
+	int *in_share; /* borrowed from turn: 1 while the worker holds a
+	                  place in the failing share (perform may take one) */
+	int slow;      /* 1: it ran past h->slow_ms */
+	int cut;       /* 1: cut short at h->slow_ms, the share being full */
 };
 
-/* CURLOPT_XFERINFOFUNCTION: a stop ends an attempt at once. */
-static int progress(void *ctx, curl_off_t dt, curl_off_t dn, curl_off_t ut,
-                    curl_off_t un)
+/* Runs c's transfer to its end, looking at least every POLL_MAX_MS at
+ * the stop (which ends it: CURLE_ABORTED_BY_CALLBACK) and at
+ * h->slow_ms: an attempt that runs past it is slow, and goes on only
+ * with a place in the failing share, else it is cut short there
+ * (CURLE_OPERATION_TIMEDOUT, at->cut).  So slow and failing destinations
+ * together never hold more than the share of the workers past slow_ms.
+ * Returns the transfer's result. */
+static CURLcode perform(struct attempt *at, CURL *c)
 {
-	const struct attempt *at = ctx;
-	(void)dt;
-	(void)dn;
-	(void)ut;
-	(void)un;
-	return atomic_load(&at->h->stopping) ? 1 : 0;
+	struct hooks *h = at->h;
+	CURLM *m = curl_multi_init();
+	if (!m)
+		return CURLE_OUT_OF_MEMORY;
+	if (curl_multi_add_handle(m, c) != CURLM_OK) {
+		curl_multi_cleanup(m);
+		return CURLE_OUT_OF_MEMORY;
+	}
+	int64_t t0 = mono_ms();
+	CURLcode rc = CURLE_OK;
+	for (;;) {
+		int running = 0, left = 0;
+		if (curl_multi_perform(m, &running) != CURLM_OK) {
+			rc = CURLE_OUT_OF_MEMORY;
+			break;
+		}
+		if (!running) {
+			CURLMsg *msg = curl_multi_info_read(m, &left);
+			rc = msg && msg->msg == CURLMSG_DONE ? msg->data.result
+			                                     : CURLE_RECV_ERROR;
+			break;
+		}
+		if (atomic_load(&h->stopping)) {
+			rc = CURLE_ABORTED_BY_CALLBACK;
+			break;
+		}
+		int64_t past = mono_ms() - t0;
+		if (!at->slow && past >= h->slow_ms) {
+			at->slow = 1;
+			if (!*at->in_share)
+				*at->in_share = share_take(h);
+			if (!*at->in_share) {
+				at->cut = 1;
+				rc = CURLE_OPERATION_TIMEDOUT;
+				break;
+			}
+		}
+		int64_t wait = at->slow || h->slow_ms - past > POLL_MAX_MS
+		                   ? POLL_MAX_MS
+		                   : h->slow_ms - past;
+		curl_multi_poll(m, NULL, 0, (int)wait, NULL);
+	}
+	at->slow |= mono_ms() - t0 > h->slow_ms;
+	curl_multi_remove_handle(m, c);
+	curl_multi_cleanup(m);
+	return rc;
 }
 
 /* CURLOPT_OPENSOCKETFUNCTION: the address curl is about to connect to,
@@ -151,13 +236,15 @@ static const char *curl_kind(CURLcode rc)
 	}
 }
 
-/* POSTs d's event to its webhook.  Returns the HTTP status (0: none) and
- * sets *kind to a failure's kind (curl_kind, "http-status"), NULL on
- * success; the details of a failure are logged. */
+/* POSTs d's event to its webhook (perform: in_share as there).  Returns
+ * the HTTP status (0: none), sets *kind to a failure's kind (curl_kind,
+ * "http-status"), NULL on success, and *answer to how d's destination
+ * answered (store_dest_answer); the details of a failure are logged. */
 static long post(struct hooks *h, const struct store_delivery *d,
-                 const char *body, const char **kind)
+                 const char *body, int *in_share, const char **kind,
+                 enum store_dest_answer *answer)
 {
-	struct attempt at = {h, 0};
+	struct attempt at = {h, 0, in_share, 0, 0};
 	char errbuf[CURL_ERROR_SIZE] = "";
 	char idh[64], tsh[64], sigh[32 + HOOKS_SIGNATURE_LEN];
 	char sig[HOOKS_SIGNATURE_LEN];
@@ -201,11 +288,8 @@ static long post(struct hooks *h, const struct store_delivery *d,
 		curl_easy_setopt(c, CURLOPT_OPENSOCKETFUNCTION, open_socket);
 		curl_easy_setopt(c, CURLOPT_OPENSOCKETDATA, &at);
 		curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, discard);
-		curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, progress);
-		curl_easy_setopt(c, CURLOPT_XFERINFODATA, &at);
-		curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
 		curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
-		rc = curl_easy_perform(c);
+		rc = perform(&at, c);
 		if (rc == CURLE_OK)
 			curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
 		curl_easy_cleanup(c);
@@ -219,12 +303,17 @@ static long post(struct hooks *h, const struct store_delivery *d,
 	        : rc != CURLE_OK               ? curl_kind(rc)
 	        : status < 200 || status > 299 ? "http-status"
 	                                       : NULL;
+	/* a status answered is the webhook's; no answer is the host's */
+	*answer = at.cut || (rc == CURLE_OK && at.slow) ? STORE_DEST_SLOW
+	          : rc == CURLE_OK && !at.refused       ? STORE_DEST_FAST
+	                                                : STORE_DEST_FAILED;
 	if (*kind && rc != CURLE_ABORTED_BY_CALLBACK)
 		log_info("webhooks",
 		         "delivery %s to %.300s failed (%s): %.200s (HTTP "
 		         "status %ld)",
 		         d->ev.id, d->hook.dest, *kind,
 		         at.refused ? "the address is not public"
+		         : at.cut   ? "slow, and the slow share was full"
 		         : rc != CURLE_OK
 		             ? (errbuf[0] ? errbuf : curl_easy_strerror(rc))
 		             : "the answer was not 2xx",
@@ -251,16 +340,17 @@ static int64_t next_attempt(const struct hooks *h, int attempts,
 }
 
 /* Makes one attempt at d and records it, with its destination's
- * breaker. */
-static void deliver(struct hooks *h, struct store_delivery *d)
+ * breaker and share (in_share: perform's). */
+static void deliver(struct hooks *h, struct store_delivery *d, int *in_share)
 {
 	const char *kind = "internal";
+	enum store_dest_answer answer = STORE_DEST_FAILED;
 	json_t *o = service_event_json(&d->ev);
 	char *body = o ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
 	long status = 0;
 	if (body)
-		status = post(h, d, body, &kind);
+		status = post(h, d, body, in_share, &kind, &answer);
 	free(body);
 	int ok = body && !kind;
 	int64_t now = wall_ms();
@@ -278,9 +368,10 @@ static void deliver(struct hooks *h, struct store_delivery *d)
 	const struct store_breaker b = {BREAKER_FAILURES, h->cfg.retry_ms,
 	                                h->cfg.retry_ms * BREAKER_MAX_FACTOR};
 	/* a stop cut the attempt short: no fault of the receiver's */
-	int cut = atomic_load(&h->stopping);
-	store_delivery_done(h->st, d->ev.key, d->hook.dest, ok, (int)status,
-	                    ok ? NULL : kind, next, cut ? NULL : &b);
+	int stopped = atomic_load(&h->stopping);
+	store_delivery_done(h->st, d->ev.key, d->hook.dest, answer, ok,
+	                    (int)status, ok ? NULL : kind, next,
+	                    stopped ? NULL : &b);
 	sodium_memzero(&d->hook, sizeof d->hook);
 }
 
@@ -314,25 +405,20 @@ static void prune_if_due(struct hooks *h, int64_t now)
 
 /* A worker's turn: claims a delivery its destination's share allows and
  * makes the attempt.  The workers on destinations whose attempts failed
- * are at most failing_share: a place is taken (under mu) before the
+ * or were slow are at most failing_share: a place is taken before the
  * claim, and given back at once if the delivery claimed goes to a
- * healthy destination.  0 if one was made. */
+ * healthy destination; an attempt there that turns slow takes one then
+ * (perform).  0 if one was made. */
 static int turn(struct hooks *h, int64_t now, int64_t *next)
 {
 	struct store_delivery d;
-	pthread_mutex_lock(&h->mu);
-	int failing = h->failing_busy < h->failing_share;
-	h->failing_busy += failing;
-	pthread_mutex_unlock(&h->mu);
+	int failing = share_take(h);
 	const struct store_claim_rules rules = {h->cfg.per_dest, 1, failing};
 	int rc = store_delivery_claim(h->st, now, h->cfg.timeout_ms * 2 + 60000,
 	                              &rules, &d, next);
-	int keep = rc == 0 && failing && d.dest_failures > 0;
-	if (failing && !keep) {
-		pthread_mutex_lock(&h->mu);
-		h->failing_busy--;
-		pthread_mutex_unlock(&h->mu);
-	}
+	int keep = rc == 0 && failing && d.dest_limited;
+	if (failing && !keep)
+		share_give(h);
 	if (rc < 0)
 		return rc;
 	/* more may be due: one more worker looks (a chain, not a herd of
@@ -341,7 +427,7 @@ static int turn(struct hooks *h, int64_t now, int64_t *next)
 	h->pokes++;
 	pthread_cond_signal(&h->cv);
 	pthread_mutex_unlock(&h->mu);
-	deliver(h, &d);
+	deliver(h, &d, &keep);
 	store_delivery_release(&d);
 	pthread_mutex_lock(&h->mu);
 	h->failing_busy -= keep;
@@ -405,6 +491,10 @@ struct hooks *hooks_start(struct store *st, const struct hooks_config *cfg,
 	if (h->cfg.workers > MAX_WORKERS)
 		h->cfg.workers = MAX_WORKERS;
 	h->failing_share = h->cfg.workers / 4 > 1 ? h->cfg.workers / 4 : 1;
+	h->slow_ms = h->cfg.timeout_ms / 2 < SLOW_MAX_MS ? h->cfg.timeout_ms / 2
+	                                                 : SLOW_MAX_MS;
+	if (h->slow_ms < 1)
+		h->slow_ms = 1;
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
 		snprintf(err, errlen, "libcurl failed to initialise");
 		free(h);

@@ -26,13 +26,24 @@
  * themselves among destinations so that a slow or dead receiver holds a
  * small, bounded part of them (store_claim_rules):
  *   - at most per_dest attempts (2 by default) are in flight to one
- *     destination, and 1 once its attempts fail;
- *   - the workers on destinations whose last attempt failed are at most
- *     a quarter of them (at least 1): the others serve healthy ones;
+ *     destination, and 1 once its attempts fail or are slow;
+ *   - an attempt longer than the slow threshold, min(1 s, timeout_ms /
+ *     2), is slow (answered or not): its destination counts with the
+ *     failing ones (store_dest_answer) until an attempt there is
+ *     answered within the threshold;
+ *   - the workers on destinations whose last attempt failed or was
+ *     slow, and on any attempt past the slow threshold, are at most a
+ *     quarter of them (at least 1): the others serve healthy ones.  An
+ *     attempt that passes the threshold with that share full is cut
+ *     short there ("timeout", retried);
  *   - a destination's breaker (store_breaker) opens after 3 consecutive
- *     failures for retry_ms, doubled per further failure up to
+ *     attempts with no answer (no connection, timeout, TLS, a broken
+ *     reply) for retry_ms, doubled per further failure up to
  *     32 * retry_ms (2 min 40 s by default); then one attempt probes it
- *     (half open) and a success closes it;
+ *     (half open) and an answer closes it;
+ *   - an answer that is not 2xx (nor 410) is the webhook's failure, not
+ *     its host's: the webhook's other waiting deliveries wait for the
+ *     failed one's retry, and other webhooks at that host go on;
  *   - attempts go in order of when they are due within a destination,
  *     and one destination's backlog never holds back another's claim.
  * A failed attempt's error is one word (the deliveries list shows it):

@@ -884,6 +884,10 @@ struct store_delivery {
 	struct store_webhook hook; /* claimed only: where it goes */
 	int dest_failures; /* claimed only: hook.dest's consecutive failed
 	                      attempts (its breaker), 0 if none */
+	int dest_limited;  /* claimed only: 1 if hook.dest's last attempt
+	                      failed or was slow (store_dest_answer): it is
+	                      held to store_claim_rules' per_failing, and
+	                      counts in the caller's failing share */
 };
 
 /* Frees d->ev.data. */
@@ -891,11 +895,12 @@ void store_delivery_release(struct store_delivery *d);
 
 /* How deliveries share the delivery capacity among destinations
  * (store_webhook.dest): a destination whose receiver is slow or dead
- * holds at most `per_dest` attempts at once, and once its attempts fail,
- * at most `per_failing`, and none while its breaker is open
- * (store_breaker).  With `failing_ok` 0, no delivery to a destination
- * whose last attempt failed is taken (the caller's share for those is
- * in use).  In flight counts every node's leases that have not ended. */
+ * holds at most `per_dest` attempts at once, and once its attempts fail
+ * or answer slowly (store_delivery.dest_limited), at most `per_failing`,
+ * and none while its breaker is open (store_breaker).  With `failing_ok`
+ * 0, no delivery to a destination whose last attempt failed or was slow
+ * is taken (the caller's share for those is in use).  In flight counts
+ * every node's leases that have not ended. */
 struct store_claim_rules {
 	int per_dest;    /* >= 1: in flight to a destination with no failure */
 	int per_failing; /* >= 1: in flight to one with failures */
@@ -927,16 +932,33 @@ struct store_breaker {
 	int64_t open_max_ms; /* longest, ms (>= open_ms) */
 };
 
+/* How a destination (its host and port) answered an attempt: what its
+ * breaker and its share count.  Whether the webhook accepted the event
+ * (a 2xx) is the delivery's own outcome, not the destination's. */
+enum store_dest_answer {
+	STORE_DEST_FAST,   /* answered (any status) in time: its breaker
+	                      closes and it leaves the failing share */
+	STORE_DEST_SLOW,   /* answered past the caller's slow threshold, or
+	                      cut short there: in the failing share, its
+	                      breaker's consecutive failures back to 0 */
+	STORE_DEST_FAILED, /* no answer (refused, timeout, TLS, DNS, a
+	                      broken reply): counts towards opening it */
+};
+
 /* Records the end of an attempt of delivery `event_key` to destination
  * `dest`: http_status (0: none) and error ("" or NULL: none); `next_ms` >
  * 0 schedules a retry, 0 ends it ("delivered" when ok, else "failed").
- * With b (NULL: no breaker), a success closes dest's breaker, a failure
- * counts towards opening it; when it opens, dest's other pending
- * deliveries not in flight are due no sooner than it half opens (their
- * next_ms moves there). */
+ * With b (NULL: neither breaker nor backoff), dest's breaker and share
+ * follow `answer` (store_dest_answer); when the breaker opens, dest's
+ * other pending deliveries not in flight are due no sooner than it half
+ * opens (their next_ms moves there).  With b, a status answered that is
+ * not ok is the webhook's failure, not dest's: the webhook's other
+ * pending deliveries not in flight are due no sooner than next_ms (a
+ * per-webhook backoff), and the other webhooks at dest go on. */
 int store_delivery_done(struct store *s, int64_t event_key, const char *dest,
-                        int ok, int http_status, const char *error,
-                        int64_t next_ms, const struct store_breaker *b);
+                        enum store_dest_answer answer, int ok, int http_status,
+                        const char *error, int64_t next_ms,
+                        const struct store_breaker *b);
 
 /* Records the end of an attempt of delivery `event_key` whose receiver
  * answered that the webhook is gone (HTTP 410, Standard Webhooks): the

@@ -549,6 +549,7 @@ static int read_delivery(const struct store *s, const struct row *st,
 	if (rc == 0 && s) {
 		rc = read_hook(s, st, 11, &d->hook);
 		d->dest_failures = store__col_int(st, 19);
+		d->dest_limited = store__col_int(st, 20) > 0;
 	}
 	return rc;
 }
@@ -621,6 +622,7 @@ int store_delivery_claim(struct store *s, int64_t now_ms, int64_t lease_ms,
 struct done_ctx {
 	int64_t key;
 	const char *dest;
+	enum store_dest_answer answer;
 	int ok, status;
 	const char *error;
 	int64_t next;
@@ -640,17 +642,23 @@ static int64_t breaker_until(const struct store_breaker *b, int failures,
 	return now + (open < b->open_max_ms ? open : b->open_max_ms);
 }
 
-/* The breaker's side of done_tx: a success closes it, a failure counts. */
+/* The breaker's side of done_tx: a fast answer closes it, a slow one
+ * keeps dest in the failing share with no failure counted (row of 0
+ * failures, never open), no answer counts. */
 static int breaker_tx(struct conn *c, const struct done_ctx *x, int64_t now)
 {
 	struct one_i64 failures = {0};
-	if (x->ok)
+	if (x->answer == STORE_DEST_FAST)
 		return store__run(c, ST_DEST_OK, ARGS(A_TEXT(x->dest)), NULL,
 		                  NULL);
-	int rc = store__run(c, ST_DEST_FAILURES, ARGS(A_TEXT(x->dest)),
-	                    store__read_i64, &failures);
-	int n = failures.v < INT32_MAX - 1 ? (int)failures.v + 1 : INT32_MAX;
-	int64_t until = breaker_until(x->b, n, now);
+	int rc = 0;
+	if (x->answer == STORE_DEST_FAILED)
+		rc = store__run(c, ST_DEST_FAILURES, ARGS(A_TEXT(x->dest)),
+		                store__read_i64, &failures);
+	int n = x->answer != STORE_DEST_FAILED ? 0
+	        : failures.v < INT32_MAX - 1   ? (int)failures.v + 1
+	                                       : INT32_MAX;
+	int64_t until = n > 0 ? breaker_until(x->b, n, now) : 0;
 	if (rc == 0)
 		rc = store__run(
 		    c, ST_DEST_FAIL,
@@ -676,18 +684,27 @@ static int done_tx(struct conn *c, void *ctx)
 	                    NULL, NULL);
 	if (rc == 0 && x->b && x->dest && x->dest[0])
 		rc = breaker_tx(c, x, now);
+	/* answered, not accepted: this webhook backs off, not its host */
+	if (rc == 0 && x->b && !x->ok && x->status > 0 && x->next > 0)
+		rc =
+		    store__run(c, ST_HOOK_HOLD,
+		               ARGS(A_I64(x->key), A_I64(x->next)), NULL, NULL);
 	return rc;
 }
 
 int store_delivery_done(struct store *s, int64_t event_key, const char *dest,
-                        int ok, int http_status, const char *error,
-                        int64_t next_ms, const struct store_breaker *b)
+                        enum store_dest_answer answer, int ok, int http_status,
+                        const char *error, int64_t next_ms,
+                        const struct store_breaker *b)
 {
 	if (b &&
 	    (b->failures < 1 || b->open_ms < 1 || b->open_max_ms < b->open_ms))
 		return BD_EBADREQUEST;
-	struct done_ctx x = {event_key, dest,    ok, http_status,
-	                     error,     next_ms, b};
+	if (answer != STORE_DEST_FAST && answer != STORE_DEST_SLOW &&
+	    answer != STORE_DEST_FAILED)
+		return BD_EBADREQUEST;
+	struct done_ctx x = {event_key,   dest,  answer,  ok,
+	                     http_status, error, next_ms, b};
 	return store__write_tx(s, done_tx, &x);
 }
 

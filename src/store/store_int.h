@@ -106,6 +106,7 @@ enum stmt {
 	ST_DEST_FAIL,
 	ST_DEST_OK,
 	ST_DEST_HOLD,
+	ST_HOOK_HOLD,
 	ST_PRUNE_DESTS,
 	/* store_lobby.c */
 	ST_TICKET_EXPIRE,

@@ -276,7 +276,8 @@ static const char *const stmt_sql[ST_COUNT] = {
                      "RETURNING event_key",
     [ST_DLV_GET] = "SELECT " DLV_COLS ", " HOOK_COLS ", "
                    "coalesce((SELECT failures FROM destinations "
-                   "WHERE dest = w.dest), 0) "
+                   "WHERE dest = w.dest), 0), (SELECT count(*) FROM "
+                   "destinations WHERE dest = w.dest) "
                    "FROM deliveries d JOIN events e ON e.key = d.event_key "
                    "JOIN webhooks w ON w.player_key = d.player_key "
                    "WHERE d.event_key = ?1",
@@ -390,7 +391,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     /* the breaker of destination ?1 */
     [ST_DEST_FAILURES] = "SELECT failures FROM destinations "
                          "WHERE dest = ?1",
-    /* ?1 dest, ?2 failures, ?3 open until, ?4 now */
+    /* ?1 dest, ?2 failures (0: a slow answer), ?3 open until, ?4 now */
     [ST_DEST_FAIL] = "INSERT INTO destinations (dest, failures, "
                      "open_until_ms, last_ms) VALUES (?1, ?2, ?3, ?4) "
                      "ON CONFLICT (dest) DO UPDATE SET "
@@ -404,6 +405,13 @@ static const char *const stmt_sql[ST_COUNT] = {
                      "WHERE state = 'pending' AND in_flight = 0 AND "
                      "next_ms < ?2 AND player_key IN (SELECT player_key "
                      "FROM webhooks WHERE dest = ?1)",
+    /* ?1 the event of the webhook's delivery that failed, ?2 its
+     * retry: the webhook's other waiting deliveries are due no sooner
+     * (a per-webhook backoff) */
+    [ST_HOOK_HOLD] = "UPDATE deliveries SET next_ms = ?2 "
+                     "WHERE state = 'pending' AND in_flight = 0 AND "
+                     "next_ms < ?2 AND player_key = (SELECT player_key "
+                     "FROM deliveries WHERE event_key = ?1)",
     [ST_GAME_JOINABLE] =
         "SELECT seq FROM games WHERE key = ?1 AND " VISIBLE("", "?2"),
     /* store_lobby.c */

@@ -1255,8 +1255,8 @@ static void test_events(void)
 	int64_t first = d.ev.key;
 	store_delivery_release(&d);
 	test_cond("deliveries: a failed attempt is rescheduled",
-	          store_delivery_done(s, first, NULL, 0, 500, "http-status",
-	                              now + 1000, NULL) == 0);
+	          store_delivery_done(s, first, NULL, STORE_DEST_FAST, 0, 500,
+	                              "http-status", now + 1000, NULL) == 0);
 	int claimed = 0;
 	while (store_delivery_claim(s, now, 60000, NULL, &d, &next) == 0) {
 		claimed++;
@@ -1271,7 +1271,8 @@ static void test_events(void)
 	              store_delivery_claim(s, now, 60000, NULL, &d, &next) ==
 	                  0);
 	store_delivery_release(&d);
-	store_delivery_done(s, d.ev.key, NULL, 1, 204, NULL, 0, NULL);
+	store_delivery_done(s, d.ev.key, NULL, STORE_DEST_FAST, 1, 204, NULL, 0,
+	                    NULL);
 	/* Isolation per destination (issue 34): three of Bob's are due, all
 	 * to hooks.example:80. */
 	struct store_claim_rules one = {1, 1, 0}, failing = {2, 1, 1};
@@ -1287,7 +1288,8 @@ static void test_events(void)
 	              next <= now);
 	store_delivery_release(&d);
 	test_cond("deliveries: a failure is counted against the destination",
-	          store_delivery_done(s, d.ev.key, d.hook.dest, 0, 0, "timeout",
+	          store_delivery_done(s, d.ev.key, d.hook.dest,
+	                              STORE_DEST_FAILED, 0, 0, "timeout",
 	                              now - 1, &brk) == 0);
 	test_cond(
 	    "deliveries: a destination with failures is not taken "
@@ -1300,8 +1302,8 @@ static void test_events(void)
 	            BD_ENOTFOUND);
 	store_delivery_release(&d);
 	test_cond("deliveries: a success closes the breaker",
-	          store_delivery_done(s, d.ev.key, d.hook.dest, 1, 204, NULL, 0,
-	                              &brk) == 0 &&
+	          store_delivery_done(s, d.ev.key, d.hook.dest, STORE_DEST_FAST,
+	                              1, 204, NULL, 0, &brk) == 0 &&
 	              store_delivery_claim(s, now, 60000, &one, &d, &next) ==
 	                  0 &&
 	              d.dest_failures == 0);
@@ -1313,7 +1315,8 @@ static void test_events(void)
 	int64_t t0 = wall_ms();
 	test_cond("deliveries: an opening breaker moves its destination's "
 	          "pending deliveries to when it half opens",
-	          store_delivery_done(s, d.ev.key, d.hook.dest, 0, 0, "timeout",
+	          store_delivery_done(s, d.ev.key, d.hook.dest,
+	                              STORE_DEST_FAILED, 0, 0, "timeout",
 	                              t0 + 10, &at_once) == 0 &&
 	              store_deliveries_each(s, bob, 100, pending_next_of,
 	                                    &held) == 0 &&
@@ -1327,6 +1330,83 @@ static void test_events(void)
 	                               &next) == BD_ENOTFOUND &&
 	              next == 0);
 	store_on_change(s, NULL, NULL);
+	store_close(s);
+}
+
+/* Issue 34, the review's M1 and M2: a slow answer puts a destination in
+ * the failing share without counting a failure, a fast one takes it out;
+ * a status answered (a 500) backs off its webhook, not its host. */
+static void test_slow_and_answered(void)
+{
+	struct store *s = NULL;
+	open_store("slowdests", 2, &s);
+	int64_t host = make_player(s, 1, "Host"),
+	        bob = make_player(s, 2, "Bob"),
+	        carol = make_player(s, 3, "Carol");
+	struct store_webhook w = {.secret_len = 32};
+	memset(w.secret, 5, 32);
+	snprintf(w.dest, sizeof w.dest, "hooks.example:80");
+	snprintf(w.url, sizeof w.url, "http://hooks.example/bob");
+	test_cond("slow: bob's webhook", store_webhook_put(s, bob, &w) == 0);
+	snprintf(w.url, sizeof w.url, "http://hooks.example/carol");
+	test_cond("slow: carol's, at the same host",
+	          store_webhook_put(s, carol, &w) == 0);
+	/* an invitation each: three deliveries to Bob's webhook */
+	for (int tag = 90; tag < 93; tag++)
+		open_game(s, tag, host, bob);
+	int64_t now = 4102444800000; /* 2100: everything is due */
+	struct store_claim_rules healthy = {2, 1, 0}, failing = {2, 1, 1};
+	struct store_breaker brk = {1, 5000, 20000}; /* opens at once */
+	struct store_delivery d, d2;
+	int64_t next = -1;
+	test_cond("slow: a healthy destination is claimed without the share",
+	          store_delivery_claim(s, now, 60000, &healthy, &d, &next) ==
+	                  0 &&
+	              !d.dest_limited);
+	store_delivery_release(&d);
+	test_cond(
+	    "slow: a slow answer (2xx) puts its destination in the "
+	    "failing share, one at a time, no failure counted",
+	    store_delivery_done(s, d.ev.key, d.hook.dest, STORE_DEST_SLOW, 1,
+	                        200, NULL, 0, &brk) == 0 &&
+	        store_delivery_claim(s, now, 60000, &healthy, &d, &next) ==
+	            BD_ENOTFOUND &&
+	        store_delivery_claim(s, now, 60000, &failing, &d, &next) == 0 &&
+	        d.dest_limited && d.dest_failures == 0 &&
+	        store_delivery_claim(s, now, 60000, &failing, &d2, &next) ==
+	            BD_ENOTFOUND);
+	store_delivery_release(&d);
+	open_game(s, 93, host, carol);
+	test_cond("slow: a fast answer (a 500) takes it out of the share and "
+	          "does not open the host's breaker (it opens at one failure "
+	          "here): the other webhook there is claimed",
+	          store_delivery_done(s, d.ev.key, d.hook.dest, STORE_DEST_FAST,
+	                              0, 500, "http-status", now + 3000,
+	                              &brk) == 0 &&
+	              store_delivery_claim(s, now, 60000, &healthy, &d2,
+	                                   &next) == 0 &&
+	              !d2.dest_limited && d2.dest_failures == 0 &&
+	              strcmp(d2.hook.url, w.url) == 0);
+	store_delivery_release(&d2);
+	struct pending_next held = {0, INT64_MAX};
+	test_cond("slow: ... and it backs off its own webhook: Bob's other "
+	          "delivery waits for the retry",
+	          store_deliveries_each(s, bob, 100, pending_next_of, &held) ==
+	                  0 &&
+	              held.n == 2 && held.min_next == now + 3000 &&
+	              store_delivery_claim(s, now + 2999, 60000, &failing, &d,
+	                                   &next) == BD_ENOTFOUND &&
+	              next == now + 3000);
+	test_cond("slow: no answer counts against the host (its breaker)",
+	          store_delivery_done(s, d2.ev.key, d2.hook.dest,
+	                              STORE_DEST_FAILED, 0, 0, "timeout",
+	                              now + 10, &brk) == 0 &&
+	              store_delivery_claim(s, now + 3000, 60000, &healthy, &d,
+	                                   &next) == BD_ENOTFOUND &&
+	              store_delivery_claim(s, now + 3000, 60000, &failing, &d,
+	                                   &next) == 0 &&
+	              d.dest_limited && d.dest_failures == 1);
+	store_delivery_release(&d);
 	store_close(s);
 }
 
@@ -1893,6 +1973,7 @@ int main(void)
 	test_idempotency_records();
 	test_player_games();
 	test_events();
+	test_slow_and_answered();
 	test_bot_seats();
 	test_write_lock_held_elsewhere();
 	test_file_deleted_or_replaced();
