@@ -179,9 +179,11 @@ run: deps
 	$(MAKE) all
 	$(BUILD)/boardd --addr $(ADDR) --port $(PORT) --db $(DB)
 
+# make test compiles BUILD_JOBS files at a time (default: one per core).
+BUILD_JOBS ?= $(shell nproc)
 test: deps
-	$(MAKE) all  # the release build of `make run` must compile too (-O2 warns more)
-	$(MAKE) SANITIZER=address,undefined unit-build
+	$(MAKE) -j$(BUILD_JOBS) all  # the release build of `make run` must compile too (-O2 warns more)
+	$(MAKE) -j$(BUILD_JOBS) SANITIZER=address,undefined unit-build
 	./tests/run.sh build/address-undefined
 
 # The bench and evaluation programs are compiled here too (not run: make

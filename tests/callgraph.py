@@ -25,29 +25,37 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 KNOWN = os.path.join(HERE, "callgraph-known.txt")
 
 
-def symbols(obj, *flags):
-    out = subprocess.run(["nm", *flags, obj], capture_output=True, text=True, check=True).stdout
-    return [line.split()[-1] for line in out.splitlines() if line.strip()]
+def symbols(objs, *flags):
+    """{object: [symbol names]} from one nm over every object in objs
+    (-A: each line names its object; one process, not one per object)."""
+    out = subprocess.run(["nm", "-A", *flags, *objs], capture_output=True,
+                         text=True, check=True).stdout
+    syms = {obj: [] for obj in objs}
+    for line in out.splitlines():
+        if line.strip():
+            obj, rest = line.split(":", 1)
+            syms[obj].append(rest.split()[-1])
+    return syms
 
 
 def graph(build):
     """{file: {other file: sorted symbols file uses of other}} over src/."""
+    objs = sorted(os.path.join(root, f)
+                  for root, _, files in os.walk(os.path.join(build, "src"))
+                  for f in files if f.endswith(".o"))
+    src = {obj: os.path.relpath(obj, build)[:-2] + ".c" for obj in objs}
     defined, needs = {}, {}
-    for root, _, files in os.walk(os.path.join(build, "src")):
-        for f in files:
-            if not f.endswith(".o"):
-                continue
-            obj = os.path.join(root, f)
-            src = os.path.relpath(obj, build)[:-2] + ".c"
-            for sym in symbols(obj, "--defined-only", "-g"):
-                defined[sym] = src
-            needs[src] = symbols(obj, "-u")
+    for obj, syms in symbols(objs, "--defined-only", "-g").items():
+        for sym in syms:
+            defined[sym] = src[obj]
+    for obj, syms in symbols(objs, "-u").items():
+        needs[src[obj]] = syms
     uses = collections.defaultdict(lambda: collections.defaultdict(set))
-    for src, syms in needs.items():
+    for file, syms in needs.items():
         for sym in syms:
             other = defined.get(sym)
-            if other and other != src:
-                uses[src][other].add(sym)
+            if other and other != file:
+                uses[file][other].add(sym)
     return uses
 
 

@@ -66,11 +66,33 @@ count_suite() {
 	failed=$((failed + f))
 }
 
+# timed NAME OUT CMD...: runs CMD with its output in OUT and returns its
+# status; appends "NAME WALL CPU" (seconds: wall clock, and user+sys of CMD
+# and every process it waited for, boardd servers included; PostgreSQL's
+# own backends are not) to $outdir/times.  Called in a subshell of its own.
+timed() {
+	local name=$1 out=$2 start rc
+	shift 2
+	start=$EPOCHREALTIME
+	"$@" >"$out" 2>&1 </dev/null
+	rc=$?
+	# times (in this shell: a pipe would run it in a child, whose
+	# children's times are zero): line 2 is the children's user and sys
+	# time, "1m2.345s 0m0.678s"
+	times >"$out.times"
+	sed -n 2p "$out.times" | awk -v n="$name" -v s="$start" -v e="$EPOCHREALTIME" '
+		function sec(t) { split(t, a, /[ms]/); return a[1] * 60 + a[2] }
+		{ printf "%s %.1f %.1f\n", n, e - s, sec($1) + sec($2) }' \
+		>>"$outdir/times"
+	rm -f "$out.times"
+	return $rc
+}
+
 # run_suite NAME CMD...: runs one suite now, alone, and counts it.
 run_suite() {
 	local name=$1
 	shift
-	"$@" >"$log" 2>&1 </dev/null
+	(timed "$name" "$log" "$@")
 	count_suite "$name" $? "$log"
 }
 
@@ -85,7 +107,7 @@ start_suite() {
 		wait -n
 		print_ended
 	done
-	("$@" >"$outdir/$name.out" 2>&1 </dev/null
+	(timed "$name" "$outdir/$name.out" "$@"
 	 echo $? >"$outdir/$name.rc.tmp" && mv "$outdir/$name.rc.tmp" "$outdir/$name.rc") &
 	started+=("$name")
 }
@@ -112,7 +134,10 @@ wait_all() {
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-for t in "$build"/tests/test_*; do
+# The longest unit suites first (tests/README.md, "make test's time"):
+# started last, test_quantum alone outlasted most of the run.
+for t in "$build"/tests/test_quantum "$build"/tests/test_native \
+	$(ls "$build"/tests/test_* | grep -v -e '/test_quantum$' -e '/test_native$'); do
 	[ -x "$t" ] || continue
 	suite=$(basename "$t" | sed 's/^test_//; s/_/-/g')
 	start_suite "$suite" "$t"
@@ -191,5 +216,12 @@ if [ -n "${BOARDD_TEST_PG:-}" ]; then
 		"$here/http/test_nodes_faults.py" "$build/boardd" </dev/null
 fi
 
+# The ten suites that took longest, and the sums, for whoever makes the run
+# faster (tests/README.md, "make test's time").
+echo "slowest suites (wall s, cpu s = user+sys of the suite and its servers):"
+sort -k2,2nr "$outdir/times" | head -n 10 | awk '{ printf "  %-24s %7.1f %7.1f\n", $1, $2, $3 }'
+awk '{ c += $3 } END { printf "suites: %d, cpu %.1f s in all; run wall %d s\n", NR, c, '"$SECONDS"' }' "$outdir/times"
+# BOARDD_TEST_TIMES=FILE keeps every suite's line.
+[ -z "${BOARDD_TEST_TIMES:-}" ] || cp "$outdir/times" "$BOARDD_TEST_TIMES"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
