@@ -35,6 +35,22 @@ function seatName(p) {
   );
 }
 
+/**
+ * Leaves waiting game `id`: its creator cancels it (DELETE, so it is not
+ * left empty in everyone's open seats); anyone else, refused that as not
+ * the creator (403), gives up the seat (POST …/leave). The Game does not
+ * say who created it, so the server decides.
+ * @param {string} id @returns {Promise<null>}
+ */
+async function leaveOrCancel(id) {
+  try {
+    return await api.cancelGame(id);
+  } catch (e) {
+    if (e instanceof api.ApiError && e.status === 403) return api.leaveGame(id);
+    throw e;
+  }
+}
+
 /** Above this many actions the list is grouped by action type. */
 const GROUP_AT = 12;
 
@@ -62,6 +78,18 @@ export async function gameScreen(main, id) {
   let again = false;
   /** @type {Map<string, boolean>} action groups the player opened or closed */
   const opened = new Map();
+  /** @type {{stop: () => void, end: () => void} | null} the event stream, once open */
+  let stream = null;
+  /** @type {Element | null} the control of the board or actions that last had the focus */
+  let lastFocus = null;
+  for (const section of [board, acts])
+    section.addEventListener("focusin", (ev) => {
+      lastFocus = /** @type {Element} */ (ev.target);
+    });
+  main.addEventListener("focusin", (ev) => {
+    const t = /** @type {Node} */ (ev.target);
+    if (!board.contains(t) && !acts.contains(t)) lastFocus = null;
+  });
 
   const pick = (/** @type {((a: Action) => boolean) | null} */ f, what = "") => {
     filter = f;
@@ -87,6 +115,7 @@ export async function gameScreen(main, id) {
       g = ng;
       list = nl;
       draw();
+      if (g.status === "finished") stream?.end();
     } catch (e) {
       showError(e);
     } finally {
@@ -175,7 +204,7 @@ export async function gameScreen(main, id) {
                 onclick: async (ev) => {
                   if (
                     (await act(/** @type {HTMLButtonElement} */ (ev.currentTarget), () =>
-                      api.leaveGame(id),
+                      leaveOrCancel(id),
                     )) !== undefined
                   )
                     go("#/");
@@ -203,8 +232,33 @@ export async function gameScreen(main, id) {
       ),
     );
     const drawBoard = BOARDS[g.game];
-    mount(board, drawBoard ? drawBoard(g, pick) : h("pre", {}, JSON.stringify(g.view, null, 2)));
-    drawActions();
+    keepFocus(() => {
+      mount(board, drawBoard ? drawBoard(gm, pick) : h("pre", {}, JSON.stringify(gm.view, null, 2)));
+      drawActions();
+    });
+  }
+
+  /**
+   * Redraws with `fn` without dropping the keyboard focus to <body>: a
+   * control that had it and was redrawn gets it back when one with the
+   * same text is drawn again, else the first action button, else the
+   * actions' heading (made focusable for this).
+   * @param {() => void} fn
+   */
+  function keepFocus(fn) {
+    const active = document.activeElement;
+    // A button disabled while its move is posted lost the focus to <body>.
+    const had = active === null || active === document.body ? lastFocus : active;
+    const inside = had instanceof HTMLElement && (board.contains(had) || acts.contains(had));
+    const text = inside ? had.textContent : null;
+    fn();
+    if (!inside || (had.isConnected && document.activeElement === had)) return;
+    const buttons = [...acts.querySelectorAll("button"), ...board.querySelectorAll("button")];
+    const same = buttons.find((b) => b.textContent === text);
+    const first = /** @type {HTMLElement | null} */ (acts.querySelector("button.action"));
+    const heading = /** @type {HTMLElement | null} */ (acts.querySelector("h2"));
+    heading?.setAttribute("tabindex", "-1");
+    (same ?? first ?? heading)?.focus();
   }
 
   function drawActions() {
@@ -247,6 +301,7 @@ export async function gameScreen(main, id) {
               else showError(e);
             } finally {
               b.disabled = false;
+              if (document.activeElement === document.body && b.isConnected) b.focus();
               refresh();
             }
           },
@@ -264,7 +319,11 @@ export async function gameScreen(main, id) {
             "p",
             { class: "row" },
             `Only: ${filterWhat} `,
-            h("button", { type: "button", class: "link", onclick: () => pick(null) }, "show all"),
+            h(
+              "button",
+              { type: "button", class: "link", onclick: () => keepFocus(() => pick(null)) },
+              "show all",
+            ),
           )
         : null,
       shown.length <= GROUP_AT
@@ -285,7 +344,7 @@ export async function gameScreen(main, id) {
   }
 
   await refresh();
-  const stream = follow(
+  const events = follow(
     id,
     () => refresh(),
     (s) => {
@@ -294,5 +353,9 @@ export async function gameScreen(main, id) {
       if (s === "live") refresh(); // back after a cut: what the screen missed
     },
   );
-  return () => stream.stop();
+  stream = events;
+  // A game over already: its state and end events may come, or, asked
+  // again after them, nothing (204): either way, nothing more to follow.
+  if (g && /** @type {Game} */ (g).status === "finished") events.end();
+  return () => events.stop();
 }

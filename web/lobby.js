@@ -5,7 +5,7 @@
 import * as api from "./api.js";
 import * as session from "./session.js";
 import { h, mount } from "./dom.js";
-import { ui, gameInfo, act, go, status, showError } from "./ui.js";
+import { ui, gameInfo, act, go, status, showError, clearOffline } from "./ui.js";
 
 /** @typedef {import("./types.js").GameSummary} GameSummary */
 /** @typedef {import("./types.js").MyGame} MyGame */
@@ -41,6 +41,7 @@ export async function lobby(main) {
   const refresh = async () => {
     try {
       const [my, waiting] = await Promise.all([api.myGames(), api.openGames()]);
+      clearOffline(); // the server answers again: "did not answer" is over
       const key = JSON.stringify([my.games, waiting.games]);
       if (key === shown) return;
       shown = key;

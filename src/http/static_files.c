@@ -8,6 +8,11 @@ const struct static_file *static_file_find(const char *path)
 {
 	if (strcmp(path, "/") == 0)
 		path = "/index.html";
+	/* Browsers ask for /favicon.ico whatever the page links: the page's
+	 * own icon (an SVG, image/svg+xml), rather than a 404 on every first
+	 * load. */
+	else if (strcmp(path, "/favicon.ico") == 0)
+		path = "/favicon.svg";
 	for (size_t i = 0; i < static_files_count; i++)
 		if (strcmp(static_files[i].path, path) == 0)
 			return &static_files[i];

@@ -27,7 +27,8 @@ struct static_file {
 extern const struct static_file static_files[];
 extern const size_t static_files_count;
 
-/* The file served at request path `path` ("/" is "/index.html"), or NULL.
+/* The file served at request path `path` ("/" is "/index.html",
+ * "/favicon.ico" the client's icon "/favicon.svg"), or NULL.
  * Borrowed: static, lives as long as the program. */
 const struct static_file *static_file_find(const char *path);
 

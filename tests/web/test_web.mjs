@@ -303,6 +303,22 @@ test("agent avenue: a whole game by clicking, live on both screens", async () =>
   check(g.seq === clicks, `${clicks} clicks, ${g.seq} moves logged`);
   const text = await bob.locator(".result").innerText();
   check(text.includes(g.result.reason), `Bob's screen shows the result (${g.result.reason}): ${text}`);
+  // Issue 31 bug 1: the end event (its kind is the SSE event name, its
+  // data has no `event`) ends the stream: "ended", not "offline" and
+  // reconnecting (a ticket each time) for ever; the same on a reload.
+  await alice.reload();
+  for (const p of [alice, bob]) {
+    await p.locator('.link-state[data-state="ended"]').waitFor({ timeout: 10000 });
+    let tickets = 0;
+    const count = (r) => {
+      if (r.url().endsWith("/v1/tickets")) tickets++;
+    };
+    p.on("request", count);
+    await p.waitForTimeout(4000);
+    p.off("request", count);
+    const state = await p.locator(".link-state").getAttribute("data-state");
+    check(tickets === 0 && state === "ended", `${p.__name}: ${state}, ${tickets} tickets after the end`);
+  }
   console.log(`     ${clicks} moves clicked; result ${JSON.stringify(g.result)}`);
 });
 
@@ -378,6 +394,105 @@ async function restart(pages) {
   }
   console.log("     the server restarted; both screens reconnected");
 }
+
+test("lobby: the 'did not answer' banner goes once the server is back", async () => {
+  const page = ctx.alice;
+  await page.getByRole("link", { name: "boardd", exact: true }).click();
+  await page.getByRole("heading", { name: "Your games" }).waitFor();
+  const code = await ctx.server.stop();
+  check(code === 0, `boardd exited ${code} at SIGTERM`);
+  const banner = page.locator("#error");
+  await banner.filter({ hasText: "did not answer" }).waitFor({ timeout: 20000 }); // the lobby polls
+  ctx.server = await startServer(ctx.dir, ctx.server.port);
+  await banner.waitFor({ state: "hidden", timeout: 20000 });
+});
+
+test("leave: a waiting game's creator leaving cancels it", async () => {
+  const { alice, bob, base } = ctx;
+  const id = await createGame(alice, "agent-avenue", 2, "open");
+  await alice.getByRole("heading", { name: "Waiting for players" }).waitFor();
+  await alice.getByRole("button", { name: "Leave" }).click();
+  await alice.getByRole("heading", { name: "Your games" }).waitFor();
+  const r = await fetch(`${base}/v1/games/${id}`);
+  check(r.status === 404, `the game left by its creator answers ${r.status}`);
+  const open = await apiGet(base, "/v1/games?status=waiting&limit=50", await tokenOf(bob));
+  check(!open.games.some((x) => x.id === id), "the cancelled game is still among the open seats");
+});
+
+test("focus: a move made with the keyboard leaves the focus on a control", async () => {
+  const { bob } = ctx;
+  await createGame(bob, "agent-avenue", 2, "random");
+  for (let i = 0; i < 3; i++) {
+    const b = bob.locator("section.actions button.action").first();
+    await b.waitFor({ timeout: 15000 });
+    const handle = await b.elementHandle();
+    await b.focus();
+    const posted = bob.waitForResponse((r) => r.url().includes("/moves") && r.request().method() === "POST", {
+      timeout: 5000,
+    });
+    await bob.keyboard.press("Enter");
+    check((await posted).status() === 201, "the move was taken");
+    // The list is drawn anew (our move, then the bot's): the old button goes.
+    await bob.waitForFunction((el) => !el.isConnected, handle, { timeout: 10000 });
+    await bob.waitForTimeout(1500);
+    const where = await bob.evaluate(() => {
+      const a = document.activeElement;
+      return a && a !== document.body && document.getElementById("main")?.contains(a)
+        ? a.tagName + (a.textContent ? `: ${a.textContent}` : "")
+        : String(a?.tagName);
+    });
+    check(where !== "BODY" && where !== "null", `after move ${i + 1} the focus is on ${where}`);
+  }
+});
+
+test("favicon, and the header's language selector whole at 390 px", async () => {
+  const r = await fetch(ctx.base + "/favicon.ico");
+  check(
+    r.status === 200 && /^image\//.test(r.headers.get("content-type") || ""),
+    `/favicon.ico: ${r.status}`,
+  );
+  const c = await ctx.browser.newContext({ viewport: { width: 390, height: 800 } });
+  try {
+    const p = await c.newPage();
+    await watch(p, "a 390 px visitor");
+    /** @type {string[]} */
+    const missing = [];
+    p.on("response", (x) => {
+      if (x.status() === 404) missing.push(x.url());
+    });
+    await p.goto(ctx.base + "/");
+    await p.getByLabel("Your name").fill("Bartholomew Longname");
+    await p.getByRole("button", { name: "Become a player" }).click();
+    await p.getByRole("heading", { name: "Your games" }).waitFor();
+    const icon = await p.evaluate(() => document.querySelector('link[rel="icon"]')?.getAttribute("href"));
+    check(
+      !!icon && (await fetch(new URL(icon, ctx.base + "/")).then((x) => x.status)) === 200,
+      `icon ${icon}`,
+    );
+    check(!missing.length, `404s on the first load: ${missing.join(", ")}`);
+    // The select is as wide as its widest option needs (measured with no
+    // width limit), and inside the screen.
+    const sel = p.getByLabel("Language of game texts");
+    const [shown, needed] = await sel.evaluate((el) => {
+      const w = el.getBoundingClientRect().width;
+      const m = /** @type {HTMLElement} */ (el.cloneNode(true));
+      m.style.maxWidth = "none";
+      m.style.width = "max-content";
+      m.style.position = "absolute";
+      document.body.append(m);
+      const need = m.getBoundingClientRect().width;
+      m.remove();
+      return [w, need];
+    });
+    const box = await sel.boundingBox();
+    check(shown >= needed - 1, `the language selector is ${shown}px wide, its text needs ${needed}px`);
+    check(!!box && box.x >= 0 && box.x + box.width <= 390, `the selector at ${JSON.stringify(box)}`);
+    const w = await p.evaluate(() => document.documentElement.scrollWidth);
+    check(w <= 390, `the page is ${w}px wide at 390 px`);
+  } finally {
+    await c.close();
+  }
+});
 
 test("languages: French names and labels from the API", async () => {
   const { bob, base } = ctx;
