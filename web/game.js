@@ -14,6 +14,7 @@ import { quantum } from "./quantum.js";
 /** @typedef {import("./types.js").Game} Game */
 /** @typedef {import("./types.js").Action} Action */
 /** @typedef {import("./types.js").ActionList} ActionList */
+/** @typedef {import("./types.js").LoggedMove} LoggedMove */
 
 /**
  * A board view: draws the game's view; `pick` narrows the action list to
@@ -51,6 +52,48 @@ async function leaveOrCancel(id) {
   }
 }
 
+/** Under this much time left a seat's clock shows a warning, ms. */
+const LOW_MS = 10000;
+
+/** A duration for people: "1:05", "2:03:04", or "3 d 4:00:00". @param {number} ms */
+function duration(ms) {
+  const t = Math.max(0, Math.ceil(ms / 1000));
+  const d = Math.floor(t / 86400),
+    hh = Math.floor((t % 86400) / 3600),
+    mm = Math.floor((t % 3600) / 60),
+    ss = t % 60;
+  const two = (/** @type {number} */ n) => String(n).padStart(2, "0");
+  const hms = hh || d ? `${hh}:${two(mm)}:${two(ss)}` : `${mm}:${two(ss)}`;
+  return d ? `${d} d ${hms}` : hms;
+}
+
+/**
+ * Seat `seat`'s clock as the server gives it: a live countdown to its
+ * deadline (tick() redraws it every second), else what is left of its
+ * bank; null for an untimed game or a seat with neither.
+ * @param {Game} g @param {number} seat
+ */
+function seatClock(g, seat) {
+  const c = g.clock?.seats.find((x) => x.seat === seat);
+  if (!c) return null;
+  if (c.deadline)
+    return h("span", { class: "clock running", "data-deadline": c.deadline, "data-seat": seat });
+  if (c.bank_ms === undefined || g.status === "finished") return null;
+  return h("span", { class: "clock", "data-seat": seat }, ` · bank ${duration(c.bank_ms)}`);
+}
+
+/** Redraws every running clock in `el`: time left, and the low-time warning. @param {HTMLElement} el */
+function tick(el) {
+  for (const c of el.querySelectorAll(".clock[data-deadline]")) {
+    const span = /** @type {HTMLElement} */ (c);
+    const left = Date.parse(/** @type {string} */ (span.dataset.deadline)) - Date.now();
+    const low = left < LOW_MS;
+    const text = ` · ${duration(left)} left${low ? " — low time!" : ""}`;
+    if (span.textContent !== text) span.textContent = text;
+    span.classList.toggle("low", low);
+  }
+}
+
 /** Above this many actions the list is grouped by action type. */
 const GROUP_AT = 12;
 
@@ -64,7 +107,10 @@ export async function gameScreen(main, id) {
   const board = h("section", { class: "board", "aria-label": "Board" });
   const acts = h("section", { class: "card actions", "aria-labelledby": "actions-h" });
   const link = h("span", { class: "link-state", "aria-live": "polite" }, "connecting");
-  mount(main, h("p", { class: "row" }, h("a", { href: "#/" }, "← Lobby"), link), head, board, acts);
+  const history = h("section", { class: "card history", "aria-labelledby": "history-h" });
+  mount(main, h("p", { class: "row" }, h("a", { href: "#/" }, "← Lobby"), link), head, board, acts, history);
+  /** @type {LoggedMove[]} the move log read so far, in seq order */
+  const log = [];
 
   /** @type {Game | null} */
   let g = null;
@@ -106,6 +152,7 @@ export async function gameScreen(main, id) {
     try {
       const ng = await api.game(id);
       const nl = ng.you !== null && ng.status !== "finished" ? await api.actions(id) : null;
+      await readLog(ng.seq);
       clearOffline();
       // Nothing new (our own move's event after its answer): keep the
       // screen as it is, so a button under the finger stays put.
@@ -125,6 +172,55 @@ export async function gameScreen(main, id) {
         refresh();
       }
     }
+  }
+
+  /**
+   * Reads the moves after those in `log` up to seq `upTo` (the log's
+   * pages, GET …/moves?after=), so each refresh asks only for the new ones.
+   * @param {number} upTo
+   */
+  async function readLog(upTo) {
+    let after = log.length ? log[log.length - 1].seq : 0;
+    while (after < upTo) {
+      const page = await api.moves(id, after);
+      for (const m of page.moves) if (m.seq > after) log.push(m);
+      after = log.length ? log[log.length - 1].seq : after;
+      if (page.next_after === undefined) break;
+    }
+  }
+
+  /** The move log, newest first: who moved, what, when; moves the server made marked. */
+  function drawHistory() {
+    if (!g) return;
+    const players = g.players;
+    mount(
+      history,
+      h("h2", { id: "history-h" }, "Moves ", h("span", { class: "count" }, `(${log.length})`)),
+      log.length
+        ? h(
+            "ol",
+            { class: "moves", reversed: true },
+            [...log]
+              .reverse()
+              .map((m) =>
+                h(
+                  "li",
+                  { class: `move${m.by ? " by-" + m.by : ""}`, "data-seq": m.seq, value: m.seq },
+                  h("span", { class: `dot seat${m.seat}`, "aria-hidden": "true" }),
+                  `${seatName(players[m.seat])}: ${m.action.type}`,
+                  m.by === "timeout"
+                    ? h("strong", { class: "timeout" }, " — timed out")
+                    : m.by === "bot"
+                      ? " (bot)"
+                      : m.by === "resigned"
+                        ? " (resigned seat)"
+                        : null,
+                  h("time", { datetime: m.time }, ` ${new Date(m.time).toLocaleTimeString()}`),
+                ),
+              ),
+          )
+        : h("p", { class: "empty" }, "No moves yet."),
+    );
   }
 
   function draw() {
@@ -161,6 +257,7 @@ export async function gameScreen(main, id) {
             seatName(p),
             p.seat === gm.you ? " (you)" : "",
             p.resigned ? " — resigned" : "",
+            seatClock(gm, p.seat),
             gm.to_act.includes(p.seat) && gm.status === "active"
               ? h("strong", { class: "to-act" }, " — to act")
               : null,
@@ -236,6 +333,8 @@ export async function gameScreen(main, id) {
       mount(board, drawBoard ? drawBoard(gm, pick) : h("pre", {}, JSON.stringify(gm.view, null, 2)));
       drawActions();
     });
+    tick(head);
+    drawHistory();
   }
 
   /**
@@ -357,5 +456,9 @@ export async function gameScreen(main, id) {
   // A game over already: its state and end events may come, or, asked
   // again after them, nothing (204): either way, nothing more to follow.
   if (g && /** @type {Game} */ (g).status === "finished") events.end();
-  return () => events.stop();
+  const ticker = setInterval(() => tick(head), 1000);
+  return () => {
+    clearInterval(ticker);
+    events.stop();
+  };
 }

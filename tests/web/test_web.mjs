@@ -57,6 +57,8 @@ function startServer(dir, port = 0) {
       "off",
       "--bot-ms",
       "50",
+      "--clock-min-seconds",
+      "1",
     ],
     { stdio: ["ignore", "ignore", "pipe"] },
   );
@@ -489,6 +491,76 @@ test("favicon, and the header's language selector whole at 390 px", async () => 
     check(!!box && box.x >= 0 && box.x + box.width <= 390, `the selector at ${JSON.stringify(box)}`);
     const w = await p.evaluate(() => document.documentElement.scrollWidth);
     check(w <= 390, `the page is ${w}px wide at 390 px`);
+  } finally {
+    await c.close();
+  }
+});
+
+/** Seconds left that a running clock shows ("1:05 left" -> 65). */
+async function clockSeconds(loc) {
+  const m = (await loc.innerText()).match(/(?:(\d+):)?(\d+):(\d\d) left/);
+  check(m, `a clock reads ${await loc.innerText()}`);
+  return Number(m[1] || 0) * 3600 + Number(m[2]) * 60 + Number(m[3]);
+}
+
+test("clocks: the form's clock, time left counting down, low time, a timeout marked", async () => {
+  const { alice, base } = ctx;
+  await alice.getByRole("link", { name: "boardd", exact: true }).click();
+  await alice.getByLabel("Seconds per move").fill("5");
+  await alice.getByLabel("When time runs out").selectOption("bot");
+  const id = await createGame(alice, "agent-avenue", 2, "random");
+  const token = await tokenOf(alice);
+  const g = await apiGet(base, `/v1/games/${id}`, token);
+  check(
+    g.clock && g.clock.move_seconds === 5 && g.clock.on_timeout === "bot",
+    `clock ${JSON.stringify(g.clock)}`,
+  );
+  // Alice's seat (0) to act: her time left counts down, with the warning.
+  const mine = alice.locator('.players .clock.running[data-seat="0"]');
+  await mine.waitFor({ timeout: 15000 });
+  const t1 = await clockSeconds(mine);
+  await alice.waitForTimeout(2100);
+  if (await mine.count()) {
+    const t2 = await clockSeconds(mine);
+    check(t2 < t1 && t1 <= 5, `the clock went from ${t1} to ${t2}`);
+    check((await mine.getAttribute("class")).includes("low"), "no low-time warning at 5 s");
+    check((await mine.innerText()).includes("low time"), "the warning says so");
+  }
+  // Nobody moves for her: the server's move, marked in the log.
+  const marked = alice.locator(".moves li.by-timeout");
+  await marked.first().waitFor({ timeout: 30000 });
+  check((await marked.first().innerText()).includes("timed out"), "the timeout says so");
+  const log = await apiGet(base, `/v1/games/${id}/moves`, token);
+  const timeouts = log.moves.filter((m) => m.by === "timeout").map((m) => m.seq);
+  const shown = await marked.evaluateAll((els) => els.map((e) => Number(e.dataset.seq)));
+  check(
+    shown.length && shown.every((q) => timeouts.includes(q)),
+    `timeouts shown ${shown}, logged ${timeouts}`,
+  );
+  await alice
+    .getByRole("button", { name: "Resign" })
+    .click()
+    .catch(() => {}); // (a confirm: dismissed)
+  // A long clock on a desktop screen: no warning; the bank shown.
+  const c = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  try {
+    const p = await c.newPage();
+    await watch(p, "a 1280 px player");
+    await p.goto(base + "/");
+    await p.getByLabel("Your name").fill("Desk");
+    await p.getByRole("button", { name: "Become a player" }).click();
+    await p.getByRole("heading", { name: "Your games" }).waitFor();
+    await p.getByLabel("Bank (seconds)").fill("600");
+    await p.getByLabel("Increment (seconds)").fill("5");
+    await createGame(p, "quantum", 2, "random");
+    const clock = p.locator(".players .clock.running").first();
+    await clock.waitFor({ timeout: 15000 });
+    const left = await clockSeconds(clock);
+    check(left > 500 && left <= 600, `a 600 s bank shows ${left} s`);
+    check(!(await clock.getAttribute("class")).includes("low"), "a warning with 10 minutes left");
+    const w = await p.evaluate(() => document.documentElement.scrollWidth);
+    check(w <= 1280, `the page is ${w}px wide at 1280 px`);
+    if (process.env.WEB_SCREENS) await shoot("quantum-desktop", [Object.assign(p, { __name: "desk" })]);
   } finally {
     await c.close();
   }
