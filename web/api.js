@@ -111,6 +111,9 @@ export const cancelGame = (id) => request("DELETE", `/v1/games/${encodeURICompon
 /** @param {string} id @returns {Promise<Game>} */
 export const game = (id) => request("GET", `/v1/games/${encodeURIComponent(id)}`);
 
+/** The game as it was after move `at` (0..seq), for a replay. @param {string} id @param {number} at @returns {Promise<Game>} */
+export const gameAt = (id, at) => request("GET", `/v1/games/${encodeURIComponent(id)}?at=${at}`);
+
 /**
  * One page of the move log after seq `after`, redacted for the caller
  * (its `next_after` when more follow).

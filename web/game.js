@@ -111,6 +111,28 @@ export async function gameScreen(main, id) {
   mount(main, h("p", { class: "row" }, h("a", { href: "#/" }, "← Lobby"), link), head, board, acts, history);
   /** @type {LoggedMove[]} the move log read so far, in seq order */
   const log = [];
+  /** @type {Game | null} the past position shown by the replay (GET ?at=), or null: the game now */
+  let past = null;
+
+  /**
+   * Shows the position after move `n` (the replay), or the game now when
+   * n is its seq or more. The server gives the past view (?at=): the
+   * client replays nothing itself.
+   * @param {number} n
+   */
+  async function replay(n) {
+    if (!g) return;
+    if (n >= g.seq) past = null;
+    else {
+      try {
+        past = await api.gameAt(id, Math.max(0, n));
+      } catch (e) {
+        showError(e);
+        return;
+      }
+    }
+    draw();
+  }
 
   /** @type {Game | null} */
   let g = null;
@@ -189,6 +211,52 @@ export async function gameScreen(main, id) {
     }
   }
 
+  /**
+   * The replay's slider and step buttons, over positions 0..seq (the
+   * slider at seq: the game now).
+   * @param {number} seq
+   */
+  function replayControls(seq) {
+    const at = past ? past.seq : seq;
+    return h(
+      "div",
+      { class: "replay row" },
+      h(
+        "button",
+        {
+          type: "button",
+          class: "secondary",
+          "aria-label": "Previous move",
+          disabled: at <= 0,
+          onclick: () => replay(at - 1),
+        },
+        "◀",
+      ),
+      h("input", {
+        type: "range",
+        class: "replay-at",
+        min: 0,
+        max: seq,
+        value: at,
+        "aria-label": "Position to view (move number)",
+        onchange: (/** @type {Event} */ ev) =>
+          replay(Number(/** @type {HTMLInputElement} */ (ev.target).value)),
+      }),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "secondary",
+          "aria-label": "Next move",
+          disabled: at >= seq,
+          onclick: () => replay(at + 1),
+        },
+        "▶",
+      ),
+      h("span", { class: "replay-where" }, at >= seq ? "now" : `move ${at} of ${seq}`),
+    );
+  }
+
   /** The move log, newest first: who moved, what, when; moves the server made marked. */
   function drawHistory() {
     if (!g) return;
@@ -196,6 +264,7 @@ export async function gameScreen(main, id) {
     mount(
       history,
       h("h2", { id: "history-h" }, "Moves ", h("span", { class: "count" }, `(${log.length})`)),
+      g.seq > 0 ? replayControls(g.seq) : null,
       log.length
         ? h(
             "ol",
@@ -329,8 +398,14 @@ export async function gameScreen(main, id) {
       ),
     );
     const drawBoard = BOARDS[g.game];
+    const shown = past ?? gm; // a past position is only looked at: no picking
     keepFocus(() => {
-      mount(board, drawBoard ? drawBoard(gm, pick) : h("pre", {}, JSON.stringify(gm.view, null, 2)));
+      mount(
+        board,
+        drawBoard
+          ? drawBoard(shown, past ? () => {} : pick)
+          : h("pre", {}, JSON.stringify(shown.view, null, 2)),
+      );
       drawActions();
     });
     tick(head);
@@ -362,6 +437,14 @@ export async function gameScreen(main, id) {
 
   function drawActions() {
     if (!g) return;
+    if (past) {
+      mount(
+        acts,
+        h("h2", { id: "actions-h" }, `Replay: after move ${past.seq} of ${g.seq}`),
+        h("button", { type: "button", onclick: () => replay(Infinity) }, "Back to the game now"),
+      );
+      return;
+    }
     if (g.status === "waiting") {
       mount(acts, h("h2", { id: "actions-h" }, "Waiting for players"));
       return;

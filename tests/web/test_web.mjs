@@ -321,6 +321,18 @@ test("agent avenue: a whole game by clicking, live on both screens", async () =>
     const state = await p.locator(".link-state").getAttribute("data-state");
     check(tickets === 0 && state === "ended", `${p.__name}: ${state}, ${tickets} tickets after the end`);
   }
+  // Issue 31 goal 4: the finished game replayed from move 0 (?at=), by the
+  // slider and the step buttons; the board is the server's past view.
+  await alice.getByLabel("Position to view (move number)").fill("0");
+  await alice.locator(".replay-where", { hasText: `move 0 of ${g.seq}` }).waitFor({ timeout: 10000 });
+  const at0 = (await apiGet(base, `/v1/games/${id}?at=0`, token)).view;
+  const names0 = at0.hand.map((c) => cat.cards.find((x) => x.id === c).name).sort();
+  const shown0 = (await alice.locator(".hand .cards .agent").allInnerTexts()).sort();
+  check(JSON.stringify(names0) === JSON.stringify(shown0), `move 0 shows ${shown0}, ?at=0 ${names0}`);
+  await alice.getByRole("button", { name: "Next move" }).click();
+  await alice.locator(".replay-where", { hasText: `move 1 of ${g.seq}` }).waitFor({ timeout: 10000 });
+  await alice.getByRole("button", { name: "Back to the game now" }).click();
+  await alice.locator(".replay-where", { hasText: "now" }).waitFor({ timeout: 10000 });
   console.log(`     ${clicks} moves clicked; result ${JSON.stringify(g.result)}`);
 });
 
