@@ -17,6 +17,7 @@
 /** @typedef {import("./types.js").Joined} Joined */
 /** @typedef {import("./types.js").NewToken} NewToken */
 /** @typedef {import("./types.js").Problem} Problem */
+/** @typedef {import("./types.js").MoveList} MoveList */
 
 /** A refusal of the server (or no answer at all). */
 export class ApiError extends Error {
@@ -109,6 +110,17 @@ export const cancelGame = (id) => request("DELETE", `/v1/games/${encodeURICompon
 
 /** @param {string} id @returns {Promise<Game>} */
 export const game = (id) => request("GET", `/v1/games/${encodeURIComponent(id)}`);
+
+/** The game as it was after move `at` (0..seq), for a replay. @param {string} id @param {number} at @returns {Promise<Game>} */
+export const gameAt = (id, at) => request("GET", `/v1/games/${encodeURIComponent(id)}?at=${at}`);
+
+/**
+ * One page of the move log after seq `after`, redacted for the caller
+ * (its `next_after` when more follow).
+ * @param {string} id @param {number} after @returns {Promise<MoveList>}
+ */
+export const moves = (id, after) =>
+  request("GET", `/v1/games/${encodeURIComponent(id)}/moves?after=${after}`);
 
 /** The caller's legal actions, each with its `label`. @param {string} id @returns {Promise<ActionList>} */
 export const actions = (id) => request("GET", `/v1/games/${encodeURIComponent(id)}/actions`);

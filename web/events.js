@@ -11,11 +11,14 @@ import * as api from "./api.js";
  */
 
 /**
- * Follows game `id` until stop() is called or the game ends.
+ * Follows game `id` until stop() is called or the game ends (an `end`
+ * event, or end() called by a screen that saw the game finished: a stream
+ * asked again after the end answers 204, which EventSource reports as
+ * a mere error).
  * @param {string} id
  * @param {(e: GameEvent) => void} onEvent each state, move and end event
  * @param {(s: LinkState) => void} onLink the connection's state, for the screen
- * @returns {{stop: () => void}}
+ * @returns {{stop: () => void, end: () => void}}
  */
 export function follow(id, onEvent, onLink) {
   /** @type {number | null} */
@@ -52,18 +55,20 @@ export function follow(id, onEvent, onLink) {
       delay = 500;
       onLink("live");
     };
-    /** @param {MessageEvent} m */
+    /**
+     * One event. Its kind is the SSE event name (`m.type`: state, move or
+     * end); the data is a GameEvent without its `event` member (openapi
+     * streamEvents), so the kind is put back from the name.
+     * @param {MessageEvent} m
+     */
     const handle = (m) => {
       /** @type {GameEvent} */
-      const e = JSON.parse(m.data);
+      const e = { ...JSON.parse(m.data), event: m.type };
       if (typeof e.seq === "number") last = e.seq;
       onEvent(e);
-      if (e.event === "end") {
-        stop();
-        onLink("ended");
-      }
+      if (e.event === "end") end();
     };
-    for (const name of ["state", "move", "end", "message"]) es.addEventListener(name, handle);
+    for (const name of ["state", "move", "end"]) es.addEventListener(name, handle);
     es.onerror = () => {
       // The ticket is spent: close this one and open anew from `last`.
       es?.close();
@@ -79,6 +84,13 @@ export function follow(id, onEvent, onLink) {
     delay = Math.min(delay * 2, 15000);
   }
 
+  /** The game is over: no more events will come, so no reconnecting. */
+  function end() {
+    if (stopped) return;
+    stop();
+    onLink("ended");
+  }
+
   function stop() {
     stopped = true;
     clearTimeout(timer);
@@ -87,5 +99,5 @@ export function follow(id, onEvent, onLink) {
   }
 
   open();
-  return { stop };
+  return { stop, end };
 }

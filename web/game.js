@@ -14,6 +14,7 @@ import { quantum } from "./quantum.js";
 /** @typedef {import("./types.js").Game} Game */
 /** @typedef {import("./types.js").Action} Action */
 /** @typedef {import("./types.js").ActionList} ActionList */
+/** @typedef {import("./types.js").LoggedMove} LoggedMove */
 
 /**
  * A board view: draws the game's view; `pick` narrows the action list to
@@ -35,6 +36,64 @@ function seatName(p) {
   );
 }
 
+/**
+ * Leaves waiting game `id`: its creator cancels it (DELETE, so it is not
+ * left empty in everyone's open seats); anyone else, refused that as not
+ * the creator (403), gives up the seat (POST …/leave). The Game does not
+ * say who created it, so the server decides.
+ * @param {string} id @returns {Promise<null>}
+ */
+async function leaveOrCancel(id) {
+  try {
+    return await api.cancelGame(id);
+  } catch (e) {
+    if (e instanceof api.ApiError && e.status === 403) return api.leaveGame(id);
+    throw e;
+  }
+}
+
+/** Under this much time left a seat's clock shows a warning, ms. */
+const LOW_MS = 10000;
+
+/** A duration for people: "1:05", "2:03:04", or "3 d 4:00:00". @param {number} ms */
+function duration(ms) {
+  const t = Math.max(0, Math.ceil(ms / 1000));
+  const d = Math.floor(t / 86400),
+    hh = Math.floor((t % 86400) / 3600),
+    mm = Math.floor((t % 3600) / 60),
+    ss = t % 60;
+  const two = (/** @type {number} */ n) => String(n).padStart(2, "0");
+  const hms = hh || d ? `${hh}:${two(mm)}:${two(ss)}` : `${mm}:${two(ss)}`;
+  return d ? `${d} d ${hms}` : hms;
+}
+
+/**
+ * Seat `seat`'s clock as the server gives it: a live countdown to its
+ * deadline (tick() redraws it every second), else what is left of its
+ * bank; null for an untimed game or a seat with neither.
+ * @param {Game} g @param {number} seat
+ */
+function seatClock(g, seat) {
+  const c = g.clock?.seats.find((x) => x.seat === seat);
+  if (!c) return null;
+  if (c.deadline)
+    return h("span", { class: "clock running", "data-deadline": c.deadline, "data-seat": seat });
+  if (c.bank_ms === undefined || g.status === "finished") return null;
+  return h("span", { class: "clock", "data-seat": seat }, ` · bank ${duration(c.bank_ms)}`);
+}
+
+/** Redraws every running clock in `el`: time left, and the low-time warning. @param {HTMLElement} el */
+function tick(el) {
+  for (const c of el.querySelectorAll(".clock[data-deadline]")) {
+    const span = /** @type {HTMLElement} */ (c);
+    const left = Date.parse(/** @type {string} */ (span.dataset.deadline)) - Date.now();
+    const low = left < LOW_MS;
+    const text = ` · ${duration(left)} left${low ? " — low time!" : ""}`;
+    if (span.textContent !== text) span.textContent = text;
+    span.classList.toggle("low", low);
+  }
+}
+
 /** Above this many actions the list is grouped by action type. */
 const GROUP_AT = 12;
 
@@ -48,7 +107,32 @@ export async function gameScreen(main, id) {
   const board = h("section", { class: "board", "aria-label": "Board" });
   const acts = h("section", { class: "card actions", "aria-labelledby": "actions-h" });
   const link = h("span", { class: "link-state", "aria-live": "polite" }, "connecting");
-  mount(main, h("p", { class: "row" }, h("a", { href: "#/" }, "← Lobby"), link), head, board, acts);
+  const history = h("section", { class: "card history", "aria-labelledby": "history-h" });
+  mount(main, h("p", { class: "row" }, h("a", { href: "#/" }, "← Lobby"), link), head, board, acts, history);
+  /** @type {LoggedMove[]} the move log read so far, in seq order */
+  const log = [];
+  /** @type {Game | null} the past position shown by the replay (GET ?at=), or null: the game now */
+  let past = null;
+
+  /**
+   * Shows the position after move `n` (the replay), or the game now when
+   * n is its seq or more. The server gives the past view (?at=): the
+   * client replays nothing itself.
+   * @param {number} n
+   */
+  async function replay(n) {
+    if (!g) return;
+    if (n >= g.seq) past = null;
+    else {
+      try {
+        past = await api.gameAt(id, Math.max(0, n));
+      } catch (e) {
+        showError(e);
+        return;
+      }
+    }
+    draw();
+  }
 
   /** @type {Game | null} */
   let g = null;
@@ -62,6 +146,18 @@ export async function gameScreen(main, id) {
   let again = false;
   /** @type {Map<string, boolean>} action groups the player opened or closed */
   const opened = new Map();
+  /** @type {{stop: () => void, end: () => void} | null} the event stream, once open */
+  let stream = null;
+  /** @type {Element | null} the control of the board or actions that last had the focus */
+  let lastFocus = null;
+  for (const section of [board, acts])
+    section.addEventListener("focusin", (ev) => {
+      lastFocus = /** @type {Element} */ (ev.target);
+    });
+  main.addEventListener("focusin", (ev) => {
+    const t = /** @type {Node} */ (ev.target);
+    if (!board.contains(t) && !acts.contains(t)) lastFocus = null;
+  });
 
   const pick = (/** @type {((a: Action) => boolean) | null} */ f, what = "") => {
     filter = f;
@@ -78,6 +174,7 @@ export async function gameScreen(main, id) {
     try {
       const ng = await api.game(id);
       const nl = ng.you !== null && ng.status !== "finished" ? await api.actions(id) : null;
+      await readLog(ng.seq);
       clearOffline();
       // Nothing new (our own move's event after its answer): keep the
       // screen as it is, so a button under the finger stays put.
@@ -87,6 +184,7 @@ export async function gameScreen(main, id) {
       g = ng;
       list = nl;
       draw();
+      if (g.status === "finished") stream?.end();
     } catch (e) {
       showError(e);
     } finally {
@@ -96,6 +194,102 @@ export async function gameScreen(main, id) {
         refresh();
       }
     }
+  }
+
+  /**
+   * Reads the moves after those in `log` up to seq `upTo` (the log's
+   * pages, GET …/moves?after=), so each refresh asks only for the new ones.
+   * @param {number} upTo
+   */
+  async function readLog(upTo) {
+    let after = log.length ? log[log.length - 1].seq : 0;
+    while (after < upTo) {
+      const page = await api.moves(id, after);
+      for (const m of page.moves) if (m.seq > after) log.push(m);
+      after = log.length ? log[log.length - 1].seq : after;
+      if (page.next_after === undefined) break;
+    }
+  }
+
+  /**
+   * The replay's slider and step buttons, over positions 0..seq (the
+   * slider at seq: the game now).
+   * @param {number} seq
+   */
+  function replayControls(seq) {
+    const at = past ? past.seq : seq;
+    return h(
+      "div",
+      { class: "replay row" },
+      h(
+        "button",
+        {
+          type: "button",
+          class: "secondary",
+          "aria-label": "Previous move",
+          disabled: at <= 0,
+          onclick: () => replay(at - 1),
+        },
+        "◀",
+      ),
+      h("input", {
+        type: "range",
+        class: "replay-at",
+        min: 0,
+        max: seq,
+        value: at,
+        "aria-label": "Position to view (move number)",
+        onchange: (/** @type {Event} */ ev) =>
+          replay(Number(/** @type {HTMLInputElement} */ (ev.target).value)),
+      }),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "secondary",
+          "aria-label": "Next move",
+          disabled: at >= seq,
+          onclick: () => replay(at + 1),
+        },
+        "▶",
+      ),
+      h("span", { class: "replay-where" }, at >= seq ? "now" : `move ${at} of ${seq}`),
+    );
+  }
+
+  /** The move log, newest first: who moved, what, when; moves the server made marked. */
+  function drawHistory() {
+    if (!g) return;
+    const players = g.players;
+    mount(
+      history,
+      h("h2", { id: "history-h" }, "Moves ", h("span", { class: "count" }, `(${log.length})`)),
+      g.seq > 0 ? replayControls(g.seq) : null,
+      log.length
+        ? h(
+            "ol",
+            { class: "moves", reversed: true },
+            [...log]
+              .reverse()
+              .map((m) =>
+                h(
+                  "li",
+                  { class: `move${m.by ? " by-" + m.by : ""}`, "data-seq": m.seq, value: m.seq },
+                  h("span", { class: `dot seat${m.seat}`, "aria-hidden": "true" }),
+                  `${seatName(players[m.seat])}: ${m.action.type}`,
+                  m.by === "timeout"
+                    ? h("strong", { class: "timeout" }, " — timed out")
+                    : m.by === "bot"
+                      ? " (bot)"
+                      : m.by === "resigned"
+                        ? " (resigned seat)"
+                        : null,
+                  h("time", { datetime: m.time }, ` ${new Date(m.time).toLocaleTimeString()}`),
+                ),
+              ),
+          )
+        : h("p", { class: "empty" }, "No moves yet."),
+    );
   }
 
   function draw() {
@@ -132,6 +326,7 @@ export async function gameScreen(main, id) {
             seatName(p),
             p.seat === gm.you ? " (you)" : "",
             p.resigned ? " — resigned" : "",
+            seatClock(gm, p.seat),
             gm.to_act.includes(p.seat) && gm.status === "active"
               ? h("strong", { class: "to-act" }, " — to act")
               : null,
@@ -175,7 +370,7 @@ export async function gameScreen(main, id) {
                 onclick: async (ev) => {
                   if (
                     (await act(/** @type {HTMLButtonElement} */ (ev.currentTarget), () =>
-                      api.leaveGame(id),
+                      leaveOrCancel(id),
                     )) !== undefined
                   )
                     go("#/");
@@ -203,12 +398,53 @@ export async function gameScreen(main, id) {
       ),
     );
     const drawBoard = BOARDS[g.game];
-    mount(board, drawBoard ? drawBoard(g, pick) : h("pre", {}, JSON.stringify(g.view, null, 2)));
-    drawActions();
+    const shown = past ?? gm; // a past position is only looked at: no picking
+    keepFocus(() => {
+      mount(
+        board,
+        drawBoard
+          ? drawBoard(shown, past ? () => {} : pick)
+          : h("pre", {}, JSON.stringify(shown.view, null, 2)),
+      );
+      drawActions();
+    });
+    tick(head);
+    drawHistory();
+  }
+
+  /**
+   * Redraws with `fn` without dropping the keyboard focus to <body>: a
+   * control that had it and was redrawn gets it back when one with the
+   * same text is drawn again, else the first action button, else the
+   * actions' heading (made focusable for this).
+   * @param {() => void} fn
+   */
+  function keepFocus(fn) {
+    const active = document.activeElement;
+    // A button disabled while its move is posted lost the focus to <body>.
+    const had = active === null || active === document.body ? lastFocus : active;
+    const inside = had instanceof HTMLElement && (board.contains(had) || acts.contains(had));
+    const text = inside ? had.textContent : null;
+    fn();
+    if (!inside || (had.isConnected && document.activeElement === had)) return;
+    const buttons = [...acts.querySelectorAll("button"), ...board.querySelectorAll("button")];
+    const same = buttons.find((b) => b.textContent === text);
+    const first = /** @type {HTMLElement | null} */ (acts.querySelector("button.action"));
+    const heading = /** @type {HTMLElement | null} */ (acts.querySelector("h2"));
+    heading?.setAttribute("tabindex", "-1");
+    (same ?? first ?? heading)?.focus();
   }
 
   function drawActions() {
     if (!g) return;
+    if (past) {
+      mount(
+        acts,
+        h("h2", { id: "actions-h" }, `Replay: after move ${past.seq} of ${g.seq}`),
+        h("button", { type: "button", onclick: () => replay(Infinity) }, "Back to the game now"),
+      );
+      return;
+    }
     if (g.status === "waiting") {
       mount(acts, h("h2", { id: "actions-h" }, "Waiting for players"));
       return;
@@ -247,6 +483,7 @@ export async function gameScreen(main, id) {
               else showError(e);
             } finally {
               b.disabled = false;
+              if (document.activeElement === document.body && b.isConnected) b.focus();
               refresh();
             }
           },
@@ -264,7 +501,11 @@ export async function gameScreen(main, id) {
             "p",
             { class: "row" },
             `Only: ${filterWhat} `,
-            h("button", { type: "button", class: "link", onclick: () => pick(null) }, "show all"),
+            h(
+              "button",
+              { type: "button", class: "link", onclick: () => keepFocus(() => pick(null)) },
+              "show all",
+            ),
           )
         : null,
       shown.length <= GROUP_AT
@@ -285,7 +526,7 @@ export async function gameScreen(main, id) {
   }
 
   await refresh();
-  const stream = follow(
+  const events = follow(
     id,
     () => refresh(),
     (s) => {
@@ -294,5 +535,13 @@ export async function gameScreen(main, id) {
       if (s === "live") refresh(); // back after a cut: what the screen missed
     },
   );
-  return () => stream.stop();
+  stream = events;
+  // A game over already: its state and end events may come, or, asked
+  // again after them, nothing (204): either way, nothing more to follow.
+  if (g && /** @type {Game} */ (g).status === "finished") events.end();
+  const ticker = setInterval(() => tick(head), 1000);
+  return () => {
+    clearInterval(ticker);
+    events.stop();
+  };
 }

@@ -5,7 +5,7 @@
 import * as api from "./api.js";
 import * as session from "./session.js";
 import { h, mount } from "./dom.js";
-import { ui, gameInfo, act, go, status, showError } from "./ui.js";
+import { ui, gameInfo, act, go, status, showError, clearOffline } from "./ui.js";
 
 /** @typedef {import("./types.js").GameSummary} GameSummary */
 /** @typedef {import("./types.js").MyGame} MyGame */
@@ -41,6 +41,7 @@ export async function lobby(main) {
   const refresh = async () => {
     try {
       const [my, waiting] = await Promise.all([api.myGames(), api.openGames()]);
+      clearOffline(); // the server answers again: "did not answer" is over
       const key = JSON.stringify([my.games, waiting.games]);
       if (key === shown) return;
       shown = key;
@@ -182,6 +183,7 @@ function createForm() {
   const seatsSel = /** @type {HTMLSelectElement} */ (h("select", { id: "new-seats", name: "seats" }));
   const options = h("div", { class: "options" });
   const seating = h("div", { class: "seating" });
+  const clock = clockFields();
   const form = h(
     "form",
     {
@@ -189,7 +191,7 @@ function createForm() {
       "aria-labelledby": "create-h",
       onsubmit: async (ev) => {
         ev.preventDefault();
-        const body = readForm(gameSel.value, Number(seatsSel.value), options, seating);
+        const body = readForm(gameSel.value, Number(seatsSel.value), options, seating, clock);
         const b = /** @type {HTMLButtonElement} */ (form.querySelector("button[type=submit]"));
         const g = await act(b, () => api.createGame(body));
         if (g) go(`#/game/${g.id}`);
@@ -200,6 +202,7 @@ function createForm() {
     h("div", { class: "field" }, h("label", { for: "new-seats" }, "Seats"), seatsSel),
     options,
     seating,
+    clock,
     h("button", { type: "submit" }, "Create game"),
   );
 
@@ -268,6 +271,54 @@ function optionFields(info, seats) {
   });
 }
 
+/** Seconds fields of the clock: [field name of ClockSpec, label, hint]. */
+const CLOCK_FIELDS = [
+  ["move_seconds", "Seconds per move", "free time each decision"],
+  ["bank_seconds", "Bank (seconds)", "spent past the move's time"],
+  ["increment_seconds", "Increment (seconds)", "added to the bank by each move"],
+];
+
+/**
+ * The clock of the create form (ClockSpec, as the API takes it): seconds
+ * per move, a bank and its increment, and what a timeout does. All empty:
+ * an untimed game. The server checks the values (422 with its detail).
+ */
+function clockFields() {
+  return h(
+    "fieldset",
+    { class: "clock-fields" },
+    h("legend", {}, "Clock (leave empty for none)"),
+    CLOCK_FIELDS.map(([name, label, hint]) =>
+      h(
+        "div",
+        { class: "field" },
+        h("label", { for: `clock-${name}` }, label),
+        h("input", {
+          id: `clock-${name}`,
+          "data-clock": name,
+          type: "number",
+          min: name === "increment_seconds" ? 0 : 1,
+          max: 2592000,
+          step: 1,
+          inputmode: "numeric",
+          placeholder: hint,
+        }),
+      ),
+    ),
+    h(
+      "div",
+      { class: "field" },
+      h("label", { for: "clock-on-timeout" }, "When time runs out"),
+      h(
+        "select",
+        { id: "clock-on-timeout" },
+        h("option", { value: "bot" }, "a bot plays that move"),
+        h("option", { value: "forfeit" }, "the seat resigns"),
+      ),
+    ),
+  );
+}
+
 /** The seats after the caller's (seat 0): open, invited, or a bot. @param {number} seats */
 function seatFields(seats) {
   return range(1, seats - 1).map((i) => {
@@ -303,9 +354,10 @@ function seatFields(seats) {
 /**
  * The request body of the create form.
  * @param {string} game @param {number} seats @param {HTMLElement} options @param {HTMLElement} seating
+ * @param {HTMLElement} clock the clock's fields (clockFields)
  * @returns {CreateGame}
  */
-function readForm(game, seats, options, seating) {
+function readForm(game, seats, options, seating, clock) {
   /** @type {Record<string, string | boolean>} */
   const opts = {};
   for (const el of options.querySelectorAll("[data-option]")) {
@@ -327,7 +379,21 @@ function readForm(game, seats, options, seating) {
             : "open",
     );
   }
-  return /** @type {CreateGame} */ ({ game, seats, options: opts, seating: seatList });
+  /** @type {Record<string, number>} */
+  const spec = {};
+  for (const el of clock.querySelectorAll("input[data-clock]")) {
+    const i = /** @type {HTMLInputElement} */ (el);
+    if (i.value.trim() !== "") spec[/** @type {string} */ (i.dataset.clock)] = Number(i.value);
+  }
+  const timed = Object.keys(spec).length > 0;
+  const onTimeout = /** @type {HTMLSelectElement} */ (clock.querySelector("#clock-on-timeout")).value;
+  return /** @type {CreateGame} */ ({
+    game,
+    seats,
+    options: opts,
+    seating: seatList,
+    ...(timed ? { clock: spec, on_timeout: onTimeout } : {}),
+  });
 }
 
 /**

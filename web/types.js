@@ -24,5 +24,7 @@
 /** @typedef {import("boardd-openapi").operations["createGame"]["responses"]["201"]["content"]["application/json"]} CreatedGame */
 /** @typedef {import("boardd-openapi").operations["joinGame"]["responses"]["200"]["content"]["application/json"]} Joined */
 /** @typedef {import("boardd-openapi").operations["createToken"]["responses"]["201"]["content"]["application/json"]} NewToken */
+/** @typedef {import("boardd-openapi").operations["listMoves"]["responses"]["200"]["content"]["application/json"]} MoveList */
+/** @typedef {MoveList["moves"][number]} LoggedMove */
 
 export {};

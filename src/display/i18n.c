@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "i18n.h"
+#include "../common/qvalue.h"
 
 /* The longest text a format produces, bytes (labels are a line). */
 #define FORMAT_MAX 1024
@@ -75,33 +76,6 @@ const char *i18n_text(size_t lang, const char *key)
 
 /* ---- Accept-Language (RFC 9110 §12.5.4, RFC 4647 §2.1 ranges) ---- */
 
-/* q of one element's parameters (";q=0.5"), in thousandths: 1000 when
- * absent or malformed. */
-static int q_of(const char *p, const char *end)
-{
-	while (p < end) {
-		p += strspn(p, " \t;");
-		if (end - p >= 2 && (p[0] == 'q' || p[0] == 'Q') &&
-		    p[1] == '=') {
-			p += 2;
-			if (p < end && *p == '0') {
-				int q = 0, scale = 100;
-				if (++p < end && *p == '.')
-					for (p++; p < end && *p >= '0' &&
-					          *p <= '9' && scale;
-					     p++, scale /= 10)
-						q += (*p - '0') * scale;
-				return q;
-			}
-			return 1000; /* "1", "1.000" or junk */
-		}
-		p += strcspn(p, ";");
-		if (p > end)
-			break;
-	}
-	return 1000;
-}
-
 /* 1 if range [r, r+n) matches tag (case-insensitive, prefix at a "-"). */
 static int range_matches(const char *r, size_t n, const char *tag)
 {
@@ -122,13 +96,10 @@ size_t i18n_negotiate(const char *al)
 		return 0;
 	/* First pass: every named language's q (the first range naming it
 	 * wins), and the q of "*". */
-	for (const char *p = al; *p;) {
-		p += strspn(p, " \t,");
-		const char *e = p + strcspn(p, ",");
-		size_t rn = strcspn(p, " \t;,");
-		if (rn > (size_t)(e - p))
-			rn = (size_t)(e - p);
-		int q = q_of(p + rn, e);
+	const char *p;
+	size_t rn;
+	int q;
+	for (const char *at = al; qvalue_next(&at, &p, &rn, &q);) {
 		if (rn == 1 && *p == '*') {
 			if (star_q < 0)
 				star_q = q;
@@ -145,7 +116,6 @@ size_t i18n_negotiate(const char *al)
 				}
 			}
 		}
-		p = e;
 	}
 	if (best_q > 0)
 		return best;

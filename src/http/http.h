@@ -114,11 +114,16 @@ struct http_reply {
 	                               reply */
 	size_t raw_len;             /* bytes of raw */
 	const char *raw_type;       /* Content-Type of raw */
+	const char *encoding;       /* Content-Encoding of raw ("gzip",
+	                               "br": encoding.h), or NULL; a JSON
+	                               body is coded when sent (server.c) */
 	const char *cache_control;  /* Cache-Control value; NULL: no-store */
 	struct engine_bytes *json;  /* JSON body as shared bytes (a
 	                               reference, released with the reply;
 	                               src/engine/cache.h), or NULL */
-	char etag[32];              /* ETag value with quotes, or "" */
+	char etag[48];              /* ETag value with quotes, or "":
+	                               room for a coding's suffix
+	                               (encoding.h) */
 	char location[64];          /* Location path, or "" */
 	const char *allow;          /* Allow header for 405, or NULL */
 	int retry_after;            /* seconds for Retry-After, or 0 */

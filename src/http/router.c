@@ -9,6 +9,7 @@
 
 #include "../common/decimal.h"
 #include "../display/i18n.h"
+#include "encoding.h"
 #include "etag.h"
 #include "http.h"
 #include "hub.h"
@@ -82,6 +83,8 @@ static int if_match_seq(const char *v, int *any, uint64_t *seq, char *detail,
 	while ((rc = etag_list_next(&v, &t)) == 1) {
 		uint64_t s;
 		n++;
+		/* "<seq>-gzip": the tag of a coded answer, the same state. */
+		t.len = http_etag_uncoded_len(t.opaque, t.len);
 		if (t.weak || decimal_parse(t.opaque, t.len, &s) < 0 ||
 		    (t.len > 1 && t.opaque[0] == '0'))
 			continue; /* never equal to a "<seq>" we send */
@@ -104,11 +107,24 @@ static int if_match_seq(const char *v, int *any, uint64_t *seq, char *detail,
 	return 0;
 }
 
-/* 1 if If-None-Match (or NULL) holds rep's ETag: weak comparison (RFC
- * 9110 §13.1.2), so the 304 is due; a malformed value is ignored. */
-static int inm_holds(const char *inm, const struct http_reply *rep)
+/* 1 if If-None-Match (or NULL) holds rep's ETag, or the tag of one of
+ * its coded representations (encoding.h): weak comparison (RFC 9110
+ * §13.1.2), so the 304 is due, and it carries the tag the client named;
+ * a malformed value is ignored. */
+static int inm_holds(const char *inm, struct http_reply *rep)
 {
-	return inm && etag_list_matches(inm, rep->etag, ETAG_WEAK) == 1;
+	if (!inm || !rep->etag[0])
+		return 0;
+	for (int c = HTTP_IDENTITY; c < HTTP_CODINGS; c++) {
+		char tag[sizeof rep->etag];
+		if (http_etag_coded(tag, sizeof tag, rep->etag,
+		                    (enum http_coding)c) == 0 &&
+		    etag_list_matches(inm, tag, ETAG_WEAK) == 1) {
+			memcpy(rep->etag, tag, sizeof tag);
+			return 1;
+		}
+	}
+	return 0;
 }
 
 /* 1 if the request carried a usable JSON body; else fills the problem. */
@@ -796,16 +812,29 @@ static int web_file(const struct http_req *req, struct http_reply *rep)
 		rep->allow = "GET, HEAD";
 		return 1;
 	}
+	/* The smallest coding the client takes (prepared at start). */
+	enum http_coding c =
+	    http_coding_choose(http_header(req, "Accept-Encoding"),
+	                       (1u << HTTP_GZIP) | (1u << HTTP_BR));
+	const struct static_coded *k = static_file_coded(f, c);
+	if (!k && c == HTTP_BR) /* br made it no smaller: gzip, if taken */
+		k = static_file_coded(
+		    f,
+		    c = http_coding_choose(http_header(req, "Accept-Encoding"),
+		                           1u << HTTP_GZIP));
 	snprintf(rep->etag, sizeof rep->etag, "%s", f->etag);
 	rep->cache_control = "no-cache";
 	if (inm_holds(http_header(req, "If-None-Match"), rep)) {
-		rep->status = 304;
+		rep->status = 304; /* whichever coding's tag it names */
 		return 1;
 	}
+	if (k)
+		snprintf(rep->etag, sizeof rep->etag, "%s", k->etag);
 	rep->status = 200;
-	rep->raw = f->bytes;
-	rep->raw_len = f->len;
+	rep->raw = k ? k->bytes : f->bytes;
+	rep->raw_len = k ? k->len : f->len;
 	rep->raw_type = f->type;
+	rep->encoding = k ? http_coding_name(c) : NULL;
 	return 1;
 }
 

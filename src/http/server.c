@@ -17,10 +17,12 @@
 
 #include "../common/log.h"
 #include "conns.h"
+#include "encoding.h"
 #include "http.h"
 #include "hub.h"
 #include "live.h"
 #include "request.h"
+#include "static_files.h"
 #include "writes.h"
 #include "metrics.h"
 
@@ -32,7 +34,8 @@
 #define NOT_MODIFIED_SLOTS 64
 
 struct not_modified {
-	char etag[32];             /* "" for an empty slot */
+	char etag[sizeof((struct http_reply *)0)->etag]; /* "" for an empty slot
+	                                                  */
 	const char *cache_control; /* static strings, as in the reply */
 	const char *language;
 	struct MHD_Response *r; /* one reference, the slot's, or NULL */
@@ -555,12 +558,17 @@ static void add_common_headers(struct MHD_Response *r,
 	                        rep->cache_control ? rep->cache_control
 	                                           : "no-store");
 	/* A body that depends on Accept-Language says so (RFC 9110 §12.5.5),
-	 * so that a cache keeps one representation per language. */
+	 * so that a cache keeps one representation per language; and every
+	 * answer may be coded as Accept-Encoding asks (encoding.h). */
 	MHD_add_response_header(r, "Vary",
-	                        rep->language ? "Authorization, Accept-Language"
-	                                      : "Authorization");
+	                        rep->language
+	                            ? "Authorization, Accept-Encoding, "
+	                              "Accept-Language"
+	                            : "Authorization, Accept-Encoding");
 	if (rep->language)
 		MHD_add_response_header(r, "Content-Language", rep->language);
+	if (rep->encoding)
+		MHD_add_response_header(r, "Content-Encoding", rep->encoding);
 	if (rep->etag[0])
 		MHD_add_response_header(r, "ETag", rep->etag);
 	if (rep->location[0])
@@ -691,16 +699,79 @@ static struct MHD_Response *head_of_stream(struct http_reply *rep)
 	return r;
 }
 
+/* rep's body (JSON, or raw: the catalog, the OpenAPI document, the
+ * metrics) gzipped, when it has HTTP_COMPRESS_MIN bytes or more:
+ * a response (rep->encoding and rep->etag set for it) with *bytes its
+ * size, or NULL to send it as it is (smaller, or out of memory).  Not
+ * kept as a prepared response: those are the identity ones. */
+static struct MHD_Response *gzipped(struct http_reply *rep, long long *bytes)
+{
+	char *text = NULL;
+	const char *data;
+	size_t len;
+	if (rep->raw) {
+		data = rep->raw;
+		len = rep->raw_len;
+	} else if (rep->json) {
+		data = engine_bytes_data(rep->json);
+		len = engine_bytes_len(rep->json);
+	} else {
+		text = json_dumps(rep->body, JSON_COMPACT);
+		if (!text)
+			return NULL;
+		len = strlen(text);
+		text[len++] = '\n'; /* as the identity answer's last byte */
+		data = text;
+	}
+	char *out;
+	size_t n;
+	struct MHD_Response *r = NULL;
+	char tag[sizeof rep->etag] = "";
+	/* Level 6, zlib's default: most of 9's gain at a fraction of its
+	 * time, spent on every answer. */
+	if (len >= HTTP_COMPRESS_MIN &&
+	    (!rep->etag[0] ||
+	     http_etag_coded(tag, sizeof tag, rep->etag, HTTP_GZIP) == 0) &&
+	    http_compress(HTTP_GZIP, data, len, 6, &out, &n) == 0) {
+		r = MHD_create_response_from_buffer(n, out,
+		                                    MHD_RESPMEM_MUST_FREE);
+		if (r) {
+			*bytes = (long long)n;
+			rep->encoding = http_coding_name(HTTP_GZIP);
+			if (rep->etag[0])
+				memcpy(rep->etag, tag, sizeof tag);
+		} else {
+			free(out);
+		}
+	}
+	free(text);
+	return r;
+}
+
 /* The response for rep; *bytes its body's size (-1: a stream's); *kept 1
  * when the response is a prepared one (the caller queues it and does not
- * destroy it), else 0 (the caller destroys it once queued). */
+ * destroy it), else 0 (the caller destroys it once queued).  A body not
+ * coded yet is gzipped when `coding` (the request's Accept-Encoding's
+ * choice) is gzip and it is large enough. */
 static struct MHD_Response *make_response(struct http_reply *rep, int head,
+                                          enum http_coding coding,
                                           long long *bytes, int *kept)
 {
 	struct MHD_Response *r;
 	const char *type = NULL;
 	*bytes = 0;
 	*kept = 0;
+	if (coding == HTTP_GZIP && !rep->stream && !rep->encoding &&
+	    (rep->raw || rep->json || rep->body) &&
+	    (r = gzipped(rep, bytes)) != NULL) {
+		type = rep->raw ? rep->raw_type
+		       : rep->json || !rep->problem
+		           ? "application/json"
+		           : "application/problem+json";
+		MHD_add_response_header(r, "Content-Type", type);
+		add_common_headers(r, rep);
+		return r;
+	}
 	if (rep->json && (r = prepared_for(rep)) != NULL) {
 		*kept = 1;
 		*bytes = (long long)engine_bytes_len(rep->json);
@@ -817,7 +888,11 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, struct req_ctx *ctx,
 			return (enum MHD_Result)ok;
 		}
 	}
-	struct MHD_Response *r = make_response(rep, head, &ctx->bytes, &kept);
+	enum http_coding coding = http_coding_choose(
+	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept-Encoding"),
+	    1u << HTTP_GZIP);
+	struct MHD_Response *r =
+	    make_response(rep, head, coding, &ctx->bytes, &kept);
 	json_decref(rep->body);
 	rep->body = NULL;
 	if (rep->raw_owned)
@@ -847,7 +922,8 @@ static enum MHD_Result preflight(struct MHD_Connection *c, struct req_ctx *ctx)
 {
 	struct http_reply rep = {.status = 204};
 	int kept; /* never: rep has no shared bytes */
-	struct MHD_Response *r = make_response(&rep, 0, &ctx->bytes, &kept);
+	struct MHD_Response *r =
+	    make_response(&rep, 0, HTTP_IDENTITY, &ctx->bytes, &kept);
 	if (!r)
 		return MHD_NO;
 	MHD_add_response_header(r, "Access-Control-Allow-Methods",

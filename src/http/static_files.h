@@ -8,11 +8,19 @@
  * first 96 bits of its SHA-256 in hex, in quotes, so that it fits
  * http_reply.etag); it is served with Cache-Control: no-cache, so a
  * browser revalidates with If-None-Match and gets 304 while the binary is
- * the same. */
+ * the same.
+ *
+ * Each file is also kept compressed with gzip and br (encoding.h),
+ * computed once, when the first file is asked for (so that a server no
+ * browser visits never spends the time): a client gets the smallest its
+ * Accept-Encoding takes, with Content-Encoding, the coded entity-tag and
+ * Vary: Accept-Encoding (router.c web_file). */
 #ifndef BD_HTTP_STATIC_FILES_H
 #define BD_HTTP_STATIC_FILES_H
 
 #include <stddef.h>
+
+#include "encoding.h"
 
 struct static_file {
 	const char *path;  /* "/app.js": "/" + the file's name in web/ (a
@@ -27,8 +35,25 @@ struct static_file {
 extern const struct static_file static_files[];
 extern const size_t static_files_count;
 
-/* The file served at request path `path` ("/" is "/index.html"), or NULL.
+/* The file served at request path `path` ("/" is "/index.html",
+ * "/favicon.ico" the client's icon "/favicon.svg"), or NULL.
  * Borrowed: static, lives as long as the program. */
 const struct static_file *static_file_find(const char *path);
+
+/* A file's bytes in one content coding. */
+struct static_coded {
+	const char *bytes; /* the coded bytes (malloc'd once, kept for the
+	                      program's life) */
+	size_t len;        /* bytes of bytes */
+	char etag[48];     /* the file's ETag for that coding
+	                      (http_etag_coded) */
+};
+
+/* File f coded with c (HTTP_GZIP or HTTP_BR), or NULL for identity, when
+ * that coding would not make it smaller, or when memory ran out.
+ * Borrowed: lives as long as the program.  The first call compresses
+ * every file with every coding (thread-safe: other callers wait). */
+const struct static_coded *static_file_coded(const struct static_file *f,
+                                             enum http_coding c);
 
 #endif

@@ -17,6 +17,7 @@ plain functions registered with @test; run_all() prints
 "<suite>: N passed, N failed".
 """
 import contextlib
+import gzip
 import http.client
 import itertools
 import json
@@ -98,9 +99,12 @@ class Response:
     def __init__(self, status, headers, raw):
         self.status = status
         self.headers = {k.lower(): v for k, v in headers}
-        self.raw = raw
+        self.raw = raw  # as sent: coded when Content-Encoding says so
         ctype = self.headers.get("content-type", "")
-        self.json = json.loads(raw) if raw and "json" in ctype else None
+        body = raw
+        if raw and self.headers.get("content-encoding") == "gzip":
+            body = gzip.decompress(raw)
+        self.json = json.loads(body) if body and "json" in ctype else None
 
     def __repr__(self):
         return "<%d %s>" % (self.status, self.raw[:300])

@@ -6,8 +6,8 @@ import threading
 import uuid
 
 from harness import check, raw_exchange, run_all, sqlite_only, test, SPEC, ROOT
-from gamehelp import (AA, server, create, game, actions, move, play_random, acknowledged_in_logs,
-                      move_log, read_stream, views)
+from gamehelp import (AA, server, create, create_game, game, actions, move, play_random,
+                      acknowledged_in_logs, move_log, read_stream, views)
 
 # ---- meta ----
 
@@ -434,6 +434,63 @@ def if_none_match_compares_entity_tags(binary):
         check(s.request("GET", path, token=tok[0]).json["seq"] == 0, "no move landed")
         r = move(s, gid, tok[0], act, headers={"If-Match": 'W/"7", "x", "0"'})
         check(r.status == 201 and r.headers["etag"] == '"1"', "If-Match list holding the ETag: %r" % r)
+
+
+@test
+def answers_coded_as_accept_encoding_asks(binary):
+    """Issue 31 goal 8: nothing was compressed (the first load of the web
+    client was 94 KB).  A web file is sent precompressed, br or gzip as
+    Accept-Encoding asks (q=0 refuses), API answers of HTTP_COMPRESS_MIN
+    (1024) bytes or more gzipped; Vary: Accept-Encoding on all; a coded
+    answer has its own strong ETag ("<tag>-gzip"), which If-None-Match
+    and a move's If-Match accept as the state it names (RFC 9110
+    §8.8.3, §13.1)."""
+    import gzip
+    with server(binary) as s:
+        plain = s.request("GET", "/lobby.js")
+        check("content-encoding" not in plain.headers, "identity without Accept-Encoding")
+        gz = s.request("GET", "/lobby.js", headers={"Accept-Encoding": "gzip"}, validate=False)
+        check(gz.status == 200 and gz.headers.get("content-encoding") == "gzip", "gzip: %r" % gz)
+        check(gzip.decompress(gz.raw) == plain.raw and len(gz.raw) < len(plain.raw) // 2,
+              "gzip: %d bytes for %d" % (len(gz.raw), len(plain.raw)))
+        for r in (plain, gz):
+            check("Accept-Encoding" in r.headers.get("vary", ""), "Vary: %r" % r.headers)
+        check(gz.headers["etag"] == plain.headers["etag"][:-1] + '-gzip"', "gzip ETag %s" % gz.headers)
+        for inm in (gz.headers["etag"], plain.headers["etag"], "W/" + gz.headers["etag"]):
+            r = s.request("GET", "/lobby.js", headers={"Accept-Encoding": "gzip", "If-None-Match": inm})
+            check(r.status == 304 and not r.raw, "If-None-Match %s: %r" % (inm, r))
+        br = s.request("GET", "/lobby.js", headers={"Accept-Encoding": "gzip, deflate, br"},
+                       validate=False)
+        check(br.headers.get("content-encoding") == "br" and 0 < len(br.raw) < len(gz.raw)
+              and br.headers["etag"] == plain.headers["etag"][:-1] + '-br"', "br: %r" % br.headers)
+        for ae, want in (("gzip;q=0", None), ("identity", None), ("br;q=0, gzip;q=0", None),
+                         ("*;q=0", None), ("br;q=0, *", "gzip"), ("x-gzip", "gzip"),
+                         ("GZIP;q=0.5, br;q=0.4", "gzip"), ("*", "br")):
+            r = s.request("GET", "/lobby.js", headers={"Accept-Encoding": ae}, validate=False)
+            check(r.headers.get("content-encoding") == want, "%s: %r" % (ae, r.headers))
+            check(want or r.raw == plain.raw, "%s: the file as it is" % ae)
+        # API answers: the catalog (1 KB and more), not /healthz (less).
+        cat = s.request("GET", "/v1/catalog")
+        r = s.request("GET", "/v1/catalog", headers={"Accept-Encoding": "gzip"}, validate=False)
+        check(r.headers.get("content-encoding") == "gzip" and gzip.decompress(r.raw) == cat.raw
+              and len(r.raw) < len(cat.raw) // 2, "catalog: %r" % r.headers)
+        r = s.request("GET", "/healthz", headers={"Accept-Encoding": "gzip"})
+        check("content-encoding" not in r.headers and r.json == {"status": "ok"}, "healthz %r" % r)
+        # A game's view: its ETag "<seq>-gzip", good for If-None-Match and If-Match.
+        gid, tok = create_game(s, "quantum", 2)
+        path = "/v1/games/%s" % gid
+        ident = s.request("GET", path, token=tok[0])
+        r = s.request("GET", path, token=tok[0], headers={"Accept-Encoding": "gzip"}, validate=False)
+        check(len(ident.raw) >= 1024 and r.headers.get("content-encoding") == "gzip"
+              and json.loads(gzip.decompress(r.raw)) == ident.json, "view: %r" % r.headers)
+        tag = r.headers["etag"]
+        check(tag == ident.headers["etag"][:-1] + '-gzip"', "view ETag %s, identity %s"
+              % (tag, ident.headers["etag"]))
+        r = s.request("GET", path, token=tok[0], headers={"Accept-Encoding": "gzip", "If-None-Match": tag})
+        check(r.status == 304 and r.headers["etag"] == tag, "view If-None-Match %s: %r" % (tag, r))
+        seat = ident.json["to_act"][0]
+        r = move(s, gid, tok[seat], actions(s, gid, tok[seat])[0], headers={"If-Match": tag})
+        check(r.status == 201, "If-Match %s: %r" % (tag, r))
 
 
 def _exchange(s, method, path, token=None, extra=""):

@@ -57,6 +57,8 @@ function startServer(dir, port = 0) {
       "off",
       "--bot-ms",
       "50",
+      "--clock-min-seconds",
+      "1",
     ],
     { stdio: ["ignore", "ignore", "pipe"] },
   );
@@ -303,6 +305,34 @@ test("agent avenue: a whole game by clicking, live on both screens", async () =>
   check(g.seq === clicks, `${clicks} clicks, ${g.seq} moves logged`);
   const text = await bob.locator(".result").innerText();
   check(text.includes(g.result.reason), `Bob's screen shows the result (${g.result.reason}): ${text}`);
+  // Issue 31 bug 1: the end event (its kind is the SSE event name, its
+  // data has no `event`) ends the stream: "ended", not "offline" and
+  // reconnecting (a ticket each time) for ever; the same on a reload.
+  await alice.reload();
+  for (const p of [alice, bob]) {
+    await p.locator('.link-state[data-state="ended"]').waitFor({ timeout: 10000 });
+    let tickets = 0;
+    const count = (r) => {
+      if (r.url().endsWith("/v1/tickets")) tickets++;
+    };
+    p.on("request", count);
+    await p.waitForTimeout(4000);
+    p.off("request", count);
+    const state = await p.locator(".link-state").getAttribute("data-state");
+    check(tickets === 0 && state === "ended", `${p.__name}: ${state}, ${tickets} tickets after the end`);
+  }
+  // Issue 31 goal 4: the finished game replayed from move 0 (?at=), by the
+  // slider and the step buttons; the board is the server's past view.
+  await alice.getByLabel("Position to view (move number)").fill("0");
+  await alice.locator(".replay-where", { hasText: `move 0 of ${g.seq}` }).waitFor({ timeout: 10000 });
+  const at0 = (await apiGet(base, `/v1/games/${id}?at=0`, token)).view;
+  const names0 = at0.hand.map((c) => cat.cards.find((x) => x.id === c).name).sort();
+  const shown0 = (await alice.locator(".hand .cards .agent").allInnerTexts()).sort();
+  check(JSON.stringify(names0) === JSON.stringify(shown0), `move 0 shows ${shown0}, ?at=0 ${names0}`);
+  await alice.getByRole("button", { name: "Next move" }).click();
+  await alice.locator(".replay-where", { hasText: `move 1 of ${g.seq}` }).waitFor({ timeout: 10000 });
+  await alice.getByRole("button", { name: "Back to the game now" }).click();
+  await alice.locator(".replay-where", { hasText: "now" }).waitFor({ timeout: 10000 });
   console.log(`     ${clicks} moves clicked; result ${JSON.stringify(g.result)}`);
 });
 
@@ -378,6 +408,175 @@ async function restart(pages) {
   }
   console.log("     the server restarted; both screens reconnected");
 }
+
+test("lobby: the 'did not answer' banner goes once the server is back", async () => {
+  const page = ctx.alice;
+  await page.getByRole("link", { name: "boardd", exact: true }).click();
+  await page.getByRole("heading", { name: "Your games" }).waitFor();
+  const code = await ctx.server.stop();
+  check(code === 0, `boardd exited ${code} at SIGTERM`);
+  const banner = page.locator("#error");
+  await banner.filter({ hasText: "did not answer" }).waitFor({ timeout: 20000 }); // the lobby polls
+  ctx.server = await startServer(ctx.dir, ctx.server.port);
+  await banner.waitFor({ state: "hidden", timeout: 20000 });
+});
+
+test("leave: a waiting game's creator leaving cancels it", async () => {
+  const { alice, bob, base } = ctx;
+  const id = await createGame(alice, "agent-avenue", 2, "open");
+  await alice.getByRole("heading", { name: "Waiting for players" }).waitFor();
+  await alice.getByRole("button", { name: "Leave" }).click();
+  await alice.getByRole("heading", { name: "Your games" }).waitFor();
+  const r = await fetch(`${base}/v1/games/${id}`);
+  check(r.status === 404, `the game left by its creator answers ${r.status}`);
+  const open = await apiGet(base, "/v1/games?status=waiting&limit=50", await tokenOf(bob));
+  check(!open.games.some((x) => x.id === id), "the cancelled game is still among the open seats");
+});
+
+test("focus: a move made with the keyboard leaves the focus on a control", async () => {
+  const { bob } = ctx;
+  await createGame(bob, "agent-avenue", 2, "random");
+  for (let i = 0; i < 3; i++) {
+    const b = bob.locator("section.actions button.action").first();
+    await b.waitFor({ timeout: 15000 });
+    const handle = await b.elementHandle();
+    await b.focus();
+    const posted = bob.waitForResponse((r) => r.url().includes("/moves") && r.request().method() === "POST", {
+      timeout: 5000,
+    });
+    await bob.keyboard.press("Enter");
+    check((await posted).status() === 201, "the move was taken");
+    // The list is drawn anew (our move, then the bot's): the old button goes.
+    await bob.waitForFunction((el) => !el.isConnected, handle, { timeout: 10000 });
+    await bob.waitForTimeout(1500);
+    const where = await bob.evaluate(() => {
+      const a = document.activeElement;
+      return a && a !== document.body && document.getElementById("main")?.contains(a)
+        ? a.tagName + (a.textContent ? `: ${a.textContent}` : "")
+        : String(a?.tagName);
+    });
+    check(where !== "BODY" && where !== "null", `after move ${i + 1} the focus is on ${where}`);
+  }
+});
+
+test("favicon, and the header's language selector whole at 390 px", async () => {
+  const r = await fetch(ctx.base + "/favicon.ico");
+  check(
+    r.status === 200 && /^image\//.test(r.headers.get("content-type") || ""),
+    `/favicon.ico: ${r.status}`,
+  );
+  const c = await ctx.browser.newContext({ viewport: { width: 390, height: 800 } });
+  try {
+    const p = await c.newPage();
+    await watch(p, "a 390 px visitor");
+    /** @type {string[]} */
+    const missing = [];
+    p.on("response", (x) => {
+      if (x.status() === 404) missing.push(x.url());
+    });
+    await p.goto(ctx.base + "/");
+    await p.getByLabel("Your name").fill("Bartholomew Longname");
+    await p.getByRole("button", { name: "Become a player" }).click();
+    await p.getByRole("heading", { name: "Your games" }).waitFor();
+    const icon = await p.evaluate(() => document.querySelector('link[rel="icon"]')?.getAttribute("href"));
+    check(
+      !!icon && (await fetch(new URL(icon, ctx.base + "/")).then((x) => x.status)) === 200,
+      `icon ${icon}`,
+    );
+    check(!missing.length, `404s on the first load: ${missing.join(", ")}`);
+    // The select is as wide as its widest option needs (measured with no
+    // width limit), and inside the screen.
+    const sel = p.getByLabel("Language of game texts");
+    const [shown, needed] = await sel.evaluate((el) => {
+      const w = el.getBoundingClientRect().width;
+      const m = /** @type {HTMLElement} */ (el.cloneNode(true));
+      m.style.maxWidth = "none";
+      m.style.width = "max-content";
+      m.style.position = "absolute";
+      document.body.append(m);
+      const need = m.getBoundingClientRect().width;
+      m.remove();
+      return [w, need];
+    });
+    const box = await sel.boundingBox();
+    check(shown >= needed - 1, `the language selector is ${shown}px wide, its text needs ${needed}px`);
+    check(!!box && box.x >= 0 && box.x + box.width <= 390, `the selector at ${JSON.stringify(box)}`);
+    const w = await p.evaluate(() => document.documentElement.scrollWidth);
+    check(w <= 390, `the page is ${w}px wide at 390 px`);
+  } finally {
+    await c.close();
+  }
+});
+
+/** Seconds left that a running clock shows ("1:05 left" -> 65). */
+async function clockSeconds(loc) {
+  const m = (await loc.innerText()).match(/(?:(\d+):)?(\d+):(\d\d) left/);
+  check(m, `a clock reads ${await loc.innerText()}`);
+  return Number(m[1] || 0) * 3600 + Number(m[2]) * 60 + Number(m[3]);
+}
+
+test("clocks: the form's clock, time left counting down, low time, a timeout marked", async () => {
+  const { alice, base } = ctx;
+  await alice.getByRole("link", { name: "boardd", exact: true }).click();
+  await alice.getByLabel("Seconds per move").fill("5");
+  await alice.getByLabel("When time runs out").selectOption("bot");
+  const id = await createGame(alice, "agent-avenue", 2, "random");
+  const token = await tokenOf(alice);
+  const g = await apiGet(base, `/v1/games/${id}`, token);
+  check(
+    g.clock && g.clock.move_seconds === 5 && g.clock.on_timeout === "bot",
+    `clock ${JSON.stringify(g.clock)}`,
+  );
+  // Alice's seat (0) to act: her time left counts down, with the warning.
+  const mine = alice.locator('.players .clock.running[data-seat="0"]');
+  await mine.waitFor({ timeout: 15000 });
+  const t1 = await clockSeconds(mine);
+  await alice.waitForTimeout(2100);
+  if (await mine.count()) {
+    const t2 = await clockSeconds(mine);
+    check(t2 < t1 && t1 <= 5, `the clock went from ${t1} to ${t2}`);
+    check((await mine.getAttribute("class")).includes("low"), "no low-time warning at 5 s");
+    check((await mine.innerText()).includes("low time"), "the warning says so");
+  }
+  // Nobody moves for her: the server's move, marked in the log.
+  const marked = alice.locator(".moves li.by-timeout");
+  await marked.first().waitFor({ timeout: 30000 });
+  check((await marked.first().innerText()).includes("timed out"), "the timeout says so");
+  const log = await apiGet(base, `/v1/games/${id}/moves`, token);
+  const timeouts = log.moves.filter((m) => m.by === "timeout").map((m) => m.seq);
+  const shown = await marked.evaluateAll((els) => els.map((e) => Number(e.dataset.seq)));
+  check(
+    shown.length && shown.every((q) => timeouts.includes(q)),
+    `timeouts shown ${shown}, logged ${timeouts}`,
+  );
+  await alice
+    .getByRole("button", { name: "Resign" })
+    .click()
+    .catch(() => {}); // (a confirm: dismissed)
+  // A long clock on a desktop screen: no warning; the bank shown.
+  const c = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  try {
+    const p = await c.newPage();
+    await watch(p, "a 1280 px player");
+    await p.goto(base + "/");
+    await p.getByLabel("Your name").fill("Desk");
+    await p.getByRole("button", { name: "Become a player" }).click();
+    await p.getByRole("heading", { name: "Your games" }).waitFor();
+    await p.getByLabel("Bank (seconds)").fill("600");
+    await p.getByLabel("Increment (seconds)").fill("5");
+    await createGame(p, "quantum", 2, "random");
+    const clock = p.locator(".players .clock.running").first();
+    await clock.waitFor({ timeout: 15000 });
+    const left = await clockSeconds(clock);
+    check(left > 500 && left <= 600, `a 600 s bank shows ${left} s`);
+    check(!(await clock.getAttribute("class")).includes("low"), "a warning with 10 minutes left");
+    const w = await p.evaluate(() => document.documentElement.scrollWidth);
+    check(w <= 1280, `the page is ${w}px wide at 1280 px`);
+    if (process.env.WEB_SCREENS) await shoot("quantum-desktop", [Object.assign(p, { __name: "desk" })]);
+  } finally {
+    await c.close();
+  }
+});
 
 test("languages: French names and labels from the API", async () => {
   const { bob, base } = ctx;
