@@ -869,13 +869,16 @@ void router_dispatch(struct service *svc, const struct http_req *req,
 			continue;
 		rep->route = (int)i + 1; /* for the metrics: a 405 too */
 		if (strcmp(routes[i].method, req->method) == 0) {
-			if (req->bad_auth && routes[i].token)
+			if (req->bad_auth && routes[i].token) {
 				bad_authorization(req, rep);
-			else
-				routes[i].fn(svc, req, &a, rep);
+				return;
+			}
+			service_request_begin(svc); /* one store connection */
+			routes[i].fn(svc, req, &a, rep);
 			if (rep->token_unproven && token_proven(svc, req, rep))
 				limits_token_known(
 				    req->limits, rep->token_action, req->token);
+			service_request_end(svc);
 			return;
 		}
 		allow = routes[i].allow;

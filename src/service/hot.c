@@ -254,14 +254,7 @@ const struct hot_game *hot_put(struct hot_table *t,
 	if (!nd)
 		return NULL;
 	nd->g.nseats = n;
-	for (int i = 0; i < n; i++) {
-		struct hot_seat *hs = &nd->g.seats[i];
-		hs->seat = seats[i].seat;
-		hs->has_token = seats[i].has_token;
-		hs->player_key = seats[i].player_key;
-		memcpy(hs->token_hash, seats[i].token_hash,
-		       STORE_TOKEN_HASH_LEN);
-	}
+	memcpy(nd->g.seats, seats, (size_t)n * sizeof *seats);
 	struct hot_shard *s = shard_of(t, h);
 	pthread_mutex_lock(&s->lock);
 	struct hot_mark *m = mark_of(s, h);

@@ -33,20 +33,16 @@
 #include "../engine/engine.h" /* ENGINE_MAX_SEATS */
 #include "../store/store.h"
 
-/* One seat's holder, as store_seat_for_token and store_seat_for_player
- * match it. */
-struct hot_seat {
-	int seat;
-	int has_token;      /* 1: a seat token holds it: token_hash */
-	int64_t player_key; /* the holding player, or 0 */
-	uint8_t token_hash[STORE_TOKEN_HASH_LEN];
-};
-
 /* A published entry: read-only for everyone. */
 struct hot_game {
 	struct store_game row; /* its malloc'd fields belong to the entry */
 	int nseats;
-	struct hot_seat seats[ENGINE_MAX_SEATS]; /* nseats, in seat order */
+	/* nseats, in seat order, as store_seats_get read them: the holders
+	 * store_seat_for_token and store_seat_for_player match (load.c) and
+	 * the names, invitations and bots the game object shows (json.c):
+	 * a hot read asks the store for none of them.  A player's name never
+	 * changes, and every write of a seat drops the entry. */
+	struct store_seat seats[ENGINE_MAX_SEATS];
 };
 
 struct hot_table;

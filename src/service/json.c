@@ -157,14 +157,24 @@ static json_t *seat_json(const struct store_seat *s, int resigned)
 	                 bot, "resigned", resigned);
 }
 
-/* [{seat, open, player, invited, bot, resigned}] for every seat. */
+/* [{seat, open, player, invited, bot, resigned}] for every seat: the hot
+ * entry's seats when l came from the hot table, or the copy a write kept
+ * of them (no store call), else the store's. */
 static json_t *seats_json(struct service *svc, const struct loaded *l)
 {
-	struct store_seat seats[ENGINE_MAX_SEATS];
+	struct store_seat buf[ENGINE_MAX_SEATS];
+	const struct store_seat *seats = buf;
 	int n = 0;
-	if (store_seats_get(svc->st, l->row.key, seats, ENGINE_MAX_SEATS, &n) <
-	    0)
+	if (l->hot) {
+		seats = l->hot->seats;
+		n = l->hot->nseats;
+	} else if (l->seats) {
+		seats = l->seats;
+		n = l->nseats;
+	} else if (store_seats_get(svc->st, l->row.key, buf, ENGINE_MAX_SEATS,
+	                           &n) < 0) {
 		return NULL;
+	}
 	json_t *a = json_array();
 	for (int i = 0; a && i < n; i++)
 		if (json_array_append_new(

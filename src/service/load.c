@@ -164,6 +164,11 @@ int load_state(struct store *st, struct engine_cache *cache, struct loaded *l,
 		engine_game_free(l->g);
 		l->g = NULL;
 	}
+	/* A hot row is the game's newest as this process knows it (every
+	 * write of the game drops it, src/service/hot.c): a cached state
+	 * at its seq is that game, with no store call. */
+	if (l->hot && l->g && l->g->seq == l->row.seq)
+		return 0;
 	int rebuilt = !l->g; /* the cache had no state of this game */
 	if (rebuilt &&
 	    (rc = load_at(st, &l->row, l->rules, l->row.seq, &l->g, err)) < 0)
@@ -248,6 +253,12 @@ static int row_own(struct loaded *l)
 		return 0;
 	struct store_game r;
 	int rc = hot_row_copy(&r, &l->row); /* its strings are the entry's */
+	size_t n = (size_t)l->hot->nseats;
+	l->seats = rc == 0 && n ? malloc(n * sizeof *l->seats) : NULL;
+	if (l->seats) {
+		memcpy(l->seats, l->hot->seats, n * sizeof *l->seats);
+		l->nseats = (int)n;
+	} /* else the answer reads them from the store */
 	hot_release(l->hot);
 	l->hot = NULL;
 	memset(&l->row, 0, sizeof l->row);
@@ -320,6 +331,9 @@ void loaded_release(struct loaded *l)
 	}
 	engine_game_free(l->g);
 	l->g = NULL;
+	free(l->seats);
+	l->seats = NULL;
+	l->nseats = 0;
 }
 
 static int seat_of(struct store *st, int64_t key, const struct hot_game *e,
@@ -362,7 +376,7 @@ static int hot_seat_of(const struct hot_game *e, int by_token,
                        const uint8_t *hash, int64_t player_key, int *seat)
 {
 	for (int i = 0; i < e->nseats; i++) {
-		const struct hot_seat *s = &e->seats[i];
+		const struct store_seat *s = &e->seats[i];
 		if (by_token ? s->has_token && memcmp(s->token_hash, hash,
 		                                      STORE_TOKEN_HASH_LEN) == 0
 		             : s->player_key == player_key) {

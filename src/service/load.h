@@ -21,6 +21,11 @@ struct loaded {
 	                               with hot set, a copy of hot->row whose
 	                               strings the entry owns: read-only */
 	const struct hot_game *hot; /* borrowed from the hot table, or NULL */
+	struct store_seat *seats;   /* owned, or NULL: the hot entry's seats
+	                               as a write's first try found them
+	                               (load_game_hot keeps them when it lets
+	                               the entry go), for its answer */
+	int nseats;                 /* entries in seats */
 	const struct rules *rules;  /* borrowed, static */
 	struct engine_game *g;      /* owned; seq may be ahead of row.seq */
 };

@@ -77,6 +77,16 @@ int service_catalog(struct service *svc, size_t lang, const char **body,
 	return 0;
 }
 
+void service_request_begin(struct service *svc)
+{
+	store_pin(svc->st);
+}
+
+void service_request_end(struct service *svc)
+{
+	store_unpin(svc->st);
+}
+
 int service_health(struct service *svc, struct svc_err *err)
 {
 	if (store_check(svc->st) < 0)

@@ -84,6 +84,15 @@ void service_free(struct service *svc);
 int service_catalog(struct service *svc, size_t lang, const char **body,
                     size_t *len, struct svc_err *err);
 
+/* Around one request's handler (src/http/router.c, router_dispatch): the
+ * store calls the request makes on the calling thread share one store
+ * connection (store_pin), taken at the first and given back by
+ * service_request_end; a request served from memory takes none.  The
+ * figures per request are docs/read-path.md's "What a request costs".
+ * Never fail. */
+void service_request_begin(struct service *svc);
+void service_request_end(struct service *svc);
+
 /* GET /healthz: 0 when the server can serve reads and writes, or
  * BD_EUNAVAILABLE (with a detail) when its database file was deleted or
  * replaced under it.  Never waits for a lock. */

@@ -170,6 +170,48 @@ struct store_write_stats {
 /* Copies s's write figures into *out.  Never waits for a batch. */
 void store_write_stats(struct store *s, struct store_write_stats *out);
 
+/* What the store has been asked since store_open (store_counts): for
+ * tests and the design notes that state what a request costs
+ * (docs/read-path.md, "What a request costs").  Totals over every
+ * thread; a caller that wants one request's figures reads them before
+ * and after it on a store nothing else uses meanwhile. */
+struct store_counts {
+	uint64_t statements; /* SQL statements run, both backends: each
+	                        execution of one of the store's statements
+	                        (its rows all read) or of a probe is one, on
+	                        any connection, the write connection's BEGIN
+	                        and COMMIT included; the migrations at open
+	                        and PostgreSQL's node leases are not */
+	uint64_t checkouts;  /* read connections taken from the pool: one per
+	                        store call outside a write */
+	uint64_t units;      /* writes run as a unit of a batch
+	                        (store_write_stats's units) */
+};
+
+/* One read connection for one request (issue 30, "one load per
+ * request").  Between store_pin(s) and its store_unpin(s), the calling
+ * thread's store calls on s that read share one pooled connection,
+ * taken at the first of them (none for a request that asks the store
+ * nothing) and given back by store_unpin: a request's row, seats, token
+ * and log reads cost one check-out.  Each statement still sees the
+ * newest committed data (no transaction spans them).  Pins nest (the
+ * outermost store_unpin gives the connection back); a pin of another
+ * store while one is pinned does nothing, nor does its unpin.  A store
+ * call made while the pinned connection is in use (from inside another
+ * one's row callback) takes a connection of its own, as without a pin.
+ * Writes (store__write_tx) never use it, and give it back before they
+ * queue (the request's next read takes one again), so that no request
+ * holds a read connection while it waits for a batch.  On SQLite the
+ * pool has a connection per thread that may pin (src/main.c sizes it);
+ * on PostgreSQL (STORE_PG_POOL_MAX) a pin may wait for a free one, as
+ * any read does.  Never fails. */
+void store_pin(struct store *s);
+void store_unpin(struct store *s);
+
+/* Copies s's counts into *out.  Never waits for a batch (as
+ * store_write_stats). */
+void store_counts(struct store *s, struct store_counts *out);
+
 /* Closes every connection and frees the store.  NULL is a no-op. */
 void store_close(struct store *s);
 

@@ -265,6 +265,8 @@ struct conn {
 	int writer;       /* PostgreSQL: 1 for the write connection, whose
 	                     statements after BEGIN are never retried */
 	int checked_out; /* 1 while a call holds it; under s->mu */
+	atomic_uint_fast64_t runs; /* statements run on it (store_counts),
+	                              added by its one user, read by any */
 	int64_t touched[64]; /* players the open transaction concerns
 	                        (store_events.c), told after its commit */
 	int ntouched;        /* entries in touched */
@@ -320,6 +322,8 @@ struct store {
 	int owner_fd;              /* store_config.exclusive: PATH.lock,
 	                              flock'ed while open; else -1 */
 	int nconns;                /* pool size, >= 1 */
+	atomic_uint_fast64_t checkouts; /* connections taken from the pool
+	                                   (store_counts) */
 	store_change_fn on_change; /* store_on_change's listener, or NULL;
 	                              under mu */
 	void *on_change_ctx;       /* its context */
@@ -434,7 +438,10 @@ int store__col_strdup(const struct row *st, int col, char **out);
 /* Reads a GAME_COLS row into *g (caller releases, even on failure). */
 int store__game_read(const struct row *st, struct store_game *g);
 
-/* Takes a free pooled connection, blocking until one is free. */
+/* The calling thread's pinned connection of s (store_pin) when it has one
+ * and no call holds it; else takes a free pooled connection, blocking
+ * until one is free.  store__checkin gives a pooled one back and keeps a
+ * pinned one for the next call. */
 struct conn *store__checkout(struct store *s);
 void store__checkin(struct store *s, struct conn *c);
 

@@ -599,6 +599,7 @@ static int bind_args(sqlite3_stmt *st, const struct arg *a, int n)
 int store__run(struct conn *c, enum stmt id, const struct arg *a, int n,
                row_fn fn, void *ctx)
 {
+	atomic_fetch_add_explicit(&c->runs, 1, memory_order_relaxed);
 	if (c->pg)
 		return store__pg_run(c, id, a, n, fn, ctx);
 	sqlite3_stmt *st = c->st[id];
@@ -628,6 +629,7 @@ int store__run(struct conn *c, enum stmt id, const struct arg *a, int n,
 
 int store__query_i64(struct conn *c, const char *sql, int64_t *v)
 {
+	atomic_fetch_add_explicit(&c->runs, 1, memory_order_relaxed);
 	if (c->pg)
 		return store__pg_query_i64(c, sql, v);
 	sqlite3_stmt *st = NULL;
@@ -814,9 +816,75 @@ int store__game_read(const struct row *st, struct store_game *g)
 
 /* ---- the pool -------------------------------------------------------- */
 
-/* Blocks until a connection is free and takes it. */
+/* The calling thread's pin (store_pin): its store, the connection once
+ * a store call took one, and how deep the pins nest. */
+static _Thread_local struct {
+	struct store *s; /* the store pinned, or NULL */
+	struct conn *c;  /* its connection, once taken; else NULL */
+	int depth;       /* store_pin calls not yet undone */
+	int busy;        /* 1 while a store call holds c */
+} pin;
+
+static struct conn *pool_take(struct store *s);
+static void pool_give(struct store *s, struct conn *c);
+
+void store_pin(struct store *s)
+{
+	if (!pin.s)
+		pin.s = s;
+	if (pin.s == s)
+		pin.depth++;
+}
+
+void store_unpin(struct store *s)
+{
+	if (pin.s != s || --pin.depth > 0)
+		return;
+	struct conn *c = pin.c;
+	pin.s = NULL;
+	pin.c = NULL;
+	pin.busy = 0;
+	if (c)
+		pool_give(s, c);
+}
+
+/* The pinned connection of s if this thread pinned s and no call holds
+ * it, else a pooled one (blocking until one is free). */
 struct conn *store__checkout(struct store *s)
 {
+	if (pin.s != s || pin.busy)
+		return pool_take(s);
+	if (!pin.c)
+		pin.c = pool_take(s);
+	pin.busy = 1;
+	return pin.c;
+}
+
+/* Gives the calling thread's pinned connection of s back to the pool
+ * when no call holds it, so that a request waiting for its write holds
+ * no read connection meanwhile (the batch's leader may need one); the
+ * pin stays, and its next read takes a connection again. */
+static void pin_drop(struct store *s)
+{
+	if (pin.s != s || pin.busy || !pin.c)
+		return;
+	struct conn *c = pin.c;
+	pin.c = NULL;
+	pool_give(s, c);
+}
+
+void store__checkin(struct store *s, struct conn *c)
+{
+	if (pin.s == s && c == pin.c)
+		pin.busy = 0; /* kept until store_unpin */
+	else
+		pool_give(s, c);
+}
+
+/* Blocks until a connection is free and takes it. */
+static struct conn *pool_take(struct store *s)
+{
+	atomic_fetch_add_explicit(&s->checkouts, 1, memory_order_relaxed);
 	pthread_mutex_lock(&s->mu);
 	for (;;) {
 		for (int i = 0; i < s->nconns; i++) {
@@ -830,7 +898,7 @@ struct conn *store__checkout(struct store *s)
 	}
 }
 
-void store__checkin(struct store *s, struct conn *c)
+static void pool_give(struct store *s, struct conn *c)
 {
 	pthread_mutex_lock(&s->mu);
 	c->checked_out = 0;
@@ -1068,6 +1136,7 @@ int store__write_tx(struct store *s, tx_fn fn, void *ctx)
 	 * not queue (each queued one would hold a write worker). */
 	if (atomic_load(&s->lock_waiting))
 		return BD_EBUSY;
+	pin_drop(s);
 	struct write_req r = {.fn = fn, .ctx = ctx, .state = WR_QUEUED};
 	if (pthread_cond_init(&r.cv, &s->q_ca))
 		return BD_ENOMEM;
@@ -1109,6 +1178,21 @@ void store_write_stats(struct store *s, struct store_write_stats *out)
 		queued++;
 	out->queued = queued;
 	pthread_mutex_unlock(&s->q_mu);
+}
+
+void store_counts(struct store *s, struct store_counts *out)
+{
+	uint64_t n =
+	    atomic_load_explicit(&s->writer.runs, memory_order_relaxed);
+	for (int i = 0; i < s->nconns; i++)
+		n += atomic_load_explicit(&s->conns[i].runs,
+		                          memory_order_relaxed);
+	struct store_write_stats w;
+	store_write_stats(s, &w);
+	*out = (struct store_counts){.statements = n,
+	                             .checkouts = atomic_load_explicit(
+	                                 &s->checkouts, memory_order_relaxed),
+	                             .units = w.units};
 }
 
 int store_check(struct store *s)

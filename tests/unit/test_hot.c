@@ -6,6 +6,7 @@
  * the service's back by another connection is not seen: why one process
  * must own the file), and every write of the game (a move, a resignation,
  * a join, a seat token attached to a player) is seen at the next read. */
+#include <inttypes.h>
 #include <jansson.h>
 #include <sodium.h>
 #include <sqlite3.h>
@@ -272,15 +273,25 @@ static json_t *two_seat_game(struct service *svc, const char **id,
 	return g;
 }
 
-static void test_service(void)
+/* A store on tmpdir/NAME (2 read connections), opened again on the same
+ * file by a second call with the same name (another node); NULL when it
+ * does not open. */
+static struct store *open_db(const char *name)
 {
-	char path[128];
-	snprintf(path, sizeof path, "%s/hot.db", tmpdir);
+	char path[128], why[256];
+	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
 	struct store_config cfg = {
 	    .path = path, .connections = 2, .busy_timeout_ms = 5000};
 	struct store *st = NULL;
-	char why[256];
-	if (store_open(&cfg, &st, why, sizeof why) < 0) {
+	return store_open(&cfg, &st, why, sizeof why) == 0 ? st : NULL;
+}
+
+static void test_service(void)
+{
+	char path[128]; /* the same file, opened behind the store's back */
+	snprintf(path, sizeof path, "%s/hot.db", tmpdir);
+	struct store *st = open_db("hot.db");
+	if (!st) {
 		test_cond("service: store opens", 0);
 		return;
 	}
@@ -341,10 +352,8 @@ static void test_service(void)
 	 * refuse at the table's state (If-Match: the newer seq; not that
 	 * seat's turn there, or another action listed) is decided again
 	 * from the store, and made. */
-	struct store *st2 = NULL;
-	struct service *svc2 = NULL;
-	if (store_open(&cfg, &st2, why, sizeof why) == 0)
-		svc2 = service_new(st2, 64);
+	struct store *st2 = open_db("hot.db");
+	struct service *svc2 = st2 ? service_new(st2, 64) : NULL;
 	const char *t1 = svc2 ? to_act(svc2, id, tok) : NULL;
 	int b_moved = t1 && move_via(svc2, svc2, id, t1) == 0;
 	test_cond("service: another node's move leaves this table stale",
@@ -474,16 +483,11 @@ out:
  * service answers; it showed N-1's row before (a review, 2026-12-03). */
 static void test_state_ahead(void)
 {
-	char path[128];
-	snprintf(path, sizeof path, "%s/ahead.db", tmpdir);
-	struct store_config cfg = {
-	    .path = path, .connections = 2, .busy_timeout_ms = 5000};
-	struct store *st = NULL, *st2 = NULL;
-	char why[256];
-	if (store_open(&cfg, &st, why, sizeof why) < 0 ||
-	    store_open(&cfg, &st2, why, sizeof why) < 0) {
+	struct store *st = open_db("ahead.db"), *st2 = open_db("ahead.db");
+	if (!st || !st2) {
 		test_cond("ahead: stores open", 0);
 		store_close(st);
+		store_close(st2);
 		return;
 	}
 	struct service *a = service_new(st, 64), *b = service_new(st2, 64);
@@ -523,6 +527,110 @@ static void test_state_ahead(void)
 	store_close(st);
 }
 
+/* The store's counts since `a` (store_counts), as "S statements, C
+ * check-outs, U writes" into buf. */
+static struct store_counts counts_since(struct store *st,
+                                        const struct store_counts *a, char *buf,
+                                        size_t len)
+{
+	struct store_counts b;
+	store_counts(st, &b);
+	struct store_counts d = {b.statements - a->statements,
+	                         b.checkouts - a->checkouts,
+	                         b.units - a->units};
+	snprintf(buf, len,
+	         "%" PRIu64 " statements, %" PRIu64 " check-outs, %" PRIu64
+	         " writes",
+	         d.statements, d.checkouts, d.units);
+	return d;
+}
+
+/* One request as router_dispatch makes it: its store calls pinned to
+ * one connection (service_request_begin). */
+static long counted_view(struct service *svc, const char *id, const char *token)
+{
+	service_request_begin(svc);
+	long seq = view_seq(svc, id, token, NULL);
+	service_request_end(svc);
+	return seq;
+}
+
+/* What one request asks of the store (issue 30's goal 2; the figures
+ * are docs/read-path.md's "What a request costs"), counted by
+ * store_counts on a store nothing else uses, each request pinned as
+ * router_dispatch pins it: a read of a game that is not hot (nothing of
+ * it in memory, as after a restart), then hot, with a seat's token and
+ * as a spectator (whose view is not cached yet: built from the hot row
+ * and the cached state); a move; the read after the move (its row
+ * published by the move, its state cached). */
+static void test_counts(void)
+{
+	char fig[96];
+	struct store *st = open_db("counts.db");
+	if (!st) {
+		test_cond("counts: store opens", 0);
+		return;
+	}
+	struct service *svc = service_new(st, 64);
+	const char *id, *tok[2];
+	json_t *g = two_seat_game(svc, &id, tok), *acts = NULL, *body = NULL,
+	       *out = NULL;
+	if (!id || !tok[0] || !tok[1]) {
+		test_cond("counts: a game", 0);
+		goto out;
+	}
+	service_free(svc); /* nothing of the game in memory: a cold read */
+	svc = service_new(st, 64);
+	struct store_counts a, d;
+	store_counts(st, &a);
+	long seq = counted_view(svc, id, tok[0]);
+	d = counts_since(st, &a, fig, sizeof fig);
+	printf("     cold read (a seat's token): %s\n", fig);
+	test_cond("counts: a cold read takes one connection",
+	          seq == 0 && d.checkouts == 1 && d.units == 0);
+	const char *who[] = {"a seat's token", "a spectator"};
+	const char *whose[] = {tok[0], NULL};
+	for (int w = 0; w < 2; w++) {
+		store_counts(st, &a);
+		seq = counted_view(svc, id, whose[w]);
+		d = counts_since(st, &a, fig, sizeof fig);
+		printf("     hot read (%s): %s\n", who[w], fig);
+		test_cond("counts: a hot read asks the store nothing",
+		          seq == 0 && d.statements == 0 && d.checkouts == 0);
+	}
+	/* The move alone: its action listed beforehand. */
+	const char *t = to_act(svc, id, tok);
+	struct svc_err err = {0};
+	if (t && service_actions(svc, id, t, &acts, &err) == 0)
+		body = json_pack(
+		    "{s:O}", "action",
+		    json_array_get(json_object_get(acts, "actions"), 0));
+	uint64_t mseq = 0;
+	store_counts(st, &a);
+	service_request_begin(svc);
+	int rc =
+	    body ? service_move(svc, id, t, body, NULL, NULL, &out, &mseq, &err)
+	         : -1;
+	service_request_end(svc);
+	d = counts_since(st, &a, fig, sizeof fig);
+	printf("     move (hot): %s\n", fig);
+	test_cond("counts: a hot move is one write and no read",
+	          rc == 0 && mseq == 1 && d.units == 1 && d.checkouts == 0);
+	store_counts(st, &a);
+	seq = counted_view(svc, id, tok[0]);
+	d = counts_since(st, &a, fig, sizeof fig);
+	printf("     read after the move: %s\n", fig);
+	test_cond("counts: the read after a move asks the store nothing",
+	          seq == 1 && d.statements == 0 && d.checkouts == 0);
+out:
+	json_decref(acts);
+	json_decref(body);
+	json_decref(out);
+	json_decref(g);
+	service_free(svc);
+	store_close(st);
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof tmpdir, "/tmp/test_hot.XXXXXX");
@@ -531,6 +639,7 @@ int main(void)
 	test_table();
 	test_service();
 	test_state_ahead();
+	test_counts();
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
 	if (system(cmd) != 0)
