@@ -8,8 +8,9 @@
  * before its closing quote, "\"5\"" -> "\"5-gzip\"", "W/\"ab\"" ->
  * "W/\"ab-br\"".  Conditional requests compare a tag with or without
  * that suffix to the state they name: If-None-Match (router.c) holds when
- * it names any coding's tag of the current state, and If-Match's "<seq>"
- * may carry one (a client sends back the tag it got). */
+ * it names the current state's identity tag, or its tag in a coding the
+ * request's Accept-Encoding takes, and If-Match's "<seq>" may carry one
+ * (a client sends back the tag it got). */
 #ifndef BD_HTTP_ENCODING_H
 #define BD_HTTP_ENCODING_H
 

@@ -494,6 +494,46 @@ def answers_coded_as_accept_encoding_asks(binary):
         check(r.status == 201, "If-Match %s: %r" % (tag, r))
 
 
+@test
+def a_coded_tag_holds_only_for_a_request_taking_its_coding(binary):
+    """If-None-Match naming a coded representation's tag ("<tag>-br")
+    gave 304 to a request that does not take that coding, carrying that
+    tag: a cache told so freshens its br copy and serves it to a client
+    that cannot decode it.  A 304 carries the tag a 200 to the same
+    request could (RFC 9110 §15.4.5): a coded tag holds only where
+    Accept-Encoding takes its coding; the identity one always does."""
+    with server(binary) as s:
+        plain = s.request("GET", "/lobby.js")
+        tag = plain.headers["etag"]
+        coded = {c: tag[:-1] + "-%s\"" % c for c in ("gzip", "br")}
+        for ae, inm, want in ((None, coded["br"], None), (None, coded["gzip"], None),
+                              ("gzip", coded["br"], "gzip"), ("br", coded["gzip"], "br"),
+                              ("gzip;q=0", coded["gzip"], None)):
+            h = {"If-None-Match": inm}
+            if ae:
+                h["Accept-Encoding"] = ae
+            r = s.request("GET", "/lobby.js", headers=h, validate=False)
+            check(r.status == 200 and r.headers.get("content-encoding") == want
+                  and r.headers["etag"] == (coded[want] if want else tag),
+                  "Accept-Encoding %s, If-None-Match %s: %r" % (ae, inm, r))
+        for ae, inm in ((None, tag), ("gzip", tag), ("gzip", coded["gzip"]), ("br", coded["br"])):
+            h = {"If-None-Match": inm}
+            if ae:
+                h["Accept-Encoding"] = ae
+            r = s.request("GET", "/lobby.js", headers=h)
+            check(r.status == 304 and r.headers["etag"] == inm, "%s, %s: %r" % (ae, inm, r))
+        # A game's view: "<seq>-gzip" holds for a request taking gzip only.
+        gid, tok = create_game(s, "quantum", 2)
+        path = "/v1/games/%s" % gid
+        ident = s.request("GET", path, token=tok[0])
+        gz = ident.headers["etag"][:-1] + '-gzip"'
+        r = s.request("GET", path, token=tok[0], headers={"If-None-Match": gz})
+        check(r.status == 200 and r.json == ident.json and r.headers["etag"] == ident.headers["etag"],
+              "view without Accept-Encoding, If-None-Match %s: %r" % (gz, r))
+        r = s.request("GET", path, token=tok[0], headers={"Accept-Encoding": "gzip", "If-None-Match": gz})
+        check(r.status == 304 and r.headers["etag"] == gz, "view, gzip taken: %r" % r)
+
+
 def _cpu_seconds(pid):
     """User plus system CPU time of process pid so far, seconds."""
     with open("/proc/%d/stat" % pid) as f:
