@@ -1,5 +1,6 @@
 /* encoding.c: content codings (encoding.h). */
 #include <brotli/encode.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +111,65 @@ int http_compress(enum http_coding c, const void *in, size_t len, int level,
 	if (c == HTTP_BR)
 		return br_bytes(in, len, level, out, out_len);
 	return -1;
+}
+
+/* Bodies that live as long as the process, kept coded
+ * (http_compress_kept): a key (in, len, c) and its coded bytes. */
+#define KEPT_SLOTS 64
+static struct kept {
+	const void *in;  /* the body, NULL: an empty slot */
+	size_t len;      /* its bytes */
+	enum http_coding c;
+	char *out;       /* coded (malloc'd, never freed), NULL: no smaller */
+	size_t out_len;  /* bytes of out */
+} kept[KEPT_SLOTS];
+static int nkept; /* slots used, under kept_mu */
+static pthread_mutex_t kept_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* The slot of (in, len, c), or NULL; under kept_mu. */
+static struct kept *kept_find(const void *in, size_t len, enum http_coding c)
+{
+	for (int i = 0; i < nkept; i++)
+		if (kept[i].in == in && kept[i].len == len && kept[i].c == c)
+			return &kept[i];
+	return NULL;
+}
+
+int http_compress_kept(enum http_coding c, const void *in, size_t len,
+                       int level, const char **out, size_t *out_len)
+{
+	pthread_mutex_lock(&kept_mu);
+	struct kept *k = kept_find(in, len, c);
+	int full = nkept == KEPT_SLOTS;
+	pthread_mutex_unlock(&kept_mu);
+	if (!k && full)
+		return -1;
+	if (!k) { /* coded outside the lock; a racing thread's copy wins */
+		char *buf;
+		size_t n;
+		if (http_compress(c, in, len, level, &buf, &n) < 0)
+			return -1;
+		if (n >= len) {
+			free(buf);
+			buf = NULL;
+		}
+		pthread_mutex_lock(&kept_mu);
+		if (!(k = kept_find(in, len, c)) && nkept < KEPT_SLOTS) {
+			k = &kept[nkept++];
+			*k = (struct kept){in, len, c, buf, buf ? n : 0};
+			buf = NULL;
+		}
+		pthread_mutex_unlock(&kept_mu);
+		free(buf);
+		if (!k)
+			return -1;
+	}
+	/* a filled slot never changes: read without the lock */
+	if (!k->out)
+		return 1;
+	*out = k->out;
+	*out_len = k->out_len;
+	return 0;
 }
 
 int http_etag_coded(char *dst, size_t n, const char *etag, enum http_coding c)

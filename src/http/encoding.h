@@ -8,8 +8,9 @@
  * before its closing quote, "\"5\"" -> "\"5-gzip\"", "W/\"ab\"" ->
  * "W/\"ab-br\"".  Conditional requests compare a tag with or without
  * that suffix to the state they name: If-None-Match (router.c) holds when
- * it names any coding's tag of the current state, and If-Match's "<seq>"
- * may carry one (a client sends back the tag it got). */
+ * it names the current state's identity tag, or its tag in a coding the
+ * request's Accept-Encoding takes, and If-Match's "<seq>" may carry one
+ * (a client sends back the tag it got). */
 #ifndef BD_HTTP_ENCODING_H
 #define BD_HTTP_ENCODING_H
 
@@ -44,6 +45,18 @@ const char *http_coding_name(enum http_coding c);
  * memory or the library failed (*out and *out_len untouched). */
 int http_compress(enum http_coding c, const void *in, size_t len, int level,
                   char **out, size_t *out_len);
+
+/* [in, in + len), a body that lives as long as the process (the OpenAPI
+ * document, the catalog, a web client file), coded with c as
+ * http_compress does, once: the first call compresses it and keeps the
+ * result, every later one for the same (in, len, c) returns it, so a
+ * client asking for it again and again costs no compression each time.
+ * 0 with *out (borrowed: kept until the process ends) and *out_len; 1
+ * when the coding made it no smaller (send it as it is); -1 when out of
+ * memory, the library failed, or the table of kept bodies (64) is full
+ * (*out and *out_len untouched then, and on 1).  Thread-safe. */
+int http_compress_kept(enum http_coding c, const void *in, size_t len,
+                       int level, const char **out, size_t *out_len);
 
 /* Writes to dst (n bytes) entity-tag `etag` (quotes and any W/ included)
  * of the representation coded with c: the tag itself for identity, else

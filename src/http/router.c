@@ -107,16 +107,22 @@ static int if_match_seq(const char *v, int *any, uint64_t *seq, char *detail,
 	return 0;
 }
 
-/* 1 if If-None-Match (or NULL) holds rep's ETag, or the tag of one of
- * its coded representations (encoding.h): weak comparison (RFC 9110
- * §13.1.2), so the 304 is due, and it carries the tag the client named;
- * a malformed value is ignored. */
-static int inm_holds(const char *inm, struct http_reply *rep)
+/* 1 if If-None-Match `inm` (or NULL) holds rep's ETag, or the tag of
+ * one of its coded representations (encoding.h) that Accept-Encoding
+ * `ae` (or NULL: none) takes: weak comparison (RFC 9110 §13.1.2), so the
+ * 304 is due, and it carries the tag the client named; a malformed value
+ * is ignored.  A coded tag the request does not accept never holds: the
+ * 304 must carry the tag a 200 to this request could (RFC 9110 §15.4.5),
+ * else a cache freshens and serves a coding its client cannot decode. */
+static int inm_holds(const char *inm, const char *ae, struct http_reply *rep)
 {
 	if (!inm || !rep->etag[0])
 		return 0;
 	for (int c = HTTP_IDENTITY; c < HTTP_CODINGS; c++) {
 		char tag[sizeof rep->etag];
+		if (c != HTTP_IDENTITY &&
+		    http_coding_choose(ae, 1u << c) != (enum http_coding)c)
+			continue;
 		if (http_etag_coded(tag, sizeof tag, rep->etag,
 		                    (enum http_coding)c) == 0 &&
 		    etag_list_matches(inm, tag, ETAG_WEAK) == 1) {
@@ -290,6 +296,7 @@ static void h_list(struct service *svc, const struct http_req *req,
 struct game_want {
 	struct http_reply *rep;
 	const char *inm; /* If-None-Match, or NULL */
+	const char *ae;  /* Accept-Encoding, or NULL */
 };
 
 static int game_want_body(void *ctx, const struct svc_view *v)
@@ -300,7 +307,7 @@ static int game_want_body(void *ctx, const struct svc_view *v)
 		         "W/\"%" PRIu64 "-open-%d\"", v->seq, v->open_seats);
 	else
 		reply_seq_etag(w->rep, v->seq);
-	return !inm_holds(w->inm, w->rep);
+	return !inm_holds(w->inm, w->ae, w->rep);
 }
 
 static void h_game(struct service *svc, const struct http_req *req,
@@ -317,7 +324,8 @@ static void h_game(struct service *svc, const struct http_req *req,
 	}
 	if (live_game_wait(svc, req, a->id, rep))
 		return; /* ?wait=: a problem, or suspended until a move */
-	struct game_want w = {rep, http_header(req, "If-None-Match")};
+	struct game_want w = {rep, http_header(req, "If-None-Match"),
+	                      http_header(req, "Accept-Encoding")};
 	struct svc_view v;
 	int rc = service_game_bytes(svc, a->id, req->token, game_want_body, &w,
 	                            &v, &err);
@@ -465,7 +473,8 @@ static void body_etag(const struct http_req *req, struct http_reply *rep)
 		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
 	free(text);
 	snprintf(rep->etag, sizeof rep->etag, "W/\"%016" PRIx64 "\"", h);
-	if (inm_holds(http_header(req, "If-None-Match"), rep)) {
+	if (inm_holds(http_header(req, "If-None-Match"),
+	              http_header(req, "Accept-Encoding"), rep)) {
 		json_decref(rep->body);
 		rep->body = NULL;
 		rep->status = 304;
@@ -824,8 +833,9 @@ static int web_file(const struct http_req *req, struct http_reply *rep)
 		                           1u << HTTP_GZIP));
 	snprintf(rep->etag, sizeof rep->etag, "%s", f->etag);
 	rep->cache_control = "no-cache";
-	if (inm_holds(http_header(req, "If-None-Match"), rep)) {
-		rep->status = 304; /* whichever coding's tag it names */
+	if (inm_holds(http_header(req, "If-None-Match"),
+	              http_header(req, "Accept-Encoding"), rep)) {
+		rep->status = 304; /* the tag of a coding it takes */
 		return 1;
 	}
 	if (k)
