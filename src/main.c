@@ -88,6 +88,8 @@
  *                                            loopback clients, any, or
  *                                            off (metrics.h)
  *
+ * --version prints "boardd <release> (commit <git commit>)" and exits.
+ *
  * Runs until SIGINT or SIGTERM, then finishes in-flight requests and
  * closes the database cleanly. */
 #include <jansson.h>
@@ -101,6 +103,7 @@
 
 #include "common/keyfile.h"
 #include "common/log.h"
+#include "common/version.h"
 #include "http/http.h"
 #include "hooks/hooks.h"
 #include "http/hub.h"
@@ -143,6 +146,8 @@ static void usage(FILE *f)
 {
 	fputs(
 	    "usage: boardd [FLAG VALUE | --quiet | --webhook-allow-private]..."
+	    "\n"
+	    "       boardd --version   the release and the git commit built"
 	    "\n"
 	    "  --addr A       address to bind, IPv4 or IPv6 (default"
 	    " 127.0.0.1)\n"
@@ -400,6 +405,11 @@ static int parse_args(int argc, char **argv, struct config *c)
 		if (strcmp(a, "--webhook-allow-private") == 0) {
 			c->hook_private = 1;
 			continue;
+		}
+		if (strcmp(a, "--version") == 0) {
+			printf("boardd %s (commit %s)\n", boardd_version,
+			       boardd_commit);
+			exit(0);
 		}
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			usage(stdout);

@@ -415,6 +415,61 @@ def bad_flag_values_are_refused(binary):
         raise AssertionError("%r was accepted" % flag)
 
 
+# ---- version and migrations ----
+
+VERSION_LINE = re.compile(r"boardd (\d+\.\d+\.\d+\S*) \(commit ([0-9a-f]{12}(-dirty)?|unknown)\)$")
+
+
+@test
+def version_is_printed_and_scraped(binary):
+    """--version prints the release and the commit built, and exits 0
+    without opening a database; /metrics has boardd_build_info with the
+    same two, always 1."""
+    d = tempfile.mkdtemp(prefix="boardd-ops-")
+    try:
+        p = subprocess.run([binary, "--version", "--db", os.path.join(d, "t.db")],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+        check(not os.listdir(d), "no database made: %r" % os.listdir(d))
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    out = p.stdout.decode().strip()
+    m = VERSION_LINE.match(out)
+    check(p.returncode == 0 and m, "--version: %d %r %r" % (p.returncode, out, p.stderr))
+    with server(binary) as s:
+        types, samples = scrape(s)
+        check(types.get("boardd_build_info") == "gauge", "type: %r" % types.get("boardd_build_info"))
+        info = [(l, v) for n, l, v in samples if n == "boardd_build_info"]
+        check(info == [({"version": m.group(1), "commit": m.group(2)}, 1.0)],
+              "build info %r, --version %r" % (info, out))
+
+
+def migration_files():
+    d = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "sql")
+    if POSTGRES:
+        d = os.path.join(d, "postgres")
+    return sorted(f for f in os.listdir(d) if re.match(r"\d{4}_.*\.sql$", f))
+
+
+@test
+def each_applied_migration_is_logged_with_its_time(binary):
+    """A new database: one line per migration, in order, with its number,
+    its file and the time it took; a restart on it applies none."""
+    files = migration_files()
+    line = re.compile(r"store: migration (\d+) \((\S+)\) applied in (\d+\.\d) ms$")
+    with server(binary) as s:
+        s.stop()
+        got = [line.match(l) for l in log_lines(s)]
+        got = [(int(m.group(1)), m.group(2), float(m.group(3))) for m in got if m]
+        check([(n, f) for n, f, _ in got] == [(i + 1, f) for i, f in enumerate(files)],
+              "migrations logged %r, files %r" % ([(n, f) for n, f, _ in got], files))
+        check(all(ms >= 0 for _, _, ms in got), "times: %r" % got)
+        before = len(log_lines(s))
+        s.start()
+        s.stop()
+        again = [l for l in log_lines(s)[before:] if "migration" in l]
+        check(again == [], "a restart applied: %r" % again)
+
+
 # ---- /readyz ----
 
 @test
