@@ -1,10 +1,13 @@
 /* log.c: the one logging module (log.h). */
+#include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "log.h"
 
@@ -13,6 +16,26 @@ static enum log_format format = LOG_TEXT;
 void log_set_format(enum log_format f)
 {
 	format = f;
+}
+
+int log_reopen(const char *path, char *err, size_t errlen)
+{
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open the log file %s: %s", path,
+		         strerror(errno));
+		return -1;
+	}
+	int rc = fd == STDERR_FILENO ? 0 : dup2(fd, STDERR_FILENO);
+	int saved = errno;
+	if (fd != STDERR_FILENO)
+		close(fd);
+	if (rc < 0) {
+		snprintf(err, errlen, "cannot write the log to %s: %s", path,
+		         strerror(saved));
+		return -1;
+	}
+	return 0;
 }
 
 int log_parse_format(const char *s, enum log_format *f)

@@ -28,6 +28,15 @@ enum log_format {
 /* Sets the format for every later line.  Call before other threads log. */
 void log_set_format(enum log_format f);
 
+/* Points stderr (descriptor 2, so every line of boardd and of its
+ * libraries) at the file `path` (borrowed), opened for appending and
+ * created mode 0640 if missing: at start (--log-file) and again on
+ * SIGHUP, so that logrotate's renamed file is let go and a new one
+ * begins at the same path.  Lines being written meanwhile go whole to
+ * the old file or the new one.  0, or -1 with a sentence in err (errlen
+ * bytes); stderr is then unchanged. */
+int log_reopen(const char *path, char *err, size_t errlen);
+
 /* Parses "text" or "json" into *f: 0, or -1 for anything else. */
 int log_parse_format(const char *s, enum log_format *f);
 

@@ -6,6 +6,7 @@
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,7 @@ struct http_server {
 	struct limits *limits; /* owned: rate limits, stream budgets */
 	struct writes *writes; /* owned: the write workers, or NULL */
 	unsigned keepalive_ms; /* event streams' keep-alive period */
+	_Atomic int draining;  /* 1 after http_server_drain */
 	int access_log;
 	unsigned port;
 };
@@ -878,6 +880,8 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, struct req_ctx *ctx,
 {
 	int head = strcmp(ctx->method, "HEAD") == 0;
 	int kept;
+	if (!rep->stream && atomic_load(&ctx->server->draining))
+		rep->close = 1; /* reconnect elsewhere (http_server_drain) */
 	struct not_modified *nm = not_modified_slot(ctx->server, rep);
 	if (nm) {
 		int ok = queue_not_modified(ctx->server, nm, c, rep);
@@ -991,6 +995,7 @@ static void request_init(struct http_server *s, struct req_ctx *ctx,
 	    .limits = s->limits,
 	    .client = &ctx->client,
 	    .slot = &ctx->slot,
+	    .draining = atomic_load(&s->draining),
 	};
 }
 
@@ -1376,6 +1381,11 @@ int http_server_add_connection(struct http_server *s, int fd)
 	                          len) == MHD_YES
 	           ? 0
 	           : -1;
+}
+
+void http_server_drain(struct http_server *s)
+{
+	atomic_store(&s->draining, 1);
 }
 
 void http_server_stop(struct http_server *s)

@@ -45,6 +45,11 @@ SPEC = yaml.safe_load(open(os.path.join(ROOT, "openapi", "openapi.yaml")))
 WRAP = shlex.split(os.environ.get("BOARDD_WRAP", ""))
 SLOW = 20 if WRAP else 1
 START_SECONDS = 60  # longest a server may take to answer /healthz at start
+# A server's drain after SIGTERM (--drain-seconds, default 10 s) would
+# make every stop of every suite 10 s longer: off for every server these
+# suites start (the environment is inherited), unless the caller set it;
+# the tests of the drain pass --drain-seconds themselves (a flag wins).
+os.environ.setdefault("BOARDD_DRAIN_SECONDS", "0")
 
 # The store backend the suites run on: "sqlite" (a file per Server) or
 # "postgres" (a database per Server on the cluster BOARDD_TEST_PG names).

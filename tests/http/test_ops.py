@@ -23,11 +23,13 @@ import re
 import shutil
 import socket
 import subprocess
+import signal
 import tempfile
+import threading
 import time
 
-from gamehelp import AA, actions, create, game, move, server
-from harness import POSTGRES, SPEC, check, note, run_all, test
+from gamehelp import AA, actions, create, game, move, read_stream, server
+from harness import POSTGRES, SLOW, SPEC, check, note, run_all, test
 
 NAME = re.compile(r"[a-zA-Z_:][a-zA-Z0-9_:]*$")
 LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\[\\"n])*)"(,|$)')
@@ -406,7 +408,8 @@ def metrics_refused_to_clients_not_on_loopback(binary):
 
 @test
 def bad_flag_values_are_refused(binary):
-    for flag in (["--metrics", "public"], ["--log-format", "xml"]):
+    for flag in (["--metrics", "public"], ["--log-format", "xml"], ["--drain-seconds", "-1"],
+                 ["--drain-seconds", "3601"], ["--drain-seconds", "x"]):
         try:
             with server(binary, extra=flag):
                 pass
@@ -484,6 +487,160 @@ def readyz_answers_while_the_store_answers(binary):
               "not ready: %r" % r)
         check(r.headers.get("retry-after", "").isdigit(), "Retry-After: %r" % r.headers)
         check(s.request("GET", "/v1/catalog").status == 200, "the process still serves")
+
+
+# ---- signals: the drain, SIGHUP ----
+
+def first_move(s, gid, tokens):
+    """Plays the first listed action of a seat that is to act; its 201."""
+    for tok in tokens:
+        a = actions(s, gid, tok)
+        if a:
+            r = move(s, gid, tok, a[0])
+            check(r.status == 201, "move: %r" % r)
+            return r
+    raise AssertionError("no seat is to act")
+
+
+def wait_until(what, cond, seconds=20):
+    """Polls cond() (a bound for something that must happen, not a
+    latency) and returns its first true value."""
+    end = time.monotonic() + seconds * SLOW
+    while True:
+        v = cond()
+        if v:
+            return v
+        check(time.monotonic() < end, "%s: not within %d s" % (what, seconds * SLOW))
+        time.sleep(0.05)
+
+
+@test
+def sigterm_drains_then_exits_zero(binary):
+    """SIGTERM with --drain-seconds 3: /readyz answers 503 at once (with
+    Connection: close), while requests are served, a move is made and an
+    open event stream receives it; the stream ends only after the drain,
+    with an SSE retry: hint as its last block; the process exits 0 and
+    says it drains, shuts down and stopped, in that order."""
+    drain = 3
+    with server(binary, quiet=False, extra=["--drain-seconds", str(drain)]) as s:
+        gid, tokens = create(s)
+        got = {}
+
+        def stream():
+            got["stream"] = read_stream(s.port, "/v1/games/%s/events" % gid, tokens[0], {},
+                                        want=1000, timeout=60 * SLOW)
+            got["ended"] = time.monotonic()
+
+        t = threading.Thread(target=stream)
+        t.start()
+        wait_until("the stream is open", lambda: value(scrape(s)[1], "boardd_open_streams") == 1)
+        check(s.request("GET", "/readyz").status == 200, "ready before")
+        t0 = time.monotonic()
+        s.proc.send_signal(signal.SIGTERM)
+
+        def not_ready():
+            r = s.request("GET", "/readyz")
+            return r if r.status == 503 else None
+
+        r = wait_until("/readyz 503 after SIGTERM", not_ready)
+        check(r.json["type"] == "urn:boardd:problem:unavailable" and
+              "shutting down" in r.json["detail"], "the 503: %r" % r.json)
+        check(r.headers.get("retry-after", "").isdigit(), "Retry-After: %r" % r.headers)
+        check(r.headers.get("connection", "").lower() == "close", "close: %r" % r.headers)
+        moved = first_move(s, gid, tokens)  # served while draining
+        seq = moved.json["seq"]
+        check(s.request("GET", "/healthz").status == 200, "alive while draining")
+        check(s.request("GET", "/v1/games/%s" % gid, token=tokens[0]).status == 200,
+              "reads served while draining")
+        t.join(90 * SLOW)
+        check("stream" in got, "the stream ended")
+        status, ctype, body = got["stream"]
+        check(status == 200, "stream: %r" % status)
+        text = body.decode()
+        check(("id: %d\n" % seq) in text, "the move made while draining reached the stream: %r"
+              % text[-400:])
+        blocks = [b for b in text.split("\n\n") if b.strip()]
+        m = re.match(r"retry: (\d+)$", blocks[-1])
+        check(m and 1000 <= int(m.group(1)) <= 2000, "ends with a retry: hint: %r" % blocks[-3:])
+        check(got["ended"] - t0 >= drain - 0.5, "the stream lasted the drain: %.2f s"
+              % (got["ended"] - t0))
+        rc = s.proc.wait(timeout=60 * SLOW)
+        check(rc == 0, "exit %r" % rc)
+        lines = log_lines(s)
+        said = [next((i for i, l in enumerate(lines) if w in l), None) for w in
+                ("boardd: SIGTERM: draining for 3 s", "boardd: SIGTERM, shutting down",
+                 "boardd: stopped cleanly, exit 0")]
+        check(None not in said and said == sorted(said), "the lines, in order: %r" % lines[-8:])
+        check(lines[-1] == "boardd: stopped cleanly, exit 0", "the last line: %r" % lines[-1])
+
+
+@test
+def a_second_sigterm_ends_the_drain(binary):
+    """The drain is a bound, not a wait the operator must sit out: a
+    second SIGTERM during a 600 s drain stops the server, exit 0."""
+    with server(binary, quiet=False, extra=["--drain-seconds", "600"]) as s:
+        s.proc.send_signal(signal.SIGTERM)
+        wait_until("/readyz 503", lambda: s.request("GET", "/readyz").status == 503)
+        s.proc.send_signal(signal.SIGTERM)
+        rc = s.proc.wait(timeout=60 * SLOW)
+        check(rc == 0, "exit %r" % rc)
+        check(any("the drain ends early" in l for l in log_lines(s)), "said: %r" % log_lines(s)[-5:])
+
+
+@test
+def sighup_reopens_the_log_file(binary):
+    """SIGHUP no longer ends the server: with --log-file it reopens the
+    file (as after logrotate's rename) and says so in the new one, and
+    later lines go there; without one it says there is nothing to reopen.
+    Other settings need a restart, which the line says."""
+    with server(binary, quiet=False) as s:
+        s.proc.send_signal(signal.SIGHUP)
+        wait_until("the SIGHUP line", lambda: any("SIGHUP: no --log-file" in l for l in log_lines(s)))
+        check(s.proc.poll() is None and s.request("GET", "/healthz").status == 200, "still serving")
+        s.stop()
+        logf = os.path.join(s.dir, "boardd.log")
+        p = subprocess.Popen([binary, "--addr", "127.0.0.1", "--port", "0", "--log-file", logf]
+                             + s.store_args() + s.extra,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            def port():
+                if not os.path.exists(logf):
+                    return None
+                m = re.search(r"listening on http://127\.0\.0\.1:(\d+)", open(logf).read())
+                return int(m.group(1)) if m else None
+            s.port = wait_until("the start line in the log file", port)
+            wait_until("/healthz", lambda: s.request("GET", "/healthz").status == 200)
+            os.rename(logf, logf + ".1")  # logrotate
+            s.request("GET", "/v1/catalog", headers={"X-Request-Id": "before-hup"})
+            p.send_signal(signal.SIGHUP)
+            wait_until("the new file", lambda: os.path.exists(logf) and
+                       "SIGHUP: reopened the log file" in open(logf).read())
+            s.request("GET", "/v1/catalog")
+            check(p.poll() is None, "still running")
+            p.send_signal(signal.SIGTERM)
+            check(p.wait(timeout=60 * SLOW) == 0, "exit 0")
+            old, new = open(logf + ".1").read(), open(logf).read()
+            check("listening on" in old and "GET /v1/catalog 200" in old and
+                  "SIGHUP" not in old, "the rotated file: %r" % old[-500:])
+            check("restart" in new and "GET /v1/catalog 200" in new and
+                  "stopped cleanly, exit 0" in new and "listening on" not in new,
+                  "the new file: %r" % new)
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+
+
+@test
+def drain_seconds_takes_0_to_3600(binary):
+    for ok in ("0", "3600"):
+        with server(binary, extra=["--drain-seconds", ok]) as s:
+            check(s.request("GET", "/readyz").status == 200, "served")
+            s.proc.send_signal(signal.SIGTERM)
+            if ok != "0":  # a second one ends the drain
+                wait_until("/readyz 503", lambda: s.request("GET", "/readyz").status == 503)
+                s.proc.send_signal(signal.SIGTERM)
+            check(s.proc.wait(timeout=60 * SLOW) == 0, "exit 0")
 
 
 # ---- logs ----
