@@ -43,7 +43,8 @@
  *                              limiter keeps (64 or more)
  *   --rate-limit SPEC  BOARDD_RATE_LIMIT  (limits.h)  repeatable; "off"
  *   --trusted-proxy LIST  BOARDD_TRUSTED_PROXY  repeatable; addresses
- *                              whose X-Forwarded-For / X-Real-IP is used
+ *                              whose X-Forwarded-For / X-Real-IP (and
+ *                              X-Request-Id) is used
  *   --waiting-per-player N  BOARDD_WAITING_PER_PLAYER  10 (0: none)
  *   --waiting-per-addr N    BOARDD_WAITING_PER_ADDR    30 (0: none)
  *   --waiting-expiry S      BOARDD_WAITING_EXPIRY  259200 (72 h; 0: never)
@@ -240,7 +241,9 @@ static void usage(FILE *f)
 	    " README.md\n"
 	    "  --trusted-proxy LIST  comma list of proxy addresses whose"
 	    " X-Forwarded-For\n"
-	    "                 / X-Real-IP names the client; repeatable\n"
+	    "                 / X-Real-IP names the client, and whose"
+	    " X-Request-Id is the\n"
+	    "                 request's id; repeatable\n"
 	    "  --waiting-per-player N, --waiting-per-addr N\n"
 	    "                 open games waiting for players one player"
 	    " (default 10)\n"

@@ -29,7 +29,7 @@ import threading
 import time
 
 from gamehelp import AA, actions, create, game, move, read_stream, server
-from harness import POSTGRES, SLOW, SPEC, check, note, run_all, test
+from harness import POSTGRES, SLOW, SPEC, check, note, raw_exchange, run_all, test
 
 NAME = re.compile(r"[a-zA-Z_:][a-zA-Z0-9_:]*$")
 LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\[\\"n])*)"(,|$)')
@@ -643,6 +643,101 @@ def drain_seconds_takes_0_to_3600(binary):
             check(s.proc.wait(timeout=60 * SLOW) == 0, "exit 0")
 
 
+# ---- request ids ----
+
+MADE_ID = re.compile(r"[0-9a-f]{32}$")
+
+
+@test
+def request_ids_come_from_a_trusted_proxy_or_are_made(binary):
+    """X-Request-Id: a trusted proxy's, when 1-64 visible ASCII characters,
+    is kept; any other (a direct client's, a malformed one) or none gets a
+    random 32-hex id, a new one per request.  Every answer carries it
+    (a problem as `request_id` too, a framing refusal answered before any
+    routing too), and the access line shows it with the client's
+    address."""
+    with server(binary, quiet=False) as s:  # no trusted proxy
+        r = s.request("GET", "/healthz", headers={"X-Request-Id": "client-chosen"})
+        check(MADE_ID.match(r.headers["x-request-id"]), "a direct client's is not taken: %r"
+              % r.headers)
+    proxy = ["--trusted-proxy", "127.0.0.1"]
+    with server(binary, quiet=False, extra=proxy) as s:
+        long_id = "x" * 64
+        for sent, kept in (("req-42.a", True), ("Root=1-67a/b;c", True), (long_id, True),
+                           ("x" * 65, False), ("two words", False), ("", False), (None, False)):
+            h = {"X-Forwarded-For": "203.0.113.9"}
+            if sent is not None:
+                h["X-Request-Id"] = sent
+            r = s.request("GET", "/v1/games/nosuchgame", headers=h)
+            rid = r.headers.get("x-request-id")
+            check(r.status == 404 and r.json["request_id"] == rid, "the problem: %r" % r)
+            check(rid == sent if kept else MADE_ID.match(rid), "%r gave %r" % (sent, rid))
+        a = s.request("GET", "/v1/catalog").headers["x-request-id"]
+        b = s.request("GET", "/v1/catalog").headers["x-request-id"]
+        check(a != b and MADE_ID.match(a) and MADE_ID.match(b), "one id per request: %r %r" % (a, b))
+        # Refused for its framing (two Content-Lengths), before routing.
+        out, _ = raw_exchange(s.port, b"POST /v1/games HTTP/1.1\r\nHost: x\r\n"
+                              b"X-Request-Id: framing-1\r\nContent-Length: 1\r\n"
+                              b"Content-Length: 1\r\n\r\n{")
+        head, _, body = out.partition(b"\r\n\r\n")
+        check(head.startswith(b"HTTP/1.1 400") and b"\r\nX-Request-Id: framing-1" in head
+              and b'"request_id":"framing-1"' in body, "the framing refusal: %r" % out[:600])
+        s.stop()
+        lines = log_lines(s)
+        check(any(re.match(r"GET /v1/games/nosuchgame 404 \S+ client=203\.0\.113\.9 "
+                           r"request_id=req-42\.a$", l) for l in lines),
+              "the access line: %r" % lines[-12:])
+        check(any(l.endswith("request_id=framing-1") for l in lines), "the refusal's line")
+
+
+def server_blocks(conf):
+    """[(depth, block path, directive)] of an nginx config: each directive
+    (comments dropped) with the names of the blocks around it."""
+    text = "\n".join(l for l in conf.split("\n") if not l.strip().startswith("#"))
+    out, stack, cur, quote = [], [], "", None
+    for ch in text:
+        if quote:  # a quoted string's braces and semicolons are text
+            quote = None if ch == quote else quote
+            cur += ch
+        elif ch in "'\"":
+            quote = ch
+            cur += ch
+        elif ch == "{":
+            stack.append(" ".join(cur.split()[:1]))
+            cur = ""
+        elif ch == "}":
+            stack.pop()
+            cur = ""
+        elif ch == ";":
+            out.append((tuple(stack), " ".join(cur.split())))
+            cur = ""
+        else:
+            cur += ch
+    return out
+
+
+@test
+def nginx_configs_set_the_request_id_at_server_level(binary):
+    """deploy/'s nginx configs send X-Request-Id at server level, beside
+    the other proxy_set_header lines, and no location sets one of its own
+    (which would drop the inherited ones: X-Forwarded-For, X-Real-IP, the
+    keep-alive's Connection); nginx's own 429 problem carries the id."""
+    deploy = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "deploy")
+    for name in ("nginx.conf", "nginx-two-nodes.conf"):
+        ds = server_blocks(open(os.path.join(deploy, name)).read())
+        sets = [(where, d) for where, d in ds if d.startswith("proxy_set_header ")]
+        check(all(where == ("server",) for where, _ in sets),
+              "%s: a proxy_set_header outside the server level: %r" % (name, sets))
+        names = {d.split()[1].lower() for _, d in sets}
+        check({"x-request-id", "x-forwarded-for", "x-real-ip", "connection"} <= names,
+              "%s: %r" % (name, names))
+        check((("server",), "proxy_set_header X-Request-Id $request_id") in ds,
+              "%s: X-Request-Id from $request_id" % name)
+        too_many = [d for where, d in ds if where == ("server", "location")
+                    and d.startswith("return 429")]
+        check(too_many and '"request_id":"$request_id"' in too_many[0], "%s: 429: %r" % (name, too_many))
+
+
 # ---- logs ----
 
 def log_lines(s):
@@ -652,7 +747,9 @@ def log_lines(s):
 
 @test
 def json_log_lines_parse_and_carry_the_fields(binary):
-    with server(binary, quiet=False, extra=["--log-format", "json"]) as s:
+    # 127.0.0.1 a trusted proxy: the test's X-Request-Id is taken
+    with server(binary, quiet=False,
+                extra=["--log-format", "json", "--trusted-proxy", "127.0.0.1"]) as s:
         gid, tokens = create(s)
         r = s.request("GET", "/v1/games/%s" % gid, token=tokens[0],
                       headers={"X-Request-Id": "req-42.a"})
@@ -682,6 +779,8 @@ def json_log_lines_parse_and_carry_the_fields(binary):
             check(fields <= set(o), "access fields: %r" % o)
             check(isinstance(o["status"], int) and isinstance(o["duration_ms"], (int, float))
                   and o["duration_ms"] >= 0, "types: %r" % o)
+            check(isinstance(o["request_id"], str) and o["client"] == "127.0.0.1",
+                  "every access line has a request id and the client: %r" % o)
         mine = [o for o in access if o["request_id"] == "req-42.a"]
         check(len(mine) == 1, "one line with the request id: %r" % mine)
         o = mine[0]
@@ -689,7 +788,8 @@ def json_log_lines_parse_and_carry_the_fields(binary):
               o["path"] == "/v1/games/" + gid and o["status"] == 200 and
               o["bytes"] == len(r.raw) and o["client"] == "127.0.0.1", "the read: %r" % o)
         moves = [o for o in access if o["route"] == "/v1/games/{id}/moves"]
-        check(len(moves) == 1 and moves[0]["request_id"] is None, "an odd id is not logged: %r" % moves)
+        check(len(moves) == 1 and re.match(r"[0-9a-f]{32}$", moves[0]["request_id"]),
+              "an odd id is replaced by a made one: %r" % moves)
         check(any(o["route"] is None and o["status"] == 404 for o in access), "unmatched route: null")
         # The store's error after break_store(): SQLite names the file it
         # lost; PostgreSQL's words are libpq's (any error line of the store).
@@ -733,11 +833,13 @@ def text_log_keeps_its_shape(binary):
         game(s, gid)
         s.stop()
         lines = log_lines(s)
-        check(any(re.match(r"GET /v1/games/%s 200 \d+\.\d\dms$" % gid, l) for l in lines),
+        check(any(re.match(r"GET /v1/games/%s 200 \d+\.\d\dms client=127\.0\.0\.1 "
+                           r"request_id=[0-9a-f]{32}$" % gid, l) for l in lines),
               "the access line: %r" % lines)
         check(any(l.startswith("boardd: listening on http://") for l in lines), "start line")
         for l in lines:
-            check(re.match(r"[A-Z]+ \S+ \d{3} \d+\.\d\dms$", l) or re.match(r"[a-z]+: ", l),
+            check(re.match(r"[A-Z]+ \S+ \d{3} \d+\.\d\dms client=\S+ request_id=\S+$", l)
+                  or re.match(r"[a-z]+: ", l),
                   "a text line: %r" % l)
 
 
