@@ -26,6 +26,7 @@
 #include "static_files.h"
 #include "writes.h"
 #include "metrics.h"
+#include "monoclock.h"
 
 struct http_server {
 	struct MHD_Daemon *daemon;
@@ -36,6 +37,8 @@ struct http_server {
 	struct writes *writes; /* owned: the write workers, or NULL */
 	unsigned keepalive_ms; /* event streams' keep-alive period */
 	_Atomic int draining;  /* 1 after http_server_drain */
+	_Atomic long in_flight; /* requests begun (headers read) and not
+	                           completed: a stop waits for them */
 	int access_log;
 	unsigned port;
 };
@@ -951,6 +954,7 @@ static enum MHD_Result begin(struct http_server *s, struct MHD_Connection *c,
 	if (!ctx && !(ctx = calloc(1, sizeof *ctx)))
 		return MHD_NO;
 	ctx->began = 1;
+	atomic_fetch_add(&s->in_flight, 1); /* until on_completed */
 	ctx->server = s;
 	ctx->url = url;
 	ctx->method = method;
@@ -1033,6 +1037,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	}
 	if (!ctx)
 		return;
+	atomic_fetch_sub(&s->in_flight, 1); /* began */
 	struct timespec t1;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	double ms = (t1.tv_sec - ctx->t0.tv_sec) * 1e3 +
@@ -1256,9 +1261,16 @@ void http_server_stop(struct http_server *s)
 	 * hub refuses it as a waiter; a write runs on the library's thread
 	 * once writes_close began). */
 	hub_shutdown(s->hub);
+	int64_t until = mono_now_ms() + HTTP_DRAIN_MS;
 	size_t left = hub_drain(s->hub, HTTP_DRAIN_MS);
 	if (left)
 		log_error("boardd", "%zu live connections still open", left);
+	/* Requests begun meanwhile (a long-poll read just before the
+	 * shutdown answers at once, without waiting) are answered before
+	 * the daemon closes their connections, within the same bound. */
+	while (atomic_load(&s->in_flight) > (long)left &&
+	       mono_now_ms() < until)
+		nanosleep(&(struct timespec){0, 5 * 1000 * 1000}, NULL);
 	/* Every write handed to a worker is made durable (or refused) and
 	 * its connection resumed before the daemon stops; a write that
 	 * arrives from now on runs on the library's thread. */
