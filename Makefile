@@ -44,12 +44,12 @@ LIB_SRC := $(wildcard src/common/*.c src/engine/*.c src/store/*.c \
 	$(foreach g,$(GAMES),$(wildcard src/games/$(g)/*.c))
 GEN_SRC := $(BUILD)/gen/migrations.c $(BUILD)/gen/pg_migrations.c \
 	$(BUILD)/gen/openapi.c $(BUILD)/gen/i18n.c \
-	$(BUILD)/gen/web.c
+	$(BUILD)/gen/web.c $(BUILD)/gen/version.c
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:.c=.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 TESTS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all deps run test unit-build bench bots-eval fuzz fuzz-deps valgrind tsan kill-loop kill-loop-clocks attack-webhooks clean format lint
+.PHONY: FORCE all deps run test unit-build bench bots-eval fuzz fuzz-deps valgrind tsan kill-loop kill-loop-clocks attack-webhooks clean format lint
 all: $(BUILD)/boardd $(BUILD)/verify-record
 
 deps:
@@ -92,6 +92,26 @@ $(BUILD)/gen/i18n.c: $(sort $(wildcard i18n/*.json)) tools/embed.sh
 $(BUILD)/gen/web.c: $(sort $(wildcard web/*)) tools/embed.sh
 	@mkdir -p $(dir $@)
 	./tools/embed.sh files $(sort $(wildcard web/*)) > $@
+
+# The version and the commit `boardd --version` prints and /metrics shows
+# (boardd_build_info; src/common/version.h).  VERSION is the release's;
+# the commit is git's (12 hex digits, "-dirty" with uncommitted changes),
+# "unknown" when there is no git or no repository (a release tarball).
+# Written at every make, replaced only when it changed, so a build of
+# the same commit recompiles nothing.
+VERSION ?= 1.0.0
+$(BUILD)/gen/version.c: FORCE
+	@mkdir -p $(dir $@)
+	@c=$$(git rev-parse --short=12 HEAD 2>/dev/null) || c=unknown; \
+	[ -z "$$c" ] && c=unknown; \
+	[ "$$c" != unknown ] && ! git diff --quiet HEAD -- 2>/dev/null && \
+		c="$$c-dirty"; \
+	printf '%s\n' '/* made by the Makefile: do not edit */' \
+		'#include "common/version.h"' \
+		'const char boardd_version[] = "$(VERSION)";' \
+		"const char boardd_commit[] = \"$$c\";" > $@.tmp; \
+	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+FORCE:
 
 $(BUILD)/gen/openapi.c: openapi/openapi.yaml tools/embed.sh
 	@mkdir -p $(dir $@)

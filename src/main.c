@@ -43,7 +43,8 @@
  *                              limiter keeps (64 or more)
  *   --rate-limit SPEC  BOARDD_RATE_LIMIT  (limits.h)  repeatable; "off"
  *   --trusted-proxy LIST  BOARDD_TRUSTED_PROXY  repeatable; addresses
- *                              whose X-Forwarded-For / X-Real-IP is used
+ *                              whose X-Forwarded-For / X-Real-IP (and
+ *                              X-Request-Id) is used
  *   --waiting-per-player N  BOARDD_WAITING_PER_PLAYER  10 (0: none)
  *   --waiting-per-addr N    BOARDD_WAITING_PER_ADDR    30 (0: none)
  *   --waiting-expiry S      BOARDD_WAITING_EXPIRY  259200 (72 h; 0: never)
@@ -87,9 +88,24 @@
  *   --metrics M  BOARDD_METRICS  loopback    who may GET /metrics:
  *                                            loopback clients, any, or
  *                                            off (metrics.h)
+ *   --drain-seconds S  BOARDD_DRAIN_SECONDS  10  after SIGTERM, how long
+ *                                            /readyz answers 503 while
+ *                                            requests and streams go on
+ *                                            (0-3600; 0: stop at once)
+ *   --log-file PATH  BOARDD_LOG_FILE  (none: stderr as it is)  the file
+ *                                            stderr goes to, reopened on
+ *                                            SIGHUP (logrotate)
  *
- * Runs until SIGINT or SIGTERM, then finishes in-flight requests and
- * closes the database cleanly. */
+ * --version prints "boardd <release> (commit <git commit>)" and exits.
+ *
+ * Runs until SIGINT or SIGTERM.  SIGTERM drains first (--drain-seconds:
+ * /readyz answers 503, everything else is served; a second SIGTERM or a
+ * SIGINT ends the drain early); SIGINT (Ctrl-C) does not.  Then streams
+ * end with a `retry:` hint, long-polls answer, in-flight requests
+ * finish, the database is closed cleanly, and the exit status is 0.
+ * SIGHUP reopens --log-file and says so; every other setting needs a
+ * restart. */
+#include <errno.h>
 #include <jansson.h>
 #include <signal.h>
 #include <sodium.h>
@@ -101,10 +117,12 @@
 
 #include "common/keyfile.h"
 #include "common/log.h"
+#include "common/version.h"
 #include "http/http.h"
 #include "hooks/hooks.h"
 #include "http/hub.h"
 #include "http/metrics.h"
+#include "http/monoclock.h"
 #include "store/store.h"
 
 #define MAX_REPEATS 16 /* values of one repeatable flag */
@@ -125,6 +143,10 @@ struct config {
 	const char *key_path;   /* the server key file; NULL: db + ".key" */
 	const char *log_format; /* "text" or "json" (log.h) */
 	const char *metrics;    /* "loopback", "any" or "off" (metrics.h) */
+	const char *log_file;   /* stderr's file (SIGHUP reopens it), or
+	                           NULL: stderr as inherited */
+	long drain_s;           /* after SIGTERM, seconds of 503 readiness
+	                           before the stop, 0-3600 */
 	int quiet, hook_private;
 	long streams, streams_addr, streams_token; /* -1: default */
 	long streams_anon, streams_net;            /* -1: default */
@@ -143,6 +165,8 @@ static void usage(FILE *f)
 {
 	fputs(
 	    "usage: boardd [FLAG VALUE | --quiet | --webhook-allow-private]..."
+	    "\n"
+	    "       boardd --version   the release and the git commit built"
 	    "\n"
 	    "  --addr A       address to bind, IPv4 or IPv6 (default"
 	    " 127.0.0.1)\n"
@@ -217,7 +241,9 @@ static void usage(FILE *f)
 	    " README.md\n"
 	    "  --trusted-proxy LIST  comma list of proxy addresses whose"
 	    " X-Forwarded-For\n"
-	    "                 / X-Real-IP names the client; repeatable\n"
+	    "                 / X-Real-IP names the client, and whose"
+	    " X-Request-Id is the\n"
+	    "                 request's id; repeatable\n"
 	    "  --waiting-per-player N, --waiting-per-addr N\n"
 	    "                 open games waiting for players one player"
 	    " (default 10)\n"
@@ -264,6 +290,13 @@ static void usage(FILE *f)
 	    " clients on\n"
 	    "                 127.0.0.0/8 or ::1, after --trusted-proxy),"
 	    " any, or off\n"
+	    "  --drain-seconds S  after SIGTERM, how long /readyz answers 503"
+	    " while requests\n"
+	    "                 and streams go on before the stop (default 10,"
+	    " 0-3600)\n"
+	    "  --log-file PATH  append the log to PATH instead of stderr;"
+	    " SIGHUP reopens\n"
+	    "                 it (after logrotate moved it)\n"
 	    "  --cache-games N  games kept in memory for reads (row, seats,"
 	    " state and\n"
 	    "                 answers; default 4096, 1-10000000); about"
@@ -281,7 +314,7 @@ static void usage(FILE *f)
 	    " BOARDD_WRITE_WORKERS BOARDD_LOG_FORMAT BOARDD_METRICS"
 	    " BOARDD_CACHE_GAMES BOARDD_TICKET_SECONDS"
 	    " BOARDD_WEBHOOK_ALLOW_PRIVATE BOARDD_WEBHOOK_RETRY_MS"
-	    " BOARDD_WEBHOOK_TIMEOUT_MS\n",
+	    " BOARDD_WEBHOOK_TIMEOUT_MS BOARDD_DRAIN_SECONDS BOARDD_LOG_FILE\n",
 	    f);
 }
 
@@ -341,6 +374,8 @@ static int takes_value(const char *a)
 	                                   "--bot-games-per-player",
 	                                   "--write-workers",
 	                                   "--log-format",
+	                                   "--log-file",
+	                                   "--drain-seconds",
 	                                   "--metrics"};
 	for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
 		if (strcmp(a, opts[i]) == 0)
@@ -382,6 +417,8 @@ static int parse_args(int argc, char **argv, struct config *c)
 	const char *bot_workers = env_or("BOARDD_BOT_WORKERS", NULL);
 	const char *write_workers = env_or("BOARDD_WRITE_WORKERS", "64");
 	const char *cache_games = env_or("BOARDD_CACHE_GAMES", "4096");
+	const char *drain = env_or("BOARDD_DRAIN_SECONDS", "10");
+	c->log_file = env_or("BOARDD_LOG_FILE", NULL);
 	c->key_path = env_or("BOARDD_SECRET_KEY", NULL);
 	c->log_format = env_or("BOARDD_LOG_FORMAT", "text");
 	c->metrics = env_or("BOARDD_METRICS", "loopback");
@@ -400,6 +437,11 @@ static int parse_args(int argc, char **argv, struct config *c)
 		if (strcmp(a, "--webhook-allow-private") == 0) {
 			c->hook_private = 1;
 			continue;
+		}
+		if (strcmp(a, "--version") == 0) {
+			printf("boardd %s (commit %s)\n", boardd_version,
+			       boardd_commit);
+			exit(0);
 		}
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			usage(stdout);
@@ -449,6 +491,10 @@ static int parse_args(int argc, char **argv, struct config *c)
 			write_workers = v;
 		else if (strcmp(a, "--log-format") == 0)
 			c->log_format = v;
+		else if (strcmp(a, "--log-file") == 0)
+			c->log_file = v;
+		else if (strcmp(a, "--drain-seconds") == 0)
+			drain = v;
 		else if (strcmp(a, "--metrics") == 0)
 			c->metrics = v;
 		else if (strcmp(a, "--cache-games") == 0)
@@ -539,6 +585,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 	     parse_long(bot_workers, 1, 64, &c->bot_workers) < 0) ||
 	    parse_long(write_workers, 0, 256, &c->write_workers) < 0 ||
 	    parse_long(cache_games, 1, 10000000, &c->cache_games) < 0 ||
+	    parse_long(drain, 0, 3600, &c->drain_s) < 0 ||
 	    (strcmp(c->sync, "full") != 0 && strcmp(c->sync, "normal") != 0) ||
 	    log_parse_format(c->log_format, &c->log) < 0 ||
 	    metrics_parse_access(c->metrics, &c->metrics_access) < 0) {
@@ -554,6 +601,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 		          "webhook-workers and webhook-per-destination 1-64, "
 		          "event-retention 1-31536000, bot-workers 1-64, "
 		          "write-workers 0-256, cache-games 1-10000000, "
+		          "drain-seconds 0-3600, "
 		          "log-format text|json, metrics loopback|any|off)");
 		return -1;
 	}
@@ -626,8 +674,8 @@ static int limits_of(const struct config *c, unsigned conns,
 	return 0;
 }
 
-/* Blocks SIGINT/SIGTERM in every thread (the daemon's inherit the mask)
- * so that main can sigwait for them.  SIGPIPE and SIGXFSZ are ignored: a
+/* Blocks SIGINT, SIGTERM and SIGHUP in every thread (the daemon's
+ * inherit the mask) so that main can sigwait for them.  SIGPIPE and SIGXFSZ are ignored: a
  * write to a closed socket then fails with EPIPE, and a write past the
  * file size limit (ulimit -f) with EFBIG, which the store answers as a
  * full disk (507) instead of the process dying. */
@@ -636,19 +684,72 @@ static void block_signals(sigset_t *set)
 	sigemptyset(set);
 	sigaddset(set, SIGINT);
 	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, set, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
 }
 
+/* SIGHUP: --log-file again (logrotate moved the old one away), and a
+ * line saying what was done; nothing else is reloaded. */
+static void on_hangup(const struct config *c)
+{
+	char err[512];
+	if (!c->log_file)
+		log_info("boardd", "SIGHUP: no --log-file to reopen; every "
+		                   "setting changes with a restart only");
+	else if (log_reopen(c->log_file, err, sizeof err) < 0)
+		log_error("boardd", "SIGHUP: %s; still logging where it did",
+		          err);
+	else
+		log_info("boardd",
+		         "SIGHUP: reopened the log file %s; every other "
+		         "setting changes with a restart only",
+		         c->log_file);
+}
+
+/* Waits for SIGINT or SIGTERM (of `set`, blocked), handling each SIGHUP
+ * on the way (on_hangup), until mono_now_ms() reaches until_ms (-1: no
+ * limit).  The signal, or 0 when the time ran out. */
+static int wait_for_stop(const sigset_t *set, const struct config *c,
+                         int64_t until_ms)
+{
+	for (;;) {
+		int sig;
+		if (until_ms < 0) {
+			if (sigwait(set, &sig) != 0)
+				continue;
+		} else {
+			int64_t left = until_ms - mono_now_ms();
+			if (left <= 0)
+				return 0;
+			struct timespec ts = {(time_t)(left / 1000),
+			                      (long)(left % 1000) * 1000000L};
+			sig = sigtimedwait(set, NULL, &ts);
+			if (sig < 0 && errno == EAGAIN)
+				return 0;
+			if (sig < 0)
+				continue; /* EINTR */
+		}
+		if (sig != SIGHUP)
+			return sig;
+		on_hangup(c);
+	}
+}
+
 int main(int argc, char **argv)
 {
+	char err[256];
 	struct config c = {0};
 	if (parse_args(argc, argv, &c) < 0) {
 		usage(stderr);
 		return 2;
 	}
 	log_set_format(c.log);
+	if (c.log_file && log_reopen(c.log_file, err, sizeof err) < 0) {
+		log_error("boardd", "%s", err);
+		return 1;
+	}
 	if (sodium_init() < 0) {
 		log_error("boardd", "libsodium failed to initialise");
 		return 1;
@@ -657,7 +758,6 @@ int main(int argc, char **argv)
 	sigset_t set;
 	block_signals(&set);
 
-	char err[256];
 	unsigned conns = max_connections();
 	if (c.max_conns > (long)conns)
 		log_error("boardd",
@@ -775,10 +875,23 @@ int main(int argc, char **argv)
 	         strchr(c.addr, ':') ? "[" : "", c.addr,
 	         strchr(c.addr, ':') ? "]" : "", http_server_port(srv),
 	         db_name);
-	int sig;
-	sigwait(&set, &sig);
+	int sig = wait_for_stop(&set, &c, -1);
+	if (sig == SIGTERM && c.drain_s > 0) {
+		log_info("boardd",
+		         "SIGTERM: draining for %ld s: /readyz answers 503, "
+		         "requests and streams go on (SIGTERM or SIGINT again "
+		         "ends the drain)",
+		         c.drain_s);
+		http_server_drain(srv);
+		int again =
+		    wait_for_stop(&set, &c, mono_now_ms() + c.drain_s * 1000);
+		if (again)
+			log_info("boardd", "%s: the drain ends early",
+			         again == SIGINT ? "SIGINT" : "SIGTERM");
+	}
 	log_info("boardd", "%s, shutting down",
 	         sig == SIGINT ? "SIGINT" : "SIGTERM");
+	http_server_drain(srv);
 	http_server_stop(srv);
 	struct store_write_stats ws;
 	store_write_stats(st, &ws);
@@ -800,5 +913,7 @@ out_service:
 	hub_free(hub);
 	service_free(svc);
 	store_close(st);
+	if (rc == 0)
+		log_info("boardd", "stopped cleanly, exit 0");
 	return rc;
 }

@@ -1,10 +1,14 @@
 /* log.c: the one logging module (log.h). */
+#include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
+#include <sodium.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "log.h"
 
@@ -13,6 +17,26 @@ static enum log_format format = LOG_TEXT;
 void log_set_format(enum log_format f)
 {
 	format = f;
+}
+
+int log_reopen(const char *path, char *err, size_t errlen)
+{
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open the log file %s: %s", path,
+		         strerror(errno));
+		return -1;
+	}
+	int rc = fd == STDERR_FILENO ? 0 : dup2(fd, STDERR_FILENO);
+	int saved = errno;
+	if (fd != STDERR_FILENO)
+		close(fd);
+	if (rc < 0) {
+		snprintf(err, errlen, "cannot write the log to %s: %s", path,
+		         strerror(saved));
+		return -1;
+	}
+	return 0;
 }
 
 int log_parse_format(const char *s, enum log_format *f)
@@ -137,17 +161,19 @@ static void printable(const char *path, char *buf, size_t len, int ascii)
 	buf[o] = '\0';
 }
 
-void log_request_id(const char *value, char *buf, size_t len)
+void log_request_id(const char *value, char buf[LOG_REQUEST_ID_LEN])
 {
-	static const char ok[] =
-	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuv"
-	    "wxyz0123456789-._:";
-	size_t n = value ? strspn(value, ok) : 0;
-	if (n == 0 || value[n] != '\0' || n >= len)
-		n = 0;
-	if (n)
-		memcpy(buf, value, n);
-	buf[n] = '\0';
+	size_t n = 0;
+	while (value && n <= LOG_REQUEST_ID_MAX && value[n] >= 0x21 &&
+	       value[n] <= 0x7e)
+		n++;
+	if (value && n > 0 && n <= LOG_REQUEST_ID_MAX && value[n] == '\0') {
+		memcpy(buf, value, n + 1);
+		return;
+	}
+	unsigned char raw[16];
+	randombytes_buf(raw, sizeof raw);
+	sodium_bin2hex(buf, LOG_REQUEST_ID_LEN, raw, sizeof raw);
 }
 
 void log_access(const struct log_access *a)
@@ -156,8 +182,10 @@ void log_access(const struct log_access *a)
 	printable(a->path ? a->path : "", path, sizeof path,
 	          format == LOG_JSON);
 	if (format == LOG_TEXT) {
-		fprintf(stderr, "%s %s %u %.2fms\n", a->method, path, a->status,
-		        a->duration_ms);
+		fprintf(stderr, "%s %s %u %.2fms client=%s request_id=%s\n",
+		        a->method, path, a->status, a->duration_ms,
+		        a->client ? a->client : "-",
+		        a->request_id ? a->request_id : "-");
 		return;
 	}
 	char method[24];

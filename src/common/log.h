@@ -28,6 +28,15 @@ enum log_format {
 /* Sets the format for every later line.  Call before other threads log. */
 void log_set_format(enum log_format f);
 
+/* Points stderr (descriptor 2, so every line of boardd and of its
+ * libraries) at the file `path` (borrowed), opened for appending and
+ * created mode 0640 if missing: at start (--log-file) and again on
+ * SIGHUP, so that logrotate's renamed file is let go and a new one
+ * begins at the same path.  Lines being written meanwhile go whole to
+ * the old file or the new one.  0, or -1 with a sentence in err (errlen
+ * bytes); stderr is then unchanged. */
+int log_reopen(const char *path, char *err, size_t errlen);
+
 /* Parses "text" or "json" into *f: 0, or -1 for anything else. */
 int log_parse_format(const char *s, enum log_format *f);
 
@@ -58,18 +67,28 @@ struct log_access {
 	double duration_ms;     /* from the headers' arrival to completion */
 	long long bytes;        /* body bytes queued; -1: not known (an event
 	                           stream, sent as it goes; json: null) */
-	const char *request_id; /* the client's X-Request-Id, or NULL */
+	const char *request_id; /* the request's id (log_request_id), or
+	                           NULL (json: null, text: -) */
 	const char *client;     /* the client's address (limits.h's text),
-	                           or NULL when not known yet */
+	                           or NULL when not known yet (text: -) */
 };
 
-/* Copies a client's X-Request-Id value (NULL: none) into buf (len
- * bytes) if it is 1 to len - 1 characters of A-Z a-z 0-9 - . _ : (a
- * UUID, a proxy's id); else buf is "" and nothing is logged for it: a
- * client cannot put arbitrary text in the log. */
-void log_request_id(const char *value, char *buf, size_t len);
+/* The length of a request id, NUL included: LOG_REQUEST_ID_MAX
+ * characters at most (a UUID is 36, nginx's $request_id 32). */
+#define LOG_REQUEST_ID_MAX 64
+#define LOG_REQUEST_ID_LEN (LOG_REQUEST_ID_MAX + 1)
 
-/* Writes one access line: text "METHOD path status 1.23ms" (unchanged),
+/* A request's id into buf (LOG_REQUEST_ID_LEN bytes): `value` (a trusted
+ * proxy's X-Request-Id; NULL: none) when it is 1 to LOG_REQUEST_ID_MAX
+ * visible ASCII characters (0x21-0x7e: no space, no control character,
+ * nothing past ASCII, so it can go in a header, a log line and JSON as
+ * it is), else a new random one: 32 lowercase hex digits (128 bits from
+ * libsodium's randombytes_buf, like nginx's $request_id).  Needs
+ * sodium_init() done. */
+void log_request_id(const char *value, char buf[LOG_REQUEST_ID_LEN]);
+
+/* Writes one access line: text "METHOD path status 1.23ms client=ADDR
+ * request_id=ID",
  * or {"type":"access","method","route","path","status","duration_ms",
  * "bytes","request_id","client"}. */
 void log_access(const struct log_access *a);

@@ -100,6 +100,9 @@ struct http_req {
 	struct limits_addr *client; /* who asks (limits_client) */
 	struct limits_slot *slot;   /* a long-poll's stream slot, held
 	                               until the request completes */
+	int draining;               /* 1: the server is draining before
+	                               it stops (http_server_drain):
+	                               /readyz answers 503 */
 };
 
 /* What a handler answers.  body is owned by the reply and released by
@@ -184,8 +187,17 @@ unsigned http_server_port(const struct http_server *s);
  * fails.  0, or -1 (out of memory or connections). */
 int http_server_add_connection(struct http_server *s, int fd);
 
-/* Stops accepting, ends event streams and answers long-polls (waiting
- * up to HTTP_DRAIN_MS for them), finishes in-flight requests, frees
+/* Starts the drain before a stop (SIGTERM, main.c): from now on /readyz
+ * answers 503 so that a load balancer moves traffic away, while every
+ * other request is served as before and streams and long-polls go on;
+ * each answer but a stream's closes its connection (Connection: close),
+ * so kept-alive clients reconnect, through the balancer, elsewhere.
+ * Safe from any thread; idempotent. */
+void http_server_drain(struct http_server *s);
+
+/* Stops accepting, ends event streams (an SSE stream with a `retry:`
+ * hint, live.h) and answers long-polls (waiting up to HTTP_DRAIN_MS for
+ * them), finishes in-flight requests, frees
  * everything but cfg->hub. */
 void http_server_stop(struct http_server *s);
 

@@ -298,6 +298,7 @@ void limits_client(const struct limits *l, const struct sockaddr *peer,
 	}
 	if (is_proxy(l, ip)) {
 		uint8_t fwd[16];
+		out->via_proxy = 1;
 		if ((xff && from_xff(l, xff, fwd) == 0) ||
 		    (!xff && xrealip &&
 		     parse_ip(xrealip, strlen(xrealip), fwd) == 0))

@@ -159,6 +159,9 @@ struct limits_addr {
 	                    filled past the prefix; all zero: no address */
 	char text[48];   /* its printable form once limits_addr_text ran,
 	                    "" before (or "local" at once) */
+	int via_proxy;   /* 1: the TCP peer is a trusted proxy (whose
+	                    forwarding headers are believed: X-Forwarded-For,
+	                    X-Real-IP, X-Request-Id) */
 };
 
 /* a's printable form: "203.0.113.7", "2001:db8:1:2::/64", or "local"

@@ -1,6 +1,7 @@
 /* live.c: event streams and long-polls.  See live.h; the waiting itself
  * is hub.c's.  Shared notes §2.5 for the libmicrohttpd facts. */
 #include <microhttpd.h>
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,9 +211,19 @@ static int put_events(struct live_stream *ls)
 /* Acts on what woke the stream: `why` is HUB_* bits. */
 static int refill(struct live_stream *ls, unsigned why)
 {
-	if (why & (HUB_SHUTDOWN | HUB_GONE)) {
-		ls->done = 1; /* the client reconnects with Last-Event-ID */
+	if (why & HUB_GONE) {
+		ls->done = 1; /* nobody to tell */
 		return 0;
+	}
+	if (why & HUB_SHUTDOWN) {
+		ls->done = 1; /* the client reconnects with Last-Event-ID */
+		if (ls->ndjson)
+			return 0;
+		char retry[32];
+		snprintf(retry, sizeof retry, "retry: %u\n\n",
+		         LIVE_DRAIN_RETRY_MS +
+		             randombytes_uniform(LIVE_DRAIN_RETRY_MS + 1));
+		return puts_(ls, retry);
 	}
 	if (why & HUB_TIMEOUT) {
 		/* Its token again: one revoked on another node ends it here

@@ -30,6 +30,11 @@
 
 #define LIVE_WAIT_MAX_S 60         /* a longer ?wait= is cut to this */
 #define LIVE_RETRY_MS   3000       /* the SSE `retry:` sent at the start */
+/* At shutdown an SSE stream ends with `retry: N`, N from LIVE_DRAIN_RETRY_MS
+ * to twice that, drawn at random per stream (libsodium): the clients of a
+ * stopping node reconnect (through the balancer, to another node) spread
+ * over a second instead of all at once.  An NDJSON stream just ends. */
+#define LIVE_DRAIN_RETRY_MS 1000
 #define LIVE_BUF_MAX    (4u << 20) /* bytes of events a stream buffers */
 
 /* The long-poll part of GET /v1/games/{id}.  Returns 0 when the caller

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../common/histo.h"
+#include "../common/version.h"
 #include "hub.h"
 #include "metrics.h"
 
@@ -324,6 +325,11 @@ void metrics_reply(struct service *svc, const struct http_req *req,
 		problem_reply(rep, BD_ENOMEM, NULL, req->path);
 		return;
 	}
+	help(f, "boardd_build_info", "gauge",
+	     "Always 1: the release and git commit of this binary "
+	     "(boardd --version).");
+	fprintf(f, "boardd_build_info{version=\"%s\",commit=\"%s\"} 1\n",
+	        boardd_version, boardd_commit);
 	pthread_mutex_lock(&mu); /* requests()'s rows: one scrape at a time */
 	requests(f);
 	pthread_mutex_unlock(&mu);

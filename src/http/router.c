@@ -217,7 +217,15 @@ static void h_ready(struct service *svc, const struct http_req *req,
 {
 	(void)a;
 	struct svc_err err = {0};
-	int rc = service_ready(svc, &err);
+	int rc;
+	if (req->draining) { /* http_server_drain: move traffic away */
+		rc = BD_EUNAVAILABLE;
+		snprintf(err.detail, sizeof err.detail,
+		         "the server is shutting down: it still serves "
+		         "what it is sent, but send it nothing new");
+	} else {
+		rc = service_ready(svc, &err);
+	}
 	finish(rep, req, rc, 200,
 	       rc == 0 ? json_pack("{s:s}", "status", "ready") : NULL, &err);
 }

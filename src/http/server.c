@@ -6,6 +6,7 @@
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,33 +26,19 @@
 #include "static_files.h"
 #include "writes.h"
 #include "metrics.h"
-
-/* Prepared 304s (send_reply): a 304's headers depend on its ETag (and
- * Cache-Control, Content-Language) only, and "5" is the ETag of every
- * game at seq 5, so a few slots serve every game's 304s.  Direct-mapped
- * by the ETag; a slot's response is replaced by the next 304 of another
- * ETag that maps there. */
-#define NOT_MODIFIED_SLOTS 64
-
-struct not_modified {
-	char etag[sizeof((struct http_reply *)0)->etag]; /* "" for an empty slot
-	                                                  */
-	const char *cache_control; /* static strings, as in the reply */
-	const char *language;
-	struct MHD_Response *r; /* one reference, the slot's, or NULL */
-};
+#include "monoclock.h"
 
 struct http_server {
 	struct MHD_Daemon *daemon;
-	pthread_mutex_t nm_lock; /* not_modified's (lock order: above
-	                            struct prepared) */
-	struct not_modified not_modified[NOT_MODIFIED_SLOTS];
 	struct service *svc;   /* borrowed */
 	struct hub *hub;       /* borrowed: live updates' waiters */
 	struct conns *conns;   /* owned: how long a request may take */
 	struct limits *limits; /* owned: rate limits, stream budgets */
 	struct writes *writes; /* owned: the write workers, or NULL */
 	unsigned keepalive_ms; /* event streams' keep-alive period */
+	_Atomic int draining;  /* 1 after http_server_drain */
+	_Atomic long in_flight; /* requests begun (headers read) and not
+	                           completed: a stop waits for them */
 	int access_log;
 	unsigned port;
 };
@@ -84,7 +71,9 @@ struct req_ctx {
 	int written;                 /* 1: wrep is made, send it */
 	int route;           /* the reply's route (metrics.h), 0: none */
 	long long bytes;     /* the body's bytes as queued; -1: a stream's */
-	char request_id[65]; /* the client's X-Request-Id, for the log */
+	char request_id[LOG_REQUEST_ID_LEN]; /* log_request_id's: a trusted
+	                     proxy's X-Request-Id, or a random one; sent back
+	                     on the answer and logged */
 	/* The request target as received (target_seen), before the
 	 * library cut and decoded it in place: its bytes up to the first
 	 * NUL, and whether they hold a control character.  target NULL:
@@ -543,8 +532,10 @@ static const char csp[] =
     "base-uri 'none'; form-action 'self'; object-src 'none'";
 
 static void add_common_headers(struct MHD_Response *r,
-                               const struct http_reply *rep)
+                               const struct http_reply *rep,
+                               const char *request_id)
 {
+	MHD_add_response_header(r, "X-Request-Id", request_id);
 	MHD_add_response_header(r, "Content-Security-Policy", csp);
 	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
 	MHD_add_response_header(r, "X-Frame-Options", "DENY");
@@ -553,7 +544,7 @@ static void add_common_headers(struct MHD_Response *r,
 	MHD_add_response_header(r, "Access-Control-Expose-Headers",
 	                        "ETag, Location, Retry-After, "
 	                        "Idempotent-Replayed, RateLimit, "
-	                        "RateLimit-Policy");
+	                        "RateLimit-Policy, X-Request-Id");
 	MHD_add_response_header(r, "Cache-Control",
 	                        rep->cache_control ? rep->cache_control
 	                                           : "no-store");
@@ -593,91 +584,6 @@ static void add_common_headers(struct MHD_Response *r,
 		MHD_add_response_header(r, "Connection", "close");
 }
 
-/* A reply's response kept with the shared bytes it was built from
- * (engine_bytes_attach, src/engine/cache.h), so that every later reply of
- * the same bytes and headers queues it as it is instead of building a
- * response, copying the body and adding its headers again (a seat view
- * of a game nobody moved in answers the same bytes many times).
- * libmicrohttpd counts the connections a response is queued on (its
- * examples queue one response for every request), so one may be sending
- * on many connections at once; MHD_destroy_response, called when the
- * bytes go, frees it once the last of them is done.  Its body is its own
- * copy, since a connection may still be sending it after the bytes are
- * gone.
- *
- * Lock order of prepared responses and prepared 304s: the library takes
- * a response's own mutex inside MHD_queue_response (under nm_lock for a
- * 304) and MHD_destroy_response (which the last engine_bytes_release may
- * call under a state cache shard's lock).  These are buffer responses,
- * whose mutex guards nothing but their count: the library calls no code
- * of ours under it, unlike a stream's (hub.c), so no cycle can form. */
-struct prepared {
-	struct engine_attachment base; /* first: the bytes' attachment */
-	struct MHD_Response *r;        /* one reference, ours */
-	const char *cache_control;     /* the headers it was built with */
-	const char *language;
-	char etag[sizeof((struct http_reply *)0)->etag];
-};
-
-static void prepared_free(struct engine_attachment *a)
-{
-	struct prepared *p = (struct prepared *)a;
-	MHD_destroy_response(p->r);
-	free(p);
-}
-
-static int same_text(const char *a, const char *b)
-{
-	return a == b || (a && b && strcmp(a, b) == 0);
-}
-
-/* 1 if rep's headers are add_common_headers' for its cache_control,
- * language and etag alone (no header of a single request: Location,
- * Allow, WWW-Authenticate, a replay's, the rate limits, Retry-After,
- * Connection: close), so that a prepared response can be its answer. */
-static int reply_is_plain(const struct http_reply *rep)
-{
-	return !rep->location[0] && !rep->allow && rep->status != 401 &&
-	       !rep->replayed && !rep->ratelimit_policy[0] &&
-	       !rep->ratelimit[0] && !rep->retry_after && !rep->close;
-}
-
-/* The prepared response of rep's shared JSON bytes when it fits rep (same
- * headers), or NULL.  Borrowed: valid while rep->json is. */
-static struct MHD_Response *prepared_for(const struct http_reply *rep)
-{
-	struct engine_attachment *a = engine_bytes_attachment(rep->json);
-	if (!a || a->free != prepared_free || !reply_is_plain(rep))
-		return NULL;
-	const struct prepared *p = (const struct prepared *)a;
-	if (!same_text(p->cache_control, rep->cache_control) ||
-	    !same_text(p->language, rep->language) ||
-	    strcmp(p->etag, rep->etag) != 0)
-		return NULL;
-	return p->r;
-}
-
-/* Keeps r (built for rep from rep->json) with the bytes if rep is plain
- * and nothing is kept there yet: 1 when kept (the bytes own r now), else
- * 0 (the caller still does). */
-static int prepare(const struct http_reply *rep, struct MHD_Response *r)
-{
-	if (!reply_is_plain(rep) || engine_bytes_attachment(rep->json))
-		return 0;
-	struct prepared *p = malloc(sizeof *p);
-	if (!p)
-		return 0; /* best effort: this reply is sent all the same */
-	p->base.free = prepared_free;
-	p->r = r;
-	p->cache_control = rep->cache_control;
-	p->language = rep->language;
-	snprintf(p->etag, sizeof p->etag, "%s", rep->etag);
-	if (engine_bytes_attach(rep->json, &p->base))
-		return 1;
-	free(p); /* another thread's came first */
-	return 0;
-}
-
 /* A HEAD on an event stream: the stream was opened as for GET (so the
  * same checks answered), and is closed now; the answer has its
  * Content-Type and no body (libmicrohttpd 0.9.75 would still send a
@@ -707,8 +613,7 @@ static struct MHD_Response *head_of_stream(struct http_reply *rep)
  * long as the process: it is gzipped once and kept
  * (http_compress_kept), since a client may ask for the 160 KB OpenAPI
  * document again and again (4.4 ms of CPU each when compressed per
- * answer).  Not kept as a prepared response: those are the identity
- * ones. */
+ * answer). */
 static struct MHD_Response *gzipped(struct http_reply *rep, long long *bytes)
 {
 	char *text = NULL;
@@ -766,19 +671,29 @@ out:
 	return r;
 }
 
-/* The response for rep; *bytes its body's size (-1: a stream's); *kept 1
- * when the response is a prepared one (the caller queues it and does not
- * destroy it), else 0 (the caller destroys it once queued).  A body not
- * coded yet is gzipped when `coding` (the request's Accept-Encoding's
- * choice) is gzip and it is large enough. */
+/* The free callback of a response sent from shared JSON bytes: drops
+ * the reference the response held while the library sent them. */
+static void release_bytes(void *bytes)
+{
+	engine_bytes_release(bytes);
+}
+
+/* The response for rep, the caller's to destroy once queued, with the
+ * request's id (X-Request-Id); *bytes its body's size (-1: a stream's).
+ * A body not coded yet is gzipped when `coding` (the request's
+ * Accept-Encoding's choice) is gzip and it is large enough.  Every
+ * response is this request's own: one answer's X-Request-Id is no
+ * other's, so none is kept for later answers of the same bytes (shared
+ * JSON bytes are sent without a copy: the response holds a reference to
+ * them, and rep->json is then NULL). */
 static struct MHD_Response *make_response(struct http_reply *rep, int head,
                                           enum http_coding coding,
-                                          long long *bytes, int *kept)
+                                          const char *request_id,
+                                          long long *bytes)
 {
 	struct MHD_Response *r;
 	const char *type = NULL;
 	*bytes = 0;
-	*kept = 0;
 	if (coding == HTTP_GZIP && !rep->stream && !rep->encoding &&
 	    (rep->raw || rep->json || rep->body) &&
 	    (r = gzipped(rep, bytes)) != NULL) {
@@ -787,12 +702,7 @@ static struct MHD_Response *make_response(struct http_reply *rep, int head,
 		           ? "application/json"
 		           : "application/problem+json";
 		MHD_add_response_header(r, "Content-Type", type);
-		add_common_headers(r, rep);
-		return r;
-	}
-	if (rep->json && (r = prepared_for(rep)) != NULL) {
-		*kept = 1;
-		*bytes = (long long)engine_bytes_len(rep->json);
+		add_common_headers(r, rep, request_id);
 		return r;
 	}
 	if (rep->stream && head) {
@@ -811,12 +721,14 @@ static struct MHD_Response *make_response(struct http_reply *rep, int head,
 		type = rep->raw_type;
 		*bytes = (long long)rep->raw_len;
 	} else if (rep->json) {
-		r = MHD_create_response_from_buffer(
-		    engine_bytes_len(rep->json),
-		    (void *)engine_bytes_data(rep->json),
-		    MHD_RESPMEM_MUST_COPY);
-		type = "application/json";
 		*bytes = (long long)engine_bytes_len(rep->json);
+		r = MHD_create_response_from_buffer_with_free_callback_cls(
+		    engine_bytes_len(rep->json),
+		    (void *)engine_bytes_data(rep->json), release_bytes,
+		    rep->json);
+		if (r)
+			rep->json = NULL; /* the response's reference now */
+		type = "application/json";
 	} else if (rep->body) {
 		char *text = json_dumps(rep->body, JSON_COMPACT);
 		if (!text)
@@ -837,80 +749,32 @@ static struct MHD_Response *make_response(struct http_reply *rep, int head,
 	if (r && type)
 		MHD_add_response_header(r, "Content-Type", type);
 	if (r)
-		add_common_headers(r, rep);
-	if (r && rep->json)
-		*kept = prepare(rep, r);
+		add_common_headers(r, rep, request_id);
 	return r;
 }
 
-/* The prepared-304 slot for rep, or NULL when rep is no plain 304
- * without a body. */
-static struct not_modified *not_modified_slot(struct http_server *s,
-                                              const struct http_reply *rep)
+/* A problem's body gets the request's id as the extension member
+ * `request_id` (RFC 9457 §3.2), so that a client's report of an error
+ * names the access log's line. */
+static void problem_request_id(struct http_reply *rep, const char *request_id)
 {
-	if (rep->status != 304 || !reply_is_plain(rep) || rep->json ||
-	    rep->body || rep->raw || rep->stream ||
-	    strlen(rep->etag) >= sizeof s->not_modified[0].etag)
-		return NULL;
-	uint32_t h = 2166136261u; /* FNV-1a */
-	for (const char *e = rep->etag; *e; e++)
-		h = (h ^ (unsigned char)*e) * 16777619u;
-	return &s->not_modified[h % NOT_MODIFIED_SLOTS];
-}
-
-/* Queues slot nm's response on c when it was made for rep's headers:
- * MHD_YES or MHD_NO as the library answered, -1 when it was not. */
-static int queue_not_modified(struct http_server *s, struct not_modified *nm,
-                              struct MHD_Connection *c,
-                              const struct http_reply *rep)
-{
-	int ok = -1;
-	pthread_mutex_lock(&s->nm_lock);
-	if (nm->r && strcmp(nm->etag, rep->etag) == 0 &&
-	    same_text(nm->cache_control, rep->cache_control) &&
-	    same_text(nm->language, rep->language))
-		ok = MHD_queue_response(c, 304, nm->r) == MHD_YES ? MHD_YES
-		                                                  : MHD_NO;
-	pthread_mutex_unlock(&s->nm_lock);
-	return ok;
-}
-
-/* Keeps r (made for rep) in slot nm, in place of what it held. */
-static void keep_not_modified(struct http_server *s, struct not_modified *nm,
-                              const struct http_reply *rep,
-                              struct MHD_Response *r)
-{
-	pthread_mutex_lock(&s->nm_lock);
-	struct MHD_Response *old = nm->r;
-	snprintf(nm->etag, sizeof nm->etag, "%s", rep->etag);
-	nm->cache_control = rep->cache_control;
-	nm->language = rep->language;
-	nm->r = r;
-	pthread_mutex_unlock(&s->nm_lock);
-	if (old) /* still sent by the connections it is queued on */
-		MHD_destroy_response(old);
+	if (rep->problem && json_is_object(rep->body))
+		json_object_set_new(rep->body, "request_id",
+		                    json_string(request_id));
 }
 
 static enum MHD_Result send_reply(struct MHD_Connection *c, struct req_ctx *ctx,
                                   struct http_reply *rep)
 {
 	int head = strcmp(ctx->method, "HEAD") == 0;
-	int kept;
-	struct not_modified *nm = not_modified_slot(ctx->server, rep);
-	if (nm) {
-		int ok = queue_not_modified(ctx->server, nm, c, rep);
-		if (ok >= 0) {
-			ctx->bytes = 0;
-			ctx->status = 304;
-			ctx->route = rep->route;
-			return (enum MHD_Result)ok;
-		}
-	}
+	if (!rep->stream && atomic_load(&ctx->server->draining))
+		rep->close = 1; /* reconnect elsewhere (http_server_drain) */
+	problem_request_id(rep, ctx->request_id);
 	enum http_coding coding = http_coding_choose(
 	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept-Encoding"),
 	    1u << HTTP_GZIP);
 	struct MHD_Response *r =
-	    make_response(rep, head, coding, &ctx->bytes, &kept);
+	    make_response(rep, head, coding, ctx->request_id, &ctx->bytes);
 	json_decref(rep->body);
 	rep->body = NULL;
 	if (rep->raw_owned)
@@ -924,14 +788,9 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, struct req_ctx *ctx,
 		ctx->route =
 		    rep->route; /* for the metrics and the access log */
 		ok = MHD_queue_response(c, rep->status, r);
-		if (nm && !kept && ok == MHD_YES) {
-			keep_not_modified(ctx->server, nm, rep, r);
-			kept = 1;
-		}
-		if (!kept)
-			MHD_destroy_response(r);
+		MHD_destroy_response(r);
 	}
-	engine_bytes_release(rep->json); /* after: a kept r is its */
+	engine_bytes_release(rep->json); /* a response not made */
 	rep->json = NULL;
 	return ok;
 }
@@ -939,9 +798,8 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, struct req_ctx *ctx,
 static enum MHD_Result preflight(struct MHD_Connection *c, struct req_ctx *ctx)
 {
 	struct http_reply rep = {.status = 204};
-	int kept; /* never: rep has no shared bytes */
-	struct MHD_Response *r =
-	    make_response(&rep, 0, HTTP_IDENTITY, &ctx->bytes, &kept);
+	struct MHD_Response *r = make_response(&rep, 0, HTTP_IDENTITY,
+	                                       ctx->request_id, &ctx->bytes);
 	if (!r)
 		return MHD_NO;
 	MHD_add_response_header(r, "Access-Control-Allow-Methods",
@@ -1009,6 +867,7 @@ static void request_init(struct http_server *s, struct req_ctx *ctx,
 	    .limits = s->limits,
 	    .client = &ctx->client,
 	    .slot = &ctx->slot,
+	    .draining = atomic_load(&s->draining),
 	};
 }
 
@@ -1076,15 +935,6 @@ static enum MHD_Result handle(struct http_server *s, struct MHD_Connection *c,
 	 * answer to be sent, not only made. */
 	ctx->waiting = 0;
 	req.token = bearer_token(&req, &req.bad_auth);
-	if (!req.resumed) {
-		const union MHD_ConnectionInfo *ci = MHD_get_connection_info(
-		    c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-		limits_client(s->limits, ci ? ci->client_addr : NULL,
-		              http_header(&req, "X-Forwarded-For"),
-		              http_header(&req, "X-Real-IP"), &ctx->client);
-		log_request_id(http_header(&req, "X-Request-Id"),
-		               ctx->request_id, sizeof ctx->request_id);
-	}
 	if (writes_store(method) && write_hand_off(s, c, ctx))
 		return MHD_YES; /* suspended; this handler runs again */
 	json_t *body = NULL;
@@ -1121,6 +971,7 @@ static enum MHD_Result begin(struct http_server *s, struct MHD_Connection *c,
 	if (!ctx && !(ctx = calloc(1, sizeof *ctx)))
 		return MHD_NO;
 	ctx->began = 1;
+	atomic_fetch_add(&s->in_flight, 1); /* until on_completed */
 	ctx->server = s;
 	ctx->url = url;
 	ctx->method = method;
@@ -1128,6 +979,20 @@ static enum MHD_Result begin(struct http_server *s, struct MHD_Connection *c,
 	ctx->entry = entry_of(c);
 	clock_gettime(CLOCK_MONOTONIC, &ctx->t0);
 	*con_cls = ctx;
+	/* Who asks, and the request's id: before any answer, a refusal of
+	 * its framing included, so that every answer carries the id. */
+	const union MHD_ConnectionInfo *ci =
+	    MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	limits_client(
+	    s->limits, ci ? ci->client_addr : NULL,
+	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Forwarded-For"),
+	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Real-IP"),
+	    &ctx->client);
+	log_request_id(ctx->client.via_proxy
+	                   ? MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+	                                                 "X-Request-Id")
+	                   : NULL,
+	               ctx->request_id);
 	struct svc_err err = {0};
 	int bad = check_framing(c, method, version, url, ctx, err.detail,
 	                        sizeof err.detail);
@@ -1189,6 +1054,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	}
 	if (!ctx)
 		return;
+	atomic_fetch_sub(&s->in_flight, 1); /* began */
 	struct timespec t1;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	double ms = (t1.tv_sec - ctx->t0.tv_sec) * 1e3 +
@@ -1205,7 +1071,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 		    .status = ctx->status,
 		    .duration_ms = ms,
 		    .bytes = ctx->bytes,
-		    .request_id = ctx->request_id[0] ? ctx->request_id : NULL,
+		    .request_id = ctx->request_id,
 		    .client = limits_addr_text(&ctx->client)};
 		log_access(&a);
 	}
@@ -1281,7 +1147,6 @@ struct http_server *http_server_start(const struct http_config *cfg,
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	pthread_mutex_init(&s->nm_lock, NULL);
 	s->svc = svc;
 	s->hub = cfg->hub;
 	s->keepalive_ms = (cfg->keepalive_s ? cfg->keepalive_s : 15) * 1000u;
@@ -1304,7 +1169,6 @@ struct http_server *http_server_start(const struct http_config *cfg,
 	s->limits = limits_new(&lc);
 	if (!s->limits) {
 		snprintf(err, errlen, "out of memory");
-		pthread_mutex_destroy(&s->nm_lock);
 		free(s);
 		return NULL;
 	}
@@ -1315,7 +1179,6 @@ struct http_server *http_server_start(const struct http_config *cfg,
 	if (!s->conns) {
 		snprintf(err, errlen, "out of memory");
 		limits_free(s->limits);
-		pthread_mutex_destroy(&s->nm_lock);
 		free(s);
 		return NULL;
 	}
@@ -1326,7 +1189,6 @@ struct http_server *http_server_start(const struct http_config *cfg,
 		         cfg->write_workers);
 		conns_free(s->conns);
 		limits_free(s->limits);
-		pthread_mutex_destroy(&s->nm_lock);
 		free(s);
 		return NULL;
 	}
@@ -1364,7 +1226,6 @@ struct http_server *http_server_start(const struct http_config *cfg,
 		writes_free(s->writes);
 		conns_free(s->conns);
 		limits_free(s->limits);
-		pthread_mutex_destroy(&s->nm_lock);
 		free(s);
 		return NULL;
 	}
@@ -1396,6 +1257,11 @@ int http_server_add_connection(struct http_server *s, int fd)
 	           : -1;
 }
 
+void http_server_drain(struct http_server *s)
+{
+	atomic_store(&s->draining, 1);
+}
+
 void http_server_stop(struct http_server *s)
 {
 	if (!s)
@@ -1412,9 +1278,16 @@ void http_server_stop(struct http_server *s)
 	 * hub refuses it as a waiter; a write runs on the library's thread
 	 * once writes_close began). */
 	hub_shutdown(s->hub);
+	int64_t until = mono_now_ms() + HTTP_DRAIN_MS;
 	size_t left = hub_drain(s->hub, HTTP_DRAIN_MS);
 	if (left)
 		log_error("boardd", "%zu live connections still open", left);
+	/* Requests begun meanwhile (a long-poll read just before the
+	 * shutdown answers at once, without waiting) are answered before
+	 * the daemon closes their connections, within the same bound. */
+	while (atomic_load(&s->in_flight) > (long)left &&
+	       mono_now_ms() < until)
+		nanosleep(&(struct timespec){0, 5 * 1000 * 1000}, NULL);
 	/* Every write handed to a worker is made durable (or refused) and
 	 * its connection resumed before the daemon stops; a write that
 	 * arrives from now on runs on the library's thread. */
@@ -1423,9 +1296,5 @@ void http_server_stop(struct http_server *s)
 	writes_free(s->writes);     /* no library thread can reach it now */
 	conns_free(s->conns);
 	limits_free(s->limits);
-	for (int i = 0; i < NOT_MODIFIED_SLOTS; i++)
-		if (s->not_modified[i].r)
-			MHD_destroy_response(s->not_modified[i].r);
-	pthread_mutex_destroy(&s->nm_lock);
 	free(s);
 }

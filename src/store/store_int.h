@@ -421,6 +421,18 @@ int store__lookup_i64(struct conn *c, enum stmt id, const struct arg *a, int n,
 /* Unix time in milliseconds. */
 int64_t store__now_ms(void);
 
+/* CLOCK_MONOTONIC now, in milliseconds (an arbitrary origin): for
+ * durations only. */
+double store__mono_ms(void);
+
+struct store_migration; /* migrations.h */
+
+/* Logs that migration m (borrowed) was applied, begun at t0_ms
+ * (store__mono_ms): one line "migration N (NNNN_name.sql) applied in
+ * 1.2 ms" of source "store", inside the migration's transaction (a
+ * failed commit is logged after it, and the schema stays as it was). */
+void store__migration_logged(const struct store_migration *m, double t0_ms);
+
 /* A waiting game last touched before this unix time (ms) is expired:
  * no longer read, listed, joined or counted.  INT64_MIN when waiting
  * games never expire. */

@@ -638,6 +638,7 @@ static int pg_apply(struct conn *c, char *err, size_t errlen)
 			         m->name, i + 1);
 			return BD_EINTERNAL;
 		}
+		double t0 = store__mono_ms();
 		if (pg_exec(c, m->sql) < 0)
 			return pg_open_fail(err, errlen, BD_EINTERNAL, m->name,
 			                    PQerrorMessage(c->pg));
@@ -649,6 +650,7 @@ static int pg_apply(struct conn *c, char *err, size_t errlen)
 		if (pg_exec(c, sql) < 0)
 			return pg_open_fail(err, errlen, BD_EINTERNAL, m->name,
 			                    PQerrorMessage(c->pg));
+		store__migration_logged(m, t0);
 	}
 	return 0;
 }

@@ -714,6 +714,19 @@ int64_t store__now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+double store__mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+void store__migration_logged(const struct store_migration *m, double t0_ms)
+{
+	log_info("store", "migration %d (%s) applied in %.1f ms", m->version,
+	         m->name, store__mono_ms() - t0_ms);
+}
+
 /* The int64 with the bit pattern of u: how SQLite stores a uint64. */
 int64_t store__u64_bits(uint64_t u)
 {
@@ -1351,8 +1364,10 @@ static int apply_migrations(sqlite3 *db, int ours, char *err, size_t errlen)
 			return open_fail(err, errlen, BD_EINTERNAL,
 			                 "migration %s is not version %zu",
 			                 m->name, i + 1);
+		double t0 = store__mono_ms();
 		if ((rc = exec_sql(db, m->name, m->sql, err, errlen)))
 			return rc;
+		store__migration_logged(m, t0);
 	}
 	snprintf(sql, sizeof sql, "PRAGMA user_version=%lld", (long long)known);
 	return exec_sql(db, "user_version", sql, err, errlen);

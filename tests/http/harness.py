@@ -45,6 +45,11 @@ SPEC = yaml.safe_load(open(os.path.join(ROOT, "openapi", "openapi.yaml")))
 WRAP = shlex.split(os.environ.get("BOARDD_WRAP", ""))
 SLOW = 20 if WRAP else 1
 START_SECONDS = 60  # longest a server may take to answer /healthz at start
+# A server's drain after SIGTERM (--drain-seconds, default 10 s) would
+# make every stop of every suite 10 s longer: off for every server these
+# suites start (the environment is inherited), unless the caller set it;
+# the tests of the drain pass --drain-seconds themselves (a flag wins).
+os.environ.setdefault("BOARDD_DRAIN_SECONDS", "0")
 
 # The store backend the suites run on: "sqlite" (a file per Server) or
 # "postgres" (a database per Server on the cluster BOARDD_TEST_PG names).
@@ -464,14 +469,25 @@ def _resolve(obj):
     return obj
 
 
+# A request id as boardd sends it: 1-64 visible ASCII characters.
+REQUEST_ID = re.compile(r"[\x21-\x7e]{1,64}$")
+
+
 def validate_response(method, path, resp):
     """Checks resp against the spec: documented status, content type and
     body schema.  Problems must match the Problem schema whatever the
     route (404/405 are answered for paths the spec does not list)."""
+    # Every answer boardd makes carries its request's id (openapi.yaml,
+    # RequestId), which a problem repeats as `request_id`.
+    if not is_library_refusal(resp):
+        rid = resp.headers.get("x-request-id", "")
+        check(REQUEST_ID.match(rid), "%s %s %d: X-Request-Id %r" % (method, path, resp.status, rid))
     if resp.headers.get("content-type") == "application/problem+json":
         schema = dict(SPEC["components"]["schemas"]["Problem"])
         _validate(resp.json, schema)
         check(resp.json["status"] == resp.status, "problem status mismatch")
+        check(resp.json["request_id"] == resp.headers.get("x-request-id"),
+              "the problem's request_id is the header's: %r" % resp.json)
     op, _ = _operation(method, path)
     if op is None or resp.status in (405,) or method == "HEAD":
         return

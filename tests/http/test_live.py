@@ -460,7 +460,7 @@ def long_poll_wakes_on_the_move(binary):
             reader = threading.Thread(target=c.read_blocking, args=(10,))
             reader.start()
             time.sleep(0.25)
-            check(c.status is None, "still waiting")
+            check(c.status is None, "still waiting: answered %r %r" % (c.status, c.body[:300]))
             t0 = time.monotonic()
             move(s, gid, tok[seat], act)
             t1 = time.monotonic()

@@ -23,11 +23,13 @@ import re
 import shutil
 import socket
 import subprocess
+import signal
 import tempfile
+import threading
 import time
 
-from gamehelp import AA, actions, create, game, move, server
-from harness import POSTGRES, SPEC, check, note, run_all, test
+from gamehelp import AA, actions, create, game, move, read_stream, server
+from harness import POSTGRES, SLOW, SPEC, check, note, raw_exchange, run_all, test
 
 NAME = re.compile(r"[a-zA-Z_:][a-zA-Z0-9_:]*$")
 LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\[\\"n])*)"(,|$)')
@@ -406,13 +408,69 @@ def metrics_refused_to_clients_not_on_loopback(binary):
 
 @test
 def bad_flag_values_are_refused(binary):
-    for flag in (["--metrics", "public"], ["--log-format", "xml"]):
+    for flag in (["--metrics", "public"], ["--log-format", "xml"], ["--drain-seconds", "-1"],
+                 ["--drain-seconds", "3601"], ["--drain-seconds", "x"]):
         try:
             with server(binary, extra=flag):
                 pass
         except RuntimeError:
             continue
         raise AssertionError("%r was accepted" % flag)
+
+
+# ---- version and migrations ----
+
+VERSION_LINE = re.compile(r"boardd (\d+\.\d+\.\d+\S*) \(commit ([0-9a-f]{12}(-dirty)?|unknown)\)$")
+
+
+@test
+def version_is_printed_and_scraped(binary):
+    """--version prints the release and the commit built, and exits 0
+    without opening a database; /metrics has boardd_build_info with the
+    same two, always 1."""
+    d = tempfile.mkdtemp(prefix="boardd-ops-")
+    try:
+        p = subprocess.run([binary, "--version", "--db", os.path.join(d, "t.db")],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+        check(not os.listdir(d), "no database made: %r" % os.listdir(d))
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    out = p.stdout.decode().strip()
+    m = VERSION_LINE.match(out)
+    check(p.returncode == 0 and m, "--version: %d %r %r" % (p.returncode, out, p.stderr))
+    with server(binary) as s:
+        types, samples = scrape(s)
+        check(types.get("boardd_build_info") == "gauge", "type: %r" % types.get("boardd_build_info"))
+        info = [(l, v) for n, l, v in samples if n == "boardd_build_info"]
+        check(info == [({"version": m.group(1), "commit": m.group(2)}, 1.0)],
+              "build info %r, --version %r" % (info, out))
+
+
+def migration_files():
+    d = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "sql")
+    if POSTGRES:
+        d = os.path.join(d, "postgres")
+    return sorted(f for f in os.listdir(d) if re.match(r"\d{4}_.*\.sql$", f))
+
+
+@test
+def each_applied_migration_is_logged_with_its_time(binary):
+    """A new database: one line per migration, in order, with its number,
+    its file and the time it took; a restart on it applies none."""
+    files = migration_files()
+    line = re.compile(r"store: migration (\d+) \((\S+)\) applied in (\d+\.\d) ms$")
+    with server(binary) as s:
+        s.stop()
+        got = [line.match(l) for l in log_lines(s)]
+        got = [(int(m.group(1)), m.group(2), float(m.group(3))) for m in got if m]
+        check([(n, f) for n, f, _ in got] == [(i + 1, f) for i, f in enumerate(files)],
+              "migrations logged %r, files %r" % ([(n, f) for n, f, _ in got], files))
+        check(all(ms >= 0 for _, _, ms in got), "times: %r" % got)
+        before = len(log_lines(s))
+        s.start()
+        s.stop()
+        again = [l for l in log_lines(s)[before:] if "migration" in l]
+        check(again == [], "a restart applied: %r" % again)
 
 
 # ---- /readyz ----
@@ -431,6 +489,255 @@ def readyz_answers_while_the_store_answers(binary):
         check(s.request("GET", "/v1/catalog").status == 200, "the process still serves")
 
 
+# ---- signals: the drain, SIGHUP ----
+
+def first_move(s, gid, tokens):
+    """Plays the first listed action of a seat that is to act; its 201."""
+    for tok in tokens:
+        a = actions(s, gid, tok)
+        if a:
+            r = move(s, gid, tok, a[0])
+            check(r.status == 201, "move: %r" % r)
+            return r
+    raise AssertionError("no seat is to act")
+
+
+def wait_until(what, cond, seconds=20):
+    """Polls cond() (a bound for something that must happen, not a
+    latency) and returns its first true value."""
+    end = time.monotonic() + seconds * SLOW
+    while True:
+        v = cond()
+        if v:
+            return v
+        check(time.monotonic() < end, "%s: not within %d s" % (what, seconds * SLOW))
+        time.sleep(0.05)
+
+
+@test
+def sigterm_drains_then_exits_zero(binary):
+    """SIGTERM with --drain-seconds 3: /readyz answers 503 at once (with
+    Connection: close), while requests are served, a move is made and an
+    open event stream receives it; the stream ends only after the drain,
+    with an SSE retry: hint as its last block; the process exits 0 and
+    says it drains, shuts down and stopped, in that order."""
+    drain = 3
+    with server(binary, quiet=False, extra=["--drain-seconds", str(drain)]) as s:
+        gid, tokens = create(s)
+        got = {}
+
+        def stream():
+            got["stream"] = read_stream(s.port, "/v1/games/%s/events" % gid, tokens[0], {},
+                                        want=1000, timeout=60 * SLOW)
+            got["ended"] = time.monotonic()
+
+        t = threading.Thread(target=stream)
+        t.start()
+        wait_until("the stream is open", lambda: value(scrape(s)[1], "boardd_open_streams") == 1)
+        check(s.request("GET", "/readyz").status == 200, "ready before")
+        t0 = time.monotonic()
+        s.proc.send_signal(signal.SIGTERM)
+
+        def not_ready():
+            r = s.request("GET", "/readyz")
+            return r if r.status == 503 else None
+
+        r = wait_until("/readyz 503 after SIGTERM", not_ready)
+        check(r.json["type"] == "urn:boardd:problem:unavailable" and
+              "shutting down" in r.json["detail"], "the 503: %r" % r.json)
+        check(r.headers.get("retry-after", "").isdigit(), "Retry-After: %r" % r.headers)
+        check(r.headers.get("connection", "").lower() == "close", "close: %r" % r.headers)
+        moved = first_move(s, gid, tokens)  # served while draining
+        seq = moved.json["seq"]
+        check(s.request("GET", "/healthz").status == 200, "alive while draining")
+        check(s.request("GET", "/v1/games/%s" % gid, token=tokens[0]).status == 200,
+              "reads served while draining")
+        t.join(90 * SLOW)
+        check("stream" in got, "the stream ended")
+        status, ctype, body = got["stream"]
+        check(status == 200, "stream: %r" % status)
+        text = body.decode()
+        check(("id: %d\n" % seq) in text, "the move made while draining reached the stream: %r"
+              % text[-400:])
+        blocks = [b for b in text.split("\n\n") if b.strip()]
+        m = re.match(r"retry: (\d+)$", blocks[-1])
+        check(m and 1000 <= int(m.group(1)) <= 2000, "ends with a retry: hint: %r" % blocks[-3:])
+        check(got["ended"] - t0 >= drain - 0.5, "the stream lasted the drain: %.2f s"
+              % (got["ended"] - t0))
+        rc = s.proc.wait(timeout=60 * SLOW)
+        check(rc == 0, "exit %r" % rc)
+        lines = log_lines(s)
+        said = [next((i for i, l in enumerate(lines) if w in l), None) for w in
+                ("boardd: SIGTERM: draining for 3 s", "boardd: SIGTERM, shutting down",
+                 "boardd: stopped cleanly, exit 0")]
+        check(None not in said and said == sorted(said), "the lines, in order: %r" % lines[-8:])
+        check(lines[-1] == "boardd: stopped cleanly, exit 0", "the last line: %r" % lines[-1])
+
+
+@test
+def a_second_sigterm_ends_the_drain(binary):
+    """The drain is a bound, not a wait the operator must sit out: a
+    second SIGTERM during a 600 s drain stops the server, exit 0."""
+    with server(binary, quiet=False, extra=["--drain-seconds", "600"]) as s:
+        s.proc.send_signal(signal.SIGTERM)
+        wait_until("/readyz 503", lambda: s.request("GET", "/readyz").status == 503)
+        s.proc.send_signal(signal.SIGTERM)
+        rc = s.proc.wait(timeout=60 * SLOW)
+        check(rc == 0, "exit %r" % rc)
+        check(any("the drain ends early" in l for l in log_lines(s)), "said: %r" % log_lines(s)[-5:])
+
+
+@test
+def sighup_reopens_the_log_file(binary):
+    """SIGHUP no longer ends the server: with --log-file it reopens the
+    file (as after logrotate's rename) and says so in the new one, and
+    later lines go there; without one it says there is nothing to reopen.
+    Other settings need a restart, which the line says."""
+    with server(binary, quiet=False) as s:
+        s.proc.send_signal(signal.SIGHUP)
+        wait_until("the SIGHUP line", lambda: any("SIGHUP: no --log-file" in l for l in log_lines(s)))
+        check(s.proc.poll() is None and s.request("GET", "/healthz").status == 200, "still serving")
+        s.stop()
+        logf = os.path.join(s.dir, "boardd.log")
+        p = subprocess.Popen([binary, "--addr", "127.0.0.1", "--port", "0", "--log-file", logf]
+                             + s.store_args() + s.extra,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            def port():
+                if not os.path.exists(logf):
+                    return None
+                m = re.search(r"listening on http://127\.0\.0\.1:(\d+)", open(logf).read())
+                return int(m.group(1)) if m else None
+            s.port = wait_until("the start line in the log file", port)
+            wait_until("/healthz", lambda: s.request("GET", "/healthz").status == 200)
+            os.rename(logf, logf + ".1")  # logrotate
+            s.request("GET", "/v1/catalog", headers={"X-Request-Id": "before-hup"})
+            p.send_signal(signal.SIGHUP)
+            wait_until("the new file", lambda: os.path.exists(logf) and
+                       "SIGHUP: reopened the log file" in open(logf).read())
+            s.request("GET", "/v1/catalog")
+            check(p.poll() is None, "still running")
+            p.send_signal(signal.SIGTERM)
+            check(p.wait(timeout=60 * SLOW) == 0, "exit 0")
+            old, new = open(logf + ".1").read(), open(logf).read()
+            check("listening on" in old and "GET /v1/catalog 200" in old and
+                  "SIGHUP" not in old, "the rotated file: %r" % old[-500:])
+            check("restart" in new and "GET /v1/catalog 200" in new and
+                  "stopped cleanly, exit 0" in new and "listening on" not in new,
+                  "the new file: %r" % new)
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+
+
+@test
+def drain_seconds_takes_0_to_3600(binary):
+    for ok in ("0", "3600"):
+        with server(binary, extra=["--drain-seconds", ok]) as s:
+            check(s.request("GET", "/readyz").status == 200, "served")
+            s.proc.send_signal(signal.SIGTERM)
+            if ok != "0":  # a second one ends the drain
+                wait_until("/readyz 503", lambda: s.request("GET", "/readyz").status == 503)
+                s.proc.send_signal(signal.SIGTERM)
+            check(s.proc.wait(timeout=60 * SLOW) == 0, "exit 0")
+
+
+# ---- request ids ----
+
+MADE_ID = re.compile(r"[0-9a-f]{32}$")
+
+
+@test
+def request_ids_come_from_a_trusted_proxy_or_are_made(binary):
+    """X-Request-Id: a trusted proxy's, when 1-64 visible ASCII characters,
+    is kept; any other (a direct client's, a malformed one) or none gets a
+    random 32-hex id, a new one per request.  Every answer carries it
+    (a problem as `request_id` too, a framing refusal answered before any
+    routing too), and the access line shows it with the client's
+    address."""
+    with server(binary, quiet=False) as s:  # no trusted proxy
+        r = s.request("GET", "/healthz", headers={"X-Request-Id": "client-chosen"})
+        check(MADE_ID.match(r.headers["x-request-id"]), "a direct client's is not taken: %r"
+              % r.headers)
+    proxy = ["--trusted-proxy", "127.0.0.1"]
+    with server(binary, quiet=False, extra=proxy) as s:
+        long_id = "x" * 64
+        for sent, kept in (("req-42.a", True), ("Root=1-67a/b;c", True), (long_id, True),
+                           ("x" * 65, False), ("two words", False), ("", False), (None, False)):
+            h = {"X-Forwarded-For": "203.0.113.9"}
+            if sent is not None:
+                h["X-Request-Id"] = sent
+            r = s.request("GET", "/v1/games/nosuchgame", headers=h)
+            rid = r.headers.get("x-request-id")
+            check(r.status == 404 and r.json["request_id"] == rid, "the problem: %r" % r)
+            check(rid == sent if kept else MADE_ID.match(rid), "%r gave %r" % (sent, rid))
+        a = s.request("GET", "/v1/catalog").headers["x-request-id"]
+        b = s.request("GET", "/v1/catalog").headers["x-request-id"]
+        check(a != b and MADE_ID.match(a) and MADE_ID.match(b), "one id per request: %r %r" % (a, b))
+        # Refused for its framing (two Content-Lengths), before routing.
+        out, _ = raw_exchange(s.port, b"POST /v1/games HTTP/1.1\r\nHost: x\r\n"
+                              b"X-Request-Id: framing-1\r\nContent-Length: 1\r\n"
+                              b"Content-Length: 1\r\n\r\n{")
+        head, _, body = out.partition(b"\r\n\r\n")
+        check(head.startswith(b"HTTP/1.1 400") and b"\r\nX-Request-Id: framing-1" in head
+              and b'"request_id":"framing-1"' in body, "the framing refusal: %r" % out[:600])
+        s.stop()
+        lines = log_lines(s)
+        check(any(re.match(r"GET /v1/games/nosuchgame 404 \S+ client=203\.0\.113\.9 "
+                           r"request_id=req-42\.a$", l) for l in lines),
+              "the access line: %r" % lines[-12:])
+        check(any(l.endswith("request_id=framing-1") for l in lines), "the refusal's line")
+
+
+def server_blocks(conf):
+    """[(depth, block path, directive)] of an nginx config: each directive
+    (comments dropped) with the names of the blocks around it."""
+    text = "\n".join(l for l in conf.split("\n") if not l.strip().startswith("#"))
+    out, stack, cur, quote = [], [], "", None
+    for ch in text:
+        if quote:  # a quoted string's braces and semicolons are text
+            quote = None if ch == quote else quote
+            cur += ch
+        elif ch in "'\"":
+            quote = ch
+            cur += ch
+        elif ch == "{":
+            stack.append(" ".join(cur.split()[:1]))
+            cur = ""
+        elif ch == "}":
+            stack.pop()
+            cur = ""
+        elif ch == ";":
+            out.append((tuple(stack), " ".join(cur.split())))
+            cur = ""
+        else:
+            cur += ch
+    return out
+
+
+@test
+def nginx_configs_set_the_request_id_at_server_level(binary):
+    """deploy/'s nginx configs send X-Request-Id at server level, beside
+    the other proxy_set_header lines, and no location sets one of its own
+    (which would drop the inherited ones: X-Forwarded-For, X-Real-IP, the
+    keep-alive's Connection); nginx's own 429 problem carries the id."""
+    deploy = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "deploy")
+    for name in ("nginx.conf", "nginx-two-nodes.conf"):
+        ds = server_blocks(open(os.path.join(deploy, name)).read())
+        sets = [(where, d) for where, d in ds if d.startswith("proxy_set_header ")]
+        check(all(where == ("server",) for where, _ in sets),
+              "%s: a proxy_set_header outside the server level: %r" % (name, sets))
+        names = {d.split()[1].lower() for _, d in sets}
+        check({"x-request-id", "x-forwarded-for", "x-real-ip", "connection"} <= names,
+              "%s: %r" % (name, names))
+        check((("server",), "proxy_set_header X-Request-Id $request_id") in ds,
+              "%s: X-Request-Id from $request_id" % name)
+        too_many = [d for where, d in ds if where == ("server", "location")
+                    and d.startswith("return 429")]
+        check(too_many and '"request_id":"$request_id"' in too_many[0], "%s: 429: %r" % (name, too_many))
+
+
 # ---- logs ----
 
 def log_lines(s):
@@ -440,7 +747,9 @@ def log_lines(s):
 
 @test
 def json_log_lines_parse_and_carry_the_fields(binary):
-    with server(binary, quiet=False, extra=["--log-format", "json"]) as s:
+    # 127.0.0.1 a trusted proxy: the test's X-Request-Id is taken
+    with server(binary, quiet=False,
+                extra=["--log-format", "json", "--trusted-proxy", "127.0.0.1"]) as s:
         gid, tokens = create(s)
         r = s.request("GET", "/v1/games/%s" % gid, token=tokens[0],
                       headers={"X-Request-Id": "req-42.a"})
@@ -470,6 +779,8 @@ def json_log_lines_parse_and_carry_the_fields(binary):
             check(fields <= set(o), "access fields: %r" % o)
             check(isinstance(o["status"], int) and isinstance(o["duration_ms"], (int, float))
                   and o["duration_ms"] >= 0, "types: %r" % o)
+            check(isinstance(o["request_id"], str) and o["client"] == "127.0.0.1",
+                  "every access line has a request id and the client: %r" % o)
         mine = [o for o in access if o["request_id"] == "req-42.a"]
         check(len(mine) == 1, "one line with the request id: %r" % mine)
         o = mine[0]
@@ -477,7 +788,8 @@ def json_log_lines_parse_and_carry_the_fields(binary):
               o["path"] == "/v1/games/" + gid and o["status"] == 200 and
               o["bytes"] == len(r.raw) and o["client"] == "127.0.0.1", "the read: %r" % o)
         moves = [o for o in access if o["route"] == "/v1/games/{id}/moves"]
-        check(len(moves) == 1 and moves[0]["request_id"] is None, "an odd id is not logged: %r" % moves)
+        check(len(moves) == 1 and re.match(r"[0-9a-f]{32}$", moves[0]["request_id"]),
+              "an odd id is replaced by a made one: %r" % moves)
         check(any(o["route"] is None and o["status"] == 404 for o in access), "unmatched route: null")
         # The store's error after break_store(): SQLite names the file it
         # lost; PostgreSQL's words are libpq's (any error line of the store).
@@ -521,11 +833,13 @@ def text_log_keeps_its_shape(binary):
         game(s, gid)
         s.stop()
         lines = log_lines(s)
-        check(any(re.match(r"GET /v1/games/%s 200 \d+\.\d\dms$" % gid, l) for l in lines),
+        check(any(re.match(r"GET /v1/games/%s 200 \d+\.\d\dms client=127\.0\.0\.1 "
+                           r"request_id=[0-9a-f]{32}$" % gid, l) for l in lines),
               "the access line: %r" % lines)
         check(any(l.startswith("boardd: listening on http://") for l in lines), "start line")
         for l in lines:
-            check(re.match(r"[A-Z]+ \S+ \d{3} \d+\.\d\dms$", l) or re.match(r"[a-z]+: ", l),
+            check(re.match(r"[A-Z]+ \S+ \d{3} \d+\.\d\dms client=\S+ request_id=\S+$", l)
+                  or re.match(r"[a-z]+: ", l),
                   "a text line: %r" % l)
 
 
