@@ -165,9 +165,14 @@ int load_state(struct store *st, struct engine_cache *cache, struct loaded *l,
 		l->g = NULL;
 	}
 	/* A hot row is the game's newest as this process knows it (every
-	 * write of the game drops it, src/service/hot.c): a cached state
-	 * at its seq is that game, with no store call. */
-	if (l->hot && l->g && l->g->seq == l->row.seq)
+	 * write of the game drops it, src/service/hot.c): on a store this
+	 * process owns (SQLite), a cached state at its seq is that game,
+	 * with no store call.  On a shared store (PostgreSQL) another
+	 * node's move is told only after its COMMIT, so the log tail is
+	 * still read: a read that follows a move made on another node
+	 * shows it as soon as it committed, as before the hot table
+	 * (docs/read-path.md, "Several processes on one database"). */
+	if (l->hot && l->g && l->g->seq == l->row.seq && !store_shared(st))
 		return 0;
 	int rebuilt = !l->g; /* the cache had no state of this game */
 	if (rebuilt &&
