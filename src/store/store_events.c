@@ -103,24 +103,6 @@ int store__events_after(struct conn *c, int64_t key, const struct ev_before *b)
 	return rc;
 }
 
-void store__changes_tell(struct store *s, const int64_t *keys, int n)
-{
-	pthread_mutex_lock(&s->mu);
-	store_change_fn fn = s->on_change;
-	void *ctx = s->on_change_ctx;
-	pthread_mutex_unlock(&s->mu);
-	for (int i = 0; fn && i < n; i++)
-		fn(ctx, keys[i]);
-}
-
-void store_on_change(struct store *s, store_change_fn fn, void *ctx)
-{
-	pthread_mutex_lock(&s->mu);
-	s->on_change = fn;
-	s->on_change_ctx = ctx;
-	pthread_mutex_unlock(&s->mu);
-}
-
 /* The transaction of store_event_deadline_soon. */
 struct deadline_ctx {
 	int64_t key, seq, deadline_ms;

@@ -409,6 +409,16 @@ const char *store__stmt_sql(enum stmt id);
 /* row_fn reading column 0 into a struct one_i64. */
 int store__read_i64(const struct row *st, void *ctx);
 
+/* A per-key callback (store.h's store_key_fn) and its context. */
+struct store_keys {
+	store_key_fn fn; /* called per key, in row order */
+	void *ctx;       /* its context */
+};
+
+/* row_fn calling x->fn on column 0 (a key) of each row, x a struct
+ * store_keys; a negative answer stops the statement with that code. */
+int store__read_key(const struct row *st, void *ctx);
+
 /* Runs the SQL text sql (one integer column, one row) on c, a statement
  * outside the table (store_ops.c's probes), into *v.  0, or a bd_err. */
 int store__query_i64(struct conn *c, const char *sql, int64_t *v);
@@ -445,6 +455,12 @@ int store__game_read(const struct row *st, struct store_game *g);
 struct conn *store__checkout(struct store *s);
 void store__checkin(struct store *s, struct conn *c);
 
+/* After a batch's COMMIT, on the leader: tells the change listener
+ * about the n players keys[0..n) a committed unit noted, in order.  The
+ * listener runs with no store lock held (the leader role only; store_pool.c).
+ * Also the PostgreSQL listener's, for other nodes' changes. */
+void store__changes_tell(struct store *s, const int64_t *keys, int n);
+
 /* Runs fn as one unit (a SAVEPOINT) of a batch: one BEGIN IMMEDIATE
  * transaction on the write connection holding the units of the writes
  * that were queued together (store.h, "Group commit").  fn's writes are
@@ -457,6 +473,11 @@ void store__checkin(struct store *s, struct conn *c);
  * fn runs on the leader's thread (maybe not the caller's), with no
  * store lock held; it must use only c and ctx. */
 int store__write_tx(struct store *s, tx_fn fn, void *ctx);
+
+/* store_seat_for_token on connection c (a read's, or the write
+ * connection inside a transaction; store_players.c). */
+int store__seat_for_token(struct conn *c, int64_t key,
+                          const uint8_t hash[STORE_TOKEN_HASH_LEN], int *seat);
 
 /* At store_open, after the migrations (store_events.c): seals the webhook
  * secrets stored clear, and checks that s->secret_key opens the sealed
@@ -530,9 +551,5 @@ int store__events_after(struct conn *c, int64_t key, const struct ev_before *b);
  * listener (as store__events_after notes a game's players). */
 void store__note_player(struct conn *c, int64_t player_key);
 
-/* After a batch's COMMIT, on the leader: tells the change listener
- * about the n players keys[0..n) a committed unit noted, in order.  The
- * listener runs with no store lock held (the leader role only). */
-void store__changes_tell(struct store *s, const int64_t *keys, int n);
 
 #endif
