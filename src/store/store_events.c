@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "driver.h"
 #include "store_int.h"
 
 #define ALL_SEATS (-1) /* a seat mask with every bit set */
@@ -739,9 +740,9 @@ static int requeue_tx(struct conn *c, void *ctx)
 
 int store_deliveries_requeue(struct store *s)
 {
-	/* On PostgreSQL a delivery in flight may be another live node's:
-	 * its lease (store_delivery_claim) is what hands it over. */
-	if (s->pg)
+	/* On a shared database a delivery in flight may be another live
+	 * node's: its lease (store_delivery_claim) is what hands it over. */
+	if (s->drv->shared)
 		return 0;
 	return store__write_tx(s, requeue_tx, NULL);
 }

@@ -291,8 +291,9 @@ int store_bot_games_each(struct store *s, int64_t after_key, int limit,
 		return BD_EBADREQUEST;
 	struct store_keys x = {.fn = fn, .ctx = ctx};
 	struct conn *c = store__checkout(s);
-	int rc = store__run(c, ST_BOT_GAMES,
-	                    ARGS(A_I64(after_key), A_I64(limit)), store__read_key, &x);
+	int rc =
+	    store__run(c, ST_BOT_GAMES, ARGS(A_I64(after_key), A_I64(limit)),
+	               store__read_key, &x);
 	store__checkin(s, c);
 	return rc;
 }

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "../common/log.h"
+#include "driver.h"
 #include "store_int.h"
 
 /* ---- the pool -------------------------------------------------------- */
@@ -105,9 +106,35 @@ static void pool_give(struct store *s, struct conn *c)
 	pthread_mutex_unlock(&s->mu);
 }
 
+/* ---- statements, through the connection's driver (driver.h) ------- */
+
+int store__run(struct conn *c, enum stmt id, const struct arg *a, int n,
+               row_fn fn, void *ctx)
+{
+	atomic_fetch_add_explicit(&c->runs, 1, memory_order_relaxed);
+	return c->drv->run(c, id, a, n, fn, ctx);
+}
+
+int store__query_i64(struct conn *c, const char *sql, int64_t *v)
+{
+	atomic_fetch_add_explicit(&c->runs, 1, memory_order_relaxed);
+	return c->drv->query_i64(c, sql, v);
+}
+
+int64_t store__changes(const struct conn *c)
+{
+	return c->drv->changes(c);
+}
+
+int store__in_tx(const struct conn *c)
+{
+	return c->drv->in_tx(c);
+}
+
 /* ---- transactions ---------------------------------------------------- */
 
-/* Undoes the open transaction of c, if SQLite has not already done so. */
+/* Undoes the open transaction of c, if the database has not already
+ * done so. */
 static void tx_rollback(struct conn *c)
 {
 	if (store__in_tx(c))
@@ -128,28 +155,6 @@ static struct timespec clock_after_ms(clockid_t clock, int ms)
 		t.tv_nsec -= 1000000000L;
 	}
 	return t;
-}
-
-static int file_check(struct store *s)
-{
-	if (s->pg)
-		return 0; /* a server, not a file: no inode to check */
-	if (atomic_load(&s->file_gone))
-		return BD_EUNAVAILABLE;
-	struct stat st;
-	int gone;
-	if (stat(s->path, &st) < 0)
-		gone = errno == ENOENT || errno == ENOTDIR;
-	else
-		gone = st.st_dev != s->dev || st.st_ino != s->ino;
-	if (!gone)
-		return 0;
-	if (!atomic_exchange(&s->file_gone, 1))
-		log_error("store",
-		          "%s was deleted or replaced while open; "
-		          "writes are refused until the server restarts",
-		          s->path);
-	return BD_EUNAVAILABLE;
 }
 
 /* Notes on stderr when writes start or stop failing for lack of space
@@ -191,7 +196,7 @@ void store_on_change(struct store *s, store_change_fn fn, void *ctx)
  * of it stays.  r->rc gets its outcome (0: kept, for the COMMIT to
  * make durable) and r->touched the players it noted.  Returns 0 while
  * the batch's transaction is still open and usable, else the error
- * that ended it (SQLite rolled it all back, or the undo failed). */
+ * that ended it (the database rolled it all back, or the undo failed). */
 static int unit_run(struct conn *c, struct write_req *r)
 {
 	c->ntouched = 0;
@@ -224,7 +229,7 @@ static void batch_run(struct store *s, struct write_req *batch, int *committed)
 {
 	struct conn *c = &s->writer;
 	*committed = 0;
-	int rc = file_check(s);
+	int rc = s->drv->check(s);
 	if (rc == 0) {
 		s->write_deadline =
 		    clock_after_ms(CLOCK_MONOTONIC, s->write_wait_ms);
@@ -383,5 +388,5 @@ void store_counts(struct store *s, struct store_counts *out)
 
 int store_check(struct store *s)
 {
-	return file_check(s);
+	return s->drv->check(s);
 }

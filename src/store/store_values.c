@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "driver.h"
 #include "store_int.h"
 
 int64_t store__waiting_cutoff(const struct store *s)
@@ -13,7 +14,6 @@ int64_t store__waiting_cutoff(const struct store *s)
 	return s->waiting_expire_ms ? store__now_ms() - s->waiting_expire_ms
 	                            : INT64_MIN;
 }
-
 
 int store__read_i64(const struct row *st, void *ctx)
 {
@@ -23,6 +23,37 @@ int store__read_i64(const struct row *st, void *ctx)
 	return 0;
 }
 
+/* ---- columns, through the row's driver (driver.h) ---- */
+
+int64_t store__col_i64(const struct row *r, int col)
+{
+	return r->drv->col_i64(r, col);
+}
+
+const char *store__col_text(const struct row *r, int col)
+{
+	return r->drv->col_text(r, col);
+}
+
+const void *store__col_blob(const struct row *r, int col)
+{
+	return r->drv->col_blob(r, col);
+}
+
+int store__col_bytes(const struct row *r, int col)
+{
+	return r->drv->col_bytes(r, col);
+}
+
+int store__col_null(const struct row *r, int col)
+{
+	return r->drv->col_null(r, col);
+}
+
+int store__col_count(const struct row *r)
+{
+	return r->drv->col_count(r);
+}
 
 int store__col_int(const struct row *r, int col)
 {

@@ -1,4 +1,6 @@
-/* store_sqlite.c: the SQLite backend of store.h.
+/* driver_sqlite.c: the SQLite driver of the store (driver.h's table,
+ * store_driver_sqlite), and SQLite's statement texts where its dialect
+ * differs from store_sql.c's common ones (lite_sql).
  *
  * Design (engineering.md §3): a pool of connections opened NOMUTEX, each
  * used by one thread at a time between checkout and checkin, each with its
@@ -6,7 +8,8 @@
  * read-then-write transaction starts with BEGIN IMMEDIATE so busy_timeout
  * is honoured instead of failing with SQLITE_BUSY_SNAPSHOT.  The schema is
  * sql/NNNN_*.sql, embedded as store_migrations[] and applied in one
- * transaction that also sets PRAGMA user_version.
+ * transaction that also sets PRAGMA user_version.  One process owns a
+ * file (store_config.exclusive's lock): no leases, no listening.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -25,6 +28,7 @@
 #include <sqlite3.h>
 
 #include "../common/log.h"
+#include "driver.h"
 #include "migrations.h"
 #include "store_int.h"
 
@@ -35,6 +39,22 @@
 /* PRAGMA journal_size_limit: the WAL file is truncated back to this size
  * after a checkpoint, so a burst of writes does not keep disk forever. */
 #define STORE_JOURNAL_LIMIT (8 * 1024 * 1024)
+
+/* The columns of a game row, in the order of enum game_col (store_int.h).
+ * The last two read the game's bot seats (a bit set, and a JSON array of
+ * {"seat":n, "bot":spec}) from the seats table, in seat order (the
+ * seats_by_bot index's).  `key` in them is the game's: no table they name has a
+ * column of that name, so it resolves to the outer query's games row. */
+#define GAME_COLS                                                              \
+	"key, id, rules_id, rules_version, seats, seed, options, setup, "      \
+	"status, seq, to_act, result, created_ms, updated_ms, open_seats, "    \
+	"(SELECT coalesce(sum(1 << b.seat), 0) FROM seats b "                  \
+	"WHERE b.game_key = key AND b.bot IS NOT NULL), "                      \
+	"(SELECT json_group_array(json_object('seat', b.seat, 'bot', "         \
+	"json(b.bot))) FROM seats b WHERE b.game_key = key AND "               \
+	"b.bot IS NOT NULL), clock, clock_state, deadline_ms, seats_version, " \
+	"seed_format, secret, salt, imported, coalesce(creator_player, 0), " \
+	"coalesce(creator_addr, '')"
 
 /* The players of game `gk` (an SQL expression of its key) as a lobby
  * listing shows them: a JSON array of {seat, open, player ({id, name} or
@@ -100,97 +120,19 @@
 	"coalesce(json_extract(g.clock_state, '$.bank[' || s.seat || ']'), "   \
 	"json_extract(g.clock, '$.bank_ms')) END)"
 
-static const char *const stmt_sql[ST_COUNT] = {
+/* The statements SQLite runs in its own text; NULL: store_sql.c's. */
+static const char *const lite_sql[ST_COUNT] = {
     [ST_BEGIN] = "BEGIN IMMEDIATE",
-    [ST_COMMIT] = "COMMIT",
-    [ST_ROLLBACK] = "ROLLBACK",
-    [ST_UNIT] = "SAVEPOINT unit",
-    [ST_UNIT_RELEASE] = "RELEASE unit",
-    [ST_UNIT_UNDO] = "ROLLBACK TO unit",
-    [ST_GAME_INSERT] = "INSERT INTO games (id, rules_id, rules_version, "
-                       "seats, seed, options, setup, status, seq, to_act, "
-                       "result, created_ms, updated_ms, open_seats) VALUES "
-                       "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, ?9, ?10, ?11, "
-                       "?11, ?12) RETURNING key",
-    [ST_SEAT_INSERT] = "INSERT INTO seats (game_key, seat, token_hash, "
-                       "player_key, invited, open, bot) "
-                       "VALUES (?1, ?2, ?3, nullif(?4, 0), nullif(?5, 0), ?6, "
-                       "nullif(?7, ''))",
     [ST_GAME_GET] = "SELECT " GAME_COLS " FROM games WHERE id = ?1 "
                     "AND " VISIBLE("", "?2"),
     [ST_GAME_BY_KEY] = "SELECT " GAME_COLS " FROM games WHERE key = ?1",
-    [ST_SEAT_FIND] = "SELECT seat FROM seats "
-                     "WHERE game_key = ?1 AND token_hash = ?2",
     /* A cancelled game takes no move (store_game_cancel) */
     [ST_GAME_SEQ] = "SELECT seq FROM games WHERE key = ?1 "
                     "AND cancelled_ms IS NULL",
-    [ST_MOVE_INSERT] = "INSERT INTO moves (game_key, seq, seat, action, "
-                       "created_ms, reason, state_hash) "
-                       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-    [ST_GAME_ADVANCE] = "UPDATE games SET seq = ?2, status = ?3, "
-                        "to_act = ?4, result = ?5, updated_ms = ?6, "
-                        "clock_state = ?7, deadline_ms = nullif(?8, 0), "
-                        "soon_ms = nullif(?9, 0) WHERE key = ?1",
-    [ST_MOVES_AFTER] = "SELECT seq, seat, action, reason, created_ms "
-                       "FROM moves "
-                       "WHERE game_key = ?1 AND seq > ?2 AND seq <= ?3 "
-                       "ORDER BY seq",
-    [ST_SNAPSHOT_PUT] = "INSERT INTO snapshots (game_key, seq, "
-                        "rules_version, state) VALUES (?1, ?2, ?3, ?4) "
-                        "ON CONFLICT (game_key, seq) DO UPDATE SET "
-                        "rules_version = excluded.rules_version, "
-                        "state = excluded.state",
-    [ST_SNAPSHOT_GET] = "SELECT seq, state FROM snapshots WHERE game_key = ?1 "
-                        "AND seq <= ?2 AND rules_version = ?3 "
-                        "ORDER BY seq DESC LIMIT 1",
     [ST_LIST_ALL] = LIST_SQL(""),
     [ST_LIST_STATUS] = LIST_SQL(" AND status = ?1"),
     [ST_LIST_RULES] = LIST_SQL(" AND rules_id = ?2"),
     [ST_LIST_BOTH] = LIST_SQL(" AND status = ?1 AND rules_id = ?2"),
-    [ST_SEATS_GET] =
-        "SELECT s.seat, s.open, s.token_hash, coalesce(s.player_key, 0), "
-        "CASE WHEN s.open = 1 THEN coalesce(s.invited, 0) ELSE 0 END, "
-        "coalesce(p.id, ''), coalesce(p.name, ''), "
-        "CASE WHEN s.open = 1 THEN coalesce(i.id, '') ELSE '' END, "
-        "coalesce(s.bot, '') FROM seats s "
-        "LEFT JOIN players p ON p.key = s.player_key "
-        "LEFT JOIN players i ON i.key = s.invited "
-        "WHERE s.game_key = ?1 ORDER BY s.seat",
-    [ST_SEAT_FOR_PLAYER] = "SELECT seat FROM seats "
-                           "WHERE game_key = ?1 AND player_key = ?2",
-    /* An open seat other than ?3 reserved for player ?2: a player who
-     * took another would leave it to nobody (the game could not fill). */
-    [ST_SEAT_RESERVED_ELSEWHERE] = "SELECT seat FROM seats "
-                                   "WHERE game_key = ?1 AND open = 1 AND "
-                                   "invited = ?2 AND seat <> ?3 LIMIT 1",
-    /* The seat reserved for the joiner first: taking an open one
-     * instead would leave theirs for nobody, and the game would never
-     * fill. */
-    [ST_SEAT_FIRST_OPEN] = "SELECT seat FROM seats WHERE game_key = ?1 "
-                           "AND open = 1 AND (invited IS NULL OR "
-                           "invited = ?2) ORDER BY invited IS NULL, seat "
-                           "LIMIT 1",
-    [ST_SEAT_STATE] = "SELECT open, coalesce(invited, 0) FROM seats "
-                      "WHERE game_key = ?1 AND seat = ?2",
-    /* A reserved seat keeps `invited` (only its invitee takes it), so
-     * that leaving it reserves it for them again (ST_SEAT_LEAVE). */
-    [ST_SEAT_TAKE] = "UPDATE seats SET open = 0, "
-                     "token_hash = ?3, player_key = nullif(?4, 0) "
-                     "WHERE game_key = ?1 AND seat = ?2 AND open = 1",
-    [ST_GAME_OPEN_SEATS] = "SELECT open_seats FROM games WHERE key = ?1",
-    [ST_GAME_SEAT_TAKEN] =
-        "UPDATE games SET open_seats = open_seats - 1, updated_ms = ?2, "
-        "status = CASE WHEN open_seats = 1 AND status = 'waiting' "
-        "THEN 'active' ELSE status END WHERE key = ?1",
-    [ST_PLAYER_INSERT] = "INSERT INTO players (id, name, token_hash, "
-                         "created_ms) VALUES (?1, ?2, ?3, ?4) RETURNING key",
-    [ST_PLAYER_BY_TOKEN] = "SELECT p.key, p.id, p.name, p.created_ms, "
-                           "t.key, coalesce(t.last_used_ms, 0), "
-                           "t.revoked_ms IS NOT NULL FROM player_tokens t "
-                           "JOIN players p ON p.key = t.player_key "
-                           "WHERE t.token_hash = ?1",
-    [ST_PLAYER_BY_ID] = "SELECT key, id, name, created_ms FROM players "
-                        "WHERE id = ?1",
     /* The page's seats first, ordered and limited on cheap columns (the
      * player's seats by index, their games by key); only then the
      * listing's columns (the bots, the players' JSON) for the page's
@@ -213,14 +155,6 @@ static const char *const stmt_sql[ST_COUNT] = {
                                                 "g.key DESC LIMIT ?6) x "
                                                 "JOIN games g ON g.key = x.gk "
                                                 "ORDER BY x.u DESC, x.gk DESC",
-    [ST_IDEM_INSERT] = "INSERT INTO idempotency (scope, request, status, "
-                       "response, created_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
-    [ST_IDEM_GET] = "SELECT request, status, response FROM idempotency "
-                    "WHERE scope = ?1",
-    [ST_IDEM_EXPIRE] = "DELETE FROM idempotency WHERE created_ms < ?1",
-    /* store_events.c */
-    [ST_EV_GAME_STATE] = "SELECT status = 'active', status = 'finished', "
-                         "to_act, open_seats FROM games WHERE key = ?1",
     /* ?1 game, ?2 type, ?3 seat mask, ?4 now */
     [ST_EV_SEATED] =
         "INSERT INTO events (id, player_key, game_key, type, "
@@ -250,43 +184,10 @@ static const char *const stmt_sql[ST_COUNT] = {
                   "), ?4 FROM seats s JOIN games g ON g.key = s.game_key "
                   "WHERE s.game_key = ?1 AND s.seat = ?2 AND s.player_key IS "
                   "NOT NULL",
-    [ST_EV_TOUCHED] = "SELECT DISTINCT coalesce(player_key, invited) "
-                      "FROM seats WHERE game_key = ?1 AND "
-                      "coalesce(player_key, invited) IS NOT NULL",
-    [ST_EV_AFTER] = "SELECT key, id, type, data, created_ms FROM events "
-                    "WHERE player_key = ?1 AND key > ?2 ORDER BY key "
-                    "LIMIT ?3",
-    [ST_EV_LAST] = "SELECT coalesce(max(key), 0) FROM events "
-                   "WHERE player_key = ?1",
-    [ST_HOOK_PUT] = "INSERT INTO webhooks (player_key, url, secret, "
-                    "sealed, created_ms, dest) VALUES (?1, ?2, ?3, 1, ?4, "
-                    "?5) ON CONFLICT (player_key) DO UPDATE SET url = ?2, "
-                    "secret = ?3, sealed = 1, created_ms = ?4, dest = ?5, "
-                    "disabled_ms = NULL, disabled_why = NULL",
-    [ST_HOOK_GET] = "SELECT " HOOK_COLS " FROM webhooks w "
-                    "WHERE player_key = ?1",
-    [ST_HOOK_DELETE] = "DELETE FROM webhooks WHERE player_key = ?1",
-    /* ?1 player, ?2 why */
-    [ST_HOOK_ORPHANS] = "UPDATE deliveries SET state = 'failed', "
-                        "in_flight = 0, last_error = ?2 "
-                        "WHERE player_key = ?1 AND state = 'pending'",
     /* ?1 now, ?2 lease end, ?3..?5 DLV_CLAIMABLE's */
     [ST_DLV_CLAIM] = "UPDATE deliveries SET in_flight = 1, next_ms = ?2 "
                      "WHERE event_key = (" DLV_CLAIMABLE " LIMIT 1) "
                      "RETURNING event_key",
-    [ST_DLV_GET] = "SELECT " DLV_COLS ", " HOOK_COLS ", "
-                   "coalesce((SELECT failures FROM destinations "
-                   "WHERE dest = w.dest), 0), (SELECT count(*) FROM "
-                   "destinations WHERE dest = w.dest) "
-                   "FROM deliveries d JOIN events e ON e.key = d.event_key "
-                   "JOIN webhooks w ON w.player_key = d.player_key "
-                   "WHERE d.event_key = ?1",
-    /* A delivery to an open breaker is due when the breaker half opens. */
-    [ST_DLV_NEXT] = "SELECT coalesce(min(CASE WHEN ds.open_until_ms > "
-                    "d.next_ms THEN ds.open_until_ms ELSE d.next_ms END), "
-                    "0) FROM deliveries d JOIN webhooks w ON "
-                    "w.player_key = d.player_key LEFT JOIN destinations "
-                    "ds ON ds.dest = w.dest WHERE d.state = 'pending'",
     /* ?1 event, ?2 ok, ?3 status, ?4 error, ?5 next (0: end), ?6 now */
     [ST_DLV_DONE] = "UPDATE deliveries SET attempts = attempts + 1, "
                     "in_flight = 0, last_ms = ?6, "
@@ -298,10 +199,6 @@ static const char *const stmt_sql[ST_COUNT] = {
                     "WHERE event_key = ?1 AND state = 'pending'",
     [ST_DLV_REQUEUE] = "UPDATE deliveries SET in_flight = 0, next_ms = "
                        "min(next_ms, ?1) WHERE in_flight = 1",
-    [ST_DLV_LIST] = "SELECT " DLV_COLS " FROM deliveries d "
-                    "JOIN events e ON e.key = d.event_key "
-                    "WHERE d.player_key = ?1 ORDER BY d.event_key DESC "
-                    "LIMIT ?2",
     /* Walks the bot seats only (the partial index, in game_key order:
      * no sort), then looks each game up; CROSS JOIN keeps that order. */
     [ST_BOT_GAMES] = "SELECT DISTINCT s.game_key FROM seats s "
@@ -310,31 +207,6 @@ static const char *const stmt_sql[ST_COUNT] = {
                      "WHERE s.bot IS NOT NULL AND s.game_key > ?1 "
                      "AND g.status = 'active' AND (g.to_act >> s.seat) & 1 "
                      "ORDER BY s.game_key LIMIT ?2",
-    [ST_GAME_CREATOR] = "UPDATE games SET creator_player = nullif(?2, 0), "
-                        "creator_addr = ?3 WHERE key = ?1",
-    [ST_WAITING_BY_PLAYER] = "SELECT count(*) FROM games WHERE "
-                             "creator_player = ?1 AND status = 'waiting' "
-                             "AND updated_ms >= ?2 AND cancelled_ms IS NULL",
-    [ST_WAITING_BY_ADDR] = "SELECT count(*) FROM games WHERE "
-                           "creator_addr = ?1 AND status = 'waiting' "
-                           "AND updated_ms >= ?2 AND cancelled_ms IS NULL",
-    /* A player's games of bots only being played (sql/0018's index
-     * holds the active games that have a creator); ?2 is unused (the
-     * caps' common shape) */
-    [ST_BOT_GAMES_BY_PLAYER] = "SELECT count(*) FROM games g WHERE "
-                               "creator_player = ?1 AND status = 'active' "
-                               "AND ?2 = ?2 AND NOT EXISTS (SELECT 1 "
-                               "FROM seats s WHERE s.game_key = g.key "
-                               "AND s.bot IS NULL)",
-    /* A timed game's first deadline: when it starts (created with no
-     * open seat, or its last seat taken), each seat to act has its
-     * whole move time and bank (clock_state NULL: nobody moved yet). */
-    [ST_GAME_CLOCK] = "UPDATE games SET clock = ?2 WHERE key = ?1",
-    [ST_GAME_SECRET] = "UPDATE games SET seed_format = ?2, secret = ?3, "
-                       "salt = ?4 WHERE key = ?1",
-    [ST_GAME_IMPORTED] = "UPDATE games SET seq = ?2, status = 'finished', "
-                         "to_act = 0, result = ?3, created_ms = ?4, "
-                         "updated_ms = ?5, imported = 1 WHERE key = ?1",
     [ST_GAME_CLOCK_START] =
         "UPDATE games SET deadline_ms = updated_ms + " CLOCK_ALLOWED ", "
         "soon_ms = updated_ms + " CLOCK_ALLOWED " - min(" CLOCK_SOON_CAP
@@ -351,138 +223,13 @@ static const char *const stmt_sql[ST_COUNT] = {
                       "(SELECT (SELECT min(deadline_ms) FROM games "
                       "WHERE deadline_ms > ?1) AS d, (SELECT min(soon_ms) "
                       "FROM games WHERE soon_ms > ?1) AS s)",
-    [ST_GAME_SOON] = "UPDATE games SET soon_ms = nullif(?3, 0) "
-                     "WHERE key = ?1 AND seq = ?2",
-    /* ?1 game, ?2 seat, ?3 deadline, ?4 seq */
-    [ST_EV_WARNED] = "INSERT INTO deadline_warnings (game_key, "
-                     "seat, deadline_ms) SELECT key, ?2, ?3 FROM games "
-                     "WHERE key = ?1 AND seq = ?4 ON CONFLICT DO NOTHING",
-    [ST_EV_HORIZON] = "SELECT pruned_key FROM event_horizons "
-                      "WHERE player_key = ?1",
     /* ?1 cutoff, ?2 limit: the three steps of a prune, in order */
     [ST_PRUNE_HORIZONS] =
         "INSERT INTO event_horizons (player_key, pruned_key) "
         "SELECT player_key, max(key) FROM events WHERE key IN (" PRUNABLE
         ") GROUP BY player_key ON CONFLICT (player_key) DO UPDATE SET "
         "pruned_key = max(pruned_key, excluded.pruned_key)",
-    [ST_PRUNE_DELIVERIES] =
-        "DELETE FROM deliveries WHERE event_key IN (" PRUNABLE ")",
-    [ST_PRUNE_EVENTS] = "DELETE FROM events WHERE key IN (" PRUNABLE ")",
-    [ST_PRUNE_WARNINGS] = "DELETE FROM deadline_warnings "
-                          "WHERE deadline_ms < ?1",
-    [ST_PRUNE_DESTS] = "DELETE FROM destinations WHERE last_ms < ?1 "
-                       "AND open_until_ms < ?1",
-    [ST_HOOK_UNSEALED] = "SELECT player_key, secret FROM webhooks "
-                         "WHERE sealed = 0",
-    [ST_HOOK_SEAL] = "UPDATE webhooks SET secret = ?2, sealed = 1 "
-                     "WHERE player_key = ?1 AND sealed = 0",
-    [ST_HOOK_ANY_SEALED] = "SELECT player_key, secret FROM webhooks "
-                           "WHERE sealed = 1 LIMIT 1",
-    /* ?1 event, ?2 status, ?3 why, ?4 now */
-    [ST_DLV_GONE] = "UPDATE deliveries SET attempts = attempts + 1, "
-                    "in_flight = 0, last_ms = ?4, "
-                    "last_status = nullif(?2, 0), last_error = ?3, "
-                    "state = 'failed' WHERE event_key = ?1 "
-                    "AND state = 'pending' RETURNING player_key",
-    /* ?1 player, ?2 the webhook's created_ms, ?3 why, ?4 now */
-    [ST_HOOK_DISABLE] = "UPDATE webhooks SET disabled_ms = ?4, "
-                        "disabled_why = ?3 WHERE player_key = ?1 AND "
-                        "created_ms = ?2 AND disabled_ms IS NULL",
-    /* the breaker of destination ?1 */
-    [ST_DEST_FAILURES] = "SELECT failures FROM destinations "
-                         "WHERE dest = ?1",
-    /* ?1 dest, ?2 failures (0: a slow answer), ?3 open until, ?4 now */
-    [ST_DEST_FAIL] = "INSERT INTO destinations (dest, failures, "
-                     "open_until_ms, last_ms) VALUES (?1, ?2, ?3, ?4) "
-                     "ON CONFLICT (dest) DO UPDATE SET "
-                     "failures = excluded.failures, "
-                     "open_until_ms = excluded.open_until_ms, "
-                     "last_ms = excluded.last_ms",
-    [ST_DEST_OK] = "DELETE FROM destinations WHERE dest = ?1",
-    /* ?1 dest, ?2 open until: its waiting deliveries are due then (so
-     * the claim's scan of due ones does not walk them meanwhile) */
-    [ST_DEST_HOLD] = "UPDATE deliveries SET next_ms = ?2 "
-                     "WHERE state = 'pending' AND in_flight = 0 AND "
-                     "next_ms < ?2 AND player_key IN (SELECT player_key "
-                     "FROM webhooks WHERE dest = ?1)",
-    /* ?1 the event of the webhook's delivery that failed, ?2 its
-     * retry: the webhook's other waiting deliveries are due no sooner
-     * (a per-webhook backoff) */
-    [ST_HOOK_HOLD] = "UPDATE deliveries SET next_ms = ?2 "
-                     "WHERE state = 'pending' AND in_flight = 0 AND "
-                     "next_ms < ?2 AND player_key = (SELECT player_key "
-                     "FROM deliveries WHERE event_key = ?1)",
-    [ST_GAME_JOINABLE] =
-        "SELECT seq FROM games WHERE key = ?1 AND " VISIBLE("", "?2"),
-    /* store_lobby.c */
-    [ST_TICKET_EXPIRE] = "DELETE FROM tickets WHERE expires_ms < ?1",
-    [ST_TICKET_INSERT] = "INSERT INTO tickets (hash, url, sealed, "
-                         "expires_ms) VALUES (?1, ?2, ?3, ?4)",
-    [ST_TICKET_TAKE] = "DELETE FROM tickets WHERE hash = ?1 AND url = ?2 "
-                       "AND expires_ms > ?3 RETURNING sealed",
-    [ST_TICKET_GET] = "SELECT expires_ms > ?2, url = ?3 FROM tickets "
-                      "WHERE hash = ?1",
-    [ST_TOKEN_INSERT] = "INSERT INTO player_tokens (id, player_key, "
-                        "token_hash, label, created_ms) "
-                        "VALUES (?1, ?2, ?3, ?4, ?5)",
-    [ST_TOKEN_USED] = "UPDATE player_tokens SET last_used_ms = ?2 "
-                      "WHERE key = ?1 AND revoked_ms IS NULL",
-    [ST_TOKENS_LIST] = "SELECT key, id, label, created_ms, "
-                       "coalesce(last_used_ms, 0) FROM player_tokens "
-                       "WHERE player_key = ?1 AND revoked_ms IS NULL "
-                       "ORDER BY key",
-    [ST_TOKENS_COUNT] = "SELECT count(*) FROM player_tokens "
-                        "WHERE player_key = ?1 AND revoked_ms IS NULL",
-    [ST_TOKEN_REVOKE] = "UPDATE player_tokens SET revoked_ms = ?3 "
-                        "WHERE player_key = ?1 AND id = ?2 "
-                        "AND revoked_ms IS NULL",
-    [ST_GAME_LOBBY] = "SELECT status = 'waiting', "
-                      "coalesce(creator_player, 0), "
-                      "status = 'active' AND seq = 0 FROM games "
-                      "WHERE key = ?1 AND " VISIBLE("", "?2"),
-    /* A game that started but where nobody moved is cancelled as a
-     * waiting one: back to 'waiting' (so it is gone everywhere, as
-     * VISIBLE says), with nobody to act and no deadline to apply. */
-    [ST_GAME_CANCEL] = "UPDATE games SET cancelled_ms = ?2, "
-                       "status = 'waiting', to_act = 0, "
-                       "deadline_ms = NULL, soon_ms = NULL WHERE key = ?1 "
-                       "AND cancelled_ms IS NULL AND (status = 'waiting' "
-                       "OR (status = 'active' AND seq = 0))",
-    /* ?1 game, ?2 seat, ?3 player (0: none), ?4 token hash (or NULL);
-     * a seat reserved for its holder stays reserved (`invited` kept) */
-    [ST_SEAT_LEAVE] = "UPDATE seats SET open = 1, token_hash = NULL, "
-                      "player_key = NULL WHERE game_key = ?1 AND seat = ?2 "
-                      "AND open = 0 AND bot IS NULL AND "
-                      "(player_key = nullif(?3, 0) OR token_hash = ?4)",
-    [ST_GAME_SEAT_LEFT] = "UPDATE games SET open_seats = open_seats + 1, "
-                          "updated_ms = ?2, seats_version = "
-                          "seats_version + 1 WHERE key = ?1 AND "
-                          "status = 'waiting'",
-    [ST_SEAT_BY_TOKEN_HASH] = "SELECT s.game_key, s.seat, g.id, "
-                              "g.rules_id FROM seats s JOIN games g "
-                              "ON g.key = s.game_key WHERE s.token_hash = "
-                              "?1 AND " VISIBLE("g.", "?2") " LIMIT 1",
-    [ST_SEAT_ATTACH] = "UPDATE seats SET token_hash = NULL, player_key = ?3 "
-                       "WHERE game_key = ?1 AND seat = ?2 AND token_hash = ?4",
-    [ST_GAME_SEATS_BUMP] = "UPDATE games SET seats_version = "
-                           "seats_version + 1 WHERE key = ?1",
-    [ST_MOVE_HASHES] = "SELECT seq, state_hash FROM moves "
-                       "WHERE game_key = ?1 AND seq <= ?2 ORDER BY seq",
-    [ST_MOVE_HASH_FILL] = "UPDATE moves SET state_hash = ?3 WHERE "
-                          "game_key = ?1 AND seq = ?2 AND state_hash IS NULL",
-    [ST_RULES_CHECK_GET] = "SELECT seq FROM rules_checks "
-                           "WHERE game_key = ?1 AND rules_version = ?2",
-    [ST_RULES_CHECK_PUT] = "INSERT INTO rules_checks (game_key, "
-                           "rules_version, seq) VALUES (?1, ?2, ?3) "
-                           "ON CONFLICT DO NOTHING",
-    [ST_GAME_RULES_MOVE] = "UPDATE games SET rules_version = ?3 "
-                           "WHERE key = ?1 AND rules_version = ?2 AND seq = ?4",
 };
-
-const char *store__stmt_sql(enum stmt id)
-{
-	return id < ST_COUNT ? stmt_sql[id] : NULL;
-}
 
 /* ---- errors ---------------------------------------------------------- */
 
@@ -587,102 +334,130 @@ static int bind_args(sqlite3_stmt *st, const struct arg *a, int n)
 	return 0;
 }
 
+/* A connection's handle (struct conn's h). */
+struct lite_conn {
+	sqlite3 *db;                /* opened NOMUTEX, one thread at a time */
+	sqlite3_stmt *st[ST_COUNT]; /* prepared once (the writer's at open,
+	                               a read connection's at first use: NULL
+	                               until then), reset after every use */
+};
+
+/* The store-wide state (struct store's ds). */
+struct lite_store {
+	atomic_int file_gone; /* 1: the file was deleted or replaced */
+	dev_t dev;            /* the database file's device and inode, */
+	ino_t ino;            /* as opened */
+	int owner_fd;         /* store_config.exclusive: PATH.lock, flock'ed
+	                         while open; else -1 */
+};
+
+/* A row: the stepped statement. */
+struct lite_row {
+	struct row r; /* first: what a row_fn sees */
+	sqlite3_stmt *st;
+};
+
+static sqlite3 *lite_db(const struct conn *c)
+{
+	return ((const struct lite_conn *)c->h)->db;
+}
+
+static sqlite3_stmt *lite_st(const struct row *r)
+{
+	return ((const struct lite_row *)r)->st;
+}
+
 /* Runs statement `id` of c with arguments a[0..n) to completion, calling
  * fn (if not NULL) on each row, then resets it and clears its bindings so
  * it holds no snapshot.  Returns 0, fn's negative code, or a bd_err. */
-int store__run(struct conn *c, enum stmt id, const struct arg *a, int n,
-               row_fn fn, void *ctx)
+static int lite_run(struct conn *c, enum stmt id, const struct arg *a, int n,
+                    row_fn fn, void *ctx)
 {
-	atomic_fetch_add_explicit(&c->runs, 1, memory_order_relaxed);
-	if (c->pg)
-		return store__pg_run(c, id, a, n, fn, ctx);
-	sqlite3_stmt *st = c->st[id];
+	struct lite_conn *lc = c->h;
+	sqlite3_stmt *st = lc->st[id];
 	if (!st) { /* a read connection prepares a statement at first use */
-		int prc = sqlite3_prepare_v3(c->db, stmt_sql[id], -1,
-		                             SQLITE_PREPARE_PERSISTENT, &st,
-		                             NULL);
+		int prc =
+		    sqlite3_prepare_v3(lc->db, c->sql[id], -1,
+		                       SQLITE_PREPARE_PERSISTENT, &st, NULL);
 		if (prc != SQLITE_OK)
-			return lite_fail(c->db, prc);
-		c->st[id] = st;
+			return lite_fail(lc->db, prc);
+		lc->st[id] = st;
 	}
-	struct row r = {.st = st};
+	struct lite_row r = {.r = {&store_driver_sqlite}, .st = st};
 	int rc = bind_args(st, a, n);
 	while (rc == 0) {
 		int step = sqlite3_step(st);
 		if (step == SQLITE_DONE)
 			break;
 		if (step != SQLITE_ROW)
-			rc = lite_fail(c->db, step);
+			rc = lite_fail(lc->db, step);
 		else if (fn)
-			rc = fn(&r, ctx);
+			rc = fn(&r.r, ctx);
 	}
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	return rc;
 }
 
-int store__query_i64(struct conn *c, const char *sql, int64_t *v)
+static int lite_query_i64(struct conn *c, const char *sql, int64_t *v)
 {
-	atomic_fetch_add_explicit(&c->runs, 1, memory_order_relaxed);
-	if (c->pg)
-		return store__pg_query_i64(c, sql, v);
+	sqlite3 *db = lite_db(c);
 	sqlite3_stmt *st = NULL;
-	int rc = sqlite3_prepare_v2(c->db, sql, -1, &st, NULL);
+	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
 	int code = 0;
 	if (rc == SQLITE_ROW)
 		*v = sqlite3_column_int64(st, 0);
 	else
-		code = lite_fail(c->db, rc == SQLITE_DONE ? SQLITE_ERROR : rc);
+		code = lite_fail(db, rc == SQLITE_DONE ? SQLITE_ERROR : rc);
 	sqlite3_finalize(st);
 	return code;
 }
-/* ---- rows (store_int.h): SQLite's, or store_pg.c's ------------------- */
 
-int64_t store__col_i64(const struct row *r, int col)
+/* ---- rows ------------------------------------------------------------ */
+
+static int64_t lite_col_i64(const struct row *r, int col)
 {
-	return r->res ? store__pg_col_i64(r, col)
-	              : sqlite3_column_int64(r->st, col);
-}
-const char *store__col_text(const struct row *r, int col)
-{
-	return r->res ? store__pg_col_text(r, col)
-	              : (const char *)sqlite3_column_text(r->st, col);
+	return sqlite3_column_int64(lite_st(r), col);
 }
 
-const void *store__col_blob(const struct row *r, int col)
+static const char *lite_col_text(const struct row *r, int col)
 {
-	return r->res ? store__pg_col_blob(r, col)
-	              : sqlite3_column_blob(r->st, col);
+	return (const char *)sqlite3_column_text(lite_st(r), col);
 }
 
-int store__col_bytes(const struct row *r, int col)
+static const void *lite_col_blob(const struct row *r, int col)
 {
-	return r->res ? store__pg_col_bytes(r, col)
-	              : sqlite3_column_bytes(r->st, col);
+	return sqlite3_column_blob(lite_st(r), col);
 }
 
-int store__col_null(const struct row *r, int col)
+static int lite_col_bytes(const struct row *r, int col)
 {
-	return r->res ? store__pg_col_null(r, col)
-	              : sqlite3_column_type(r->st, col) == SQLITE_NULL;
+	return sqlite3_column_bytes(lite_st(r), col);
 }
 
-int store__col_count(const struct row *r)
+static int lite_col_null(const struct row *r, int col)
 {
-	return r->res ? store__pg_col_count(r) : sqlite3_column_count(r->st);
+	return sqlite3_column_type(lite_st(r), col) == SQLITE_NULL;
 }
 
-int64_t store__changes(const struct conn *c)
+static int lite_col_count(const struct row *r)
 {
-	return c->pg ? c->changes : sqlite3_changes(c->db);
+	return sqlite3_column_count(lite_st(r));
 }
 
-int store__in_tx(const struct conn *c)
+static int64_t lite_changes(const struct conn *c)
 {
-	return c->pg ? store__pg_in_tx(c) : !sqlite3_get_autocommit(c->db);
+	return sqlite3_changes(lite_db(c));
 }
+
+static int lite_in_tx(const struct conn *c)
+{
+	return !sqlite3_get_autocommit(lite_db(c));
+}
+
+/* ---- the write path: a bounded busy wait, the file's identity -------- */
 
 /* Milliseconds from now until the monotonic time t (negative: past). */
 static long mono_ms_until(const struct timespec *t)
@@ -712,11 +487,6 @@ static int writer_busy(void *arg, int tries)
 	return 1;
 }
 
-/* Whether s->path still names the file the store opened (cheap: one
- * stat).  A deleted or replaced file is reported once on stderr and makes
- * every later write BD_EUNAVAILABLE: writing into an unlinked inode would
- * lose the moves at the next restart, and a replacement file is not
- * ours to mix with.  Other stat errors are left to SQLite. */
 /* ---- opening --------------------------------------------------------- */
 
 /* Runs a PRAGMA; the first column of its first row (if any) goes to *num
@@ -754,55 +524,64 @@ static int exec_sql(sqlite3 *db, const char *what, const char *sql, char *err,
 	return 0;
 }
 
-/* Opens c->db and sets the per-connection pragmas. */
-static int conn_connect(struct conn *c, const struct store_config *cfg,
-                        char *err, size_t errlen)
+/* Opens c's handle and its database and sets the per-connection
+ * pragmas. */
+static int lite_connect(struct store *s, struct conn *c,
+                        const struct store_config *cfg, char *err,
+                        size_t errlen)
 {
+	(void)s;
+	struct lite_conn *lc = calloc(1, sizeof *lc);
+	if (!lc)
+		return open_fail(err, errlen, BD_ENOMEM, "out of memory");
+	c->h = lc;
 	int flags =
 	    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
-	int rc = sqlite3_open_v2(cfg->path, &c->db, flags, NULL);
+	int rc = sqlite3_open_v2(cfg->path, &lc->db, flags, NULL);
 	if (rc != SQLITE_OK)
 		return open_fail(err, errlen, bd_from_sqlite(rc, 0),
 		                 "cannot open %s: %s", cfg->path,
-		                 c->db ? sqlite3_errmsg(c->db)
-		                       : sqlite3_errstr(rc));
-	sqlite3_extended_result_codes(c->db, 1);
-	sqlite3_busy_timeout(c->db, cfg->busy_timeout_ms);
+		                 lc->db ? sqlite3_errmsg(lc->db)
+		                        : sqlite3_errstr(rc));
+	sqlite3_extended_result_codes(lc->db, 1);
+	sqlite3_busy_timeout(lc->db, cfg->busy_timeout_ms);
 	char sql[160];
 	snprintf(sql, sizeof sql,
 	         "PRAGMA synchronous=%s; PRAGMA foreign_keys=ON; "
 	         "PRAGMA journal_size_limit=%d;",
 	         cfg->sync_full ? "FULL" : "NORMAL", STORE_JOURNAL_LIMIT);
-	return exec_sql(c->db, cfg->path, sql, err, errlen);
+	return exec_sql(lc->db, cfg->path, sql, err, errlen);
 }
 
 /* Prepares every statement of c. */
 static int conn_prepare(struct conn *c, char *err, size_t errlen)
 {
+	struct lite_conn *lc = c->h;
 	for (int i = 0; i < ST_COUNT; i++) {
-		int rc = sqlite3_prepare_v3(c->db, stmt_sql[i], -1,
+		int rc = sqlite3_prepare_v3(lc->db, c->sql[i], -1,
 		                            SQLITE_PREPARE_PERSISTENT,
-		                            &c->st[i], NULL);
+		                            &lc->st[i], NULL);
 		if (rc != SQLITE_OK)
 			return open_fail(err, errlen, bd_from_sqlite(rc, 0),
-			                 "cannot prepare \"%s\": %s",
-			                 stmt_sql[i], sqlite3_errmsg(c->db));
+			                 "cannot prepare \"%s\": %s", c->sql[i],
+			                 sqlite3_errmsg(lc->db));
 	}
 	return 0;
 }
 
 /* Finalizes c's statements and closes it; a never-opened c is a no-op. */
-static void conn_close(struct conn *c)
+static void lite_close(struct conn *c)
 {
-	if (c->pg) {
-		store__pg_close(c);
+	struct lite_conn *lc = c->h;
+	if (!lc)
 		return;
-	}
 	for (int i = 0; i < ST_COUNT; i++)
-		sqlite3_finalize(c->st[i]);
-	int rc = sqlite3_close(c->db);
+		sqlite3_finalize(lc->st[i]);
+	int rc = sqlite3_close(lc->db);
 	if (rc != SQLITE_OK)
 		log_error("store", "sqlite close: %s", sqlite3_errstr(rc));
+	free(lc);
+	c->h = NULL;
 }
 
 /* Refuses a file that another program marked as its own, before we
@@ -920,104 +699,18 @@ static int migrate_checked(sqlite3 *db, char *err, size_t errlen)
 	return rc < 0 ? rc : on;
 }
 
-/* Records which file s->path is, for file_check. */
+/* Records which file s->path is, for lite_check. */
 static int file_identify(struct store *s, char *err, size_t errlen)
 {
+	struct lite_store *ls = s->ds;
 	struct stat st;
 	if (stat(s->path, &st) < 0)
 		return open_fail(err, errlen, BD_EINTERNAL,
 		                 "cannot stat %s: %s", s->path,
 		                 strerror(errno));
-	s->dev = st.st_dev;
-	s->ino = st.st_ino;
+	ls->dev = st.st_dev;
+	ls->ino = st.st_ino;
 	return 0;
-}
-
-/* PostgreSQL: the write connection (which migrates), then the read pool
- * (a connection prepares a statement at its first use there). */
-static int pool_open_pg(struct store *s, const struct store_config *cfg,
-                        char *err, size_t errlen)
-{
-	s->writer.node = s->node;
-	s->writer.writer = 1;
-	int rc = store__pg_connect(&s->writer, cfg->path, cfg->busy_timeout_ms,
-	                           err, errlen);
-	if (rc == 0)
-		rc = store__pg_migrate(&s->writer, err, errlen);
-	for (int i = 0; rc == 0 && i < s->nconns; i++) {
-		s->conns[i].node = s->node;
-		rc = store__pg_connect(&s->conns[i], cfg->path, 0, err, errlen);
-	}
-	return rc;
-}
-
-/* Opens the write connection, migrating the schema through it, then the
- * pool's read connections. */
-static int pool_open(struct store *s, const struct store_config *cfg, char *err,
-                     size_t errlen)
-{
-	if (s->pg)
-		return pool_open_pg(s, cfg, err, errlen);
-	int rc = conn_connect(&s->writer, cfg, err, errlen);
-	if (rc == 0)
-		rc = migrate_checked(s->writer.db, err, errlen);
-	if (rc == 0)
-		rc = conn_prepare(&s->writer, err, errlen);
-	if (rc == 0)
-		rc = file_identify(s, err, errlen);
-	if (rc < 0)
-		return rc;
-	sqlite3_busy_handler(s->writer.db, writer_busy, s);
-	/* The read connections prepare each statement at its first use
-	 * (store__run): the writer's preparing all of them has shown that
-	 * every one compiles, and preparing each on up to a hundred
-	 * connections at start cost most of a start's CPU (about 1.8 s of
-	 * 2.3 s in a sanitizer build, where the test suites start hundreds
-	 * of servers) for statements a read connection never runs. */
-	for (int i = 0; i < s->nconns; i++) {
-		if ((rc = conn_connect(&s->conns[i], cfg, err, errlen)) < 0)
-			return rc;
-	}
-	return 0;
-}
-
-/* Initialises the pool's mutex and condition variable and the write
- * queue's (its waits on CLOCK_MONOTONIC): all or none. */
-static int pool_lock_init(struct store *s)
-{
-	pthread_condattr_t ca;
-	if (pthread_condattr_init(&ca))
-		return -1;
-	int rc = -1;
-	if (pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) ||
-	    pthread_mutex_init(&s->mu, NULL))
-		goto out_attr;
-	if (pthread_cond_init(&s->freed, NULL))
-		goto out_mu;
-	if (pthread_mutex_init(&s->q_mu, NULL))
-		goto out_freed;
-	if (pthread_condattr_init(&s->q_ca) == 0 &&
-	    pthread_condattr_setclock(&s->q_ca, CLOCK_MONOTONIC) == 0) {
-		s->q_head = NULL;
-		s->q_tail = &s->q_head;
-		rc = 0;
-		goto out_attr;
-	}
-	pthread_mutex_destroy(&s->q_mu);
-out_freed:
-	pthread_cond_destroy(&s->freed);
-out_mu:
-	pthread_mutex_destroy(&s->mu);
-out_attr:
-	pthread_condattr_destroy(&ca);
-	return rc;
-}
-
-static void pool_close(struct store *s)
-{
-	for (int i = 0; i < s->nconns; i++)
-		conn_close(&s->conns[i]);
-	conn_close(&s->writer);
 }
 
 /* store_config.exclusive: an exclusive flock(2) on PATH.lock (a file of
@@ -1031,12 +724,13 @@ static int take_ownership(struct store *s, char *err, size_t errlen)
 	if (snprintf(lock, sizeof lock, "%s.lock", s->path) >= (int)sizeof lock)
 		return open_fail(err, errlen, BD_EBADREQUEST,
 		                 "the database path is too long");
-	s->owner_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (s->owner_fd < 0)
+	struct lite_store *ls = s->ds;
+	ls->owner_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (ls->owner_fd < 0)
 		return open_fail(err, errlen, BD_EUNAVAILABLE,
 		                 "cannot open the lock file %s: %s", lock,
 		                 strerror(errno));
-	if (flock(s->owner_fd, LOCK_EX | LOCK_NB) < 0)
+	if (flock(ls->owner_fd, LOCK_EX | LOCK_NB) < 0)
 		return open_fail(
 		    err, errlen, BD_EUNAVAILABLE,
 		    "another boardd process has this database open (it holds "
@@ -1073,123 +767,110 @@ static void sqlite_configure(void)
 	(void)sqlite3_config(SQLITE_CONFIG_PAGECACHE, (void *)0, 0, 0);
 }
 
-int store_open(const struct store_config *cfg, struct store **out, char *err,
-               size_t errlen)
+/* Whether s->path still names the file the store opened (cheap: one
+ * stat).  A deleted or replaced file is reported once on stderr and makes
+ * every later write BD_EUNAVAILABLE: writing into an unlinked inode would
+ * lose the moves at the next restart, and a replacement file is not
+ * ours to mix with.  Other stat errors are left to SQLite. */
+static int lite_check(struct store *s)
+{
+	struct lite_store *ls = s->ds;
+	if (atomic_load(&ls->file_gone))
+		return BD_EUNAVAILABLE;
+	struct stat st;
+	int gone;
+	if (stat(s->path, &st) < 0)
+		gone = errno == ENOENT || errno == ENOTDIR;
+	else
+		gone = st.st_dev != ls->dev || st.st_ino != ls->ino;
+	if (!gone)
+		return 0;
+	if (!atomic_exchange(&ls->file_gone, 1))
+		log_error("store",
+		          "%s was deleted or replaced while open; "
+		          "writes are refused until the server restarts",
+		          s->path);
+	return BD_EUNAVAILABLE;
+}
+
+/* ---- the driver ------------------------------------------------------ */
+
+/* The store-wide state, SQLite's configuration (once per process) and,
+ * when asked, the exclusive lock. */
+static int lite_open(struct store *s, const struct store_config *cfg, char *err,
+                     size_t errlen)
 {
 	static pthread_once_t configured = PTHREAD_ONCE_INIT;
 	pthread_once(&configured, sqlite_configure);
-	if (!cfg || !cfg->path || cfg->connections < 1 ||
-	    cfg->busy_timeout_ms < 0)
-		return open_fail(err, errlen, BD_EBADREQUEST,
-		                 "store config needs a path, connections >= 1 "
-		                 "and busy_timeout_ms >= 0");
-	int pg = store_is_postgres(cfg->path);
-	if (!pg && !sqlite3_threadsafe())
+	if (!sqlite3_threadsafe())
 		return open_fail(err, errlen, BD_EINTERNAL,
 		                 "SQLite was built without thread support");
-	/* A PostgreSQL server counts its connections (max_connections):
-	 * a node's read pool stays small, reads wait for a free one. */
-	int nconns = pg && cfg->connections > STORE_PG_POOL_MAX
-	                 ? STORE_PG_POOL_MAX
-	                 : cfg->connections;
-	struct store *s =
-	    calloc(1, sizeof *s + (size_t)nconns * sizeof s->conns[0]);
-	if (!s)
+	struct lite_store *ls = calloc(1, sizeof *ls);
+	if (!ls)
 		return open_fail(err, errlen, BD_ENOMEM, "out of memory");
-	s->owner_fd = -1;
-	s->pg = pg;
-	s->nconns = nconns;
-	s->write_wait_ms = cfg->busy_timeout_ms;
-	s->path = strdup(cfg->path);
-	if (!s->path) {
-		free(s);
-		return open_fail(err, errlen, BD_ENOMEM, "out of memory");
-	}
-	s->waiting_expire_ms =
-	    cfg->waiting_expire_ms > 0 ? cfg->waiting_expire_ms : 0;
-	s->waiting_per_player = cfg->waiting_per_player;
-	s->waiting_per_addr = cfg->waiting_per_addr;
-	s->bot_games_per_player = cfg->bot_games_per_player;
-	if (pool_lock_init(s)) {
-		free(s->path);
-		free(s);
-		return open_fail(err, errlen, BD_EINTERNAL,
-		                 "cannot create the pool's lock");
-	}
-	if (sodium_init() < 0) {
-		free(s->path);
-		free(s);
-		return open_fail(err, errlen, BD_EINTERNAL,
-		                 "libsodium failed to initialise");
-	}
-	if (pg) { /* store.h, "what other processes change" */
-		uint8_t node[STORE_NODE_LEN / 2];
-		randombytes_buf(node, sizeof node);
-		sodium_bin2hex(s->node, sizeof s->node, node, sizeof node);
-	}
-	if (cfg->secret_key)
-		memcpy(s->secret_key, cfg->secret_key, STORE_KEY_LEN);
-	else
-		randombytes_buf(s->secret_key, STORE_KEY_LEN);
-	/* PostgreSQL: several nodes may share the database (store.h) */
-	int rc = cfg->exclusive && !pg ? take_ownership(s, err, errlen) : 0;
-	if (rc == 0)
-		rc = pool_open(s, cfg, err, errlen);
-	if (rc == 0)
-		rc = store__hooks_seal(s, err, errlen);
-	if (rc < 0) {
-		store_close(s); /* closes what pool_open opened */
-		return rc;
-	}
-	*out = s;
-	return 0;
+	ls->owner_fd = -1;
+	s->ds = ls;
+	return cfg->exclusive ? take_ownership(s, err, errlen) : 0;
 }
 
-void store_close(struct store *s)
+static void lite_release(struct store *s)
 {
-	if (!s)
+	struct lite_store *ls = s->ds;
+	if (!ls)
 		return;
-	store__pg_listen_stop(s); /* its callbacks end before anything goes */
-	pool_close(s);
-	if (s->owner_fd >= 0)
-		close(s->owner_fd); /* releases the flock */
-	pthread_condattr_destroy(&s->q_ca);
-	pthread_mutex_destroy(&s->q_mu);
-	pthread_cond_destroy(&s->freed);
-	pthread_mutex_destroy(&s->mu);
-	sodium_memzero(s->secret_key, sizeof s->secret_key);
-	free(s->path);
-	free(s);
+	if (ls->owner_fd >= 0)
+		close(ls->owner_fd); /* releases the flock */
+	free(ls);
+	s->ds = NULL;
 }
 
-int store_listen(struct store *s, const struct store_remote *r, void *ctx)
+/* The write connection: its schema brought up to date, every statement
+ * prepared (which shows they all compile), the file identified, and
+ * its busy handler set.  The
+ * read connections prepare each statement at its first use (lite_run):
+ * preparing each on up to a hundred connections at start cost most of a
+ * start's CPU (about 1.8 s of 2.3 s in a sanitizer build, where the test
+ * suites start hundreds of servers) for statements a read connection
+ * never runs. */
+static int lite_migrate(struct store *s, struct conn *c, char *err,
+                        size_t errlen)
 {
-	return s->pg ? store__pg_listen(s, r, ctx) : 0;
+	int rc = migrate_checked(lite_db(c), err, errlen);
+	if (rc == 0)
+		rc = conn_prepare(c, err, errlen);
+	if (rc == 0)
+		rc = file_identify(s, err, errlen);
+	/* from now on the writer waits for another process's lock until
+	 * its batch's deadline (the migration waited busy_timeout_ms) */
+	if (rc == 0)
+		sqlite3_busy_handler(lite_db(c), writer_busy, s);
+	return rc;
 }
 
-void store_unlisten(struct store *s)
-{
-	store__pg_listen_stop(s);
-}
-
-int store_shared(struct store *s)
-{
-	return s->pg;
-}
-
-int store_lease_take(struct store *s, int64_t game_key, int64_t lease_ms,
-                     int *taken)
-{
-	*taken = 0;
-	if (!s->pg) {
-		*taken = 1; /* one process owns the file */
-		return 0;
-	}
-	return store__pg_lease(s, game_key, lease_ms, taken);
-}
-
-int store_lease_drop(struct store *s, int64_t game_key)
-{
-	return s->pg ? store__pg_lease(s, game_key, 0, NULL) : 0;
-}
-
+const struct store_driver store_driver_sqlite = {
+    .name = "sqlite",
+    .shared = 0,
+    .pool_max = 0,
+    /* reads the file's header */
+    .ping_sql = "PRAGMA schema_version",
+    .sql = lite_sql,
+    .open = lite_open,
+    .release = lite_release,
+    .connect = lite_connect,
+    .migrate = lite_migrate,
+    .close = lite_close,
+    .run = lite_run,
+    .query_i64 = lite_query_i64,
+    .changes = lite_changes,
+    .in_tx = lite_in_tx,
+    .col_i64 = lite_col_i64,
+    .col_text = lite_col_text,
+    .col_blob = lite_col_blob,
+    .col_bytes = lite_col_bytes,
+    .col_null = lite_col_null,
+    .col_count = lite_col_count,
+    .check = lite_check,
+    .listen = NULL,
+    .unlisten = NULL,
+    .lease = NULL,
+};
