@@ -76,7 +76,7 @@ $(BUILD)/gen/migrations.c: $(sort $(wildcard sql/*.sql)) tools/embed.sh
 	@mkdir -p $(dir $@)
 	./tools/embed.sh migrations $(sort $(wildcard sql/*.sql)) > $@
 
-# The PostgreSQL backend's own schema (src/store/store_pg.c).
+# The PostgreSQL backend's own schema (src/store/driver_pg.c).
 $(BUILD)/gen/pg_migrations.c: $(sort $(wildcard sql/postgres/*.sql)) tools/embed.sh
 	@mkdir -p $(dir $@)
 	./tools/embed.sh pg-migrations $(sort $(wildcard sql/postgres/*.sql)) > $@

@@ -1,10 +1,10 @@
 /* store.h: durable storage of games, seats and move logs.  Its manual.
  *
- * Two backends behind one logic (store_int.h's driver seam): SQLite, one
- * file owned by one process (store_sqlite.c, the default), and
- * PostgreSQL, one database shared by several boardd nodes (store_pg.c;
- * store_open picks it for a postgres:// or postgresql:// URL or a libpq
- * keyword string, store_is_postgres).  Both keep the same tables and
+ * Two backends behind one logic (driver.h's driver table): SQLite, one
+ * file owned by one process (driver_sqlite.c, the default), and
+ * PostgreSQL, one database shared by several boardd nodes (driver_pg.c;
+ * store_open, store_open.c, picks it for a postgres:// or postgresql://
+ * URL or a libpq keyword string, store_is_postgres).  Both keep the same tables and
  * give the same answers; where they differ it is said below:
  * - schema: sql/NNNN_*.sql for SQLite, sql/postgres/NNNN_*.sql for
  *   PostgreSQL (migrated under an advisory lock, so nodes starting
@@ -766,7 +766,7 @@ int store_seat_attach(struct store *s, int64_t player_key,
                       const uint8_t hash[STORE_TOKEN_HASH_LEN],
                       struct store_attached *out);
 
-/* ---- clocks (store_sqlite.c) ---- */
+/* ---- clocks (store_clocks.c) ---- */
 
 /* When a deadline.soon is due: at the deadline minus the smaller of
  * STORE_SOON_CAP_MS (an hour) and 1/STORE_SOON_SHARE of the time the
@@ -1015,7 +1015,7 @@ int store_delivery_gone(struct store *s, int64_t event_key, int http_status,
  * PostgreSQL it does nothing (they may be another node's, still
  * delivering): a dead node's deliveries are due again when their lease
  * ends.  Two nodes claiming at once never take the same delivery
- * (store_pg.c's ST_DLV_CLAIM). */
+ * (driver_pg.c's ST_DLV_CLAIM). */
 int store_deliveries_requeue(struct store *s);
 
 /* Calls fn for player `player_key`'s most recent deliveries (newest

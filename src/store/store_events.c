@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "driver.h"
 #include "store_int.h"
 
 #define ALL_SEATS (-1) /* a seat mask with every bit set */
@@ -101,24 +102,6 @@ int store__events_after(struct conn *c, int64_t key, const struct ev_before *b)
 		rc = store__run(c, ST_EV_TOUCHED, ARGS(A_I64(key)),
 		                note_touched, c);
 	return rc;
-}
-
-void store__changes_tell(struct store *s, const int64_t *keys, int n)
-{
-	pthread_mutex_lock(&s->mu);
-	store_change_fn fn = s->on_change;
-	void *ctx = s->on_change_ctx;
-	pthread_mutex_unlock(&s->mu);
-	for (int i = 0; fn && i < n; i++)
-		fn(ctx, keys[i]);
-}
-
-void store_on_change(struct store *s, store_change_fn fn, void *ctx)
-{
-	pthread_mutex_lock(&s->mu);
-	s->on_change = fn;
-	s->on_change_ctx = ctx;
-	pthread_mutex_unlock(&s->mu);
 }
 
 /* The transaction of store_event_deadline_soon. */
@@ -757,9 +740,9 @@ static int requeue_tx(struct conn *c, void *ctx)
 
 int store_deliveries_requeue(struct store *s)
 {
-	/* On PostgreSQL a delivery in flight may be another live node's:
-	 * its lease (store_delivery_claim) is what hands it over. */
-	if (s->pg)
+	/* On a shared database a delivery in flight may be another live
+	 * node's: its lease (store_delivery_claim) is what hands it over. */
+	if (s->drv->shared)
 		return 0;
 	return store__write_tx(s, requeue_tx, NULL);
 }

@@ -1,13 +1,17 @@
 /* store_int.h: internals shared by the files of the store, whichever
- * backend runs it (store_sqlite.c: SQLite's statements, pool, games and
- * moves; store_pg.c: the libpq driver; store_players.c: players, seats,
- * idempotency; ...).  Not part of the store interface.
+ * driver runs it (store_open.c: opening; store_pool.c: connections and
+ * group commit; store_games.c, store_moves.c, store_clocks.c,
+ * store_players.c, store_events.c, store_lobby.c: the tables' logic;
+ * store_sql.c: the common statement texts; driver_sqlite.c and
+ * driver_pg.c: the two drivers, behind driver.h's table).  Not part of
+ * the store interface.
  *
- * The seam between the store's logic and its two backends is small:
- * every statement is one of enum stmt, run by store__run with typed
- * arguments (struct arg) and read row by row through an abstract row
- * (store__col_*).  A connection (struct conn) is either SQLite's (db) or
- * PostgreSQL's (pg); the rest of the store does not ask which. */
+ * The seam between the store's logic and its drivers is small: every
+ * statement is one of enum stmt, run by store__run with typed arguments
+ * (struct arg) and read row by row through an abstract row
+ * (store__col_*); each goes through the connection's driver table
+ * (driver.h).  A connection (struct conn) holds its driver's handle; the
+ * rest of the store does not ask which driver it is. */
 #ifndef BD_STORE_INT_H
 #define BD_STORE_INT_H
 
@@ -78,7 +82,8 @@ enum stmt {
 	ST_DLV_REQUEUE,
 	ST_DLV_LIST,
 	ST_BOT_GAMES,
-	/* waiting games' caps and expiry (store_sqlite.c) */
+	/* waiting games' caps and expiry (store_games.c), clocks
+	 * (store_clocks.c) */
 	ST_GAME_CREATOR,
 	ST_WAITING_BY_PLAYER,
 	ST_WAITING_BY_ADDR,
@@ -134,22 +139,8 @@ enum stmt {
 	ST_COUNT
 };
 
-/* The columns of a game row, in the order of enum game_col.  The last two
- * read the game's bot seats (a bit set, and a JSON array of {"seat":n,
- * "bot":spec}) from the seats table, in seat order (the seats_by_bot
- * index's).  `key` in them is the game's: no table they name has a
- * column of that name, so it resolves to the outer query's games row. */
-#define GAME_COLS                                                              \
-	"key, id, rules_id, rules_version, seats, seed, options, setup, "      \
-	"status, seq, to_act, result, created_ms, updated_ms, open_seats, "    \
-	"(SELECT coalesce(sum(1 << b.seat), 0) FROM seats b "                  \
-	"WHERE b.game_key = key AND b.bot IS NOT NULL), "                      \
-	"(SELECT json_group_array(json_object('seat', b.seat, 'bot', "         \
-	"json(b.bot))) FROM seats b WHERE b.game_key = key AND "               \
-	"b.bot IS NOT NULL), clock, clock_state, deadline_ms, seats_version, " \
-	"seed_format, secret, salt, imported, coalesce(creator_player, 0), " \
-	"coalesce(creator_addr, '')"
-
+/* The columns of a game row, as each driver's GAME_COLS (driver_sqlite.c,
+ * driver_pg.c) selects them and store__game_read reads them. */
 enum game_col {
 	GC_KEY,
 	GC_ID,
@@ -181,8 +172,8 @@ enum game_col {
 	GC_COUNT /* the first column after GAME_COLS */
 };
 
-/* ---- SQL both backends' statement texts share (store_sqlite.c's
- * stmt_sql, store_pg.c's pg_sql) ---- */
+/* ---- SQL that both drivers' statement texts share (store_sql.c's
+ * store__sql, driver_sqlite.c's lite_sql, driver_pg.c's pg_sql) ---- */
 
 /* A game that is not gone: a waiting game nobody touched since the
  * cutoff `cut` (store__waiting_cutoff) is expired, and one its creator
@@ -240,30 +231,17 @@ enum game_col {
 struct conn;
 typedef int (*tx_fn)(struct conn *c, void *ctx);
 
-struct sqlite3;      /* sqlite3.h's */
-struct sqlite3_stmt; /* sqlite3.h's */
-struct pg_conn;      /* libpq-fe.h's PGconn */
-struct pg_result;    /* libpq-fe.h's PGresult */
+struct store_driver; /* driver.h */
 
-/* One pooled connection: SQLite's (db set, pg NULL) or PostgreSQL's (pg
- * set, db NULL). */
 #define STORE_NODE_LEN 16 /* hex digits of a node id */
 
+/* One pooled connection, of the store's driver. */
 struct conn {
-	struct sqlite3 *db; /* SQLite: opened NOMUTEX, one thread at a time */
-	struct sqlite3_stmt *st[ST_COUNT]; /* SQLite: prepared once (the
-	                                      writer's at open, a read
-	                                      connection's at first use:
-	                                      NULL until then), reset after
-	                                      every use */
-	struct pg_conn *pg;                /* PostgreSQL: libpq's connection */
-	unsigned char prepared[ST_COUNT];  /* PostgreSQL: 1 once statement i
-	                                      is prepared on pg (store_pg.c) */
-	int64_t changes; /* rows the last statement changed (store__changes) */
-	const char *node; /* PostgreSQL: its store's node id (store.h, "what
-	                     other processes change"), set as boardd.node */
-	int writer;       /* PostgreSQL: 1 for the write connection, whose
-	                     statements after BEGIN are never retried */
+	const struct store_driver *drv; /* the store's (driver.h) */
+	void *h;                        /* the driver's handle (driver_*.c),
+	                                   NULL until connected */
+	const char *const *sql;         /* the store's statement texts
+	                                   (s->sql), indexed by enum stmt */
 	int checked_out; /* 1 while a call holds it; under s->mu */
 	atomic_uint_fast64_t runs; /* statements run on it (store_counts),
 	                              added by its one user, read by any */
@@ -308,19 +286,19 @@ struct store {
 	struct timespec write_deadline; /* CLOCK_MONOTONIC: the current
 	                                   batch's, leader only */
 	atomic_int lock_waiting;   /* 1: the writer waits for a lock another
-	                              process holds; new writes do not queue */
+	                              process holds; new writes do not queue
+	                              (set by the driver's busy wait) */
 	atomic_int space_out;      /* 1: the last write found no space (507) */
-	atomic_int file_gone;      /* 1: the file was deleted or replaced */
-	dev_t dev;                 /* the database file's device and inode, */
-	ino_t ino;                 /* as opened */
+	const struct store_driver *drv; /* chosen by store_open (driver.h) */
+	void *ds;                  /* the driver's store-wide state, or NULL */
+	const char *sql[ST_COUNT]; /* the statement texts the connections
+	                              run: the driver's own, else
+	                              store__sql's (static strings) */
 	char *path;                /* the database file's path (SQLite) or
 	                              libpq connection string, malloc'd */
-	int pg;                    /* 1: the PostgreSQL backend (store_pg.c) */
-	char node[STORE_NODE_LEN + 1]; /* PostgreSQL: this store's random
-	                                  node id, lowercase hex */
-	struct pg_listen *listen;      /* store_listen's, or NULL */
-	int owner_fd;              /* store_config.exclusive: PATH.lock,
-	                              flock'ed while open; else -1 */
+	char node[STORE_NODE_LEN + 1]; /* a shared driver's: this store's
+	                                  random node id, lowercase hex;
+	                                  else "" */
 	int nconns;                /* pool size, >= 1 */
 	atomic_uint_fast64_t checkouts; /* connections taken from the pool
 	                                   (store_counts) */
@@ -357,13 +335,10 @@ struct arg {
 
 /* One row of a statement's result, as a row_fn sees it; read it with
  * store__col_* (what they return lives until the row_fn returns).
- * Columns count from 0. */
-struct pg_blobs; /* store_pg.c: bytea columns decoded for this row */
+ * Columns count from 0.  A driver's row starts with this struct, its
+ * own fields after (driver_sqlite.c's lite_row, driver_pg.c's pg_row). */
 struct row {
-	struct sqlite3_stmt *st; /* SQLite: the stepped statement, or NULL */
-	struct pg_result *res;   /* PostgreSQL: the result, or NULL */
-	int i;                   /* PostgreSQL: the row of res */
-	struct pg_blobs *blobs;  /* PostgreSQL: decoded bytea columns */
+	const struct store_driver *drv; /* whose row it is */
 };
 
 /* A column as an integer: NULL reads 0, a boolean 1 or 0. */
@@ -402,12 +377,26 @@ struct one_i64 {
 int store__run(struct conn *c, enum stmt id, const struct arg *a, int n,
                row_fn fn, void *ctx);
 
-/* The SQL text of statement `id` (static), for EXPLAIN QUERY PLAN in
+/* The statement texts both drivers run as they are (store_sql.c); NULL
+ * where each driver has its own. */
+extern const char *const store__sql[ST_COUNT];
+
+/* SQLite's text of statement `id` (static), for EXPLAIN QUERY PLAN in
  * tests/unit/test_store.c: the listings must stay indexed. */
 const char *store__stmt_sql(enum stmt id);
 
 /* row_fn reading column 0 into a struct one_i64. */
 int store__read_i64(const struct row *st, void *ctx);
+
+/* A per-key callback (store.h's store_key_fn) and its context. */
+struct store_keys {
+	store_key_fn fn; /* called per key, in row order */
+	void *ctx;       /* its context */
+};
+
+/* row_fn calling x->fn on column 0 (a key) of each row, x a struct
+ * store_keys; a negative answer stops the statement with that code. */
+int store__read_key(const struct row *st, void *ctx);
 
 /* Runs the SQL text sql (one integer column, one row) on c, a statement
  * outside the table (store_ops.c's probes), into *v.  0, or a bd_err. */
@@ -420,18 +409,6 @@ int store__lookup_i64(struct conn *c, enum stmt id, const struct arg *a, int n,
 
 /* Unix time in milliseconds. */
 int64_t store__now_ms(void);
-
-/* CLOCK_MONOTONIC now, in milliseconds (an arbitrary origin): for
- * durations only. */
-double store__mono_ms(void);
-
-struct store_migration; /* migrations.h */
-
-/* Logs that migration m (borrowed) was applied, begun at t0_ms
- * (store__mono_ms): one line "migration N (NNNN_name.sql) applied in
- * 1.2 ms" of source "store", inside the migration's transaction (a
- * failed commit is logged after it, and the schema stays as it was). */
-void store__migration_logged(const struct store_migration *m, double t0_ms);
 
 /* A waiting game last touched before this unix time (ms) is expired:
  * no longer read, listed, joined or counted.  INT64_MIN when waiting
@@ -457,6 +434,13 @@ int store__game_read(const struct row *st, struct store_game *g);
 struct conn *store__checkout(struct store *s);
 void store__checkin(struct store *s, struct conn *c);
 
+/* After a batch's COMMIT, on the leader: tells the change listener
+ * about the n players keys[0..n) a committed unit noted, in order.  The
+ * listener runs with no store lock held (the leader role only; store_pool.c).
+ * Also what store_listen hands a shared driver's listener, for other
+ * nodes' changes. */
+void store__changes_tell(struct store *s, const int64_t *keys, int n);
+
 /* Runs fn as one unit (a SAVEPOINT) of a batch: one BEGIN IMMEDIATE
  * transaction on the write connection holding the units of the writes
  * that were queued together (store.h, "Group commit").  fn's writes are
@@ -469,6 +453,11 @@ void store__checkin(struct store *s, struct conn *c);
  * fn runs on the leader's thread (maybe not the caller's), with no
  * store lock held; it must use only c and ctx. */
 int store__write_tx(struct store *s, tx_fn fn, void *ctx);
+
+/* store_seat_for_token on connection c (a read's, or the write
+ * connection inside a transaction; store_players.c). */
+int store__seat_for_token(struct conn *c, int64_t key,
+                          const uint8_t hash[STORE_TOKEN_HASH_LEN], int *seat);
 
 /* At store_open, after the migrations (store_events.c): seals the webhook
  * secrets stored clear, and checks that s->secret_key opens the sealed
@@ -483,42 +472,6 @@ int store__clock_start(struct conn *c, int64_t key);
 /* Inside a write transaction: records idem (NULL: nothing).  BD_EREPLAY
  * if its scope is already there. */
 int store__idem_put(struct conn *c, const struct store_idem *idem);
-
-/* ---- the PostgreSQL driver (store_pg.c) ---- */
-
-/* Connects c to conninfo and sets its session (lock_timeout
- * lock_wait_ms; 0: none).  0, or a bd_err with a sentence in err. */
-int store__pg_connect(struct conn *c, const char *conninfo, int lock_wait_ms,
-                      char *err, size_t errlen);
-
-/* Applies sql/postgres's migrations that the database lacks, under an
- * advisory lock (two nodes starting together migrate once). */
-int store__pg_migrate(struct conn *c, char *err, size_t errlen);
-
-void store__pg_close(struct conn *c);
-
-/* store_listen on PostgreSQL; and its end, in store_close before the
- * pool closes (NULL listener: no-op). */
-int store__pg_listen(struct store *s, const struct store_remote *r, void *ctx);
-void store__pg_listen_stop(struct store *s);
-
-/* store_lease_take (lease_ms > 0, *taken set) and store_lease_drop
- * (lease_ms 0, taken NULL) on PostgreSQL: one autocommit statement on a
- * pooled connection. */
-int store__pg_lease(struct store *s, int64_t game_key, int64_t lease_ms,
-                    int *taken);
-
-/* store__run, store__query_i64 and the row readers on PostgreSQL. */
-int store__pg_run(struct conn *c, enum stmt id, const struct arg *a, int n,
-                  row_fn fn, void *ctx);
-int store__pg_query_i64(struct conn *c, const char *sql, int64_t *v);
-int store__pg_in_tx(const struct conn *c);
-int64_t store__pg_col_i64(const struct row *r, int col);
-const char *store__pg_col_text(const struct row *r, int col);
-const void *store__pg_col_blob(const struct row *r, int col);
-int store__pg_col_bytes(const struct row *r, int col);
-int store__pg_col_null(const struct row *r, int col);
-int store__pg_col_count(const struct row *r);
 
 /* ---- events (store_events.c) ---- */
 
@@ -542,9 +495,5 @@ int store__events_after(struct conn *c, int64_t key, const struct ev_before *b);
  * listener (as store__events_after notes a game's players). */
 void store__note_player(struct conn *c, int64_t player_key);
 
-/* After a batch's COMMIT, on the leader: tells the change listener
- * about the n players keys[0..n) a committed unit noted, in order.  The
- * listener runs with no store lock held (the leader role only). */
-void store__changes_tell(struct store *s, const int64_t *keys, int n);
 
 #endif

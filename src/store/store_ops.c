@@ -3,6 +3,7 @@
  * statement prepared for the call: they run once per probe or scrape,
  * never on a request's path, and keep the pool's statement table
  * (store_int.h) to the requests' own. */
+#include "driver.h"
 #include "store_int.h"
 
 /* Runs sql (one integer column, one row) on a pooled read connection
@@ -19,12 +20,8 @@ int store_ping(struct store *s)
 {
 	int rc = store_check(s);
 	int64_t version;
-	/* SQLite: reads the file's header; PostgreSQL: a round trip */
-	return rc < 0
-	           ? rc
-	           : one_integer(s,
-	                         s->pg ? "SELECT 1" : "PRAGMA schema_version",
-	                         &version);
+	/* the driver's cheapest proof that the database answers */
+	return rc < 0 ? rc : one_integer(s, s->drv->ping_sql, &version);
 }
 
 int store_deliveries_pending(struct store *s, int64_t *n)

@@ -418,3 +418,31 @@ int store_player_games_each(struct store *s, int64_t player_key,
 	store__checkin(s, c);
 	return rc;
 }
+
+/* ---- a seat by its token ---- */
+
+/* store_seat_for_token on connection c (a read's, or the write
+ * connection inside a transaction). */
+int store__seat_for_token(struct conn *c, int64_t key,
+                          const uint8_t hash[STORE_TOKEN_HASH_LEN], int *seat)
+{
+	struct one_i64 r = {0};
+	int rc =
+	    store__run(c, ST_SEAT_FIND,
+	               ARGS(A_I64(key), A_BLOB(hash, STORE_TOKEN_HASH_LEN)),
+	               store__read_i64, &r);
+	if (rc == 0 && !r.found)
+		rc = BD_ENOTFOUND;
+	if (rc == 0)
+		*seat = (int)r.v;
+	return rc;
+}
+
+int store_seat_for_token(struct store *s, int64_t key,
+                         const uint8_t hash[STORE_TOKEN_HASH_LEN], int *seat)
+{
+	struct conn *c = store__checkout(s);
+	int rc = store__seat_for_token(c, key, hash, seat);
+	store__checkin(s, c);
+	return rc;
+}

@@ -328,7 +328,7 @@ def bot_turns_are_played_once_and_taken_over_from_a_dead_node(binary):
 @test
 def each_webhook_delivery_is_sent_by_one_node(binary):
     """Both nodes deliver webhooks from one outbox: every event is sent
-    once per attempt, never by both nodes (store_pg.c's ST_DLV_CLAIM,
+    once per attempt, never by both nodes (driver_pg.c's ST_DLV_CLAIM,
     FOR UPDATE SKIP LOCKED).  The receiver refuses each event's first
     attempt (500), so every event is due again at once on both nodes:
     each must be attempted exactly twice."""

@@ -1,5 +1,5 @@
 """test_nodes_faults.py: two boardd nodes on one PostgreSQL database when
-things go wrong (issue 15; found by a hostile review, src/store/store_pg.c's
+things go wrong (issue 15; found by a hostile review, src/store/driver_pg.c's
 listener): a forged NOTIFY (any client of the database may send one) is
 ignored, not a crash; a listening session that hangs without closing
 (its backend SIGSTOPped) is found by the listener's probe, and the node

@@ -24,7 +24,7 @@
 #include "store/store.h"
 #include "testhelp.h"
 
-#define APPLICATION_ID 0x62726464 /* 'brdd', what store_sqlite.c writes */
+#define APPLICATION_ID 0x62726464 /* 'brdd', what driver_sqlite.c writes */
 #define RACE_MOVES     200        /* appends per racing thread */
 /* Token-held seats from an array of token hashes, for store_game_create. */
 #define HASHES(h) token_seats(h, (int)(sizeof(h) / sizeof(h)[0]))

@@ -1,10 +1,12 @@
-/* store_pg.c: the PostgreSQL backend of store.h, on libpq: the driver
- * half of the seam in store_int.h (connect, run statement `id` with typed
- * arguments, read rows, map errors), the statements whose PostgreSQL text
- * differs from SQLite's, and the migrations of sql/postgres/.
+/* driver_pg.c: the PostgreSQL driver of the store (driver.h's table,
+ * store_driver_pg), on libpq: connect, run statement `id` with typed
+ * arguments, read rows, map errors, the migrations of sql/postgres/,
+ * listening for other nodes' changes, and leases; and PostgreSQL's
+ * statement texts where its dialect differs from store_sql.c's common
+ * ones (pg_sql).
  *
- * Every other statement runs SQLite's text (store_sqlite.c's stmt_sql),
- * its ?N parameters turned into $N.  A statement is prepared on a
+ * A statement runs the store's text (c->sql: pg_sql's, else the common
+ * one), its ?N parameters turned into $N.  A statement is prepared on a
  * connection at its first use there, its parameters typed from that
  * call's arguments (ARG_I64 int8, ARG_TEXT text, ARG_BLOB bytea), so the
  * server never guesses a type; a later call with other types is a bug
@@ -25,6 +27,7 @@
 #include <libpq-fe.h>
 
 #include "../common/log.h"
+#include "driver.h"
 #include "migrations.h"
 #include "store_int.h"
 
@@ -45,7 +48,7 @@
 /* SQL text reads as SQL, not as clang-format would fold it. */
 /* clang-format off */
 
-/* GAME_COLS (store_int.h) in PostgreSQL's JSON functions: the bot seats'
+/* driver_sqlite.c's GAME_COLS in PostgreSQL's JSON functions: the bot seats'
  * bit set and their JSON array, in seat order. */
 #define PG_GAME_COLS                                                           \
 	"key, id, rules_id, rules_version, seats, seed, options, setup, "      \
@@ -58,7 +61,7 @@
 	"deadline_ms, seats_version, seed_format, secret, salt, imported, "    \
 	"coalesce(creator_player, 0), coalesce(creator_addr, '')"
 
-/* store_sqlite.c's PLAYERS_JSON. */
+/* driver_sqlite.c's PLAYERS_JSON. */
 #define PG_PLAYERS_JSON(gk)                                                    \
 	"(SELECT coalesce(json_agg(json_build_object('seat', z.seat, 'open', " \
 	"z.open <> 0, 'player', CASE WHEN p.id IS NULL THEN NULL ELSE "        \
@@ -68,7 +71,7 @@
 	"LEFT JOIN players p ON p.key = z.player_key "                         \
 	"LEFT JOIN players i ON i.key = z.invited WHERE z.game_key = " gk ")"
 
-/* store_sqlite.c's LIST_SQL. */
+/* driver_sqlite.c's LIST_SQL. */
 #define PG_LIST_SQL(filter)                                                    \
 	"SELECT " PG_GAME_COLS ", " PG_PLAYERS_JSON(                           \
 	    "games.key") " FROM games WHERE key < ?3" filter                   \
@@ -80,7 +83,7 @@
 	                                           "AND o.invited IS NULL)) "  \
 	                                           "ORDER BY key DESC LIMIT ?4"
 
-/* store_sqlite.c's EV_DATA, with `more` keys (", 'k', v"...) after. */
+/* driver_sqlite.c's EV_DATA, with `more` keys (", 'k', v"...) after. */
 #define PG_EV_DATA(more)                                                       \
 	"json_build_object('game_id', g.id, 'game', g.rules_id, 'seq', g.seq, " \
 	"'seat', s.seat, 'status', g.status, 'result', g.result::json" more    \
@@ -89,7 +92,7 @@
 /* A new event's id: "evt_" and 24 random hex digits. */
 #define PG_EVENT_ID "'evt_' || substr(md5(gen_random_uuid()::text), 1, 24)"
 
-/* store_sqlite.c's ISO_MS: unix ms as RFC 3339 UTC with milliseconds. */
+/* driver_sqlite.c's ISO_MS: unix ms as RFC 3339 UTC with milliseconds. */
 #define PG_ISO_MS(x)                                                           \
 	"(to_char(to_timestamp((" x ") / 1000) AT TIME ZONE 'UTC', "           \
 	"'YYYY-MM-DD\"T\"HH24:MI:SS') || '.' || "                              \
@@ -101,7 +104,7 @@
 #define PG_CLOCK_ALLOWED                                                       \
 	"(" PG_J("clock", "->>'move_ms'") " + " PG_J("clock", "->>'bank_ms'") ")"
 
-/* store_sqlite.c's SEAT_DEADLINE and SEAT_BANK. */
+/* driver_sqlite.c's SEAT_DEADLINE and SEAT_BANK. */
 #define PG_SEAT_DEADLINE                                                       \
 	"(CASE WHEN g.clock IS NULL OR g.open_seats > 0 THEN NULL "            \
 	"WHEN g.clock_state IS NULL THEN g.updated_ms + " PG_J(                \
@@ -114,7 +117,7 @@
 	    "g.clock_state", "->'bank'->>s.seat") ", " PG_J("g.clock",           \
 	                                                 "->>'bank_ms'") ") END)"
 
-/* The statements PostgreSQL runs in its own text; NULL: SQLite's. */
+/* The statements PostgreSQL runs in its own text; NULL: store_sql.c's. */
 static const char *const pg_sql[ST_COUNT] = {
     [ST_BEGIN] = "BEGIN",
     /* Locks the game's row until the batch commits: a racing append on
@@ -220,6 +223,40 @@ static const char *const pg_sql[ST_COUNT] = {
 };
 /* clang-format on */
 
+/* ---- handles --------------------------------------------------------- */
+
+/* A connection's handle (struct conn's h). */
+struct pg_handle {
+	PGconn *pg;                       /* libpq's connection */
+	unsigned char prepared[ST_COUNT]; /* 1 once statement i is prepared */
+	int64_t changes;  /* rows the last statement changed (store__changes) */
+	const char *node; /* its store's node id (store.h, "what other
+	                     processes change"), set as boardd.node */
+	int writer;       /* 1 for the write connection, whose statements
+	                     after BEGIN are never retried */
+};
+
+static struct pg_handle *pgh(const struct conn *c)
+{
+	return c->h;
+}
+
+/* A row: row i of a result, its bytea columns decoded on demand. */
+struct pg_blobs;
+struct pg_row {
+	struct row r; /* first: what a row_fn sees */
+	PGresult *res;
+	int i;
+	struct pg_blobs *blobs; /* NULL: none decoded (store__query_i64's) */
+};
+
+static const struct pg_row *pgr(const struct row *r)
+{
+	return (const struct pg_row *)r;
+}
+
+static int64_t pg_col_i64(const struct row *r, int col);
+
 /* ---- errors ---------------------------------------------------------- */
 
 /* The bd_err for a failed statement on c (res: its result, or NULL), and
@@ -232,9 +269,9 @@ static int pg_fail(struct conn *c, const PGresult *res)
 {
 	const char *state =
 	    res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
-	if (PQstatus(c->pg) == CONNECTION_BAD) {
+	if (PQstatus(pgh(c)->pg) == CONNECTION_BAD) {
 		log_error("store", "postgresql connection lost: %s",
-		          PQerrorMessage(c->pg));
+		          PQerrorMessage(pgh(c)->pg));
 		return BD_EUNAVAILABLE;
 	}
 	if (state) {
@@ -258,7 +295,7 @@ static int pg_fail(struct conn *c, const PGresult *res)
 		}
 	}
 	log_error("store", "postgresql error %s: %s", state ? state : "?",
-	          res ? PQresultErrorMessage(res) : PQerrorMessage(c->pg));
+	          res ? PQresultErrorMessage(res) : PQerrorMessage(pgh(c)->pg));
 	return BD_EINTERNAL;
 }
 
@@ -277,17 +314,10 @@ static int pg_open_fail(char *err, size_t errlen, int code, const char *what,
 
 /* ---- connections ----------------------------------------------------- */
 
-int store_is_postgres(const char *path)
-{
-	return path && (strncmp(path, "postgres://", 11) == 0 ||
-	                strncmp(path, "postgresql://", 13) == 0 ||
-	                strchr(path, '=') != NULL);
-}
-
 /* Runs sql (no parameters, no rows wanted) on c.  0, or a bd_err. */
 static int pg_exec(struct conn *c, const char *sql)
 {
-	PGresult *res = PQexec(c->pg, sql);
+	PGresult *res = PQexec(pgh(c)->pg, sql);
 	int rc = 0;
 	if (!res || (PQresultStatus(res) != PGRES_COMMAND_OK &&
 	             PQresultStatus(res) != PGRES_TUPLES_OK))
@@ -307,7 +337,8 @@ static int pg_session(struct conn *c, int lock_wait_ms)
 	snprintf(sql, sizeof sql,
 	         "SET synchronous_commit = on; SET client_min_messages = "
 	         "warning; SET lock_timeout = %d; SET boardd.node = '%s'",
-	         lock_wait_ms > 0 ? lock_wait_ms : 0, c->node ? c->node : "");
+	         lock_wait_ms > 0 ? lock_wait_ms : 0,
+	         pgh(c)->node ? pgh(c)->node : "");
 	return pg_exec(c, sql);
 }
 
@@ -333,29 +364,45 @@ static PGconn *pg_connectdb(const char *conninfo)
 	return pg;
 }
 
-int store__pg_connect(struct conn *c, const char *conninfo, int lock_wait_ms,
-                      char *err, size_t errlen)
+/* Connects c: the writer with a lock_timeout of the store's
+ * busy_timeout_ms (another node's row locks), a read connection with
+ * none. */
+static int pg_connect(struct store *s, struct conn *c,
+                      const struct store_config *cfg, char *err, size_t errlen)
 {
-	c->pg = pg_connectdb(conninfo);
-	if (!c->pg)
+	struct pg_handle *h = calloc(1, sizeof *h);
+	if (!h)
 		return pg_open_fail(err, errlen, BD_ENOMEM, "postgresql",
 		                    "out of memory");
-	if (PQstatus(c->pg) != CONNECTION_OK)
+	c->h = h;
+	h->node = s->node;
+	h->writer = c == &s->writer;
+	int lock_wait_ms = h->writer ? cfg->busy_timeout_ms : 0;
+	pgh(c)->pg = pg_connectdb(cfg->path);
+	if (!pgh(c)->pg)
+		return pg_open_fail(err, errlen, BD_ENOMEM, "postgresql",
+		                    "out of memory");
+	if (PQstatus(pgh(c)->pg) != CONNECTION_OK)
 		return pg_open_fail(err, errlen, BD_EUNAVAILABLE,
 		                    "cannot connect to postgresql",
-		                    PQerrorMessage(c->pg));
-	memset(c->prepared, 0, sizeof c->prepared);
+		                    PQerrorMessage(pgh(c)->pg));
+	memset(pgh(c)->prepared, 0, sizeof pgh(c)->prepared);
 	if (pg_session(c, lock_wait_ms) < 0)
 		return pg_open_fail(err, errlen, BD_EINTERNAL,
 		                    "cannot set up the postgresql session",
-		                    PQerrorMessage(c->pg));
+		                    PQerrorMessage(pgh(c)->pg));
 	return 0;
 }
 
-void store__pg_close(struct conn *c)
+/* Closes c; a never-connected c is a no-op. */
+static void pg_close(struct conn *c)
 {
-	PQfinish(c->pg);
-	c->pg = NULL;
+	struct pg_handle *h = c->h;
+	if (!h)
+		return;
+	PQfinish(h->pg);
+	free(h);
+	c->h = NULL;
 }
 
 /* After a lost connection: one reconnection attempt (libpq keeps the
@@ -363,11 +410,11 @@ void store__pg_close(struct conn *c)
  * BD_EUNAVAILABLE while the server stays away. */
 static int pg_revive(struct conn *c)
 {
-	if (PQstatus(c->pg) == CONNECTION_OK)
+	if (PQstatus(pgh(c)->pg) == CONNECTION_OK)
 		return 0;
-	PQreset(c->pg);
-	memset(c->prepared, 0, sizeof c->prepared);
-	if (PQstatus(c->pg) != CONNECTION_OK)
+	PQreset(pgh(c)->pg);
+	memset(pgh(c)->prepared, 0, sizeof pgh(c)->prepared);
+	if (PQstatus(pgh(c)->pg) != CONNECTION_OK)
 		return BD_EUNAVAILABLE;
 	/* a reconnected writer loses its lock_timeout: reads need none, and
 	 * the writer's batches still end at the server's own deadlock
@@ -375,19 +422,19 @@ static int pg_revive(struct conn *c)
 	return pg_session(c, 0) < 0 ? BD_EUNAVAILABLE : 0;
 }
 
-int store__pg_in_tx(const struct conn *c)
+static int pg_in_tx(const struct conn *c)
 {
-	PGTransactionStatusType t = PQtransactionStatus(c->pg);
+	PGTransactionStatusType t = PQtransactionStatus(pgh(c)->pg);
 	return t == PQTRANS_INTRANS || t == PQTRANS_INERROR ||
 	       t == PQTRANS_ACTIVE;
 }
 
 /* ---- statements ------------------------------------------------------ */
 
-/* The text of statement id with its ?N parameters as $N, malloc'd. */
-static char *pg_text(enum stmt id)
+/* The text of c's statement id with its ?N parameters as $N, malloc'd. */
+static char *pg_text(const struct conn *c, enum stmt id)
 {
-	const char *src = pg_sql[id] ? pg_sql[id] : store__stmt_sql(id);
+	const char *src = c->sql[id];
 	size_t n = strlen(src);
 	char *out = malloc(n + 1);
 	if (!out)
@@ -414,12 +461,12 @@ static int pg_prepare(struct conn *c, enum stmt id, const struct arg *a, int n)
 {
 	Oid types[PG_MAX_ARGS];
 	char name[16];
-	char *sql = pg_text(id);
+	char *sql = pg_text(c, id);
 	if (!sql)
 		return BD_ENOMEM;
 	pg_types(a, n, types);
 	snprintf(name, sizeof name, "s%d", (int)id);
-	PGresult *res = PQprepare(c->pg, name, sql, n, types);
+	PGresult *res = PQprepare(pgh(c)->pg, name, sql, n, types);
 	int rc = 0;
 	if (!res || PQresultStatus(res) != PGRES_COMMAND_OK) {
 		rc = pg_fail(c, res);
@@ -428,7 +475,7 @@ static int pg_prepare(struct conn *c, enum stmt id, const struct arg *a, int n)
 	PQclear(res);
 	free(sql);
 	if (rc == 0)
-		c->prepared[id] = 1;
+		pgh(c)->prepared[id] = 1;
 	return rc;
 }
 
@@ -458,7 +505,7 @@ static int pg_is_change(const PGresult *res)
 	       strncmp(tag, "UPDATE", 6) == 0 || strncmp(tag, "DELETE", 6) == 0;
 }
 
-int store__pg_run(struct conn *c, enum stmt id, const struct arg *a, int n,
+static int pg_run(struct conn *c, enum stmt id, const struct arg *a, int n,
                   row_fn fn, void *ctx)
 {
 	if (n > PG_MAX_ARGS)
@@ -468,12 +515,12 @@ int store__pg_run(struct conn *c, enum stmt id, const struct arg *a, int n,
 	 * nothing (a read on a pooled connection, the writer's BEGIN) is
 	 * run once more on a new session; inside a transaction the failure
 	 * stands, the transaction being gone with its session. */
-	int again = !c->writer || id == ST_BEGIN;
+	int again = !pgh(c)->writer || id == ST_BEGIN;
 retry:;
 	int rc = pg_revive(c);
-	if (rc == 0 && !c->prepared[id])
+	if (rc == 0 && !pgh(c)->prepared[id])
 		rc = pg_prepare(c, id, a, n);
-	if (rc < 0 && again && PQstatus(c->pg) == CONNECTION_BAD) {
+	if (rc < 0 && again && PQstatus(pgh(c)->pg) == CONNECTION_BAD) {
 		again = 0;
 		goto retry;
 	}
@@ -500,10 +547,11 @@ retry:;
 	}
 	char name[16];
 	snprintf(name, sizeof name, "s%d", (int)id);
-	PGresult *res = PQexecPrepared(c->pg, name, n, vals, lens, fmts, 0);
+	PGresult *res =
+	    PQexecPrepared(pgh(c)->pg, name, n, vals, lens, fmts, 0);
 	ExecStatusType st = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
 	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
-		if (again && PQstatus(c->pg) == CONNECTION_BAD) {
+		if (again && PQstatus(pgh(c)->pg) == CONNECTION_BAD) {
 			PQclear(res);
 			again = 0;
 			goto retry;
@@ -513,29 +561,29 @@ retry:;
 		return rc;
 	}
 	if (pg_is_change(res))
-		c->changes = strtoll(PQcmdTuples(res), NULL, 10);
+		pgh(c)->changes = strtoll(PQcmdTuples(res), NULL, 10);
 	struct pg_blobs blobs;
 	memset(&blobs, 0, sizeof blobs);
 	int rows = PQntuples(res);
 	for (int i = 0; rc == 0 && fn && i < rows; i++) {
-		struct row r = {.res = res, .i = i, .blobs = &blobs};
-		rc = fn(&r, ctx);
+		struct pg_row r = {{&store_driver_pg}, res, i, &blobs};
+		rc = fn(&r.r, ctx);
 		pg_blobs_clear(&blobs);
 	}
 	PQclear(res);
 	return rc;
 }
 
-int store__pg_query_i64(struct conn *c, const char *sql, int64_t *v)
+static int pg_query_i64(struct conn *c, const char *sql, int64_t *v)
 {
 	int rc = pg_revive(c);
 	if (rc < 0)
 		return rc;
-	PGresult *res = PQexec(c->pg, sql);
+	PGresult *res = PQexec(pgh(c)->pg, sql);
 	if (res && PQresultStatus(res) == PGRES_TUPLES_OK &&
 	    PQntuples(res) == 1 && PQnfields(res) == 1) {
-		struct row r = {.res = res, .i = 0};
-		*v = store__pg_col_i64(&r, 0);
+		struct pg_row r = {{&store_driver_pg}, res, 0, NULL};
+		*v = pg_col_i64(&r.r, 0);
 	} else {
 		rc = pg_fail(c, res);
 		if (rc == 0)
@@ -547,11 +595,11 @@ int store__pg_query_i64(struct conn *c, const char *sql, int64_t *v)
 
 /* ---- rows ------------------------------------------------------------ */
 
-int64_t store__pg_col_i64(const struct row *r, int col)
+static int64_t pg_col_i64(const struct row *r, int col)
 {
-	if (PQgetisnull(r->res, r->i, col))
+	if (PQgetisnull(pgr(r)->res, pgr(r)->i, col))
 		return 0;
-	const char *v = PQgetvalue(r->res, r->i, col);
+	const char *v = PQgetvalue(pgr(r)->res, pgr(r)->i, col);
 	if (v[0] == 't' && !v[1])
 		return 1;
 	if (v[0] == 'f' && !v[1])
@@ -559,53 +607,54 @@ int64_t store__pg_col_i64(const struct row *r, int col)
 	return strtoll(v, NULL, 10);
 }
 
-const char *store__pg_col_text(const struct row *r, int col)
+static const char *pg_col_text(const struct row *r, int col)
 {
-	return PQgetisnull(r->res, r->i, col) ? NULL
-	                                      : PQgetvalue(r->res, r->i, col);
+	return PQgetisnull(pgr(r)->res, pgr(r)->i, col)
+	           ? NULL
+	           : PQgetvalue(pgr(r)->res, pgr(r)->i, col);
 }
 
 /* Decodes bytea column col of r once; 0, or -1 if it is not one. */
 static int pg_decode(const struct row *r, int col)
 {
-	if (PQftype(r->res, col) != OID_BYTEA || col >= PG_MAX_COLS ||
-	    !r->blobs)
+	if (PQftype(pgr(r)->res, col) != OID_BYTEA || col >= PG_MAX_COLS ||
+	    !pgr(r)->blobs)
 		return -1;
-	struct pg_blobs *b = r->blobs;
+	struct pg_blobs *b = pgr(r)->blobs;
 	if (!b->done[col]) {
 		b->done[col] = 1;
 		b->n[col] = 0;
-		if (!PQgetisnull(r->res, r->i, col))
+		if (!PQgetisnull(pgr(r)->res, pgr(r)->i, col))
 			b->p[col] =
 			    PQunescapeBytea((const unsigned char *)PQgetvalue(
-			                        r->res, r->i, col),
+			                        pgr(r)->res, pgr(r)->i, col),
 			                    &b->n[col]);
 	}
 	return 0;
 }
 
-const void *store__pg_col_blob(const struct row *r, int col)
+static const void *pg_col_blob(const struct row *r, int col)
 {
 	if (pg_decode(r, col) < 0)
-		return store__pg_col_text(r, col);
-	return r->blobs->n[col] ? r->blobs->p[col] : NULL;
+		return pg_col_text(r, col);
+	return pgr(r)->blobs->n[col] ? pgr(r)->blobs->p[col] : NULL;
 }
 
-int store__pg_col_bytes(const struct row *r, int col)
+static int pg_col_bytes(const struct row *r, int col)
 {
 	if (pg_decode(r, col) < 0)
-		return PQgetlength(r->res, r->i, col);
-	return (int)r->blobs->n[col];
+		return PQgetlength(pgr(r)->res, pgr(r)->i, col);
+	return (int)pgr(r)->blobs->n[col];
 }
 
-int store__pg_col_null(const struct row *r, int col)
+static int pg_col_null(const struct row *r, int col)
 {
-	return PQgetisnull(r->res, r->i, col);
+	return PQgetisnull(pgr(r)->res, pgr(r)->i, col);
 }
 
-int store__pg_col_count(const struct row *r)
+static int pg_col_count(const struct row *r)
 {
-	return PQnfields(r->res);
+	return PQnfields(pgr(r)->res);
 }
 
 /* ---- migrations ------------------------------------------------------ */
@@ -615,13 +664,13 @@ int store__pg_col_count(const struct row *r)
 static int pg_apply(struct conn *c, char *err, size_t errlen)
 {
 	int64_t have = 0;
-	int rc = store__pg_query_i64(
+	int rc = pg_query_i64(
 	    c, "SELECT coalesce(max(version), 0) FROM boardd_migrations",
 	    &have);
 	if (rc < 0)
 		return pg_open_fail(err, errlen, rc,
 		                    "reading the schema version",
-		                    PQerrorMessage(c->pg));
+		                    PQerrorMessage(pgh(c)->pg));
 	int64_t known = (int64_t)store_pg_migrations_count;
 	if (have < 0 || have > known) {
 		snprintf(err, errlen,
@@ -638,10 +687,10 @@ static int pg_apply(struct conn *c, char *err, size_t errlen)
 			         m->name, i + 1);
 			return BD_EINTERNAL;
 		}
-		double t0 = store__mono_ms();
+		double t0 = driver_mono_ms();
 		if (pg_exec(c, m->sql) < 0)
 			return pg_open_fail(err, errlen, BD_EINTERNAL, m->name,
-			                    PQerrorMessage(c->pg));
+			                    PQerrorMessage(pgh(c)->pg));
 		snprintf(sql, sizeof sql,
 		         "INSERT INTO boardd_migrations (version, name, "
 		         "applied_ms) VALUES (%d, '%.80s', (extract(epoch "
@@ -649,21 +698,24 @@ static int pg_apply(struct conn *c, char *err, size_t errlen)
 		         m->version, m->name);
 		if (pg_exec(c, sql) < 0)
 			return pg_open_fail(err, errlen, BD_EINTERNAL, m->name,
-			                    PQerrorMessage(c->pg));
-		store__migration_logged(m, t0);
+			                    PQerrorMessage(pgh(c)->pg));
+		driver_migration_logged(m, t0);
 	}
 	return 0;
 }
 
-int store__pg_migrate(struct conn *c, char *err, size_t errlen)
+/* Applies sql/postgres's migrations that the database lacks, under an
+ * advisory lock (two nodes starting together migrate once). */
+static int pg_migrate(struct store *s, struct conn *c, char *err, size_t errlen)
 {
+	(void)s;
 	char lock[96];
 	snprintf(lock, sizeof lock, "SELECT pg_advisory_lock(%d)",
 	         PG_MIGRATE_LOCK);
 	if (pg_exec(c, lock) < 0)
 		return pg_open_fail(err, errlen, BD_EUNAVAILABLE,
 		                    "taking the migration lock",
-		                    PQerrorMessage(c->pg));
+		                    PQerrorMessage(pgh(c)->pg));
 	int rc = pg_exec(c, "BEGIN");
 	if (rc == 0)
 		rc = pg_exec(c, "CREATE TABLE IF NOT EXISTS boardd_migrations ("
@@ -671,13 +723,13 @@ int store__pg_migrate(struct conn *c, char *err, size_t errlen)
 		                "NULL, applied_ms bigint NOT NULL)");
 	if (rc < 0)
 		pg_open_fail(err, errlen, rc, "starting the migration",
-		             PQerrorMessage(c->pg));
+		             PQerrorMessage(pgh(c)->pg));
 	if (rc == 0)
 		rc = pg_apply(c, err, errlen);
 	if (rc == 0 && (rc = pg_exec(c, "COMMIT")) < 0)
 		pg_open_fail(err, errlen, rc, "committing the migration",
-		             PQerrorMessage(c->pg));
-	if (rc < 0 && store__pg_in_tx(c))
+		             PQerrorMessage(pgh(c)->pg));
+	if (rc < 0 && pg_in_tx(c))
 		pg_exec(c, "ROLLBACK");
 	snprintf(lock, sizeof lock, "SELECT pg_advisory_unlock(%d)",
 	         PG_MIGRATE_LOCK);
@@ -692,8 +744,10 @@ int store__pg_migrate(struct conn *c, char *err, size_t errlen)
 #define PG_LISTEN_IDLE_MS  1000 /* quiet this long: probe the session */
 #define PG_LISTEN_BRIEF_MS 5000 /* a session lost sooner: wait to retry */
 
+/* The listener (struct store's ds, NULL while none runs). */
 struct pg_listen {
 	struct store *s;
+	store_tell_fn tell; /* tells the change listener (store_open's) */
 	const struct store_remote *r; /* borrowed */
 	void *ctx;
 	pthread_t thread;
@@ -740,7 +794,7 @@ static void listen_tell(struct pg_listen *l, const char *payload)
 	               2 &&
 	           kind == 'p' && key > 0) {
 		if (strcmp(node, l->s->node) != 0)
-			store__changes_tell(l->s, &key, 1);
+			l->tell(l->s, &key, 1);
 	}
 }
 
@@ -874,14 +928,15 @@ static void *listen_main(void *arg)
 	}
 }
 
-int store__pg_listen(struct store *s, const struct store_remote *r, void *ctx)
+static int pg_listen(struct store *s, const struct store_remote *r, void *ctx,
+                     store_tell_fn tell)
 {
-	if (s->listen || !r || !r->lost || !r->back)
+	if (s->ds || !r || !r->lost || !r->back)
 		return BD_EINTERNAL;
 	struct pg_listen *l = calloc(1, sizeof *l);
 	if (!l)
 		return BD_ENOMEM;
-	*l = (struct pg_listen){s, r, ctx, 0, {-1, -1}};
+	*l = (struct pg_listen){s, tell, r, ctx, 0, {-1, -1}};
 	if (pipe(l->stop) < 0) {
 		free(l);
 		return BD_EINTERNAL;
@@ -892,13 +947,13 @@ int store__pg_listen(struct store *s, const struct store_remote *r, void *ctx)
 		free(l);
 		return BD_EINTERNAL;
 	}
-	s->listen = l;
+	s->ds = l;
 	return 0;
 }
 
-void store__pg_listen_stop(struct store *s)
+static void pg_unlisten(struct store *s)
 {
-	struct pg_listen *l = s->listen;
+	struct pg_listen *l = s->ds;
 	if (!l)
 		return;
 	ssize_t w;
@@ -909,13 +964,13 @@ void store__pg_listen_stop(struct store *s)
 	close(l->stop[0]);
 	close(l->stop[1]);
 	free(l);
-	s->listen = NULL;
+	s->ds = NULL;
 }
 
 /* ---- leases (store.h) ------------------------------------------------ */
 
-int store__pg_lease(struct store *s, int64_t game_key, int64_t lease_ms,
-                    int *taken)
+static int pg_lease(struct conn *c, const char *node, int64_t game_key,
+                    int64_t lease_ms, int *taken)
 {
 	/* now and until in the database's clock: the nodes' clocks may
 	 * differ, the server's is one */
@@ -931,13 +986,12 @@ int store__pg_lease(struct store *s, int64_t game_key, int64_t lease_ms,
 	char key[24], ms[24];
 	snprintf(key, sizeof key, "%" PRId64, game_key);
 	snprintf(ms, sizeof ms, "%" PRId64, lease_ms);
-	const char *v[3] = {key, s->node, ms};
-	struct conn *c = store__checkout(s);
+	const char *v[3] = {key, node, ms};
 	int rc = pg_revive(c);
 	PGresult *res = NULL;
 	if (rc == 0) {
 		res =
-		    PQexecParams(c->pg, lease_ms > 0 ? take : drop,
+		    PQexecParams(pgh(c)->pg, lease_ms > 0 ? take : drop,
 		                 lease_ms > 0 ? 3 : 2, NULL, v, NULL, NULL, 0);
 		ExecStatusType st = PQresultStatus(res);
 		if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK)
@@ -946,6 +1000,62 @@ int store__pg_lease(struct store *s, int64_t game_key, int64_t lease_ms,
 			*taken = PQntuples(res) == 1;
 	}
 	PQclear(res);
-	store__checkin(s, c);
 	return rc;
 }
+
+/* ---- the driver ------------------------------------------------------ */
+
+/* No store-wide state but the listener (pg_listen). */
+static int pg_open(struct store *s, const struct store_config *cfg, char *err,
+                   size_t errlen)
+{
+	(void)cfg, (void)err, (void)errlen; /* several nodes may share the
+	                                       database: no exclusive lock */
+	s->ds = NULL;
+	return 0;
+}
+
+static void pg_release(struct store *s)
+{
+	(void)s; /* store_close stopped the listener */
+}
+
+static int64_t pg_changes(const struct conn *c)
+{
+	return pgh(c)->changes;
+}
+
+/* A server, not a file: no inode to check. */
+static int pg_check(struct store *s)
+{
+	(void)s;
+	return 0;
+}
+
+const struct store_driver store_driver_pg = {
+    .name = "postgresql",
+    .shared = 1,
+    .pool_max = STORE_PG_POOL_MAX,
+    /* a round trip */
+    .ping_sql = "SELECT 1",
+    .sql = pg_sql,
+    .open = pg_open,
+    .release = pg_release,
+    .connect = pg_connect,
+    .migrate = pg_migrate,
+    .close = pg_close,
+    .run = pg_run,
+    .query_i64 = pg_query_i64,
+    .changes = pg_changes,
+    .in_tx = pg_in_tx,
+    .col_i64 = pg_col_i64,
+    .col_text = pg_col_text,
+    .col_blob = pg_col_blob,
+    .col_bytes = pg_col_bytes,
+    .col_null = pg_col_null,
+    .col_count = pg_col_count,
+    .check = pg_check,
+    .listen = pg_listen,
+    .unlisten = pg_unlisten,
+    .lease = pg_lease,
+};

@@ -1,0 +1,282 @@
+/* store_sql.c: the statement texts both drivers run as they are: the
+ * SQL that SQLite and PostgreSQL read alike.  A driver's own table
+ * (driver_sqlite.c's lite_sql, driver_pg.c's pg_sql) holds the
+ * statements its dialect writes otherwise; store_open (store_open.c)
+ * merges the two into the store's table, s->sql, which is all a driver
+ * runs.  ?N parameters (PostgreSQL's driver turns them into $N). */
+#include "store_int.h"
+
+/* SQL text reads as SQL, not as clang-format would fold it. */
+/* clang-format off */
+const char *const store__sql[ST_COUNT] = {
+    [ST_COMMIT] = "COMMIT",
+    [ST_ROLLBACK] = "ROLLBACK",
+    [ST_UNIT] = "SAVEPOINT unit",
+    [ST_UNIT_RELEASE] = "RELEASE unit",
+    [ST_UNIT_UNDO] = "ROLLBACK TO unit",
+    [ST_GAME_INSERT] = "INSERT INTO games (id, rules_id, rules_version, "
+                       "seats, seed, options, setup, status, seq, to_act, "
+                       "result, created_ms, updated_ms, open_seats) VALUES "
+                       "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, ?9, ?10, ?11, "
+                       "?11, ?12) RETURNING key",
+    [ST_SEAT_INSERT] = "INSERT INTO seats (game_key, seat, token_hash, "
+                       "player_key, invited, open, bot) "
+                       "VALUES (?1, ?2, ?3, nullif(?4, 0), nullif(?5, 0), ?6, "
+                       "nullif(?7, ''))",
+    [ST_SEAT_FIND] = "SELECT seat FROM seats "
+                     "WHERE game_key = ?1 AND token_hash = ?2",
+    [ST_MOVE_INSERT] = "INSERT INTO moves (game_key, seq, seat, action, "
+                       "created_ms, reason, state_hash) "
+                       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    [ST_GAME_ADVANCE] = "UPDATE games SET seq = ?2, status = ?3, "
+                        "to_act = ?4, result = ?5, updated_ms = ?6, "
+                        "clock_state = ?7, deadline_ms = nullif(?8, 0), "
+                        "soon_ms = nullif(?9, 0) WHERE key = ?1",
+    [ST_MOVES_AFTER] = "SELECT seq, seat, action, reason, created_ms "
+                       "FROM moves "
+                       "WHERE game_key = ?1 AND seq > ?2 AND seq <= ?3 "
+                       "ORDER BY seq",
+    [ST_SNAPSHOT_PUT] = "INSERT INTO snapshots (game_key, seq, "
+                        "rules_version, state) VALUES (?1, ?2, ?3, ?4) "
+                        "ON CONFLICT (game_key, seq) DO UPDATE SET "
+                        "rules_version = excluded.rules_version, "
+                        "state = excluded.state",
+    [ST_SNAPSHOT_GET] = "SELECT seq, state FROM snapshots WHERE game_key = ?1 "
+                        "AND seq <= ?2 AND rules_version = ?3 "
+                        "ORDER BY seq DESC LIMIT 1",
+    [ST_SEATS_GET] =
+        "SELECT s.seat, s.open, s.token_hash, coalesce(s.player_key, 0), "
+        "CASE WHEN s.open = 1 THEN coalesce(s.invited, 0) ELSE 0 END, "
+        "coalesce(p.id, ''), coalesce(p.name, ''), "
+        "CASE WHEN s.open = 1 THEN coalesce(i.id, '') ELSE '' END, "
+        "coalesce(s.bot, '') FROM seats s "
+        "LEFT JOIN players p ON p.key = s.player_key "
+        "LEFT JOIN players i ON i.key = s.invited "
+        "WHERE s.game_key = ?1 ORDER BY s.seat",
+    [ST_SEAT_FOR_PLAYER] = "SELECT seat FROM seats "
+                           "WHERE game_key = ?1 AND player_key = ?2",
+    /* An open seat other than ?3 reserved for player ?2: a player who
+     * took another would leave it to nobody (the game could not fill). */
+    [ST_SEAT_RESERVED_ELSEWHERE] = "SELECT seat FROM seats "
+                                   "WHERE game_key = ?1 AND open = 1 AND "
+                                   "invited = ?2 AND seat <> ?3 LIMIT 1",
+    /* The seat reserved for the joiner first: taking an open one
+     * instead would leave theirs for nobody, and the game would never
+     * fill. */
+    [ST_SEAT_FIRST_OPEN] = "SELECT seat FROM seats WHERE game_key = ?1 "
+                           "AND open = 1 AND (invited IS NULL OR "
+                           "invited = ?2) ORDER BY invited IS NULL, seat "
+                           "LIMIT 1",
+    [ST_SEAT_STATE] = "SELECT open, coalesce(invited, 0) FROM seats "
+                      "WHERE game_key = ?1 AND seat = ?2",
+    /* A reserved seat keeps `invited` (only its invitee takes it), so
+     * that leaving it reserves it for them again (ST_SEAT_LEAVE). */
+    [ST_SEAT_TAKE] = "UPDATE seats SET open = 0, "
+                     "token_hash = ?3, player_key = nullif(?4, 0) "
+                     "WHERE game_key = ?1 AND seat = ?2 AND open = 1",
+    [ST_GAME_OPEN_SEATS] = "SELECT open_seats FROM games WHERE key = ?1",
+    [ST_GAME_SEAT_TAKEN] =
+        "UPDATE games SET open_seats = open_seats - 1, updated_ms = ?2, "
+        "status = CASE WHEN open_seats = 1 AND status = 'waiting' "
+        "THEN 'active' ELSE status END WHERE key = ?1",
+    [ST_PLAYER_INSERT] = "INSERT INTO players (id, name, token_hash, "
+                         "created_ms) VALUES (?1, ?2, ?3, ?4) RETURNING key",
+    [ST_PLAYER_BY_TOKEN] = "SELECT p.key, p.id, p.name, p.created_ms, "
+                           "t.key, coalesce(t.last_used_ms, 0), "
+                           "t.revoked_ms IS NOT NULL FROM player_tokens t "
+                           "JOIN players p ON p.key = t.player_key "
+                           "WHERE t.token_hash = ?1",
+    [ST_PLAYER_BY_ID] = "SELECT key, id, name, created_ms FROM players "
+                        "WHERE id = ?1",
+    [ST_IDEM_INSERT] = "INSERT INTO idempotency (scope, request, status, "
+                       "response, created_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+    [ST_IDEM_GET] = "SELECT request, status, response FROM idempotency "
+                    "WHERE scope = ?1",
+    [ST_IDEM_EXPIRE] = "DELETE FROM idempotency WHERE created_ms < ?1",
+    /* store_events.c */
+    [ST_EV_GAME_STATE] = "SELECT status = 'active', status = 'finished', "
+                         "to_act, open_seats FROM games WHERE key = ?1",
+    [ST_EV_TOUCHED] = "SELECT DISTINCT coalesce(player_key, invited) "
+                      "FROM seats WHERE game_key = ?1 AND "
+                      "coalesce(player_key, invited) IS NOT NULL",
+    [ST_EV_AFTER] = "SELECT key, id, type, data, created_ms FROM events "
+                    "WHERE player_key = ?1 AND key > ?2 ORDER BY key "
+                    "LIMIT ?3",
+    [ST_EV_LAST] = "SELECT coalesce(max(key), 0) FROM events "
+                   "WHERE player_key = ?1",
+    [ST_HOOK_PUT] = "INSERT INTO webhooks (player_key, url, secret, "
+                    "sealed, created_ms, dest) VALUES (?1, ?2, ?3, 1, ?4, "
+                    "?5) ON CONFLICT (player_key) DO UPDATE SET url = ?2, "
+                    "secret = ?3, sealed = 1, created_ms = ?4, dest = ?5, "
+                    "disabled_ms = NULL, disabled_why = NULL",
+    [ST_HOOK_GET] = "SELECT " HOOK_COLS " FROM webhooks w "
+                    "WHERE player_key = ?1",
+    [ST_HOOK_DELETE] = "DELETE FROM webhooks WHERE player_key = ?1",
+    /* ?1 player, ?2 why */
+    [ST_HOOK_ORPHANS] = "UPDATE deliveries SET state = 'failed', "
+                        "in_flight = 0, last_error = ?2 "
+                        "WHERE player_key = ?1 AND state = 'pending'",
+    [ST_DLV_GET] = "SELECT " DLV_COLS ", " HOOK_COLS ", "
+                   "coalesce((SELECT failures FROM destinations "
+                   "WHERE dest = w.dest), 0), (SELECT count(*) FROM "
+                   "destinations WHERE dest = w.dest) "
+                   "FROM deliveries d JOIN events e ON e.key = d.event_key "
+                   "JOIN webhooks w ON w.player_key = d.player_key "
+                   "WHERE d.event_key = ?1",
+    /* A delivery to an open breaker is due when the breaker half opens. */
+    [ST_DLV_NEXT] = "SELECT coalesce(min(CASE WHEN ds.open_until_ms > "
+                    "d.next_ms THEN ds.open_until_ms ELSE d.next_ms END), "
+                    "0) FROM deliveries d JOIN webhooks w ON "
+                    "w.player_key = d.player_key LEFT JOIN destinations "
+                    "ds ON ds.dest = w.dest WHERE d.state = 'pending'",
+    [ST_DLV_LIST] = "SELECT " DLV_COLS " FROM deliveries d "
+                    "JOIN events e ON e.key = d.event_key "
+                    "WHERE d.player_key = ?1 ORDER BY d.event_key DESC "
+                    "LIMIT ?2",
+    [ST_GAME_CREATOR] = "UPDATE games SET creator_player = nullif(?2, 0), "
+                        "creator_addr = ?3 WHERE key = ?1",
+    [ST_WAITING_BY_PLAYER] = "SELECT count(*) FROM games WHERE "
+                             "creator_player = ?1 AND status = 'waiting' "
+                             "AND updated_ms >= ?2 AND cancelled_ms IS NULL",
+    [ST_WAITING_BY_ADDR] = "SELECT count(*) FROM games WHERE "
+                           "creator_addr = ?1 AND status = 'waiting' "
+                           "AND updated_ms >= ?2 AND cancelled_ms IS NULL",
+    /* A player's games of bots only being played (sql/0018's index
+     * holds the active games that have a creator); ?2 is unused (the
+     * caps' common shape) */
+    [ST_BOT_GAMES_BY_PLAYER] = "SELECT count(*) FROM games g WHERE "
+                               "creator_player = ?1 AND status = 'active' "
+                               "AND ?2 = ?2 AND NOT EXISTS (SELECT 1 "
+                               "FROM seats s WHERE s.game_key = g.key "
+                               "AND s.bot IS NULL)",
+    /* A timed game's first deadline: when it starts (created with no
+     * open seat, or its last seat taken), each seat to act has its
+     * whole move time and bank (clock_state NULL: nobody moved yet). */
+    [ST_GAME_CLOCK] = "UPDATE games SET clock = ?2 WHERE key = ?1",
+    [ST_GAME_SECRET] = "UPDATE games SET seed_format = ?2, secret = ?3, "
+                       "salt = ?4 WHERE key = ?1",
+    [ST_GAME_IMPORTED] = "UPDATE games SET seq = ?2, status = 'finished', "
+                         "to_act = 0, result = ?3, created_ms = ?4, "
+                         "updated_ms = ?5, imported = 1 WHERE key = ?1",
+    [ST_GAME_SOON] = "UPDATE games SET soon_ms = nullif(?3, 0) "
+                     "WHERE key = ?1 AND seq = ?2",
+    /* ?1 game, ?2 seat, ?3 deadline, ?4 seq */
+    [ST_EV_WARNED] = "INSERT INTO deadline_warnings (game_key, "
+                     "seat, deadline_ms) SELECT key, ?2, ?3 FROM games "
+                     "WHERE key = ?1 AND seq = ?4 ON CONFLICT DO NOTHING",
+    [ST_EV_HORIZON] = "SELECT pruned_key FROM event_horizons "
+                      "WHERE player_key = ?1",
+    [ST_PRUNE_DELIVERIES] =
+        "DELETE FROM deliveries WHERE event_key IN (" PRUNABLE ")",
+    [ST_PRUNE_EVENTS] = "DELETE FROM events WHERE key IN (" PRUNABLE ")",
+    [ST_PRUNE_WARNINGS] = "DELETE FROM deadline_warnings "
+                          "WHERE deadline_ms < ?1",
+    [ST_PRUNE_DESTS] = "DELETE FROM destinations WHERE last_ms < ?1 "
+                       "AND open_until_ms < ?1",
+    [ST_HOOK_UNSEALED] = "SELECT player_key, secret FROM webhooks "
+                         "WHERE sealed = 0",
+    [ST_HOOK_SEAL] = "UPDATE webhooks SET secret = ?2, sealed = 1 "
+                     "WHERE player_key = ?1 AND sealed = 0",
+    [ST_HOOK_ANY_SEALED] = "SELECT player_key, secret FROM webhooks "
+                           "WHERE sealed = 1 LIMIT 1",
+    /* ?1 event, ?2 status, ?3 why, ?4 now */
+    [ST_DLV_GONE] = "UPDATE deliveries SET attempts = attempts + 1, "
+                    "in_flight = 0, last_ms = ?4, "
+                    "last_status = nullif(?2, 0), last_error = ?3, "
+                    "state = 'failed' WHERE event_key = ?1 "
+                    "AND state = 'pending' RETURNING player_key",
+    /* ?1 player, ?2 the webhook's created_ms, ?3 why, ?4 now */
+    [ST_HOOK_DISABLE] = "UPDATE webhooks SET disabled_ms = ?4, "
+                        "disabled_why = ?3 WHERE player_key = ?1 AND "
+                        "created_ms = ?2 AND disabled_ms IS NULL",
+    /* the breaker of destination ?1 */
+    [ST_DEST_FAILURES] = "SELECT failures FROM destinations "
+                         "WHERE dest = ?1",
+    /* ?1 dest, ?2 failures (0: a slow answer), ?3 open until, ?4 now */
+    [ST_DEST_FAIL] = "INSERT INTO destinations (dest, failures, "
+                     "open_until_ms, last_ms) VALUES (?1, ?2, ?3, ?4) "
+                     "ON CONFLICT (dest) DO UPDATE SET "
+                     "failures = excluded.failures, "
+                     "open_until_ms = excluded.open_until_ms, "
+                     "last_ms = excluded.last_ms",
+    [ST_DEST_OK] = "DELETE FROM destinations WHERE dest = ?1",
+    /* ?1 dest, ?2 open until: its waiting deliveries are due then (so
+     * the claim's scan of due ones does not walk them meanwhile) */
+    [ST_DEST_HOLD] = "UPDATE deliveries SET next_ms = ?2 "
+                     "WHERE state = 'pending' AND in_flight = 0 AND "
+                     "next_ms < ?2 AND player_key IN (SELECT player_key "
+                     "FROM webhooks WHERE dest = ?1)",
+    /* ?1 the event of the webhook's delivery that failed, ?2 its
+     * retry: the webhook's other waiting deliveries are due no sooner
+     * (a per-webhook backoff) */
+    [ST_HOOK_HOLD] = "UPDATE deliveries SET next_ms = ?2 "
+                     "WHERE state = 'pending' AND in_flight = 0 AND "
+                     "next_ms < ?2 AND player_key = (SELECT player_key "
+                     "FROM deliveries WHERE event_key = ?1)",
+    [ST_GAME_JOINABLE] =
+        "SELECT seq FROM games WHERE key = ?1 AND " VISIBLE("", "?2"),
+    /* store_lobby.c */
+    [ST_TICKET_EXPIRE] = "DELETE FROM tickets WHERE expires_ms < ?1",
+    [ST_TICKET_INSERT] = "INSERT INTO tickets (hash, url, sealed, "
+                         "expires_ms) VALUES (?1, ?2, ?3, ?4)",
+    [ST_TICKET_TAKE] = "DELETE FROM tickets WHERE hash = ?1 AND url = ?2 "
+                       "AND expires_ms > ?3 RETURNING sealed",
+    [ST_TICKET_GET] = "SELECT expires_ms > ?2, url = ?3 FROM tickets "
+                      "WHERE hash = ?1",
+    [ST_TOKEN_INSERT] = "INSERT INTO player_tokens (id, player_key, "
+                        "token_hash, label, created_ms) "
+                        "VALUES (?1, ?2, ?3, ?4, ?5)",
+    [ST_TOKEN_USED] = "UPDATE player_tokens SET last_used_ms = ?2 "
+                      "WHERE key = ?1 AND revoked_ms IS NULL",
+    [ST_TOKENS_LIST] = "SELECT key, id, label, created_ms, "
+                       "coalesce(last_used_ms, 0) FROM player_tokens "
+                       "WHERE player_key = ?1 AND revoked_ms IS NULL "
+                       "ORDER BY key",
+    [ST_TOKENS_COUNT] = "SELECT count(*) FROM player_tokens "
+                        "WHERE player_key = ?1 AND revoked_ms IS NULL",
+    [ST_TOKEN_REVOKE] = "UPDATE player_tokens SET revoked_ms = ?3 "
+                        "WHERE player_key = ?1 AND id = ?2 "
+                        "AND revoked_ms IS NULL",
+    [ST_GAME_LOBBY] = "SELECT status = 'waiting', "
+                      "coalesce(creator_player, 0), "
+                      "status = 'active' AND seq = 0 FROM games "
+                      "WHERE key = ?1 AND " VISIBLE("", "?2"),
+    /* A game that started but where nobody moved is cancelled as a
+     * waiting one: back to 'waiting' (so it is gone everywhere, as
+     * VISIBLE says), with nobody to act and no deadline to apply. */
+    [ST_GAME_CANCEL] = "UPDATE games SET cancelled_ms = ?2, "
+                       "status = 'waiting', to_act = 0, "
+                       "deadline_ms = NULL, soon_ms = NULL WHERE key = ?1 "
+                       "AND cancelled_ms IS NULL AND (status = 'waiting' "
+                       "OR (status = 'active' AND seq = 0))",
+    /* ?1 game, ?2 seat, ?3 player (0: none), ?4 token hash (or NULL);
+     * a seat reserved for its holder stays reserved (`invited` kept) */
+    [ST_SEAT_LEAVE] = "UPDATE seats SET open = 1, token_hash = NULL, "
+                      "player_key = NULL WHERE game_key = ?1 AND seat = ?2 "
+                      "AND open = 0 AND bot IS NULL AND "
+                      "(player_key = nullif(?3, 0) OR token_hash = ?4)",
+    [ST_GAME_SEAT_LEFT] = "UPDATE games SET open_seats = open_seats + 1, "
+                          "updated_ms = ?2, seats_version = "
+                          "seats_version + 1 WHERE key = ?1 AND "
+                          "status = 'waiting'",
+    [ST_SEAT_BY_TOKEN_HASH] = "SELECT s.game_key, s.seat, g.id, "
+                              "g.rules_id FROM seats s JOIN games g "
+                              "ON g.key = s.game_key WHERE s.token_hash = "
+                              "?1 AND " VISIBLE("g.", "?2") " LIMIT 1",
+    [ST_SEAT_ATTACH] = "UPDATE seats SET token_hash = NULL, player_key = ?3 "
+                       "WHERE game_key = ?1 AND seat = ?2 AND token_hash = ?4",
+    [ST_GAME_SEATS_BUMP] = "UPDATE games SET seats_version = "
+                           "seats_version + 1 WHERE key = ?1",
+    [ST_MOVE_HASHES] = "SELECT seq, state_hash FROM moves "
+                       "WHERE game_key = ?1 AND seq <= ?2 ORDER BY seq",
+    [ST_MOVE_HASH_FILL] = "UPDATE moves SET state_hash = ?3 WHERE "
+                          "game_key = ?1 AND seq = ?2 AND state_hash IS NULL",
+    [ST_RULES_CHECK_GET] = "SELECT seq FROM rules_checks "
+                           "WHERE game_key = ?1 AND rules_version = ?2",
+    [ST_RULES_CHECK_PUT] = "INSERT INTO rules_checks (game_key, "
+                           "rules_version, seq) VALUES (?1, ?2, ?3) "
+                           "ON CONFLICT DO NOTHING",
+    [ST_GAME_RULES_MOVE] = "UPDATE games SET rules_version = ?3 "
+                           "WHERE key = ?1 AND rules_version = ?2 AND seq = ?4",
+};
+/* clang-format on */
