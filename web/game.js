@@ -167,6 +167,15 @@ export async function gameScreen(main, id) {
   let stream = null;
   /** @type {Element | null} the control of the board or actions that last had the focus */
   let lastFocus = null;
+  /** @type {Element | null} the board's control tapped last (to keep it in view over the choices) */
+  let tapped = null;
+  board.addEventListener(
+    "click",
+    (ev) => {
+      tapped = /** @type {Element} */ (ev.target).closest("[data-pick]");
+    },
+    true,
+  );
   for (const section of [board, acts])
     section.addEventListener("focusin", (ev) => {
       lastFocus = /** @type {Element} */ (ev.target);
@@ -181,6 +190,9 @@ export async function gameScreen(main, id) {
     filterWhat = what;
     filterSeq = list?.seq ?? -1;
     keepFocus(drawActions);
+    // The choices sit at the bottom of a phone's screen (sticky): keep the
+    // control tapped in view above them.
+    if (tapped?.isConnected) tapped.scrollIntoView({ block: "nearest", inline: "nearest" });
   };
 
   /**
@@ -613,6 +625,9 @@ export async function gameScreen(main, id) {
             ),
       ),
     );
+    // What scrolls into view (a tapped card or ship, a focused control)
+    // stops above the choices, which stay at the bottom of the screen.
+    document.documentElement.style.scrollPaddingBottom = `${acts.offsetHeight + 8}px`;
   }
 
   await refresh();
@@ -632,6 +647,7 @@ export async function gameScreen(main, id) {
   const ticker = setInterval(() => tick(head), 1000);
   return () => {
     clearInterval(ticker);
+    document.documentElement.style.scrollPaddingBottom = "";
     events.stop();
   };
 }

@@ -193,10 +193,21 @@ const bare = (a) => {
   );
 };
 
-/** Element `sel`'s box lies inside the page's viewport (nothing to scroll to see it). */
+/**
+ * Element `loc`'s box lies inside the page's viewport (nothing to scroll
+ * to see it), and nothing covers its middle (the choices at the bottom).
+ */
 async function onScreen(page, loc, what) {
   const box = await loc.boundingBox();
   const vp = page.viewportSize();
+  const top = await loc.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const at = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    return !at || el.contains(at)
+      ? ""
+      : `${at.tagName}.${at.getAttribute("class")} (it at ${Math.round(r.y)}, scrolled ${scrollY}, scroll-padding-bottom ${getComputedStyle(document.documentElement).scrollPaddingBottom})`;
+  });
+  check(!top, `${what} is covered by ${top}`);
   check(
     !!box &&
       box.y >= 0 &&
@@ -550,25 +561,37 @@ async function tapAShip(base, id, pages) {
       await onScreen(page, el, "the tapped ship");
       await onScreen(page, page.locator("section.actions .picked"), "the current choices");
       if (process.env.WEB_SCREENS) await shoot("quantum-ship", [page]);
-      const sq = want.find((k) => its.filter((a) => aim(a) && aim(a).join(",") === k).length === 1);
-      check(sq, `ship ${ship.ship}: no square with one action`);
-      const chosen = its.find((a) => aim(a) && aim(a).join(",") === sq);
+      // The square with the fewest actions: one posts at once; several
+      // (a move and a Curious move to it…) are offered as the choices.
+      const at = (k) => its.filter((a) => aim(a) && aim(a).join(",") === k);
+      const sq = want.reduce((x, k) => (at(k).length < at(x).length ? k : x));
+      const there = at(sq);
       const posted = page.waitForResponse(
         (r) => r.url().includes("/moves") && r.request().method() === "POST",
       );
       // Keyboard: the highlighted square focused, Enter.
       await page.locator(`svg.qmap .hl[data-square="${sq}"]`).focus();
       await page.keyboard.press("Enter");
+      if (there.length > 1) {
+        const offered = (await page.locator("section.actions button.choice").allInnerTexts()).sort();
+        const listed = there.map((a) => a.label).sort();
+        check(
+          JSON.stringify(offered) === JSON.stringify(listed),
+          `square ${sq}: choices ${offered}, listed ${listed}`,
+        );
+        await page.locator("section.actions button.choice").first().click();
+      }
       const r = await posted;
       check(r.status() === 201, `the square's move answered ${r.status()}`);
-      const log = await apiGet(base, `/v1/games/${id}/moves`, token);
-      const last = log.moves[log.moves.length - 1].action;
+      const sent = JSON.parse(r.request().postData() || "{}").action;
       check(
-        bare(last) === bare(chosen),
-        `posted ${JSON.stringify(last)}, the square's ${JSON.stringify(chosen)}`,
+        there.some((a) => bare(a) === bare(sent)),
+        `posted ${JSON.stringify(sent)}, the square's ${JSON.stringify(there)}`,
       );
+      const log = await apiGet(base, `/v1/games/${id}/moves`, token);
+      check(bare(log.moves[log.moves.length - 1].action) === bare(sent), "the move logged is the one posted");
       console.log(
-        `     ship ${ship.ship}: ${want.length} squares lit, ${rest.length} other choices; ${chosen.label}`,
+        `     ship ${ship.ship}: ${want.length} squares lit, ${rest.length} other choices; ${sent.label}`,
       );
       return true;
     } finally {
