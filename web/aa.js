@@ -8,7 +8,7 @@
 // decision. Each tap narrows the server's listed actions (board.js).
 import { h } from "./dom.js";
 import { card, gameInfo } from "./ui.js";
-import { offer } from "./board.js";
+import { offer, tapCard } from "./board.js";
 
 /** @typedef {import("./types.js").Game} Game */
 /** @typedef {import("./types.js").Action} Action */
@@ -47,28 +47,6 @@ let sel = { seq: -1, up: -1, down: -1 };
 const HAND_CARD = ["discard", "double_trouble", "secret_recruit"];
 /** Types of the actions that name an agent in play in `card`. */
 const IN_PLAY = ["mind_control", "spycation"];
-
-/**
- * A card drawn as a button that narrows the listed actions: `matching`
- * (those it names), offered on a tap; drawn as a plain card when none.
- * @param {Node} face the card as drawn @param {Action[]} matching
- * @param {string} label the button's name (the card and what a tap does)
- * @param {BoardUi} ui @param {string} [cls]
- */
-function tapCard(face, matching, label, ui, cls = "") {
-  if (!matching.length) return face;
-  return h(
-    "button",
-    {
-      type: "button",
-      class: `tap ${cls}`,
-      "data-pick": "",
-      "aria-label": label,
-      onclick: () => offer(ui, matching, label),
-    },
-    face,
-  );
-}
 
 /**
  * The hand: each card a button when a listed action names it. The first

@@ -4,6 +4,8 @@
 // always the server's own (GET …/actions), compared whole: nothing here
 // knows a rule.
 
+import { h } from "./dom.js";
+
 /** @typedef {import("./types.js").Action} Action */
 /** @typedef {import("./game.js").BoardUi} BoardUi */
 
@@ -21,8 +23,13 @@ export function offer(ui, matching, what, done = true) {
     ui.act(matching[0]);
     return;
   }
+  ui.pick(only(matching), what);
+}
+
+/** A filter that accepts the actions of `matching` (whole, as listed). @param {Action[]} matching */
+export function only(matching) {
   const keys = new Set(matching.map(key));
-  ui.pick((a) => keys.has(key(a)), what);
+  return (/** @type {Action} */ a) => keys.has(key(a));
 }
 
 /**
@@ -45,4 +52,26 @@ export function tapAttrs(label, fn) {
       }
     },
   };
+}
+
+/**
+ * A card drawn as a button that narrows the listed actions: `matching`
+ * (those it names), offered on a tap; drawn as a plain card when none.
+ * @param {Node} face the card as drawn @param {Action[]} matching
+ * @param {string} label the button's name (the card and what a tap does)
+ * @param {BoardUi} ui @param {string} [cls]
+ */
+export function tapCard(face, matching, label, ui, cls = "") {
+  if (!matching.length) return face;
+  return h(
+    "button",
+    {
+      type: "button",
+      class: `tap ${cls}`,
+      "data-pick": "",
+      "aria-label": label,
+      onclick: () => offer(ui, matching, label),
+    },
+    face,
+  );
 }

@@ -9,10 +9,11 @@
 // With no ship tapped, the squares of the other listed actions (choose a
 // planet, construct, infamy, relocation) are highlighted. Rows and columns
 // are numbered along the map's edges, as the labels name squares [row,col].
+// A card of the row to take, or a command card to discard, is tapped.
 // Names and texts from the catalog.
 import { h, s } from "./dom.js";
 import { card, gameInfo } from "./ui.js";
-import { offer, tapAttrs } from "./board.js";
+import { offer, only, tapAttrs, tapCard } from "./board.js";
 
 /** @typedef {import("./types.js").Game} Game */
 /** @typedef {import("./types.js").Action} Action */
@@ -66,11 +67,21 @@ function selected(ui) {
   });
 }
 
-/** A command or gambit card by id: name, with its text as a tooltip. @param {string | null} id */
-function cardChip(id) {
+/**
+ * A command or gambit card by id: name, with its text as a tooltip; a
+ * button when a listed action names it (take it from the row, discard it).
+ * @param {string | null} id @param {BoardUi} ui
+ */
+function cardChip(id, ui) {
   if (!id) return h("span", { class: "agent back" }, "—");
   const c = card(GAME, id);
-  return h("span", { class: "agent", title: c.text, "data-card": id }, c.name);
+  const face = h("span", { class: "agent", title: c.text, "data-card": id }, c.name);
+  return tapCard(
+    face,
+    ui.actions.filter((a) => /** @type {any} */ (a).card === id),
+    `${c.name}: ${c.text}`,
+    ui,
+  );
 }
 
 /** @param {Game} g @param {BoardUi} ui */
@@ -149,8 +160,7 @@ function draw(g, ui) {
     const svg = /** @type {Element} */ (frame.querySelector("svg"));
     highlight(svg);
     const rest = selected(ui).filter((a) => !aim(a));
-    const keys = new Set(rest.map((a) => JSON.stringify(a)));
-    ui.pick(ship === null ? null : (a) => keys.has(JSON.stringify(a)), what);
+    ui.pick(ship === null ? null : only(rest), what);
     svg
       .querySelector(`.ship[data-ship="${you}-${ship}"]`)
       ?.scrollIntoView({ block: "nearest", inline: "center" });
@@ -381,7 +391,9 @@ function draw(g, ui) {
           "div",
           {},
           "Commands: ",
-          pl.commands.length ? pl.commands.map(cardChip) : h("span", { class: "empty" }, "none"),
+          pl.commands.length
+            ? pl.commands.map((id) => cardChip(id, ui))
+            : h("span", { class: "empty" }, "none"),
           pl.commands_waking.length
             ? h("small", {}, " (waking: ", pl.commands_waking.map((c) => card(GAME, c).name).join(", "), ")")
             : null,
@@ -393,8 +405,18 @@ function draw(g, ui) {
       "div",
       { class: "card" },
       h("h3", {}, "Card row"),
-      h("div", {}, "Command: ", (v.row.command ?? []).map(cardChip)),
-      h("div", {}, "Gambit: ", (v.row.gambit ?? []).map(cardChip)),
+      h(
+        "div",
+        {},
+        "Command: ",
+        (v.row.command ?? []).map((id) => cardChip(id, ui)),
+      ),
+      h(
+        "div",
+        {},
+        "Gambit: ",
+        (v.row.gambit ?? []).map((id) => cardChip(id, ui)),
+      ),
       h("p", { class: "small" }, `Decks: ${v.decks.command} command, ${v.decks.gambit} gambit`),
     ),
   );
@@ -410,7 +432,7 @@ function hint(actions) {
 export const quantum = {
   draw,
   // A ship's actions and those aimed at a square are chosen on the map.
-  onBoard: (a) => "ship" in a || "owner" in a || aim(a) !== null,
+  onBoard: (a) => "ship" in a || "owner" in a || "card" in a || aim(a) !== null,
   hint,
   clear: () => {
     sel = { seq: -1, ship: null, from: null };
