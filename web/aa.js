@@ -372,8 +372,7 @@ const ON_BOARD = ["play", "recruit", "take", ...HAND_CARD, ...IN_PLAY];
 /** In words, what to tap for the listed actions. @param {Action[]} actions */
 function hint(actions) {
   const has = (/** @type {string} */ t) => actions.some((a) => a.type === t);
-  if (has("play"))
-    return "Tap the cards of your play in your hand: the first face up, the second face down (or one to discard).";
+  if (has("play")) return "Tap your play in your hand: face up first, then face down.";
   if (has("recruit")) return "Tap the played card to recruit.";
   if (has("take")) return "Tap a black-market card to take it.";
   if (actions.some((a) => IN_PLAY.includes(a.type))) return "Tap an agent in play.";

@@ -425,7 +425,7 @@ function draw(g, ui) {
 /** In words, what to tap. @param {Action[]} actions */
 function hint(actions) {
   if (!actions.some((a) => "ship" in a || aim(a))) return "";
-  return "Tap one of your ships: the squares it can act on light up; tap one to act. Squares are [row,column].";
+  return "Tap your ship, then a lit square. Squares are [row,column].";
 }
 
 /** @type {import("./game.js").Board} */

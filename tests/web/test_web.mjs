@@ -195,17 +195,21 @@ const bare = (a) => {
 
 /**
  * Element `loc`'s box lies inside the page's viewport (nothing to scroll
- * to see it), and nothing covers its middle (the choices at the bottom).
+ * to see it), and nothing covers its middle or its bottom edge (the
+ * choices at the bottom of the screen).
  */
 async function onScreen(page, loc, what) {
   const box = await loc.boundingBox();
   const vp = page.viewportSize();
   const top = await loc.evaluate((el) => {
     const r = el.getBoundingClientRect();
-    const at = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-    return !at || el.contains(at)
-      ? ""
-      : `${at.tagName}.${at.getAttribute("class")} (it at ${Math.round(r.y)}, scrolled ${scrollY}, scroll-padding-bottom ${getComputedStyle(document.documentElement).scrollPaddingBottom})`;
+    // Its middle and the middle of its bottom edge.
+    for (const y of [r.y + r.height / 2, r.bottom - 2]) {
+      const at = document.elementFromPoint(r.x + r.width / 2, y);
+      if (at && !el.contains(at))
+        return `${at.tagName}.${at.getAttribute("class")} (it at ${Math.round(r.y)}–${Math.round(r.bottom)}, scrolled ${scrollY})`;
+    }
+    return "";
   });
   check(!top, `${what} is covered by ${top}`);
   check(
@@ -365,6 +369,11 @@ test("agent avenue: a whole game by clicking, live on both screens", async () =>
     "the action list is not a collapsed fallback",
   );
   check(!(await player.locator("section.actions button.action").first().isVisible()), "list buttons shown");
+  // The screen as it opens: the track, the hand and the choices on it at once.
+  await player.evaluate(() => window.scrollTo(0, 0));
+  await onScreen(player, player.locator(".track"), "the track");
+  await onScreen(player, player.locator(".hand .cards"), "the hand");
+  await onScreen(player, player.locator("section.actions"), "the choices");
   const hand = player.locator(".hand button[data-hand]");
   await touchTargets(hand, "cards in the hand");
   const up = hand.filter({ has: player.locator(`[data-card="${play.face_up}"]`) }).first();
@@ -559,6 +568,13 @@ async function tapAShip(base, id, pages) {
       await touchTargets(page.locator("svg.qmap rect.sq"), "squares");
       await touchTargets(page.locator("svg.qmap .hl"), "highlighted squares");
       await onScreen(page, el, "the tapped ship");
+      // The map's frame and the choices fit the screen together.
+      const [frame, panel, screen] = await page.evaluate(() => [
+        document.querySelector(".qmap-frame").getBoundingClientRect().height,
+        document.querySelector("section.actions").getBoundingClientRect().height,
+        innerHeight,
+      ]);
+      check(frame + panel <= screen, `the map (${frame} px) and the choices (${panel} px) over ${screen} px`);
       await onScreen(page, page.locator("section.actions .picked"), "the current choices");
       if (process.env.WEB_SCREENS) await shoot("quantum-ship", [page]);
       // The square with the fewest actions: one posts at once; several
