@@ -1,12 +1,19 @@
 // aa.js: the Agent Avenue board: the 14-space track with both teams'
 // meeples, the agents each team has in play, the cards played this turn,
 // the caller's hand, and in advanced mode the black market. Card names
-// and texts come from the catalog (in the chosen language).
+// and texts come from the catalog (in the chosen language). A move is
+// chosen on the board: the cards of a play tapped in the hand (the first
+// face up, the second face down), a played card tapped to recruit it, a
+// black-market card to take it, an agent in play or in hand for a card's
+// decision. Each tap narrows the server's listed actions (board.js).
 import { h } from "./dom.js";
 import { card, gameInfo } from "./ui.js";
+import { offer, tapCard } from "./board.js";
 
 /** @typedef {import("./types.js").Game} Game */
+/** @typedef {import("./types.js").Action} Action */
 /** @typedef {import("./types.js").AgentAvenueView} View */
+/** @typedef {import("./game.js").BoardUi} BoardUi */
 
 const GAME = "agent-avenue";
 const SPACES = 14;
@@ -30,14 +37,135 @@ function market(id) {
   );
 }
 
-/** The agents of an `in_play` map, with their counts. @param {Record<string, number>} inPlay */
-function inPlayList(inPlay) {
+/**
+ * What was tapped in the hand for a play: indexes into the hand (-1:
+ * none), kept for the action list of seq `seq` only.
+ */
+let sel = { seq: -1, up: -1, down: -1 };
+
+/** Types of the actions that name one card of the caller's hand in `card`. */
+const HAND_CARD = ["discard", "double_trouble", "secret_recruit"];
+/** Types of the actions that name an agent in play in `card`. */
+const IN_PLAY = ["mind_control", "spycation"];
+
+/**
+ * The hand: each card a button when a listed action names it. The first
+ * card tapped is the face-up one of a play (or the card of a discard or a
+ * decision), the second the face-down one; a play is posted once the cards
+ * it names are all tapped and only one listed play matches.
+ * @param {string[]} hand @param {BoardUi} ui
+ */
+function handCards(hand, ui) {
+  if (sel.seq !== ui.seq) sel = { seq: ui.seq, up: -1, down: -1 };
+  const plays = ui.actions.filter((a) => a.type === "play");
+  const up = (/** @type {Action} */ a) => /** @type {any} */ (a).face_up;
+  const down = (/** @type {Action} */ a) => /** @type {any} */ (a).face_down;
+  const names = (/** @type {string} */ c) =>
+    ui.actions.some(
+      (a) =>
+        up(a) === c || down(a) === c || (HAND_CARD.includes(a.type) && /** @type {any} */ (a).card === c),
+    );
+  /** @param {number} i */
+  const tap = (i) => {
+    const c = hand[i];
+    if (sel.up === i) sel.up = -1;
+    else if (sel.down === i) sel.down = -1;
+    else if (sel.up < 0 && plays.some((a) => up(a) === c && (sel.down < 0 || down(a) === hand[sel.down])))
+      sel.up = i;
+    else if (
+      sel.down < 0 &&
+      plays.some((a) => down(a) === c && (sel.up < 0 ? up(a) === undefined : up(a) === hand[sel.up]))
+    )
+      sel.down = i;
+    else sel = { seq: ui.seq, up: plays.some((a) => up(a) === c) ? i : -1, down: -1 };
+    const U = sel.up >= 0 ? hand[sel.up] : undefined,
+      D = sel.down >= 0 ? hand[sel.down] : undefined;
+    // A play with the cards tapped; with one card tapped, also what else names it.
+    const one = sel.up < 0 && sel.down < 0 ? c : sel.down < 0 ? U : sel.up < 0 ? D : undefined;
+    const matching = ui.actions.filter((a) =>
+      a.type === "play"
+        ? (U !== undefined || D !== undefined) &&
+          (U === undefined || up(a) === U) &&
+          (D === undefined || down(a) === D)
+        : one !== undefined && HAND_CARD.includes(a.type) && /** @type {any} */ (a).card === one,
+    );
+    const done =
+      matching.length === 1 &&
+      (matching[0].type !== "play" ||
+        ((up(matching[0]) === undefined || U !== undefined) &&
+          (down(matching[0]) === undefined || D !== undefined)));
+    const what = [
+      U !== undefined ? `${card(GAME, U).name} face up` : "",
+      D !== undefined ? `${card(GAME, D).name} face down` : "",
+      U === undefined && D === undefined ? card(GAME, c).name : "",
+    ]
+      .filter(Boolean)
+      .join(", ");
+    mark(row);
+    offer(ui, matching, what, done);
+  };
+  /** Shows on each card what it was tapped as. @param {HTMLElement} el */
+  const mark = (el) => {
+    el.querySelectorAll("button[data-hand]").forEach((b) => {
+      const i = Number(/** @type {HTMLElement} */ (b).dataset.hand);
+      const as = i === sel.up ? "face up" : i === sel.down ? "face down" : "";
+      b.setAttribute("aria-pressed", String(as !== ""));
+      b.classList.toggle("up", i === sel.up);
+      b.classList.toggle("down", i === sel.down);
+      const tag = /** @type {HTMLElement} */ (b.querySelector(".as"));
+      tag.textContent = as;
+    });
+  };
+  const row = h(
+    "div",
+    { class: "cards", role: "group", "aria-label": "Your hand" },
+    hand.map((c, i) => {
+      const face = agent(c);
+      if (!names(c)) return face;
+      const x = card(GAME, c);
+      return h(
+        "button",
+        {
+          type: "button",
+          class: "tap hand-card",
+          "data-hand": i,
+          "data-pick": "",
+          "aria-label": `${x.name}, in your hand: ${x.text}`,
+          onclick: () => tap(i),
+        },
+        face,
+        h("span", { class: "as" }),
+      );
+    }),
+  );
+  mark(row);
+  return row;
+}
+
+/**
+ * The agents of an `in_play` map, with their counts; an agent a listed
+ * decision names (Mind Control, Spycation) is a button.
+ * @param {Record<string, number>} inPlay @param {BoardUi} ui
+ */
+function inPlayList(inPlay, ui) {
   const e = Object.entries(inPlay).filter(([, n]) => n > 0);
   return e.length
     ? h(
         "div",
         { class: "cards" },
-        e.map(([id, n]) => h("span", { class: "stack" }, agent(id), n > 1 ? ` ×${n}` : "")),
+        e.map(([id, n]) =>
+          h(
+            "span",
+            { class: "stack" },
+            tapCard(
+              agent(id),
+              ui.actions.filter((a) => IN_PLAY.includes(a.type) && /** @type {any} */ (a).card === id),
+              `${card(GAME, id).name}, in play`,
+              ui,
+            ),
+            n > 1 ? ` ×${n}` : "",
+          ),
+        ),
       )
     : h("span", { class: "empty" }, "none");
 }
@@ -73,11 +201,53 @@ function track(v) {
   return h("ol", { class: "track", "aria-label": "Track" }, cells);
 }
 
-/** @type {import("./game.js").Board} */
-export function agentAvenue(g) {
+/**
+ * The played cards of this turn; each one a button when a listed recruit
+ * picks it (rules §4 Step 2).
+ * @param {View} v @param {BoardUi} ui
+ */
+function playedCards(v, ui) {
+  const p = v.played;
+  if (!p) return h("p", { class: "empty" }, "nothing yet");
+  const recruit = (/** @type {string} */ pick) =>
+    ui.actions.filter((a) => a.type === "recruit" && /** @type {any} */ (a).pick === pick);
+  return h(
+    "div",
+    { class: "cards played" },
+    p.face_up
+      ? h(
+          "span",
+          {},
+          "face up: ",
+          tapCard(agent(p.face_up), recruit("face_up"), `Recruit ${card(GAME, p.face_up).name}, face up`, ui),
+        )
+      : null,
+    p.face_down_seat !== null
+      ? h(
+          "span",
+          {},
+          "face down: ",
+          tapCard(
+            p.face_down ? agent(p.face_down, "down") : h("span", { class: "agent back" }, "?"),
+            recruit("face_down"),
+            `Recruit the face-down card${p.face_down ? ` (${card(GAME, p.face_down).name})` : ""}`,
+            ui,
+          ),
+        )
+      : null,
+  );
+}
+
+/** @param {Game} g @param {BoardUi} ui */
+function draw(g, ui) {
   const v = /** @type {View} */ (g.view);
   const you = g.you;
-  const p = v.played;
+  const take = (/** @type {string} */ id) =>
+    ui.actions.filter((a) => a.type === "take" && /** @type {any} */ (a).card === id);
+  const marketName = (/** @type {string} */ id) =>
+    /** @type {{id: string, name: string}[]} */ (
+      /** @type {any} */ (gameInfo(GAME))?.black_market ?? []
+    ).find((x) => x.id === id)?.name ?? id;
   return h(
     "div",
     { class: "aa" },
@@ -93,25 +263,24 @@ export function agentAvenue(g) {
       track(v),
       h("p", { class: "small" }, `Deck: ${v.deck_size}`),
     ),
+    v.hand
+      ? h(
+          "div",
+          { class: "card hand" },
+          h("h3", {}, "Your hand"),
+          handCards(v.hand, ui),
+          h(
+            "p",
+            { class: "small" },
+            [...new Set(v.hand)].map((c) => `${card(GAME, c).name}: ${card(GAME, c).text}`).join(" · "),
+          ),
+        )
+      : null,
     h(
       "div",
       { class: "card" },
       h("h3", {}, "Played this turn"),
-      p
-        ? h(
-            "div",
-            { class: "cards played" },
-            p.face_up ? h("span", {}, "face up: ", agent(p.face_up)) : null,
-            p.face_down_seat !== null
-              ? h(
-                  "span",
-                  {},
-                  "face down: ",
-                  p.face_down ? agent(p.face_down, "down") : h("span", { class: "agent back" }, "?"),
-                )
-              : null,
-          )
-        : h("p", { class: "empty" }, "nothing yet"),
+      playedCards(v, ui),
       v.last_turn?.recruited?.length
         ? h(
             "p",
@@ -129,6 +298,31 @@ export function agentAvenue(g) {
           )
         : null,
     ),
+    v.black_market
+      ? h(
+          "div",
+          { class: "card market-supply" },
+          h("h3", {}, "Black market"),
+          h(
+            "div",
+            { class: "cards" },
+            v.black_market.supply.map((id) => tapCard(market(id), take(id), `Take ${marketName(id)}`, ui)),
+          ),
+          h(
+            "p",
+            { class: "small" },
+            `Deck: ${v.black_market.deck_size} · discard: ${v.black_market.discard.length}`,
+          ),
+          v.pending
+            ? h(
+                "p",
+                {},
+                `Pending: ${v.pending.decision} (seat ${v.pending.seat})`,
+                v.pending.card ? [" — ", market(v.pending.card)] : null,
+              )
+            : null,
+        )
+      : null,
     v.teams.map((t) =>
       h(
         "div",
@@ -145,7 +339,7 @@ export function agentAvenue(g) {
           { class: "small" },
           `space ${t.space} · progress ${t.progress} · ${t.distance_to_catch} to catch`,
         ),
-        h("div", {}, "In play: ", inPlayList(/** @type {Record<string, number>} */ (t.in_play))),
+        h("div", {}, "In play: ", inPlayList(/** @type {Record<string, number>} */ (t.in_play), ui)),
         v.mode === "advanced"
           ? h(
               "div",
@@ -169,43 +363,29 @@ export function agentAvenue(g) {
         ),
       ),
     ),
-    v.hand
-      ? h(
-          "div",
-          { class: "card hand" },
-          h("h3", {}, "Your hand"),
-          h(
-            "div",
-            { class: "cards" },
-            v.hand.map((c) => agent(c)),
-          ),
-          h(
-            "p",
-            { class: "small" },
-            [...new Set(v.hand)].map((c) => `${card(GAME, c).name}: ${card(GAME, c).text}`).join(" · "),
-          ),
-        )
-      : null,
-    v.black_market
-      ? h(
-          "div",
-          { class: "card" },
-          h("h3", {}, "Black market"),
-          h("div", { class: "cards" }, v.black_market.supply.map(market)),
-          h(
-            "p",
-            { class: "small" },
-            `Deck: ${v.black_market.deck_size} · discard: ${v.black_market.discard.length}`,
-          ),
-          v.pending
-            ? h(
-                "p",
-                {},
-                `Pending: ${v.pending.decision} (seat ${v.pending.seat})`,
-                v.pending.card ? [" — ", market(v.pending.card)] : null,
-              )
-            : null,
-        )
-      : null,
   );
 }
+
+/** Actions chosen by tapping a card of the board. */
+const ON_BOARD = ["play", "recruit", "take", ...HAND_CARD, ...IN_PLAY];
+
+/** In words, what to tap for the listed actions. @param {Action[]} actions */
+function hint(actions) {
+  const has = (/** @type {string} */ t) => actions.some((a) => a.type === t);
+  if (has("play")) return "Tap your play in your hand: face up first, then face down.";
+  if (has("recruit")) return "Tap the played card to recruit.";
+  if (has("take")) return "Tap a black-market card to take it.";
+  if (actions.some((a) => IN_PLAY.includes(a.type))) return "Tap an agent in play.";
+  if (actions.some((a) => HAND_CARD.includes(a.type))) return "Tap a card in your hand.";
+  return "";
+}
+
+/** @type {import("./game.js").Board} */
+export const agentAvenue = {
+  draw,
+  onBoard: (a) => ON_BOARD.includes(a.type),
+  hint,
+  clear: () => {
+    sel = { seq: -1, up: -1, down: -1 };
+  },
+};

@@ -1,8 +1,11 @@
 // game.js: the game screen, whatever the game: who sits where and whose
-// turn it is, the game's own board (aa.js, quantum.js), and the caller's
-// legal actions as buttons, each with the label the server gives it.
-// Choosing one posts it back unchanged. The screen follows the game's
-// event stream (events.js) and redraws on every event.
+// turn it is, the game's own board (aa.js, quantum.js), where a move is
+// chosen by tapping cards, ships and squares, and the current choices
+// under it; the caller's whole list of legal actions stays as a collapsed
+// fallback, each with the label the server gives it. Every move posted is
+// one of the server's listed actions, unchanged: the board only filters
+// the list by what was tapped (the client computes no rules). The screen
+// follows the game's event stream (events.js) and redraws on every event.
 import * as api from "./api.js";
 import * as session from "./session.js";
 import { h, mount } from "./dom.js";
@@ -17,9 +20,22 @@ import { quantum } from "./quantum.js";
 /** @typedef {import("./types.js").LoggedMove} LoggedMove */
 
 /**
- * A board view: draws the game's view; `pick` narrows the action list to
- * the actions of one thing the player clicked (a ship), or null for all.
- * @typedef {(g: Game, pick: (f: ((a: Action) => boolean) | null, what?: string) => void) => Node} Board
+ * What a board may do with the caller's legal actions: `actions`, the
+ * server's list (empty when the caller has no move, or in a replay);
+ * `seq`, the list's seq (a selection kept for it is dropped when it
+ * changes); `pick(f, what)` shows as the current choices the listed
+ * actions `f` accepts, `what` saying in words what was tapped (null f:
+ * nothing picked); `act(a)` posts listed action `a` unchanged.
+ * @typedef {{actions: Action[], seq: number, pick: (f: ((a: Action) => boolean) | null, what?: string) => void, act: (a: Action) => void}} BoardUi
+ */
+
+/**
+ * A board: `draw` draws the game's view, its tappable things those that
+ * name a listed action; `onBoard(a)` says that action `a` is chosen on the
+ * board (the choices show the others until something is tapped); `hint`
+ * tells the player, in words, what to tap; `clear()` forgets what was
+ * tapped.
+ * @typedef {{draw: (g: Game, ui: BoardUi) => Node, onBoard: (a: Action) => boolean, hint: (actions: Action[]) => string, clear: () => void}} Board
  */
 
 /** @type {Record<string, Board>} the board of each game id */
@@ -141,6 +157,7 @@ export async function gameScreen(main, id) {
   /** @type {((a: Action) => boolean) | null} */
   let filter = null;
   let filterWhat = "";
+  let filterSeq = -1; // the list's seq the filter was picked for
   let busy = false;
   let drawn = ""; // what the screen shows, to skip redrawing the same
   let again = false;
@@ -150,6 +167,15 @@ export async function gameScreen(main, id) {
   let stream = null;
   /** @type {Element | null} the control of the board or actions that last had the focus */
   let lastFocus = null;
+  /** @type {Element | null} the board's control tapped last (to keep it in view over the choices) */
+  let tapped = null;
+  board.addEventListener(
+    "click",
+    (ev) => {
+      tapped = /** @type {Element} */ (ev.target).closest("[data-pick]");
+    },
+    true,
+  );
   for (const section of [board, acts])
     section.addEventListener("focusin", (ev) => {
       lastFocus = /** @type {Element} */ (ev.target);
@@ -162,7 +188,52 @@ export async function gameScreen(main, id) {
   const pick = (/** @type {((a: Action) => boolean) | null} */ f, what = "") => {
     filter = f;
     filterWhat = what;
-    drawActions();
+    filterSeq = list?.seq ?? -1;
+    keepFocus(drawActions);
+    // The choices sit at the bottom of a phone's screen (sticky): keep the
+    // control tapped in view above them.
+    if (tapped?.isConnected) tapped.scrollIntoView({ block: "nearest", inline: "nearest" });
+  };
+
+  /**
+   * Posts listed action `a` (from the list of seq `seq`), then redraws;
+   * `b`, the button that chose it, is disabled meanwhile.
+   * @param {Action} a @param {number} seq @param {HTMLButtonElement | null} [b]
+   */
+  async function post(a, seq, b = null) {
+    if (b) b.disabled = true;
+    try {
+      await api.move(id, a, seq);
+      filter = null;
+      status(`Played: ${a.label ?? a.type}`);
+    } catch (e) {
+      // The game moved on since this list was drawn (412 stale-state,
+      // 409 not your turn any more): say why, and show the game now.
+      if (e instanceof api.ApiError && (e.status === 412 || e.status === 409)) status(e.message);
+      else showError(e);
+    } finally {
+      if (b) {
+        b.disabled = false;
+        if (document.activeElement === document.body && b.isConnected) b.focus();
+      }
+      refresh();
+    }
+  }
+
+  /** @type {BoardUi} what the board may do: nothing in a replay or without a move */
+  const boardUi = {
+    get actions() {
+      return !past && list ? list.actions : [];
+    },
+    get seq() {
+      return list?.seq ?? -1;
+    },
+    pick: (f, what) => {
+      if (!past) pick(f, what);
+    },
+    act: (a) => {
+      if (!past && list) post(a, list.seq);
+    },
   };
 
   async function refresh() {
@@ -402,9 +473,7 @@ export async function gameScreen(main, id) {
     keepFocus(() => {
       mount(
         board,
-        drawBoard
-          ? drawBoard(shown, past ? () => {} : pick)
-          : h("pre", {}, JSON.stringify(shown.view, null, 2)),
+        drawBoard ? drawBoard.draw(shown, boardUi) : h("pre", {}, JSON.stringify(shown.view, null, 2)),
       );
       drawActions();
     });
@@ -423,13 +492,21 @@ export async function gameScreen(main, id) {
     const active = document.activeElement;
     // A button disabled while its move is posted lost the focus to <body>.
     const had = active === null || active === document.body ? lastFocus : active;
-    const inside = had instanceof HTMLElement && (board.contains(had) || acts.contains(had));
-    const text = inside ? had.textContent : null;
+    const inside =
+      (had instanceof HTMLElement || had instanceof SVGElement) &&
+      (board.contains(had) || acts.contains(had));
+    const name = (/** @type {Element} */ el) => el.getAttribute("aria-label") ?? el.textContent;
+    const text = inside ? name(had) : null;
     fn();
     if (!inside || (had.isConnected && document.activeElement === had)) return;
-    const buttons = [...acts.querySelectorAll("button"), ...board.querySelectorAll("button")];
-    const same = buttons.find((b) => b.textContent === text);
-    const first = /** @type {HTMLElement | null} */ (acts.querySelector("button.action"));
+    const buttons = [
+      ...acts.querySelectorAll("button"),
+      .../** @type {NodeListOf<HTMLElement | SVGElement>} */ (board.querySelectorAll("button, [data-pick]")),
+    ];
+    const same = buttons.find((b) => name(b) === text);
+    const first = /** @type {HTMLElement | null} */ (
+      acts.querySelector("button.choice") ?? board.querySelector("[data-pick]")
+    );
     const heading = /** @type {HTMLElement | null} */ (acts.querySelector("h2"));
     heading?.setAttribute("tabindex", "-1");
     (same ?? first ?? heading)?.focus();
@@ -461,68 +538,96 @@ export async function gameScreen(main, id) {
       return;
     }
     const seq = list.seq;
-    const shown = filter ? list.actions.filter(filter) : list.actions;
-    const button = (/** @type {Action} */ a) =>
+    if (filterSeq !== seq) filter = null; // picked on a list the game has left
+    const gboard = BOARDS[g.game];
+    // The current choices: what was tapped on the board narrowed the list
+    // to these; before that, the actions the board has no place for.
+    const choices = filter
+      ? list.actions.filter(filter)
+      : list.actions.filter((a) => !gboard || !gboard.onBoard(a));
+    const button = (/** @type {Action} */ a, /** @type {string} */ cls) =>
       h(
         "button",
         {
           type: "button",
-          class: "action",
+          class: cls,
           "data-type": a.type,
-          onclick: async (ev) => {
-            const b = /** @type {HTMLButtonElement} */ (ev.currentTarget);
-            b.disabled = true;
-            try {
-              await api.move(id, a, seq);
-              filter = null;
-              status(`Played: ${a.label ?? a.type}`);
-            } catch (e) {
-              // The game moved on since this list was drawn (412 stale-state,
-              // 409 not your turn any more): say why, and show the game now.
-              if (e instanceof api.ApiError && (e.status === 412 || e.status === 409)) status(e.message);
-              else showError(e);
-            } finally {
-              b.disabled = false;
-              if (document.activeElement === document.body && b.isConnected) b.focus();
-              refresh();
-            }
-          },
+          onclick: (ev) => post(a, seq, /** @type {HTMLButtonElement} */ (ev.currentTarget)),
         },
         a.label ?? a.type,
       );
     /** @type {Map<string, Action[]>} */
     const groups = new Map();
-    for (const a of shown) groups.set(a.type, [...(groups.get(a.type) ?? []), a]);
+    for (const a of list.actions) groups.set(a.type, [...(groups.get(a.type) ?? []), a]);
+    const all = list.actions;
     mount(
       acts,
-      h("h2", { id: "actions-h" }, "Your move ", h("span", { class: "count" }, `(${shown.length})`)),
+      h("h2", { id: "actions-h" }, "Your move ", h("span", { class: "count" }, `(${all.length})`)),
       filter
         ? h(
             "p",
-            { class: "row" },
-            `Only: ${filterWhat} `,
+            { class: "row picked" },
+            h("span", {}, `Chosen: ${filterWhat} `),
             h(
               "button",
-              { type: "button", class: "link", onclick: () => keepFocus(() => pick(null)) },
-              "show all",
+              {
+                type: "button",
+                class: "link",
+                onclick: () => {
+                  gboard?.clear();
+                  filter = null;
+                  draw();
+                },
+              },
+              "clear",
             ),
           )
+        : gboard
+          ? h("p", { class: "hint" }, gboard.hint(all))
+          : null,
+      choices.length
+        ? h(
+            "div",
+            { class: "action-list choices", role: "group", "aria-label": "Choices" },
+            choices.map((a) => button(a, "choice")),
+          )
         : null,
-      shown.length <= GROUP_AT
-        ? h("div", { class: "action-list" }, shown.map(button))
-        : [...groups].map(([type, as]) =>
-            h(
-              "details",
-              {
-                class: "group",
-                open: opened.get(type) ?? (groups.size <= 3 || as.length <= 4),
-                ontoggle: (ev) => opened.set(type, /** @type {HTMLDetailsElement} */ (ev.currentTarget).open),
-              },
-              h("summary", {}, `${type} (${as.length})`),
-              h("div", { class: "action-list" }, as.map(button)),
+      h(
+        "details",
+        {
+          class: "all-actions",
+          open: opened.get("") ?? false,
+          ontoggle: (ev) => opened.set("", /** @type {HTMLDetailsElement} */ (ev.currentTarget).open),
+        },
+        h("summary", {}, `All moves as a list (${all.length})`),
+        all.length <= GROUP_AT
+          ? h(
+              "div",
+              { class: "action-list" },
+              all.map((a) => button(a, "action")),
+            )
+          : [...groups].map(([type, as]) =>
+              h(
+                "details",
+                {
+                  class: "group",
+                  open: opened.get(type) ?? (groups.size <= 3 || as.length <= 4),
+                  ontoggle: (ev) =>
+                    opened.set(type, /** @type {HTMLDetailsElement} */ (ev.currentTarget).open),
+                },
+                h("summary", {}, `${type} (${as.length})`),
+                h(
+                  "div",
+                  { class: "action-list" },
+                  as.map((a) => button(a, "action")),
+                ),
+              ),
             ),
-          ),
+      ),
     );
+    // What scrolls into view (a tapped card or ship, a focused control)
+    // stops above the choices, which stay at the bottom of the screen.
+    document.documentElement.style.scrollPaddingBottom = `${acts.offsetHeight + 8}px`;
   }
 
   await refresh();
@@ -542,6 +647,7 @@ export async function gameScreen(main, id) {
   const ticker = setInterval(() => tick(head), 1000);
   return () => {
     clearInterval(ticker);
+    document.documentElement.style.scrollPaddingBottom = "";
     events.stop();
   };
 }

@@ -2,18 +2,28 @@
 // SVG (tiles, the Void, planets with their numbers and cubes, ships as
 // dice of their owner's colour), the battle under way, each player's
 // dominance, research, cubes and command cards, the card row, and the
-// decisions the game waits for. Clicking a ship or a square narrows the
-// action list to the actions about it. Names and texts from the catalog.
+// decisions the game waits for. A move is chosen on the map: tap one of
+// your ships (on the map, or off it in your reserve or scrapyard) and the
+// squares its listed actions name (moves, deploys, attack targets…) are
+// highlighted; tapping one acts, its other abilities become the choices.
+// With no ship tapped, the squares of the other listed actions (choose a
+// planet, construct, infamy, relocation) are highlighted. Rows and columns
+// are numbered along the map's edges, as the labels name squares [row,col].
+// A card of the row to take, or a command card to discard, is tapped.
+// Names and texts from the catalog.
 import { h, s } from "./dom.js";
 import { card, gameInfo } from "./ui.js";
+import { offer, only, tapAttrs, tapCard } from "./board.js";
 
 /** @typedef {import("./types.js").Game} Game */
 /** @typedef {import("./types.js").Action} Action */
 /** @typedef {import("./types.js").QuantumView} View */
 /** @typedef {View["players"][number]["ships"][number]} Ship */
+/** @typedef {import("./game.js").BoardUi} BoardUi */
 
 const GAME = "quantum";
-const CELL = 36; // px per square in the SVG's own units (it scales to the screen)
+const CELL = 44; // px per square: a touch target (the map scrolls in its frame when wider than the screen)
+const EDGE = 18; // px of the row and column numbers along the top and left edges
 
 /** The ship type of a die value (1 battlestation … 6 scout), from the catalog. @param {number | null} value */
 function shipType(value) {
@@ -30,15 +40,52 @@ function mentions(a, r, c) {
   return Object.values(a).some((v) => isSquare(v) && v[0] === r && v[1] === c);
 }
 
-/** A command or gambit card by id: name, with its text as a tooltip. @param {string | null} id */
-function cardChip(id) {
-  if (!id) return h("span", { class: "agent back" }, "—");
-  const c = card(GAME, id);
-  return h("span", { class: "agent", title: c.text, "data-card": id }, c.name);
+/** The square action `a` is aimed at (to, target, planet), or null. @param {Action} a @returns {number[] | null} */
+function aim(a) {
+  const x = /** @type {any} */ (a);
+  for (const v of [x.to, x.target, x.planet]) if (isSquare(v)) return v;
+  return null;
 }
 
-/** @type {import("./game.js").Board} */
-export function quantum(g, pick) {
+/**
+ * What was tapped, kept for the action list of seq `seq` only: one of the
+ * caller's ships (`ship`), or a square some actions start from (`from`, a
+ * relocation's), or nothing.
+ * @type {{seq: number, ship: number | null, from: number[] | null}}
+ */
+let sel = { seq: -1, ship: null, from: null };
+
+/** The listed actions of what is selected (all those of no ship when nothing is). @param {BoardUi} ui */
+function selected(ui) {
+  if (sel.seq !== ui.seq) sel = { seq: ui.seq, ship: null, from: null };
+  const f = sel.from;
+  return ui.actions.filter((a) => {
+    const x = /** @type {any} */ (a);
+    if (sel.ship !== null) return x.ship === sel.ship && !("owner" in x);
+    if (f) return isSquare(x.from) && x.from[0] === f[0] && x.from[1] === f[1] && "owner" in x;
+    return !("ship" in x) && !("owner" in x);
+  });
+}
+
+/**
+ * A command or gambit card by id: name, with its text as a tooltip; a
+ * button when a listed action names it (take it from the row, discard it).
+ * @param {string | null} id @param {BoardUi} ui
+ */
+function cardChip(id, ui) {
+  if (!id) return h("span", { class: "agent back" }, "—");
+  const c = card(GAME, id);
+  const face = h("span", { class: "agent", title: c.text, "data-card": id }, c.name);
+  return tapCard(
+    face,
+    ui.actions.filter((a) => /** @type {any} */ (a).card === id),
+    `${c.name}: ${c.text}`,
+    ui,
+  );
+}
+
+/** @param {Game} g @param {BoardUi} ui */
+function draw(g, ui) {
   const v = /** @type {View} */ (g.view);
   const m = v.map;
   const you = g.you;
@@ -49,6 +96,82 @@ export function quantum(g, pick) {
   const key = (/** @type {number[]} */ t) => `${t[0]},${t[1]}`;
   const voids = new Set((m.void_tiles ?? []).map(key));
   const gaps = new Set((m.gap_tiles ?? []).map(key));
+  /** @type {Map<string, string>} the words for what is at each square (planet, ship) */
+  const at = new Map();
+  for (const p of m.planets) at.set(key(p.at), `planet ${p.number}`);
+  for (const pl of v.players)
+    for (const x of pl.ships)
+      if (isSquare(x.at))
+        at.set(
+          key(x.at),
+          `${at.has(key(x.at)) ? at.get(key(x.at)) + ", " : ""}seat ${pl.seat}'s ${shipType(x.value).name} (${x.value})`,
+        );
+
+  /**
+   * Highlights the squares the selection's actions are aimed at, each a
+   * control that offers them; its other actions (no square) become the
+   * choices. Run at each draw and on each tap, on the map drawn.
+   * @param {Element} svg
+   */
+  const highlight = (svg) => {
+    const mine = selected(ui);
+    /** @type {Map<string, Action[]>} */
+    const aimed = new Map();
+    for (const a of mine) {
+      const sq = aim(a);
+      if (sq) aimed.set(key(sq), [...(aimed.get(key(sq)) ?? []), a]);
+    }
+    svg.querySelectorAll(".hl").forEach((el) => el.remove());
+    svg.querySelectorAll(".ship.chosen, .ship.aimed").forEach((el) => el.classList.remove("chosen", "aimed"));
+    const layer = svg.querySelector(".hl-layer");
+    for (const [k, as] of aimed) {
+      const [r, c] = k.split(",").map(Number);
+      const kind = as.some((a) => "target" in a) ? "target" : as.some((a) => "planet" in a) ? "planet" : "to";
+      const label = `Square [${r},${c}]${at.has(k) ? ` (${at.get(k)})` : ""}: ${as.map((a) => a.label ?? a.type).join("; ")}`;
+      layer?.append(
+        s("rect", {
+          class: `hl ${kind}`,
+          x: c * CELL,
+          y: r * CELL,
+          width: CELL,
+          height: CELL,
+          rx: 4,
+          "data-square": k,
+          ...tapAttrs(label, () => offer(ui, as, `square [${r},${c}]`)),
+        }),
+      );
+      svg.querySelector(`.ship[data-at="${k}"]`)?.classList.add("aimed");
+    }
+    if (sel.ship !== null)
+      svg.querySelector(`.ship[data-ship="${you}-${sel.ship}"]`)?.classList.add("chosen");
+  };
+
+  /**
+   * Selects ship `ship` of the caller (null: none): its aimed squares
+   * highlighted, its other actions the choices, and the ship scrolled into
+   * view in the map's frame.
+   * @param {number | null} ship @param {string} what
+   */
+  const choose = (ship, what) => {
+    selected(ui); // (drops a selection of another list)
+    sel = { seq: ui.seq, ship, from: null };
+    // A ship with nothing listed: no selection, the choices as they were.
+    if (ship !== null && !selected(ui).length) ship = sel.ship = null;
+    const svg = /** @type {Element} */ (frame.querySelector("svg"));
+    highlight(svg);
+    const rest = selected(ui).filter((a) => !aim(a));
+    ui.pick(ship === null ? null : only(rest), what);
+    svg
+      .querySelector(`.ship[data-ship="${you}-${ship}"]`)
+      ?.scrollIntoView({ block: "nearest", inline: "center" });
+  };
+
+  /** Selects the square relocations start from (the revised rules' relocation). @param {number[]} sq */
+  const chooseFrom = (sq) => {
+    sel = { seq: ui.seq, ship: null, from: sq };
+    highlight(/** @type {Element} */ (frame.querySelector("svg")));
+    ui.pick(() => false, `the ship at [${sq[0]},${sq[1]}]`);
+  };
 
   const tiles = [];
   for (let i = 0; i < tr; i++)
@@ -76,10 +199,17 @@ export function quantum(g, pick) {
           height: CELL,
           class: "sq",
           "data-square": `${r},${c}`,
-          onclick: () => pick((a) => mentions(a, r, c), `square [${r},${c}]`),
         }),
       );
     }
+  // The row and column numbers, the [row,col] of the action labels.
+  const edges = [];
+  for (let c = 0; c < m.cols; c++)
+    edges.push(s("text", { class: "coord", x: c * CELL + CELL / 2, y: -5, "text-anchor": "middle" }, c));
+  for (let r = 0; r < m.rows; r++)
+    edges.push(
+      s("text", { class: "coord", x: -EDGE / 2, y: r * CELL + CELL / 2 + 4, "text-anchor": "middle" }, r),
+    );
   const planets = m.planets.map((p) => {
     const [r, c] = p.at;
     const cx = c * CELL + CELL / 2,
@@ -123,33 +253,30 @@ export function quantum(g, pick) {
         const [r, c] = /** @type {number[]} */ (x.at);
         const t = shipType(x.value);
         const mine = pl.seat === you;
-        // My ship: its own actions; another's: the actions aimed at its square.
-        const choose = () =>
-          mine
-            ? pick(
-                (a) => "ship" in a && a.ship === x.ship && !("owner" in a),
-                `ship ${x.ship} (${t.name}, ${x.value})`,
-              )
-            : pick((a) => mentions(a, r, c), `the ship at [${r},${c}]`);
+        // A highlighted square under it: the square's actions; my ship:
+        // select it; another's that relocations start from: select that.
+        const tap = () => {
+          const hl = /** @type {SVGElement | null} */ (frame.querySelector(`.hl[data-square="${r},${c}"]`));
+          const own = ui.actions.some((a) => /** @type {any} */ (a).ship === x.ship && !("owner" in a));
+          const from = ui.actions.some((a) => {
+            const f = /** @type {any} */ (a).from;
+            return "owner" in a && isSquare(f) && f[0] === r && f[1] === c;
+          });
+          if (hl) hl.dispatchEvent(new MouseEvent("click"));
+          else if (mine && (own || !from))
+            choose(x.ship, `ship ${x.ship} (${t.name}, ${x.value}) at [${r},${c}]`);
+          else if (from) chooseFrom([r, c]);
+        };
         return s(
           "g",
           {
             class: `ship seat${pl.seat} ${mine ? "mine" : ""} ${x.moved ? "moved" : ""}`,
             "data-ship": `${pl.seat}-${x.ship}`,
-            tabindex: 0,
-            role: "button",
-            "aria-label": `Seat ${pl.seat} ship ${x.ship}: ${t.name} (${x.value}) at [${r},${c}]`,
-            onclick: () => choose(),
-            onkeydown: (/** @type {Event} */ ev) => {
-              const k = /** @type {KeyboardEvent} */ (ev).key;
-              if (k === "Enter" || k === " ") {
-                ev.preventDefault();
-                choose();
-              }
-            },
+            "data-at": `${r},${c}`,
+            ...tapAttrs(`Seat ${pl.seat} ship ${x.ship}: ${t.name} (${x.value}) at [${r},${c}]`, tap),
           },
           s("title", {}, `Seat ${pl.seat}, ship ${x.ship}: ${t.name} (${x.value}) — ${t.ability}`),
-          s("rect", { x: c * CELL + 5, y: r * CELL + 5, width: CELL - 10, height: CELL - 10, rx: 5 }),
+          s("rect", { x: c * CELL + 6, y: r * CELL + 6, width: CELL - 12, height: CELL - 12, rx: 5 }),
           s(
             "text",
             { x: c * CELL + CELL / 2, y: r * CELL + CELL / 2 + 5, "text-anchor": "middle" },
@@ -161,14 +288,46 @@ export function quantum(g, pick) {
 
   const map = s(
     "svg",
-    { viewBox: `0 0 ${W} ${H}`, class: "qmap", role: "img", "aria-label": `Map: ${m.name}` },
+    {
+      viewBox: `${-EDGE} ${-EDGE} ${W + EDGE} ${H + EDGE}`,
+      width: W + EDGE,
+      height: H + EDGE,
+      class: "qmap",
+      role: "group",
+      "aria-label": `Map: ${m.name} (squares by [row,column])`,
+    },
     s("title", {}, m.name),
     tiles,
     squares,
+    edges,
     planets,
     battle,
+    s("g", { class: "hl-layer" }),
     ships,
   );
+  const frame = h("div", { class: "qmap-frame" }, map);
+  highlight(map);
+  /** My ships off the map (reserve, scrapyard): buttons that select them when a listed action names them. */
+  const offMap = (/** @type {View["players"][number]} */ pl) =>
+    pl.ships
+      .filter((x) => !isSquare(x.at))
+      .map((x) => {
+        const text = `ship ${x.ship} ${x.value === null ? "" : `${shipType(x.value).name} (${x.value})`} in ${x.at}`;
+        return pl.seat === you &&
+          ui.actions.some((a) => /** @type {any} */ (a).ship === x.ship && !("owner" in a))
+          ? h(
+              "button",
+              {
+                type: "button",
+                class: "tap offmap",
+                "data-pick": "",
+                "data-ship": `${pl.seat}-${x.ship}`,
+                onclick: () => choose(x.ship, text),
+              },
+              text,
+            )
+          : h("span", { class: "offmap" }, text, " ");
+      });
 
   return h(
     "div",
@@ -183,7 +342,7 @@ export function quantum(g, pick) {
         v.phase === "actions" ? ` · seat ${v.active}, ${v.actions_left} actions left` : "",
         v.bonus_turn ? " · bonus turn" : "",
       ),
-      map,
+      frame,
       v.last_dice.length ? h("p", { class: "small" }, "Last dice: ", v.last_dice.join(" ")) : null,
       v.battle
         ? h(
@@ -232,35 +391,50 @@ export function quantum(g, pick) {
           "div",
           {},
           "Commands: ",
-          pl.commands.length ? pl.commands.map(cardChip) : h("span", { class: "empty" }, "none"),
+          pl.commands.length
+            ? pl.commands.map((id) => cardChip(id, ui))
+            : h("span", { class: "empty" }, "none"),
           pl.commands_waking.length
             ? h("small", {}, " (waking: ", pl.commands_waking.map((c) => card(GAME, c).name).join(", "), ")")
             : null,
         ),
-        h(
-          "div",
-          { class: "small" },
-          "Off the map: ",
-          pl.ships
-            .filter((x) => !isSquare(x.at))
-            .map((x) =>
-              h(
-                "span",
-                { class: "offmap" },
-                `ship ${x.ship} ${x.value === null ? "" : `${shipType(x.value).name} (${x.value})`} in ${x.at}`,
-                " ",
-              ),
-            ),
-        ),
+        h("div", { class: "small" }, "Off the map: ", offMap(pl)),
       ),
     ),
     h(
       "div",
       { class: "card" },
       h("h3", {}, "Card row"),
-      h("div", {}, "Command: ", (v.row.command ?? []).map(cardChip)),
-      h("div", {}, "Gambit: ", (v.row.gambit ?? []).map(cardChip)),
+      h(
+        "div",
+        {},
+        "Command: ",
+        (v.row.command ?? []).map((id) => cardChip(id, ui)),
+      ),
+      h(
+        "div",
+        {},
+        "Gambit: ",
+        (v.row.gambit ?? []).map((id) => cardChip(id, ui)),
+      ),
       h("p", { class: "small" }, `Decks: ${v.decks.command} command, ${v.decks.gambit} gambit`),
     ),
   );
 }
+
+/** In words, what to tap. @param {Action[]} actions */
+function hint(actions) {
+  if (!actions.some((a) => "ship" in a || aim(a))) return "";
+  return "Tap your ship, then a lit square. Squares are [row,column].";
+}
+
+/** @type {import("./game.js").Board} */
+export const quantum = {
+  draw,
+  // A ship's actions and those aimed at a square are chosen on the map.
+  onBoard: (a) => "ship" in a || "owner" in a || "card" in a || aim(a) !== null,
+  hint,
+  clear: () => {
+    sel = { seq: -1, ship: null, from: null };
+  },
+};

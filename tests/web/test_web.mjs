@@ -2,14 +2,16 @@
 // /usr/bin/chromium driven by playwright-core), against a boardd of its
 // own (a temporary database, --port 0). Two browser contexts, each a
 // phone-sized screen, become players through the lobby and play by
-// clicking only: a whole Agent Avenue game (advanced mode), and a Quantum
+// tapping the board and its current choices only (never the fallback
+// list of actions): a whole Agent Avenue game (advanced mode), and a Quantum
 // game (an invitation accepted) for several turns, across a restart of
 // the server (both screens reconnect); then French texts. Every check
 // reads the page; the API is read only to compare the page with it. A
 // failed test keeps a screenshot of each page in build/web/screens/ (the
 // paths are printed; WEB_SCREENS=1 keeps them for every test, and one in
 // the middle of the Agent Avenue game). Prints "web: <test> ok|FAILED"
-// lines, then "web-browser: N passed, N failed".
+// lines, then "web-browser: N passed, N failed". WEB_ONLY=regex runs only
+// the tests it matches (after the first, which signs the players up).
 import { spawn } from "node:child_process";
 import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -132,49 +134,105 @@ async function createGame(page, game, seats, seat1, invite) {
   return decodeURIComponent(page.url().split("#/game/")[1]);
 }
 
+/** The board's controls and the current choices: what a player taps (never the fallback list). */
+const TAPPABLE = "section.board [data-pick], section.actions button.choice";
+
 /**
- * Clicks one listed action on whichever page has some, chosen at random;
- * resolves to the label clicked, or null when no page has any for `idleMs`.
+ * Taps one of the board's controls or current choices on whichever page
+ * has some, chosen at random, until a tap posts a move; resolves to the
+ * move's action, or null when no page posts one for `idleMs`. A tap that
+ * only narrows the choices (a first card, a ship) is followed by more.
+ * Each page counts the POSTs to …/moves it makes (watch()), so a tap is
+ * known to have posted the moment the click returns.
  */
-async function clickSomeAction(pages, idleMs = 15000) {
+async function tapSomething(pages, idleMs = 15000) {
   const until = Date.now() + idleMs;
   while (Date.now() < until) {
     for (const page of pages) {
       await noError(page, page.__name);
-      const buttons = page.locator("section.actions button.action");
-      const n = await buttons.count();
+      const controls = page.locator(TAPPABLE);
+      const n = await controls.count();
       if (!n) continue;
-      const b = buttons.nth(rand(n));
+      const b = controls.nth(rand(n));
       try {
-        const label = await b.innerText({ timeout: 500 });
-        // A grouped list may hide it in a closed <details>: open it first.
-        const det = b.locator("xpath=ancestor::details[1]");
-        if ((await det.count()) && !(await det.evaluate((d) => d.open, null, { timeout: 500 })))
-          await det.locator("summary").click({ timeout: 500 });
+        const before = await page.evaluate(() => window.__moves);
         const posted = page.waitForResponse(
           (r) => r.url().includes("/moves") && r.request().method() === "POST",
-          { timeout: 5000 },
+          { timeout: 8000 },
         );
-        posted.catch(() => {}); // (awaited below only when the click landed)
+        posted.catch(() => {}); // (awaited below only when the tap posted)
         await b.click({ timeout: 1000 });
+        if ((await page.evaluate(() => window.__moves)) === before) continue;
         const r = await posted;
-        // A list drawn just before the other player's move is stale: the
+        // A board drawn just before the other player's move is stale: the
         // server refuses it (412/409), the page says so and redraws.
         check(r.status() === 201 || r.status() === 412 || r.status() === 409, `move answered ${r.status()}`);
         if (r.status() !== 201) {
           ctx.stale = (ctx.stale || 0) + 1;
           continue;
         }
-        return label;
+        return JSON.parse(r.request().postData() || "{}").action;
       } catch (e) {
         if (e instanceof Failure) throw e;
-        // The list was redrawn under the click (a live event): look again.
+        // The board was redrawn under the tap (a live event): look again.
         if (process.env.WEB_DEBUG) console.log(`     (${page.__name}: ${String(e).split("\n")[0]})`);
       }
     }
     await new Promise((r) => setTimeout(r, 50));
   }
   return null;
+}
+
+/** The listed action `a` without its label (as the log keeps it). */
+const bare = (a) => {
+  const { label, ...rest } = a;
+  return JSON.stringify(
+    Object.keys(rest)
+      .sort()
+      .map((k) => [k, rest[k]]),
+  );
+};
+
+/**
+ * Element `loc`'s box lies inside the page's viewport (nothing to scroll
+ * to see it), and nothing covers its middle or its bottom edge (the
+ * choices at the bottom of the screen).
+ */
+async function onScreen(page, loc, what) {
+  const box = await loc.boundingBox();
+  const vp = page.viewportSize();
+  const top = await loc.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    // Its middle and the middle of its bottom edge.
+    for (const y of [r.y + r.height / 2, r.bottom - 2]) {
+      const at = document.elementFromPoint(r.x + r.width / 2, y);
+      if (at && !el.contains(at))
+        return `${at.tagName}.${at.getAttribute("class")} (it at ${Math.round(r.y)}–${Math.round(r.bottom)}, scrolled ${scrollY})`;
+    }
+    return "";
+  });
+  check(!top, `${what} is covered by ${top}`);
+  check(
+    !!box &&
+      box.y >= 0 &&
+      box.y + box.height <= vp.height + 1 &&
+      box.x >= 0 &&
+      box.x + box.width <= vp.width + 1,
+    `${what} at ${JSON.stringify(box)} is off a ${vp.width}×${vp.height} screen`,
+  );
+}
+
+/** Every element of `loc` is a touch target of at least 44×44 px. */
+async function touchTargets(loc, what) {
+  const sizes = await loc.evaluateAll((els) =>
+    els.map((e) => {
+      const r = e.getBoundingClientRect();
+      return [Math.round(r.width * 10) / 10, Math.round(r.height * 10) / 10];
+    }),
+  );
+  check(sizes.length > 0, `no ${what}`);
+  const small = sizes.filter(([w, h]) => w < 44 || h < 44);
+  check(!small.length, `${what} under 44 px: ${JSON.stringify(small.slice(0, 5))}`);
 }
 
 const tests = [];
@@ -199,11 +257,18 @@ async function watch(page, name) {
   page.on("console", (m) => {
     if (m.type() === "error" && /Content.Security.Policy/i.test(m.text())) fail(m.text());
   });
-  await page.addInitScript(() =>
+  await page.addInitScript(() => {
     document.addEventListener("securitypolicyviolation", (e) =>
       console.error(`Content-Security-Policy violation: ${e.violatedDirective} ${e.blockedURI}`),
-    ),
-  );
+    );
+    // The moves the page posts, counted as fetch is called (tapSomething).
+    window.__moves = 0;
+    const f = window.fetch;
+    window.fetch = (url, init) => {
+      if (init && init.method === "POST" && /\/moves$/.test(String(url))) window.__moves++;
+      return f(url, init);
+    };
+  });
 }
 
 test("lobby: two players sign up on phone screens, one adds a device", async () => {
@@ -284,17 +349,79 @@ test("agent avenue: a whole game by clicking, live on both screens", async () =>
   const shown = (await alice.locator(".hand .cards .agent").allInnerTexts()).sort();
   check(JSON.stringify(names) === JSON.stringify(shown), `hand shows ${shown}, catalog names ${names}`);
   check(
-    (await alice.locator(".card", { hasText: "Black market" }).last().locator(".agent").count()) ===
-      view.black_market.supply.length,
+    (await alice.locator(".market-supply .agent").count()) === view.black_market.supply.length,
     "the black market's supply is shown",
   );
   await fitsPhone(alice, "agent avenue");
-  let clicks = 0;
-  const deadline = Date.now() + 120000;
+  // Issue 31 goals 1 and 2: the first play picked in the hand, on a 390 px
+  // phone: the face-up card, then the face-down one, posts the listed play
+  // naming both; the other player recruits by tapping a played card.
+  const lists = await Promise.all(
+    [alice, bob].map(async (p) => apiGet(base, `/v1/games/${id}/actions`, await tokenOf(p))),
+  );
+  const k = lists[0].actions.some((a) => a.type === "play") ? 0 : 1;
+  const [player, other] = k ? [bob, alice] : [alice, bob];
+  const play = lists[k].actions.find((a) => a.type === "play" && a.face_up !== a.face_down);
+  check(play, `a listed play of two names: ${JSON.stringify(lists[k].actions.map((a) => a.label))}`);
+  await player.setViewportSize({ width: 390, height: 844 });
+  check(
+    !(await player.locator("section.actions details.all-actions").evaluate((d) => d.open)),
+    "the action list is not a collapsed fallback",
+  );
+  check(!(await player.locator("section.actions button.action").first().isVisible()), "list buttons shown");
+  // The screen as it opens: the track, the hand and the choices on it at once.
+  await player.evaluate(() => window.scrollTo(0, 0));
+  await onScreen(player, player.locator(".track"), "the track");
+  await onScreen(player, player.locator(".hand .cards"), "the hand");
+  await onScreen(player, player.locator("section.actions"), "the choices");
+  const hand = player.locator(".hand button[data-hand]");
+  await touchTargets(hand, "cards in the hand");
+  const up = hand.filter({ has: player.locator(`[data-card="${play.face_up}"]`) }).first();
+  await up.click();
+  check((await up.getAttribute("aria-pressed")) === "true", "the face-up card shows as picked");
+  check((await up.innerText()).includes("face up"), "the card says face up");
+  // The choices: the listed actions naming that card face up (or its discard).
+  const narrowed = lists[k].actions
+    .filter(
+      (a) =>
+        (a.type === "play" && a.face_up === play.face_up) ||
+        (a.type === "discard" && a.card === play.face_up),
+    )
+    .map((a) => a.label)
+    .sort();
+  const choices = player.locator("section.actions button.choice");
+  const offered = (await choices.allInnerTexts()).sort();
+  check(JSON.stringify(offered) === JSON.stringify(narrowed), `choices ${offered}, listed ${narrowed}`);
+  await onScreen(player, up, "the tapped card");
+  await onScreen(player, choices.first(), "the first choice");
+  await touchTargets(choices, "choices");
+  if (process.env.WEB_SCREENS) await shoot("agent-avenue-picked", [player]);
+  const posted = player.waitForResponse((r) => r.url().includes("/moves") && r.request().method() === "POST");
+  await hand
+    .filter({ has: player.locator(`[data-card="${play.face_down}"]`) })
+    .first()
+    .click();
+  const sent = await posted;
+  check(sent.status() === 201, "the play was taken");
+  const action = JSON.parse(sent.request().postData() || "{}").action;
+  let log = await apiGet(base, `/v1/games/${id}/moves`, token);
+  check(log.moves[0].action.face_up === play.face_up, `logged ${JSON.stringify(log.moves[0].action)}`);
+  check(bare(action) === bare(play), `posted ${JSON.stringify(action)}, chose ${JSON.stringify(play)}`);
+  await player.setViewportSize(PHONE);
+  const recruit = other.locator(".played button[data-pick]").first();
+  await recruit.waitFor({ timeout: 10000 });
+  const took = other.waitForResponse((r) => r.url().includes("/moves") && r.request().method() === "POST");
+  await recruit.click();
+  check((await took).status() === 201, "the recruit was taken");
+  log = await apiGet(base, `/v1/games/${id}/moves`, token);
+  check(log.moves[1].action.type === "recruit", `the second move is ${log.moves[1].action.type}`);
+  // The rest of the game by tapping the board and its choices only.
+  let clicks = 2;
+  const deadline = Date.now() + 180000;
   while (Date.now() < deadline) {
     if ((await alice.locator(".result").count()) && (await bob.locator(".result").count())) break;
-    const label = await clickSomeAction([alice, bob]);
-    if (label === null) break;
+    const action = await tapSomething([alice, bob]);
+    if (action === null) break;
     clicks++;
     if (clicks === 6 && process.env.WEB_SCREENS) await shoot("agent-avenue-mid", [alice, bob]);
   }
@@ -353,37 +480,34 @@ test("quantum: an invitation accepted, several turns by clicking", async () => {
     "every planet is drawn",
   );
   await fitsPhone(alice, "quantum");
-  // Clicking one of my ships on the map lists only that ship's actions.
-  const mine = g.view.players[g.you].ships.find((x) => Array.isArray(x.at));
-  if (mine) {
-    await alice.locator(`svg.qmap [data-ship="${g.you}-${mine.ship}"]`).click();
-    await alice.getByText(/^Only: ship/).waitFor();
-    const listed = (await apiGet(base, `/v1/games/${id}/actions`, token)).actions.filter(
-      (a) => a.ship === mine.ship && !("owner" in a),
-    );
-    const shown = await alice.locator("section.actions button.action").count();
-    check(
-      shown === listed.length,
-      `ship ${mine.ship}: ${shown} actions shown, ${listed.length} listed for it`,
-    );
-    await alice.getByRole("button", { name: "show all" }).click();
-  }
-  // Several turns: play until the seat in turn has changed 4 times; the
-  // server restarts after a few moves and both screens reconnect.
+  // Several turns by tapping the map and the choices only: play until the
+  // seat in turn has changed 4 times; the server restarts after a few
+  // moves and both screens reconnect. On the way, issue 31 goals 1 and 2:
+  // the first time a player has a ship on the map with squares to act on,
+  // tapping it highlights exactly those squares on a 390 px phone, its
+  // other actions are the choices, and tapping a square posts its action.
   let turns = 0,
     clicks = 0,
+    shipChecked = false,
     active = g.view.phase === "actions" ? g.view.active : null;
+  let restarted = false;
   while (turns < 4 && clicks < 80) {
-    if (clicks === 5) await restart([alice, bob]);
-    const label = await clickSomeAction([alice, bob]);
-    check(label !== null, `somebody has an action to click (after ${clicks})`);
-    clicks++;
+    if (clicks >= 5 && !restarted) {
+      await restart([alice, bob]);
+      restarted = true;
+    }
+    if (!shipChecked && (shipChecked = await tapAShip(base, id, [alice, bob]))) clicks++;
+    else {
+      check((await tapSomething([alice, bob])) !== null, `somebody has something to tap (after ${clicks})`);
+      clicks++;
+    }
     g = await apiGet(base, `/v1/games/${id}`, token);
     if (g.view.phase === "actions" && g.view.active !== active) {
       if (active !== null) turns++;
       active = g.view.active;
     }
   }
+  check(shipChecked, "no player had a ship with squares to act on");
   check(turns >= 4, `${turns} turns changed hands in ${clicks} clicks`);
   // The ships on the map are those of the view, with their dice.
   g = await apiGet(base, `/v1/games/${id}`, token);
@@ -395,6 +519,103 @@ test("quantum: an invitation accepted, several turns by clicking", async () => {
   check(seats.has(0) && seats.has(1), "both seats moved");
   console.log(`     ${clicks} moves clicked over ${turns + 1} turns, phase ${g.view.phase}`);
 });
+
+/**
+ * On whichever page has a ship on the map with listed actions aimed at
+ * squares: taps it at 390×844 and checks the map against the server's
+ * list (highlighted squares, choices, coordinates, 44 px squares, the
+ * ship and the choices on the screen), then taps a square with one action
+ * and checks that exactly it was posted. Resolves to false when no page
+ * has such a ship now.
+ */
+async function tapAShip(base, id, pages) {
+  for (const page of pages) {
+    const token = await tokenOf(page);
+    const g = await apiGet(base, `/v1/games/${id}`, token);
+    const list = await apiGet(base, `/v1/games/${id}/actions`, token);
+    if (!list.actions || list.actions.some((a) => a.type === "arrange")) continue;
+    const aim = (a) => [a.to, a.target, a.planet].find((x) => Array.isArray(x));
+    const onMap = g.view.players[g.you].ships.filter((x) => Array.isArray(x.at));
+    const ship = onMap.find((x) => list.actions.some((a) => a.ship === x.ship && !("owner" in a) && aim(a)));
+    if (!ship) continue;
+    const its = list.actions.filter((a) => a.ship === ship.ship && !("owner" in a));
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      const el = page.locator(`svg.qmap [data-ship="${g.you}-${ship.ship}"]`);
+      await el.click();
+      await page.locator("section.actions .picked").waitFor();
+      const want = [...new Set(its.filter(aim).map((a) => aim(a).join(",")))].sort();
+      const lit = (
+        await page.locator("svg.qmap .hl").evaluateAll((els) => els.map((e) => e.dataset.square))
+      ).sort();
+      check(
+        JSON.stringify(lit) === JSON.stringify(want),
+        `ship ${ship.ship}: squares lit ${lit}, listed ${want}`,
+      );
+      const rest = its
+        .filter((a) => !aim(a))
+        .map((a) => a.label)
+        .sort();
+      const offered = (await page.locator("section.actions button.choice").allInnerTexts()).sort();
+      check(
+        JSON.stringify(offered) === JSON.stringify(rest),
+        `ship ${ship.ship}: choices ${offered}, listed ${rest}`,
+      );
+      check(
+        (await page.locator("svg.qmap .coord").count()) === g.view.map.rows + g.view.map.cols,
+        "the map's rows and columns are numbered",
+      );
+      await touchTargets(page.locator("svg.qmap rect.sq"), "squares");
+      await touchTargets(page.locator("svg.qmap .hl"), "highlighted squares");
+      await onScreen(page, el, "the tapped ship");
+      // The map's frame and the choices fit the screen together.
+      const [frame, panel, screen] = await page.evaluate(() => [
+        document.querySelector(".qmap-frame").getBoundingClientRect().height,
+        document.querySelector("section.actions").getBoundingClientRect().height,
+        innerHeight,
+      ]);
+      check(frame + panel <= screen, `the map (${frame} px) and the choices (${panel} px) over ${screen} px`);
+      await onScreen(page, page.locator("section.actions .picked"), "the current choices");
+      if (process.env.WEB_SCREENS) await shoot("quantum-ship", [page]);
+      // The square with the fewest actions: one posts at once; several
+      // (a move and a Curious move to it…) are offered as the choices.
+      const at = (k) => its.filter((a) => aim(a) && aim(a).join(",") === k);
+      const sq = want.reduce((x, k) => (at(k).length < at(x).length ? k : x));
+      const there = at(sq);
+      const posted = page.waitForResponse(
+        (r) => r.url().includes("/moves") && r.request().method() === "POST",
+      );
+      // Keyboard: the highlighted square focused, Enter.
+      await page.locator(`svg.qmap .hl[data-square="${sq}"]`).focus();
+      await page.keyboard.press("Enter");
+      if (there.length > 1) {
+        const offered = (await page.locator("section.actions button.choice").allInnerTexts()).sort();
+        const listed = there.map((a) => a.label).sort();
+        check(
+          JSON.stringify(offered) === JSON.stringify(listed),
+          `square ${sq}: choices ${offered}, listed ${listed}`,
+        );
+        await page.locator("section.actions button.choice").first().click();
+      }
+      const r = await posted;
+      check(r.status() === 201, `the square's move answered ${r.status()}`);
+      const sent = JSON.parse(r.request().postData() || "{}").action;
+      check(
+        there.some((a) => bare(a) === bare(sent)),
+        `posted ${JSON.stringify(sent)}, the square's ${JSON.stringify(there)}`,
+      );
+      const log = await apiGet(base, `/v1/games/${id}/moves`, token);
+      check(bare(log.moves[log.moves.length - 1].action) === bare(sent), "the move logged is the one posted");
+      console.log(
+        `     ship ${ship.ship}: ${want.length} squares lit, ${rest.length} other choices; ${sent.label}`,
+      );
+      return true;
+    } finally {
+      await page.setViewportSize(PHONE);
+    }
+  }
+  return false;
+}
 
 /** Restarts the server on its port; every page must go offline, then live again. */
 async function restart(pages) {
@@ -437,15 +658,30 @@ test("focus: a move made with the keyboard leaves the focus on a control", async
   const { bob } = ctx;
   await createGame(bob, "agent-avenue", 2, "random");
   for (let i = 0; i < 3; i++) {
-    const b = bob.locator("section.actions button.action").first();
-    await b.waitFor({ timeout: 15000 });
-    const handle = await b.elementHandle();
-    await b.focus();
-    const posted = bob.waitForResponse((r) => r.url().includes("/moves") && r.request().method() === "POST", {
-      timeout: 5000,
-    });
-    await bob.keyboard.press("Enter");
-    check((await posted).status() === 201, "the move was taken");
+    // The board's controls by the keyboard alone: focus one, Enter, until a
+    // move is posted (a first card picks, a second plays).
+    await bob.locator(TAPPABLE).first().waitFor({ timeout: 15000 });
+    let handle = null;
+    for (let tries = 0; tries < 40 && !handle; tries++) {
+      const controls = bob.locator(TAPPABLE);
+      const b = controls.nth(rand(await controls.count()));
+      const h = await b.elementHandle();
+      ctx.pressed = await b.evaluate((e) => e.getAttribute("aria-label") || e.textContent);
+      await b.focus();
+      const before = await bob.evaluate(() => window.__moves);
+      const posted = bob.waitForResponse(
+        (r) => r.url().includes("/moves") && r.request().method() === "POST",
+        {
+          timeout: 5000,
+        },
+      );
+      posted.catch(() => {});
+      await bob.keyboard.press(tries % 2 ? "Enter" : " ");
+      if ((await bob.evaluate(() => window.__moves)) === before) continue;
+      check((await posted).status() === 201, "the move was taken");
+      handle = h;
+    }
+    check(handle, "no move made by the keyboard");
     // The list is drawn anew (our move, then the bot's): the old button goes.
     await bob.waitForFunction((el) => !el.isConnected, handle, { timeout: 10000 });
     await bob.waitForTimeout(1500);
@@ -455,7 +691,10 @@ test("focus: a move made with the keyboard leaves the focus on a control", async
         ? a.tagName + (a.textContent ? `: ${a.textContent}` : "")
         : String(a?.tagName);
     });
-    check(where !== "BODY" && where !== "null", `after move ${i + 1} the focus is on ${where}`);
+    check(
+      where !== "BODY" && where !== "null",
+      `after move ${i + 1} (${ctx.pressed}, Enter) the focus is on ${where}`,
+    );
   }
 });
 
@@ -589,11 +828,11 @@ test("languages: French names and labels from the API", async () => {
   const names = g.view.hand.map((c) => cat.cards.find((x) => x.id === c).name).sort();
   const shown = (await bob.locator(".hand .cards .agent").allInnerTexts()).sort();
   check(JSON.stringify(names) === JSON.stringify(shown), `French hand ${shown}, catalog ${names}`);
-  await bob.locator("section.actions button.action").first().waitFor({ timeout: 10000 });
+  await bob.locator("section.actions button.action").first().waitFor({ state: "attached", timeout: 10000 });
   const labels = (await apiGet(base, `/v1/games/${id}/actions`, token, "fr")).actions
     .map((a) => a.label)
     .sort();
-  const buttons = (await bob.locator("section.actions button.action").allInnerTexts()).sort();
+  const buttons = (await bob.locator("section.actions button.action").allTextContents()).sort();
   check(JSON.stringify(labels) === JSON.stringify(buttons), `French buttons ${buttons}, labels ${labels}`);
   const en = (await apiGet(base, `/v1/games/${id}/actions`, token, "en")).actions.map((a) => a.label).sort();
   check(JSON.stringify(en) !== JSON.stringify(labels), "the French labels differ from the English ones");
@@ -640,6 +879,8 @@ async function main() {
   let passed = 0,
     failed = 0;
   for (const t of tests) {
+    // WEB_ONLY=regex: only the tests it matches, after the first (sign-up).
+    if (process.env.WEB_ONLY && t !== tests[0] && !new RegExp(process.env.WEB_ONLY).test(t.name)) continue;
     try {
       ctx.jsErrors = [];
       await t.fn();
