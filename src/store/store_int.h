@@ -235,13 +235,20 @@ enum game_col {
  * (half open) when ?5; fewer in flight there than its cap.  The
  * destination that used the least time lately first (DEST_USE_AT: so no
  * set of busy destinations, however fast each attempt, holds the workers
- * while a lighter one has work), and within one, due first. */
+ * while a lighter one has work), and within one, due first.  Only each
+ * webhook's first due delivery is a candidate (fd, read from the index
+ * deliveries_pending_by_player, sql/0021): the caps and the order are
+ * per destination, so the first of the candidates is the first of all,
+ * and a long backlog is not sorted at every claim. */
 #define DLV_CLAIMABLE                                                          \
-	"SELECT d.event_key FROM deliveries d JOIN webhooks w ON "             \
-	"w.player_key = d.player_key LEFT JOIN destinations ds ON "           \
-	"ds.dest = w.dest LEFT JOIN destination_use u ON u.dest = w.dest "    \
-	"WHERE d.state = 'pending' AND d.next_ms <= ?1 "                      \
-	"AND (ds.dest IS NULL OR (?5 <> 0 AND ds.open_until_ms <= ?1)) "      \
+	"SELECT d.event_key FROM (SELECT player_key, min(next_ms) AS next_ms " \
+	"FROM deliveries WHERE state = 'pending' AND next_ms <= ?1 GROUP BY "  \
+	"player_key) fd JOIN webhooks w ON w.player_key = fd.player_key "      \
+	"JOIN deliveries d ON d.player_key = fd.player_key AND "              \
+	"d.state = 'pending' AND d.next_ms = fd.next_ms "                     \
+	"LEFT JOIN destinations ds ON ds.dest = w.dest "                       \
+	"LEFT JOIN destination_use u ON u.dest = w.dest "                      \
+	"WHERE (ds.dest IS NULL OR (?5 <> 0 AND ds.open_until_ms <= ?1)) "    \
 	"AND " DEST_IN_FLIGHT " < CASE WHEN ds.dest IS NULL THEN ?3 ELSE ?4 "  \
 	"END ORDER BY CASE WHEN u.dest IS NULL THEN 0 ELSE " DEST_USE_AT(      \
 	    "?1") " END, d.next_ms"
