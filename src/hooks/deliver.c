@@ -349,8 +349,11 @@ static void deliver(struct hooks *h, struct store_delivery *d, int *in_share)
 	char *body = o ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
 	long status = 0;
+	int64_t t0 = mono_ms();
 	if (body)
 		status = post(h, d, body, in_share, &kind, &answer);
+	/* the destination's use: how long it held this worker */
+	int64_t busy = mono_ms() - t0;
 	free(body);
 	int ok = body && !kind;
 	int64_t now = wall_ms();
@@ -369,7 +372,7 @@ static void deliver(struct hooks *h, struct store_delivery *d, int *in_share)
 	                                h->cfg.retry_ms * BREAKER_MAX_FACTOR};
 	/* a stop cut the attempt short: no fault of the receiver's */
 	int stopped = atomic_load(&h->stopping);
-	store_delivery_done(h->st, d->ev.key, d->hook.dest, answer, ok,
+	store_delivery_done(h->st, d->ev.key, d->hook.dest, answer, busy, ok,
 	                    (int)status, ok ? NULL : kind, next,
 	                    stopped ? NULL : &b);
 	sodium_memzero(&d->hook, sizeof d->hook);

@@ -44,6 +44,12 @@
  *   - an answer that is not 2xx (nor 410) is the webhook's failure, not
  *     its host's: the webhook's other waiting deliveries wait for the
  *     failed one's retry, and other webhooks at that host go on;
+ *   - each attempt's time in flight (answered or not) is added to its
+ *     destination's use, which drains at 1/16 of real time; of the
+ *     destinations with a delivery due, the claim serves first the one
+ *     with the least use (store_delivery_claim), so destinations that keep
+ *     workers busy, however fast each attempt (just under the slow
+ *     threshold), wait behind one that used little lately;
  *   - attempts go in order of when they are due within a destination,
  *     and one destination's backlog never holds back another's claim.
  * A failed attempt's error is one word (the deliveries list shows it):

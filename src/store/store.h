@@ -954,12 +954,15 @@ struct store_claim_rules {
  * destination back either way): marks it in flight until now_ms +
  * lease_ms (a crash leaves it to be retried then, or at the next
  * store_deliveries_requeue) and fills *out (caller releases), webhook and
- * dest_failures included.  So a destination's attempts go in order of
- * next_ms, and one destination's backlog never stands in front of
- * another's.  BD_ENOTFOUND if none can be taken; *next_ms (if not NULL)
- * then gets when the next one is due (a destination's breaker that is
- * open: when it half opens), 0 if none, <= now_ms if one is due but its
- * destination is at its cap. */
+ * dest_failures included.  Of the destinations with one due, the one
+ * whose use (store_delivery_done's busy_ms, draining at 1/16 of real
+ * time) is least goes first, and its attempts go in order of next_ms: so
+ * one destination's backlog never stands in front of another's, and
+ * destinations that keep workers busy, however fast each attempt, wait
+ * behind one that used little lately.  BD_ENOTFOUND if none can be
+ * taken; *next_ms (if not NULL) then gets when the next one is due (a
+ * destination's breaker that is open: when it half opens), 0 if none,
+ * <= now_ms if one is due but its destination is at its cap. */
 int store_delivery_claim(struct store *s, int64_t now_ms, int64_t lease_ms,
                          const struct store_claim_rules *rules,
                          struct store_delivery *out, int64_t *next_ms);
@@ -990,6 +993,9 @@ enum store_dest_answer {
 /* Records the end of an attempt of delivery `event_key` to destination
  * `dest`: http_status (0: none) and error ("" or NULL: none); `next_ms` >
  * 0 schedules a retry, 0 ends it ("delivered" when ok, else "failed").
+ * `busy_ms` (>= 0) is how long the attempt held a worker: it is added to
+ * dest's use (when dest is not NULL or ""), which orders the claim
+ * (store_delivery_claim).
  * With b (NULL: neither breaker nor backoff), dest's breaker and share
  * follow `answer` (store_dest_answer); when the breaker opens, dest's
  * other pending deliveries not in flight are due no sooner than it half
@@ -998,8 +1004,8 @@ enum store_dest_answer {
  * pending deliveries not in flight are due no sooner than next_ms (a
  * per-webhook backoff), and the other webhooks at dest go on. */
 int store_delivery_done(struct store *s, int64_t event_key, const char *dest,
-                        enum store_dest_answer answer, int ok, int http_status,
-                        const char *error, int64_t next_ms,
+                        enum store_dest_answer answer, int64_t busy_ms, int ok,
+                        int http_status, const char *error, int64_t next_ms,
                         const struct store_breaker *b);
 
 /* Records the end of an attempt of delivery `event_key` whose receiver

@@ -175,6 +175,9 @@ static int prune_tx(struct conn *c, void *ctx)
 	if (rc == 0)
 		rc = store__run(c, ST_PRUNE_DESTS, ARGS(A_I64(x->before_ms)),
 		                NULL, NULL);
+	if (rc == 0)
+		rc = store__run(c, ST_PRUNE_DEST_USE, ARGS(A_I64(x->before_ms)),
+		                NULL, NULL);
 	return rc;
 }
 
@@ -606,6 +609,7 @@ struct done_ctx {
 	int64_t key;
 	const char *dest;
 	enum store_dest_answer answer;
+	int64_t busy_ms; /* the attempt's time in flight */
 	int ok, status;
 	const char *error;
 	int64_t next;
@@ -667,6 +671,11 @@ static int done_tx(struct conn *c, void *ctx)
 	                    NULL, NULL);
 	if (rc == 0 && x->b && x->dest && x->dest[0])
 		rc = breaker_tx(c, x, now);
+	if (rc == 0 && x->dest && x->dest[0])
+		rc = store__run(
+		    c, ST_DEST_USE,
+		    ARGS(A_TEXT(x->dest), A_I64(x->busy_ms), A_I64(now)), NULL,
+		    NULL);
 	/* answered, not accepted: this webhook backs off, not its host */
 	if (rc == 0 && x->b && !x->ok && x->status > 0 && x->next > 0)
 		rc =
@@ -676,17 +685,19 @@ static int done_tx(struct conn *c, void *ctx)
 }
 
 int store_delivery_done(struct store *s, int64_t event_key, const char *dest,
-                        enum store_dest_answer answer, int ok, int http_status,
-                        const char *error, int64_t next_ms,
+                        enum store_dest_answer answer, int64_t busy_ms, int ok,
+                        int http_status, const char *error, int64_t next_ms,
                         const struct store_breaker *b)
 {
+	if (busy_ms < 0)
+		return BD_EBADREQUEST;
 	if (b &&
 	    (b->failures < 1 || b->open_ms < 1 || b->open_max_ms < b->open_ms))
 		return BD_EBADREQUEST;
 	if (answer != STORE_DEST_FAST && answer != STORE_DEST_SLOW &&
 	    answer != STORE_DEST_FAILED)
 		return BD_EBADREQUEST;
-	struct done_ctx x = {event_key,   dest,  answer,  ok,
+	struct done_ctx x = {event_key,   dest,  answer,  busy_ms, ok,
 	                     http_status, error, next_ms, b};
 	return store__write_tx(s, done_tx, &x);
 }

@@ -112,7 +112,9 @@ enum stmt {
 	ST_DEST_OK,
 	ST_DEST_HOLD,
 	ST_HOOK_HOLD,
+	ST_DEST_USE,
 	ST_PRUNE_DESTS,
+	ST_PRUNE_DEST_USE,
 	/* store_lobby.c */
 	ST_TICKET_EXPIRE,
 	ST_TICKET_INSERT,
@@ -208,17 +210,40 @@ enum game_col {
 	"fw.player_key = f.player_key WHERE f.in_flight = 1 AND "             \
 	"f.state = 'pending' AND f.next_ms > ?1 AND fw.dest = w.dest)"
 
+/* A destination's use (table destination_use, u; sql/0021): the time its
+ * attempts held a worker, ms, draining at 1/DEST_USE_DRAIN of real time
+ * since u.at_ms, never below 0; at `now` (an SQL expression, unix ms).
+ * A destination with no row has used none. */
+#define DEST_USE_DRAIN "16"
+#define DEST_USE_MAX   "600000" /* most busy_ms kept: 10 min */
+#define DEST_USE_AT(now)                                                       \
+	"CASE WHEN u.busy_ms > (" now " - u.at_ms) / " DEST_USE_DRAIN          \
+	" THEN u.busy_ms - (" now " - u.at_ms) / " DEST_USE_DRAIN              \
+	" ELSE 0 END"
+
 /* The due deliveries store_delivery_claim may take (?1 now, ?3 cap of a
  * destination with no failure, ?4 cap of one with failures, ?5 whether
  * one with failures may be taken): its breaker closed, or open no longer
- * (half open) when ?5; fewer in flight there than its cap.  Due first. */
+ * (half open) when ?5; fewer in flight there than its cap.  The
+ * destination that used the least time lately first (DEST_USE_AT: so no
+ * set of busy destinations, however fast each attempt, holds the workers
+ * while a lighter one has work), and within one, due first.  Only each
+ * webhook's first due delivery is a candidate (fd, read from the index
+ * deliveries_pending_by_player, sql/0021): the caps and the order are
+ * per destination, so the first of the candidates is the first of all,
+ * and a long backlog is not sorted at every claim. */
 #define DLV_CLAIMABLE                                                          \
-	"SELECT d.event_key FROM deliveries d JOIN webhooks w ON "             \
-	"w.player_key = d.player_key LEFT JOIN destinations ds ON "           \
-	"ds.dest = w.dest WHERE d.state = 'pending' AND d.next_ms <= ?1 "     \
-	"AND (ds.dest IS NULL OR (?5 <> 0 AND ds.open_until_ms <= ?1)) "      \
+	"SELECT d.event_key FROM (SELECT player_key, min(next_ms) AS next_ms " \
+	"FROM deliveries WHERE state = 'pending' AND next_ms <= ?1 GROUP BY "  \
+	"player_key) fd JOIN webhooks w ON w.player_key = fd.player_key "      \
+	"JOIN deliveries d ON d.player_key = fd.player_key AND "               \
+	"d.state = 'pending' AND d.next_ms = fd.next_ms "                      \
+	"LEFT JOIN destinations ds ON ds.dest = w.dest "                       \
+	"LEFT JOIN destination_use u ON u.dest = w.dest "                      \
+	"WHERE (ds.dest IS NULL OR (?5 <> 0 AND ds.open_until_ms <= ?1)) "     \
 	"AND " DEST_IN_FLIGHT " < CASE WHEN ds.dest IS NULL THEN ?3 ELSE ?4 "  \
-	"END ORDER BY d.next_ms"
+	"END ORDER BY CASE WHEN u.dest IS NULL THEN 0 ELSE " DEST_USE_AT(      \
+	    "?1") " END, d.next_ms"
 
 /* A delivery's columns, in the order store_events.c reads them. */
 #define DLV_COLS                                                               \

@@ -173,6 +173,9 @@ const char *const store__sql[ST_COUNT] = {
                           "WHERE deadline_ms < ?1",
     [ST_PRUNE_DESTS] = "DELETE FROM destinations WHERE last_ms < ?1 "
                        "AND open_until_ms < ?1",
+    /* a destination's use not written since ?1: drained, or losing it
+     * only reorders claims */
+    [ST_PRUNE_DEST_USE] = "DELETE FROM destination_use WHERE at_ms < ?1",
     [ST_HOOK_UNSEALED] = "SELECT player_key, secret FROM webhooks "
                          "WHERE sealed = 0",
     [ST_HOOK_SEAL] = "UPDATE webhooks SET secret = ?2, sealed = 1 "
@@ -200,6 +203,14 @@ const char *const store__sql[ST_COUNT] = {
                      "open_until_ms = excluded.open_until_ms, "
                      "last_ms = excluded.last_ms",
     [ST_DEST_OK] = "DELETE FROM destinations WHERE dest = ?1",
+    /* ?1 dest, ?2 an attempt's time in flight (ms), ?3 now: added to
+     * what is left of its use (DEST_USE_AT), at most DEST_USE_MAX */
+    [ST_DEST_USE] =
+        "INSERT INTO destination_use AS u (dest, busy_ms, "
+        "at_ms) VALUES (?1, ?2, ?3) ON CONFLICT (dest) DO "
+        "UPDATE SET busy_ms = CASE WHEN " DEST_USE_AT(
+            "?3") " + ?2 > " DEST_USE_MAX " THEN " DEST_USE_MAX
+                  " ELSE " DEST_USE_AT("?3") " + ?2 END, at_ms = ?3",
     /* ?1 dest, ?2 open until: its waiting deliveries are due then (so
      * the claim's scan of due ones does not walk them meanwhile) */
     [ST_DEST_HOLD] = "UPDATE deliveries SET next_ms = ?2 "

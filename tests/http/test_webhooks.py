@@ -321,24 +321,24 @@ def private_addresses_refused_after_resolution(binary):
 ISOLATED_DELIVERY_S = 2.0
 
 
-def others_delivered_while(s, rec, attackers):
-    """Issue 34's goal, measured: attackers (a pair (token, other's id,
-    other's token) whose webhooks the attack aims at) play two games with
-    each other in a thread while Alice, her webhook at rec's /a, plays two
-    with Bob.  Checks that each of Alice's events reaches /a exactly once,
-    each within ISOLATED_DELIVERY_S of being written; returns the delays
-    (s)."""
+def others_delivered_while(s, rec, *attackers):
+    """Issue 34's goal, measured: attackers (pairs (token, other's id,
+    other's token) whose webhooks the attack aims at) play two games each
+    with each other in a thread while Alice, her webhook at rec's /a,
+    plays two with Bob.  Checks that each of Alice's events reaches /a
+    exactly once, each within ISOLATED_DELIVERY_S of being written;
+    returns the delays (s)."""
     alice, at = new_player(s, "Alice")
     bob, bt = new_player(s, "Bob")
     rec.secrets["/a"] = hook(s, at, rec.url("/a"))["secret"]
-    mt1, m2, mt2 = attackers
     errors = []
 
     def attack():
         try:
             for seed in (22, 23):
-                play_random(s, two_player_game(s, mt1, m2, mt2),
-                            {0: mt1, 1: mt2}, random.Random(seed))
+                for mt1, m2, mt2 in attackers:
+                    play_random(s, two_player_game(s, mt1, m2, mt2),
+                                {0: mt1, 1: mt2}, random.Random(seed))
         except Exception as e:  # reported below
             errors.append(e)
     t = threading.Thread(target=attack)
@@ -406,6 +406,40 @@ def a_dead_receiver_does_not_delay_other_players(binary):
 # Issue 34 M1: receivers that answer 2xx just before the timeout.
 SLOW_TIMEOUT_MS = 5000
 SLOW_ANSWER_S = 4.5
+# Issue 34, the review of 2026-12-05: receivers that answer 2xx just
+# under the slow threshold (1 s), so that no attempt is ever slow.
+UNDER_SLOW_ANSWER_S = 0.9
+
+
+def late_receivers_do_not_delay_other_players(binary, n, answer_s, backlog_games):
+    """n players (n even), each with a receiver of its own (n ports) that
+    answers 200 after answer_s, play backlog_games games each pair with
+    each other (--webhook-timeout-ms SLOW_TIMEOUT_MS), then more while
+    another player's events are each delivered within 2 s, exactly once
+    (others_delivered_while); every late receiver still gets its events."""
+    late = [Receiver(fail=lambda path, msg_id, attempt: "sleep:%s" % answer_s)
+            for _ in range(n)]
+    rec = Receiver()
+    try:
+        with server(binary, extra=FAST + ["--webhook-timeout-ms",
+                                          str(SLOW_TIMEOUT_MS)]) as s:
+            ms = [new_player(s, "Late%d" % i) for i in range(n)]
+            for (m, mt), r in zip(ms, late):
+                r.secrets["/m"] = hook(s, mt, r.url("/m"))["secret"]
+            pairs = [(ms[i][1], ms[i + 1][0], ms[i + 1][1]) for i in range(0, n, 2)]
+            # the backlog, every event to a late receiver
+            for g in range(backlog_games):
+                for i, (mt1, m2, mt2) in enumerate(pairs):
+                    play_random(s, two_player_game(s, mt1, m2, mt2), {0: mt1, 1: mt2},
+                                random.Random(40 + 10 * g + i))
+            wait_for(lambda: all(r.attempts for r in late), "attempts at the late")
+            others_delivered_while(s, rec, *pairs)
+            wait_for(lambda: all(r.delivered("/m") for r in late),
+                     "a delivery at each late receiver", timeout=60)
+    finally:
+        rec.close()
+        for r in late:
+            r.close()
 
 
 @test
@@ -418,27 +452,22 @@ def slow_receivers_do_not_delay_other_players(binary):
     and slow destinations share the failing share (2 workers): another
     player's events are each delivered within 2 s, exactly once.  The
     slow receivers' events are still delivered."""
-    slow = [Receiver(fail=lambda path, msg_id, attempt: "sleep:%s" % SLOW_ANSWER_S)
-            for _ in range(4)]
-    rec = Receiver()
-    try:
-        with server(binary, extra=FAST + ["--webhook-timeout-ms",
-                                          str(SLOW_TIMEOUT_MS)]) as s:
-            ms = [new_player(s, "Slow%d" % i) for i in range(4)]
-            for (m, mt), r in zip(ms, slow):
-                r.secrets["/m"] = hook(s, mt, r.url("/m"))["secret"]
-            # the backlog: a game each pair, every event to a slow receiver
-            for i in (0, 2):
-                play_random(s, two_player_game(s, ms[i][1], ms[i + 1][0], ms[i + 1][1]),
-                            {0: ms[i][1], 1: ms[i + 1][1]}, random.Random(40 + i))
-            wait_for(lambda: all(r.attempts for r in slow), "attempts at the slow")
-            others_delivered_while(s, rec, (ms[0][1], ms[1][0], ms[1][1]))
-            wait_for(lambda: all(r.delivered("/m") for r in slow),
-                     "a delivery at each slow receiver", timeout=60)
-    finally:
-        rec.close()
-        for r in slow:
-            r.close()
+    late_receivers_do_not_delay_other_players(binary, 4, SLOW_ANSWER_S, 1)
+
+
+@test
+def receivers_just_under_the_slow_threshold_do_not_delay_other_players(binary):
+    """Issue 34 (review of 2026-12-05, scaled down): eight players, each
+    with a receiver of its own (eight ports) that answers 200 after 0.9 s,
+    just under the slow threshold (1 s), so their destinations never count
+    as slow or failing; with --webhook-per-destination 2 they could hold
+    all 8 workers, each attempt in time.  After a backlog of three games
+    each pair (about 15 s of their answers, 8 at a time) they play more
+    while another player's events are each delivered within 2 s, exactly
+    once: the claim serves first the destination that used the least
+    time in flight lately, whatever its backlog.  The busy receivers'
+    events are still delivered."""
+    late_receivers_do_not_delay_other_players(binary, 8, UNDER_SLOW_ANSWER_S, 3)
 
 
 @test

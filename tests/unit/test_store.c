@@ -1255,8 +1255,9 @@ static void test_events(void)
 	int64_t first = d.ev.key;
 	store_delivery_release(&d);
 	test_cond("deliveries: a failed attempt is rescheduled",
-	          store_delivery_done(s, first, NULL, STORE_DEST_FAST, 0, 500,
-	                              "http-status", now + 1000, NULL) == 0);
+	          store_delivery_done(s, first, NULL, STORE_DEST_FAST, 0, 0,
+	                              500, "http-status", now + 1000,
+	                              NULL) == 0);
 	int claimed = 0;
 	while (store_delivery_claim(s, now, 60000, NULL, &d, &next) == 0) {
 		claimed++;
@@ -1271,8 +1272,8 @@ static void test_events(void)
 	              store_delivery_claim(s, now, 60000, NULL, &d, &next) ==
 	                  0);
 	store_delivery_release(&d);
-	store_delivery_done(s, d.ev.key, NULL, STORE_DEST_FAST, 1, 204, NULL, 0,
-	                    NULL);
+	store_delivery_done(s, d.ev.key, NULL, STORE_DEST_FAST, 0, 1, 204, NULL,
+	                    0, NULL);
 	/* Isolation per destination (issue 34): three of Bob's are due, all
 	 * to hooks.example:80. */
 	struct store_claim_rules one = {1, 1, 0}, failing = {2, 1, 1};
@@ -1289,7 +1290,7 @@ static void test_events(void)
 	store_delivery_release(&d);
 	test_cond("deliveries: a failure is counted against the destination",
 	          store_delivery_done(s, d.ev.key, d.hook.dest,
-	                              STORE_DEST_FAILED, 0, 0, "timeout",
+	                              STORE_DEST_FAILED, 0, 0, 0, "timeout",
 	                              now - 1, &brk) == 0);
 	test_cond(
 	    "deliveries: a destination with failures is not taken "
@@ -1303,7 +1304,7 @@ static void test_events(void)
 	store_delivery_release(&d);
 	test_cond("deliveries: a success closes the breaker",
 	          store_delivery_done(s, d.ev.key, d.hook.dest, STORE_DEST_FAST,
-	                              1, 204, NULL, 0, &brk) == 0 &&
+	                              0, 1, 204, NULL, 0, &brk) == 0 &&
 	              store_delivery_claim(s, now, 60000, &one, &d, &next) ==
 	                  0 &&
 	              d.dest_failures == 0);
@@ -1316,7 +1317,7 @@ static void test_events(void)
 	test_cond("deliveries: an opening breaker moves its destination's "
 	          "pending deliveries to when it half opens",
 	          store_delivery_done(s, d.ev.key, d.hook.dest,
-	                              STORE_DEST_FAILED, 0, 0, "timeout",
+	                              STORE_DEST_FAILED, 0, 0, 0, "timeout",
 	                              t0 + 10, &at_once) == 0 &&
 	              store_deliveries_each(s, bob, 100, pending_next_of,
 	                                    &held) == 0 &&
@@ -1333,6 +1334,19 @@ static void test_events(void)
 	store_close(s);
 }
 
+/* Puts player's webhook at url, destination dest (a fixed secret of 32
+ * bytes); *w gets what was put.  store_webhook_put's result. */
+static int put_hook(struct store *s, int64_t player, const char *dest,
+                    const char *url, struct store_webhook *w)
+{
+	memset(w, 0, sizeof *w);
+	w->secret_len = 32;
+	memset(w->secret, 5, 32);
+	snprintf(w->dest, sizeof w->dest, "%s", dest);
+	snprintf(w->url, sizeof w->url, "%s", url);
+	return store_webhook_put(s, player, w);
+}
+
 /* Issue 34, the review's M1 and M2: a slow answer puts a destination in
  * the failing share without counting a failure, a fast one takes it out;
  * a status answered (a 500) backs off its webhook, not its host. */
@@ -1343,14 +1357,13 @@ static void test_slow_and_answered(void)
 	int64_t host = make_player(s, 1, "Host"),
 	        bob = make_player(s, 2, "Bob"),
 	        carol = make_player(s, 3, "Carol");
-	struct store_webhook w = {.secret_len = 32};
-	memset(w.secret, 5, 32);
-	snprintf(w.dest, sizeof w.dest, "hooks.example:80");
-	snprintf(w.url, sizeof w.url, "http://hooks.example/bob");
-	test_cond("slow: bob's webhook", store_webhook_put(s, bob, &w) == 0);
-	snprintf(w.url, sizeof w.url, "http://hooks.example/carol");
+	struct store_webhook w;
+	test_cond("slow: bob's webhook",
+	          put_hook(s, bob, "hooks.example:80",
+	                   "http://hooks.example/bob", &w) == 0);
 	test_cond("slow: carol's, at the same host",
-	          store_webhook_put(s, carol, &w) == 0);
+	          put_hook(s, carol, "hooks.example:80",
+	                   "http://hooks.example/carol", &w) == 0);
 	/* an invitation each: three deliveries to Bob's webhook */
 	for (int tag = 90; tag < 93; tag++)
 		open_game(s, tag, host, bob);
@@ -1367,7 +1380,7 @@ static void test_slow_and_answered(void)
 	test_cond(
 	    "slow: a slow answer (2xx) puts its destination in the "
 	    "failing share, one at a time, no failure counted",
-	    store_delivery_done(s, d.ev.key, d.hook.dest, STORE_DEST_SLOW, 1,
+	    store_delivery_done(s, d.ev.key, d.hook.dest, STORE_DEST_SLOW, 0, 1,
 	                        200, NULL, 0, &brk) == 0 &&
 	        store_delivery_claim(s, now, 60000, &healthy, &d, &next) ==
 	            BD_ENOTFOUND &&
@@ -1381,7 +1394,7 @@ static void test_slow_and_answered(void)
 	          "does not open the host's breaker (it opens at one failure "
 	          "here): the other webhook there is claimed",
 	          store_delivery_done(s, d.ev.key, d.hook.dest, STORE_DEST_FAST,
-	                              0, 500, "http-status", now + 3000,
+	                              0, 0, 500, "http-status", now + 3000,
 	                              &brk) == 0 &&
 	              store_delivery_claim(s, now, 60000, &healthy, &d2,
 	                                   &next) == 0 &&
@@ -1399,13 +1412,76 @@ static void test_slow_and_answered(void)
 	              next == now + 3000);
 	test_cond("slow: no answer counts against the host (its breaker)",
 	          store_delivery_done(s, d2.ev.key, d2.hook.dest,
-	                              STORE_DEST_FAILED, 0, 0, "timeout",
+	                              STORE_DEST_FAILED, 0, 0, 0, "timeout",
 	                              now + 10, &brk) == 0 &&
 	              store_delivery_claim(s, now + 3000, 60000, &healthy, &d,
 	                                   &next) == BD_ENOTFOUND &&
 	              store_delivery_claim(s, now + 3000, 60000, &failing, &d,
 	                                   &next) == 0 &&
 	              d.dest_limited && d.dest_failures == 1);
+	store_delivery_release(&d);
+	store_close(s);
+}
+
+/* Issue 34, the review of 2026-12-05: receivers answering just under
+ * the slow threshold are never slow, yet they kept every worker; the
+ * claim now serves first the destination that used the least time
+ * lately (its attempts' time in flight, draining at 1/16 of real time),
+ * whatever another's backlog, and each destination's in order. */
+static void test_destination_use(void)
+{
+	struct store *s = NULL;
+	open_store("destuse", 2, &s);
+	int64_t host = make_player(s, 1, "Host"),
+	        bob = make_player(s, 2, "Bob"),
+	        carol = make_player(s, 3, "Carol");
+	struct store_webhook w;
+	test_cond("use: bob's webhook",
+	          put_hook(s, bob, "busy.example:80", "http://busy.example/bob",
+	                   &w) == 0);
+	test_cond("use: carol's, elsewhere",
+	          put_hook(s, carol, "quiet.example:80",
+	                   "http://quiet.example/carol", &w) == 0);
+	for (int tag = 94; tag < 97; tag++)
+		open_game(s, tag, host, bob);
+	/* the store's clock: use drains by it */
+	int64_t now = wall_ms() + 1000;
+	struct store_claim_rules rules = {2, 1, 0};
+	struct store_breaker brk = {3, 5000, 20000};
+	struct store_delivery d, d2;
+	int64_t next = -1;
+	test_cond("use: bob's first is claimed and held a worker 900 ms",
+	          store_delivery_claim(s, now, 60000, &rules, &d, &next) == 0 &&
+	              strcmp(d.hook.dest, "busy.example:80") == 0 &&
+	              store_delivery_done(s, d.ev.key, d.hook.dest,
+	                                  STORE_DEST_FAST, 900, 1, 204, NULL, 0,
+	                                  &brk) == 0);
+	int64_t bob_first = d.ev.key;
+	store_delivery_release(&d);
+	open_game(s, 97, host, carol);
+	test_cond("use: carol's destination, which used none, goes before "
+	          "bob's two due earlier",
+	          store_delivery_claim(s, now, 60000, &rules, &d, &next) == 0 &&
+	              strcmp(d.hook.dest, "quiet.example:80") == 0);
+	store_delivery_release(&d);
+	test_cond("use: then bob's, in order",
+	          store_delivery_claim(s, now, 60000, &rules, &d2, &next) ==
+	                  0 &&
+	              strcmp(d2.hook.dest, "busy.example:80") == 0 &&
+	              d2.ev.key > bob_first);
+	int64_t bob_second = d2.ev.key;
+	store_delivery_release(&d2);
+	test_cond("use: a negative time in flight is refused",
+	          store_delivery_done(s, bob_second, "busy.example:80",
+	                              STORE_DEST_FAST, -1, 1, 204, NULL, 0,
+	                              &brk) == BD_EBADREQUEST);
+	open_game(s, 98, host, carol);
+	test_cond("use: drained (16 x 900 ms later), the two are even, and "
+	          "the delivery due first goes first: bob's third",
+	          store_delivery_claim(s, now + 16 * 1000, 60000, &rules, &d,
+	                               &next) == 0 &&
+	              strcmp(d.hook.dest, "busy.example:80") == 0 &&
+	              d.ev.key > bob_second);
 	store_delivery_release(&d);
 	store_close(s);
 }
@@ -1974,6 +2050,7 @@ int main(void)
 	test_player_games();
 	test_events();
 	test_slow_and_answered();
+	test_destination_use();
 	test_bot_seats();
 	test_write_lock_held_elsewhere();
 	test_file_deleted_or_replaced();
