@@ -492,9 +492,12 @@ export async function gameScreen(main, id) {
     const active = document.activeElement;
     // A button disabled while its move is posted lost the focus to <body>.
     const had = active === null || active === document.body ? lastFocus : active;
+    // lastFocus was in the board or the actions when it had the focus;
+    // a redraw may have taken it out of the page since (then it is no
+    // longer inside either, but its focus is still owed).
     const inside =
       (had instanceof HTMLElement || had instanceof SVGElement) &&
-      (board.contains(had) || acts.contains(had));
+      (had === lastFocus || board.contains(had) || acts.contains(had));
     const name = (/** @type {Element} */ el) => el.getAttribute("aria-label") ?? el.textContent;
     const text = inside ? name(had) : null;
     fn();
@@ -503,13 +506,20 @@ export async function gameScreen(main, id) {
       ...acts.querySelectorAll("button"),
       .../** @type {NodeListOf<HTMLElement | SVGElement>} */ (board.querySelectorAll("button, [data-pick]")),
     ];
-    const same = buttons.find((b) => name(b) === text);
-    const first = /** @type {HTMLElement | null} */ (
-      acts.querySelector("button.choice") ?? board.querySelector("[data-pick]")
+    // Only a control that takes the focus now (a board's card may be drawn
+    // without being one when it is not this player's turn).
+    const focusable = (/** @type {Element} */ el) =>
+      !el.hasAttribute("disabled") && (el.tagName === "BUTTON" || el.getAttribute("tabindex") === "0");
+    const same = buttons.find((b) => focusable(b) && name(b) === text);
+    const first = /** @type {HTMLElement | SVGElement | undefined} */ (
+      [...acts.querySelectorAll("button.choice"), ...board.querySelectorAll("button, [data-pick]")].find(
+        focusable,
+      )
     );
     const heading = /** @type {HTMLElement | null} */ (acts.querySelector("h2"));
     heading?.setAttribute("tabindex", "-1");
     (same ?? first ?? heading)?.focus();
+    if (document.activeElement === document.body) heading?.focus();
   }
 
   function drawActions() {
