@@ -85,6 +85,10 @@
  *                                            lasts (1-3600)
  *   --log-format F  BOARDD_LOG_FORMAT  text  text, or json: one JSON
  *                                            object per log line (log.h)
+ *   --log-level L  BOARDD_LOG_LEVEL  info    debug, info or error: the
+ *                                            lowest level logged; health
+ *                                            checks and scrapes are debug
+ *                                            (log.h)
  *   --metrics M  BOARDD_METRICS  loopback    who may GET /metrics:
  *                                            loopback clients, any, or
  *                                            off (metrics.h)
@@ -142,6 +146,7 @@ struct config {
 	long cache_games;       /* games kept in memory (docs/read-path.md) */
 	const char *key_path;   /* the server key file; NULL: db + ".key" */
 	const char *log_format; /* "text" or "json" (log.h) */
+	const char *log_level;  /* "debug", "info" or "error" (log.h) */
 	const char *metrics;    /* "loopback", "any" or "off" (metrics.h) */
 	const char *log_file;   /* stderr's file (SIGHUP reopens it), or
 	                           NULL: stderr as inherited */
@@ -158,6 +163,7 @@ struct config {
 	const char *proxies[MAX_REPEATS + 1]; /* --trusted-proxy values */
 	int n_rates, n_proxies;
 	enum log_format log;                /* log_format parsed */
+	enum log_level level;               /* log_level parsed */
 	enum metrics_access metrics_access; /* metrics parsed */
 };
 
@@ -286,6 +292,10 @@ static void usage(FILE *f)
 	    " the HTTP threads)\n"
 	    "  --log-format F  text (default) or json: one JSON object"
 	    " per log line\n"
+	    "  --log-level L  debug, info (default) or error: the lowest"
+	    " level logged;\n"
+	    "                 health checks and scrapes answered below 400"
+	    " are debug\n"
 	    "  --metrics M    who may GET /metrics: loopback (default:"
 	    " clients on\n"
 	    "                 127.0.0.0/8 or ::1, after --trusted-proxy),"
@@ -311,7 +321,8 @@ static void usage(FILE *f)
 	    " BOARDD_BOT_MS BOARDD_CLOCK_MIN_SECONDS BOARDD_SECRET_KEY"
 	    " BOARDD_EVENT_RETENTION BOARDD_BOT_WORKERS"
 	    " BOARDD_BOT_GAMES_PER_PLAYER"
-	    " BOARDD_WRITE_WORKERS BOARDD_LOG_FORMAT BOARDD_METRICS"
+	    " BOARDD_WRITE_WORKERS BOARDD_LOG_FORMAT BOARDD_LOG_LEVEL"
+	    " BOARDD_METRICS"
 	    " BOARDD_CACHE_GAMES BOARDD_TICKET_SECONDS"
 	    " BOARDD_WEBHOOK_ALLOW_PRIVATE BOARDD_WEBHOOK_RETRY_MS"
 	    " BOARDD_WEBHOOK_TIMEOUT_MS BOARDD_DRAIN_SECONDS BOARDD_LOG_FILE\n",
@@ -374,6 +385,7 @@ static int takes_value(const char *a)
 	                                   "--bot-games-per-player",
 	                                   "--write-workers",
 	                                   "--log-format",
+	                                   "--log-level",
 	                                   "--log-file",
 	                                   "--drain-seconds",
 	                                   "--metrics"};
@@ -421,6 +433,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 	c->log_file = env_or("BOARDD_LOG_FILE", NULL);
 	c->key_path = env_or("BOARDD_SECRET_KEY", NULL);
 	c->log_format = env_or("BOARDD_LOG_FORMAT", "text");
+	c->log_level = env_or("BOARDD_LOG_LEVEL", "info");
 	c->metrics = env_or("BOARDD_METRICS", "loopback");
 	c->hook_private =
 	    strcmp(env_or("BOARDD_WEBHOOK_ALLOW_PRIVATE", "0"), "0") != 0;
@@ -491,6 +504,8 @@ static int parse_args(int argc, char **argv, struct config *c)
 			write_workers = v;
 		else if (strcmp(a, "--log-format") == 0)
 			c->log_format = v;
+		else if (strcmp(a, "--log-level") == 0)
+			c->log_level = v;
 		else if (strcmp(a, "--log-file") == 0)
 			c->log_file = v;
 		else if (strcmp(a, "--drain-seconds") == 0)
@@ -588,6 +603,7 @@ static int parse_args(int argc, char **argv, struct config *c)
 	    parse_long(drain, 0, 3600, &c->drain_s) < 0 ||
 	    (strcmp(c->sync, "full") != 0 && strcmp(c->sync, "normal") != 0) ||
 	    log_parse_format(c->log_format, &c->log) < 0 ||
+	    log_parse_level(c->log_level, &c->level) < 0 ||
 	    metrics_parse_access(c->metrics, &c->metrics_access) < 0) {
 		log_error("boardd",
 		          "a value is out of range (port 0-65535, threads "
@@ -602,7 +618,8 @@ static int parse_args(int argc, char **argv, struct config *c)
 		          "event-retention 1-31536000, bot-workers 1-64, "
 		          "write-workers 0-256, cache-games 1-10000000, "
 		          "drain-seconds 0-3600, "
-		          "log-format text|json, metrics loopback|any|off)");
+		          "log-format text|json, log-level debug|info|error, "
+		          "metrics loopback|any|off)");
 		return -1;
 	}
 	return 0;
@@ -746,6 +763,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	log_set_format(c.log);
+	log_set_level(c.level);
 	if (c.log_file && log_reopen(c.log_file, err, sizeof err) < 0) {
 		log_error("boardd", "%s", err);
 		return 1;

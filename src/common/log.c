@@ -13,10 +13,27 @@
 #include "log.h"
 
 static enum log_format format = LOG_TEXT;
+static enum log_level threshold = LOG_INFO;
 
 void log_set_format(enum log_format f)
 {
 	format = f;
+}
+
+void log_set_level(enum log_level l)
+{
+	threshold = l;
+}
+
+int log_parse_level(const char *s, enum log_level *l)
+{
+	static const char *const names[] = {"debug", "info", "error"};
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (strcmp(s, names[i]) == 0) {
+			*l = (enum log_level)i;
+			return 0;
+		}
+	return -1;
 }
 
 int log_reopen(const char *path, char *err, size_t errlen)
@@ -115,6 +132,8 @@ static void message(const char *level, const char *source, const char *fmt,
 
 void log_info(const char *source, const char *fmt, ...)
 {
+	if (threshold > LOG_INFO)
+		return;
 	va_list ap;
 	va_start(ap, fmt);
 	message("info", source, fmt, ap);
@@ -178,6 +197,12 @@ void log_request_id(const char *value, char buf[LOG_REQUEST_ID_LEN])
 
 void log_access(const struct log_access *a)
 {
+	enum log_level level = a->status >= 500              ? LOG_ERROR
+	                       : a->probe && a->status < 400 ? LOG_DEBUG
+	                                                     : LOG_INFO;
+	if (level < threshold)
+		return;
+	static const char *const names[] = {"debug", "info", "error"};
 	char path[512];
 	printable(a->path ? a->path : "", path, sizeof path,
 	          format == LOG_JSON);
@@ -196,5 +221,5 @@ void log_access(const struct log_access *a)
 	    (json_int_t)a->status, "duration_ms", a->duration_ms, "bytes",
 	    a->bytes < 0 ? json_null() : json_integer(a->bytes), "request_id",
 	    string_or_null(a->request_id), "client", string_or_null(a->client));
-	emit_json(o, a->status >= 500 ? "error" : "info", "access");
+	emit_json(o, names[level], "access");
 }

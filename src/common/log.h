@@ -9,6 +9,13 @@
  *         milliseconds), "level" ("info" or "error") and "type"
  *         ("message" or "access"); a message adds "source" and "msg", an
  *         access line the fields of struct log_access.
+ * And a level, chosen once at start (log_set_level, from --log-level):
+ * every line has one (json shows it), and lines below the level are not
+ * written.  Messages are "info" (log_info) or "error" (log_error, a
+ * library's); an access line is "error" when its status is 5xx, "debug"
+ * when it is a probe's (health checks and scrapes: /healthz, /readyz,
+ * /metrics) answered below 400, else "info".  At the default level,
+ * info, the probes that answer every few seconds are not logged.
  * A line is written with one stdio call, so lines of different threads
  * never interleave.  Nothing here logs a token, a request body or a
  * query string: callers pass paths (without the query) and route
@@ -27,6 +34,20 @@ enum log_format {
 
 /* Sets the format for every later line.  Call before other threads log. */
 void log_set_format(enum log_format f);
+
+enum log_level {
+	LOG_DEBUG = 0, /* everything, the probes' access lines included */
+	LOG_INFO = 1,  /* the default: all but the probes' */
+	LOG_ERROR = 2, /* errors only: error messages and 5xx access lines */
+};
+
+/* Sets the lowest level written from now on.  Call before other
+ * threads log. */
+void log_set_level(enum log_level l);
+
+/* Parses "debug", "info" or "error" into *l: 0, or -1 for anything
+ * else. */
+int log_parse_level(const char *s, enum log_level *l);
 
 /* Points stderr (descriptor 2, so every line of boardd and of its
  * libraries) at the file `path` (borrowed), opened for appending and
@@ -71,6 +92,8 @@ struct log_access {
 	                           NULL (json: null, text: -) */
 	const char *client;     /* the client's address (limits.h's text),
 	                           or NULL when not known yet (text: -) */
+	int probe;              /* 1: a health check or a scrape (/healthz,
+	                           /readyz, /metrics): debug below 400 */
 };
 
 /* The length of a request id, NUL included: LOG_REQUEST_ID_MAX
@@ -87,7 +110,8 @@ struct log_access {
  * sodium_init() done. */
 void log_request_id(const char *value, char buf[LOG_REQUEST_ID_LEN]);
 
-/* Writes one access line: text "METHOD path status 1.23ms client=ADDR
+/* Writes one access line, unless its level (above) is below the one set:
+ * text "METHOD path status 1.23ms client=ADDR
  * request_id=ID",
  * or {"type":"access","method","route","path","status","duration_ms",
  * "bytes","request_id","client"}. */

@@ -339,6 +339,20 @@ static int64_t next_attempt(const struct hooks *h, int attempts,
 	return now + (delay - half) + randombytes_uniform(span);
 }
 
+static _Atomic uint64_t outcomes[HOOKS_OUTCOMES]; /* hooks_outcomes's */
+
+void hooks_outcomes(uint64_t out[HOOKS_OUTCOMES])
+{
+	for (int i = 0; i < HOOKS_OUTCOMES; i++)
+		out[i] =
+		    atomic_load_explicit(&outcomes[i], memory_order_relaxed);
+}
+
+static void outcome(enum hooks_outcome o)
+{
+	atomic_fetch_add_explicit(&outcomes[o], 1, memory_order_relaxed);
+}
+
 /* Makes one attempt at d and records it, with its destination's
  * breaker and share (in_share: perform's). */
 static void deliver(struct hooks *h, struct store_delivery *d, int *in_share)
@@ -364,6 +378,7 @@ static void deliver(struct hooks *h, struct store_delivery *d, int *in_share)
 		                    "webhook is disabled until it is PUT again",
 		                    d->hook.created_ms);
 		sodium_memzero(&d->hook, sizeof d->hook);
+		outcome(HOOKS_GONE);
 		return;
 	}
 	int64_t next =
@@ -376,6 +391,7 @@ static void deliver(struct hooks *h, struct store_delivery *d, int *in_share)
 	                    (int)status, ok ? NULL : kind, next,
 	                    stopped ? NULL : &b);
 	sodium_memzero(&d->hook, sizeof d->hook);
+	outcome(ok ? HOOKS_DELIVERED : next ? HOOKS_RETRIED : HOOKS_FAILED);
 }
 
 /* ---- pruning ---- */

@@ -99,6 +99,22 @@ void hooks_poke(struct hooks *h);
  * frees h.  NULL is a no-op. */
 void hooks_stop(struct hooks *h);
 
+/* How an attempt ended (GET /metrics), counted process-wide since
+ * start, by every worker of every hooks_start. */
+enum hooks_outcome {
+	HOOKS_DELIVERED = 0, /* answered 2xx: delivered */
+	HOOKS_RETRIED = 1,   /* failed, another attempt is scheduled */
+	HOOKS_FAILED = 2,    /* failed for the last time (the event is too
+	                        old to retry): the delivery failed */
+	HOOKS_GONE = 3,      /* answered 410 Gone: the webhook is disabled */
+	HOOKS_OUTCOMES = 4
+};
+
+/* The attempts ended with each outcome so far into out[0..HOOKS_OUTCOMES)
+ * (relaxed atomic reads: each count exact, not a snapshot of all four).
+ * Thread-safe. */
+void hooks_outcomes(uint64_t out[HOOKS_OUTCOMES]);
+
 /* The webhook-signature value for one attempt: "v1," + base64 of the
  * HMAC-SHA256 of "<id>.<timestamp>.<body>" keyed with secret[0..len).
  * `out` needs HOOKS_SIGNATURE_LEN bytes. */

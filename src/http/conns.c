@@ -130,6 +130,14 @@ out_free:
 	return NULL;
 }
 
+unsigned conns_count(struct conns *cs)
+{
+	pthread_mutex_lock(&cs->mu);
+	unsigned n = cs->open;
+	pthread_mutex_unlock(&cs->mu);
+	return n;
+}
+
 void conns_free(struct conns *cs)
 {
 	if (!cs)

@@ -53,4 +53,7 @@ void conns_idle(struct conns *cs, struct conn_entry *e);
 /* The library closed the connection: forget and free e. */
 void conns_close(struct conns *cs, struct conn_entry *e);
 
+/* The connections open now (between conns_open and conns_close). */
+unsigned conns_count(struct conns *cs);
+
 #endif

@@ -6,13 +6,16 @@
 #include <string.h>
 
 #include "../common/histo.h"
+#include "../common/process.h"
 #include "../common/version.h"
+#include "../hooks/hooks.h"
+#include "conns.h"
 #include "hub.h"
 #include "metrics.h"
 
 /* Routes kept apart (the router's table has fewer); a route past it
  * counts with route 0's "unmatched" (never happens with today's table). */
-#define ROUTES_MAX 64
+#define ROUTES_MAX 128
 /* Distinct (route, method, status) counters: far more than the routes'
  * methods times the statuses each answers.  A full table drops counts,
  * and says how many (boardd_http_requests_dropped_total). */
@@ -231,6 +234,15 @@ static void latencies(FILE *f)
 		}
 }
 
+static _Atomic(struct conns *) conns_table; /* metrics_set_connections */
+static atomic_uint conns_max;
+
+void metrics_set_connections(struct conns *cs, unsigned max_conns)
+{
+	atomic_store(&conns_max, max_conns);
+	atomic_store(&conns_table, cs);
+}
+
 /* One unlabelled sample: its family's name, type, help and value. */
 struct single {
 	const char *name, *type, *help;
@@ -287,6 +299,88 @@ static void service_part(FILE *f, struct service *svc, struct hub *hub)
 	help(f, "boardd_deadline_lag_seconds", "histogram",
 	     "How late each timeout was applied past its deadline.");
 	histogram(f, "boardd_deadline_lag_seconds", "", &st.deadline_lag);
+	uint64_t ends[HOOKS_OUTCOMES];
+	hooks_outcomes(ends);
+	static const char *const outcome[HOOKS_OUTCOMES] = {
+	    [HOOKS_DELIVERED] = "delivered",
+	    [HOOKS_RETRIED] = "retried",
+	    [HOOKS_FAILED] = "failed",
+	    [HOOKS_GONE] = "gone"};
+	help(f, "boardd_webhook_attempts_total", "counter",
+	     "Webhook delivery attempts by how they ended: delivered (2xx), "
+	     "retried, failed (the last attempt), gone (410: the webhook "
+	     "was disabled).");
+	for (int i = 0; i < HOOKS_OUTCOMES; i++)
+		fprintf(f,
+		        "boardd_webhook_attempts_total{outcome=\"%s\"} %llu\n",
+		        outcome[i], (unsigned long long)ends[i]);
+	help(f, "boardd_store_database_bytes", "gauge",
+	     "The database's size on disk: SQLite's pages, PostgreSQL's "
+	     "pg_database_size (NaN: the store did not answer).");
+	if (st.db_bytes < 0)
+		fprintf(f, "boardd_store_database_bytes NaN\n");
+	else
+		fprintf(f, "boardd_store_database_bytes %lld\n",
+		        (long long)st.db_bytes);
+	if (st.listening < 0) { /* SQLite: a WAL of its own, no listener */
+		help(f, "boardd_store_wal_bytes", "gauge",
+		     "SQLite's write-ahead log file (NaN: not known).");
+		if (st.wal_bytes < 0)
+			fprintf(f, "boardd_store_wal_bytes NaN\n");
+		else
+			fprintf(f, "boardd_store_wal_bytes %lld\n",
+			        (long long)st.wal_bytes);
+		return;
+	}
+	help(f, "boardd_store_listening", "gauge",
+	     "1 while the PostgreSQL connection that hears the other nodes' "
+	     "changes is listening, else 0.");
+	fprintf(f, "boardd_store_listening %d\n", st.listening);
+}
+
+static void connections_part(FILE *f)
+{
+	struct conns *cs = atomic_load(&conns_table);
+	if (!cs)
+		return;
+	help(f, "boardd_http_connections", "gauge",
+	     "Client connections open now.");
+	fprintf(f, "boardd_http_connections %u\n", conns_count(cs));
+	help(f, "boardd_http_connections_max", "gauge",
+	     "The most client connections the server holds (--max-conns).");
+	fprintf(f, "boardd_http_connections_max %u\n", atomic_load(&conns_max));
+}
+
+/* The standard process metrics of every Prometheus client library; a
+ * value /proc did not give is left out. */
+static void process_part(FILE *f)
+{
+	struct process_stats p;
+	process_read(&p);
+	const struct {
+		const char *name, *type, *help;
+		double v;
+	} rows[] = {
+	    {"process_cpu_seconds_total", "counter",
+	     "Total user and system CPU time spent in seconds.", p.cpu_seconds},
+	    {"process_resident_memory_bytes", "gauge",
+	     "Resident memory size in bytes.", p.resident_bytes},
+	    {"process_virtual_memory_bytes", "gauge",
+	     "Virtual memory size in bytes.", p.virtual_bytes},
+	    {"process_open_fds", "gauge", "Number of open file descriptors.",
+	     p.open_fds},
+	    {"process_max_fds", "gauge",
+	     "Maximum number of open file descriptors.", p.max_fds},
+	    {"process_start_time_seconds", "gauge",
+	     "Start time of the process since unix epoch in seconds.",
+	     p.start_time_seconds},
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+		if (rows[i].v < 0)
+			continue;
+		help(f, rows[i].name, rows[i].type, rows[i].help);
+		fprintf(f, "%s %.17g\n", rows[i].name, rows[i].v);
+	}
 }
 
 /* 1 if client (limits.h's resolved address) is loopback or local:
@@ -335,6 +429,8 @@ void metrics_reply(struct service *svc, const struct http_req *req,
 	pthread_mutex_unlock(&mu);
 	latencies(f);
 	service_part(f, svc, req->hub);
+	connections_part(f);
+	process_part(f);
 	if (fclose(f) != 0 || !text) {
 		free(text);
 		problem_reply(rep, BD_ENOMEM, NULL, req->path);

@@ -10,7 +10,10 @@
  * token ever becomes a label), the method one of the methods the API
  * knows (else "other"), the status one the server sent.  The rest is read
  * when scraped: the state cache, the open streams (hub.h), group commit
- * (store.h), the bot and webhook queues, the deadline lag (service.h).
+ * (store.h), the bot and webhook queues, the deadline lag (service.h),
+ * the database's size and the listening connection (service.h), the
+ * webhook attempts by outcome (hooks.h), the connections (conns.h), and
+ * the standard process_* family (process.h).
  *
  * Who may read them (metrics are operational data, not for players):
  * --metrics loopback, the default, answers only clients whose address is
@@ -50,6 +53,12 @@ void metrics_request(int route, const char *method, unsigned status,
  * that this file, which the router calls for GET /metrics, never calls
  * the router.  Until it is set every route is "unmatched". */
 void metrics_set_routes(const char *(*pattern)(int route));
+
+/* Where the connection gauges read: the server's connection table and
+ * its --max-conns (http_server_start sets them, http_server_stop clears
+ * them with NULL, 0); until set they are not shown. */
+struct conns;
+void metrics_set_connections(struct conns *cs, unsigned max_conns);
 
 /* The route template of reply route `route` (router_dispatch's): e.g.
  * "/v1/games/{id}/moves"; "unmatched" for 0 or before metrics_set_routes.

@@ -1062,17 +1062,19 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	metrics_request(ctx->route, ctx->method, ctx->status, ms / 1e3);
 	if (s->access_log) {
 		char route[96];
+		metrics_route_name(ctx->route, route, sizeof route);
 		struct log_access a = {
 		    .method = ctx->method,
 		    .path = ctx->url,
-		    .route = ctx->route ? metrics_route_name(ctx->route, route,
-		                                             sizeof route)
-		                        : NULL,
+		    .route = ctx->route ? route : NULL,
 		    .status = ctx->status,
 		    .duration_ms = ms,
 		    .bytes = ctx->bytes,
 		    .request_id = ctx->request_id,
-		    .client = limits_addr_text(&ctx->client)};
+		    .client = limits_addr_text(&ctx->client),
+		    .probe = ctx->route && (strcmp(route, "/healthz") == 0 ||
+		                            strcmp(route, "/readyz") == 0 ||
+		                            strcmp(route, "/metrics") == 0)};
 		log_access(&a);
 	}
 	hub_leave(s->hub, &ctx->waiter);
@@ -1232,6 +1234,7 @@ struct http_server *http_server_start(const struct http_config *cfg,
 	const union MHD_DaemonInfo *di =
 	    MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
 	s->port = di ? di->port : cfg->port;
+	metrics_set_connections(s->conns, cfg->max_conns);
 	return s;
 }
 
@@ -1294,6 +1297,7 @@ void http_server_stop(struct http_server *s)
 	writes_close(s->writes);
 	MHD_stop_daemon(s->daemon); /* every connection closed */
 	writes_free(s->writes);     /* no library thread can reach it now */
+	metrics_set_connections(NULL, 0);
 	conns_free(s->conns);
 	limits_free(s->limits);
 	free(s);

@@ -28,6 +28,9 @@ struct service {
 	size_t cache_games;      /* the state cache's capacity */
 	_Atomic uint64_t moves_committed; /* service_stats's */
 	struct histo deadline_lag;        /* service_stats's (stats.c) */
+	atomic_int listening; /* service_stats's: -1 no listener (one
+	                         process owns the store), 0 not listening
+	                         now, 1 listening (remote.c) */
 };
 
 /* A player's name or a token's label from JSON value v (borrowed; NULL

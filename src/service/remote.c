@@ -25,12 +25,14 @@ static void remote_game(void *ctx, int64_t key, const char *id, uint64_t seq)
 static void remote_lost(void *ctx)
 {
 	struct service *svc = ctx;
+	atomic_store(&svc->listening, 0);
 	hot_write_begin_all(svc->hot);
 }
 
 static void remote_back(void *ctx)
 {
 	struct service *svc = ctx;
+	atomic_store(&svc->listening, 1);
 	hot_clear(svc->hot);
 	hot_write_end_all(svc->hot, NULL);
 	/* what changed while nobody told: every waiter looks again */
@@ -42,5 +44,11 @@ static const struct store_remote remote = {remote_game, remote_lost,
 
 int service_listen(struct service *svc)
 {
-	return store_listen(svc->st, &remote, svc);
+	if (!store_shared(svc->st)) /* SQLite: nobody else writes */
+		return store_listen(svc->st, &remote, svc);
+	atomic_store(&svc->listening, 0);
+	int rc = store_listen(svc->st, &remote, svc);
+	if (rc < 0)
+		atomic_store(&svc->listening, -1);
+	return rc;
 }

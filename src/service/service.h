@@ -114,13 +114,20 @@ struct svc_stats {
 	                             bot workers */
 	int64_t webhook_pending;  /* webhook deliveries pending in the
 	                             outbox now; -1 when the store failed */
+	int64_t db_bytes;         /* the database's size, bytes; -1 when
+	                             the store failed (store_disk_usage) */
+	int64_t wal_bytes;        /* SQLite's write-ahead log, bytes; -1
+	                             on PostgreSQL or when the store failed */
+	int listening;            /* PostgreSQL's listening connection
+	                             (service_listen): 1 listening, 0 lost
+	                             or not yet; -1 none (SQLite) */
 	struct store_write_stats writes; /* group commit (store.h) */
 	struct histo_snap deadline_lag;  /* how late each timeout was
 	                                    applied past its deadline, s */
 };
 
-/* Fills *out.  Reads the store once (the pending deliveries); takes
- * each worker's lock briefly; never waits for a write. */
+/* Fills *out.  Reads the store twice (the pending deliveries, the
+ * size); takes each worker's lock briefly; never waits for a write. */
 void service_stats(struct service *svc, struct svc_stats *out);
 
 /* The shortest duration a game's clock may have (move_seconds,

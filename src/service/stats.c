@@ -10,6 +10,7 @@ static const double lag_bounds[] = {0.01, 0.05, 0.1, 0.25, 0.5, 1,
 void svc__stats_init(struct service *svc)
 {
 	atomic_init(&svc->moves_committed, 0);
+	atomic_init(&svc->listening, -1);
 	histo_init(&svc->deadline_lag, lag_bounds,
 	           sizeof lag_bounds / sizeof *lag_bounds);
 }
@@ -44,6 +45,9 @@ void service_stats(struct service *svc, struct svc_stats *out)
 	out->bot_queue = svc__bots_queued(svc);
 	if (store_deliveries_pending(svc->st, &out->webhook_pending) < 0)
 		out->webhook_pending = -1;
+	if (store_disk_usage(svc->st, &out->db_bytes, &out->wal_bytes) < 0)
+		out->db_bytes = out->wal_bytes = -1;
+	out->listening = atomic_load(&svc->listening);
 	store_write_stats(svc->st, &out->writes);
 	histo_snap(&svc->deadline_lag, &out->deadline_lag);
 }

@@ -61,6 +61,11 @@ struct store_driver {
 	const char *ping_sql;   /* store_ping's statement: one integer, one
 	                           row, the cheapest proof the database
 	                           answers */
+	const char *size_sql;   /* store_disk_usage's statement: the
+	                           database's size in bytes, one integer */
+	const char *wal_suffix; /* the write-ahead log's file beside the
+	                           database file (its path + this), NULL:
+	                           none of this database's own */
 	const char *const *sql; /* ST_COUNT texts of this dialect, indexed
 	                           by enum stmt; a NULL entry runs
 	                           store_sql.c's common text */

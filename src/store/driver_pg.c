@@ -1038,6 +1038,9 @@ const struct store_driver store_driver_pg = {
     .pool_max = STORE_PG_POOL_MAX,
     /* a round trip */
     .ping_sql = "SELECT 1",
+    /* this database's files; the WAL is the cluster's, not its own */
+    .size_sql = "SELECT pg_database_size(current_database())",
+    .wal_suffix = NULL,
     .sql = pg_sql,
     .open = pg_open,
     .release = pg_release,

@@ -855,6 +855,10 @@ const struct store_driver store_driver_sqlite = {
     .pool_max = 0,
     /* reads the file's header */
     .ping_sql = "PRAGMA schema_version",
+    /* the pages in use and free, as the file holds them */
+    .size_sql = "SELECT page_count * page_size "
+                "FROM pragma_page_count(), pragma_page_size()",
+    .wal_suffix = "-wal",
     .sql = lite_sql,
     .open = lite_open,
     .release = lite_release,

@@ -307,6 +307,13 @@ int store_ping(struct store *s);
  * for a retry) into *n (GET /metrics).  0, or a bd_err. */
 int store_deliveries_pending(struct store *s, int64_t *n);
 
+/* The database's size on disk (GET /metrics), bytes: *db_bytes SQLite's
+ * pages (page_count * page_size) or PostgreSQL's pg_database_size;
+ * *wal_bytes SQLite's write-ahead log file (0 when there is none now),
+ * -1 on PostgreSQL, whose WAL belongs to the whole cluster.  0, or a
+ * bd_err (both then -1). */
+int store_disk_usage(struct store *s, int64_t *db_bytes, int64_t *wal_bytes);
+
 /* A game row.  Strings marked malloc'd are owned by the struct and freed
  * by store_game_release. */
 struct store_game {

@@ -2,9 +2,11 @@
 GET /metrics, GET /readyz and --log-format json.
 
 /metrics must be valid Prometheus text (format 0.0.4), read here by a
-small strict parser written for this suite (no client library): every
-sample belongs to a family declared once by # TYPE, families are
-contiguous, names and labels are well-formed, no sample is repeated.
+small strict parser written for this suite: every sample belongs to a
+family declared once by # TYPE, families are contiguous, names and
+labels are well-formed, no sample is repeated; and read again by the
+official Python client's parser (Debian's python3-prometheus-client),
+which must find the same samples.
 Request counters must grow by exactly the requests made, by route
 template, method and status; every histogram's buckets must be
 cumulative, end in +Inf, and agree with its _count (and the requests
@@ -28,8 +30,11 @@ import tempfile
 import threading
 import time
 
+from prometheus_client.parser import text_string_to_metric_families
+
 from gamehelp import AA, actions, create, game, move, read_stream, server
 from harness import POSTGRES, SLOW, SPEC, check, note, raw_exchange, run_all, test
+from webhookhelp import Receiver, free_port, hook, new_player, two_player_game
 
 NAME = re.compile(r"[a-zA-Z_:][a-zA-Z0-9_:]*$")
 LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\[\\"n])*)"(,|$)')
@@ -131,10 +136,28 @@ def scrape(s, headers=None):
     check(r.status == 200, "/metrics: %r" % r)
     check(r.headers.get("content-type") == CONTENT_TYPE,
           "content type %r" % r.headers.get("content-type"))
+    text = r.raw.decode("utf-8")
     try:
-        return parse_metrics(r.raw.decode("utf-8"))
+        types, samples = parse_metrics(text)
     except Bad as e:
         raise AssertionError("invalid exposition: %s" % e)
+    official(text, types, samples)
+    return types, samples
+
+
+def official(text, types, samples):
+    """The Prometheus client library's own parser reads the same
+    families and samples (NaN equal to NaN)."""
+    theirs = {}
+    for fam in text_string_to_metric_families(text):
+        for smp in fam.samples:
+            theirs[(smp.name, tuple(sorted(smp.labels.items())))] = smp.value
+    ours = {(n, tuple(sorted(l.items()))): v for n, l, v in samples}
+    check(theirs.keys() == ours.keys(),
+          "the official parser's samples differ: %r" % (theirs.keys() ^ ours.keys()))
+    for k, v in ours.items():
+        check(v == theirs[k] or (math.isnan(v) and math.isnan(theirs[k])),
+              "%r: %r against the official parser's %r" % (k, v, theirs[k]))
 
 
 def requests_by(samples):
@@ -350,6 +373,122 @@ def gauges_and_counters_of_the_service(binary):
 
 
 @test
+def process_connections_and_store_gauges(binary):
+    """The standard process_* family (against /proc and the clock), the
+    connections against --max-conns, the database's size, and (SQLite)
+    its WAL or (PostgreSQL) the listening connection's state."""
+    with server(binary, extra=["--max-conns", "300"]) as s:
+        t0 = time.time()
+        types, samples = scrape(s)
+        for name, kind in (("process_cpu_seconds_total", "counter"),
+                           ("process_resident_memory_bytes", "gauge"),
+                           ("process_virtual_memory_bytes", "gauge"),
+                           ("process_open_fds", "gauge"),
+                           ("process_max_fds", "gauge"),
+                           ("process_start_time_seconds", "gauge"),
+                           ("boardd_http_connections", "gauge"),
+                           ("boardd_http_connections_max", "gauge"),
+                           ("boardd_store_database_bytes", "gauge")):
+            check(types.get(name) == kind, "%s: %r" % (name, types.get(name)))
+        with open("/proc/%d/status" % s.proc.pid) as f:
+            rss_kb = int(re.search(r"VmRSS:\s+(\d+) kB", f.read()).group(1))
+        rss = value(samples, "process_resident_memory_bytes")
+        check(0.5 < rss / (rss_kb * 1024) < 2, "RSS %r, /proc says %d kB" % (rss, rss_kb))
+        fds = len(os.listdir("/proc/%d/fd" % s.proc.pid))
+        check(abs(value(samples, "process_open_fds") - fds) <= 8,
+              "open fds %r, /proc lists %d" % (value(samples, "process_open_fds"), fds))
+        check(value(samples, "process_max_fds") >= value(samples, "process_open_fds"), "max fds")
+        start = value(samples, "process_start_time_seconds")
+        check(t0 - 120 < start <= t0 + 1, "start time %r, now %r" % (start, t0))
+        cpu = value(samples, "process_cpu_seconds_total")
+        check(cpu > 0, "cpu %r" % cpu)
+        check(value(samples, "boardd_http_connections_max") == 300, "max conns")
+        check(value(samples, "boardd_http_connections") >= 1, "this scrape's connection")
+        held = [socket.create_connection(("127.0.0.1", s.port), timeout=10) for _ in range(5)]
+        try:
+            end = time.monotonic() + 20
+            while value(scrape(s)[1], "boardd_http_connections") < 6:
+                check(time.monotonic() < end, "five more connections counted")
+                time.sleep(0.05)
+        finally:
+            for c in held:
+                c.close()
+        end = time.monotonic() + 20
+        while value(scrape(s)[1], "boardd_http_connections") >= 6:
+            check(time.monotonic() < end, "closed connections no longer counted")
+            time.sleep(0.05)
+        check(value(scrape(s)[1], "process_cpu_seconds_total") >= cpu, "CPU only grows")
+        size = value(samples, "boardd_store_database_bytes")
+        check(size > 0, "database size %r" % size)
+        if POSTGRES:
+            check("boardd_store_wal_bytes" not in types, "no WAL of its own")
+            end = time.monotonic() + 20
+            while value(scrape(s)[1], "boardd_store_listening") != 1:
+                check(time.monotonic() < end, "listening")
+                time.sleep(0.05)
+        else:
+            check("boardd_store_listening" not in types, "no listener on SQLite")
+            wal = s.db + "-wal"
+            got = value(samples, "boardd_store_wal_bytes")
+            check(got >= 0 and (os.path.exists(wal) or got == 0), "WAL %r" % got)
+            with open(s.db, "rb") as f:
+                f.seek(16)
+                page = int.from_bytes(f.read(2), "big")  # the file's header
+            check(size % (65536 if page == 1 else page) == 0, "whole pages: %r" % size)
+
+
+@test
+def webhook_attempts_are_counted_by_outcome(binary):
+    """boardd_webhook_attempts_total grows by one per attempt with its
+    outcome: a receiver answering 500 then 200 (retried, delivered), one
+    answering 410 (gone)."""
+
+    def fail(path, msg_id, attempt):
+        if path == "/gone":
+            return 410
+        return 500 if attempt == 1 else 200
+    rec = Receiver(fail=fail)
+    try:
+        with server(binary, extra=["--webhook-allow-private", "--webhook-retry-ms", "50"]) as s:
+            def outcomes():
+                return {l["outcome"]: v for n, l, v in scrape(s)[1]
+                        if n == "boardd_webhook_attempts_total"}
+            check(outcomes() == {"delivered": 0, "retried": 0, "failed": 0, "gone": 0},
+                  "none yet: %r" % outcomes())
+            a_id, at = new_player(s, "alice")
+            b_id, bt = new_player(s, "bob")
+            rec.secrets["/ok"] = hook(s, at, rec.url("/ok"))["secret"]
+            two_player_game(s, at, b_id, bt)
+            end = time.monotonic() + 30
+            while not rec.delivered("/ok"):
+                check(time.monotonic() < end, "alice's events delivered")
+                time.sleep(0.05)
+            sent = lambda: sum(1 for r in rec.requests if r[0] == "/ok")
+            end = time.monotonic() + 30
+            while True:
+                got = outcomes()
+                ok = [r for r in rec.requests if r[0] == "/ok" and r[3] == 200]
+                bad = [r for r in rec.requests if r[0] == "/ok" and r[3] == 500]
+                if got["delivered"] == len(ok) and got["retried"] == len(bad) and \
+                        len(ok) == len(bad):
+                    break
+                check(time.monotonic() < end, "counted: %r, %d ok, %d 500" % (got, len(ok), len(bad)))
+                time.sleep(0.05)
+            check(got["failed"] == 0 and got["gone"] == 0, "nothing failed or gone: %r" % got)
+            check(sent() >= 2, "attempts %d" % sent())
+            rec.secrets["/gone"] = hook(s, bt, rec.url("/gone"))["secret"]
+            r = s.request("POST", "/v1/games", {"game": AA, "seats": 2,
+                                                 "seating": ["me", {"invite": b_id}]}, token=at)
+            check(r.status == 201, "invite bob: %r" % r)
+            end = time.monotonic() + 30
+            while outcomes()["gone"] != 1:
+                check(time.monotonic() < end, "the 410 counted: %r" % outcomes())
+                time.sleep(0.05)
+    finally:
+        rec.close()
+
+
+@test
 def a_game_read_after_a_restart_stays_in_memory(binary):
     """A game not moved since the server started is kept in the state
     cache by its first read (load.c's load_state): it was rebuilt from
@@ -408,7 +547,8 @@ def metrics_refused_to_clients_not_on_loopback(binary):
 
 @test
 def bad_flag_values_are_refused(binary):
-    for flag in (["--metrics", "public"], ["--log-format", "xml"], ["--drain-seconds", "-1"],
+    for flag in (["--metrics", "public"], ["--log-format", "xml"], ["--log-level", "warn"],
+                 ["--log-level", "INFO"], ["--drain-seconds", "-1"],
                  ["--drain-seconds", "3601"], ["--drain-seconds", "x"]):
         try:
             with server(binary, extra=flag):
@@ -824,6 +964,67 @@ def library_messages_are_json_lines_too(binary):
           "the library's message: %r" % objs)
     check(any(o["source"] == "boardd" and "cannot listen" in o["msg"] for o in objs),
           "boardd's: %r" % objs)
+
+
+@test
+def probes_are_logged_only_at_debug(binary):
+    """At the default level (info) a health check, a readiness check and
+    a scrape answered below 400 leave no access line, other requests do;
+    --log-level debug logs them too; --log-level error keeps only 5xx
+    access lines and error messages (in JSON, each line's level says
+    which)."""
+    def run(extra):
+        with server(binary, quiet=False, extra=["--log-format", "json"] + extra) as s:
+            for path in ("/healthz", "/readyz", "/metrics", "/v1/games", "/nowhere"):
+                s.request("GET", path)
+            s.request("POST", "/healthz")  # a probe refused (405): info
+            s.break_store()
+            s.request("POST", "/v1/games", {"game": AA})  # 503: error
+            s.stop()
+            objs = [json.loads(l) for l in log_lines(s)]
+        return ({(o["method"], o["path"]): o["level"] for o in objs if o["type"] == "access"},
+                [o for o in objs if o["type"] == "message"])
+    access, msgs = run([])
+    for path in ("/healthz", "/readyz", "/metrics"):
+        check(("GET", path) not in access, "info logs no %s: %r" % (path, access))
+    check(access.get(("GET", "/v1/games")) == "info" and access.get(("GET", "/nowhere")) == "info"
+          and access.get(("POST", "/healthz")) == "info", "info lines: %r" % access)
+    check(access.get(("POST", "/v1/games")) == "error", "5xx: %r" % access)
+    check(any(m["msg"].startswith("listening on") for m in msgs), "info messages: %r" % msgs)
+    access, _ = run(["--log-level", "debug"])
+    for path in ("/healthz", "/readyz", "/metrics"):
+        check(access.get(("GET", path)) == "debug", "debug logs %s: %r" % (path, access))
+    # At error the start line ("listening on", how the harness learns
+    # the port) is not written: a server on a port of its own, read by
+    # hand.
+    d = tempfile.mkdtemp(prefix="boardd-ops-")
+    try:
+        port = free_port()
+        p = subprocess.Popen([binary, "--addr", "127.0.0.1", "--port", str(port),
+                              "--db", os.path.join(d, "t.db"), "--log-format", "json",
+                              "--log-level", "error"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            end = time.monotonic() + 60
+            while True:
+                try:
+                    c = socket.create_connection(("127.0.0.1", port), timeout=5)
+                    break
+                except OSError:
+                    check(time.monotonic() < end and p.poll() is None, "the server starts")
+                    time.sleep(0.05)
+            for path in ("/healthz", "/metrics", "/v1/games", "/nowhere"):
+                c.sendall(("GET %s HTTP/1.1\r\nHost: x\r\n\r\n" % path).encode())
+            time.sleep(0.5)
+            c.close()
+        finally:
+            p.terminate()
+            err = p.communicate(timeout=60)[1]
+        objs = [json.loads(l) for l in err.decode().splitlines()]
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    check(all(o["level"] == "error" for o in objs), "error level writes errors only: %r" % objs)
+    check(not any(o["type"] == "access" for o in objs), "no 5xx, no access line: %r" % objs)
 
 
 @test
