@@ -448,6 +448,18 @@ int service_report(struct service *svc, const char *token, const json_t *body,
 	r.reporter_key = me.key;
 	const json_t *player = json_object_get(body, "player");
 	const json_t *game = json_object_get(body, "game");
+	const json_t *chan = json_object_get(body, "channel");
+	const json_t *num = json_object_get(body, "n");
+	if ((player && !json_is_string(player)) ||
+	    (game && !json_is_string(game)) ||
+	    (chan && svc__chat_channel(json_string_value(chan)) < 0) ||
+	    (num && (!json_is_integer(num) || json_integer_value(num) < 1)))
+		return svc__fail(err, BD_EBADREQUEST,
+		                 "player and game are ids, channel \"players\" "
+		                 "or \"spectators\", n an integer >= 1");
+	if (player && (chan || num))
+		return svc__fail(err, BD_EBADREQUEST,
+		                 "a report of a player names no channel or n");
 	if (!player == !game)
 		return svc__fail(err, BD_EBADREQUEST,
 		                 "a report names a player (\"player\") or a "
