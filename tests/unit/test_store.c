@@ -930,8 +930,9 @@ static void test_blocks(void)
 	test_cond("blocks: none", store_blocked_either(s, a, b, &x) == 0 && !x);
 	test_cond("blocks: oneself refused",
 	          store_block_put(s, a, a) == BD_EBADREQUEST);
-	test_cond("blocks: Alice blocks Bob", store_block_put(s, a, b) == 0 &&
-	                                          store_block_put(s, a, b) == 0);
+	test_cond("blocks: Alice blocks Bob",
+	          store_block_put(s, a, b) == 0 &&
+	              store_block_put(s, a, b) == 0);
 	test_cond("blocks: either way",
 	          store_blocked_either(s, a, b, &x) == 0 && x &&
 	              store_blocked_either(s, b, a, &y) == 0 && y &&
@@ -942,10 +943,9 @@ static void test_blocks(void)
 	test_cond("blocks: Bob cannot claim a seat of Alice's game",
 	          store_seat_claim(s, g, &cl, NULL, &seat) == BD_EBLOCKED &&
 	              store_blocked_in_game(s, g, b, &x) == 0 && x);
-	test_cond("blocks: lifted", store_block_delete(s, a, b, &removed) == 0 &&
-	                                removed &&
-	                                store_blocked_either(s, b, a, &y) == 0 &&
-	                                !y);
+	test_cond("blocks: lifted",
+	          store_block_delete(s, a, b, &removed) == 0 && removed &&
+	              store_blocked_either(s, b, a, &y) == 0 && !y);
 	test_cond("blocks: then Bob claims it",
 	          store_seat_claim(s, g, &cl, NULL, &seat) == 0 && seat == 1);
 	store_close(s);
