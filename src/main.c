@@ -239,7 +239,7 @@ static void usage(FILE *f)
 	    "  --rate-table N  clients and tokens the limiter keeps"
 	    " (default 32768, >= 64)\n"
 	    "  --rate-limit SPEC  off, or"
-	    " <players|games|joins|moves|webhooks|tickets|tokens>"
+	    " <players|games|joins|moves|webhooks|tickets|tokens|chat>"
 	    ".<addr|token>=<q>/<w>\n"
 	    "                 (q requests per w seconds, w may end in"
 	    " s/m/h/d; q 0: none),\n"

@@ -57,7 +57,8 @@ struct limits {
 };
 
 static const char *const action_names[LIMITS_ACTIONS] = {
-    "players", "games", "joins", "moves", "webhooks", "tickets", "tokens"};
+    "players",  "games",   "joins",  "moves",
+    "webhooks", "tickets", "tokens", "chat"};
 static const char *const scope_names[LIMITS_SCOPES] = {"addr", "token"};
 
 /* ---- configuration ---- */
@@ -72,6 +73,8 @@ void limits_config_default(struct limits_config *c, unsigned max_conns)
 	    [LIMITS_WEBHOOKS] = {{60, 3600}, {20, 3600}},
 	    [LIMITS_TICKETS] = {{600, 600}, {300, 600}},
 	    [LIMITS_TOKENS] = {{60, 3600}, {20, 3600}},
+	    /* a person types a line every few seconds at most */
+	    [LIMITS_CHAT] = {{120, 60}, {10, 30}},
 	};
 	memset(c, 0, sizeof *c);
 	memcpy(c->rate, dflt, sizeof dflt);
@@ -166,7 +169,7 @@ int limits_parse_rate(struct limits_config *c, const char *spec, char *err,
 			    err, errlen,
 			    "--rate-limit wants off or "
 			    "<players|games|joins|moves|webhooks|tickets|"
-			    "tokens>.<addr|token>="
+			    "tokens|chat>.<addr|token>="
 			    "<count>/<seconds>[smhd]",
 			    spec);
 		if (!s[n])

@@ -91,6 +91,9 @@ enum limits_action {
 	LIMITS_WEBHOOKS, /* PUT /v1/players/me/webhook */
 	LIMITS_TICKETS,  /* POST /v1/tickets */
 	LIMITS_TOKENS,   /* POST /v1/players/me/tokens */
+	LIMITS_CHAT,     /* POST /v1/games/{id}/chat/{channel}, POST
+	                    /v1/reports, PUT and DELETE
+	                    /v1/players/me/blocks/{player} */
 	LIMITS_ACTIONS
 };
 
@@ -132,7 +135,7 @@ void limits_anon_default(struct limits_config *c);
 
 /* Applies one --rate-limit value to *c: "off" (every rate limit off), or
  * a comma list of "<action>.<scope>=<q>/<w>" where action is players,
- * games, joins, moves, webhooks, tickets or tokens, scope is addr or
+ * games, joins, moves, webhooks, tickets, tokens or chat, scope is addr or
  * token, q a count (0: no limit) and w seconds, optionally suffixed s,
  * m, h or d ("60/10m").  0, or -1 with a sentence in err (c is then
  * partly changed). */

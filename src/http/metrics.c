@@ -394,23 +394,31 @@ static int is_loopback(const struct limits_addr *client)
 	       (memcmp(client->key, mapped, 12) == 0 && client->key[12] == 127);
 }
 
-void metrics_reply(struct service *svc, const struct http_req *req,
-                   struct http_reply *rep)
+int metrics_operator(const struct http_req *req, struct http_reply *rep)
 {
-	static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 	int mode = atomic_load(&access_mode);
 	if (mode == METRICS_OFF) {
 		problem_reply(rep, BD_ENOROUTE, NULL, req->path);
-		return;
+		return 0;
 	}
 	if (mode == METRICS_LOOPBACK && !is_loopback(req->client)) {
 		struct svc_err err = {0};
 		snprintf(err.detail, sizeof err.detail,
-		         "/metrics answers loopback clients only "
-		         "(the server's --metrics flag)");
+		         "%s answers loopback clients only "
+		         "(the server's --metrics flag)",
+		         req->path);
 		problem_reply(rep, BD_EFORBIDDEN, &err, req->path);
-		return;
+		return 0;
 	}
+	return 1;
+}
+
+void metrics_reply(struct service *svc, const struct http_req *req,
+                   struct http_reply *rep)
+{
+	static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+	if (!metrics_operator(req, rep))
+		return;
 	pthread_once(&once, init_histograms);
 	char *text = NULL;
 	size_t len = 0;

@@ -65,6 +65,11 @@ void metrics_set_connections(struct conns *cs, unsigned max_conns);
  * Into buf (len bytes); returns buf. */
 const char *metrics_route_name(int route, char *buf, size_t len);
 
+/* Whether req comes from an operator, as --metrics decides for /metrics
+ * (and GET /v1/reports): 1, or 0 with rep holding the 403 (a client
+ * --metrics loopback refuses) or the 404 (--metrics off). */
+int metrics_operator(const struct http_req *req, struct http_reply *rep);
+
 /* GET /metrics: fills rep with the exposition (text/plain; version=0.0.4),
  * or a 403/404 problem for a client --metrics does not allow. */
 void metrics_reply(struct service *svc, const struct http_req *req,

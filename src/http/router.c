@@ -403,6 +403,98 @@ static void h_moves(struct service *svc, const struct http_req *req,
 	finish(rep, req, rc, 200, out, &err);
 }
 
+/* The channel of a /v1/games/{id}/chat/{channel} path: what follows
+ * "/chat/" in a->sub (the routes name both channels). */
+static const char *chat_channel(const struct route_args *a)
+{
+	return a->sub + sizeof "/chat/" - 1;
+}
+
+static void h_chat_list(struct service *svc, const struct http_req *req,
+                        const struct route_args *a, struct http_reply *rep)
+{
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	int rc = service_chat_list(svc, a->id, chat_channel(a), req->token,
+	                           http_query(req, "after"),
+	                           http_query(req, "limit"), &out, &err);
+	finish(rep, req, rc, 200, out, &err);
+}
+
+static void h_chat_post(struct service *svc, const struct http_req *req,
+                        const struct route_args *a, struct http_reply *rep)
+{
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	if (!rate_ok(req, LIMITS_CHAT, rep) || !have_body(req, rep))
+		return;
+	int rc = service_chat_post(svc, a->id, chat_channel(a), req->token,
+	                           req->body, &out, &err);
+	finish(rep, req, rc, 201, out, &err);
+}
+
+#define BLOCKS_PATH "/v1/players/me/blocks/"
+
+static void h_blocks(struct service *svc, const struct http_req *req,
+                     const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	int rc = service_blocks_list(svc, req->token, &out, &err);
+	finish(rep, req, rc, 200, out, &err);
+}
+
+static void h_block_put(struct service *svc, const struct http_req *req,
+                        const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct svc_err err = {0};
+	if (!rate_ok(req, LIMITS_CHAT, rep))
+		return;
+	int rc = service_block_put(svc, req->token,
+	                           req->path + sizeof BLOCKS_PATH - 1, &err);
+	finish(rep, req, rc, 204, NULL, &err);
+}
+
+static void h_block_delete(struct service *svc, const struct http_req *req,
+                           const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct svc_err err = {0};
+	if (!rate_ok(req, LIMITS_CHAT, rep))
+		return;
+	int rc = service_block_delete(svc, req->token,
+	                              req->path + sizeof BLOCKS_PATH - 1, &err);
+	finish(rep, req, rc, 204, NULL, &err);
+}
+
+static void h_report(struct service *svc, const struct http_req *req,
+                     const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	if (!rate_ok(req, LIMITS_CHAT, rep) || !have_body(req, rep))
+		return;
+	int rc = service_report(svc, req->token, req->body, &out, &err);
+	finish(rep, req, rc, 201, out, &err);
+}
+
+/* GET /v1/reports: for operators only, as /metrics (--metrics). */
+static void h_reports(struct service *svc, const struct http_req *req,
+                      const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	if (!metrics_operator(req, rep))
+		return;
+	int rc = service_reports_list(svc, http_query(req, "after"),
+	                              http_query(req, "limit"), &out, &err);
+	finish(rep, req, rc, 200, out, &err);
+}
+
 static void h_record(struct service *svc, const struct http_req *req,
                      const struct route_args *a, struct http_reply *rep)
 {
@@ -752,6 +844,12 @@ static const struct route routes[] = {
     {"{id}/join", "POST", h_join, "POST", 1},
     {"{id}/resign", "POST", h_resign, "POST", 1},
     {"{id}/leave", "POST", h_leave, "POST", 1},
+    {"{id}/chat/players", "GET", h_chat_list, "GET, HEAD, POST", 1},
+    {"{id}/chat/players", "POST", h_chat_post, "GET, HEAD, POST", 1},
+    {"{id}/chat/spectators", "GET", h_chat_list, "GET, HEAD, POST", 1},
+    {"{id}/chat/spectators", "POST", h_chat_post, "GET, HEAD, POST", 1},
+    {"/v1/reports", "GET", h_reports, "GET, HEAD, POST", 0},
+    {"/v1/reports", "POST", h_report, "GET, HEAD, POST", 1},
     {"/v1/tickets", "POST", h_ticket, "POST", 1},
     {"/v1/players", "POST", h_player_create, "POST", 0},
     {"/v1/players/me", "GET", h_player_me, "GET, HEAD", 1},
@@ -761,6 +859,9 @@ static const struct route routes[] = {
     {"/v1/players/me/tokens", "POST", h_token_create, "GET, HEAD, POST", 1},
     {TOKENS_PATH "{tid}", "DELETE", h_token_revoke, "DELETE", 1},
     {"/v1/players/me/seats", "POST", h_attach, "POST", 1},
+    {"/v1/players/me/blocks", "GET", h_blocks, "GET, HEAD", 1},
+    {BLOCKS_PATH "{tid}", "PUT", h_block_put, "DELETE, PUT", 1},
+    {BLOCKS_PATH "{tid}", "DELETE", h_block_delete, "DELETE, PUT", 1},
     {"/v1/players/me/webhook", "GET", h_webhook_get, HOOK_ALLOW, 1},
     {"/v1/players/me/webhook", "PUT", h_webhook_put, HOOK_ALLOW, 1},
     {"/v1/players/me/webhook", "DELETE", h_webhook_delete, HOOK_ALLOW, 1},

@@ -292,4 +292,36 @@ int svc__write_answered(const struct svc_idem *idem, unsigned status,
 int svc__import(struct service *svc, const json_t *body, const char *client,
                 struct svc_idem *idem, json_t **out, struct svc_err *err);
 
+/* ---- chat (chat.c, docs/matchmaking.md) ---- */
+
+/* The channel a name means ("players", "spectators": enum
+ * store_chat_channel), or -1. */
+int svc__chat_channel(const char *name);
+
+/* Whether a reader at `seat` (ENGINE_SPECTATOR: none) may read `channel`
+ * of a game that is over (finished 1) or not: 1 or 0. */
+int svc__chat_may_read(int channel, int seat, int finished);
+
+/* The player whose blocks filter what the caller reads of game `key`'s
+ * chat: the holder of `seat`, or (seat ENGINE_SPECTATOR) the player whose
+ * token this is; 0 when none.  0 or a store error. */
+int svc__chat_reader(struct service *svc, int64_t key, int seat,
+                     const char *token, int64_t *player_key);
+
+/* A message as the API shows it: {n, channel, seat, player, text, time};
+ * new reference or NULL. */
+json_t *svc__chat_json(int channel, const struct store_chat_msg *m);
+
+/* Every message of game `key`, unfiltered: {"players":[…],
+ * "spectators":[…]} (the record's "chat").  New reference in *out. */
+int svc__chat_all(struct service *svc, int64_t key, json_t **out);
+
+/* A chat text or a report's reason from JSON value v (borrowed; `field`
+ * names it): a string of 1..max code points of valid UTF-8 holding
+ * something besides spaces, without controls (C0, DEL, C1, U+2028,
+ * U+2029) or bidi embeddings, overrides and isolates.  0 with *out
+ * pointing into v, or BD_EBADREQUEST with the detail in err. */
+int svc__chat_text(const json_t *v, const char *field, size_t max,
+                   const char **out, struct svc_err *err);
+
 #endif

@@ -418,6 +418,11 @@ int service_seat_attach(struct service *svc, const char *token,
 		                 "you already hold a seat of that game, or "
 		                 "one of its open seats is reserved for you (a "
 		                 "player holds at most one seat of a game)");
+	if (rc == BD_EBLOCKED)
+		return svc__fail(
+		    err, rc,
+		    "a player of that game blocked you: you cannot "
+		    "take a seat of their games");
 	if (rc < 0)
 		return rc;
 	return svc__give(json_pack("{s:s,s:s,s:i,s:s}", "id", a.game_id, "game",

@@ -312,6 +312,10 @@ static int join_fail(int rc, int want, struct svc_err *err)
 		                 "you already hold a seat here, or another "
 		                 "seat is reserved for you (join without a "
 		                 "seat to take it)");
+	case BD_EBLOCKED:
+		return svc__fail(err, rc,
+		                 "a player of this game blocked you: you "
+		                 "cannot join their games");
 	}
 	return rc;
 }

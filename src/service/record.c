@@ -76,6 +76,9 @@ static json_t *record_json(struct service *svc, const struct loaded *l,
 	if (*rc == 0)
 		*rc =
 		    store_moves_each(svc->st, l->row.key, 0, record_move, &rm);
+	json_t *chat = NULL;
+	if (*rc == 0)
+		*rc = svc__chat_all(svc, l->row.key, &chat);
 	json_t *r = NULL;
 	if (*rc == 0) {
 		r = json_pack(
@@ -96,8 +99,20 @@ static json_t *record_json(struct service *svc, const struct loaded *l,
 		    json_object_get(game, "created"), "updated",
 		    json_object_get(game, "updated"));
 		rm.moves = NULL;
-		*rc = r ? 0 : BD_ENOMEM;
+		/* Both channels, in full: once the game is over everything
+		 * in it is public (docs/matchmaking.md, "Chat"); a check of
+		 * the record does not read them. */
+		*rc = r && json_object_set_new(r, "chat", chat) == 0
+		          ? 0
+		          : BD_ENOMEM;
+		if (r)
+			chat = NULL; /* taken, even on a failure */
+		if (*rc < 0) {
+			json_decref(r);
+			r = NULL;
+		}
 	}
+	json_decref(chat);
 	json_decref(rm.moves);
 	json_decref(game);
 	json_decref(options);

@@ -514,4 +514,51 @@ int service_seat_attach(struct service *svc, const char *token,
 int service_player_key(struct service *svc, const char *token, int64_t *key,
                        struct svc_err *err);
 
+/* ---- chat, blocks and reports (chat.c, docs/matchmaking.md) ---- */
+
+/* POST /v1/games/{id}/chat/{channel}: body {"text": …} (1..500 code
+ * points, no controls).  channel "players" or "spectators" (else
+ * BD_ENOROUTE).  Who may write which channel: chat.c's first comment.
+ * *out (new) is the message {n, channel, seat, player, text, time}; the
+ * game's streams are woken.  BD_EBADREQUEST (the text), BD_EUNAUTHORIZED
+ * (no token), BD_EFORBIDDEN (not this caller's channel), BD_ENOTFOUND,
+ * store errors. */
+int service_chat_post(struct service *svc, const char *id, const char *channel,
+                      const char *token, const json_t *body, json_t **out,
+                      struct svc_err *err);
+
+/* GET /v1/games/{id}/chat/{channel}?after=N&limit=M: the channel's
+ * messages after number N (default 0), at most M (1..100, default 50),
+ * without those of players the reader blocked: {channel, messages,
+ * next_after} (next_after: the last n when the page is full, else
+ * null).  BD_EFORBIDDEN for a channel the caller may not read. */
+int service_chat_list(struct service *svc, const char *id, const char *channel,
+                      const char *token, const char *after, const char *limit,
+                      json_t **out, struct svc_err *err);
+
+/* PUT and DELETE /v1/players/me/blocks/{player}: the token's player
+ * blocks player id `pid`, or lifts that block.  BD_ENOROUTE for an
+ * unknown player (or, DELETE, one not blocked); BD_EBADREQUEST for
+ * oneself or past STORE_BLOCKS_MAX. */
+int service_block_put(struct service *svc, const char *token, const char *pid,
+                      struct svc_err *err);
+int service_block_delete(struct service *svc, const char *token,
+                         const char *pid, struct svc_err *err);
+
+/* GET /v1/players/me/blocks: {"blocks":[{player:{id,name}, since}]}. */
+int service_blocks_list(struct service *svc, const char *token, json_t **out,
+                        struct svc_err *err);
+
+/* POST /v1/reports: the token's player reports a player ({"player": id,
+ * "reason": …}) or a message it may read ({"game", "channel", "n",
+ * "reason"}).  *out: {"report": its number}.  BD_EBADREQUEST, 401/403 as
+ * svc__player_of, BD_EFORBIDDEN (a channel the reporter may not read). */
+int service_report(struct service *svc, const char *token, const json_t *body,
+                   json_t **out, struct svc_err *err);
+
+/* GET /v1/reports (operators): the reports after number `after`, oldest
+ * first, at most `limit` (1..100, default 100): {reports, next_after}. */
+int service_reports_list(struct service *svc, const char *after,
+                         const char *limit, json_t **out, struct svc_err *err);
+
 #endif

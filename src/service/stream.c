@@ -34,6 +34,14 @@ struct svc_stream {
 	int64_t gap_after;
 	int has_token; /* 1: opened with a bearer token, whose */
 	uint8_t token_hash[STORE_TOKEN_HASH_LEN]; /* SHA-256 is this */
+	/* A game's stream: the chat channel its viewer reads while the game
+	 * runs (the players' for a seat, else the spectators'; chat.c), the
+	 * newest message of it already told (a stream tells the messages
+	 * written after it opened: GET …/chat/{channel} has the earlier
+	 * ones), and the player whose blocks hide authors (0: none). */
+	int chat_channel;
+	int64_t chat_sent;
+	int64_t chat_reader;
 };
 
 /* {"event":…,"seq":…}, the head every event starts with. */
@@ -179,8 +187,16 @@ int service_stream_open(struct service *svc, const char *id, const char *token,
 		st->viewer = viewer;
 		st->key = l.row.key;
 		st->open_seats = l.row.open_seats;
-		rc = start_state(svc->st, st, &l, after, err);
+		st->chat_channel =
+		    viewer >= 0 ? STORE_CHAT_PLAYERS : STORE_CHAT_SPECTATORS;
+		rc = store_chat_last(svc->st, st->key, st->chat_channel,
+		                     &st->chat_sent);
 	}
+	if (rc == 0)
+		rc = svc__chat_reader(svc, st->key, viewer, token,
+		                      &st->chat_reader);
+	if (rc == 0)
+		rc = start_state(svc->st, st, &l, after, err);
 	if (rc == 0) {
 		*out = st;
 		*game_key = l.row.key;
@@ -281,6 +297,41 @@ static int emit_moves(struct service *svc, struct next_ctx *nc)
 	}
 	engine_game_free(now);
 	return rc;
+}
+
+/* store_chat_each callback: a `chat` event, headed by the seq of the
+ * last move the stream told (a message carries nothing of the game's
+ * state: chat.c), so that a client resuming from its id (Last-Event-ID)
+ * misses no move. */
+static int chat_one(void *ctx, const struct store_chat_msg *m)
+{
+	struct next_ctx *nc = ctx;
+	struct svc_stream *st = nc->st;
+	json_t *e = event_head("chat", st->sent);
+	json_t *msg = svc__chat_json(st->chat_channel, m);
+	int rc = e && msg && json_object_update(e, msg) == 0 ? 0 : BD_ENOMEM;
+	json_decref(msg);
+	if (rc < 0) {
+		json_decref(e);
+		return rc;
+	}
+	st->chat_sent = m->n;
+	st->emitted = 1;
+	return append(nc->events, e);
+}
+
+/* The messages of the viewer's channel written since the last look, as
+ * many as the batch has room for; 1 when it is then full. */
+static int emit_chat(struct service *svc, struct next_ctx *nc)
+{
+	struct svc_stream *st = nc->st;
+	size_t room = SVC_STREAM_BATCH - json_array_size(nc->events);
+	if (room == 0)
+		return 1;
+	int rc =
+	    store_chat_each(svc->st, st->key, st->chat_channel, st->chat_sent,
+	                    st->chat_reader, (int)room, chat_one, nc);
+	return rc < 0 ? rc : json_array_size(nc->events) >= SVC_STREAM_BATCH;
 }
 
 /* A seat taken since the last look changes the status without a move:
@@ -472,6 +523,11 @@ int service_stream_next(struct service *svc, struct svc_stream *st,
 	if (full || rc == 0)
 		rc = emit_moves(svc, &nc);
 	raw_release(&nc);
+	if (rc == 0 && !full && !st->ended) {
+		rc = emit_chat(svc, &nc);
+		full = rc == 1;
+		rc = rc < 0 ? rc : 0;
+	}
 	struct rules_result res;
 	if (full) {
 		rc = rc < 0 ? rc : 0; /* a full batch: the caller asks again */

@@ -621,7 +621,8 @@ struct store_claim {
  * seat while another open one is reserved for them), BD_EREPLAY,
  * BD_ECONFLICT (c->open_seats is not 0 and the game's open seats are not
  * that many: another claim landed first; the answer recorded with idem,
- * built for the old count, would be stale). */
+ * built for the old count, would be stale), BD_EBLOCKED (a player holding
+ * a seat of the game blocked c->player_key: store_block_put). */
 int store_seat_claim(struct store *s, int64_t key, const struct store_claim *c,
                      const struct store_idem *idem, int *seat_out);
 
@@ -768,7 +769,8 @@ struct store_attached {
  * `player_key`: the seat token stops working, the player's tokens act for
  * the seat.  BD_ENOTFOUND (no seat of a game that is not gone holds
  * that token), BD_EALREADYSEATED (the player holds a seat of that game,
- * or one of its open seats is reserved for them). */
+ * or one of its open seats is reserved for them), BD_EBLOCKED (a player
+ * holding a seat of that game blocked player_key). */
 int store_seat_attach(struct store *s, int64_t player_key,
                       const uint8_t hash[STORE_TOKEN_HASH_LEN],
                       struct store_attached *out);
@@ -1036,5 +1038,112 @@ int store_deliveries_requeue(struct store *s);
 typedef int (*store_delivery_fn)(void *ctx, const struct store_delivery *d);
 int store_deliveries_each(struct store *s, int64_t player_key, int limit,
                           store_delivery_fn fn, void *ctx);
+
+/* ---- chat, blocks and reports (store_chat.c, sql/0022_chat.sql;
+ * docs/matchmaking.md) ---- */
+
+/* A game's two chat channels. */
+enum store_chat_channel {
+	STORE_CHAT_PLAYERS = 0,    /* written by the seats' holders */
+	STORE_CHAT_SPECTATORS = 1, /* written by players holding no seat */
+	STORE_CHAT_CHANNELS
+};
+
+#define STORE_CHAT_TEXT_MAX 500  /* code points of a message */
+#define STORE_REASON_MAX    500  /* code points of a report's reason */
+#define STORE_BLOCKS_MAX    1000 /* blocks one player holds */
+
+/* One chat message as read back.  Strings are borrowed for the
+ * callback's duration. */
+struct store_chat_msg {
+	int64_t n;               /* 1, 2, ... within its game and channel */
+	int seat;                /* the author's seat, or -1: a spectator */
+	const char *player_id;   /* the author's player id, "" for a seat
+	                            token no player holds */
+	const char *player_name; /* their name, or "" */
+	const char *text;        /* 1..STORE_CHAT_TEXT_MAX code points */
+	int64_t created_ms;      /* unix ms */
+};
+
+/* Appends a message to channel `channel` of game `key`, written by
+ * `seat` (-1: a spectator) and player `player_key` (0: a seat token no
+ * player holds), `text` (borrowed; valid UTF-8 of 1..500 code points:
+ * the caller checks).  *n_out gets its number in the channel (the
+ * channel's last + 1), *created_out its time (unix ms).  BD_ECONFLICT
+ * when another node numbered a message of the channel at the same time
+ * (retry); BD_ENOTFOUND when there is no such game. */
+int store_chat_post(struct store *s, int64_t key, int channel, int seat,
+                    int64_t player_key, const char *text, int64_t *n_out,
+                    int64_t *created_out);
+
+/* Calls fn for the messages of channel `channel` of game `key` after
+ * number `after` in order, at most `limit` (1..1000), leaving out those
+ * written by a player `reader_key` blocked (0: leave none out).  fn's
+ * negative answer stops it and is returned. */
+typedef int (*store_chat_fn)(void *ctx, const struct store_chat_msg *m);
+int store_chat_each(struct store *s, int64_t key, int channel, int64_t after,
+                    int64_t reader_key, int limit, store_chat_fn fn, void *ctx);
+
+/* The number of the newest message of the channel (0: none) into *n. */
+int store_chat_last(struct store *s, int64_t key, int channel, int64_t *n);
+
+/* Player `player_key` blocks player `blocked_key` (again: no change).
+ * BD_EBADREQUEST for oneself; BD_ELIMIT when they already block
+ * STORE_BLOCKS_MAX players. */
+int store_block_put(struct store *s, int64_t player_key, int64_t blocked_key);
+
+/* Lifts that block; *removed (may be NULL) gets 1 if there was one. */
+int store_block_delete(struct store *s, int64_t player_key, int64_t blocked_key,
+                       int *removed);
+
+/* Calls fn for each player `player_key` blocks (oldest block first):
+ * the blocked player's id and name (borrowed for the call) and when. */
+typedef int (*store_block_fn)(void *ctx, const char *id, const char *name,
+                              int64_t created_ms);
+int store_blocks_each(struct store *s, int64_t player_key, store_block_fn fn,
+                      void *ctx);
+
+/* Whether player a blocked player b or b blocked a: *blocked 1 or 0.
+ * For pairing strangers (quick match, issue 33 goal 1): two players
+ * either of whom blocked the other are never paired.  One indexed
+ * lookup on a pooled read connection (or the request's pin). */
+int store_blocked_either(struct store *s, int64_t a, int64_t b, int *blocked);
+
+/* Whether a player holding a seat of game `key` blocked `player_key`:
+ * *blocked 1 or 0 (store_seat_claim refuses such a join itself). */
+int store_blocked_in_game(struct store *s, int64_t key, int64_t player_key,
+                          int *blocked);
+
+/* A report, as written (store_report_put) and read back
+ * (store_reports_each; strings borrowed for the callback). */
+struct store_report {
+	int64_t key;          /* read back: its row, the listing's cursor */
+	int64_t reporter_key; /* written: the reporting player */
+	int64_t player_key;   /* written: the player reported, 0: the author
+	                         of message (game_key, channel, n) */
+	int64_t game_key;     /* written: a message's game, or 0: a player */
+	int channel;          /* the message's channel, or -1 */
+	int64_t n;            /* the message's number, or 0 */
+	const char *reason;   /* 1..STORE_REASON_MAX code points */
+	/* Read back only: */
+	const char *reporter_id, *reporter_name;
+	const char *player_id, *player_name; /* "" when none */
+	const char *game_id;                 /* "" when none */
+	int seat;           /* the message's author's seat, or -1 */
+	const char *text;   /* a copy of the message's text, or NULL */
+	int64_t created_ms; /* unix ms */
+};
+
+/* Writes report r (its message's author, seat and text are copied from
+ * the message when r->game_key is set); *key_out gets its key.
+ * BD_ENOTFOUND when the message does not exist. */
+int store_report_put(struct store *s, const struct store_report *r,
+                     int64_t *key_out);
+
+/* Calls fn for the reports after key `after`, oldest first, at most
+ * `limit` (1..1000). */
+typedef int (*store_report_fn)(void *ctx, const struct store_report *r);
+int store_reports_each(struct store *s, int64_t after, int limit,
+                       store_report_fn fn, void *ctx);
 
 #endif

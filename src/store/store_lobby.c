@@ -352,6 +352,14 @@ static int attach_tx(struct conn *c, void *ctx)
 	         ARGS(A_I64(a.game_key), A_I64(x->player_key), A_I64(a.seat)),
 	         &v) == 0))
 		rc = BD_EALREADYSEATED; /* held, or another reserved for them */
+	/* A player of the game blocked the one claiming the seat
+	 * (docs/matchmaking.md, "Blocks and reports"). */
+	if (rc == 0 &&
+	    store__lookup_i64(c, ST_BLOCKED_IN_GAME,
+	                      ARGS(A_I64(a.game_key), A_I64(x->player_key)),
+	                      &v) == 0 &&
+	    v > 0)
+		rc = BD_EBLOCKED;
 	struct ev_before before;
 	if (rc == 0)
 		rc = store__events_before(c, a.game_key, &before);

@@ -211,6 +211,14 @@ static int claim_pick(struct conn *c, struct claim_ctx *x)
 	        ARGS(A_I64(x->key), A_I64(cl->player_key), A_I64(cl->seat)),
 	        &v) == 0)
 		return BD_EALREADYSEATED; /* theirs is another seat */
+	/* A holder of a seat here blocked the joiner (docs/matchmaking.md,
+	 * "Blocks and reports"): decided in the claim's own transaction. */
+	if (cl->player_key &&
+	    store__lookup_i64(c, ST_BLOCKED_IN_GAME,
+	                      ARGS(A_I64(x->key), A_I64(cl->player_key)),
+	                      &v) == 0 &&
+	    v > 0)
+		return BD_EBLOCKED;
 	if (cl->seat >= 0) {
 		x->seat = cl->seat;
 		return seat_claimable(c, x->key, cl->seat, cl->player_key);

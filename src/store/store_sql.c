@@ -289,5 +289,58 @@ const char *const store__sql[ST_COUNT] = {
                            "ON CONFLICT DO NOTHING",
     [ST_GAME_RULES_MOVE] = "UPDATE games SET rules_version = ?3 "
                            "WHERE key = ?1 AND rules_version = ?2 AND seq = ?4",
+    /* store_chat.c.  ?1 game, ?2 channel, ?3 seat (-1: a spectator), ?4
+     * player (0: none), ?5 text, ?6 now: the channel's next n */
+    [ST_CHAT_INSERT] =
+        "INSERT INTO chat_messages (game_key, channel, n, seat, player_key, "
+        "text, created_ms) SELECT ?1, ?2, coalesce(max(n), 0) + 1, "
+        "NULLIF(?3, -1), NULLIF(?4, 0), ?5, ?6 FROM chat_messages "
+        "WHERE game_key = ?1 AND channel = ?2 RETURNING n",
+    /* ?1 game, ?2 channel, ?3 after n, ?4 the reader (0: none), whose
+     * blocked players' messages are left out, ?5 limit */
+    [ST_CHAT_AFTER] =
+        "SELECT m.n, coalesce(m.seat, -1), coalesce(p.id, ''), "
+        "coalesce(p.name, ''), m.text, m.created_ms FROM chat_messages m "
+        "LEFT JOIN players p ON p.key = m.player_key WHERE m.game_key = ?1 "
+        "AND m.channel = ?2 AND m.n > ?3 AND NOT EXISTS (SELECT 1 FROM "
+        "blocks b WHERE b.player_key = ?4 AND b.blocked_key = m.player_key) "
+        "ORDER BY m.n LIMIT ?5",
+    [ST_CHAT_LAST] = "SELECT coalesce(max(n), 0) FROM chat_messages "
+                     "WHERE game_key = ?1 AND channel = ?2",
+    [ST_CHAT_GET] = "SELECT coalesce(player_key, 0), coalesce(seat, -1), "
+                    "text FROM chat_messages WHERE game_key = ?1 AND "
+                    "channel = ?2 AND n = ?3",
+    [ST_BLOCK_PUT] = "INSERT INTO blocks (player_key, blocked_key, "
+                     "created_ms) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
+    [ST_BLOCK_DELETE] = "DELETE FROM blocks WHERE player_key = ?1 AND "
+                        "blocked_key = ?2",
+    [ST_BLOCKS_LIST] = "SELECT p.id, p.name, b.created_ms FROM blocks b "
+                       "JOIN players p ON p.key = b.blocked_key WHERE "
+                       "b.player_key = ?1 ORDER BY b.created_ms, p.id",
+    [ST_BLOCKS_COUNT] = "SELECT count(*) FROM blocks WHERE player_key = ?1",
+    [ST_BLOCKED_EITHER] = "SELECT count(*) FROM blocks WHERE (player_key = "
+                          "?1 AND blocked_key = ?2) OR (player_key = ?2 AND "
+                          "blocked_key = ?1)",
+    /* ?1 game, ?2 player: a holder of one of the game's seats blocked
+     * the player */
+    [ST_BLOCKED_IN_GAME] = "SELECT count(*) FROM blocks b JOIN seats s ON "
+                           "s.player_key = b.player_key WHERE s.game_key = "
+                           "?1 AND b.blocked_key = ?2",
+    /* ?1 reporter, ?2 player (0: none), ?3 game (0: none), ?4 channel
+     * (-1: none), ?5 n (0: none), ?6 seat (-1: none), ?7 the message's
+     * text or NULL, ?8 reason, ?9 now */
+    [ST_REPORT_INSERT] =
+        "INSERT INTO reports (reporter_key, player_key, game_key, channel, "
+        "n, seat, text, reason, created_ms) VALUES (?1, NULLIF(?2, 0), "
+        "NULLIF(?3, 0), NULLIF(?4, -1), NULLIF(?5, 0), NULLIF(?6, -1), ?7, "
+        "?8, ?9) RETURNING key",
+    [ST_REPORTS_AFTER] =
+        "SELECT r.key, rp.id, rp.name, coalesce(p.id, ''), "
+        "coalesce(p.name, ''), coalesce(g.id, ''), coalesce(r.channel, -1), "
+        "coalesce(r.n, 0), coalesce(r.seat, -1), r.text, r.reason, "
+        "r.created_ms FROM reports r JOIN players rp ON rp.key = "
+        "r.reporter_key LEFT JOIN players p ON p.key = r.player_key LEFT "
+        "JOIN games g ON g.key = r.game_key WHERE r.key > ?1 ORDER BY r.key "
+        "LIMIT ?2",
 };
 /* clang-format on */

@@ -886,6 +886,61 @@ def cases(r, op):
         r.send("a player token", "POST", p, {403}, token=F["carol_tok"], body={"token": F["bob_tok"]})
         r.send("a seat token as the caller", "POST", p, {403}, token=toks[1], body={"token": toks[1]})
         generic(r, op, p, F["carol_tok"], lambda: {"token": toks[1]})
+    elif name in ("listPlayersChat", "listSpectatorsChat"):
+        players = name == "listPlayersChat"
+        p = "/v1/games/%s/chat/%s" % (F["aa"], "players" if players else "spectators")
+        seat, other = F["aa_tok"][0], F["carol_tok"]
+        r.send("good", "GET", p, {200}, token=seat if players else other)
+        r.send("not this caller's channel", "GET", p, {403}, token=other if players else seat)
+        r.send("a page", "GET", p + "?after=0&limit=1", {200}, token=seat if players else None)
+        r.send("a finished game's", "GET", p.replace(F["aa"], F["done"]), {200})
+        generic(r, op, p, seat if players else other, None)
+    elif name in ("postPlayersChat", "postSpectatorsChat"):
+        players = name == "postPlayersChat"
+        p = "/v1/games/%s/chat/%s" % (F["aa"], "players" if players else "spectators")
+        seat, other = F["aa_tok"][0], F["carol_tok"]
+        r.send("good", "POST", p, {201}, token=seat if players else other, body={"text": "hi"})
+        r.send("not this caller's channel", "POST", p, {403}, token=other if players else seat,
+               body={"text": "hi"})
+        r.send("501 code points", "POST", p, {400}, token=seat if players else other,
+               body={"text": "x" * 501})
+        r.send("a line break", "POST", p, {400}, token=seat if players else other,
+               body={"text": "a\nb"})
+        generic(r, op, p, seat if players else other, lambda: {"text": "hello"})
+    elif name == "listBlocks":
+        p = "/v1/players/me/blocks"
+        r.send("good", "GET", p, {200}, token=F["carol_tok"])
+        r.send("a seat token", "GET", p, {403}, token=F["aa_tok"][0])
+        generic(r, op, p, F["carol_tok"], None)
+    elif name == "blockPlayer":
+        p = "/v1/players/me/blocks/"
+        r.send("good", "PUT", p + F["bob"], {204}, token=F["carol_tok"])
+        r.send("again", "PUT", p + F["bob"], {204}, token=F["carol_tok"])
+        r.send("oneself", "PUT", p + F["carol"], {400}, token=F["carol_tok"])
+        r.send("unknown", "PUT", p + "0123456789abcdef", {404}, token=F["carol_tok"])
+        generic(r, op, p + F["bob"], F["carol_tok"], None)
+    elif name == "unblockPlayer":
+        p = "/v1/players/me/blocks/"
+        post(r, "/v1/players", {"name": "Dave"})
+        r.s.request("PUT", p + F["alice"], token=F["carol_tok"])
+        r.send("good", "DELETE", p + F["alice"], {204}, token=F["carol_tok"])
+        r.send("again", "DELETE", p + F["alice"], {404}, token=F["carol_tok"])
+        generic(r, op, p + F["alice"], F["carol_tok"], None)
+    elif name == "createReport":
+        p = "/v1/reports"
+        r.send("a player", "POST", p, {201}, token=F["carol_tok"],
+               body={"player": F["bob"], "reason": "spam"})
+        r.send("both", "POST", p, {400}, token=F["carol_tok"],
+               body={"player": F["bob"], "game": F["aa"], "channel": "players", "n": 1,
+                     "reason": "x"})
+        r.send("a channel not read", "POST", p, {403}, token=F["carol_tok"],
+               body={"game": F["aa"], "channel": "players", "n": 1, "reason": "x"})
+        generic(r, op, p, F["carol_tok"], lambda: {"player": F["bob"], "reason": "spam"})
+    elif name == "listReports":
+        p = "/v1/reports"
+        r.send("good", "GET", p, {200})
+        r.send("a page", "GET", p + "?after=0&limit=1", {200})
+        generic(r, op, p, None, None)
     else:
         raise Failure("no requests written for operation %s: add them here" % name)
     if name not in ("streamEvents", "streamAccountEvents"):  # streams stay open

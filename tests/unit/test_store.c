@@ -917,6 +917,40 @@ static void test_players(void)
 	store_close(s);
 }
 
+/* Blocks (store_chat.c): store_blocked_either answers both ways, for the
+ * pairing of quick match; a claim of a seat in a blocker's game is
+ * refused; lifting the block ends both. */
+static void test_blocks(void)
+{
+	struct store *s = NULL;
+	open_store("blocks", 2, &s);
+	int64_t a = make_player(s, 1, "Alice"), b = make_player(s, 2, "Bob"),
+	        c = make_player(s, 3, "Carol");
+	int x = -1, y = -1, z = -1, removed = 0;
+	test_cond("blocks: none", store_blocked_either(s, a, b, &x) == 0 && !x);
+	test_cond("blocks: oneself refused",
+	          store_block_put(s, a, a) == BD_EBADREQUEST);
+	test_cond("blocks: Alice blocks Bob",
+	          store_block_put(s, a, b) == 0 &&
+	              store_block_put(s, a, b) == 0);
+	test_cond("blocks: either way",
+	          store_blocked_either(s, a, b, &x) == 0 && x &&
+	              store_blocked_either(s, b, a, &y) == 0 && y &&
+	              store_blocked_either(s, a, c, &z) == 0 && !z);
+	int64_t g = open_game(s, 50, a, 0);
+	struct store_claim cl = {.seat = -1, .player_key = b};
+	int seat = -1;
+	test_cond("blocks: Bob cannot claim a seat of Alice's game",
+	          store_seat_claim(s, g, &cl, NULL, &seat) == BD_EBLOCKED &&
+	              store_blocked_in_game(s, g, b, &x) == 0 && x);
+	test_cond("blocks: lifted",
+	          store_block_delete(s, a, b, &removed) == 0 && removed &&
+	              store_blocked_either(s, b, a, &y) == 0 && !y);
+	test_cond("blocks: then Bob claims it",
+	          store_seat_claim(s, g, &cl, NULL, &seat) == 0 && seat == 1);
+	store_close(s);
+}
+
 /* A claim of no particular seat by an invitee takes the seat reserved
  * for them, not a lower open one (theirs would stay reserved for a
  * seated player: the game would never fill). */
@@ -2046,6 +2080,7 @@ int main(void)
 	test_players();
 	test_claims();
 	test_claim_reserved_first();
+	test_blocks();
 	test_idempotency_records();
 	test_player_games();
 	test_events();
