@@ -174,6 +174,7 @@ display-http test_display.py
 ops test_ops.py
 history test_history.py
 records test_records.py
+push test_push.py
 "
 
 # http_pass SUFFIX: runs every HTTP suite once, its name followed by SUFFIX.

@@ -52,6 +52,8 @@ enum bd_err {
 	                        422, naming the first move that fails */
 	BD_EBOTGAMES = -35,  /* the player already runs as many games of bots
 	                        only as allowed (--bot-games-per-player): 429 */
+	BD_EPUSHFULL = -36,  /* the player holds STORE_PUSH_SUBS_MAX push
+	                        subscriptions already: 409 */
 };
 
 /* Longest human-readable detail an error carries, including the NUL. */

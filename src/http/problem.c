@@ -47,6 +47,8 @@ static const struct problem_kind kinds[] = {
     {BD_ENOTFINISHED, 409, "not-finished", "Game not finished"},
     {BD_EBADRECORD, 422, "bad-record", "Record does not check"},
     {BD_EBOTGAMES, 429, "too-many-bot-games", "Too many bot games"},
+    {BD_EPUSHFULL, 409, "push-subscriptions-full",
+     "Too many push subscriptions"},
     {BD_ENOMEM, 503, "out-of-memory", "Out of memory"},
     {BD_EINTERNAL, 500, "internal", "Internal error"},
 };
