@@ -87,4 +87,23 @@ int push_vapid_auth(const uint8_t priv[PUSH_PRIV_LEN], const char *endpoint,
                     const char *contact, int64_t now_s, int64_t ttl_s,
                     char out[PUSH_AUTH_HEADER_MAX]);
 
+/* ---- what a push says (payload.c; reads the i18n catalogue) ---- */
+
+#define PUSH_PAYLOAD_MAX 3000 /* bytes of payload JSON, at most */
+#define PUSH_TOPIC_MAX   32   /* RFC 8030 §5.4: base64url, at most 32 */
+
+/* The push of an outbox event (store.h "the event outbox": its type and
+ * its data, a JSON object with game_id and game, and deadline for a
+ * "deadline.soon") for a subscription in language `lang` ("en", "fr";
+ * another: English).  *payload gets malloc'd compact JSON {"game_id",
+ * "kind", "title", "body"} of fewer than PUSH_PAYLOAD_MAX bytes (caller
+ * frees), *urgency the RFC 8030 §5.3 Urgency ("high" for "turn",
+ * "normal" otherwise, static), topic the RFC 8030 §5.4 Topic (the game
+ * id: a newer message about a game replaces an older one).  1 (nothing
+ * written) for an event type that is not pushed, -1 on bad data or out
+ * of memory, 0 on success. */
+int push_message(const char *type, const char *data, const char *lang,
+                 char **payload, const char **urgency,
+                 char topic[PUSH_TOPIC_MAX + 1]);
+
 #endif

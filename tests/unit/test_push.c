@@ -227,8 +227,59 @@ static void vapid(void)
 	              strcmp(origin, "http://[::1]:9") == 0);
 }
 
+static void messages(void)
+{
+	const char *data = "{\"game_id\":\"0123456789abcdef\",\"game\":"
+	                   "\"agent-avenue\",\"seq\":3,\"seat\":1,"
+	                   "\"status\":\"active\",\"result\":null}";
+	char *payload = NULL, topic[PUSH_TOPIC_MAX + 1];
+	const char *urgency = NULL;
+	int rc = push_message("turn", data, "fr", &payload, &urgency, topic);
+	json_t *o = rc == 0 ? json_loads(payload, 0, NULL) : NULL;
+	test_cond("a turn is pushed", rc == 0 && o);
+	test_cond("in French",
+	          o && strcmp(json_string_value(json_object_get(o, "title")),
+	                      "\u00c0 vous de jouer") == 0);
+	test_cond("the body names the game",
+	          o && strstr(json_string_value(json_object_get(o, "body")),
+	                      "0123456789abcdef"));
+	test_cond("kind and game id",
+	          o &&
+	              strcmp(json_string_value(json_object_get(o, "kind")),
+	                     "turn") == 0 &&
+	              strcmp(json_string_value(json_object_get(o, "game_id")),
+	                     "0123456789abcdef") == 0);
+	test_cond("urgency high, topic the game",
+	          urgency && strcmp(urgency, "high") == 0 &&
+	              strcmp(topic, "0123456789abcdef") == 0);
+	test_cond("under 3,000 bytes", payload && strlen(payload) < 3000);
+	json_decref(o);
+	free(payload);
+	payload = NULL;
+	rc = push_message("game.finished", data, "de", &payload, &urgency,
+	                  topic);
+	o = rc == 0 ? json_loads(payload, 0, NULL) : NULL;
+	test_cond("another language is English, urgency normal",
+	          o &&
+	              strcmp(json_string_value(json_object_get(o, "title")),
+	                     "Game over") == 0 &&
+	              strcmp(urgency, "normal") == 0);
+	json_decref(o);
+	free(payload);
+	payload = NULL;
+	test_cond("game.started is not pushed",
+	          push_message("game.started", data, "en", &payload, &urgency,
+	                       topic) == 1 &&
+	              !payload);
+	test_cond("no game id: refused",
+	          push_message("turn", "{}", "en", &payload, &urgency, topic) <
+	                  0 &&
+	              !payload);
+}
+
 int main(void)
 {
+	messages();
 	rfc8291_example();
 	bad_keys();
 	vapid();
