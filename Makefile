@@ -14,7 +14,7 @@ GAMES   := $(notdir $(patsubst %/,%,$(wildcard src/games/*/)))
 CFLAGS_COMMON := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
 	-Wstrict-prototypes -Wmissing-prototypes -Isrc -MMD -MP \
 	-I/usr/include/postgresql
-LDLIBS  = -lmicrohttpd -ljansson -lsqlite3 -lpq -lsodium -lcurl -lz -lbrotlienc -licuuc -licudata \
+LDLIBS  = -lmicrohttpd -ljansson -lsqlite3 -lpq -lsodium -lcrypto -lcurl -lz -lbrotlienc -licuuc -licudata \
 	-lpthread -lm \
 	$(MALLOC_LIB)
 
@@ -39,7 +39,7 @@ endif
 comma := ,
 
 LIB_SRC := $(wildcard src/common/*.c src/engine/*.c src/store/*.c \
-	src/service/*.c src/http/*.c src/bot/*.c src/hooks/*.c \
+	src/service/*.c src/http/*.c src/bot/*.c src/hooks/*.c src/push/*.c \
 	src/display/*.c) \
 	$(foreach g,$(GAMES),$(wildcard src/games/$(g)/*.c))
 GEN_SRC := $(BUILD)/gen/migrations.c $(BUILD)/gen/pg_migrations.c \

@@ -63,6 +63,16 @@
  *                                            (created 0600 at first
  *                                            start): seals webhook
  *                                            secrets in the database
+ *   --push-contact URI  BOARDD_PUSH_CONTACT  (none: Web Push off)  the
+ *                                            VAPID contact, mailto:... or
+ *                                            https://... (RFC 8292 sub);
+ *                                            turns Web Push on
+ *   --push-key PATH  BOARDD_PUSH_KEY  KEYFILE.vapid  the VAPID private
+ *                                            key file (created 0600 at
+ *                                            first start, beside the
+ *                                            server key file); every node
+ *                                            on a PostgreSQL database
+ *                                            must use the same file
  *   --event-retention S  BOARDD_EVENT_RETENTION  604800 (7 days)  how
  *                                            long delivered events stay
  *                                            in the outbox (1 s-1 year)
@@ -120,6 +130,7 @@
 #include <unistd.h>
 
 #include "common/keyfile.h"
+#include "push/push.h"
 #include "common/log.h"
 #include "common/version.h"
 #include "http/http.h"
@@ -145,6 +156,8 @@ struct config {
 	long write_workers;     /* threads running write requests */
 	long cache_games;       /* games kept in memory (docs/read-path.md) */
 	const char *key_path;   /* the server key file; NULL: db + ".key" */
+	const char *push_contact; /* VAPID sub, or NULL: Web Push off */
+	const char *push_key;   /* VAPID key file; NULL: key file + ".vapid" */
 	const char *log_format; /* "text" or "json" (log.h) */
 	const char *log_level;  /* "debug", "info" or "error" (log.h) */
 	const char *metrics;    /* "loopback", "any" or "off" (metrics.h) */
@@ -267,6 +280,14 @@ static void usage(FILE *f)
 	    "  --ticket-seconds S  how long a browser ticket (POST"
 	    " /v1/tickets) lasts\n"
 	    "                 (default 60, 1-3600)\n"
+	    "  --push-contact URI  turns Web Push on: the contact push"
+	    " services see\n"
+	    "                 (mailto:... or https://...)\n"
+	    "  --push-key PATH  the VAPID key file (default: the server key"
+	    " file + \".vapid\";\n"
+	    "                 created 0600 at first start; every node on"
+	    " one database\n"
+	    "                 must use the same file)\n"
 	    "  --secret-key PATH  the server key file, which seals webhook"
 	    " secrets in\n"
 	    "                 the database (default: the database path +"
@@ -350,6 +371,8 @@ static int parse_long(const char *s, long lo, long hi, long *out)
 static int takes_value(const char *a)
 {
 	static const char *const opts[] = {"--addr",
+	                                   "--push-contact",
+	                                   "--push-key",
 	                                   "--port",
 	                                   "--db",
 	                                   "--threads",
@@ -432,6 +455,8 @@ static int parse_args(int argc, char **argv, struct config *c)
 	const char *drain = env_or("BOARDD_DRAIN_SECONDS", "10");
 	c->log_file = env_or("BOARDD_LOG_FILE", NULL);
 	c->key_path = env_or("BOARDD_SECRET_KEY", NULL);
+	c->push_contact = env_or("BOARDD_PUSH_CONTACT", NULL);
+	c->push_key = env_or("BOARDD_PUSH_KEY", NULL);
 	c->log_format = env_or("BOARDD_LOG_FORMAT", "text");
 	c->log_level = env_or("BOARDD_LOG_LEVEL", "info");
 	c->metrics = env_or("BOARDD_METRICS", "loopback");
@@ -496,6 +521,10 @@ static int parse_args(int argc, char **argv, struct config *c)
 			bot_ms = v;
 		else if (strcmp(a, "--secret-key") == 0)
 			c->key_path = v;
+		else if (strcmp(a, "--push-contact") == 0)
+			c->push_contact = v;
+		else if (strcmp(a, "--push-key") == 0)
+			c->push_key = v;
 		else if (strcmp(a, "--event-retention") == 0)
 			retention = v;
 		else if (strcmp(a, "--bot-workers") == 0)
@@ -809,6 +838,37 @@ int main(int argc, char **argv)
 		log_error("boardd", "%s", err);
 		return 1;
 	}
+	/* The VAPID key (Web Push): its own file with the server key file's
+	 * rules, beside it unless --push-key says; nodes on one PostgreSQL
+	 * database copy it as they copy the server key. */
+	uint8_t vapid[PUSH_PRIV_LEN], vapid_pub[PUSH_POINT_LEN];
+	if (c.push_contact) {
+		char vapid_path[4200];
+		snprintf(vapid_path, sizeof vapid_path, "%s%s",
+		         c.push_key ? c.push_key : key_path,
+		         c.push_key ? "" : ".vapid");
+		if (strlen(c.push_contact) > PUSH_CONTACT_MAX ||
+		    (strncmp(c.push_contact, "mailto:", 7) != 0 &&
+		     strncmp(c.push_contact, "https://", 8) != 0)) {
+			log_error("boardd",
+			          "--push-contact must be a mailto: "
+			          "or https: URI of at most 256 bytes");
+			return 2;
+		}
+		if (keyfile_load(vapid_path, vapid, sizeof vapid, err,
+		                 sizeof err) < 0) {
+			log_error("boardd", "%s", err);
+			return 1;
+		}
+		/* 32 random bytes are a P-256 scalar but for about 2^-32 */
+		if (push_public_key(vapid, vapid_pub) < 0) {
+			log_error("boardd",
+			          "%s is not a P-256 private key: delete it "
+			          "(a new one is made at start)",
+			          vapid_path);
+			return 1;
+		}
+	}
 	struct store *st = NULL;
 	struct store_config sc = {
 	    .secret_key = key,
@@ -851,6 +911,8 @@ int main(int argc, char **argv)
 	if (hub) {
 		service_on_move(svc, hub_on_move, hub);
 		service_webhook_policy(svc, c.hook_private);
+		if (c.push_contact)
+			service_push_config(svc, vapid_pub);
 		store_on_change(st, on_change, &wakers);
 		_Static_assert(SVC_EVERY_GAME == HUB_EVERY_KEY,
 		               "one key for every game");

@@ -54,6 +54,8 @@ enum bd_err {
 	                        only as allowed (--bot-games-per-player): 429 */
 	BD_EBLOCKED = -36,   /* a player of the game blocked the caller
 	                        (docs/matchmaking.md): 403 */
+	BD_EPUSHFULL = -37,  /* the player holds STORE_PUSH_SUBS_MAX push
+	                        subscriptions already: 409 */
 };
 
 /* Longest human-readable detail an error carries, including the NUL. */

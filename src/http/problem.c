@@ -48,6 +48,8 @@ static const struct problem_kind kinds[] = {
     {BD_EBADRECORD, 422, "bad-record", "Record does not check"},
     {BD_EBLOCKED, 403, "blocked", "Blocked by a player"},
     {BD_EBOTGAMES, 429, "too-many-bot-games", "Too many bot games"},
+    {BD_EPUSHFULL, 409, "push-subscriptions-full",
+     "Too many push subscriptions"},
     {BD_ENOMEM, 503, "out-of-memory", "Out of memory"},
     {BD_EINTERNAL, 500, "internal", "Internal error"},
 };

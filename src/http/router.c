@@ -669,6 +669,53 @@ static void h_deliveries(struct service *svc, const struct http_req *req,
 	finish(rep, req, rc, 200, out, &err);
 }
 
+/* ---- Web Push ---- */
+
+static void h_push_key(struct service *svc, const struct http_req *req,
+                       const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	int rc = service_push_key(svc, &out, &err);
+	finish(rep, req, rc, 200, out, &err);
+}
+
+static void h_push_subs(struct service *svc, const struct http_req *req,
+                        const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	int rc = service_push_subs_list(svc, req->token, &out, &err);
+	finish(rep, req, rc, 200, out, &err);
+}
+
+static void h_push_sub_add(struct service *svc, const struct http_req *req,
+                           const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	if (!rate_ok(req, LIMITS_WEBHOOKS, rep) || !have_body(req, rep))
+		return;
+	int rc = service_push_sub_add(svc, req->token, req->body, &out, &err);
+	finish(rep, req, rc, 201, out, &err);
+}
+
+#define PUSH_SUBS_PATH "/v1/players/me/push-subscriptions/"
+
+static void h_push_sub_delete(struct service *svc, const struct http_req *req,
+                              const struct route_args *a,
+                              struct http_reply *rep)
+{
+	(void)a;
+	struct svc_err err = {0};
+	int rc = service_push_sub_delete(
+	    svc, req->token, req->path + sizeof PUSH_SUBS_PATH - 1, &err);
+	finish(rep, req, rc, 204, NULL, &err);
+}
+
 static void h_events(struct service *svc, const struct http_req *req,
                      const struct route_args *a, struct http_reply *rep)
 {
@@ -866,6 +913,12 @@ static const struct route routes[] = {
     {"/v1/players/me/webhook", "PUT", h_webhook_put, HOOK_ALLOW, 1},
     {"/v1/players/me/webhook", "DELETE", h_webhook_delete, HOOK_ALLOW, 1},
     {"/v1/players/me/webhook/deliveries", "GET", h_deliveries, "GET, HEAD", 1},
+    {"/v1/push/key", "GET", h_push_key, "GET, HEAD", 0},
+    {"/v1/players/me/push-subscriptions", "GET", h_push_subs, "GET, HEAD, POST",
+     1},
+    {"/v1/players/me/push-subscriptions", "POST", h_push_sub_add,
+     "GET, HEAD, POST", 1},
+    {PUSH_SUBS_PATH "{tid}", "DELETE", h_push_sub_delete, "DELETE", 1},
 };
 
 #define N_ROUTES (sizeof routes / sizeof *routes)

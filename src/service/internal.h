@@ -31,7 +31,17 @@ struct service {
 	atomic_int listening; /* service_stats's: -1 no listener (one
 	                         process owns the store), 0 not listening
 	                         now, 1 listening (remote.c) */
+	int push_on; /* 1: Web Push is configured (service_push_config) */
+	uint8_t push_key[65]; /* the VAPID public key, uncompressed point */
 };
+
+/* BD_EBADREQUEST (with why) unless url is an absolute http(s) URL of at
+ * most STORE_URL_MAX bytes without credentials, whose host may be public
+ * (netaddr_host_may_be_public; any with allow_private); on success its
+ * destination key in dest (STORE_DEST_MAX + 1 bytes): "host:port", host
+ * lowercased without a trailing dot.  Webhook and push URLs (push.c). */
+int svc__url_check(const char *url, int allow_private, char *dest,
+                   struct svc_err *err);
 
 /* A player's name or a token's label from JSON value v (borrowed; NULL
  * when absent), enforced by RFC 8266's Nickname profile

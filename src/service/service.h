@@ -560,5 +560,42 @@ int service_report(struct service *svc, const char *token, const json_t *body,
  * first, at most `limit` (1..100, default 100): {reports, next_after}. */
 int service_reports_list(struct service *svc, const char *after,
                          const char *limit, json_t **out, struct svc_err *err);
+/* ---- Web Push (push.c; docs/notifications.md) ---- */
+
+/* Turns Web Push on with the VAPID public key `key` (a 65-byte
+ * uncompressed P-256 point, copied).  Call before serving; without it
+ * the push endpoints answer BD_ENOROUTE ("push is off"). */
+void service_push_config(struct service *svc, const uint8_t key[65]);
+
+/* GET /v1/push/key: *out = {"key": base64url of the uncompressed point},
+ * the browser's applicationServerKey (new reference).  BD_ENOROUTE when
+ * push is off. */
+int service_push_key(struct service *svc, json_t **out, struct svc_err *err);
+
+/* POST /v1/players/me/push-subscriptions: body (borrowed) is a browser's
+ * PushSubscription.toJSON() ({"endpoint", "expirationTime": null or unix
+ * ms, "keys": {"p256dh", "auth"}}) and optionally "lang" ("en", "fr";
+ * default "en") and "clock_low_seconds" (0..2592000; default 0).  The
+ * endpoint must be an https URL (http too, and private hosts, with
+ * --webhook-allow-private: service_webhook_policy), p256dh base64url of
+ * a 65-byte uncompressed P-256 point on the curve, auth base64url of 16
+ * bytes.  *out = the subscription as listed (new reference).
+ * BD_EBADREQUEST with why (nothing written), BD_EPUSHFULL past
+ * STORE_PUSH_SUBS_MAX, BD_ENOROUTE when push is off, the token's
+ * errors. */
+int service_push_sub_add(struct service *svc, const char *token,
+                         const json_t *body, json_t **out, struct svc_err *err);
+
+/* GET /v1/players/me/push-subscriptions: *out = {"subscriptions": [...]}
+ * oldest first, each {"id", "endpoint", "lang", "clock_low_seconds",
+ * "expiration_time" (RFC 3339 or null), "created"}: the keys are never
+ * shown again. */
+int service_push_subs_list(struct service *svc, const char *token, json_t **out,
+                           struct svc_err *err);
+
+/* DELETE /v1/players/me/push-subscriptions/{id}; BD_ENOROUTE if the
+ * caller holds none with that id (or push is off). */
+int service_push_sub_delete(struct service *svc, const char *token,
+                            const char *id, struct svc_err *err);
 
 #endif

@@ -53,12 +53,8 @@ static int url_dest(CURLU *u, const char *host, char *dest, size_t len)
 	return 0;
 }
 
-/* BD_EBADREQUEST (with why) unless url is an absolute http(s) URL of at
- * most STORE_URL_MAX bytes without credentials, whose host may be public
- * (netaddr_host_may_be_public; any with allow_private); on success its
- * destination key in dest (STORE_DEST_MAX + 1 bytes, url_dest). */
-static int url_check(const char *url, int allow_private, char *dest,
-                     struct svc_err *err)
+int svc__url_check(const char *url, int allow_private, char *dest,
+                   struct svc_err *err)
 {
 	if (strlen(url) > STORE_URL_MAX)
 		return svc__fail(err, BD_EBADREQUEST,
@@ -135,7 +131,8 @@ int service_webhook_put(struct service *svc, const char *token,
 		return svc__fail(err, BD_EBADREQUEST,
 		                 "field 'url' (an http or https URL) is "
 		                 "required");
-	if ((rc = url_check(url, svc->hooks_allow_private, w.dest, err)) < 0)
+	if ((rc = svc__url_check(url, svc->hooks_allow_private, w.dest, err)) <
+	    0)
 		return rc;
 	snprintf(w.url, sizeof w.url, "%s", url);
 	randombytes_buf(w.secret, SECRET_BYTES);

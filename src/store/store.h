@@ -1145,5 +1145,45 @@ int store_report_put(struct store *s, const struct store_report *r,
 typedef int (*store_report_fn)(void *ctx, const struct store_report *r);
 int store_reports_each(struct store *s, int64_t after, int limit,
                        store_report_fn fn, void *ctx);
+/* ---- Web Push subscriptions (store_push.c) ---- */
+
+#define STORE_PUSH_SUBS_MAX 5 /* subscriptions a player holds at once */
+
+/* One of a player's Web Push subscriptions (a browser's
+ * PushSubscription, RFC 8030/8291): where to push, and the keys to
+ * encrypt for it. */
+struct store_push_sub {
+	char id[STORE_ID_LEN + 1];        /* public id, 16 hex digits */
+	char endpoint[STORE_URL_MAX + 1]; /* the push service's https URL */
+	uint8_t p256dh[65];               /* the browser's P-256 point */
+	uint8_t auth[16];                 /* its auth secret */
+	char dest[STORE_DEST_MAX + 1];    /* endpoint's "host:port"
+	                                     (store_webhook.dest) */
+	char lang[3];                     /* "en" or "fr" */
+	int64_t clock_low_s; /* warn at this many seconds left (0: the
+	                        server's deadline.soon only) */
+	int64_t expires_ms;  /* the browser's expirationTime, unix ms; 0:
+	                        none */
+	int64_t created_ms;  /* unix ms; 0 on an add: now */
+};
+
+/* Adds subscription `sub` (its id chosen by the caller) for player
+ * `player_key`, in one transaction; one the player holds for the same
+ * endpoint is replaced (deleted first).  BD_EPUSHFULL when the player
+ * already holds STORE_PUSH_SUBS_MAX others (nothing changes),
+ * BD_ECONFLICT if the id is taken (pick another). */
+int store_push_sub_add(struct store *s, int64_t player_key,
+                       const struct store_push_sub *sub);
+
+/* Calls fn for each of player `player_key`'s subscriptions, oldest
+ * first; `sub` is borrowed for the call.  fn returns 0 to go on,
+ * negative to stop (that code is returned). */
+typedef int (*store_push_sub_fn)(void *ctx, const struct store_push_sub *sub);
+int store_push_subs_each(struct store *s, int64_t player_key,
+                         store_push_sub_fn fn, void *ctx);
+
+/* Deletes player `player_key`'s subscription `id`; BD_ENOTFOUND if the
+ * player holds none with that id. */
+int store_push_sub_delete(struct store *s, int64_t player_key, const char *id);
 
 #endif

@@ -112,6 +112,22 @@ const char *const store__sql[ST_COUNT] = {
     [ST_HOOK_GET] = "SELECT " HOOK_COLS " FROM webhooks w "
                     "WHERE player_key = ?1",
     [ST_HOOK_DELETE] = "DELETE FROM webhooks WHERE player_key = ?1",
+    /* ?1 player, ?2 endpoint: the others it holds (a subscription to
+     * the same endpoint is replaced, so it does not count) */
+    [ST_PUSH_SUB_COUNT] = "SELECT count(*) FROM push_subscriptions "
+                          "WHERE player_key = ?1 AND endpoint <> ?2",
+    [ST_PUSH_SUB_REPLACE] = "DELETE FROM push_subscriptions "
+                            "WHERE player_key = ?1 AND endpoint = ?2",
+    [ST_PUSH_SUB_INSERT] = "INSERT INTO push_subscriptions (id, player_key, "
+                           "endpoint, p256dh, auth, dest, lang, clock_low_s, "
+                           "expires_ms, created_ms) VALUES (?1, ?2, ?3, ?4, "
+                           "?5, ?6, ?7, ?8, ?9, ?10)",
+    [ST_PUSH_SUBS_LIST] = "SELECT id, endpoint, p256dh, auth, dest, lang, "
+                          "clock_low_s, expires_ms, created_ms "
+                          "FROM push_subscriptions WHERE player_key = ?1 "
+                          "ORDER BY key",
+    [ST_PUSH_SUB_DELETE] = "DELETE FROM push_subscriptions "
+                           "WHERE player_key = ?1 AND id = ?2",
     /* ?1 player, ?2 why */
     [ST_HOOK_ORPHANS] = "UPDATE deliveries SET state = 'failed', "
                         "in_flight = 0, last_error = ?2 "

@@ -55,7 +55,8 @@ class Runner:
     per operation the statuses seen and what went wrong."""
 
     def __init__(self, binary):
-        self.s = Server(binary, extra=["--keepalive", "3600", "--webhook-allow-private"])
+        self.s = Server(binary, extra=["--keepalive", "3600", "--webhook-allow-private",
+                                       "--push-contact", "mailto:ops@boardd.example"])
         self.requests = 0
         self.seen = {op: set() for op in OPS}
         self.problems = {op: [] for op in OPS}
@@ -817,6 +818,29 @@ def cases(r, op):
             r.send("good", "GET", p + "/deliveries", {200}, token=F["alice_tok"])
             r.send("limit", "GET", p + "/deliveries?limit=1", {200}, token=F["alice_tok"])
             generic(r, op, p + "/deliveries", F["alice_tok"], None)
+    elif name in ("getPushKey", "listPushSubscriptions", "addPushSubscription",
+                  "deletePushSubscription"):
+        p = "/v1/players/me/push-subscriptions"
+        # RFC 8291 section 5's user agent keys: a point on the curve
+        keys = {"p256dh": "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-"
+                          "AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4",
+                "auth": "BTBZMqHH6r4Tts7J_aSIgg"}
+        sub = lambda: {"endpoint": "https://push.example.com/c", "expirationTime": None, "keys": keys}
+        if name == "getPushKey":
+            r.send("good", "GET", "/v1/push/key", {200})
+        elif name == "listPushSubscriptions":
+            r.send("good", "GET", p, {200}, token=F["carol_tok"])
+            generic(r, op, p, F["carol_tok"], None)
+        elif name == "addPushSubscription":
+            r.send("good", "POST", p, {201}, token=F["carol_tok"], body=sub())
+            r.send("auth of 2 bytes", "POST", p, {400}, token=F["carol_tok"],
+                   body=dict(sub(), keys={"p256dh": keys["p256dh"], "auth": "AAA"}))
+            generic(r, op, p, F["carol_tok"], sub)
+        else:
+            sid = post(r, p, sub(), token=F["bob_tok"])["id"]
+            r.send("good", "DELETE", p + "/" + sid, {204}, token=F["bob_tok"])
+            r.send("again", "DELETE", p + "/" + sid, {404}, token=F["bob_tok"])
+            generic(r, op, p + "/" + sid, F["bob_tok"], None)
     elif name == "createTicket":
         p = "/v1/tickets"
         acct = lambda: {"url": "/v1/players/me/events"}
