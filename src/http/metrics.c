@@ -163,6 +163,18 @@ static void help(FILE *f, const char *name, const char *type, const char *text)
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, text, name, type);
 }
 
+/* One gauge sample whose value may be unknown: a negative `v` is
+ * printed as NaN (the exposition format's word for "no reading"). */
+static void gauge_or_nan(FILE *f, const char *name, const char *text,
+                         long long v)
+{
+	help(f, name, "gauge", text);
+	if (v < 0)
+		fprintf(f, "%s NaN\n", name);
+	else
+		fprintf(f, "%s %lld\n", name, v);
+}
+
 static void requests(FILE *f)
 {
 	static struct row rows[COUNTER_SLOTS]; /* under the caller's lock */
@@ -288,14 +300,10 @@ static void service_part(FILE *f, struct service *svc, struct hub *hub)
 		help(f, singles[i].name, singles[i].type, singles[i].help);
 		fprintf(f, "%s %llu\n", singles[i].name, singles[i].v);
 	}
-	help(f, "boardd_webhook_queue_depth", "gauge",
-	     "Webhook deliveries pending in the outbox (NaN: the store did "
-	     "not answer).");
-	if (st.webhook_pending < 0)
-		fprintf(f, "boardd_webhook_queue_depth NaN\n");
-	else
-		fprintf(f, "boardd_webhook_queue_depth %lld\n",
-		        (long long)st.webhook_pending);
+	gauge_or_nan(f, "boardd_webhook_queue_depth",
+	             "Webhook deliveries pending in the outbox (NaN: the store "
+	             "did not answer).",
+	             st.webhook_pending);
 	help(f, "boardd_deadline_lag_seconds", "histogram",
 	     "How late each timeout was applied past its deadline.");
 	histogram(f, "boardd_deadline_lag_seconds", "", &st.deadline_lag);
@@ -314,22 +322,14 @@ static void service_part(FILE *f, struct service *svc, struct hub *hub)
 		fprintf(f,
 		        "boardd_webhook_attempts_total{outcome=\"%s\"} %llu\n",
 		        outcome[i], (unsigned long long)ends[i]);
-	help(f, "boardd_store_database_bytes", "gauge",
-	     "The database's size on disk: SQLite's pages, PostgreSQL's "
-	     "pg_database_size (NaN: the store did not answer).");
-	if (st.db_bytes < 0)
-		fprintf(f, "boardd_store_database_bytes NaN\n");
-	else
-		fprintf(f, "boardd_store_database_bytes %lld\n",
-		        (long long)st.db_bytes);
+	gauge_or_nan(f, "boardd_store_database_bytes",
+	             "The database's size on disk: SQLite's pages, PostgreSQL's "
+	             "pg_database_size (NaN: the store did not answer).",
+	             st.db_bytes);
 	if (st.listening < 0) { /* SQLite: a WAL of its own, no listener */
-		help(f, "boardd_store_wal_bytes", "gauge",
-		     "SQLite's write-ahead log file (NaN: not known).");
-		if (st.wal_bytes < 0)
-			fprintf(f, "boardd_store_wal_bytes NaN\n");
-		else
-			fprintf(f, "boardd_store_wal_bytes %lld\n",
-			        (long long)st.wal_bytes);
+		gauge_or_nan(f, "boardd_store_wal_bytes",
+		             "SQLite's write-ahead log file (NaN: not known).",
+		             st.wal_bytes);
 		return;
 	}
 	help(f, "boardd_store_listening", "gauge",
