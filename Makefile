@@ -120,6 +120,8 @@ $(BUILD)/gen/openapi.c: openapi/openapi.yaml tools/embed.sh
 # Random games per Quantum map in its unit test: enough for make test to
 # stay within minutes under ASan; raise it for a long run.
 QT_TEST_GAMES_PER_MAP ?= 4
+# The rule cases' runner reads tests/cases/ of this tree wherever it runs.
+$(BUILD)/tests/test_cases: CFLAGS += -DBD_CASES_DIR='"$(CURDIR)/tests/cases"'
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(HOUSE_CFLAGS) $(CFLAGS) $(LDFLAGS) -Itests/unit \

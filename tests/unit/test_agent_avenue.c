@@ -1,10 +1,13 @@
 /* test_agent_avenue.c: Agent Avenue (base mode) through the engine.
  *
- * Every case of rules §6 is a named test built from a custom setup (the
- * JSON setup, via engine_game_new with aa_rules) and moves applied with
- * engine_game_apply.  Then the properties: determinism, the normal deal,
- * listed actions are accepted, information hiding (rules §5), refused
- * setups and actions, and a few hundred random games.
+ * The table cases of rules §6 (the icon a recruit moves by, whole turns
+ * and the End step), the refused setups and the refused actions are data
+ * files, tests/cases/agent-avenue/base-*.json, run by
+ * tests/unit/test_cases.c.  Here: the §6 cases that read the pure rules'
+ * state, built from a custom setup (the JSON setup, via engine_game_new
+ * with aa_rules) and moves applied with engine_game_apply; then the
+ * properties: determinism, the normal deal, listed actions are accepted,
+ * information hiding (rules §5), and a few hundred random games.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -125,325 +128,12 @@ static int mentions(const json_t *view, const char *word)
 	return found;
 }
 
-/* ---- §6 cases 5–7: the icon a recruit moves by ---- */
-
-struct icon_case {
-	const char *name;
-	const char *card; /* recruited by `by` */
-	int prior;        /* of that name `by` had in play before */
-	int by;           /* 0: the active player (seat 0); 1: the other */
-	int moved;        /* expected move in spaces */
-};
-
-static const struct icon_case icon_cases[] = {
-    {"§6.5 1st Double Agent moves -1", "double-agent", 0, 0, -1},
-    {"§6.5 2nd Double Agent moves +6", "double-agent", 1, 0, 6},
-    {"§6.5 3rd Double Agent moves -1", "double-agent", 2, 0, -1},
-    {"§6.5 4th Double Agent moves -1", "double-agent", 3, 0, -1},
-    {"§6.6 4th Enforcer moves +3", "enforcer", 3, 0, 3},
-    {"§6.6 5th Sentinel moves +6", "sentinel", 4, 0, 6},
-    {"§6.6 Sidekick moves +4", "sidekick", 0, 0, 4},
-    {"§6.6 Mole moves -3", "mole", 0, 0, -3},
-    {"§6.7 1st Codebreaker: no move", "codebreaker", 0, 0, 0},
-    {"§6.7 2nd Codebreaker: no move", "codebreaker", 1, 0, 0},
-    {"§6.7 3rd Daredevil: no move", "daredevil", 2, 0, 0},
-    {"§1 1st, 2nd Enforcer move +1, +2 (2nd)", "enforcer", 1, 0, 2},
-    {"§1 1st Enforcer moves +1", "enforcer", 0, 0, 1},
-    {"§1 3rd Saboteur moves -2", "saboteur", 2, 0, -2},
-    {"§1 2nd Saboteur moves -1", "saboteur", 1, 0, -1},
-    {"§1 2nd Daredevil moves +3", "daredevil", 1, 0, 3},
-    {"§1 1st Daredevil moves +2", "daredevil", 0, 0, 2},
-    {"§1 2nd Sentinel moves +2", "sentinel", 1, 0, 2},
-    {"§4 Step 2.4 N's 2nd Double Agent moves +6", "double-agent", 1, 1, 6},
-    {"§4 Step 2.4 N's 3rd Sentinel moves +6", "sentinel", 2, 1, 6},
-    {"§4 Step 2.4 N's Mole moves -3", "mole", 0, 1, -3},
-};
-
-static void run_icon_case(const struct icon_case *c)
-{
-	/* The other played card is one whose 1st icon is 0. */
-	const char *filler =
-	    strcmp(c->card, "codebreaker") ? "codebreaker" : "sentinel";
-	char setup[512], play[160], in_play[64];
-	snprintf(in_play, sizeof in_play, "{\"%s\":%d}", c->card, c->prior);
-	snprintf(setup, sizeof setup,
-	         "{\"first_player\":0,\"hands\":[[\"%s\",\"%s\"],"
-	         "[\"enforcer\",\"enforcer\",\"saboteur\",\"saboteur\"]],"
-	         "\"in_play\":[%s,%s]}",
-	         c->card, filler, c->by ? "{}" : in_play,
-	         c->by ? in_play : "{}");
-	/* N picks face up: the card goes face up when N is to get it. */
-	snprintf(
-	    play, sizeof play,
-	    "0 {\"type\":\"play\",\"face_up\":\"%s\",\"face_down\":\"%s\"}",
-	    c->by ? c->card : filler, c->by ? filler : c->card);
-	const char *moves[] = {
-	    play, "1 {\"type\":\"recruit\",\"pick\":\"face_up\"}", NULL};
-	struct engine_game *g = new_game(c->name, setup, 5);
-	if (!g)
-		return;
-	test_cond(c->name, play_moves(g, moves));
-	const struct aa_state *s = st(g);
-	test_cond(c->name,
-	          s->teams[c->by].progress == c->moved &&
-	              s->teams[1 - c->by].progress == 0 &&
-	              s->teams[c->by].last_moved == c->moved &&
-	              s->teams[c->by].last_card == aa_card_by_id(c->card));
-	json_t *v = engine_game_view(g, ENGINE_SPECTATOR);
-	json_t *rec = json_array_get(
-	    json_object_get(json_object_get(v, "last_turn"), "recruited"),
-	    (size_t)c->by);
-	test_cond(c->name,
-	          json_integer_value(json_object_get(rec, "moved")) ==
-	                  c->moved &&
-	              streq(json_string_value(json_object_get(rec, "card")),
-	                    c->card));
-	json_decref(v);
-	engine_game_free(g);
-}
-
-/* ---- §6 cases 8–16: whole turns and the End step ---- */
+/* ---- §6 cases 1–4 and 17 (cases 5–16 are data files:
+ * tests/cases/agent-avenue/base-*.json) ---- */
 
 #define PICK_UP   "{\"type\":\"recruit\",\"pick\":\"face_up\"}"
 #define PICK_DOWN "{\"type\":\"recruit\",\"pick\":\"face_down\"}"
 #define SENTINELS "[\"sentinel\",\"sentinel\",\"sentinel\",\"sentinel\"]"
-
-struct scenario {
-	const char *name;
-	const char *setup;
-	const char *moves[5]; /* "<seat> <action>", NULL-terminated */
-	int over;             /* 1: the game must be over */
-	int winner;           /* over: the winning seat; else the next
-	                         active seat */
-	const char *reason;   /* over: the result's reason */
-	int progress[2];      /* expected afterwards */
-	int space[2];         /* expected meeple spaces (§3) */
-};
-
-static const struct scenario scenarios[] = {
-    {"§6.8 lead 5, A +3 N 0: A catches",
-     "{\"first_player\":0,\"progress\":[5,0],\"hands\":[[\"codebreaker\","
-     "\"enforcer\",\"saboteur\",\"saboteur\"]," SENTINELS "],"
-     "\"in_play\":[{\"enforcer\":2},{}]}",
-     {"0 {\"type\":\"play\",\"face_up\":\"codebreaker\","
-      "\"face_down\":\"enforcer\"}",
-      "1 " PICK_UP, NULL},
-     1,
-     0,
-     "catch",
-     {8, 0},
-     {8, 7}},
-    {"§6.9 lead 6, A 0 N -1 (steps back onto A): A catches",
-     "{\"first_player\":1,\"progress\":[0,6],\"hands\":[" SENTINELS
-     ",[\"saboteur\",\"codebreaker\",\"enforcer\",\"enforcer\"]]}",
-     {"1 {\"type\":\"play\",\"face_up\":\"saboteur\","
-      "\"face_down\":\"codebreaker\"}",
-      "0 " PICK_UP, NULL},
-     1,
-     1,
-     "catch",
-     {-1, 6},
-     {13, 13}},
-    {"§6.10 lead 6, A +2 N +3: no catch (N escaped)",
-     "{\"first_player\":0,\"progress\":[6,0],\"hands\":[[\"daredevil\","
-     "\"enforcer\",\"saboteur\",\"saboteur\"]," SENTINELS "],"
-     "\"in_play\":[{\"enforcer\":1},{\"daredevil\":1}]}",
-     {"0 {\"type\":\"play\",\"face_up\":\"daredevil\","
-      "\"face_down\":\"enforcer\"}",
-      "1 " PICK_UP, NULL},
-     0,
-     1,
-     NULL,
-     {8, 3},
-     {8, 10}},
-    {"§6.11 N's 3rd Codebreaker while A catches: tie, A wins",
-     "{\"first_player\":0,\"progress\":[5,0],\"hands\":[[\"codebreaker\","
-     "\"enforcer\",\"saboteur\",\"saboteur\"]," SENTINELS "],"
-     "\"in_play\":[{\"enforcer\":2},{\"codebreaker\":2}]}",
-     {"0 {\"type\":\"play\",\"face_up\":\"codebreaker\","
-      "\"face_down\":\"enforcer\"}",
-      "1 " PICK_UP, NULL},
-     1,
-     0,
-     "tie",
-     {8, 0},
-     {8, 7}},
-    {"§6.11 (seat 1 active) N's 3rd Codebreaker while A catches: A wins",
-     "{\"first_player\":1,\"progress\":[0,5],\"hands\":[" SENTINELS
-     ",[\"codebreaker\",\"enforcer\",\"saboteur\",\"saboteur\"]],"
-     "\"in_play\":[{\"codebreaker\":2},{\"enforcer\":2}]}",
-     {"1 {\"type\":\"play\",\"face_up\":\"enforcer\","
-      "\"face_down\":\"codebreaker\"}",
-      "0 " PICK_DOWN, NULL},
-     1,
-     1,
-     "tie",
-     {0, 8},
-     {0, 1}},
-    {"§6.12 A recruits a 3rd Daredevil, nothing else: N wins",
-     "{\"first_player\":0,\"hands\":[[\"sentinel\",\"daredevil\","
-     "\"saboteur\",\"saboteur\"],[\"enforcer\",\"enforcer\",\"enforcer\","
-     "\"enforcer\"]],\"in_play\":[{\"daredevil\":2},{}]}",
-     {"0 {\"type\":\"play\",\"face_up\":\"sentinel\","
-      "\"face_down\":\"daredevil\"}",
-      "1 " PICK_UP, NULL},
-     1,
-     1,
-     "daredevils",
-     {0, 0},
-     {0, 7}},
-    {"§6.13 A plays two Daredevils, both reach 3: tie, A wins",
-     "{\"first_player\":0,\"hands\":[[\"daredevil\",\"daredevil\"],"
-     "[\"enforcer\",\"enforcer\",\"enforcer\",\"enforcer\"]],"
-     "\"in_play\":[{\"daredevil\":2},{\"daredevil\":2}]}",
-     {"0 {\"type\":\"play\",\"face_up\":\"daredevil\","
-      "\"face_down\":\"daredevil\"}",
-      "1 " PICK_DOWN, NULL},
-     1,
-     0,
-     "tie",
-     {0, 0},
-     {0, 7}},
-    {"§6.14 both reach 3 Codebreakers in one turn: tie, A wins",
-     "{\"first_player\":1,\"hands\":[[\"enforcer\",\"enforcer\","
-     "\"enforcer\",\"enforcer\"],[\"codebreaker\",\"codebreaker\"]],"
-     "\"in_play\":[{\"codebreaker\":2},{\"codebreaker\":2}]}",
-     {"1 {\"type\":\"play\",\"face_up\":\"codebreaker\","
-      "\"face_down\":\"codebreaker\"}",
-      "0 " PICK_UP, NULL},
-     1,
-     1,
-     "tie",
-     {0, 0},
-     {0, 7}},
-    {"§6.15 deck empty, N holds 1 card, lead +2: A wins",
-     "{\"first_player\":0,\"progress\":[2,0],\"deck\":[],\"hands\":"
-     "[[\"codebreaker\",\"codebreaker\"],[\"sentinel\"]]}",
-     {"0 {\"type\":\"play\",\"face_up\":\"codebreaker\","
-      "\"face_down\":\"codebreaker\"}",
-      "1 " PICK_UP, NULL},
-     1,
-     0,
-     "out_of_cards",
-     {2, 0},
-     {2, 7}},
-    {"§6.15 deck empty, N holds 1 card, lead -1: N wins",
-     "{\"first_player\":0,\"progress\":[0,1],\"deck\":[],\"hands\":"
-     "[[\"codebreaker\",\"codebreaker\"],[\"sentinel\"]]}",
-     {"0 {\"type\":\"play\",\"face_up\":\"codebreaker\","
-      "\"face_down\":\"codebreaker\"}",
-      "1 " PICK_UP, NULL},
-     1,
-     1,
-     "out_of_cards",
-     {0, 1},
-     {0, 8}},
-    {"§6.15 deck empty, N holds 1 card, lead 0: A wins",
-     "{\"first_player\":0,\"deck\":[],\"hands\":"
-     "[[\"codebreaker\",\"codebreaker\"],[\"sentinel\"]]}",
-     {"0 {\"type\":\"play\",\"face_up\":\"codebreaker\","
-      "\"face_down\":\"codebreaker\"}",
-      "1 " PICK_UP, NULL},
-     1,
-     0,
-     "out_of_cards",
-     {0, 0},
-     {0, 7}},
-    {"§6.15 (seat 1 active) deck empty, N holds 0 cards, lead 0: A wins",
-     "{\"first_player\":1,\"progress\":[3,3],\"deck\":[],\"hands\":"
-     "[[],[\"codebreaker\",\"codebreaker\"]]}",
-     {"1 {\"type\":\"play\",\"face_up\":\"codebreaker\","
-      "\"face_down\":\"codebreaker\"}",
-      "0 " PICK_UP, NULL},
-     1,
-     1,
-     "out_of_cards",
-     {3, 3},
-     {3, 10}},
-    {"§6.15 deck empty but N holds 2 cards: play goes on, then A runs out",
-     "{\"first_player\":0,\"deck\":[],\"hands\":"
-     "[[\"codebreaker\",\"codebreaker\"],[\"sentinel\",\"sentinel\"]]}",
-     {"0 {\"type\":\"play\",\"face_up\":\"codebreaker\","
-      "\"face_down\":\"codebreaker\"}",
-      "1 " PICK_UP,
-      "1 {\"type\":\"play\",\"face_up\":\"sentinel\","
-      "\"face_down\":\"sentinel\"}",
-      "0 " PICK_UP, NULL},
-     1,
-     1,
-     "out_of_cards",
-     {0, 0},
-     {0, 7}},
-    {"§6.16 deck empty, N holds 1, A's 3rd Daredevil decides: N wins",
-     "{\"first_player\":0,\"progress\":[2,0],\"deck\":[],\"hands\":"
-     "[[\"codebreaker\",\"daredevil\"],[\"sentinel\"]],"
-     "\"in_play\":[{\"daredevil\":2},{}]}",
-     {"0 {\"type\":\"play\",\"face_up\":\"codebreaker\","
-      "\"face_down\":\"daredevil\"}",
-      "1 " PICK_UP, NULL},
-     1,
-     1,
-     "daredevils",
-     {2, 0},
-     {2, 7}},
-    {"§6.16 deck empty, N holds 1, lead -1, A's 3rd Codebreaker: A wins",
-     "{\"first_player\":0,\"progress\":[0,1],\"deck\":[],\"hands\":"
-     "[[\"sentinel\",\"codebreaker\"],[\"enforcer\"]],"
-     "\"in_play\":[{\"codebreaker\":2},{}]}",
-     {"0 {\"type\":\"play\",\"face_up\":\"sentinel\","
-      "\"face_down\":\"codebreaker\"}",
-      "1 " PICK_UP, NULL},
-     1,
-     0,
-     "codebreakers",
-     {0, 1},
-     {0, 8}},
-    {"§3 A steps back to lead -8: N catches on A's turn",
-     "{\"first_player\":0,\"progress\":[0,5],\"hands\":[[\"codebreaker\","
-     "\"mole\",\"saboteur\",\"saboteur\"]," SENTINELS "]}",
-     {"0 {\"type\":\"play\",\"face_up\":\"codebreaker\","
-      "\"face_down\":\"mole\"}",
-      "1 " PICK_UP, NULL},
-     1,
-     1,
-     "catch",
-     {-3, 5},
-     {11, 12}},
-};
-
-static void run_scenario(const struct scenario *sc)
-{
-	struct engine_game *g = new_game(sc->name, sc->setup, 11);
-	if (!g)
-		return;
-	struct rules_result res = {0, NULL};
-	test_cond(sc->name, play_moves(g, sc->moves));
-	const struct aa_state *s = st(g);
-	int over = engine_game_result(g, &res);
-	test_cond(sc->name, over == sc->over);
-	if (sc->over)
-		test_cond(sc->name, res.winners == 1u << sc->winner &&
-		                        streq(res.reason, sc->reason) &&
-		                        engine_game_to_act(g) == 0);
-	else
-		test_cond(sc->name,
-		          s->phase == AA_PHASE_PLAY &&
-		              s->active == sc->winner && s->turn == 2 &&
-		              engine_game_to_act(g) == 1u << sc->winner);
-	json_t *v = engine_game_view(g, 0);
-	for (int p = 0; p < 2; p++)
-		test_cond(sc->name,
-		          s->teams[p].progress == sc->progress[p] &&
-		              player_int(v, p, "progress") == sc->progress[p] &&
-		              player_int(v, p, "space") == sc->space[p]);
-	test_cond(sc->name, player_int(v, 0, "distance_to_catch") +
-	                            player_int(v, 1, "distance_to_catch") ==
-	                        14);
-	json_decref(v);
-	engine_game_free(g);
-}
-
-/* ---- §6 cases 1–4 and 17 ---- */
 
 static void test_6_1(void)
 {
@@ -1010,120 +700,6 @@ static void test_setup_defaults(void)
 	engine_game_free(g);
 }
 
-struct bad_setup {
-	const char *name;
-	const char *setup;
-	const char *detail;
-};
-
-static const struct bad_setup bad_setups[] = {
-    {"unknown card id", "{\"hands\":[[\"spy\"],[]]}",
-     "'spy' in hands[0] is not an agent card id"},
-    {"7 enforcers",
-     "{\"deck\":[\"enforcer\",\"enforcer\",\"enforcer\",\"enforcer\","
-     "\"enforcer\",\"enforcer\",\"enforcer\"]}",
-     "7 enforcer cards named but the game has 6"},
-    {"2 moles across hand and deck",
-     "{\"hands\":[[\"mole\",\"enforcer\"],[]],\"deck\":[\"mole\"]}",
-     "2 mole cards named but the game has 1"},
-    {"in_play counts toward the inventory",
-     "{\"in_play\":[{\"enforcer\":4},{\"enforcer\":2}],\"deck\":"
-     "[\"enforcer\"]}",
-     "7 enforcer cards named but the game has 6"},
-    {"3 hands", "{\"hands\":[[],[],[]]}",
-     "hands must be an array of 2 arrays of card ids, one per seat"},
-    {"a hand that is not an array", "{\"hands\":[\"mole\",[]]}",
-     "hands[0] must be an array of card ids"},
-    {"a card that is not a string", "{\"deck\":[1]}",
-     "deck must be an array of card ids"},
-    {"progress for 1 seat", "{\"progress\":[1]}",
-     "progress must be an array of 2 integers, one per seat"},
-    {"progress not an integer", "{\"progress\":[1.5,0]}",
-     "progress must be an integer"},
-    {"progress out of range", "{\"progress\":[100001,100001]}",
-     "progress[0] must be between -100000 and 100000"},
-    {"progress beyond int32", "{\"progress\":[0,99999999999]}",
-     "progress[1] must be between -100000 and 100000"},
-    {"first_player 2", "{\"first_player\":2}",
-     "first_player must be a seat from 0 to 1, not 2"},
-    {"first_player a string", "{\"first_player\":\"0\"}",
-     "first_player must be an integer"},
-    {"discards_used 5", "{\"discards_used\":[5,0]}",
-     "discards_used[0] is 5, but that seat discards 0 to 4 times per game"},
-    {"discards_used -1", "{\"discards_used\":[0,-1]}",
-     "discards_used[1] is -1, but that seat discards 0 to 4 times per game"},
-    {"lead 7", "{\"progress\":[7,0]}",
-     "a lead of 7 means a meeple is already caught; the lead must stay "
-     "below 7"},
-    {"lead -9", "{\"progress\":[-4,5]}",
-     "a lead of 9 means a meeple is already caught; the lead must stay "
-     "below 7"},
-    {"3 codebreakers in play", "{\"in_play\":[{},{\"codebreaker\":3}]}",
-     "seat 1 already has 3 codebreaker cards in play, so the game would "
-     "already be over"},
-    {"4 daredevils in play", "{\"in_play\":[{\"daredevil\":4},{}]}",
-     "seat 0 already has 4 daredevil cards in play, so the game would "
-     "already be over"},
-    {"negative count in play", "{\"in_play\":[{\"mole\":-1},{}]}",
-     "seat 0 cannot have a negative number of mole cards in play"},
-    {"unknown card in play", "{\"in_play\":[{\"spy\":1},{}]}",
-     "'spy' in in_play is not an agent card id"},
-    {"in_play entry not an object", "{\"in_play\":[[],{}]}",
-     "each in_play entry must be an object of card id: count"},
-    {"first player holds 1 card",
-     "{\"first_player\":0,\"hands\":[[\"mole\"],[\"enforcer\","
-     "\"enforcer\"]]}",
-     "the first player (seat 0) holds 1 card(s) but must play 2"},
-    {"second player stuck with 1 card",
-     "{\"first_player\":0,\"hands\":[[\"mole\",\"sidekick\",\"enforcer\","
-     "\"enforcer\"],[\"enforcer\"]],\"deck\":[\"saboteur\",\"saboteur\","
-     "\"saboteur\"]}",
-     "seat 1 holds 1 card(s) and could not play 2 on turn 2, because the "
-     "deck would not be empty yet"},
-    {"unknown setup key", "{\"seed\":1}", "unknown setup key 'seed'"},
-    {"setup not an object", "[]", "the setup must be a JSON object"},
-    {"too few cards left to deal",
-     "{\"deck\":[\"double-agent\",\"double-agent\",\"double-agent\","
-     "\"double-agent\",\"double-agent\",\"double-agent\",\"enforcer\","
-     "\"enforcer\",\"enforcer\",\"enforcer\",\"enforcer\",\"enforcer\","
-     "\"codebreaker\",\"codebreaker\",\"codebreaker\",\"codebreaker\","
-     "\"codebreaker\",\"codebreaker\",\"saboteur\",\"saboteur\","
-     "\"saboteur\",\"saboteur\",\"saboteur\",\"saboteur\",\"daredevil\","
-     "\"daredevil\",\"daredevil\",\"daredevil\",\"daredevil\","
-     "\"daredevil\",\"sentinel\",\"sentinel\",\"sentinel\","
-     "\"sentinel\"]}",
-     "only 4 cards are left to deal, but the hands need 8"},
-};
-
-static void test_bad_setups(void)
-{
-	for (size_t i = 0; i < sizeof bad_setups / sizeof bad_setups[0]; i++) {
-		const struct bad_setup *b = &bad_setups[i];
-		char name[160];
-		snprintf(name, sizeof name, "impossible setup refused: %s",
-		         b->name);
-		struct engine_game *g;
-		struct rules_why why = {{0}, {0}};
-		int rc = try_new(b->setup, 1, &g, &why);
-		test_cond(name, rc == BD_EBADSETUP && g == NULL &&
-		                    streq(why.detail, b->detail) &&
-		                    why.rule[0] == "§"[0]);
-		engine_game_free(g);
-	}
-	/* 39 cards in one hand. */
-	char big[1024];
-	int at = snprintf(big, sizeof big, "{\"hands\":[[\"mole\"");
-	for (int i = 1; i < 39; i++)
-		at += snprintf(big + at, sizeof big - (size_t)at, ",\"mole\"");
-	snprintf(big + at, sizeof big - (size_t)at, "],[]]}");
-	struct engine_game *g;
-	struct rules_why why = {{0}, {0}};
-	test_cond("impossible setup refused: a hand of 39",
-	          try_new(big, 1, &g, &why) == BD_EBADSETUP &&
-	              streq(why.detail,
-	                    "hands[0] names 39 cards but the game has 38"));
-}
-
 static void test_boundary_setups(void)
 {
 	static const char *const ok[] = {
@@ -1172,76 +748,6 @@ static void test_options(void)
 	    engine_game_new(&aa_rules, 2, empty, NULL, 1, &g, &why) == 0 && g);
 	engine_game_free(g);
 	json_decref(o), json_decref(arr), json_decref(empty);
-}
-
-/* ---- refused actions ---- */
-
-struct bad_action {
-	int seat;
-	const char *action;
-	const char *rule;
-	const char *detail;
-};
-
-static const struct bad_action bad_actions[] = {
-    {0, "[]", "§7.2", "an action must be a JSON object"},
-    {0, "{}", "§7.2", "an action needs a \"type\" string"},
-    {0, "{\"type\":7}", "§7.2", "an action needs a \"type\" string"},
-    {0, "{\"type\":\"pass\"}", "§7.2",
-     "unknown action type 'pass'; use discard, play, hand_over, recruit, "
-     "take, mind_control, double_trouble, secret_recruit or spycation"},
-    {0, "{\"type\":\"discard\"}", "§4 Step 1.1",
-     "a discard action needs \"card\""},
-    {0, "{\"type\":\"discard\",\"card\":3}", "§4 Step 1.1",
-     "\"card\" must be a string"},
-    {0, "{\"type\":\"discard\",\"card\":\"spy\"}", "§4 Step 1.1",
-     "'spy' is not an agent card id"},
-    {0, "{\"type\":\"discard\",\"card\":\"mole\",\"extra\":1}", "§4 Step 1.1",
-     "unknown key 'extra' in a discard action"},
-    {0, "{\"type\":\"discard\",\"card\":\"daredevil\"}", "§4 Step 1.1",
-     "you hold no daredevil card"},
-    {0, "{\"type\":\"play\",\"face_up\":\"enforcer\"}", "§4 Step 1.2",
-     "a play action needs \"face_down\""},
-    {0,
-     "{\"type\":\"play\",\"face_up\":\"enforcer\",\"face_down\":"
-     "\"sidekick\"}",
-     "§4 Step 1.2", "you hold no sidekick card"},
-    {0,
-     "{\"type\":\"play\",\"face_up\":\"sidekick\",\"face_down\":"
-     "\"sidekick\"}",
-     "§4 Step 1.2", "you hold no sidekick card"},
-    {0, "{\"type\":\"recruit\",\"pick\":\"face_up\"}", "§4 Step 2.1",
-     "only the opponent of the active player recruits, after the active "
-     "player has played"},
-    {0, "{\"type\":\"recruit\",\"pick\":\"left\"}", "§4 Step 2.1",
-     "\"pick\" must be \"face_up\" or \"face_down\""},
-};
-
-static void test_bad_actions(void)
-{
-	struct engine_game *g =
-	    new_game("refused actions: setup",
-	             "{\"first_player\":0,\"hands\":[[\"enforcer\",\"mole\","
-	             "\"saboteur\",\"saboteur\"]," SENTINELS "]}",
-	             1);
-	if (!g)
-		return;
-	for (size_t i = 0; i < sizeof bad_actions / sizeof bad_actions[0];
-	     i++) {
-		const struct bad_action *b = &bad_actions[i];
-		char name[192];
-		snprintf(name, sizeof name, "refused action %s", b->action);
-		struct rules_why why = {{0}, {0}};
-		int rc = move(g, b->seat, b->action, &why);
-		test_cond(name, rc == BD_EILLEGAL && streq(why.rule, b->rule) &&
-		                    streq(why.detail, b->detail) &&
-		                    g->seq == 0);
-	}
-	struct rules_why why = {{0}, {0}};
-	test_cond("refused action: wrong seat is the engine's BD_ENOTTURN",
-	          move(g, 1, "{\"type\":\"discard\",\"card\":\"sentinel\"}",
-	               &why) == BD_ENOTTURN);
-	engine_game_free(g);
 }
 
 /* ---- catalog ---- */
@@ -1535,10 +1041,6 @@ static void test_determinism(void)
 
 int main(void)
 {
-	for (size_t i = 0; i < sizeof icon_cases / sizeof icon_cases[0]; i++)
-		run_icon_case(&icon_cases[i]);
-	for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++)
-		run_scenario(&scenarios[i]);
 	test_6_1();
 	test_6_2();
 	test_6_3_empty_deck();
@@ -1552,10 +1054,8 @@ int main(void)
 	test_reveal_exact();
 	test_default_setup();
 	test_setup_defaults();
-	test_bad_setups();
 	test_boundary_setups();
 	test_options();
-	test_bad_actions();
 	test_catalog();
 	test_determinism();
 	test_random_games();
