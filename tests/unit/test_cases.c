@@ -30,9 +30,9 @@ static const struct {
 	const char *word;
 	int code;
 } codes[] = {
-    {"illegal", BD_EILLEGAL},         {"not_turn", BD_ENOTTURN},
-    {"bad_setup", BD_EBADSETUP},      {"bad_options", BD_EBADOPTIONS},
-    {"bad_request", BD_EBADREQUEST},  {"game_over", BD_EGAMEOVER},
+    {"illegal", BD_EILLEGAL},        {"not_turn", BD_ENOTTURN},
+    {"bad_setup", BD_EBADSETUP},     {"bad_options", BD_EBADOPTIONS},
+    {"bad_request", BD_EBADREQUEST}, {"game_over", BD_EGAMEOVER},
 };
 
 static const char *code_word(int code)
@@ -66,15 +66,40 @@ static void show(const char *what, const json_t *got, const json_t *want)
 	free(g), free(w);
 }
 
-/* The value at a '/' path (object keys, array indices) under j, borrowed;
- * NULL if there is none.  An empty path is j itself. */
+/* The first element of array j whose key `k` equals the JSON text
+ * `value` (a path segment "[k=value]"), borrowed; NULL if none. */
+static json_t *select_in(json_t *j, const char *seg)
+{
+	char key[128];
+	const char *eq = strchr(seg, '=');
+	size_t len = strlen(seg);
+	if (!eq || seg[len - 1] != ']' || (size_t)(eq - seg - 1) >= sizeof key)
+		return NULL;
+	snprintf(key, sizeof key, "%.*s", (int)(eq - seg - 1), seg + 1);
+	json_t *want = json_loadb(eq + 1, (size_t)(seg + len - 1 - (eq + 1)),
+	                          JSON_DECODE_ANY, NULL);
+	json_t *found = NULL, *e;
+	size_t i;
+	json_array_foreach(j, i, e) {
+		if (!found && want && json_equal(json_object_get(e, key), want))
+			found = e;
+	}
+	json_decref(want);
+	return found;
+}
+
+/* The value at a '/' path (object keys, array indices, "[k=value]"
+ * selectors) under j, borrowed; NULL if there is none.  An empty path is
+ * j itself. */
 static json_t *at(json_t *j, const char *path)
 {
 	char buf[512];
 	snprintf(buf, sizeof buf, "%s", path);
 	for (char *tok = strtok(buf, "/"); tok && j; tok = strtok(NULL, "/"))
-		j = json_is_array(j) ? json_array_get(j, strtoul(tok, NULL, 10))
-		                     : json_object_get(j, tok);
+		j = tok[0] == '[' ? select_in(j, tok)
+		    : json_is_array(j)
+		        ? json_array_get(j, strtoul(tok, NULL, 10))
+		        : json_object_get(j, tok);
 	return j;
 }
 
@@ -121,8 +146,7 @@ struct played {
  * is set for keys compared in any order.  0, or -1 on a key the format
  * does not know. */
 static int lookup(struct engine_game *g, const struct played *p,
-                  const char *key, json_t **owned, json_t **got,
-                  int *as_set)
+                  const char *key, json_t **owned, json_t **got, int *as_set)
 {
 	char *rest;
 	*owned = *got = NULL;
@@ -147,9 +171,9 @@ static int lookup(struct engine_game *g, const struct played *p,
 		int viewer = (int)strtol(key + 6, &rest, 10);
 		size_t m = strtoul(rest + (*rest == '/'), NULL, 10);
 		if (m >= 1 && m <= p->n)
-			*got = *owned = engine_move_view(
-			    p->snap[m], g, p->actor[m - 1], p->act[m - 1],
-			    viewer);
+			*got = *owned =
+			    engine_move_view(p->snap[m], g, p->actor[m - 1],
+			                     p->act[m - 1], viewer);
 	} else if (key[0] == '@') {
 		return -1;
 	} else {
@@ -203,20 +227,23 @@ static int check_one(struct engine_game *g, const struct played *p,
 		}
 		return ok;
 	}
-	/* "@count/S": {"match": {...}, "is": N}: listed actions of seat S
-	 * whose keys include every key of "match". */
+	/* "@count/S": {"match": {...}, "is": N} (or "min": N): listed
+	 * actions of seat S whose keys include every key of "match". */
 	if (!strncmp(key, "@count/", 7)) {
 		json_t *m = json_object_get(want, "match");
 		json_t *is = json_object_get(want, "is");
-		if (!json_is_object(m) || !json_is_integer(is)) {
+		json_t *min = json_object_get(want, "min");
+		if (!json_is_object(m) ||
+		    (!json_is_integer(is) == !json_is_integer(min))) {
 			show(key, NULL, want);
 			return 0;
 		}
 		int n = count_listed(g, atoi(key + 7), m);
-		ok = n == json_integer_value(is);
+		ok = is ? n == json_integer_value(is)
+		        : n >= json_integer_value(min);
 		if (!ok) {
 			tmp = json_integer(n);
-			show(key, tmp, is);
+			show(key, tmp, want);
 			json_decref(tmp);
 		}
 		return ok;
@@ -225,7 +252,10 @@ static int check_one(struct engine_game *g, const struct played *p,
 	 * none of them (information hiding, rules of each game). */
 	int lacks = !strncmp(key, "@lacks/", 7);
 	int absent = !strncmp(key, "@absent/", 8);
-	const char *inner = key + (lacks ? 7 : absent ? 8 : 0);
+	/* "@occurrences/<key>": {"of": V, "is": N}: the array there holds
+	 * N elements equal to V. */
+	int occ = !strncmp(key, "@occurrences/", 13);
+	const char *inner = key + (lacks ? 7 : absent ? 8 : occ ? 13 : 0);
 	snprintf(path, sizeof path, "%s", inner);
 	size_t pl = strlen(path);
 	if (!lacks && !absent && pl && path[pl - 1] == '#')
@@ -234,14 +264,25 @@ static int check_one(struct engine_game *g, const struct played *p,
 		failf("unknown check key '%s'%s", key, "");
 		return 0;
 	}
-	if (absent) {
+	if (occ) {
+		json_t *of = json_object_get(want, "of"), *e;
+		size_t i;
+		json_int_t n = 0;
+		json_array_foreach(got, i, e)
+			n += of && json_equal(e, of);
+		ok = json_is_array(got) &&
+		     json_is_integer(json_object_get(want, "is")) &&
+		     n == json_integer_value(json_object_get(want, "is"));
+		if (!ok)
+			show(key, got, want);
+	} else if (absent) {
 		ok = got == NULL && json_is_true(want);
 		if (!ok)
 			show(key, got, NULL);
 	} else if (lacks) {
-		char *text = got ? json_dumps(got, JSON_ENCODE_ANY |
-		                                       JSON_COMPACT)
-		                 : NULL;
+		char *text =
+		    got ? json_dumps(got, JSON_ENCODE_ANY | JSON_COMPACT)
+		        : NULL;
 		size_t i;
 		json_t *w;
 		ok = text != NULL && json_is_array(want);
@@ -258,7 +299,8 @@ static int check_one(struct engine_game *g, const struct played *p,
 			    (json_int_t)(json_is_object(got)
 			                     ? json_object_size(got)
 			                     : json_array_size(got)));
-		ok = as_set ? same_set(got, want) : got && json_equal(got, want);
+		ok =
+		    as_set ? same_set(got, want) : got && json_equal(got, want);
 		if (!ok)
 			show(key, got, want);
 	}
@@ -285,8 +327,7 @@ static int refusal_is(int rc, const struct rules_why *why, const json_t *want)
 {
 	const char *code = json_string_value(json_object_get(want, "code"));
 	const char *rule = json_string_value(json_object_get(want, "rule"));
-	const char *detail =
-	    json_string_value(json_object_get(want, "detail"));
+	const char *detail = json_string_value(json_object_get(want, "detail"));
 	int ok = rc != 0 && json_is_object(want) &&
 	         (!code || !strcmp(code, code_word(rc))) &&
 	         (!rule || !strcmp(rule, why->rule)) &&
@@ -295,9 +336,9 @@ static int refusal_is(int rc, const struct rules_why *why, const json_t *want)
 		fprintf(stderr,
 		        "  %s: refusal\n    got:  rc %d (%s) rule '%s' detail "
 		        "'%s'\n    want: %s / %s / %s\n",
-		        cur_file, rc, rc ? code_word(rc) : "accepted", why->rule,
-		        why->detail, code ? code : "*", rule ? rule : "*",
-		        detail ? detail : "*");
+		        cur_file, rc, rc ? code_word(rc) : "accepted",
+		        why->rule, why->detail, code ? code : "*",
+		        rule ? rule : "*", detail ? detail : "*");
 	return ok;
 }
 
@@ -319,8 +360,7 @@ static int move_step(struct engine_game *g, struct played *p, json_t *step)
 	if (refused) {
 		ok = refusal_is(rc, &why, refused);
 		/* Bad input changes nothing. */
-		if (rc &&
-		    memcmp(before, g, engine_game_size(g->rules)) != 0) {
+		if (rc && memcmp(before, g, engine_game_size(g->rules)) != 0) {
 			failf("a refused move changed the game%s%s", "", "");
 			ok = 0;
 		}
@@ -382,9 +422,16 @@ static int run_case(json_t *c)
 	json_t *step;
 	json_array_foreach(steps, i, step) {
 		json_t *expect = json_object_get(step, "expect");
-		if (expect)
-			ok &= check_all(g, &p, expect);
-		else if (!(ok &= move_step(g, &p, step)))
+		const char *note =
+		    json_string_value(json_object_get(step, "note"));
+		int held =
+		    expect ? check_all(g, &p, expect) : move_step(g, &p, step);
+		if (!held)
+			fprintf(stderr, "  %s: step %zu%s%s does not hold\n",
+			        cur_file, i + 1, note ? ", " : "",
+			        note ? note : "");
+		ok &= held;
+		if (!held && !expect)
 			break; /* later steps assume this move */
 	}
 	for (size_t m = 0; m < p.n; m++)
