@@ -157,8 +157,10 @@ static int lookup(struct engine_game *g, const struct played *p,
 		*as_set = *rest == '\0';
 	} else if (!strncmp(key, "@ordered-actions/", 17)) {
 		*got = *owned = engine_game_actions(g, atoi(key + 17));
-	} else if (!strcmp(key, "@result")) {
-		*got = *owned = engine_result_json(g);
+	} else if (!strncmp(key, "@result", 7) &&
+	           (key[7] == '\0' || key[7] == '/')) {
+		*owned = engine_result_json(g);
+		*got = at(*owned, key + 7);
 	} else if (!strcmp(key, "@to_act")) {
 		*got = *owned = engine_seats_json(engine_game_to_act(g));
 	} else if (!strcmp(key, "@seq")) {
@@ -264,6 +266,8 @@ static int check_one(struct engine_game *g, const struct played *p,
 		failf("unknown check key '%s'%s", key, "");
 		return 0;
 	}
+	if (len)
+		as_set = 0; /* a count, not a set */
 	if (occ) {
 		json_t *of = json_object_get(want, "of"), *e;
 		size_t i;
@@ -328,17 +332,24 @@ static int refusal_is(int rc, const struct rules_why *why, const json_t *want)
 	const char *code = json_string_value(json_object_get(want, "code"));
 	const char *rule = json_string_value(json_object_get(want, "rule"));
 	const char *detail = json_string_value(json_object_get(want, "detail"));
+	const char *part =
+	    json_string_value(json_object_get(want, "detail_contains"));
 	int ok = rc != 0 && json_is_object(want) &&
 	         (!code || !strcmp(code, code_word(rc))) &&
 	         (!rule || !strcmp(rule, why->rule)) &&
-	         (!detail || !strcmp(detail, why->detail));
+	         (!detail || !strcmp(detail, why->detail)) &&
+	         (!part || strstr(why->detail, part));
 	if (!ok)
 		fprintf(stderr,
 		        "  %s: refusal\n    got:  rc %d (%s) rule '%s' detail "
-		        "'%s'\n    want: %s / %s / %s\n",
+		        "'%s'\n    want: %s / %s / %s%s\n",
 		        cur_file, rc, rc ? code_word(rc) : "accepted",
 		        why->rule, why->detail, code ? code : "*",
-		        rule ? rule : "*", detail ? detail : "*");
+		        rule ? rule : "*",
+		        detail ? detail
+		        : part ? "..."
+		               : "*",
+		        part ? part : "");
 	return ok;
 }
 
