@@ -72,8 +72,7 @@ static int chatter_of(struct service *svc, const char *id, const char *token,
                       struct loaded *l, struct chatter *who,
                       struct svc_err *err)
 {
-	int rc = load_game_seat(svc->st, svc->cache, id, token, 0, l,
-	                        &who->seat, err);
+	int rc = svc__load_viewer(svc, id, token, l, &who->seat, err);
 	if (rc < 0)
 		return rc;
 	struct rules_result res;

@@ -98,6 +98,17 @@ json_t *svc__view(const struct engine_game *g, int viewer, int open_seats);
 /* null or {"winners":[…],"reason":…}; new reference. */
 json_t *svc__result_json(const struct engine_game *g);
 
+/* The opening of every read of one game (the game, its moves, a past
+ * position, an event stream, its chat): load_game_seat of game `id` on
+ * the service's store and cache, the bearer token (NULL: none) not
+ * required.  0 with *l to release (loaded_release) and *viewer the seat
+ * the token holds there, ENGINE_SPECTATOR for no token or a player
+ * without a seat here; or load_game_seat's refusal (BD_ENOTFOUND,
+ * BD_EFORBIDDEN, BD_EUNAUTHORIZED for a revoked token, BD_EBUSY, BD_ENOMEM,
+ * BD_EINTERNAL) in err, with nothing to release. */
+int svc__load_viewer(struct service *svc, const char *id, const char *token,
+                     struct loaded *l, int *viewer, struct svc_err *err);
+
 /* The body of GET /v1/games/{id} as `viewer` sees it; new reference. */
 json_t *svc__game_json(struct service *svc, const struct loaded *l, int viewer);
 

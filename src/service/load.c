@@ -446,3 +446,10 @@ int load_game_seat(struct store *st, struct engine_cache *cache, const char *id,
 		loaded_release(out);
 	return rc;
 }
+
+int svc__load_viewer(struct service *svc, const char *id, const char *token,
+                     struct loaded *l, int *viewer, struct svc_err *err)
+{
+	return load_game_seat(svc->st, svc->cache, id, token, 0, l, viewer,
+	                      err);
+}

@@ -340,8 +340,7 @@ int service_game(struct service *svc, const char *id, const char *token,
 {
 	struct loaded l;
 	int seat;
-	int rc =
-	    load_game_seat(svc->st, svc->cache, id, token, 0, &l, &seat, err);
+	int rc = svc__load_viewer(svc, id, token, &l, &seat, err);
 	if (rc < 0)
 		return rc;
 	if ((rc = svc__give(svc__game_json(svc, &l, seat), out)) == 0)
@@ -378,8 +377,7 @@ int service_game_at(struct service *svc, const char *id, const char *token,
 		                 "at must be a non-negative integer seq");
 	struct loaded l;
 	int seat;
-	int rc =
-	    load_game_seat(svc->st, svc->cache, id, token, 0, &l, &seat, err);
+	int rc = svc__load_viewer(svc, id, token, &l, &seat, err);
 	if (rc < 0)
 		return rc;
 	struct engine_game *then = NULL;
@@ -534,8 +532,7 @@ int service_moves(struct service *svc, const char *id, const char *token,
 		                 SVC_MOVES_PAGE);
 	struct loaded l;
 	int viewer;
-	int rc =
-	    load_game_seat(svc->st, svc->cache, id, token, 0, &l, &viewer, err);
+	int rc = svc__load_viewer(svc, id, token, &l, &viewer, err);
 	if (rc < 0)
 		return rc;
 	/* The page: moves from+1 .. upto, all at or before the state the

@@ -134,8 +134,7 @@ int service_game_seq(struct service *svc, const char *id, const char *token,
 {
 	struct loaded l;
 	int seat;
-	int rc =
-	    load_game_seat(svc->st, svc->cache, id, token, 0, &l, &seat, err);
+	int rc = svc__load_viewer(svc, id, token, &l, &seat, err);
 	if (rc < 0)
 		return rc;
 	struct rules_result res;
@@ -173,8 +172,7 @@ int service_stream_open(struct service *svc, const char *id, const char *token,
 {
 	struct loaded l;
 	int viewer;
-	int rc =
-	    load_game_seat(svc->st, svc->cache, id, token, 0, &l, &viewer, err);
+	int rc = svc__load_viewer(svc, id, token, &l, &viewer, err);
 	if (rc < 0)
 		return rc;
 	struct svc_stream *st = calloc(1, sizeof *st);
