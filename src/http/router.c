@@ -200,6 +200,62 @@ static int rate_ok(const struct http_req *req, enum limits_action a,
 	return v.ok;
 }
 
+/* ---- the shape every handler shares ----
+ *
+ * A handler reads the request, passes a gate (rate limit, body,
+ * Idempotency-Key), calls one service function and answers with its body
+ * or its problem:
+ *
+ *	struct call c = {0};
+ *	if (!call_open(&c, req, rep, LIMITS_CHAT, NEEDS_BODY))
+ *		return;
+ *	int rc = service_x(svc, req->token, req->body, &c.out, &c.err);
+ *	call_finish(&c, req, rep, rc, 201);
+ */
+
+/* What a handler holds across its service call. */
+struct call {
+	struct svc_err err;     /* the service's refusal */
+	json_t *out;            /* the body it answers (owned), or NULL */
+	struct svc_idem idem;   /* Idempotency-Key, read by call_open */
+	struct svc_idem *idemp; /* &idem, or NULL without the header */
+};
+
+/* What call_open checks besides the rate limit. */
+enum call_needs {
+	NEEDS_BODY = 1 << 0,    /* a usable JSON body (have_body) */
+	BODY_OPTIONAL = 1 << 1, /* one, when the request carried one */
+	IDEMPOTENT = 1 << 2,    /* reads Idempotency-Key into c->idemp */
+};
+
+#define NO_LIMIT (-1) /* call_open: the route takes no rate limit */
+
+/* The gate, in this order: the rate limit `limit` (a limits_action, or
+ * NO_LIMIT), the body, the Idempotency-Key, as `needs` says.  1: go on;
+ * 0: rep holds the refusal (429, 400, 413, 415 ...) and nothing was
+ * called. */
+static int call_open(struct call *c, const struct http_req *req,
+                     struct http_reply *rep, int limit, unsigned needs)
+{
+	c->idemp = NULL;
+	if (limit != NO_LIMIT && !rate_ok(req, (enum limits_action)limit, rep))
+		return 0;
+	if (((needs & NEEDS_BODY) ||
+	     ((needs & BODY_OPTIONAL) && !req->body_empty)) &&
+	    !have_body(req, rep))
+		return 0;
+	return !(needs & IDEMPOTENT) ||
+	       read_idem(req, rep, &c->idem, &c->idemp) == 0;
+}
+
+/* Answers the service call's rc: c->out (taken) with status `ok` (or the
+ * status of the write an Idempotency-Key replays), or the problem. */
+static void call_finish(struct call *c, const struct http_req *req,
+                        struct http_reply *rep, int rc, unsigned ok)
+{
+	finish(rep, req, rc, write_status(rep, c->idemp, ok), c->out, &c->err);
+}
+
 /* ---- handlers ---- */
 
 static void h_health(struct service *svc, const struct http_req *req,
@@ -270,19 +326,16 @@ static void h_create(struct service *svc, const struct http_req *req,
                      const struct route_args *a, struct http_reply *rep)
 {
 	(void)a;
-	struct svc_err err = {0};
-	struct svc_idem idem, *idemp;
-	json_t *out = NULL;
-	if (!rate_ok(req, LIMITS_GAMES, rep) || !have_body(req, rep) ||
-	    read_idem(req, rep, &idem, &idemp) < 0)
+	struct call c = {0};
+	if (!call_open(&c, req, rep, LIMITS_GAMES, NEEDS_BODY | IDEMPOTENT))
 		return;
-	int rc =
-	    service_create(svc, req->body, req->token,
-	                   limits_addr_text(req->client), idemp, &out, &err);
-	finish(rep, req, rc, write_status(rep, idemp, 201), out, &err);
+	int rc = service_create(svc, req->body, req->token,
+	                        limits_addr_text(req->client), c.idemp, &c.out,
+	                        &c.err);
+	call_finish(&c, req, rep, rc, 201);
 	if (rc == 0)
 		snprintf(rep->location, sizeof rep->location, "/v1/games/%s",
-		         json_string_value(json_object_get(out, "id")));
+		         json_string_value(json_object_get(c.out, "id")));
 }
 
 static void h_list(struct service *svc, const struct http_req *req,
@@ -292,10 +345,9 @@ static void h_list(struct service *svc, const struct http_req *req,
 	struct svc_list_query q = {
 	    http_query(req, "status"), http_query(req, "game"),
 	    http_query(req, "limit"), http_query(req, "cursor")};
-	struct svc_err err = {0};
-	json_t *out = NULL;
-	int rc = service_list(svc, &q, &out, &err);
-	finish(rep, req, rc, 200, out, &err);
+	struct call c = {0};
+	int rc = service_list(svc, &q, &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 200);
 }
 
 /* service_game_bytes's want: whether If-None-Match still needs a body;
@@ -372,23 +424,21 @@ static void h_actions(struct service *svc, const struct http_req *req,
 static void h_move(struct service *svc, const struct http_req *req,
                    const struct route_args *a, struct http_reply *rep)
 {
-	struct svc_err err = {0};
-	json_t *out = NULL;
+	struct call c = {0};
 	uint64_t want = 0, seq = 0;
 	int any = 1;
 	const char *im = http_header(req, "If-Match");
-	struct svc_idem idem, *idemp;
-	if (!rate_ok(req, LIMITS_MOVES, rep) || !have_body(req, rep) ||
-	    read_idem(req, rep, &idem, &idemp) < 0)
+	if (!call_open(&c, req, rep, LIMITS_MOVES, NEEDS_BODY | IDEMPOTENT))
 		return;
-	if (im &&
-	    if_match_seq(im, &any, &want, err.detail, sizeof err.detail) < 0) {
-		problem_reply(rep, BD_EBADREQUEST, &err, req->path);
+	if (im && if_match_seq(im, &any, &want, c.err.detail,
+	                       sizeof c.err.detail) < 0) {
+		problem_reply(rep, BD_EBADREQUEST, &c.err, req->path);
 		return;
 	}
-	int rc = service_move(svc, a->id, req->token, req->body,
-	                      any ? NULL : &want, idemp, &out, &seq, &err);
-	finish(rep, req, rc, write_status(rep, idemp, 201), out, &err);
+	int rc =
+	    service_move(svc, a->id, req->token, req->body, any ? NULL : &want,
+	                 c.idemp, &c.out, &seq, &c.err);
+	call_finish(&c, req, rep, rc, 201);
 	if (rc == 0)
 		reply_seq_etag(rep, seq);
 }
@@ -396,11 +446,10 @@ static void h_move(struct service *svc, const struct http_req *req,
 static void h_moves(struct service *svc, const struct http_req *req,
                     const struct route_args *a, struct http_reply *rep)
 {
-	struct svc_err err = {0};
-	json_t *out = NULL;
+	struct call c = {0};
 	int rc = service_moves(svc, a->id, req->token, http_query(req, "after"),
-	                       http_query(req, "limit"), &out, &err);
-	finish(rep, req, rc, 200, out, &err);
+	                       http_query(req, "limit"), &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 200);
 }
 
 /* The channel of a /v1/games/{id}/chat/{channel} path: what follows
@@ -413,24 +462,22 @@ static const char *chat_channel(const struct route_args *a)
 static void h_chat_list(struct service *svc, const struct http_req *req,
                         const struct route_args *a, struct http_reply *rep)
 {
-	struct svc_err err = {0};
-	json_t *out = NULL;
+	struct call c = {0};
 	int rc = service_chat_list(svc, a->id, chat_channel(a), req->token,
 	                           http_query(req, "after"),
-	                           http_query(req, "limit"), &out, &err);
-	finish(rep, req, rc, 200, out, &err);
+	                           http_query(req, "limit"), &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 200);
 }
 
 static void h_chat_post(struct service *svc, const struct http_req *req,
                         const struct route_args *a, struct http_reply *rep)
 {
-	struct svc_err err = {0};
-	json_t *out = NULL;
-	if (!rate_ok(req, LIMITS_CHAT, rep) || !have_body(req, rep))
+	struct call c = {0};
+	if (!call_open(&c, req, rep, LIMITS_CHAT, NEEDS_BODY))
 		return;
 	int rc = service_chat_post(svc, a->id, chat_channel(a), req->token,
-	                           req->body, &out, &err);
-	finish(rep, req, rc, 201, out, &err);
+	                           req->body, &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 201);
 }
 
 #define BLOCKS_PATH "/v1/players/me/blocks/"
@@ -439,46 +486,44 @@ static void h_blocks(struct service *svc, const struct http_req *req,
                      const struct route_args *a, struct http_reply *rep)
 {
 	(void)a;
-	struct svc_err err = {0};
-	json_t *out = NULL;
-	int rc = service_blocks_list(svc, req->token, &out, &err);
-	finish(rep, req, rc, 200, out, &err);
+	struct call c = {0};
+	int rc = service_blocks_list(svc, req->token, &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 200);
 }
 
 static void h_block_put(struct service *svc, const struct http_req *req,
                         const struct route_args *a, struct http_reply *rep)
 {
 	(void)a;
-	struct svc_err err = {0};
-	if (!rate_ok(req, LIMITS_CHAT, rep))
+	struct call c = {0};
+	if (!call_open(&c, req, rep, LIMITS_CHAT, 0))
 		return;
 	int rc = service_block_put(svc, req->token,
-	                           req->path + sizeof BLOCKS_PATH - 1, &err);
-	finish(rep, req, rc, 204, NULL, &err);
+	                           req->path + sizeof BLOCKS_PATH - 1, &c.err);
+	call_finish(&c, req, rep, rc, 204);
 }
 
 static void h_block_delete(struct service *svc, const struct http_req *req,
                            const struct route_args *a, struct http_reply *rep)
 {
 	(void)a;
-	struct svc_err err = {0};
-	if (!rate_ok(req, LIMITS_CHAT, rep))
+	struct call c = {0};
+	if (!call_open(&c, req, rep, LIMITS_CHAT, 0))
 		return;
-	int rc = service_block_delete(svc, req->token,
-	                              req->path + sizeof BLOCKS_PATH - 1, &err);
-	finish(rep, req, rc, 204, NULL, &err);
+	int rc = service_block_delete(
+	    svc, req->token, req->path + sizeof BLOCKS_PATH - 1, &c.err);
+	call_finish(&c, req, rep, rc, 204);
 }
 
 static void h_report(struct service *svc, const struct http_req *req,
                      const struct route_args *a, struct http_reply *rep)
 {
 	(void)a;
-	struct svc_err err = {0};
-	json_t *out = NULL;
-	if (!rate_ok(req, LIMITS_CHAT, rep) || !have_body(req, rep))
+	struct call c = {0};
+	if (!call_open(&c, req, rep, LIMITS_CHAT, NEEDS_BODY))
 		return;
-	int rc = service_report(svc, req->token, req->body, &out, &err);
-	finish(rep, req, rc, 201, out, &err);
+	int rc = service_report(svc, req->token, req->body, &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 201);
 }
 
 /* GET /v1/reports: for operators only, as /metrics (--metrics). */
@@ -486,37 +531,32 @@ static void h_reports(struct service *svc, const struct http_req *req,
                       const struct route_args *a, struct http_reply *rep)
 {
 	(void)a;
-	struct svc_err err = {0};
-	json_t *out = NULL;
+	struct call c = {0};
 	if (!metrics_operator(req, rep))
 		return;
 	int rc = service_reports_list(svc, http_query(req, "after"),
-	                              http_query(req, "limit"), &out, &err);
-	finish(rep, req, rc, 200, out, &err);
+	                              http_query(req, "limit"), &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 200);
 }
 
 static void h_record(struct service *svc, const struct http_req *req,
                      const struct route_args *a, struct http_reply *rep)
 {
-	struct svc_err err = {0};
-	json_t *out = NULL;
-	int rc = service_record(svc, a->id, &out, &err);
-	finish(rep, req, rc, 200, out, &err);
+	struct call c = {0};
+	int rc = service_record(svc, a->id, &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 200);
 }
 
 static void h_resign(struct service *svc, const struct http_req *req,
                      const struct route_args *a, struct http_reply *rep)
 {
-	struct svc_err err = {0};
-	struct svc_idem idem, *idemp;
-	json_t *out = NULL;
+	struct call c = {0};
 	uint64_t seq = 0;
-	if (!rate_ok(req, LIMITS_MOVES, rep) ||
-	    read_idem(req, rep, &idem, &idemp) < 0)
+	if (!call_open(&c, req, rep, LIMITS_MOVES, IDEMPOTENT))
 		return;
-	int rc =
-	    service_resign(svc, a->id, req->token, idemp, &out, &seq, &err);
-	finish(rep, req, rc, write_status(rep, idemp, 201), out, &err);
+	int rc = service_resign(svc, a->id, req->token, c.idemp, &c.out, &seq,
+	                        &c.err);
+	call_finish(&c, req, rep, rc, 201);
 	if (rc == 0)
 		reply_seq_etag(rep, seq);
 }
@@ -524,41 +564,33 @@ static void h_resign(struct service *svc, const struct http_req *req,
 static void h_join(struct service *svc, const struct http_req *req,
                    const struct route_args *a, struct http_reply *rep)
 {
-	struct svc_err err = {0};
-	struct svc_idem idem, *idemp;
-	json_t *out = NULL;
+	struct call c = {0};
 	/* The body is optional: none means "the first open seat". */
-	if (!rate_ok(req, LIMITS_JOINS, rep) ||
-	    (!req->body_empty && !have_body(req, rep)) ||
-	    read_idem(req, rep, &idem, &idemp) < 0)
+	if (!call_open(&c, req, rep, LIMITS_JOINS, BODY_OPTIONAL | IDEMPOTENT))
 		return;
-	int rc =
-	    service_join(svc, a->id, req->token, req->body, idemp, &out, &err);
-	finish(rep, req, rc, write_status(rep, idemp, 200), out, &err);
+	int rc = service_join(svc, a->id, req->token, req->body, c.idemp,
+	                      &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 200);
 }
 
 static void h_player_create(struct service *svc, const struct http_req *req,
                             const struct route_args *a, struct http_reply *rep)
 {
 	(void)a;
-	struct svc_err err = {0};
-	struct svc_idem idem, *idemp;
-	json_t *out = NULL;
-	if (!rate_ok(req, LIMITS_PLAYERS, rep) || !have_body(req, rep) ||
-	    read_idem(req, rep, &idem, &idemp) < 0)
+	struct call c = {0};
+	if (!call_open(&c, req, rep, LIMITS_PLAYERS, NEEDS_BODY | IDEMPOTENT))
 		return;
-	int rc = service_player_create(svc, req->body, idemp, &out, &err);
-	finish(rep, req, rc, write_status(rep, idemp, 201), out, &err);
+	int rc = service_player_create(svc, req->body, c.idemp, &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 201);
 }
 
 static void h_player_me(struct service *svc, const struct http_req *req,
                         const struct route_args *a, struct http_reply *rep)
 {
 	(void)a;
-	struct svc_err err = {0};
-	json_t *out = NULL;
-	int rc = service_player_me(svc, req->token, &out, &err);
-	finish(rep, req, rc, 200, out, &err);
+	struct call c = {0};
+	int rc = service_player_me(svc, req->token, &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 200);
 }
 
 /* A weak ETag from the body's bytes, for bodies without a natural
@@ -588,14 +620,13 @@ static void h_player_games(struct service *svc, const struct http_req *req,
 	struct svc_my_games_query q = {
 	    http_query(req, "status"), http_query(req, "my_turn"),
 	    http_query(req, "limit"), http_query(req, "cursor")};
-	struct svc_err err = {0};
-	json_t *out = NULL;
+	struct call c = {0};
 	/* ?wait=S: joined first, so no change after the listing is missed */
 	int waiting = live_player_wait(svc, req, rep);
 	if (waiting < 0)
 		return;
-	int rc = service_player_games(svc, req->token, &q, &out, &err);
-	finish(rep, req, rc, 200, out, &err);
+	int rc = service_player_games(svc, req->token, &q, &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 200);
 	if (rc == 0)
 		body_etag(req, rep);
 	/* Nothing new for the client (its If-None-Match still holds, or it
@@ -631,42 +662,40 @@ static void h_webhook_put(struct service *svc, const struct http_req *req,
                           const struct route_args *a, struct http_reply *rep)
 {
 	(void)a;
-	struct svc_err err = {0};
-	json_t *out = NULL;
-	if (!rate_ok(req, LIMITS_WEBHOOKS, rep) || !have_body(req, rep))
+	struct call c = {0};
+	if (!call_open(&c, req, rep, LIMITS_WEBHOOKS, NEEDS_BODY))
 		return;
-	int rc = service_webhook_put(svc, req->token, req->body, &out, &err);
-	finish(rep, req, rc, 200, out, &err);
+	int rc =
+	    service_webhook_put(svc, req->token, req->body, &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 200);
 }
 
 static void h_webhook_get(struct service *svc, const struct http_req *req,
                           const struct route_args *a, struct http_reply *rep)
 {
 	(void)a;
-	struct svc_err err = {0};
-	json_t *out = NULL;
-	int rc = service_webhook_get(svc, req->token, &out, &err);
-	finish(rep, req, rc, 200, out, &err);
+	struct call c = {0};
+	int rc = service_webhook_get(svc, req->token, &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 200);
 }
 
 static void h_webhook_delete(struct service *svc, const struct http_req *req,
                              const struct route_args *a, struct http_reply *rep)
 {
 	(void)a;
-	struct svc_err err = {0};
-	int rc = service_webhook_delete(svc, req->token, &err);
-	finish(rep, req, rc, 204, NULL, &err);
+	struct call c = {0};
+	int rc = service_webhook_delete(svc, req->token, &c.err);
+	call_finish(&c, req, rep, rc, 204);
 }
 
 static void h_deliveries(struct service *svc, const struct http_req *req,
                          const struct route_args *a, struct http_reply *rep)
 {
 	(void)a;
-	struct svc_err err = {0};
-	json_t *out = NULL;
+	struct call c = {0};
 	int rc = service_webhook_deliveries(
-	    svc, req->token, http_query(req, "limit"), &out, &err);
-	finish(rep, req, rc, 200, out, &err);
+	    svc, req->token, http_query(req, "limit"), &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 200);
 }
 
 /* ---- Web Push ---- */
@@ -675,32 +704,30 @@ static void h_push_key(struct service *svc, const struct http_req *req,
                        const struct route_args *a, struct http_reply *rep)
 {
 	(void)a;
-	struct svc_err err = {0};
-	json_t *out = NULL;
-	int rc = service_push_key(svc, &out, &err);
-	finish(rep, req, rc, 200, out, &err);
+	struct call c = {0};
+	int rc = service_push_key(svc, &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 200);
 }
 
 static void h_push_subs(struct service *svc, const struct http_req *req,
                         const struct route_args *a, struct http_reply *rep)
 {
 	(void)a;
-	struct svc_err err = {0};
-	json_t *out = NULL;
-	int rc = service_push_subs_list(svc, req->token, &out, &err);
-	finish(rep, req, rc, 200, out, &err);
+	struct call c = {0};
+	int rc = service_push_subs_list(svc, req->token, &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 200);
 }
 
 static void h_push_sub_add(struct service *svc, const struct http_req *req,
                            const struct route_args *a, struct http_reply *rep)
 {
 	(void)a;
-	struct svc_err err = {0};
-	json_t *out = NULL;
-	if (!rate_ok(req, LIMITS_WEBHOOKS, rep) || !have_body(req, rep))
+	struct call c = {0};
+	if (!call_open(&c, req, rep, LIMITS_WEBHOOKS, NEEDS_BODY))
 		return;
-	int rc = service_push_sub_add(svc, req->token, req->body, &out, &err);
-	finish(rep, req, rc, 201, out, &err);
+	int rc =
+	    service_push_sub_add(svc, req->token, req->body, &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 201);
 }
 
 #define PUSH_SUBS_PATH "/v1/players/me/push-subscriptions/"
@@ -710,10 +737,10 @@ static void h_push_sub_delete(struct service *svc, const struct http_req *req,
                               struct http_reply *rep)
 {
 	(void)a;
-	struct svc_err err = {0};
+	struct call c = {0};
 	int rc = service_push_sub_delete(
-	    svc, req->token, req->path + sizeof PUSH_SUBS_PATH - 1, &err);
-	finish(rep, req, rc, 204, NULL, &err);
+	    svc, req->token, req->path + sizeof PUSH_SUBS_PATH - 1, &c.err);
+	call_finish(&c, req, rep, rc, 204);
 }
 
 static void h_events(struct service *svc, const struct http_req *req,
@@ -729,56 +756,54 @@ static void h_ticket(struct service *svc, const struct http_req *req,
                      const struct route_args *a, struct http_reply *rep)
 {
 	(void)a;
-	struct svc_err err = {0};
-	json_t *out = NULL;
-	if (!rate_ok(req, LIMITS_TICKETS, rep) || !have_body(req, rep))
+	struct call c = {0};
+	if (!call_open(&c, req, rep, LIMITS_TICKETS, NEEDS_BODY))
 		return;
-	int rc = service_ticket_create(svc, req->token, req->body, &out, &err);
-	finish(rep, req, rc, 201, out, &err);
+	int rc =
+	    service_ticket_create(svc, req->token, req->body, &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 201);
 }
 
 static void h_cancel(struct service *svc, const struct http_req *req,
                      const struct route_args *a, struct http_reply *rep)
 {
-	struct svc_err err = {0};
-	if (!rate_ok(req, LIMITS_JOINS, rep))
+	struct call c = {0};
+	if (!call_open(&c, req, rep, LIMITS_JOINS, 0))
 		return;
-	int rc = service_game_cancel(svc, a->id, req->token, &err);
-	finish(rep, req, rc, 204, NULL, &err);
+	int rc = service_game_cancel(svc, a->id, req->token, &c.err);
+	call_finish(&c, req, rep, rc, 204);
 }
 
 static void h_leave(struct service *svc, const struct http_req *req,
                     const struct route_args *a, struct http_reply *rep)
 {
-	struct svc_err err = {0};
-	if (!rate_ok(req, LIMITS_JOINS, rep))
+	struct call c = {0};
+	if (!call_open(&c, req, rep, LIMITS_JOINS, 0))
 		return;
-	int rc = service_leave(svc, a->id, req->token, &err);
-	finish(rep, req, rc, 204, NULL, &err);
+	int rc = service_leave(svc, a->id, req->token, &c.err);
+	call_finish(&c, req, rep, rc, 204);
 }
 
 static void h_tokens(struct service *svc, const struct http_req *req,
                      const struct route_args *a, struct http_reply *rep)
 {
 	(void)a;
-	struct svc_err err = {0};
-	json_t *out = NULL;
-	int rc = service_tokens_list(svc, req->token, &out, &err);
-	finish(rep, req, rc, 200, out, &err);
+	struct call c = {0};
+	int rc = service_tokens_list(svc, req->token, &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 200);
 }
 
 static void h_token_create(struct service *svc, const struct http_req *req,
                            const struct route_args *a, struct http_reply *rep)
 {
 	(void)a;
-	struct svc_err err = {0};
-	json_t *out = NULL;
+	struct call c = {0};
 	/* The body is optional: none means no label. */
-	if (!rate_ok(req, LIMITS_TOKENS, rep) ||
-	    (!req->body_empty && !have_body(req, rep)))
+	if (!call_open(&c, req, rep, LIMITS_TOKENS, BODY_OPTIONAL))
 		return;
-	int rc = service_token_create(svc, req->token, req->body, &out, &err);
-	finish(rep, req, rc, 201, out, &err);
+	int rc =
+	    service_token_create(svc, req->token, req->body, &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 201);
 }
 
 #define TOKENS_PATH "/v1/players/me/tokens/"
@@ -787,25 +812,26 @@ static void h_token_revoke(struct service *svc, const struct http_req *req,
                            const struct route_args *a, struct http_reply *rep)
 {
 	(void)a;
-	struct svc_err err = {0};
+	struct call c = {0};
 	int64_t player = 0;
-	int rc = service_token_revoke(
-	    svc, req->token, req->path + sizeof TOKENS_PATH - 1, &player, &err);
+	int rc = service_token_revoke(svc, req->token,
+	                              req->path + sizeof TOKENS_PATH - 1,
+	                              &player, &c.err);
 	if (rc == 0 && req->hub) /* its streams look again, and end */
 		hub_on_revoke(req->hub, player);
-	finish(rep, req, rc, 204, NULL, &err);
+	call_finish(&c, req, rep, rc, 204);
 }
 
 static void h_attach(struct service *svc, const struct http_req *req,
                      const struct route_args *a, struct http_reply *rep)
 {
 	(void)a;
-	struct svc_err err = {0};
-	json_t *out = NULL;
-	if (!rate_ok(req, LIMITS_JOINS, rep) || !have_body(req, rep))
+	struct call c = {0};
+	if (!call_open(&c, req, rep, LIMITS_JOINS, NEEDS_BODY))
 		return;
-	int rc = service_seat_attach(svc, req->token, req->body, &out, &err);
-	finish(rep, req, rc, 200, out, &err);
+	int rc =
+	    service_seat_attach(svc, req->token, req->body, &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 200);
 }
 
 /* A stream GET with ?ticket= and no Authorization: the ticket is used
