@@ -103,19 +103,28 @@ static json_t *at(json_t *j, const char *path)
 	return j;
 }
 
+/* 1 if array arr holds an element equal to x. */
+static int holds(const json_t *arr, const json_t *x)
+{
+	size_t i;
+	json_t *e;
+	json_array_foreach(arr, i, e) {
+		if (json_equal(e, x))
+			return 1;
+	}
+	return 0;
+}
+
 /* 1 if two arrays hold the same elements, in any order. */
 static int same_set(const json_t *a, const json_t *b)
 {
 	if (!json_is_array(a) || !json_is_array(b) ||
 	    json_array_size(a) != json_array_size(b))
 		return 0;
-	size_t i, j;
-	json_t *x, *y;
+	size_t i;
+	json_t *x;
 	json_array_foreach(a, i, x) {
-		int found = 0;
-		json_array_foreach(b, j, y)
-			found |= json_equal(x, y);
-		if (!found)
+		if (!holds(b, x))
 			return 0;
 	}
 	return 1;
@@ -209,24 +218,16 @@ static int check_one(struct engine_game *g, const struct played *p,
 	if (!strncmp(key, "@listed/", 8) || !strncmp(key, "@unlisted/", 10)) {
 		int listed = key[1] == 'l';
 		int seat = atoi(key + (listed ? 8 : 10));
+		json_t *all = engine_game_actions(g, seat), *a;
 		size_t i;
-		json_t *a;
 		ok = json_is_array(want);
 		json_array_foreach(want, i, a) {
-			json_t *one = json_array();
-			json_array_append(one, a);
-			json_t *all = engine_game_actions(g, seat);
-			size_t j;
-			json_t *b;
-			int found = 0;
-			json_array_foreach(all, j, b)
-				found |= json_equal(a, b);
-			if (found != listed) {
-				show(key, all, one);
+			if (holds(all, a) != listed) {
+				show(key, all, a);
 				ok = 0;
 			}
-			json_decref(all), json_decref(one);
 		}
+		json_decref(all);
 		return ok;
 	}
 	/* "@count/S": {"match": {...}, "is": N} (or "min": N): listed
@@ -457,32 +458,45 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The names in folder `path`, sorted: its subfolders (dirs 1) or its
+ * .json files (dirs 0).  A new array of new strings (free each, then the
+ * array), *n of them; NULL if the folder cannot be read. */
+static char **list_dir(const char *path, int dirs, size_t *n)
+{
+	DIR *d = opendir(path);
+	if (!d)
+		return NULL;
+	char **names = malloc(sizeof *names);
+	struct dirent *e;
+	*n = 0;
+	while (names && (e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+		int keep = dirs ? e->d_name[0] != '.' && e->d_type == DT_DIR
+		                : l > 5 && !strcmp(e->d_name + l - 5, ".json");
+		if (!keep)
+			continue;
+		char **more = realloc(names, (*n + 2) * sizeof *names);
+		if (!more)
+			abort();
+		names = more;
+		names[(*n)++] = strdup(e->d_name);
+	}
+	closedir(d);
+	if (!names)
+		abort();
+	qsort(names, *n, sizeof *names, by_name);
+	return names;
+}
+
 /* Runs every .json file of dir (sorted, so the output is stable). */
 static void run_dir(const char *dir)
 {
-	DIR *d = opendir(dir);
-	if (!d) {
+	size_t n;
+	char **names = list_dir(dir, 0, &n);
+	if (!names) {
 		test_cond(dir, 0);
 		return;
 	}
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		size_t l = strlen(e->d_name);
-		if (l < 6 || strcmp(e->d_name + l - 5, ".json"))
-			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 64;
-			names = realloc(names, cap * sizeof *names);
-			if (!names)
-				abort();
-		}
-		names[n++] = strdup(e->d_name);
-	}
-	closedir(d);
-	if (n)
-		qsort(names, n, sizeof *names, by_name);
 	for (size_t i = 0; i < n; i++) {
 		char file[2048];
 		snprintf(file, sizeof file, "%s/%s", dir, names[i]);
@@ -507,26 +521,13 @@ static void run_dir(const char *dir)
 int main(int argc, char **argv)
 {
 	const char *root = argc > 1 ? argv[1] : BD_CASES_DIR;
-	DIR *d = opendir(root);
-	if (!d) {
+	size_t n;
+	char **games = list_dir(root, 1, &n);
+	if (!games) {
 		fprintf(stderr, "no case folder %s\n", root);
 		test_cond(root, 0);
 		return test_report("cases");
 	}
-	char **games = NULL;
-	size_t n = 0;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.' || e->d_type != DT_DIR)
-			continue;
-		games = realloc(games, (n + 1) * sizeof *games);
-		if (!games)
-			abort();
-		games[n++] = strdup(e->d_name);
-	}
-	closedir(d);
-	if (n)
-		qsort(games, n, sizeof *games, by_name);
 	for (size_t i = 0; i < n; i++) {
 		char dir[1024];
 		snprintf(dir, sizeof dir, "%s/%s", root, games[i]);
