@@ -135,7 +135,9 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 # The longest unit suites first (tests/README.md, "make test's time"):
-# started last, test_quantum alone outlasted most of the run.
+# started last, test_quantum alone outlasted most of the run.  Every
+# tests/unit/test_*.c is one suite, test_cases among them: the rule cases
+# of tests/cases/<game>/*.json, read by that one runner (suite "cases").
 for t in "$build"/tests/test_quantum "$build"/tests/test_native \
 	$(ls "$build"/tests/test_* | grep -v -e '/test_quantum$' -e '/test_native$'); do
 	[ -x "$t" ] || continue
