@@ -41,27 +41,6 @@ static int in_scrapyard(struct engine_game *g, int seat, int i)
 	return ship(g, seat, i)->where == QT_SCRAPYARD;
 }
 
-/* Listed moves of ship i that end on its own square (must be none). */
-static int zero_moves(struct engine_game *g, int seat, int i)
-{
-	json_t *all = engine_game_actions(g, seat);
-	size_t k;
-	json_t *a;
-	int n = 0;
-	const struct qt_ship *sh = ship(g, seat, i);
-	json_array_foreach(all, k, a) {
-		json_t *to = json_object_get(a, "to");
-		if (strcmp(json_string_value(json_object_get(a, "type")),
-		           "move") ||
-		    json_integer_value(json_object_get(a, "ship")) != i)
-			continue;
-		n += json_integer_value(json_array_get(to, 0)) == sh->at.r &&
-		     json_integer_value(json_array_get(to, 1)) == sh->at.c;
-	}
-	json_decref(all);
-	return n;
-}
-
 static int planet(struct engine_game *g, int r, int c)
 {
 	return qt_board_planet_at(&st(g)->board, r, c);
@@ -73,86 +52,6 @@ static int planet(struct engine_game *g, int r, int c)
 	"8]}]"
 
 /* ---- movement and actions (§12.1-§12.14) ---- */
-
-static void case_12_5_attack_reach(void)
-{
-	/* A 3 at (3,0): (4,0), (5,0) are its two steps, the attack on
-	 * (6,0) is the 3rd step. */
-	const char *setup =
-	    "{'ships':[[{'value':%d,'at':[3,0]},{'value':2,'at':[0,0]},"
-	    "{'value':4,'at':'scrapyard'}],[{'value':6,'at':[6,0]},"
-	    "{'value':6,'at':[5,2]},{'value':6,'at':[8,8]}]]}";
-	char buf[512];
-	snprintf(buf, sizeof buf, setup, 3);
-	struct engine_game *g = alpha(buf);
-	test_cond("§12.5 3rd step straight: legal",
-	          listed(g, 0,
-	                 "{'type':'attack','ship':0,'from':[5,0],'target':[6,"
-	                 "0]}"));
-	test_cond("§12.5 a 3: (5,2) from (5,1) is the 4th step, refused",
-	          ILLEGAL(g, 0,
-	                  "{'type':'attack','ship':0,'from':[5,1],'target':[5,"
-	                  "2]}"));
-	test_cond("§12.5 … and that attack is not listed",
-	          !listed(g, 0,
-	                  "{'type':'attack','ship':0,'from':[5,1],'target':[5,"
-	                  "2]}"));
-	engine_game_free(g);
-	snprintf(buf, sizeof buf, setup, 4);
-	g = alpha(buf);
-	test_cond("§12.5 a 4 reaches the 4th step round the corner",
-	          OK(g, 0,
-	             "{'type':'attack','ship':0,'from':[5,1],'target':[5,"
-	             "2]}"));
-	engine_game_free(g);
-	snprintf(buf, sizeof buf, setup, 1);
-	g = alpha(buf);
-	test_cond("§12.5 a 1 only attacks from where it stands",
-	          count_ship(g, 0, "attack", 0) == 0 &&
-	              ILLEGAL(g, 0,
-	                      "{'type':'attack','ship':0,'from':[4,0],"
-	                      "'target':[5,0]}"));
-	engine_game_free(g);
-}
-
-static void case_12_7_no_zero_move(void)
-{
-	struct engine_game *g =
-	    alpha("{'ships':[[{'value':3,'at':[3,0]},{'value':2,'at':[0,0]},"
-	          "{'value':5,'at':[5,5]}]," FAR1 "]}");
-	test_cond("§12.7 0-square move refused",
-	          ILLEGAL(g, 0, "{'type':'move','ship':0,'to':[3,0]}") &&
-	              ILLEGAL(g, 0, "{'type':'move','ship':2,'to':[5,5]}"));
-	test_cond("§12.7 and never listed", zero_moves(g, 0, 0) == 0 &&
-	                                        zero_moves(g, 0, 1) == 0 &&
-	                                        zero_moves(g, 0, 2) == 0);
-	test_cond("§12.7 nothing was spent", st(g)->actions_left == 3);
-	engine_game_free(g);
-}
-
-static void case_12_13_share_an_eight(void)
-{
-	struct engine_game *g =
-	    alpha("{'ships':[[{'value':5,'at':[3,4]},{'value':3,'at':[5,4]},"
-	          "{'value':1,'at':[0,0]}]," FAR1
-	          "],'cubes':[{'seat':1,'planet':[4,4]}]}");
-	test_cond("§12.13 listed",
-	          listed(g, 0, "{'type':'construct','planet':[4,4]}"));
-	test_cond("§12.13 an 8 with one enemy cube is shared",
-	          OK(g, 0, "{'type':'construct','planet':[4,4]}") &&
-	              cubes_of(g, 0, 4, 4) == 1 && cubes_of(g, 1, 4, 4) == 1 &&
-	              qt_free_locations(st(g), planet(g, 4, 4)) == 0);
-	engine_game_free(g);
-}
-
-/* Tactics: (1,4)=7, (4,1)=8*, (4,4)=7, (4,7)=8*, (7,4)=7.  Seat 0 has
- * cubes on (4,1), (4,7), (1,4); seat 1 fills (4,4) and (7,4): every planet
- * with room holds a cube of seat 0. */
-#define TACTICS_CUBES                                                          \
-	"'cubes':[{'seat':0,'planet':[4,1]},{'seat':0,'planet':[4,7]},"        \
-	"{'seat':0,'planet':[1,4]},{'seat':1,'planet':[4,4]},{'seat':1,"       \
-	"'planet':[7,4]}]"
-#define TACTICS "{'map':'Tactics - Add-on pack'}"
 
 /* Two own cubes on a 10: target 10 + 6.  Gamma sector; the board is
  * filled directly so that only the 10 has room. */
@@ -193,34 +92,6 @@ static void case_12_14_two_own_cubes(void)
 }
 
 /* ---- combat (§12.15-§12.23) ---- */
-
-static void case_12_17_won_and_stay(void)
-{
-	struct engine_game *g = alpha(
-	    "{'dominance':[2,1],'ships':[[{'value':2,'at':[3,0]},{'value':2,"
-	    "'at':[0,0]},{'value':4,'at':'scrapyard'}],[{'value':5,'at':[3,2]"
-	    "},{'value':6,'at':[8,6]},{'value':6,'at':[6,8]}]],'dice':[1,1,"
-	    "6]}");
-	test_cond("§12.17 attack",
-	          OK(g, 0,
-	             "{'type':'attack','ship':0,'from':[3,1],'target':[3,"
-	             "2]}"));
-	test_cond("§12.17 the defender is re-rolled into its scrapyard",
-	          in_scrapyard(g, 1, 0) && ship(g, 1, 0)->value == 6);
-	test_cond("§12.17 attacker +1, defender stays at 1 (min 1)",
-	          st(g)->dominance[0] == 3 && st(g)->dominance[1] == 1);
-	test_cond("§12.17 nothing else before advance/stay",
-	          count_listed(g, 0, "move") == 0 &&
-	              ILLEGAL(g, 0, "{'type':'move','ship':1,'to':[0,2]}") &&
-	              count_listed(g, 0, "stay") == 1);
-	test_cond("§12.17 stay",
-	          OK(g, 0, "{'type':'stay'}") && ship_on(g, 0, 0, 3, 1));
-	test_cond("§12.17 the square it left stays empty",
-	          qt_square_free(st(g), (struct qt_sq){3, 2}));
-	test_cond("§12.17 decided once", ILLEGAL(g, 0, "{'type':'advance'}") &&
-	                                     st(g)->actions_left == 2);
-	engine_game_free(g);
-}
 
 static void case_12_18_same_number(void)
 {
@@ -411,11 +282,7 @@ static void case_3_setup_order(void)
 
 int main(void)
 {
-	case_12_5_attack_reach();
-	case_12_7_no_zero_move();
-	case_12_13_share_an_eight();
 	case_12_14_two_own_cubes();
-	case_12_17_won_and_stay();
 	case_12_18_same_number();
 	case_12_37_scout();
 	case_7_1_off_turn_pick_order();
