@@ -13,7 +13,7 @@
  * tests/cases/quantum/cards-*.json, run by tests/unit/test_cases.c (the
  * format: tests/cases/README.md); here are the ones that read the dice
  * script's position, the listed CLEVER values or the fields an action
- * carries, or that build their setups with printf.
+ * carries, play two games side by side, or loop.
  *
  * Built like test_quantum_cases.c: custom setups ("commands" gives each
  * seat's active cards) with scripted dice, actions through
@@ -77,8 +77,6 @@ static struct engine_game *duel(const char *options, const char *commands,
 	"[{'value':6,'at':[8,8]},{'value':6,'at':[8,6]},{'value':6,'at':[6,"   \
 	"8]}]"
 
-/* Any refusal (illegal, or not the seat's turn). */
-#define REFUSED(g, seat, ...) (act((g), (seat), __VA_ARGS__) != 0)
 /* Refused because the seat may not act now (another seat decides). */
 #define NOTTURN(g, seat, ...) (act((g), (seat), __VA_ARGS__) == BD_ENOTTURN)
 
@@ -230,67 +228,7 @@ static int holds(struct engine_game *g, int seat, const char *card)
 	return 0;
 }
 
-static int over_won_by(struct engine_game *g, int seat)
-{
-	struct rules_result res;
-	return engine_game_result(g, &res) == 1 && res.winners == 1u << seat &&
-	       engine_game_to_act(g) == 0;
-}
-
 /* ==== part 1: every card, its effect and its limit (rules §9.2) ==== */
-
-/* #1 AGILE: +1 movement for move, attack and transport (flagship up to 3);
- * only the holder's ships. */
-static void card_agile(void)
-{
-	const char *fmt =
-	    "{'commands':%s,'ships':[[{'value':3,'at':[3,0]},{'value':2,"
-	    "'at':[5,5]},{'value':4,'at':[5,4]}],[{'value':6,'at':[7,0]},"
-	    "{'value':6,'at':[0,8]},{'value':6,'at':[2,8]}]]}";
-	char buf[512];
-	snprintf(buf, sizeof buf, fmt, "[['agile'],[]]");
-	struct engine_game *g = alpha(buf);
-	test_cond("AGILE a 3 moves 4 squares: listed",
-	          listed(g, 0, "{'type':'move','ship':0,'to':[3,4]}"));
-	test_cond("AGILE a 3 attacks on its 4th step: listed",
-	          listed(g, 0,
-	                 "{'type':'attack','ship':0,'from':[6,0],'target':[7,"
-	                 "0]}"));
-	test_cond("AGILE the flagship carries 3 squares: listed",
-	          listed(g, 0,
-	                 "{'type':'transport','ship':1,'passenger':2,'to':[5,"
-	                 "8],'drop':[4,8]}"));
-	test_cond("AGILE move 4",
-	          OK(g, 0, "{'type':'move','ship':0,'to':[3,4]}") &&
-	              ship_on(g, 0, 0, 3, 4));
-	test_cond("AGILE transport 3",
-	          OK(g, 0,
-	             "{'type':'transport','ship':1,'passenger':2,'to':[5,8],"
-	             "'drop':[4,8]}") &&
-	              ship_on(g, 0, 1, 5, 8) && ship_on(g, 0, 2, 4, 8) &&
-	              st(g)->actions_left == 1);
-	engine_game_free(g);
-
-	/* limit: the opponent's AGILE does nothing for seat 0 */
-	snprintf(buf, sizeof buf, fmt, "[[],['agile']]");
-	g = alpha(buf);
-	test_cond("AGILE limit: another seat's card: no 4-square move",
-	          !listed(g, 0, "{'type':'move','ship':0,'to':[3,4]}") &&
-	              ILLEGAL(g, 0, "{'type':'move','ship':0,'to':[3,4]}"));
-	test_cond("AGILE limit: no attack on the 4th step",
-	          !listed(g, 0,
-	                  "{'type':'attack','ship':0,'from':[6,0],'target':[7,"
-	                  "0]}") &&
-	              ILLEGAL(g, 0,
-	                      "{'type':'attack','ship':0,'from':[6,0],"
-	                      "'target':[7,0]}"));
-	test_cond("AGILE limit: no 3-square transport",
-	          ILLEGAL(g, 0,
-	                  "{'type':'transport','ship':1,'passenger':2,'to':[5,"
-	                  "8],'drop':[4,8]}") &&
-	              st(g)->actions_left == 3);
-	engine_game_free(g);
-}
 
 /* #3 BRILLIANT: +2 research at the start of the holder's turn, cap 6. */
 static void card_brilliant(void)
@@ -406,40 +344,6 @@ static void card_clever(void)
 	engine_game_free(g);
 }
 
-/* #6 CONFORMIST: +1 action at turn start when 2+ map ships match. */
-static void card_conformist(void)
-{
-	const char *fmt = "{'commands':[[],%s],'ships':[[{'value':3,'at':[3,0]"
-	                  "},{'value':2,'at':[0,0]},{'value':4,'at':'"
-	                  "scrapyard'}],%s]}";
-	char buf[512];
-	snprintf(buf, sizeof buf, fmt, "['conformist']", FAR1);
-	struct engine_game *g = alpha(buf);
-	test_cond("CONFORMIST three 6s: one extra action (not two)",
-	          OK(g, 0, "{'type':'end_turn'}") && st(g)->active == 1 &&
-	              st(g)->actions_left == 4);
-	engine_game_free(g);
-	snprintf(buf, sizeof buf, fmt, "['conformist']",
-	         "[{'value':6,'at':[8,8]},{'value':5,'at':[8,6]},{'value':4,"
-	         "'at':[6,8]}]");
-	g = alpha(buf);
-	test_cond("CONFORMIST limit: 6, 5, 4: no bonus",
-	          OK(g, 0, "{'type':'end_turn'}") && st(g)->actions_left == 3);
-	engine_game_free(g);
-	snprintf(buf, sizeof buf, fmt, "['conformist']",
-	         "[{'value':6,'at':[8,8]},{'value':5,'at':[8,6]},{'value':6,"
-	         "'at':'scrapyard'}]");
-	g = alpha(buf);
-	test_cond("CONFORMIST limit: a matching scrapyard ship does not count",
-	          OK(g, 0, "{'type':'end_turn'}") && st(g)->actions_left == 3);
-	engine_game_free(g);
-	snprintf(buf, sizeof buf, fmt, "['conformist','arrogant']", FAR1);
-	g = alpha(buf);
-	test_cond("CONFORMIST and ARROGANT together: 5 actions",
-	          OK(g, 0, "{'type':'end_turn'}") && st(g)->actions_left == 5);
-	engine_game_free(g);
-}
-
 /* #8 CUNNING: a second use of a die's current ability, once per turn,
  * only when the ability was already used. */
 static void card_cunning(void)
@@ -510,201 +414,6 @@ static void card_cunning(void)
 
 /* #9 CURIOUS: see case_12_54_curious_revised and part 3 (the three
  * printings). */
-
-/* #11 EAGER: deploy is free, listed with 0 actions. */
-static void card_eager(void)
-{
-	const char *fmt =
-	    "{'commands':%s,'actions_left':0,'cubes':[{'seat':0,'planet':[1,"
-	    "1]}],'ships':[[{'value':3,'at':[3,0]},{'value':2,'at':"
-	    "'scrapyard'},{'value':4,'at':'scrapyard'}]," FAR1 "]}";
-	char buf[512];
-	snprintf(buf, sizeof buf, fmt, "[['eager'],[]]");
-	struct engine_game *g = alpha(buf);
-	test_cond("EAGER deploys listed with 0 actions: 2 ships x 4 squares",
-	          count_listed(g, 0, "deploy") == 8 &&
-	              count_listed(g, 0, "reconfigure") == 0);
-	test_cond("EAGER limit: still only to a legal square",
-	          ILLEGAL(g, 0, "{'type':'deploy','ship':1,'to':[3,3]}"));
-	test_cond("EAGER two free deploys",
-	          OK(g, 0, "{'type':'deploy','ship':1,'to':[0,1]}") &&
-	              OK(g, 0, "{'type':'deploy','ship':2,'to':[1,0]}") &&
-	              ship_on(g, 0, 1, 0, 1) && ship_on(g, 0, 2, 1, 0) &&
-	              st(g)->actions_left == 0);
-	engine_game_free(g);
-	snprintf(buf, sizeof buf, fmt, "[[],['eager']]");
-	g = alpha(buf);
-	test_cond("EAGER limit: the holder's deploys only",
-	          count_listed(g, 0, "deploy") == 0 &&
-	              ILLEGAL(g, 0, "{'type':'deploy','ship':1,'to':[0,1]}"));
-	engine_game_free(g);
-}
-
-/* #12 ENERGETIC: a ship moves again, each move an action. */
-static void card_energetic(void)
-{
-	const char *fmt =
-	    "{'commands':%s,'ships':[[{'value':3,'at':[3,0]},{'value':2,'at':"
-	    "[0,0]},{'value':4,'at':'scrapyard'}]," FAR1 "]}";
-	char buf[512];
-	snprintf(buf, sizeof buf, fmt, "[['energetic'],[]]");
-	struct engine_game *g = alpha(buf);
-	test_cond("ENERGETIC move", OK(g, 0,
-	                               "{'type':'move','ship':0,'to':[3,"
-	                               "2]}"));
-	test_cond("ENERGETIC the same ship moves again, an action each",
-	          listed(g, 0, "{'type':'move','ship':0,'to':[3,5]}") &&
-	              OK(g, 0, "{'type':'move','ship':0,'to':[3,5]}") &&
-	              OK(g, 0, "{'type':'move','ship':0,'to':[3,3]}") &&
-	              ship_on(g, 0, 0, 3, 3) && st(g)->actions_left == 0);
-	test_cond("ENERGETIC limit: no move without an action",
-	          count_ship(g, 0, "move", 0) == 0 &&
-	              ILLEGAL(g, 0, "{'type':'move','ship':0,'to':[3,4]}"));
-	engine_game_free(g);
-	snprintf(buf, sizeof buf, fmt, "[[],['energetic']]");
-	g = alpha(buf);
-	test_cond("ENERGETIC limit: without it one move per ship",
-	          OK(g, 0, "{'type':'move','ship':0,'to':[3,2]}") &&
-	              count_ship(g, 0, "move", 0) == 0 &&
-	              ILLEGAL(g, 0, "{'type':'move','ship':0,'to':[3,5]}"));
-	engine_game_free(g);
-}
-
-/* #16 INTELLIGENT: the orbital sum may be 1 off; with entanglement
- * (N+3k)+-1. */
-static void card_intelligent(void)
-{
-	const char *fmt =
-	    "{'commands':%s,'ships':[[{'value':4,'at':[0,4]},{'value':%d,'at':"
-	    "[2,4]},{'value':1,'at':[3,0]}]," FAR1 "]}";
-	char buf[512];
-	snprintf(buf, sizeof buf, fmt, "[['intelligent'],[]]", 2);
-	struct engine_game *g = alpha(buf);
-	test_cond("INTELLIGENT 4+2 = 6 builds the 7",
-	          listed(g, 0, "{'type':'construct','planet':[1,4]}") &&
-	              OK(g, 0, "{'type':'construct','planet':[1,4]}") &&
-	              cubes_of(g, 0, 1, 4) == 1 && st(g)->actions_left == 1);
-	engine_game_free(g);
-	snprintf(buf, sizeof buf, fmt, "[['intelligent'],[]]", 4);
-	g = alpha(buf);
-	test_cond("INTELLIGENT 4+4 = 8 builds the 7",
-	          OK(g, 0, "{'type':'construct','planet':[1,4]}") &&
-	              cubes_of(g, 0, 1, 4) == 1);
-	engine_game_free(g);
-	snprintf(buf, sizeof buf, fmt, "[['intelligent'],[]]", 5);
-	g = alpha(buf);
-	test_cond("INTELLIGENT limit: 4+5 = 9 is 2 off",
-	          count_listed(g, 0, "construct") == 0 &&
-	              ILLEGAL(g, 0, "{'type':'construct','planet':[1,4]}"));
-	engine_game_free(g);
-	snprintf(buf, sizeof buf, fmt, "[[],['intelligent']]", 2);
-	g = alpha(buf);
-	test_cond("INTELLIGENT limit: not for a seat without it",
-	          ILLEGAL(g, 0, "{'type':'construct','planet':[1,4]}"));
-	engine_game_free(g);
-
-	/* Tactics: seat 0 holds the two 8s and the top 7, seat 1 the other
-	 * two 7s; the 8 at (4,1) is target 11; 4+4+2 = 10 is one off. */
-	const char *tactics =
-	    "{'commands':%s,'ships':[[{'value':4,'at':[3,1]},{'value':4,'at':"
-	    "[5,1]},{'value':2,'at':[4,0]}],[{'value':3,'at':[3,7]},{'value':"
-	    "5,'at':[5,7]},{'value':6,'at':[0,3]}]],'cubes':[{'seat':0,"
-	    "'planet':[4,1]},{'seat':0,'planet':[4,7]},{'seat':0,'planet':[1,"
-	    "4]},{'seat':1,'planet':[4,4]},{'seat':1,'planet':[7,4]}]}";
-	snprintf(buf, sizeof buf, tactics, "[['intelligent'],[]]");
-	g = must(2, "{'map':'Tactics - Add-on pack'}", buf);
-	test_cond("INTELLIGENT with entanglement: 10 for 8+3 builds, last "
-	          "cube wins",
-	          OK(g, 0, "{'type':'construct','planet':[4,1]}") &&
-	              cubes_of(g, 0, 4, 1) == 2 && over_won_by(g, 0));
-	engine_game_free(g);
-	snprintf(buf, sizeof buf, tactics, "[[],[]]");
-	g = must(2, "{'map':'Tactics - Add-on pack'}", buf);
-	test_cond("INTELLIGENT control: without it 10 is not 11",
-	          ILLEGAL(g, 0, "{'type':'construct','planet':[4,1]}"));
-	engine_game_free(g);
-}
-
-/* #17 NOMADIC: once per turn, 1 action: an orbital ship to an empty
- * orbital square of a planet on an orthogonally neighbouring tile; not a
- * move.  §12.55 below. */
-static void card_nomadic(void)
-{
-	/* ship 0 orbits the 7 at (1,1) (tile (0,0)); the neighbouring tiles
-	 * hold the 7s at (1,4) and (4,1); seat 1 sits on (1,3). */
-	const char *fmt =
-	    "{'commands':[['nomadic'],[]],'actions_left':%d,'ships':[[{'value'"
-	    ":3,'at':[0,1],'moved':%s},{'value':2,'at':[3,3]},{'value':4,'at':"
-	    "'scrapyard'}],[{'value':6,'at':[1,3]},{'value':6,'at':[8,6]},"
-	    "{'value':6,'at':[6,8]}]]}";
-	char buf[512];
-	snprintf(buf, sizeof buf, fmt, 3, "true");
-	struct engine_game *g = alpha(buf);
-	test_cond("NOMADIC 7 empty orbital squares on the 2 neighbour tiles",
-	          count_ship(g, 0, "nomadic", 0) == 7 &&
-	              listed(g, 0, "{'type':'nomadic','ship':0,'to':[4,2]}"));
-	test_cond("NOMADIC limit: only a ship in orbit",
-	          count_ship(g, 0, "nomadic", 1) == 0 &&
-	              ILLEGAL(g, 0, "{'type':'nomadic','ship':1,'to':[0,4]}"));
-	test_cond("NOMADIC limit: not to a taken square",
-	          ILLEGAL(g, 0, "{'type':'nomadic','ship':0,'to':[1,3]}"));
-	test_cond("NOMADIC limit: not round the same planet",
-	          ILLEGAL(g, 0, "{'type':'nomadic','ship':0,'to':[1,0]}"));
-	test_cond("NOMADIC a ship that moved: relocated for 1 action",
-	          OK(g, 0, "{'type':'nomadic','ship':0,'to':[0,4]}") &&
-	              ship_on(g, 0, 0, 0, 4) && st(g)->actions_left == 2);
-	test_cond("NOMADIC limit: once per turn",
-	          count_listed(g, 0, "nomadic") == 0 &&
-	              ILLEGAL(g, 0, "{'type':'nomadic','ship':0,'to':[2,4]}"));
-	engine_game_free(g);
-
-	snprintf(buf, sizeof buf, fmt, 3, "false");
-	g = alpha(buf);
-	test_cond("NOMADIC is not a move: the ship moves afterwards",
-	          OK(g, 0, "{'type':'nomadic','ship':0,'to':[3,1]}") &&
-	              !ship(g, 0, 0)->moved &&
-	              listed(g, 0, "{'type':'move','ship':0,'to':[3,2]}") &&
-	              OK(g, 0, "{'type':'move','ship':0,'to':[3,2]}") &&
-	              st(g)->actions_left == 1);
-	engine_game_free(g);
-
-	snprintf(buf, sizeof buf, fmt, 0, "false");
-	g = alpha(buf);
-	test_cond("NOMADIC limit: it costs an action",
-	          count_listed(g, 0, "nomadic") == 0 &&
-	              ILLEGAL(g, 0, "{'type':'nomadic','ship':0,'to':[0,4]}") &&
-	              ship_on(g, 0, 0, 0, 1));
-	engine_game_free(g);
-}
-
-/* #19 PRECOCIOUS: the research card at 4 or more. */
-static void card_precocious(void)
-{
-	const char *fmt =
-	    "{'commands':%s,'research':[%d,1],'ships':[[{'value':3,'at':[3,0]"
-	    "},{'value':2,'at':[0,0]},{'value':4,'at':'scrapyard'}]," FAR1 "]}";
-	char buf[512];
-	snprintf(buf, sizeof buf, fmt, "[['precocious'],[]]", 4);
-	struct engine_game *g = alpha(buf);
-	test_cond("PRECOCIOUS research 4: a card, research back to 1",
-	          OK(g, 0, "{'type':'end_turn'}") &&
-	              st(g)->phase == QT_PH_CARDS && st(g)->picks[0] == 1 &&
-	              st(g)->research[0] == 1);
-	engine_game_free(g);
-	snprintf(buf, sizeof buf, fmt, "[['precocious'],[]]", 3);
-	g = alpha(buf);
-	test_cond("PRECOCIOUS limit: research 3: no card",
-	          OK(g, 0, "{'type':'end_turn'}") &&
-	              st(g)->phase == QT_PH_ACTIONS && st(g)->active == 1 &&
-	              st(g)->research[0] == 3);
-	engine_game_free(g);
-	snprintf(buf, sizeof buf, fmt, "[[],['precocious']]", 4);
-	g = alpha(buf);
-	test_cond("PRECOCIOUS limit: only the holder",
-	          OK(g, 0, "{'type':'end_turn'}") && st(g)->active == 1 &&
-	              st(g)->research[0] == 4);
-	engine_game_free(g);
-}
 
 /* #20 RATIONAL: the holder's combat rolls are 3; no die is rolled. */
 static void card_rational(void)
@@ -865,102 +574,6 @@ static void card_scrappy(void)
 	engine_game_free(g);
 }
 
-/* #26 STEALTHY: deploy also to any empty square with no ship
- * orthogonally next to it.  REORGANIZATION: §12.49. */
-static void card_stealthy(void)
-{
-	const char *fmt =
-	    "{'commands':%s,'cubes':[{'seat':0,'planet':[1,1]}],'ships':[[{"
-	    "'value':3,'at':[3,0]},{'value':2,'at':'scrapyard'},{'value':4,"
-	    "'at':'scrapyard'}],[{'value':6,'at':[5,5]},{'value':6,'at':[8,6]"
-	    "},{'value':6,'at':[6,8]}]]}";
-	char buf[512];
-	snprintf(buf, sizeof buf, fmt, "[['stealthy'],[]]");
-	struct engine_game *g = alpha(buf);
-	test_cond("STEALTHY an isolated square is listed, orbitals too",
-	          listed(g, 0, "{'type':'deploy','ship':1,'to':[3,3]}") &&
-	              listed(g, 0, "{'type':'deploy','ship':1,'to':[0,1]}"));
-	test_cond("STEALTHY limit: not next to an enemy or own ship",
-	          !listed(g, 0, "{'type':'deploy','ship':1,'to':[4,5]}") &&
-	              !listed(g, 0, "{'type':'deploy','ship':1,'to':[2,0]}") &&
-	              ILLEGAL(g, 0, "{'type':'deploy','ship':1,'to':[4,5]}") &&
-	              ILLEGAL(g, 0, "{'type':'deploy','ship':1,'to':[2,0]}"));
-	test_cond("STEALTHY limit: not on a planet",
-	          ILLEGAL(g, 0, "{'type':'deploy','ship':1,'to':[4,4]}"));
-	test_cond("STEALTHY deploy to (3,3)",
-	          OK(g, 0, "{'type':'deploy','ship':1,'to':[3,3]}") &&
-	              ship_on(g, 0, 1, 3, 3));
-	test_cond("STEALTHY limit: now (3,4) is next to it",
-	          ILLEGAL(g, 0, "{'type':'deploy','ship':2,'to':[3,4]}"));
-	test_cond("STEALTHY a diagonal neighbour does not count",
-	          OK(g, 0, "{'type':'deploy','ship':2,'to':[4,6]}") &&
-	              ship_on(g, 0, 2, 4, 6) && st(g)->actions_left == 1);
-	engine_game_free(g);
-	snprintf(buf, sizeof buf, fmt, "[[],['stealthy']]");
-	g = alpha(buf);
-	test_cond("STEALTHY limit: the holder only",
-	          ILLEGAL(g, 0, "{'type':'deploy','ship':1,'to':[3,3]}"));
-	engine_game_free(g);
-}
-
-/* #27 STRATEGIC (revised): -2 to the holder's combat total when a ship of
- * its own is orthogonally next to the attack square (attacker) or the
- * defending ship.  Printings: §12.25 and part 3. */
-static void card_strategic(void)
-{
-	/* attacker 2 at (3,3), own 3 at (2,3); 2+3-2 = 3 against 1+3 = 4 */
-	const char *att =
-	    "{'commands':%s,'ships':[[{'value':2,'at':[3,3]},{'value':3,'at':"
-	    "[2,3]},{'value':4,'at':'scrapyard'}],[{'value':1,'at':[3,4]},"
-	    "{'value':6,'at':[8,6]},{'value':6,'at':[6,8]}]],'dice':[3,3,5]}";
-	char buf[512];
-	snprintf(buf, sizeof buf, att, "[['strategic'],[]]");
-	struct engine_game *g = alpha(buf);
-	test_cond("STRATEGIC attacker with a neighbour: 3 against 4 wins",
-	          OK(g, 0,
-	             "{'type':'attack','ship':0,'from':[3,3],'target':[3,"
-	             "4]}") &&
-	              in_scrapyard(g, 1, 0) && ship(g, 1, 0)->value == 5);
-	engine_game_free(g);
-	snprintf(buf, sizeof buf, att, "[[],[]]");
-	g = alpha(buf);
-	test_cond("STRATEGIC control: 5 against 4 is repelled",
-	          OK(g, 0,
-	             "{'type':'attack','ship':0,'from':[3,3],'target':[3,"
-	             "4]}") &&
-	              ship_on(g, 1, 0, 3, 4));
-	engine_game_free(g);
-	/* defender 1 at (3,4), own 6 at (3,5): 1+3-2 = 2 against 2+1 = 3 */
-	const char *def =
-	    "{'commands':%s,'ships':[[{'value':2,'at':[3,3]},{'value':2,'at':"
-	    "[0,0]},{'value':4,'at':'scrapyard'}],[{'value':1,'at':[3,4]},"
-	    "{'value':6,'at':[%s]},{'value':6,'at':[6,8]}]],'dice':[1,3,5]}";
-	snprintf(buf, sizeof buf, def, "[[],['strategic']]", "3,5");
-	g = alpha(buf);
-	test_cond("STRATEGIC defender with a neighbour: 2 against 3 repels",
-	          OK(g, 0,
-	             "{'type':'attack','ship':0,'from':[3,3],'target':[3,"
-	             "4]}") &&
-	              ship_on(g, 1, 0, 3, 4) && npending(g) == 0);
-	engine_game_free(g);
-	snprintf(buf, sizeof buf, def, "[[],['strategic']]", "8,6");
-	g = alpha(buf);
-	test_cond("STRATEGIC limit: no neighbour, no bonus: 4 against 3 loses",
-	          OK(g, 0,
-	             "{'type':'attack','ship':0,'from':[3,3],'target':[3,"
-	             "4]}") &&
-	              in_scrapyard(g, 1, 0));
-	engine_game_free(g);
-	snprintf(buf, sizeof buf, def, "[[],['strategic']]", "2,5");
-	g = alpha(buf);
-	test_cond("STRATEGIC limit: a diagonal neighbour does not count",
-	          OK(g, 0,
-	             "{'type':'attack','ship':0,'from':[3,3],'target':[3,"
-	             "4]}") &&
-	              in_scrapyard(g, 1, 0));
-	engine_game_free(g);
-}
-
 /* #28 STUBBORN: the defender wins ties and destroys a beaten attacker
  * (+1 for it, -1 for the attacker: §14).  §12.26, §12.40, §12.61 below. */
 static void card_stubborn(void)
@@ -1030,53 +643,6 @@ static void card_stubborn(void)
 }
 
 /* ==== part 2: the §12 cases about cards ==== */
-
-/* §12.11 (card half): INGENIOUS adds corner ships, "may": the
- * construct lists them in "diagonals", absent when none is used. */
-static void case_12_11_ingenious(void)
-{
-	const char *fmt =
-	    "{'commands':%s,'ships':[[{'value':4,'at':[0,4]},{'value':%d,'at':"
-	    "[2,4]},{'value':1,'at':[0,3]}]," FAR1 "]}";
-	char buf[512];
-	snprintf(buf, sizeof buf, fmt, "[['ingenious'],[]]", 2);
-	struct engine_game *g = alpha(buf);
-	test_cond("§12.11 INGENIOUS 4+2 orbital + corner 1: listed with it",
-	          count_listed(g, 0, "construct") == 1 &&
-	              listed(g, 0,
-	                     "{'type':'construct','planet':[1,4],'diagonals':"
-	                     "[2]}"));
-	test_cond("§12.11 INGENIOUS without the corner it is 6",
-	          !listed(g, 0, "{'type':'construct','planet':[1,4]}") &&
-	              ILLEGAL(g, 0, "{'type':'construct','planet':[1,4]}"));
-	test_cond(
-	    "§12.11 INGENIOUS construct",
-	    OK(g, 0, "{'type':'construct','planet':[1,4],'diagonals':[2]}") &&
-	        cubes_of(g, 0, 1, 4) == 1 && st(g)->actions_left == 1);
-	engine_game_free(g);
-	snprintf(buf, sizeof buf, fmt, "[['ingenious'],[]]", 3);
-	g = alpha(buf);
-	test_cond("§12.11 INGENIOUS 4+3 = 7: the field is absent",
-	          count_listed(g, 0, "construct") == 1 &&
-	              listed(g, 0, "{'type':'construct','planet':[1,4]}") &&
-	              !listed(g, 0,
-	                      "{'type':'construct','planet':[1,4],'diagonals':"
-	                      "[2]}"));
-	test_cond("§12.11 INGENIOUS the orbital ships always count: 8 refused",
-	          ILLEGAL(g, 0,
-	                  "{'type':'construct','planet':[1,4],'diagonals':["
-	                  "2]}"));
-	engine_game_free(g);
-	snprintf(buf, sizeof buf, fmt, "[[],['ingenious']]", 2);
-	g = alpha(buf);
-	test_cond("§12.11 without INGENIOUS the corner is ignored",
-	          count_listed(g, 0, "construct") == 0 &&
-	              ILLEGAL(g, 0,
-	                      "{'type':'construct','planet':[1,4],'diagonals':"
-	                      "[2]}") &&
-	              cubes_of(g, 0, 1, 4) == 0);
-	engine_game_free(g);
-}
 
 /* §12.25: STRATEGIC attacker, a friend next to the defender's square only:
  * no -2 with the revised card, -2 with the first printing. */
@@ -1246,48 +812,6 @@ static void case_12_29_rational(void)
 	          OK(g, 0, ATTACK) && in_scrapyard(g, 1, 0) &&
 	              ship(g, 1, 0)->value == 6 && asks(g, "advance", 0) &&
 	              npending(g) == 1 && g->rng.script_pos == 2);
-	engine_game_free(g);
-}
-
-/* §12.43: CEREBRAL not at dominance 1, TYRANNICAL not at research 1;
- * offered even when the gain is capped (§14.1). */
-static void case_12_43_cerebral_tyrannical_floor(void)
-{
-	const char *fmt =
-	    "{'commands':[['cerebral','tyrannical'],[]],'dominance':[%d,1],"
-	    "'research':[%d,1],'ships':[[{'value':3,'at':[3,0]},{'value':2,"
-	    "'at':[0,0]},{'value':4,'at':'scrapyard'}]," FAR1 "]}";
-	char buf[512];
-	snprintf(buf, sizeof buf, fmt, 1, 1);
-	struct engine_game *g = alpha(buf);
-	test_cond("§12.43 dominance 1, research 1: neither listed",
-	          count_listed(g, 0, "cerebral") == 0 &&
-	              count_listed(g, 0, "tyrannical") == 0);
-	test_cond("§12.43 … and both refused",
-	          ILLEGAL(g, 0, "{'type':'cerebral'}") &&
-	              ILLEGAL(g, 0, "{'type':'tyrannical'}") &&
-	              st(g)->dominance[0] == 1 && st(g)->research[0] == 1);
-	engine_game_free(g);
-	snprintf(buf, sizeof buf, fmt, 2, 1);
-	g = alpha(buf);
-	test_cond("§12.43 dominance 2, research 1: CEREBRAL only",
-	          listed(g, 0, "{'type':'cerebral'}") &&
-	              !listed(g, 0, "{'type':'tyrannical'}"));
-	test_cond("§12.43 CEREBRAL to dominance 1, research 4",
-	          OK(g, 0, "{'type':'cerebral'}") && st(g)->dominance[0] == 1 &&
-	              st(g)->research[0] == 4);
-	test_cond("§12.43 now TYRANNICAL is listed",
-	          !listed(g, 0, "{'type':'cerebral'}") &&
-	              listed(g, 0, "{'type':'tyrannical'}") &&
-	              OK(g, 0, "{'type':'tyrannical'}") &&
-	              st(g)->dominance[0] == 2 && st(g)->research[0] == 3);
-	engine_game_free(g);
-	snprintf(buf, sizeof buf, fmt, 2, 6);
-	g = alpha(buf);
-	test_cond("§12.43 CEREBRAL offered at research 6 (capped)",
-	          listed(g, 0, "{'type':'cerebral'}") &&
-	              OK(g, 0, "{'type':'cerebral'}") &&
-	              st(g)->dominance[0] == 1 && st(g)->research[0] == 6);
 	engine_game_free(g);
 }
 
@@ -2094,30 +1618,19 @@ static void listed_powers_are_legal(void)
 int main(void)
 {
 	/* part 1: every card */
-	card_agile();
 	card_brilliant();
 	card_clever();
-	card_conformist();
 	card_cunning();
-	card_eager();
-	card_energetic();
-	card_intelligent();
-	card_nomadic();
-	card_precocious();
 	card_rational();
 	card_resourceful();
 	card_scrappy();
-	card_stealthy();
-	card_strategic();
 	card_stubborn();
 	/* part 2: §12 */
-	case_12_11_ingenious();
 	case_12_25_strategic_printings();
 	case_12_26_stubborn_tie();
 	case_12_27_dangerous();
 	case_12_28_cruel_and_relentless();
 	case_12_29_rational();
-	case_12_43_cerebral_tyrannical_floor();
 	case_12_49_reorganization();
 	case_12_54_curious_revised();
 	/* part 3: off-turn decisions, printings, timing */
