@@ -208,21 +208,6 @@ static void case_12_46_gambit_now(void)
 	engine_game_free(g);
 }
 
-static void case_12_51_sabotage(void)
-{
-	struct engine_game *g = alpha(
-	    "{'research':[6,1],'ships':[[{'value':3,'at':[3,0]},{'value':2,"
-	    "'at':[0,0]},{'value':4,'at':'scrapyard'}]," FAR1
-	    "],'row':{'gambit':['sabotage','aggression','momentum']},"
-	    "'commands':[['agile'],[]]}");
-	test_cond("step end", OK(g, 0, "{'type':'end_turn'}"));
-	test_cond("§12.51 nobody else holds a command: nothing happens",
-	          OK(g, 0, "{'type':'take_card','card':'sabotage'}") &&
-	              st(g)->ndecisions == 0 && st(g)->active == 1 &&
-	              st(g)->held[0][0] == qt_card_find("agile"));
-	engine_game_free(g);
-}
-
 /* ---- §10 end of the game, §3 setup ---- */
 
 /* §3: 3 seats, planets chosen clockwise from the first player, ships
@@ -288,7 +273,6 @@ int main(void)
 	case_7_1_off_turn_pick_order();
 	case_14_second_infamy_without_square();
 	case_12_46_gambit_now();
-	case_12_51_sabotage();
 	case_3_setup_order();
 	return test_report("quantum-cases");
 }
