@@ -394,6 +394,32 @@ static int move_step(struct engine_game *g, struct played *p, json_t *step)
 }
 
 /* Runs one parsed case; 1 if every step held. */
+/* 1 if every key of object o is one of the NULL-terminated `known`: a
+ * misspelt key must fail the case, not be passed over. */
+static int keys_known(const json_t *o, const char *const *known)
+{
+	const char *k;
+	json_t *v;
+	json_object_foreach((json_t *)o, k, v) {
+		const char *const *w = known;
+		while (*w && strcmp(*w, k))
+			w++;
+		if (!*w) {
+			failf("unknown key '%s'%s", k, "");
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static const char *const case_keys[] = {"name",    "rules", "game", "seats",
+                                        "options", "setup", "seed", "refused",
+                                        "steps",   NULL};
+static const char *const step_keys[] = {"seat",   "move", "refused",
+                                        "expect", "note", NULL};
+static const char *const refusal_keys[] = {"code", "rule", "detail",
+                                           "detail_contains", NULL};
+
 static int run_case(json_t *c)
 {
 	const char *game = json_string_value(json_object_get(c, "game"));
@@ -402,6 +428,17 @@ static int run_case(json_t *c)
 	json_t *seedj = json_object_get(c, "seed");
 	json_t *steps = json_object_get(c, "steps");
 	json_t *refused = json_object_get(c, "refused");
+	size_t i;
+	json_t *step;
+	if (!json_is_object(c) || !keys_known(c, case_keys) ||
+	    (refused && !keys_known(refused, refusal_keys)))
+		return 0;
+	json_array_foreach(steps, i, step) {
+		json_t *ref = json_object_get(step, "refused");
+		if (!json_is_object(step) || !keys_known(step, step_keys) ||
+		    (ref && !keys_known(ref, refusal_keys)))
+			return 0;
+	}
 	if (!r || !json_is_string(json_object_get(c, "name")) ||
 	    !json_is_string(json_object_get(c, "rules")) ||
 	    (!refused && json_array_size(steps) == 0)) {
@@ -430,8 +467,6 @@ static int run_case(json_t *c)
 	struct played p = {.n = 0};
 	p.snap[0] = engine_game_clone(g);
 	int ok = 1;
-	size_t i;
-	json_t *step;
 	json_array_foreach(steps, i, step) {
 		json_t *expect = json_object_get(step, "expect");
 		const char *note =
