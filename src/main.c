@@ -124,8 +124,12 @@
  * finish, the database is closed cleanly, and the exit status is 0.
  * SIGHUP reads the config file again and applies its live settings
  * (log-level, log-format, log-file, quiet; is_live), saying which
- * restart-only ones changed, then reopens --log-file and says so. */
+ * restart-only ones changed, then reopens --log-file and says so.
+ * Under systemd (Type=notify, deploy/boardd.service) it sends READY=1
+ * once migrated and listening, WATCHDOG=1 while GET /healthz answers,
+ * RELOADING=1/READY=1 around a SIGHUP and STOPPING=1 at the stop. */
 #include <ctype.h>
+#include <curl/curl.h>
 #include <errno.h>
 #include <jansson.h>
 #include <signal.h>
@@ -134,6 +138,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <systemd/sd-daemon.h>
 #include <unistd.h>
 
 #include "common/conffile.h"
@@ -800,12 +805,13 @@ static void block_signals(sigset_t *set)
 	signal(SIGXFSZ, SIG_IGN);
 }
 
-/* What SIGHUP needs of the running server. */
+/* What SIGHUP and the watchdog need of the running server. */
 struct running {
 	struct config *c;          /* in effect; its live settings change */
 	int argc;                  /* the command line, read again with */
 	char **argv;               /* the config file at each SIGHUP */
 	struct http_server *srv;   /* serving */
+	uint64_t watchdog_ms;      /* WATCHDOG=1 every this often; 0: off */
 };
 
 /* The config files read (the first at start, one more per SIGHUP that
@@ -956,6 +962,8 @@ static void on_hangup(struct running *r)
 {
 	char err[512];
 	const char *path = config_path(r->argc, r->argv);
+	sd_notifyf(0, "RELOADING=1\nMONOTONIC_USEC=%llu",
+	           (unsigned long long)mono_now_ms() * 1000ULL);
 	if (path)
 		reload_config(r, path);
 	const struct config *c = r->c;
@@ -971,30 +979,75 @@ static void on_hangup(struct running *r)
 	else
 		log_info("boardd", "SIGHUP: reopened the log file %s; %s",
 		         c->log_file, rest);
+	sd_notify(0, "READY=1");
+}
+
+/* 1 if the server answers its own GET /healthz with 200 within 5 s,
+ * through its listening socket (so a wedged HTTP thread pool fails it
+ * too, not only a lost database file).  libcurl, initialised by
+ * hooks_start before. */
+static int healthy(const struct running *r)
+{
+	const char *a = r->c->addr;
+	const char *host = strcmp(a, "0.0.0.0") == 0 ? "127.0.0.1"
+	                   : strcmp(a, "::") == 0    ? "::1"
+	                                             : a;
+	char url[128];
+	snprintf(url, sizeof url, "http://%s%s%s:%u/healthz",
+	         strchr(host, ':') ? "[" : "", host,
+	         strchr(host, ':') ? "]" : "", http_server_port(r->srv));
+	CURL *h = curl_easy_init();
+	if (!h)
+		return 0;
+	long status = 0;
+	curl_easy_setopt(h, CURLOPT_URL, url);
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, 5000L);
+	curl_easy_setopt(h, CURLOPT_NOBODY, 1L); /* HEAD */
+	curl_easy_setopt(h, CURLOPT_PROXY, "");  /* never an http_proxy */
+	if (curl_easy_perform(h) == CURLE_OK)
+		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+	curl_easy_cleanup(h);
+	return status == 200;
 }
 
 /* Waits for SIGINT or SIGTERM (of `set`, blocked), handling each SIGHUP
- * on the way (on_hangup), until mono_now_ms() reaches until_ms (-1: no
- * limit).  The signal, or 0 when the time ran out. */
+ * on the way (on_hangup) and, with systemd's watchdog on, sending
+ * WATCHDOG=1 every r->watchdog_ms while the server is healthy (a check
+ * that fails sends nothing, so systemd restarts a server that stays
+ * unhealthy for WatchdogSec), until mono_now_ms() reaches until_ms (-1:
+ * no limit).  The signal, or 0 when the time ran out. */
 static int wait_for_stop(const sigset_t *set, struct running *r,
                          int64_t until_ms)
 {
+	int64_t ping_at = mono_now_ms() + (int64_t)r->watchdog_ms;
 	for (;;) {
+		int64_t now = mono_now_ms();
+		if (until_ms >= 0 && now >= until_ms)
+			return 0;
+		if (r->watchdog_ms && now >= ping_at) {
+			if (healthy(r))
+				sd_notify(0, "WATCHDOG=1");
+			else
+				log_error("boardd", "watchdog: GET /healthz "
+				                    "failed: no WATCHDOG=1 sent");
+			ping_at = mono_now_ms() + (int64_t)r->watchdog_ms;
+			continue;
+		}
+		int64_t wake = until_ms;
+		if (r->watchdog_ms && (wake < 0 || ping_at < wake))
+			wake = ping_at;
 		int sig;
-		if (until_ms < 0) {
+		if (wake < 0) {
 			if (sigwait(set, &sig) != 0)
 				continue;
 		} else {
-			int64_t left = until_ms - mono_now_ms();
-			if (left <= 0)
-				return 0;
+			int64_t left = wake - now;
 			struct timespec ts = {(time_t)(left / 1000),
 			                      (long)(left % 1000) * 1000000L};
 			sig = sigtimedwait(set, NULL, &ts);
-			if (sig < 0 && errno == EAGAIN)
-				return 0;
 			if (sig < 0)
-				continue; /* EINTR */
+				continue; /* EAGAIN: time to look again; EINTR */
 		}
 		if (sig != SIGHUP)
 			return sig;
@@ -1190,8 +1243,17 @@ int main(int argc, char **argv)
 	         strchr(c.addr, ':') ? "[" : "", c.addr,
 	         strchr(c.addr, ':') ? "]" : "", http_server_port(srv),
 	         db_name);
+	/* systemd (Type=notify): ready once migrated and listening; with
+	 * WatchdogSec, a ping at half of it while GET /healthz answers.
+	 * Without NOTIFY_SOCKET these do nothing. */
 	struct running run = {.c = &c, .argc = argc, .argv = argv, .srv = srv};
+	uint64_t watchdog_us;
+	if (sd_watchdog_enabled(0, &watchdog_us) > 0)
+		run.watchdog_ms = watchdog_us / 2000 ? watchdog_us / 2000 : 1;
+	sd_notifyf(0, "READY=1\nSTATUS=listening on port %u",
+	           http_server_port(srv));
 	int sig = wait_for_stop(&set, &run, -1);
+	sd_notify(0, "STOPPING=1");
 	if (sig == SIGTERM && c.drain_s > 0) {
 		log_info("boardd",
 		         "SIGTERM: draining for %ld s: /readyz answers 503, "

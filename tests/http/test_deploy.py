@@ -196,6 +196,8 @@ def the_shipped_example_file_is_taken(binary):
             p.stop()
         finally:
             p.kill()
+    check("--config /etc/boardd/boardd.conf" in read(os.path.join(DEPLOY, "boardd.service")),
+          "the unit reads it")
 
 
 @test
@@ -281,6 +283,168 @@ def sighup_reloads_the_live_settings(binary):
             p.stop()
         finally:
             p.kill()
+
+
+# ---- systemd ----
+
+class NotifySocket:
+    """A datagram socket standing in for systemd's NOTIFY_SOCKET: every
+    datagram's lines, with the time it came, in self.got."""
+
+    def __init__(self, directory):
+        self.path = os.path.join(directory, "notify.sock")
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.sock.bind(self.path)
+        self.sock.settimeout(0.2)
+        self.got = []  # (time.monotonic(), "NAME=value")
+        self.done = False
+        self.t = threading.Thread(target=self.run, daemon=True)
+        self.t.start()
+
+    def run(self):
+        while not self.done:
+            try:
+                data = self.sock.recv(4096)
+            except socket.timeout:
+                continue
+            now = time.monotonic()
+            self.got.extend((now, l) for l in data.decode().split("\n") if l)
+
+    def names(self):
+        return [l for _, l in list(self.got)]
+
+    def close(self):
+        self.done = True
+        self.t.join()
+        self.sock.close()
+
+
+@test
+def the_server_tells_systemd_ready_watchdog_reloading_stopping(binary):
+    """NOTIFY_SOCKET and WATCHDOG_USEC=1 s as systemd sets them: READY=1
+    arrives once the server listens (after its migration lines), then
+    WATCHDOG=1 about every half second while /healthz answers;
+    RELOADING=1 and READY=1 around a SIGHUP; STOPPING=1 at SIGTERM.  On
+    SQLite, once the database file is gone (/healthz 503) the pings
+    stop, so systemd would restart it."""
+    d = tempfile.mkdtemp(prefix="boardd-notify-")
+    ns = NotifySocket(d)
+    saved = {k: os.environ.get(k) for k in ("NOTIFY_SOCKET", "WATCHDOG_USEC")}
+    os.environ.update(NOTIFY_SOCKET=ns.path, WATCHDOG_USEC="1000000")
+    try:
+        s = Server(binary, quiet=False)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    try:
+        wait_until("READY=1", lambda: "READY=1" in ns.names())
+        log = read(s.log)
+        check("listening on" in log and "migration 1 " in log,
+              "READY=1 after migrating and listening: %s" % log[-500:])
+        wait_until("three WATCHDOG=1", lambda: ns.names().count("WATCHDOG=1") >= 3)
+        pings = [t for t, l in ns.got if l == "WATCHDOG=1"]
+        check(all(b - a < 5 * SLOW for a, b in zip(pings, pings[1:])),
+              "pings at about half of WATCHDOG_USEC: %r" % pings)
+        s.proc.send_signal(signal.SIGHUP)
+        wait_until("RELOADING=1 then READY=1", lambda: ns.names().count("READY=1") >= 2)
+        names = ns.names()
+        check("RELOADING=1" in names and names.index("RELOADING=1") <
+              len(names) - 1 - names[::-1].index("READY=1"), "the order: %r" % names)
+        if not POSTGRES:
+            s.break_store()
+            wait_until("/healthz 503", lambda: s.request("GET", "/healthz", validate=False)
+                       .status == 503)
+            time.sleep(0.6 * SLOW)  # a ping already under way may still arrive
+            n = ns.names().count("WATCHDOG=1")
+            time.sleep(3)
+            check(ns.names().count("WATCHDOG=1") == n, "no WATCHDOG=1 while unhealthy")
+            check(any("watchdog: GET /healthz failed" in l for l in read(s.log).splitlines()),
+                  "the log says why")
+            s.proc.send_signal(signal.SIGTERM)
+            s.proc.wait(timeout=60 * SLOW)
+        else:
+            s.stop()
+        wait_until("STOPPING=1", lambda: "STOPPING=1" in ns.names())
+    finally:
+        if s.proc.poll() is None:
+            s.proc.kill()
+            s.proc.wait()
+        s.cleanup()
+        ns.close()
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def units_in(directory, binary):
+    """deploy/'s units copied into directory with their programs pointed
+    at this build's binary and this tree's scripts (systemd-analyze
+    verify checks that they exist and are executable)."""
+    names = sorted(n for n in os.listdir(DEPLOY) if n.endswith((".service", ".timer")))
+    for n in names:
+        text = read(os.path.join(DEPLOY, n))
+        text = text.replace("/usr/local/bin/boardd", os.path.abspath(binary))
+        text = text.replace("/usr/local/sbin/boardd-backup",
+                            os.path.join(DEPLOY, "boardd-backup"))
+        with open(os.path.join(directory, n), "w") as f:
+            f.write(text)
+    return names
+
+
+def systemd_analyze():
+    tool = shutil.which("systemd-analyze")
+    if not tool:
+        raise Skip("no systemd-analyze on this machine")
+    return tool
+
+
+@test
+def the_units_verify(binary):
+    """systemd-analyze verify finds nothing to say about any unit of
+    deploy/ (the template as an instance), and does find a unit with an
+    unknown option (so the check can fail)."""
+    tool = systemd_analyze()
+    d = tempfile.mkdtemp(prefix="boardd-units-")
+    try:
+        names = [n.replace("@.", "@8081.") for n in units_in(d, binary)]
+        check("boardd.service" in names and "boardd-backup.timer" in names, "units: %r" % names)
+        r = subprocess.run([tool, "verify"] + names, cwd=d, capture_output=True, text=True,
+                           timeout=120)
+        check(r.returncode == 0 and not r.stdout.strip() and not r.stderr.strip(),
+              "verify: %d %s %s" % (r.returncode, r.stdout, r.stderr))
+        with open(os.path.join(d, "boardd.service"), "a") as f:
+            f.write("\n[Service]\nWatchdogSecs=1\n")
+        r = subprocess.run([tool, "verify", "boardd.service"], cwd=d, capture_output=True,
+                           text=True, timeout=120)
+        check("WatchdogSecs" in r.stderr, "a bad unit is found: %s" % r.stderr)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+@test
+def the_server_units_are_rated_3_or_lower(binary):
+    """systemd-analyze security --offline=yes rates boardd.service and
+    boardd@.service 3.0 or lower (issue 35: it was 8.3 "EXPOSED"), and
+    still says Type=notify with a watchdog."""
+    tool = systemd_analyze()
+    d = tempfile.mkdtemp(prefix="boardd-units-")
+    try:
+        units_in(d, binary)
+        for unit in ("boardd.service", "boardd@.service"):
+            r = subprocess.run([tool, "security", "--offline=yes", "--no-pager",
+                                os.path.join(d, unit)], capture_output=True, text=True,
+                               timeout=120)
+            if "Unknown option" in r.stderr or "unrecognized option" in r.stderr:
+                raise Skip("this systemd-analyze has no --offline")
+            m = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", r.stdout)
+            check(m and float(m.group(1)) <= 3.0, "%s: %s %s" % (unit, r.stdout[-300:],
+                                                                r.stderr))
+            text = read(os.path.join(DEPLOY, unit))
+            check(re.search(r"^Type=notify$", text, re.M) and
+                  re.search(r"^WatchdogSec=\d+", text, re.M), "%s: notify, watchdog" % unit)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
 
 
 if __name__ == "__main__":
