@@ -1122,7 +1122,8 @@ int main(int argc, char **argv)
 	char key_path[4096];
 	snprintf(key_path, sizeof key_path, "%s%s",
 	         c.key_path ? c.key_path : c.db, c.key_path ? "" : ".key");
-	if (keyfile_load(key_path, key, sizeof key, err, sizeof err) < 0) {
+	int key_made = keyfile_load(key_path, key, sizeof key, err, sizeof err);
+	if (key_made < 0) {
 		log_error("boardd", "%s", err);
 		return 1;
 	}
@@ -1178,6 +1179,18 @@ int main(int argc, char **argv)
 	const char *db_name = store_is_postgres(c.db) ? "postgresql" : c.db;
 	if (opened < 0) {
 		log_error("boardd", "%s: %s", db_name, err);
+		/* A key file made at this start for a database whose secrets
+		 * another key sealed (a restore without its key file): not
+		 * left behind, so the next start cannot take it for the
+		 * database's key (issue 35) and the right one can be put back
+		 * at the same path. */
+		if (key_made == KEYFILE_CREATED && opened == BD_EBADREQUEST &&
+		    unlink(key_path) == 0)
+			log_error("boardd",
+			          "removed the key file %s made at this start: "
+			          "put this database's own key file there (from "
+			          "its backup) and start again",
+			          key_path);
 		return 1;
 	}
 	int rc = 1;

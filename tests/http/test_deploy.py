@@ -29,6 +29,8 @@ import threading
 import time
 
 from gamehelp import actions, create, game, move, server
+from webhookhelp import new_player
+import harness
 from harness import POSTGRES, SLOW, Server, Skip, WRAP, check, run_all, test
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -445,6 +447,142 @@ def the_server_units_are_rated_3_or_lower(binary):
                   re.search(r"^WatchdogSec=\d+", text, re.M), "%s: notify, watchdog" % unit)
     finally:
         shutil.rmtree(d, ignore_errors=True)
+
+
+# ---- backups ----
+
+BACKUP = os.path.join(DEPLOY, "boardd-backup")
+
+
+def run_backup(args, env, ok=True):
+    """deploy/boardd-backup with args and env (added to ours); its
+    CompletedProcess, checked to exit 0 when ok."""
+    e = dict(os.environ)
+    e.update(env)
+    r = subprocess.run(["sh", BACKUP] + args, env=e, capture_output=True, text=True,
+                       timeout=300 * SLOW)
+    if ok:
+        check(r.returncode == 0, "boardd-backup %s: %d %s %s" % (args, r.returncode, r.stdout,
+                                                                 r.stderr))
+    return r
+
+
+def store_env(db, key):
+    return {"BOARDD_DB": db, "BOARDD_SECRET_KEY": key}
+
+
+@test
+def a_backup_restores_elsewhere_and_games_go_on(binary):
+    """deploy/boardd-backup while the server runs, encrypted to an age
+    recipient: one .tar.age holding neither the key nor the database in
+    the clear; restored (with the age identity) into a fresh place, a
+    server starts on it, the game's moves and the player's token and
+    sealed webhook secret are there, and the game goes on.  Restoring
+    over the restored files is refused and changes nothing.  Without a
+    recipient the archive is a plain tar holding the key file."""
+    for tool in ("age", "age-keygen", "sqlite3", "pg_dump", "pg_restore"):
+        if not shutil.which(tool):
+            raise Skip("no %s (tools/deps.sh installs it)" % tool)
+    work = tempfile.mkdtemp(prefix="boardd-backup-")
+    ident = os.path.join(work, "identity.txt")
+    subprocess.run(["age-keygen", "-o", ident], check=True, capture_output=True)
+    recipient = subprocess.run(["age-keygen", "-y", ident], check=True, capture_output=True,
+                               text=True).stdout.strip()
+    out = os.path.join(work, "backups")
+    restored_db = None
+    try:
+        with server(binary) as s:
+            gid, tokens = create(s)
+            first = None
+            for tok in tokens:
+                a = actions(s, gid, tok)
+                if a:
+                    first = move(s, gid, tok, a[0])
+                    break
+            check(first is not None and first.status == 201, "a move: %r" % first)
+            seq = game(s, gid, tokens[0])["seq"]
+            url = "https://93.184.216.34/hooks/boardd"
+            _, ptok = new_player(s, "Ada")
+            r = s.request("PUT", "/v1/players/me/webhook", {"url": url}, token=ptok)
+            check(r.status in (200, 201), "webhook: %r" % r)
+            env = dict(store_env(s.db, s.key), BACKUP_DIR=out, BACKUP_AGE_RECIPIENT=recipient)
+            r = run_backup(["backup"], env)
+            check(s.request("GET", "/healthz").status == 200, "served meanwhile")
+            names = os.listdir(out)
+            check(len(names) == 1 and re.match(r"boardd-\d{8}T\d{6}Z\.tar\.age$", names[0]),
+                  "one encrypted archive: %r %s" % (names, r.stdout))
+            archive = os.path.join(out, names[0])
+            check(os.stat(archive).st_mode & 0o077 == 0, "mode 0600")
+            blob = open(archive, "rb").read()
+            key = open(s.key, "rb").read()
+            check(key not in blob and b"secret.key" not in blob and b"SQLite format" not in blob
+                  and b"PGDMP" not in blob, "encrypted: nothing in the clear")
+            plain = run_backup(["backup"], dict(store_env(s.db, s.key),
+                                                BACKUP_DIR=os.path.join(work, "plain")))
+            check("NOT encrypted" in plain.stdout, "says it: %s" % plain.stdout)
+            tars = os.listdir(os.path.join(work, "plain"))
+            check(len(tars) == 1 and tars[0].endswith(".tar") and
+                  key in open(os.path.join(work, "plain", tars[0]), "rb").read(),
+                  "a plain tar with the key: %r" % tars)
+        # a fresh place: another directory, another database
+        fresh = os.path.join(work, "fresh")
+        os.mkdir(fresh)
+        if POSTGRES:
+            restored_db = harness.pg_create_database()
+            new_key = os.path.join(fresh, "server.key")
+        else:
+            restored_db = os.path.join(fresh, "restored.db")
+            new_key = restored_db + ".key"
+        renv = dict(store_env(restored_db, new_key), BACKUP_AGE_IDENTITY=ident)
+        no_id = run_backup(["restore", archive], store_env(restored_db, new_key), ok=False)
+        check(no_id.returncode != 0 and "BACKUP_AGE_IDENTITY" in no_id.stderr,
+              "an encrypted archive needs the identity: %s" % no_id.stderr)
+        run_backup(["restore", archive], renv)
+        check(open(new_key, "rb").read() == key and os.stat(new_key).st_mode & 0o077 == 0,
+              "the key file restored, 0600")
+        again = run_backup(["restore", archive], renv, ok=False)
+        check(again.returncode != 0 and "nothing was changed" in again.stderr,
+              "a second restore refused: %s" % again.stderr)
+        if POSTGRES:
+            harness._pg_keys[restored_db] = new_key
+        s2 = Server(binary, db=restored_db)
+        try:
+            g = game(s2, gid, tokens[0])
+            check(g["seq"] == seq, "the moves are there: %r vs %r" % (g["seq"], seq))
+            r = s2.request("GET", "/v1/players/me/webhook", token=ptok)
+            check(r.status == 200 and r.json["url"] == url, "the sealed webhook: %r" % r)
+            played = None
+            for tok in tokens:
+                a = actions(s2, gid, tok)
+                if a:
+                    played = move(s2, gid, tok, a[0])
+                    break
+            check(played is not None and played.status == 201 and played.json["seq"] == seq + 1,
+                  "the game goes on: %r" % played)
+            s2.stop()
+            # issue 35 item 8: a start without the key file, on a
+            # database whose secrets another key sealed, refuses and
+            # leaves no key file behind; the right one put back works
+            os.rename(new_key, new_key + ".kept")
+            p = Process(binary, ["--addr", "127.0.0.1", "--port", "0"] + s2.store_args(),
+                        directory=fresh)
+            rc = p.proc.wait(timeout=60 * SLOW)
+            check(rc == 1 and "does not open the webhook secrets" in read(p.log) and
+                  "removed the key file" in read(p.log), "refused: %r %s" % (rc, read(p.log)))
+            check(not os.path.exists(new_key), "no wrong key file left behind")
+            os.rename(new_key + ".kept", new_key)
+            s2.start()
+            check(game(s2, gid, tokens[0])["seq"] == seq + 1, "the right key works")
+            s2.stop()
+        finally:
+            if s2.proc.poll() is None:
+                s2.proc.kill()
+            s2.cleanup()
+    finally:
+        if POSTGRES and restored_db:
+            harness._pg_keys.pop(restored_db, None)
+            harness.pg_drop_database(restored_db)
+        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":
