@@ -353,7 +353,7 @@ static void usage(FILE *f)
 	    "  --cache-games N  games kept in memory for reads (row, seats,"
 	    " state and\n"
 	    "                 answers; default 4096, 1-10000000); about"
-	    " 4 KiB a game\n"
+	    " 4-8.5 KiB a game\n"
 	    "environment: BOARDD_CONFIG BOARDD_ADDR BOARDD_PORT BOARDD_DB BOARDD_THREADS"
 	    " BOARDD_SYNC BOARDD_QUIET BOARDD_KEEPALIVE BOARDD_TIMEOUT"
 	    " BOARDD_MAX_CONNS BOARDD_MAX_CONNS_PER_ADDR BOARDD_MAX_STREAMS"
