@@ -164,11 +164,11 @@ struct config {
 	long write_wait; /* ms */
 	long hook_retry_ms, hook_timeout_ms;
 	long hook_workers, hook_per_dest; /* hooks.h's workers, per_dest */
-	long retention;         /* seconds events stay in the outbox */
-	long bot_workers;       /* threads playing bot seats and timeouts */
-	long write_workers;     /* threads running write requests */
-	long cache_games;       /* games kept in memory (docs/read-path.md) */
-	const char *key_path;   /* the server key file; NULL: db + ".key" */
+	long retention;           /* seconds events stay in the outbox */
+	long bot_workers;         /* threads playing bot seats and timeouts */
+	long write_workers;       /* threads running write requests */
+	long cache_games;         /* games kept in memory (docs/read-path.md) */
+	const char *key_path;     /* the server key file; NULL: db + ".key" */
 	const char *push_contact; /* VAPID sub, or NULL: Web Push off */
 	const char *push_key;   /* VAPID key file; NULL: key file + ".vapid" */
 	const char *log_format; /* "text" or "json" (log.h) */
@@ -354,7 +354,8 @@ static void usage(FILE *f)
 	    " state and\n"
 	    "                 answers; default 4096, 1-10000000); about"
 	    " 4-8.5 KiB a game\n"
-	    "environment: BOARDD_CONFIG BOARDD_ADDR BOARDD_PORT BOARDD_DB BOARDD_THREADS"
+	    "environment: BOARDD_CONFIG BOARDD_ADDR BOARDD_PORT BOARDD_DB "
+	    "BOARDD_THREADS"
 	    " BOARDD_SYNC BOARDD_QUIET BOARDD_KEEPALIVE BOARDD_TIMEOUT"
 	    " BOARDD_MAX_CONNS BOARDD_MAX_CONNS_PER_ADDR BOARDD_MAX_STREAMS"
 	    " BOARDD_MAX_STREAMS_PER_ADDR"
@@ -498,20 +499,25 @@ static int parse_args(int argc, char **argv, const struct conffile *f,
 	const char *ticket_s = env_or(f, "BOARDD_TICKET_SECONDS", "60");
 	const char *streams = env_or(f, "BOARDD_MAX_STREAMS", NULL);
 	const char *conns_addr = env_or(f, "BOARDD_MAX_CONNS_PER_ADDR", NULL);
-	const char *streams_addr = env_or(f, "BOARDD_MAX_STREAMS_PER_ADDR", "32");
+	const char *streams_addr =
+	    env_or(f, "BOARDD_MAX_STREAMS_PER_ADDR", "32");
 	const char *streams_token =
 	    env_or(f, "BOARDD_MAX_STREAMS_PER_TOKEN", "16");
-	const char *streams_anon = env_or(f, "BOARDD_MAX_STREAMS_ANONYMOUS", NULL);
+	const char *streams_anon =
+	    env_or(f, "BOARDD_MAX_STREAMS_ANONYMOUS", NULL);
 	const char *streams_net = env_or(f, "BOARDD_MAX_STREAMS_PER_NET", NULL);
 	const char *rate_table = env_or(f, "BOARDD_RATE_TABLE", "32768");
-	const char *waiting_player = env_or(f, "BOARDD_WAITING_PER_PLAYER", "10");
+	const char *waiting_player =
+	    env_or(f, "BOARDD_WAITING_PER_PLAYER", "10");
 	const char *waiting_addr = env_or(f, "BOARDD_WAITING_PER_ADDR", "30");
 	const char *bot_games = env_or(f, "BOARDD_BOT_GAMES_PER_PLAYER", "3");
-	const char *waiting_expiry = env_or(f, "BOARDD_WAITING_EXPIRY", "259200");
+	const char *waiting_expiry =
+	    env_or(f, "BOARDD_WAITING_EXPIRY", "259200");
 	const char *env_rate = env_or(f, "BOARDD_RATE_LIMIT", NULL);
 	const char *env_proxy = env_or(f, "BOARDD_TRUSTED_PROXY", NULL);
 	const char *hook_retry = env_or(f, "BOARDD_WEBHOOK_RETRY_MS", "5000");
-	const char *hook_timeout = env_or(f, "BOARDD_WEBHOOK_TIMEOUT_MS", "10000");
+	const char *hook_timeout =
+	    env_or(f, "BOARDD_WEBHOOK_TIMEOUT_MS", "10000");
 	const char *hook_workers = env_or(f, "BOARDD_WEBHOOK_WORKERS", "8");
 	const char *hook_per_dest =
 	    env_or(f, "BOARDD_WEBHOOK_PER_DESTINATION", "2");
@@ -790,10 +796,10 @@ static int limits_of(const struct config *c, unsigned conns,
 }
 
 /* Blocks SIGINT, SIGTERM and SIGHUP in every thread (the daemon's
- * inherit the mask) so that main can sigwait for them.  SIGPIPE and SIGXFSZ are ignored: a
- * write to a closed socket then fails with EPIPE, and a write past the
- * file size limit (ulimit -f) with EFBIG, which the store answers as a
- * full disk (507) instead of the process dying. */
+ * inherit the mask) so that main can sigwait for them.  SIGPIPE and SIGXFSZ are
+ * ignored: a write to a closed socket then fails with EPIPE, and a write past
+ * the file size limit (ulimit -f) with EFBIG, which the store answers as a full
+ * disk (507) instead of the process dying. */
 static void block_signals(sigset_t *set)
 {
 	sigemptyset(set);
@@ -807,11 +813,11 @@ static void block_signals(sigset_t *set)
 
 /* What SIGHUP and the watchdog need of the running server. */
 struct running {
-	struct config *c;          /* in effect; its live settings change */
-	int argc;                  /* the command line, read again with */
-	char **argv;               /* the config file at each SIGHUP */
-	struct http_server *srv;   /* serving */
-	uint64_t watchdog_ms;      /* WATCHDOG=1 every this often; 0: off */
+	struct config *c;        /* in effect; its live settings change */
+	int argc;                /* the command line, read again with */
+	char **argv;             /* the config file at each SIGHUP */
+	struct http_server *srv; /* serving */
+	uint64_t watchdog_ms;    /* WATCHDOG=1 every this often; 0: off */
 };
 
 /* The config files read (the first at start, one more per SIGHUP that
@@ -867,7 +873,8 @@ static int set_elsewhere(const struct running *r, const char *name)
 			return 1;
 	size_t n = (size_t)snprintf(env, sizeof env, "BOARDD_%s", name);
 	for (size_t i = 7; i < n && i < sizeof env; i++)
-		env[i] = env[i] == '-' ? '_' : (char)toupper((unsigned char)env[i]);
+		env[i] =
+		    env[i] == '-' ? '_' : (char)toupper((unsigned char)env[i]);
 	const char *v = getenv(env);
 	return v && *v;
 }
@@ -891,10 +898,11 @@ static int say_changes(const struct running *r, const struct conffile *old,
 			if (was && is && strcmp(was, is) == 0)
 				continue;
 			if (set_elsewhere(r, name))
-				log_info("boardd",
-				         "SIGHUP: %s changed in %s, but a flag "
-				         "or the environment sets it: unchanged",
-				         name, conffile_path(now));
+				log_info(
+				    "boardd",
+				    "SIGHUP: %s changed in %s, but a flag "
+				    "or the environment sets it: unchanged",
+				    name, conffile_path(now));
 			else if (is_live(name)) {
 				log_info("boardd", "SIGHUP: %s is now %s", name,
 				         is ? is : "its default");
@@ -933,8 +941,10 @@ static void reload_config(struct running *r, const char *path)
 	const struct conffile *old =
 	    n_files_read ? files_read[n_files_read - 1] : NULL;
 	if (!say_changes(r, old, now))
-		log_info("boardd", "SIGHUP: read %s again: no live setting "
-		                   "changed", path);
+		log_info("boardd",
+		         "SIGHUP: read %s again: no live setting "
+		         "changed",
+		         path);
 	if (keep_file(now) < 0) {
 		log_error("boardd", "SIGHUP: out of memory; every setting "
 		                    "stays as it was");
@@ -950,8 +960,9 @@ static void reload_config(struct running *r, const char *path)
 	if (n.log_file)
 		c->log_file = n.log_file;
 	else if (c->log_file)
-		log_info("boardd", "SIGHUP: without log-file the log still "
-		                   "goes to %s until a restart",
+		log_info("boardd",
+		         "SIGHUP: without log-file the log still "
+		         "goes to %s until a restart",
 		         c->log_file);
 }
 
@@ -1029,8 +1040,9 @@ static int wait_for_stop(const sigset_t *set, struct running *r,
 			if (healthy(r))
 				sd_notify(0, "WATCHDOG=1");
 			else
-				log_error("boardd", "watchdog: GET /healthz "
-				                    "failed: no WATCHDOG=1 sent");
+				log_error("boardd",
+				          "watchdog: GET /healthz "
+				          "failed: no WATCHDOG=1 sent");
 			ping_at = mono_now_ms() + (int64_t)r->watchdog_ms;
 			continue;
 		}
@@ -1047,7 +1059,8 @@ static int wait_for_stop(const sigset_t *set, struct running *r,
 			                      (long)(left % 1000) * 1000000L};
 			sig = sigtimedwait(set, NULL, &ts);
 			if (sig < 0)
-				continue; /* EAGAIN: time to look again; EINTR */
+				continue; /* EAGAIN: time to look again; EINTR
+				           */
 		}
 		if (sig != SIGHUP)
 			return sig;
@@ -1061,8 +1074,8 @@ int main(int argc, char **argv)
 	struct config c = {0};
 	const char *cpath = config_path(argc, argv);
 	struct conffile *file = NULL;
-	if (cpath && conffile_read(cpath, setting_kind, &file, err,
-	                           sizeof err) < 0) {
+	if (cpath &&
+	    conffile_read(cpath, setting_kind, &file, err, sizeof err) < 0) {
 		log_error("boardd", "%s", err);
 		return 2;
 	}
@@ -1186,11 +1199,12 @@ int main(int argc, char **argv)
 		 * at the same path. */
 		if (key_made == KEYFILE_CREATED && opened == BD_EBADREQUEST &&
 		    unlink(key_path) == 0)
-			log_error("boardd",
-			          "removed the key file %s made at this start: "
-			          "put this database's own key file there (from "
-			          "its backup) and start again",
-			          key_path);
+			log_error(
+			    "boardd",
+			    "removed the key file %s made at this start: "
+			    "put this database's own key file there (from "
+			    "its backup) and start again",
+			    key_path);
 		return 1;
 	}
 	int rc = 1;

@@ -11,8 +11,8 @@ struct setting {
 };
 
 struct conffile {
-	char *path;  /* owned copy */
-	char *text;  /* owned: the file, cut into names and values */
+	char *path; /* owned copy */
+	char *text; /* owned: the file, cut into names and values */
 	struct setting *v;
 	size_t n;
 };
@@ -70,8 +70,8 @@ static int slurp(const char *path, char **text, char *err, size_t errlen)
 /* Reads one line (cut at its end, in place) into f, or -1 with a
  * sentence in err. */
 static int read_line(struct conffile *f, char *line, int no,
-                     enum conffile_kind (*kind)(const char *),
-                     char *err, size_t errlen)
+                     enum conffile_kind (*kind)(const char *), char *err,
+                     size_t errlen)
 {
 	char *s = trim(line);
 	if (!*s || *s == '#')
@@ -106,10 +106,11 @@ static int read_line(struct conffile *f, char *line, int no,
 	}
 	if (k == CONFFILE_SWITCH) {
 		if (strcmp(value, "true") != 0 && strcmp(value, "false") != 0) {
-			snprintf(err, errlen,
-			         "%s:%d: \"%s\" is a switch: true or false, not "
-			         "\"%.40s\"",
-			         f->path, no, name, value);
+			snprintf(
+			    err, errlen,
+			    "%s:%d: \"%s\" is a switch: true or false, not "
+			    "\"%.40s\"",
+			    f->path, no, name, value);
 			return -1;
 		}
 		value = strcmp(value, "true") == 0 ? "1" : "0";
