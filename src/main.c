@@ -1131,6 +1131,14 @@ int main(int argc, char **argv)
 		          "same file (copy it, created at the first start)");
 		return 2;
 	}
+	/* Checked before any key file is made: a refusal leaves none. */
+	if (c.push_contact && (strlen(c.push_contact) > PUSH_CONTACT_MAX ||
+	                       (strncmp(c.push_contact, "mailto:", 7) != 0 &&
+	                        strncmp(c.push_contact, "https://", 8) != 0))) {
+		log_error("boardd", "--push-contact must be a mailto: "
+		                    "or https: URI of at most 256 bytes");
+		return 2;
+	}
 	uint8_t key[STORE_KEY_LEN];
 	char key_path[4096];
 	snprintf(key_path, sizeof key_path, "%s%s",
@@ -1144,21 +1152,15 @@ int main(int argc, char **argv)
 	 * rules, beside it unless --push-key says; nodes on one PostgreSQL
 	 * database copy it as they copy the server key. */
 	uint8_t vapid[PUSH_PRIV_LEN], vapid_pub[PUSH_POINT_LEN];
+	char vapid_path[4200];
+	int vapid_made = 0;
 	if (c.push_contact) {
-		char vapid_path[4200];
 		snprintf(vapid_path, sizeof vapid_path, "%s%s",
 		         c.push_key ? c.push_key : key_path,
 		         c.push_key ? "" : ".vapid");
-		if (strlen(c.push_contact) > PUSH_CONTACT_MAX ||
-		    (strncmp(c.push_contact, "mailto:", 7) != 0 &&
-		     strncmp(c.push_contact, "https://", 8) != 0)) {
-			log_error("boardd",
-			          "--push-contact must be a mailto: "
-			          "or https: URI of at most 256 bytes");
-			return 2;
-		}
-		if (keyfile_load(vapid_path, vapid, sizeof vapid, err,
-		                 sizeof err) < 0) {
+		vapid_made = keyfile_load(vapid_path, vapid, sizeof vapid, err,
+		                          sizeof err);
+		if (vapid_made < 0) {
 			log_error("boardd", "%s", err);
 			return 1;
 		}
@@ -1205,6 +1207,12 @@ int main(int argc, char **argv)
 			    "put this database's own key file there (from "
 			    "its backup) and start again",
 			    key_path);
+		if (vapid_made == KEYFILE_CREATED && opened == BD_EBADREQUEST &&
+		    unlink(vapid_path) == 0)
+			log_error("boardd",
+			          "removed the VAPID key file %s made at this "
+			          "start as well",
+			          vapid_path);
 		return 1;
 	}
 	int rc = 1;

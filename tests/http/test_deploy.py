@@ -564,12 +564,14 @@ def a_backup_restores_elsewhere_and_games_go_on(binary):
             # database whose secrets another key sealed, refuses and
             # leaves no key file behind; the right one put back works
             os.rename(new_key, new_key + ".kept")
-            p = Process(binary, ["--addr", "127.0.0.1", "--port", "0"] + s2.store_args(),
-                        directory=fresh)
+            p = Process(binary, ["--addr", "127.0.0.1", "--port", "0", "--push-contact",
+                                 "mailto:ops@example.org"] + s2.store_args(), directory=fresh)
             rc = p.proc.wait(timeout=60 * SLOW)
             check(rc == 1 and "does not open the webhook secrets" in read(p.log) and
-                  "removed the key file" in read(p.log), "refused: %r %s" % (rc, read(p.log)))
-            check(not os.path.exists(new_key), "no wrong key file left behind")
+                  "removed the key file" in read(p.log) and
+                  "removed the VAPID key file" in read(p.log), "refused: %r %s" % (rc, read(p.log)))
+            check(not os.path.exists(new_key) and not os.path.exists(new_key + ".vapid"),
+                  "no wrong key file left behind")
             os.rename(new_key + ".kept", new_key)
             s2.start()
             check(game(s2, gid, tokens[0])["seq"] == seq + 1, "the right key works")
