@@ -203,6 +203,34 @@ def the_shipped_example_file_is_taken(binary):
 
 
 @test
+def every_flag_is_a_setting_of_the_file(binary):
+    """Each flag boardd --help lists (but --config and the commands) is
+    taken as a line of the file: `boardd --config F --version` reads F
+    before it prints the version, so an unknown name would exit 2.  The
+    README's flag table names the same flags."""
+    d = tempfile.mkdtemp(prefix="boardd-deploy-")
+    try:
+        help_text = subprocess.run([binary, "--help"], capture_output=True, text=True,
+                                   timeout=60 * SLOW).stdout
+        flags = sorted(set(re.findall(r"--([a-z][a-z-]+)", help_text)) -
+                       {"config", "version", "help"})
+        check(len(flags) >= 40, "the flags: %r" % flags)
+        readme = read(os.path.join(ROOT, "README.md"))
+        conf = os.path.join(d, "one.conf")
+        for name in flags:
+            switch = name in ("quiet", "webhook-allow-private")
+            write(conf, ["%s = %s" % (name, "true" if switch else "1")])
+            r = subprocess.run([binary, "--config", conf, "--version"], capture_output=True,
+                               text=True, timeout=60 * SLOW)
+            check(r.returncode == 0 and r.stdout.startswith("boardd "),
+                  "%s: %d %s" % (name, r.returncode, r.stderr))
+            check("`--%s" % name in readme, "README.md's table lacks --%s" % name)
+        check("`--config PATH`" in readme, "README.md names --config")
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+@test
 def a_bad_file_refuses_to_start(binary):
     """Each fault: exit 2, one sentence naming the file and the line,
     and no database made (bad input changes nothing)."""
