@@ -1,6 +1,11 @@
 /* main.c: boardd's command line.  Flags override environment variables,
- * which override defaults:
+ * which override the config file, which overrides the defaults:
  *
+ *   --config PATH  BOARDD_CONFIG  (none)     the config file (conffile.h):
+ *                                            `name = value` lines, each
+ *                                            name a flag below without
+ *                                            its dashes; read again on
+ *                                            SIGHUP (reload_config)
  *   --addr A     BOARDD_ADDR     127.0.0.1   address to bind (IPv4 or IPv6)
  *   --port P     BOARDD_PORT     8080        0 = any free port
  *   --db PATH    BOARDD_DB       boardd.db   SQLite file, created if missing;
@@ -117,8 +122,14 @@
  * SIGINT ends the drain early); SIGINT (Ctrl-C) does not.  Then streams
  * end with a `retry:` hint, long-polls answer, in-flight requests
  * finish, the database is closed cleanly, and the exit status is 0.
- * SIGHUP reopens --log-file and says so; every other setting needs a
- * restart. */
+ * SIGHUP reads the config file again and applies its live settings
+ * (log-level, log-format, log-file, quiet; is_live), saying which
+ * restart-only ones changed, then reopens --log-file and says so.
+ * Under systemd (Type=notify, deploy/boardd.service) it sends READY=1
+ * once migrated and listening, WATCHDOG=1 while GET /healthz answers,
+ * RELOADING=1/READY=1 around a SIGHUP and STOPPING=1 at the stop. */
+#include <ctype.h>
+#include <curl/curl.h>
 #include <errno.h>
 #include <jansson.h>
 #include <signal.h>
@@ -127,8 +138,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <systemd/sd-daemon.h>
 #include <unistd.h>
 
+#include "common/conffile.h"
 #include "common/keyfile.h"
 #include "push/push.h"
 #include "common/log.h"
@@ -151,11 +164,11 @@ struct config {
 	long write_wait; /* ms */
 	long hook_retry_ms, hook_timeout_ms;
 	long hook_workers, hook_per_dest; /* hooks.h's workers, per_dest */
-	long retention;         /* seconds events stay in the outbox */
-	long bot_workers;       /* threads playing bot seats and timeouts */
-	long write_workers;     /* threads running write requests */
-	long cache_games;       /* games kept in memory (docs/read-path.md) */
-	const char *key_path;   /* the server key file; NULL: db + ".key" */
+	long retention;           /* seconds events stay in the outbox */
+	long bot_workers;         /* threads playing bot seats and timeouts */
+	long write_workers;       /* threads running write requests */
+	long cache_games;         /* games kept in memory (docs/read-path.md) */
+	const char *key_path;     /* the server key file; NULL: db + ".key" */
 	const char *push_contact; /* VAPID sub, or NULL: Web Push off */
 	const char *push_key;   /* VAPID key file; NULL: key file + ".vapid" */
 	const char *log_format; /* "text" or "json" (log.h) */
@@ -187,6 +200,15 @@ static void usage(FILE *f)
 	    "\n"
 	    "       boardd --version   the release and the git commit built"
 	    "\n"
+	    "  --config PATH  read settings from PATH: one `name = value` a"
+	    " line, name a\n"
+	    "                 flag's long name (port = 8080, quiet = true);"
+	    " flags and the\n"
+	    "                 environment win over it; SIGHUP reads it again"
+	    " (log-level,\n"
+	    "                 log-format, log-file and quiet change live;"
+	    " the rest at a\n"
+	    "                 restart)\n"
 	    "  --addr A       address to bind, IPv4 or IPv6 (default"
 	    " 127.0.0.1)\n"
 	    "  --port P       port (default 8080; 0 picks a free one)\n"
@@ -331,8 +353,9 @@ static void usage(FILE *f)
 	    "  --cache-games N  games kept in memory for reads (row, seats,"
 	    " state and\n"
 	    "                 answers; default 4096, 1-10000000); about"
-	    " 4 KiB a game\n"
-	    "environment: BOARDD_ADDR BOARDD_PORT BOARDD_DB BOARDD_THREADS"
+	    " 4-8.5 KiB a game\n"
+	    "environment: BOARDD_CONFIG BOARDD_ADDR BOARDD_PORT BOARDD_DB "
+	    "BOARDD_THREADS"
 	    " BOARDD_SYNC BOARDD_QUIET BOARDD_KEEPALIVE BOARDD_TIMEOUT"
 	    " BOARDD_MAX_CONNS BOARDD_MAX_CONNS_PER_ADDR BOARDD_MAX_STREAMS"
 	    " BOARDD_MAX_STREAMS_PER_ADDR"
@@ -350,10 +373,23 @@ static void usage(FILE *f)
 	    f);
 }
 
-static const char *env_or(const char *name, const char *dflt)
+/* Setting `name` (BOARDD_X_Y) from the environment, else from the
+ * config file f (its key x-y, the flag's long name; f may be NULL),
+ * else dflt.  The flags, read after, override both. */
+static const char *env_or(const struct conffile *f, const char *name,
+                          const char *dflt)
 {
 	const char *v = getenv(name);
-	return v && *v ? v : dflt;
+	if (v && *v)
+		return v;
+	char key[64];
+	size_t i = 0;
+	for (const char *p = name + strlen("BOARDD_"); *p && i + 1 < sizeof key;
+	     p++)
+		key[i++] = *p == '_' ? '-' : (char)tolower((unsigned char)*p);
+	key[i] = '\0';
+	v = conffile_get(f, key);
+	return v ? v : dflt;
 }
 
 /* Parses a decimal in [lo, hi] into *out; -1 when it is not one. */
@@ -371,6 +407,7 @@ static int parse_long(const char *s, long lo, long hi, long *out)
 static int takes_value(const char *a)
 {
 	static const char *const opts[] = {"--addr",
+	                                   "--config",
 	                                   "--push-contact",
 	                                   "--push-key",
 	                                   "--port",
@@ -418,54 +455,90 @@ static int takes_value(const char *a)
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct config *c)
+/* A config file's name (conffile.h's kind): every flag's long name but
+ * --config itself (a file names no other) and the commands --version
+ * and --help. */
+static enum conffile_kind setting_kind(const char *name)
 {
-	const char *port = env_or("BOARDD_PORT", "8080");
-	const char *threads = env_or("BOARDD_THREADS", NULL);
-	const char *keepalive = env_or("BOARDD_KEEPALIVE", "15");
-	const char *timeout = env_or("BOARDD_TIMEOUT", "30");
-	const char *max_conns = env_or("BOARDD_MAX_CONNS", NULL);
-	const char *bot_ms = env_or("BOARDD_BOT_MS", "1500");
-	const char *write_wait = env_or("BOARDD_WRITE_WAIT", "2000");
-	const char *clock_min = env_or("BOARDD_CLOCK_MIN_SECONDS", "10");
-	const char *ticket_s = env_or("BOARDD_TICKET_SECONDS", "60");
-	const char *streams = env_or("BOARDD_MAX_STREAMS", NULL);
-	const char *conns_addr = env_or("BOARDD_MAX_CONNS_PER_ADDR", NULL);
-	const char *streams_addr = env_or("BOARDD_MAX_STREAMS_PER_ADDR", "32");
+	char flag[64];
+	if (strcmp(name, "config") == 0 ||
+	    snprintf(flag, sizeof flag, "--%s", name) >= (int)sizeof flag)
+		return CONFFILE_UNKNOWN;
+	if (strcmp(flag, "--quiet") == 0 ||
+	    strcmp(flag, "--webhook-allow-private") == 0)
+		return CONFFILE_SWITCH;
+	return takes_value(flag) ? CONFFILE_VALUE : CONFFILE_UNKNOWN;
+}
+
+/* The config file's path: --config's value, else BOARDD_CONFIG, else
+ * NULL (no file). */
+static const char *config_path(int argc, char **argv)
+{
+	for (int i = 1; i + 1 < argc; i++)
+		if (strcmp(argv[i], "--config") == 0)
+			return argv[i + 1];
+	const char *v = getenv("BOARDD_CONFIG");
+	return v && *v ? v : NULL;
+}
+
+/* The configuration in *c (zeroed by the caller) from the flags, the
+ * environment, the config file f (NULL: none; c borrows its strings)
+ * and the defaults, in that order of precedence.  0, or -1 after
+ * logging why. */
+static int parse_args(int argc, char **argv, const struct conffile *f,
+                      struct config *c)
+{
+	const char *port = env_or(f, "BOARDD_PORT", "8080");
+	const char *threads = env_or(f, "BOARDD_THREADS", NULL);
+	const char *keepalive = env_or(f, "BOARDD_KEEPALIVE", "15");
+	const char *timeout = env_or(f, "BOARDD_TIMEOUT", "30");
+	const char *max_conns = env_or(f, "BOARDD_MAX_CONNS", NULL);
+	const char *bot_ms = env_or(f, "BOARDD_BOT_MS", "1500");
+	const char *write_wait = env_or(f, "BOARDD_WRITE_WAIT", "2000");
+	const char *clock_min = env_or(f, "BOARDD_CLOCK_MIN_SECONDS", "10");
+	const char *ticket_s = env_or(f, "BOARDD_TICKET_SECONDS", "60");
+	const char *streams = env_or(f, "BOARDD_MAX_STREAMS", NULL);
+	const char *conns_addr = env_or(f, "BOARDD_MAX_CONNS_PER_ADDR", NULL);
+	const char *streams_addr =
+	    env_or(f, "BOARDD_MAX_STREAMS_PER_ADDR", "32");
 	const char *streams_token =
-	    env_or("BOARDD_MAX_STREAMS_PER_TOKEN", "16");
-	const char *streams_anon = env_or("BOARDD_MAX_STREAMS_ANONYMOUS", NULL);
-	const char *streams_net = env_or("BOARDD_MAX_STREAMS_PER_NET", NULL);
-	const char *rate_table = env_or("BOARDD_RATE_TABLE", "32768");
-	const char *waiting_player = env_or("BOARDD_WAITING_PER_PLAYER", "10");
-	const char *waiting_addr = env_or("BOARDD_WAITING_PER_ADDR", "30");
-	const char *bot_games = env_or("BOARDD_BOT_GAMES_PER_PLAYER", "3");
-	const char *waiting_expiry = env_or("BOARDD_WAITING_EXPIRY", "259200");
-	const char *env_rate = env_or("BOARDD_RATE_LIMIT", NULL);
-	const char *env_proxy = env_or("BOARDD_TRUSTED_PROXY", NULL);
-	const char *hook_retry = env_or("BOARDD_WEBHOOK_RETRY_MS", "5000");
-	const char *hook_timeout = env_or("BOARDD_WEBHOOK_TIMEOUT_MS", "10000");
-	const char *hook_workers = env_or("BOARDD_WEBHOOK_WORKERS", "8");
+	    env_or(f, "BOARDD_MAX_STREAMS_PER_TOKEN", "16");
+	const char *streams_anon =
+	    env_or(f, "BOARDD_MAX_STREAMS_ANONYMOUS", NULL);
+	const char *streams_net = env_or(f, "BOARDD_MAX_STREAMS_PER_NET", NULL);
+	const char *rate_table = env_or(f, "BOARDD_RATE_TABLE", "32768");
+	const char *waiting_player =
+	    env_or(f, "BOARDD_WAITING_PER_PLAYER", "10");
+	const char *waiting_addr = env_or(f, "BOARDD_WAITING_PER_ADDR", "30");
+	const char *bot_games = env_or(f, "BOARDD_BOT_GAMES_PER_PLAYER", "3");
+	const char *waiting_expiry =
+	    env_or(f, "BOARDD_WAITING_EXPIRY", "259200");
+	const char *env_rate = env_or(f, "BOARDD_RATE_LIMIT", NULL);
+	const char *env_proxy = env_or(f, "BOARDD_TRUSTED_PROXY", NULL);
+	const char *hook_retry = env_or(f, "BOARDD_WEBHOOK_RETRY_MS", "5000");
+	const char *hook_timeout =
+	    env_or(f, "BOARDD_WEBHOOK_TIMEOUT_MS", "10000");
+	const char *hook_workers = env_or(f, "BOARDD_WEBHOOK_WORKERS", "8");
 	const char *hook_per_dest =
-	    env_or("BOARDD_WEBHOOK_PER_DESTINATION", "2");
-	const char *retention = env_or("BOARDD_EVENT_RETENTION", "604800");
-	const char *bot_workers = env_or("BOARDD_BOT_WORKERS", NULL);
-	const char *write_workers = env_or("BOARDD_WRITE_WORKERS", "64");
-	const char *cache_games = env_or("BOARDD_CACHE_GAMES", "4096");
-	const char *drain = env_or("BOARDD_DRAIN_SECONDS", "10");
-	c->log_file = env_or("BOARDD_LOG_FILE", NULL);
-	c->key_path = env_or("BOARDD_SECRET_KEY", NULL);
-	c->push_contact = env_or("BOARDD_PUSH_CONTACT", NULL);
-	c->push_key = env_or("BOARDD_PUSH_KEY", NULL);
-	c->log_format = env_or("BOARDD_LOG_FORMAT", "text");
-	c->log_level = env_or("BOARDD_LOG_LEVEL", "info");
-	c->metrics = env_or("BOARDD_METRICS", "loopback");
+	    env_or(f, "BOARDD_WEBHOOK_PER_DESTINATION", "2");
+	const char *retention = env_or(f, "BOARDD_EVENT_RETENTION", "604800");
+	const char *bot_workers = env_or(f, "BOARDD_BOT_WORKERS", NULL);
+	const char *write_workers = env_or(f, "BOARDD_WRITE_WORKERS", "64");
+	const char *cache_games = env_or(f, "BOARDD_CACHE_GAMES", "4096");
+	const char *drain = env_or(f, "BOARDD_DRAIN_SECONDS", "10");
+	c->log_file = env_or(f, "BOARDD_LOG_FILE", NULL);
+	c->key_path = env_or(f, "BOARDD_SECRET_KEY", NULL);
+	c->push_contact = env_or(f, "BOARDD_PUSH_CONTACT", NULL);
+	c->push_key = env_or(f, "BOARDD_PUSH_KEY", NULL);
+	c->log_format = env_or(f, "BOARDD_LOG_FORMAT", "text");
+	c->log_level = env_or(f, "BOARDD_LOG_LEVEL", "info");
+	c->metrics = env_or(f, "BOARDD_METRICS", "loopback");
 	c->hook_private =
-	    strcmp(env_or("BOARDD_WEBHOOK_ALLOW_PRIVATE", "0"), "0") != 0;
-	c->addr = env_or("BOARDD_ADDR", "127.0.0.1");
-	c->db = env_or("BOARDD_DB", "boardd.db");
-	c->sync = env_or("BOARDD_SYNC", "full");
-	c->quiet = strcmp(env_or("BOARDD_QUIET", "0"), "0") != 0;
+	    strcmp(env_or(f, "BOARDD_WEBHOOK_ALLOW_PRIVATE", "0"), "0") != 0;
+	c->addr = env_or(f, "BOARDD_ADDR", "127.0.0.1");
+	c->db = env_or(f, "BOARDD_DB", "boardd.db");
+	c->sync = env_or(f, "BOARDD_SYNC", "full");
+	c->quiet = strcmp(env_or(f, "BOARDD_QUIET", "0"), "0") != 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (strcmp(a, "--quiet") == 0) {
@@ -493,7 +566,9 @@ static int parse_args(int argc, char **argv, struct config *c)
 			log_error("boardd", "%s needs a value", a);
 			return -1;
 		}
-		if (strcmp(a, "--addr") == 0)
+		if (strcmp(a, "--config") == 0)
+			; /* read before: config_path */
+		else if (strcmp(a, "--addr") == 0)
 			c->addr = v;
 		else if (strcmp(a, "--port") == 0)
 			port = v;
@@ -721,10 +796,10 @@ static int limits_of(const struct config *c, unsigned conns,
 }
 
 /* Blocks SIGINT, SIGTERM and SIGHUP in every thread (the daemon's
- * inherit the mask) so that main can sigwait for them.  SIGPIPE and SIGXFSZ are ignored: a
- * write to a closed socket then fails with EPIPE, and a write past the
- * file size limit (ulimit -f) with EFBIG, which the store answers as a
- * full disk (507) instead of the process dying. */
+ * inherit the mask) so that main can sigwait for them.  SIGPIPE and SIGXFSZ are
+ * ignored: a write to a closed socket then fails with EPIPE, and a write past
+ * the file size limit (ulimit -f) with EFBIG, which the store answers as a full
+ * disk (507) instead of the process dying. */
 static void block_signals(sigset_t *set)
 {
 	sigemptyset(set);
@@ -736,58 +811,284 @@ static void block_signals(sigset_t *set)
 	signal(SIGXFSZ, SIG_IGN);
 }
 
-/* SIGHUP: --log-file again (logrotate moved the old one away), and a
- * line saying what was done; nothing else is reloaded. */
-static void on_hangup(const struct config *c)
+/* What SIGHUP and the watchdog need of the running server. */
+struct running {
+	struct config *c;        /* in effect; its live settings change */
+	int argc;                /* the command line, read again with */
+	char **argv;             /* the config file at each SIGHUP */
+	struct http_server *srv; /* serving */
+	uint64_t watchdog_ms;    /* WATCHDOG=1 every this often; 0: off */
+};
+
+/* The config files read (the first at start, one more per SIGHUP that
+ * read one): kept until exit, because struct config borrows their
+ * strings.  Reached from here, so never a leak. */
+static struct conffile **files_read;
+static size_t n_files_read;
+
+/* Keeps f (owned from now on) with the others; -1 when out of memory
+ * (f is then freed). */
+static int keep_file(struct conffile *f)
+{
+	struct conffile **v =
+	    realloc(files_read, (n_files_read + 1) * sizeof *v);
+	if (!v) {
+		conffile_free(f);
+		return -1;
+	}
+	files_read = v;
+	files_read[n_files_read++] = f;
+	return 0;
+}
+
+static void free_files(void)
+{
+	for (size_t i = 0; i < n_files_read; i++)
+		conffile_free(files_read[i]);
+	free(files_read);
+	files_read = NULL;
+	n_files_read = 0;
+}
+
+/* 1 if setting `name` can change on SIGHUP (docs/operations.md, "The
+ * config file"); the others need a restart. */
+static int is_live(const char *name)
+{
+	static const char *const live[] = {"log-level", "log-format",
+	                                   "log-file", "quiet"};
+	for (size_t i = 0; i < sizeof live / sizeof *live; i++)
+		if (strcmp(name, live[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* 1 if a flag or the environment sets `name` (a flag's long name), which
+ * then wins over the config file. */
+static int set_elsewhere(const struct running *r, const char *name)
+{
+	char flag[64], env[64];
+	snprintf(flag, sizeof flag, "--%s", name);
+	for (int i = 1; i < r->argc; i++)
+		if (strcmp(r->argv[i], flag) == 0)
+			return 1;
+	size_t n = (size_t)snprintf(env, sizeof env, "BOARDD_%s", name);
+	for (size_t i = 7; i < n && i < sizeof env; i++)
+		env[i] =
+		    env[i] == '-' ? '_' : (char)toupper((unsigned char)env[i]);
+	const char *v = getenv(env);
+	return v && *v;
+}
+
+/* Logs one line for each setting whose value differs between the file
+ * read before (old, may be NULL) and now (now): live, restart-only, or
+ * overridden.  Never logs a value but a live one's (--db may hold a
+ * password).  The number of live settings that changed. */
+static int say_changes(const struct running *r, const struct conffile *old,
+                       const struct conffile *now)
+{
+	int live = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		const struct conffile *f = pass ? old : now;
+		for (size_t i = 0; i < conffile_count(f); i++) {
+			const char *name = conffile_name(f, i);
+			const char *was = conffile_get(old, name);
+			const char *is = conffile_get(now, name);
+			if (pass && is)
+				continue; /* said in the first pass */
+			if (was && is && strcmp(was, is) == 0)
+				continue;
+			if (set_elsewhere(r, name))
+				log_info(
+				    "boardd",
+				    "SIGHUP: %s changed in %s, but a flag "
+				    "or the environment sets it: unchanged",
+				    name, conffile_path(now));
+			else if (is_live(name)) {
+				log_info("boardd", "SIGHUP: %s is now %s", name,
+				         is ? is : "its default");
+				live++;
+			} else
+				log_info("boardd",
+				         "SIGHUP: %s changed in %s; it takes "
+				         "effect at the next restart only",
+				         name, conffile_path(now));
+		}
+	}
+	return live;
+}
+
+/* SIGHUP with a config file: reads it again (and the flags and the
+ * environment, which still win) and applies the live settings
+ * (is_live).  A file that is refused changes nothing. */
+static void reload_config(struct running *r, const char *path)
 {
 	char err[512];
+	struct conffile *now;
+	if (conffile_read(path, setting_kind, &now, err, sizeof err) < 0) {
+		log_error("boardd", "SIGHUP: %s; every setting stays as it was",
+		          err);
+		return;
+	}
+	struct config n = {0};
+	if (parse_args(r->argc, r->argv, now, &n) < 0) {
+		log_error("boardd",
+		          "SIGHUP: %s holds a value out of range (above); "
+		          "every setting stays as it was",
+		          path);
+		conffile_free(now);
+		return;
+	}
+	const struct conffile *old =
+	    n_files_read ? files_read[n_files_read - 1] : NULL;
+	if (!say_changes(r, old, now))
+		log_info("boardd",
+		         "SIGHUP: read %s again: no live setting "
+		         "changed",
+		         path);
+	if (keep_file(now) < 0) {
+		log_error("boardd", "SIGHUP: out of memory; every setting "
+		                    "stays as it was");
+		return;
+	}
+	struct config *c = r->c;
+	c->level = n.level;
+	log_set_level(c->level);
+	c->log = n.log;
+	log_set_format(c->log);
+	c->quiet = n.quiet;
+	http_server_set_access_log(r->srv, !c->quiet);
+	if (n.log_file)
+		c->log_file = n.log_file;
+	else if (c->log_file)
+		log_info("boardd",
+		         "SIGHUP: without log-file the log still "
+		         "goes to %s until a restart",
+		         c->log_file);
+}
+
+/* SIGHUP: the config file again (reload_config), --log-file again
+ * (logrotate moved the old one away), and a line saying what was
+ * done. */
+static void on_hangup(struct running *r)
+{
+	char err[512];
+	const char *path = config_path(r->argc, r->argv);
+	sd_notifyf(0, "RELOADING=1\nMONOTONIC_USEC=%llu",
+	           (unsigned long long)mono_now_ms() * 1000ULL);
+	if (path)
+		reload_config(r, path);
+	const struct config *c = r->c;
+	const char *rest = path ? "the other settings change with a "
+	                          "restart only"
+	                        : "every other setting changes with a "
+	                          "restart only";
 	if (!c->log_file)
-		log_info("boardd", "SIGHUP: no --log-file to reopen; every "
-		                   "setting changes with a restart only");
+		log_info("boardd", "SIGHUP: no --log-file to reopen; %s", rest);
 	else if (log_reopen(c->log_file, err, sizeof err) < 0)
 		log_error("boardd", "SIGHUP: %s; still logging where it did",
 		          err);
 	else
-		log_info("boardd",
-		         "SIGHUP: reopened the log file %s; every other "
-		         "setting changes with a restart only",
-		         c->log_file);
+		log_info("boardd", "SIGHUP: reopened the log file %s; %s",
+		         c->log_file, rest);
+	sd_notify(0, "READY=1");
+}
+
+/* 1 if the server answers its own GET /healthz with 200 within 5 s,
+ * through its listening socket (so a wedged HTTP thread pool fails it
+ * too, not only a lost database file).  libcurl, initialised by
+ * hooks_start before. */
+static int healthy(const struct running *r)
+{
+	const char *a = r->c->addr;
+	const char *host = strcmp(a, "0.0.0.0") == 0 ? "127.0.0.1"
+	                   : strcmp(a, "::") == 0    ? "::1"
+	                                             : a;
+	char url[128];
+	snprintf(url, sizeof url, "http://%s%s%s:%u/healthz",
+	         strchr(host, ':') ? "[" : "", host,
+	         strchr(host, ':') ? "]" : "", http_server_port(r->srv));
+	CURL *h = curl_easy_init();
+	if (!h)
+		return 0;
+	long status = 0;
+	curl_easy_setopt(h, CURLOPT_URL, url);
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, 5000L);
+	curl_easy_setopt(h, CURLOPT_NOBODY, 1L); /* HEAD */
+	curl_easy_setopt(h, CURLOPT_PROXY, "");  /* never an http_proxy */
+	if (curl_easy_perform(h) == CURLE_OK)
+		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+	curl_easy_cleanup(h);
+	return status == 200;
 }
 
 /* Waits for SIGINT or SIGTERM (of `set`, blocked), handling each SIGHUP
- * on the way (on_hangup), until mono_now_ms() reaches until_ms (-1: no
- * limit).  The signal, or 0 when the time ran out. */
-static int wait_for_stop(const sigset_t *set, const struct config *c,
+ * on the way (on_hangup) and, with systemd's watchdog on, sending
+ * WATCHDOG=1 every r->watchdog_ms while the server is healthy (a check
+ * that fails sends nothing, so systemd restarts a server that stays
+ * unhealthy for WatchdogSec), until mono_now_ms() reaches until_ms (-1:
+ * no limit).  The signal, or 0 when the time ran out. */
+static int wait_for_stop(const sigset_t *set, struct running *r,
                          int64_t until_ms)
 {
+	int64_t ping_at = mono_now_ms() + (int64_t)r->watchdog_ms;
 	for (;;) {
+		int64_t now = mono_now_ms();
+		if (until_ms >= 0 && now >= until_ms)
+			return 0;
+		if (r->watchdog_ms && now >= ping_at) {
+			if (healthy(r))
+				sd_notify(0, "WATCHDOG=1");
+			else
+				log_error("boardd",
+				          "watchdog: GET /healthz "
+				          "failed: no WATCHDOG=1 sent");
+			ping_at = mono_now_ms() + (int64_t)r->watchdog_ms;
+			continue;
+		}
+		int64_t wake = until_ms;
+		if (r->watchdog_ms && (wake < 0 || ping_at < wake))
+			wake = ping_at;
 		int sig;
-		if (until_ms < 0) {
+		if (wake < 0) {
 			if (sigwait(set, &sig) != 0)
 				continue;
 		} else {
-			int64_t left = until_ms - mono_now_ms();
-			if (left <= 0)
-				return 0;
+			int64_t left = wake - now;
 			struct timespec ts = {(time_t)(left / 1000),
 			                      (long)(left % 1000) * 1000000L};
 			sig = sigtimedwait(set, NULL, &ts);
-			if (sig < 0 && errno == EAGAIN)
-				return 0;
 			if (sig < 0)
-				continue; /* EINTR */
+				continue; /* EAGAIN: time to look again; EINTR
+				           */
 		}
 		if (sig != SIGHUP)
 			return sig;
-		on_hangup(c);
+		on_hangup(r);
 	}
 }
 
 int main(int argc, char **argv)
 {
-	char err[256];
+	char err[512];
 	struct config c = {0};
-	if (parse_args(argc, argv, &c) < 0) {
+	const char *cpath = config_path(argc, argv);
+	struct conffile *file = NULL;
+	if (cpath &&
+	    conffile_read(cpath, setting_kind, &file, err, sizeof err) < 0) {
+		log_error("boardd", "%s", err);
+		return 2;
+	}
+	if (file && keep_file(file) < 0) {
+		log_error("boardd", "out of memory");
+		return 1;
+	}
+	if (parse_args(argc, argv, file, &c) < 0) {
+		if (file)
+			log_error("boardd",
+			          "(the settings come from the flags, the "
+			          "environment and %s, in that order)",
+			          cpath);
 		usage(stderr);
 		return 2;
 	}
@@ -830,11 +1131,20 @@ int main(int argc, char **argv)
 		          "same file (copy it, created at the first start)");
 		return 2;
 	}
+	/* Checked before any key file is made: a refusal leaves none. */
+	if (c.push_contact && (strlen(c.push_contact) > PUSH_CONTACT_MAX ||
+	                       (strncmp(c.push_contact, "mailto:", 7) != 0 &&
+	                        strncmp(c.push_contact, "https://", 8) != 0))) {
+		log_error("boardd", "--push-contact must be a mailto: "
+		                    "or https: URI of at most 256 bytes");
+		return 2;
+	}
 	uint8_t key[STORE_KEY_LEN];
 	char key_path[4096];
 	snprintf(key_path, sizeof key_path, "%s%s",
 	         c.key_path ? c.key_path : c.db, c.key_path ? "" : ".key");
-	if (keyfile_load(key_path, key, sizeof key, err, sizeof err) < 0) {
+	int key_made = keyfile_load(key_path, key, sizeof key, err, sizeof err);
+	if (key_made < 0) {
 		log_error("boardd", "%s", err);
 		return 1;
 	}
@@ -842,21 +1152,15 @@ int main(int argc, char **argv)
 	 * rules, beside it unless --push-key says; nodes on one PostgreSQL
 	 * database copy it as they copy the server key. */
 	uint8_t vapid[PUSH_PRIV_LEN], vapid_pub[PUSH_POINT_LEN];
+	char vapid_path[4200];
+	int vapid_made = 0;
 	if (c.push_contact) {
-		char vapid_path[4200];
 		snprintf(vapid_path, sizeof vapid_path, "%s%s",
 		         c.push_key ? c.push_key : key_path,
 		         c.push_key ? "" : ".vapid");
-		if (strlen(c.push_contact) > PUSH_CONTACT_MAX ||
-		    (strncmp(c.push_contact, "mailto:", 7) != 0 &&
-		     strncmp(c.push_contact, "https://", 8) != 0)) {
-			log_error("boardd",
-			          "--push-contact must be a mailto: "
-			          "or https: URI of at most 256 bytes");
-			return 2;
-		}
-		if (keyfile_load(vapid_path, vapid, sizeof vapid, err,
-		                 sizeof err) < 0) {
+		vapid_made = keyfile_load(vapid_path, vapid, sizeof vapid, err,
+		                          sizeof err);
+		if (vapid_made < 0) {
 			log_error("boardd", "%s", err);
 			return 1;
 		}
@@ -890,6 +1194,25 @@ int main(int argc, char **argv)
 	const char *db_name = store_is_postgres(c.db) ? "postgresql" : c.db;
 	if (opened < 0) {
 		log_error("boardd", "%s: %s", db_name, err);
+		/* A key file made at this start for a database whose secrets
+		 * another key sealed (a restore without its key file): not
+		 * left behind, so the next start cannot take it for the
+		 * database's key (issue 35) and the right one can be put back
+		 * at the same path. */
+		if (key_made == KEYFILE_CREATED && opened == BD_EBADREQUEST &&
+		    unlink(key_path) == 0)
+			log_error(
+			    "boardd",
+			    "removed the key file %s made at this start: "
+			    "put this database's own key file there (from "
+			    "its backup) and start again",
+			    key_path);
+		if (vapid_made == KEYFILE_CREATED && opened == BD_EBADREQUEST &&
+		    unlink(vapid_path) == 0)
+			log_error("boardd",
+			          "removed the VAPID key file %s made at this "
+			          "start as well",
+			          vapid_path);
 		return 1;
 	}
 	int rc = 1;
@@ -955,7 +1278,17 @@ int main(int argc, char **argv)
 	         strchr(c.addr, ':') ? "[" : "", c.addr,
 	         strchr(c.addr, ':') ? "]" : "", http_server_port(srv),
 	         db_name);
-	int sig = wait_for_stop(&set, &c, -1);
+	/* systemd (Type=notify): ready once migrated and listening; with
+	 * WatchdogSec, a ping at half of it while GET /healthz answers.
+	 * Without NOTIFY_SOCKET these do nothing. */
+	struct running run = {.c = &c, .argc = argc, .argv = argv, .srv = srv};
+	uint64_t watchdog_us;
+	if (sd_watchdog_enabled(0, &watchdog_us) > 0)
+		run.watchdog_ms = watchdog_us / 2000 ? watchdog_us / 2000 : 1;
+	sd_notifyf(0, "READY=1\nSTATUS=listening on port %u",
+	           http_server_port(srv));
+	int sig = wait_for_stop(&set, &run, -1);
+	sd_notify(0, "STOPPING=1");
 	if (sig == SIGTERM && c.drain_s > 0) {
 		log_info("boardd",
 		         "SIGTERM: draining for %ld s: /readyz answers 503, "
@@ -964,7 +1297,7 @@ int main(int argc, char **argv)
 		         c.drain_s);
 		http_server_drain(srv);
 		int again =
-		    wait_for_stop(&set, &c, mono_now_ms() + c.drain_s * 1000);
+		    wait_for_stop(&set, &run, mono_now_ms() + c.drain_s * 1000);
 		if (again)
 			log_info("boardd", "%s: the drain ends early",
 			         again == SIGINT ? "SIGINT" : "SIGTERM");
@@ -995,5 +1328,6 @@ out_service:
 	store_close(st);
 	if (rc == 0)
 		log_info("boardd", "stopped cleanly, exit 0");
+	free_files();
 	return rc;
 }

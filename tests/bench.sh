@@ -39,7 +39,12 @@
 # 7. Scale, in process (bench/bench_scale.c): BENCH_SCALE_GAMES (100,000)
 #    games in progress resident in memory (RSS per game, p50/p99 of hot
 #    reads), and a database of BENCH_SCALE_DB (1,000,000) games written by
-#    direct SQL (p50/p99 of the listings, my games, my turn).
+#    direct SQL (p50/p99 of the listings, my games, my turn).  7b: the
+#    same RSS per resident game measured on a real boardd over HTTP
+#    (bench/resident_memory.py): the average over the first
+#    BENCH_RSS_FIRST (10,000) games and the marginal cost over
+#    BENCH_RSS_NEXT (30,000) more, with one answer cached per game and
+#    with all five (both seats' views and actions, a spectator's).
 # 8. Two boardd nodes on one PostgreSQL database (a throw-away cluster of
 #    tests/pg/cluster.sh, stopped on exit) against one node on SQLite
 #    (--sync full: PostgreSQL commits durably too): GET /v1/games/{id} as a
@@ -543,6 +548,12 @@ $load_pin "$build/bench/bench_scale" listing "$scale_db" "$scaledir" "$summary" 
 	die "bench_scale listing failed"
 rm -f "$scaledir"/listing.db*
 [ "$scaledir" = "$tmp" ] || rm -rf "$scaledir"
+echo "== 7b. memory per resident game, a real server over HTTP (bench/resident_memory.py) =="
+for views in one all; do
+	/usr/bin/python3 "$here/bench/resident_memory.py" "$build/boardd" "$summary" \
+		"${BENCH_RSS_FIRST:-10000}" "${BENCH_RSS_NEXT:-30000}" "$views" ||
+		die "resident_memory.py failed"
+done
 echo
 fi
 

@@ -174,6 +174,7 @@ notify test_notify.py
 lobby test_lobby.py
 display-http test_display.py
 ops test_ops.py
+deploy test_deploy.py
 history test_history.py
 records test_records.py
 chat test_chat.py

@@ -80,7 +80,7 @@ int keyfile_load(const char *path, uint8_t *key, size_t len, char *err,
 	if (fd < 0 && errno == ENOENT) {
 		int rc = create(path, key, len, err, errlen);
 		if (rc <= 0)
-			return rc;
+			return rc < 0 ? rc : KEYFILE_CREATED;
 		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	}
 	if (fd < 0) {

@@ -13,7 +13,12 @@
  * umask) with len random bytes (libsodium's randombytes) and syncs it
  * and its directory.  Refuses a file that is not exactly len bytes, is
  * not a regular file, or that its group or others may read or write
- * (chmod 600 it).  0, or -1 with a sentence in err (errlen bytes). */
+ * (chmod 600 it).  0 when the file was there, KEYFILE_CREATED when this
+ * call made it (the caller removes it again if the key turns out not to
+ * be its database's: main.c), or -1 with a sentence in err (errlen
+ * bytes). */
+#define KEYFILE_CREATED 1
+
 int keyfile_load(const char *path, uint8_t *key, size_t len, char *err,
                  size_t errlen);
 

@@ -4,6 +4,7 @@
 #include <jansson.h>
 #include <sodium.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +13,9 @@
 
 #include "log.h"
 
-static enum log_format format = LOG_TEXT;
-static enum log_level threshold = LOG_INFO;
+/* Atomic: a SIGHUP reload (main.c) changes them while threads log. */
+static _Atomic int format = LOG_TEXT;
+static _Atomic int threshold = LOG_INFO;
 
 void log_set_format(enum log_format f)
 {
@@ -200,7 +202,7 @@ void log_access(const struct log_access *a)
 	enum log_level level = a->status >= 500              ? LOG_ERROR
 	                       : a->probe && a->status < 400 ? LOG_DEBUG
 	                                                     : LOG_INFO;
-	if (level < threshold)
+	if ((int)level < threshold)
 		return;
 	static const char *const names[] = {"debug", "info", "error"};
 	char path[512];

@@ -1,7 +1,8 @@
 /* log.h: every line boardd writes to stderr goes through here.  Its
  * manual.
  *
- * Two formats, chosen once at start (log_set_format, from --log-format):
+ * Two formats, chosen at start and on a SIGHUP reload (log_set_format,
+ * from --log-format):
  *   text  (the default) what boardd always printed: "<source>: <message>"
  *         for messages, "<METHOD> <path> <status> <ms>ms" per request;
  *   json  one JSON object per line (made with Jansson), for a log
@@ -9,7 +10,7 @@
  *         milliseconds), "level" ("info" or "error") and "type"
  *         ("message" or "access"); a message adds "source" and "msg", an
  *         access line the fields of struct log_access.
- * And a level, chosen once at start (log_set_level, from --log-level):
+ * And a level, chosen the same way (log_set_level, from --log-level):
  * every line has one (json shows it), and lines below the level are not
  * written.  Messages are "info" (log_info) or "error" (log_error, a
  * library's); an access line is "error" when its status is 5xx, "debug"
@@ -32,7 +33,9 @@ enum log_format {
 	LOG_JSON = 1, /* one JSON object per line */
 };
 
-/* Sets the format for every later line.  Call before other threads log. */
+/* Sets the format for every later line.  Safe from any thread (a
+ * SIGHUP reload sets it while others log); a line being written keeps
+ * the format it began with. */
 void log_set_format(enum log_format f);
 
 enum log_level {
@@ -41,8 +44,8 @@ enum log_level {
 	LOG_ERROR = 2, /* errors only: error messages and 5xx access lines */
 };
 
-/* Sets the lowest level written from now on.  Call before other
- * threads log. */
+/* Sets the lowest level written from now on.  Safe from any thread
+ * (a SIGHUP reload sets it while others log). */
 void log_set_level(enum log_level l);
 
 /* Parses "debug", "info" or "error" into *l: 0, or -1 for anything

@@ -193,6 +193,11 @@ int http_server_add_connection(struct http_server *s, int fd);
  * each answer but a stream's closes its connection (Connection: close),
  * so kept-alive clients reconnect, through the balancer, elsewhere.
  * Safe from any thread; idempotent. */
+/* Turns the access log (http_config's access_log) on (1) or off (0)
+ * for requests completed from now on: main.c's SIGHUP reload of
+ * --quiet.  Safe from any thread while the server runs. */
+void http_server_set_access_log(struct http_server *s, int on);
+
 void http_server_drain(struct http_server *s);
 
 /* Stops accepting, ends event streams (an SSE stream with a `retry:`

@@ -39,7 +39,7 @@ struct http_server {
 	_Atomic int draining;  /* 1 after http_server_drain */
 	_Atomic long in_flight; /* requests begun (headers read) and not
 	                           completed: a stop waits for them */
-	int access_log;
+	_Atomic int access_log; /* http_server_set_access_log */
 	unsigned port;
 };
 
@@ -1060,7 +1060,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	double ms = (t1.tv_sec - ctx->t0.tv_sec) * 1e3 +
 	            (t1.tv_nsec - ctx->t0.tv_nsec) / 1e6;
 	metrics_request(ctx->route, ctx->method, ctx->status, ms / 1e3);
-	if (s->access_log) {
+	if (atomic_load(&s->access_log)) {
 		char route[96];
 		metrics_route_name(ctx->route, route, sizeof route);
 		struct log_access a = {
@@ -1152,7 +1152,7 @@ struct http_server *http_server_start(const struct http_config *cfg,
 	s->svc = svc;
 	s->hub = cfg->hub;
 	s->keepalive_ms = (cfg->keepalive_s ? cfg->keepalive_s : 15) * 1000u;
-	s->access_log = cfg->access_log;
+	atomic_init(&s->access_log, cfg->access_log);
 	metrics_set_access((enum metrics_access)cfg->metrics);
 	metrics_set_routes(router_route_pattern);
 	struct limits_config lc;
@@ -1258,6 +1258,11 @@ int http_server_add_connection(struct http_server *s, int fd)
 	                          len) == MHD_YES
 	           ? 0
 	           : -1;
+}
+
+void http_server_set_access_log(struct http_server *s, int on)
+{
+	atomic_store(&s->access_log, on != 0);
 }
 
 void http_server_drain(struct http_server *s)
