@@ -203,6 +203,13 @@ json_t *svc__game_json(struct service *svc, const struct loaded *l, int viewer)
 	    svc__result_json(l->g), "clock", svc__clock_json(&l->row),
 	    "created", svc__iso_time(l->row.created_ms), "updated",
 	    svc__iso_time(l->row.updated_ms), "imported", l->row.imported);
+	if (o && (json_object_set_new(o, "rematch",
+	                              svc__rematch_json(&l->row)) < 0 ||
+	          json_object_set_new(o, "rematch_of",
+	                              svc__rematch_of_json(&l->row)) < 0)) {
+		json_decref(o);
+		o = NULL;
+	}
 	if (o && secret_json(o, l) < 0) {
 		json_decref(o);
 		o = NULL;
