@@ -175,6 +175,7 @@ ops test_ops.py
 history test_history.py
 records test_records.py
 chat test_chat.py
+rematch test_rematch.py
 push test_push.py
 "
 

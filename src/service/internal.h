@@ -106,7 +106,7 @@ json_t *svc__game_json(struct service *svc, const struct loaded *l, int viewer);
  * read); new reference. */
 json_t *svc__list_entry(const struct store_game *g);
 
-/* A finished game's rematch as its view shows it (rematch.c): null, or
+/* A finished game's rematch as its view shows it (json.c): null, or
  * {state ("offered" | "started"), offered_by (a seat or null), accepted
  * (seats), game (the new game's id or null)}; new reference. */
 json_t *svc__rematch_json(const struct store_game *row);
