@@ -353,6 +353,14 @@ struct svc_stream;
  * means more may be waiting: call again before waiting for a move. */
 #define SVC_STREAM_BATCH 64
 
+/* Keeps game stream st open after the game's end (GET …/events?
+ * rematch=true): each change of the finished game's rematch is then a
+ * `rematch` event ({event, seq: the last move's, rematch: as the game's
+ * view shows it, null once declined}), and the stream ends once the
+ * rematch started (its event names the new game).  Call right after
+ * service_stream_open; no effect on an account stream. */
+void service_stream_rematch(struct svc_stream *st);
+
 /* Opens a stream of game `id` for the holder of `token` (NULL: a
  * spectator).  `after` NULL: the first batch opens with a `state` event
  * at the current seq; else it holds every move with seq > *after (an

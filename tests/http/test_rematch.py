@@ -13,9 +13,16 @@ Usage: test_rematch.py BOARDD [test names...]"""
 import threading
 import time
 
+import harness
 from harness import POSTGRES, Server, Skip, check, run_all, test
 from gamehelp import AA, server
 from webhookhelp import account_events
+
+# test_live's stream reader: imported for its Conn and pump, not its
+# tests (which its @test registered: dropped again).
+_n = len(harness._tests)
+from test_live import Conn, check_event, pump  # noqa: E402
+del harness._tests[_n:]
 
 WAIT = 30  # seconds: the longest a game of bots may take to end here
 
@@ -158,6 +165,55 @@ def two_players_offer_and_accept_with_the_seats_swapped(binary):
         resign(s, new, at)
         r = rematch(s, new, at)
         check(r.json["offered_by"] == 1 and r.json["game"] is None, "a rematch of the rematch: %r" % r.json)
+
+
+@test
+def the_game_stream_tells_the_rematch_when_asked(binary):
+    """?rematch=true keeps a game's stream open after its end: each change
+    of the rematch is a `rematch` event, and the stream ends once it
+    started.  Without it the stream still ends with the game."""
+    with server(binary) as s:
+        gid, (alice, at), (bob, bt) = two_players(s)
+        h = {"Accept": "application/x-ndjson"}
+        watch = Conn(s.port, "/v1/games/%s/events?rematch=true" % gid, bt, h)
+        plain = Conn(s.port, "/v1/games/%s/events" % gid, at, h)
+        check(pump([watch, plain], lambda: len(watch.events()[0]) >= 1 and
+                   len(plain.events()[0]) >= 1, 10), "both streams opened")
+        resign(s, gid, at)
+        check(pump([watch, plain], lambda: plain.done or plain.closed, 10),
+              "without ?rematch the stream ends with the game")
+        check(pump([watch], lambda: any(e["event"] == "end" for e in watch.events()[0]), 10),
+              "the watching stream tells the end")
+        check(not (watch.done or watch.closed), "and stays open")
+        kinds = lambda: [e["data"].get("rematch", "-") for e in watch.events()[0]
+                         if e["event"] == "rematch"]
+        rematch(s, gid, at)
+        check(pump([watch], lambda: len(kinds()) >= 1, 10), "the offer is told: %r" % watch.events()[0])
+        rematch(s, gid, bt, 204, "DELETE")
+        check(pump([watch], lambda: len(kinds()) >= 2, 10), "the decline is told")
+        rematch(s, gid, bt)
+        check(pump([watch], lambda: len(kinds()) >= 3, 10), "the new offer is told")
+        new = rematch(s, gid, at).json["game"]
+        check(pump([watch], lambda: watch.done or watch.closed, 10), "the stream ends once it started")
+        told = kinds()
+        check(told[0] == {"state": "offered", "offered_by": 0, "accepted": [0], "game": None}
+              and told[1] is None
+              and told[2] == {"state": "offered", "offered_by": 1, "accepted": [1], "game": None}
+              and told[3] == {"state": "started", "offered_by": 1, "accepted": [0, 1], "game": new},
+              "offered, declined, offered again, started: %r" % told)
+        for e in watch.events()[0]:
+            check_event(e)
+        # a finished game's stream opened with ?rematch=true after the
+        # rematch started: its state, the rematch, and the end of it
+        late = Conn(s.port, "/v1/games/%s/events?rematch=true" % gid, None, h)
+        check(pump([late], lambda: late.done or late.closed, 10), "a late one ends")
+        check([e["event"] for e in late.events()[0]][-1] == "rematch", "with the rematch: %r"
+              % late.events()[0])
+        r = s.request("GET", "/v1/games/%s/events?rematch=yes" % gid)
+        problem(r, 400, "bad-request")
+        watch.close()
+        plain.close()
+        late.close()
 
 
 @test
