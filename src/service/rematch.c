@@ -73,11 +73,7 @@ static int rematch_refused(struct service *svc, int rc, const char *id,
 	}
 }
 
-/* The new game a completed rematch of l creates, and who holds its
- * seats; *auto_seats gets the old game's bot seats (they accept at
- * once).  BD_ENOREMATCH when a seat is held by no player nor bot (a seat
- * token alone, an imported game), or the rules no longer take the
- * options. */
+/* The new game a completed rematch creates, and who holds its seats. */
 struct next_game {
 	struct store_game row;                     /* options malloc'd */
 	struct store_seat seats[ENGINE_MAX_SEATS]; /* the new seats */
@@ -85,8 +81,15 @@ struct next_game {
 	unsigned auto_seats;                       /* the old game's bots */
 };
 
+/* Plans n, the rematch of finished game `old` that seat `seat` offers
+ * or accepts from address `client`: its row (the caller's player as its
+ * creator), its seats rotated one on, its state; n->auto_seats gets the
+ * old game's bot seats (they accept at once).  BD_ENOREMATCH when a seat
+ * is held by no player nor bot (a seat token alone, an imported game),
+ * or the rules no longer take the options.  n is released with
+ * next_release, also on failure. */
 static int plan_next(struct service *svc, const struct store_game *old,
-                     int64_t caller, const char *client, struct next_game *n,
+                     int seat, const char *client, struct next_game *n,
                      struct svc_err *err)
 {
 	struct store_seat seats[ENGINE_MAX_SEATS];
@@ -95,7 +98,7 @@ static int plan_next(struct service *svc, const struct store_game *old,
 	                         &count);
 	if (rc < 0)
 		return rc;
-	if (count != old->seats || count < 1)
+	if (count != old->seats || count < 1 || seat < 0 || seat >= count)
 		return BD_EINTERNAL;
 	for (int s = 0; s < count; s++) {
 		const struct store_seat *from = &seats[s];
@@ -149,7 +152,7 @@ static int plan_next(struct service *svc, const struct store_game *old,
 	n->row.to_act = engine_game_to_act(n->g);
 	n->row.options = strdup(old->options ? old->options : "{}");
 	n->row.clock = old->clock; /* borrowed from old */
-	n->row.creator_key = caller;
+	n->row.creator_key = seats[seat].player_key; /* the caller, or 0 */
 	n->row.creator_addr = client;
 	for (int s = 0; s < count; s++)
 		if (n->seats[s].bot[0])
@@ -161,17 +164,6 @@ static void next_release(struct next_game *n)
 {
 	free(n->row.options);
 	engine_game_free(n->g);
-}
-
-/* The player holding seat `seat` of game `key`, or 0. */
-static int64_t seat_player(struct service *svc, int64_t key, int seat)
-{
-	struct store_seat seats[ENGINE_MAX_SEATS];
-	int n = 0;
-	if (store_seats_get(svc->st, key, seats, ENGINE_MAX_SEATS, &n) < 0 ||
-	    seat < 0 || seat >= n)
-		return 0;
-	return seats[seat].player_key;
 }
 
 /* After a rematch game was created: its state into the cache, its bots
@@ -206,8 +198,7 @@ int service_rematch_offer(struct service *svc, const char *id,
 	else if (l.row.rematch[0])
 		rc = BD_EREMATCHED;
 	if (rc == 0)
-		rc = plan_next(svc, &l.row, seat_player(svc, l.row.key, seat),
-		               client, &n, err);
+		rc = plan_next(svc, &l.row, seat, client, &n, err);
 	for (int attempt = 0; attempt < 4 && (rc == 0 || rc == BD_ECONFLICT);
 	     attempt++) {
 		token_game_id(n.row.id);
