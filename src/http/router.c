@@ -769,9 +769,8 @@ static void h_rematch(struct service *svc, const struct http_req *req,
 	json_t *out = NULL;
 	if (!rate_ok(req, LIMITS_JOINS, rep))
 		return;
-	int rc = service_rematch_offer(svc, a->id, req->token,
-	                               limits_addr_text(req->client), &out,
-	                               &err);
+	int rc = service_rematch_offer(
+	    svc, a->id, req->token, limits_addr_text(req->client), &out, &err);
 	finish(rep, req, rc, 200, out, &err);
 }
 

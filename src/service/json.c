@@ -192,8 +192,8 @@ json_t *svc__rematch_json(const struct store_game *row)
 	if (!row->rematch_seats && !row->rematch[0])
 		return json_null();
 	return json_pack(
-	    "{s:s,s:o,s:o,s:o}", "state", row->rematch[0] ? "started" : "offered",
-	    "offered_by",
+	    "{s:s,s:o,s:o,s:o}", "state",
+	    row->rematch[0] ? "started" : "offered", "offered_by",
 	    row->rematch_by >= 0 ? json_integer(row->rematch_by) : json_null(),
 	    "accepted", svc__seat_list(row->rematch_seats), "game",
 	    row->rematch[0] ? json_string(row->rematch) : json_null());

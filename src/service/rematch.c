@@ -94,8 +94,8 @@ static int plan_next(struct service *svc, const struct store_game *old,
 {
 	struct store_seat seats[ENGINE_MAX_SEATS];
 	int count = 0;
-	int rc = store_seats_get(svc->st, old->key, seats, ENGINE_MAX_SEATS,
-	                         &count);
+	int rc =
+	    store_seats_get(svc->st, old->key, seats, ENGINE_MAX_SEATS, &count);
 	if (rc < 0)
 		return rc;
 	if (count != old->seats || count < 1 || seat < 0 || seat >= count)
@@ -125,8 +125,8 @@ static int plan_next(struct service *svc, const struct store_game *old,
 		return svc__fail(err, BD_ENOREMATCH,
 		                 "this server no longer has the game '%s'",
 		                 old->rules_id);
-	json_t *options = json_loads(old->options ? old->options : "{}", 0,
-	                             NULL);
+	json_t *options =
+	    json_loads(old->options ? old->options : "{}", 0, NULL);
 	if (!options)
 		return BD_ENOMEM;
 	n->row.seats = count;
@@ -141,9 +141,10 @@ static int plan_next(struct service *svc, const struct store_game *old,
 	                         &why);
 	json_decref(options);
 	if (rc < 0)
-		return svc__fail(err, BD_ENOREMATCH,
-		                 "the game's options no longer start a game: %s",
-		                 why.detail);
+		return svc__fail(
+		    err, BD_ENOREMATCH,
+		    "the game's options no longer start a game: %s",
+		    why.detail);
 	engine_game_stored_under(n->g, rules->version);
 	snprintf(n->row.rules_id, sizeof n->row.rules_id, "%s", rules->id);
 	n->row.rules_version = rules->version;
@@ -151,7 +152,7 @@ static int plan_next(struct service *svc, const struct store_game *old,
 	         svc__status(n->g, 0));
 	n->row.to_act = engine_game_to_act(n->g);
 	n->row.options = strdup(old->options ? old->options : "{}");
-	n->row.clock = old->clock; /* borrowed from old */
+	n->row.clock = old->clock;                   /* borrowed from old */
 	n->row.creator_key = seats[seat].player_key; /* the caller, or 0 */
 	n->row.creator_addr = client;
 	for (int s = 0; s < count; s++)
@@ -168,8 +169,7 @@ static void next_release(struct next_game *n)
 
 /* After a rematch game was created: its state into the cache, its bots
  * and clock woken, as service_create does for a game with no open seat. */
-static void next_started(struct service *svc, struct next_game *n,
-                         int64_t key)
+static void next_started(struct service *svc, struct next_game *n, int64_t key)
 {
 	engine_cache_put(svc->cache, key, n->g);
 	n->row.key = key;

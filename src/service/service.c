@@ -300,10 +300,10 @@ static int game_bytes_round(struct service *svc, const char *id,
 		loaded_release(&l);
 		return rc;
 	}
-	*out = (struct svc_view){
-	    .seq = l.row.seq,
-	    .open_seats = l.row.open_seats,
-	    .rematch = l.row.rematch_seats | (l.row.rematch[0] ? 1u << 31 : 0)};
+	*out = (struct svc_view){.seq = l.row.seq,
+	                         .open_seats = l.row.open_seats,
+	                         .rematch = l.row.rematch_seats |
+	                                    (l.row.rematch[0] ? 1u << 31 : 0)};
 	uint64_t tag = row_tag(&l.row);
 	if (want && !want(ctx, out)) {
 		loaded_release(&l); /* e.g. 304: no state, no JSON */

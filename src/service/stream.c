@@ -140,8 +140,7 @@ static int emit_rematch(struct service *svc, struct svc_stream *st,
 {
 	struct store_game row = {0};
 	int rc = store_game_by_key(svc->st, st->key, &row);
-	unsigned tag =
-	    row.rematch_seats | (row.rematch[0] ? 1u << 31 : 0);
+	unsigned tag = row.rematch_seats | (row.rematch[0] ? 1u << 31 : 0);
 	if (rc == 0 && tag != st->rematch_told) {
 		json_t *e = event_head("rematch", st->sent);
 		rc = e && json_object_set_new(e, "rematch",

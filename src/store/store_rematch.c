@@ -8,11 +8,11 @@
 /* A game's rematch as ST_REMATCH_GET reads it. */
 struct rematch_row {
 	int found;
-	int finished;       /* 1: status 'finished' */
-	unsigned seats;     /* accepted (bit set) */
-	int by;             /* first offer's seat, or -1 */
+	int finished;                /* 1: status 'finished' */
+	unsigned seats;              /* accepted (bit set) */
+	int by;                      /* first offer's seat, or -1 */
 	char game[STORE_ID_LEN + 1]; /* the rematch's id, or "" */
-	int nseats;         /* the game's seat count */
+	int nseats;                  /* the game's seat count */
 	char id[STORE_ID_LEN + 1];   /* the game's own id */
 };
 
@@ -32,8 +32,8 @@ static int read_rematch(const struct row *st, void *ctx)
 static int rematch_get(struct conn *c, int64_t key, struct rematch_row *r)
 {
 	memset(r, 0, sizeof *r);
-	int rc = store__run(c, ST_REMATCH_GET, ARGS(A_I64(key)), read_rematch,
-	                    r);
+	int rc =
+	    store__run(c, ST_REMATCH_GET, ARGS(A_I64(key)), read_rematch, r);
 	return rc == 0 && !r->found ? BD_ENOTFOUND : rc;
 }
 
@@ -84,14 +84,14 @@ static int offer_tx(struct conn *c, void *ctx)
 {
 	struct offer_ctx *x = ctx;
 	struct one_i64 blocked = {0};
-	struct rematch_row r;
+	struct rematch_row r = {0};
 	int rc = store__run(c, ST_REMATCH_BLOCKED, ARGS(A_I64(x->key)),
 	                    store__read_i64, &blocked);
 	if (rc == 0)
-		rc = store__run(c, ST_REMATCH_OFFER,
-		                ARGS(A_I64(x->key), A_I64(x->accepting),
-		                     A_I64(x->seat)),
-		                NULL, NULL);
+		rc = store__run(
+		    c, ST_REMATCH_OFFER,
+		    ARGS(A_I64(x->key), A_I64(x->accepting), A_I64(x->seat)),
+		    NULL, NULL);
 	int changed = rc == 0 && store__changes(c) > 0;
 	if (rc == 0)
 		rc = rematch_get(c, x->key, &r);
@@ -101,19 +101,17 @@ static int offer_tx(struct conn *c, void *ctx)
 	 * (that changes nothing) nor a rematch made already. */
 	if (rc == 0 && changed && blocked.v > 0)
 		rc = BD_EBLOCKED;
-	unsigned all = r.nseats > 0 && r.nseats < 32
-	                   ? (1u << r.nseats) - 1
-	                   : 0;
+	unsigned all = r.nseats > 0 && r.nseats < 32 ? (1u << r.nseats) - 1 : 0;
 	if (rc == 0 && changed && all && (r.seats & all) == all) {
 		rc = rematch_make(c, x, &r);
 		if (rc == 0)
 			rc = rematch_get(c, x->key, &r);
 	}
 	if (rc == 0 && changed)
-		rc = store__run(c, ST_EV_REMATCH,
-		                ARGS(A_I64(x->key), A_I64(x->seat),
-		                     A_I64(store__now_ms())),
-		                NULL, NULL);
+		rc = store__run(
+		    c, ST_EV_REMATCH,
+		    ARGS(A_I64(x->key), A_I64(x->seat), A_I64(store__now_ms())),
+		    NULL, NULL);
 	if (rc == 0 && changed)
 		rc = store__note_game(c, x->key);
 	if (rc < 0)
@@ -156,26 +154,25 @@ struct decline_ctx {
 static int decline_tx(struct conn *c, void *ctx)
 {
 	struct decline_ctx *x = ctx;
-	struct rematch_row r;
-	int rc = store__run(c, ST_REMATCH_DECLINE, ARGS(A_I64(x->key)), NULL,
-	                    NULL);
+	struct rematch_row r = {0};
+	int rc =
+	    store__run(c, ST_REMATCH_DECLINE, ARGS(A_I64(x->key)), NULL, NULL);
 	x->changed = rc == 0 && store__changes(c) > 0;
 	if (rc == 0 && !x->changed) {
 		rc = rematch_get(c, x->key, &r);
 		return rc < 0 ? rc : refusal(&r);
 	}
 	if (rc == 0)
-		rc = store__run(c, ST_EV_REMATCH,
-		                ARGS(A_I64(x->key), A_I64(x->seat),
-		                     A_I64(store__now_ms())),
-		                NULL, NULL);
+		rc = store__run(
+		    c, ST_EV_REMATCH,
+		    ARGS(A_I64(x->key), A_I64(x->seat), A_I64(store__now_ms())),
+		    NULL, NULL);
 	if (rc == 0)
 		rc = store__note_game(c, x->key);
 	return rc;
 }
 
-int store_rematch_decline(struct store *s, int64_t key, int seat,
-                          int *changed)
+int store_rematch_decline(struct store *s, int64_t key, int seat, int *changed)
 {
 	struct decline_ctx x = {key, seat, 0};
 	int rc = store__write_tx(s, decline_tx, &x);
