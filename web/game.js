@@ -421,7 +421,8 @@ export async function gameScreen(main, id) {
                 button("Decline", () => api.declineRematch(id), "secondary"),
               ],
       );
-    } else if (me !== null) {
+    } else if (me !== null && gm.players.every((p) => p.player || p.bot)) {
+      // (a seat held by a seat token alone cannot be carried into a rematch)
       row = h(
         "p",
         { class: "rematch row" },

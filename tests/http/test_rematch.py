@@ -127,6 +127,9 @@ def two_players_offer_and_accept_with_the_seats_swapped(binary):
         r = s.request("GET", "/v1/games/%s" % gid, token=bt,
                       headers={"If-None-Match": over.headers["etag"]})
         check(r.status == 200, "the old ETag no longer matches: %r" % r)
+        r = s.request("GET", "/v1/games/%s" % gid, token=bt,
+                      headers={"If-None-Match": v.headers["etag"]})
+        check(r.status == 304, "the new one does: %r" % r)
         offered = told(s, bt, gid)
         check(len(offered) == 1 and offered[0]["rematch"]["state"] == "offered" and
               offered[0]["rematch"]["by"] == 0, "Bob is told of the offer: %r" % offered)
