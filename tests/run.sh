@@ -178,6 +178,7 @@ deploy test_deploy.py
 history test_history.py
 records test_records.py
 chat test_chat.py
+rematch test_rematch.py
 push test_push.py
 "
 

@@ -5,6 +5,7 @@
 
 /** @typedef {import("./types.js").Catalog} Catalog */
 /** @typedef {import("./types.js").Game} Game */
+/** @typedef {import("./types.js").Rematch} Rematch */
 /** @typedef {import("./types.js").GameList} GameList */
 /** @typedef {import("./types.js").Player} Player */
 /** @typedef {import("./types.js").NewPlayer} NewPlayer */
@@ -135,6 +136,15 @@ export const move = (id, action, seq) =>
 
 /** @param {string} id */
 export const resign = (id) => request("POST", `/v1/games/${encodeURIComponent(id)}/resign`);
+
+/**
+ * Offers a finished game's rematch, or accepts the one offered.
+ * @param {string} id @returns {Promise<Rematch>}
+ */
+export const rematch = (id) => request("POST", `/v1/games/${encodeURIComponent(id)}/rematch`);
+
+/** Declines a finished game's rematch offer (or withdraws one's own). @param {string} id @returns {Promise<null>} */
+export const declineRematch = (id) => request("DELETE", `/v1/games/${encodeURIComponent(id)}/rematch`);
 
 /** A single-use ticket for one event stream (EventSource cannot send Authorization). @param {string} url @returns {Promise<Ticket>} */
 export const ticket = (url) => request("POST", "/v1/tickets", { url });

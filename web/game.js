@@ -6,6 +6,9 @@
 // one of the server's listed actions, unchanged: the board only filters
 // the list by what was tapped (the client computes no rules). The screen
 // follows the game's event stream (events.js) and redraws on every event.
+// Once the game is over its players may offer, accept or decline a
+// rematch (the page then looks at the game every 2 s until the rematch
+// starts, and links to it).
 import * as api from "./api.js";
 import * as session from "./session.js";
 import { h, mount } from "./dom.js";
@@ -363,6 +366,72 @@ export async function gameScreen(main, id) {
     );
   }
 
+  /**
+   * The rematch of a finished game (docs/matchmaking.md, "Rematch"): its
+   * players offer it, accept or decline the one offered, and everyone
+   * gets a link to the new game once it started; a rematch links back.
+   * @param {Game} gm
+   */
+  function rematchRow(gm) {
+    const r = gm.rematch;
+    const me = gm.you;
+    /** @param {string} label @param {() => Promise<unknown>} fn @param {string} [cls] */
+    const button = (label, fn, cls = "") =>
+      h(
+        "button",
+        {
+          type: "button",
+          class: cls,
+          onclick: async (ev) => {
+            if ((await act(/** @type {HTMLButtonElement} */ (ev.currentTarget), fn)) !== undefined) refresh();
+          },
+        },
+        label,
+      );
+    const back = gm.rematch_of
+      ? h(
+          "p",
+          { class: "rematch-of" },
+          "A rematch of ",
+          h("a", { href: `#/game/${encodeURIComponent(gm.rematch_of)}` }, "the previous game"),
+        )
+      : null;
+    if (gm.status !== "finished") return back;
+    let row = null;
+    if (r && r.game) {
+      row = h(
+        "p",
+        { class: "rematch row", role: "status" },
+        "Rematch started: ",
+        h("a", { href: `#/game/${encodeURIComponent(r.game)}` }, "Play the rematch"),
+      );
+    } else if (r) {
+      const by = r.offered_by === null ? "A player" : seatName(gm.players[r.offered_by]);
+      const mine = me !== null && r.accepted.includes(me);
+      row = h(
+        "p",
+        { class: "rematch row", role: "status" },
+        mine ? "Rematch offered: waiting for the others " : `${by} offers a rematch `,
+        me === null
+          ? null
+          : mine
+            ? button("Withdraw", () => api.declineRematch(id), "secondary")
+            : [
+                button("Accept rematch", () => api.rematch(id)),
+                button("Decline", () => api.declineRematch(id), "secondary"),
+              ],
+      );
+    } else if (me !== null && gm.players.every((p) => p.player || p.bot)) {
+      // (a seat held by a seat token alone cannot be carried into a rematch)
+      row = h(
+        "p",
+        { class: "rematch row" },
+        button("Rematch", () => api.rematch(id)),
+      );
+    }
+    return [back, row];
+  }
+
   function draw() {
     if (!g) return;
     const gm = g;
@@ -416,6 +485,7 @@ export async function gameScreen(main, id) {
             g.you !== null && g.result.winners.includes(g.you) ? h("strong", {}, " — you won!") : null,
           )
         : null,
+      rematchRow(gm),
       h(
         "p",
         { class: "row" },
@@ -655,8 +725,14 @@ export async function gameScreen(main, id) {
   // again after them, nothing (204): either way, nothing more to follow.
   if (g && /** @type {Game} */ (g).status === "finished") events.end();
   const ticker = setInterval(() => tick(head), 1000);
+  // A finished game's rematch is decided by the other players: look
+  // again until it starts (the game's stream ended with the game).
+  const rematchWatch = setInterval(() => {
+    if (g && g.status === "finished" && g.you !== null && !g.rematch?.game && !document.hidden) refresh();
+  }, 2000);
   return () => {
     clearInterval(ticker);
+    clearInterval(rematchWatch);
     document.documentElement.style.scrollPaddingBottom = "";
     events.stop();
   };

@@ -8,6 +8,7 @@
 /** @typedef {Catalog["games"][number]} CatalogGame */
 /** @typedef {Schemas["Game"]} Game */
 /** @typedef {Schemas["GameSummary"]} GameSummary */
+/** @typedef {Schemas["Rematch"]} Rematch */
 /** @typedef {Schemas["GameList"]} GameList */
 /** @typedef {Schemas["Player"]} Player */
 /** @typedef {Schemas["Action"]} Action */

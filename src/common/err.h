@@ -56,6 +56,10 @@ enum bd_err {
 	                        (docs/matchmaking.md): 403 */
 	BD_EPUSHFULL = -37,  /* the player holds STORE_PUSH_SUBS_MAX push
 	                        subscriptions already: 409 */
+	BD_EREMATCHED = -44, /* the game's rematch was made already
+	                        (docs/matchmaking.md, "Rematch"): 409 */
+	BD_ENOREMATCH = -45, /* the game cannot be rematched: a seat is held
+	                        by no player (a seat token, an import): 409 */
 };
 
 /* Longest human-readable detail an error carries, including the NUL. */

@@ -368,11 +368,19 @@ static void stream_reply(struct service *svc, const struct http_req *req,
 		            "Last-Event-ID and after must be a seq (digits)");
 		return;
 	}
+	const char *rematch = id ? http_query(req, "rematch") : NULL;
+	if (rematch && strcmp(rematch, "true") != 0 &&
+	    strcmp(rematch, "false") != 0) {
+		bad_request(rep, req, "rematch must be true or false");
+		return;
+	}
 	const uint64_t *from = has_after ? &after : NULL;
 	int rc =
 	    id ? service_stream_open(svc, id, req->token, from, &st, &key, &err)
 	       : service_account_stream_open(svc, req->token, from, &st, &key,
 	                                     &err);
+	if (rc == 0 && rematch && strcmp(rematch, "true") == 0)
+		service_stream_rematch(st); /* after the end: the rematch */
 	/* The slot once the token is checked (take_slot): a made-up token
 	 * was refused above, and takes no player's slot. */
 	if (rc == 0 && take_slot(req, &slot, rep) < 0) {

@@ -365,6 +365,9 @@ static int game_want_body(void *ctx, const struct svc_view *v)
 	if (v->open_seats)
 		snprintf(w->rep->etag, sizeof w->rep->etag,
 		         "W/\"%" PRIu64 "-open-%d\"", v->seq, v->open_seats);
+	else if (v->rematch) /* a finished game's rematch: no move */
+		snprintf(w->rep->etag, sizeof w->rep->etag,
+		         "W/\"%" PRIu64 "-rematch-%x\"", v->seq, v->rematch);
 	else
 		reply_seq_etag(w->rep, v->seq);
 	return !inm_holds(w->inm, w->ae, w->rep);
@@ -398,7 +401,7 @@ static void h_game(struct service *svc, const struct http_req *req,
 		rep->status = 304;
 		return;
 	}
-	if (!v.open_seats)
+	if (!v.open_seats && !v.rematch)
 		reply_seq_etag(rep, v.seq); /* the seq the body shows */
 	rep->status = 200;
 	rep->json = v.body;
@@ -784,6 +787,31 @@ static void h_leave(struct service *svc, const struct http_req *req,
 	call_finish(&c, req, rep, rc, 204);
 }
 
+/* POST /v1/games/{id}/rematch: offer or accept (rate-limited as a
+ * join: it may seat its players in a new game). */
+static void h_rematch(struct service *svc, const struct http_req *req,
+                      const struct route_args *a, struct http_reply *rep)
+{
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	if (!rate_ok(req, LIMITS_JOINS, rep))
+		return;
+	int rc = service_rematch_offer(
+	    svc, a->id, req->token, limits_addr_text(req->client), &out, &err);
+	finish(rep, req, rc, 200, out, &err);
+}
+
+static void h_rematch_decline(struct service *svc, const struct http_req *req,
+                              const struct route_args *a,
+                              struct http_reply *rep)
+{
+	struct svc_err err = {0};
+	if (!rate_ok(req, LIMITS_JOINS, rep))
+		return;
+	int rc = service_rematch_decline(svc, a->id, req->token, &err);
+	finish(rep, req, rc, 204, NULL, &err);
+}
+
 static void h_tokens(struct service *svc, const struct http_req *req,
                      const struct route_args *a, struct http_reply *rep)
 {
@@ -917,6 +945,8 @@ static const struct route routes[] = {
     {"{id}/join", "POST", h_join, "POST", 1},
     {"{id}/resign", "POST", h_resign, "POST", 1},
     {"{id}/leave", "POST", h_leave, "POST", 1},
+    {"{id}/rematch", "POST", h_rematch, "DELETE, POST", 1},
+    {"{id}/rematch", "DELETE", h_rematch_decline, "DELETE, POST", 1},
     {"{id}/chat/players", "GET", h_chat_list, "GET, HEAD, POST", 1},
     {"{id}/chat/players", "POST", h_chat_post, "GET, HEAD, POST", 1},
     {"{id}/chat/spectators", "GET", h_chat_list, "GET, HEAD, POST", 1},

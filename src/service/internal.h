@@ -117,6 +117,15 @@ json_t *svc__game_json(struct service *svc, const struct loaded *l, int viewer);
  * read); new reference. */
 json_t *svc__list_entry(const struct store_game *g);
 
+/* A finished game's rematch as its view shows it (json.c): null, or
+ * {state ("offered" | "started"), offered_by (a seat or null), accepted
+ * (seats), game (the new game's id or null)}; new reference. */
+json_t *svc__rematch_json(const struct store_game *row);
+
+/* The id of the game `row` rematches (a JSON string), or null; new
+ * reference. */
+json_t *svc__rematch_of_json(const struct store_game *row);
+
 /* The player whose bearer token this is.  BD_EUNAUTHORIZED without a
  * token, BD_EFORBIDDEN when it is not a player's token. */
 int svc__player_of(struct service *svc, const char *token,

@@ -187,6 +187,23 @@ static json_t *seats_json(struct service *svc, const struct loaded *l)
 	return a;
 }
 
+json_t *svc__rematch_json(const struct store_game *row)
+{
+	if (!row->rematch_seats && !row->rematch[0])
+		return json_null();
+	return json_pack(
+	    "{s:s,s:o,s:o,s:o}", "state",
+	    row->rematch[0] ? "started" : "offered", "offered_by",
+	    row->rematch_by >= 0 ? json_integer(row->rematch_by) : json_null(),
+	    "accepted", svc__seat_list(row->rematch_seats), "game",
+	    row->rematch[0] ? json_string(row->rematch) : json_null());
+}
+
+json_t *svc__rematch_of_json(const struct store_game *row)
+{
+	return row->rematch_of[0] ? json_string(row->rematch_of) : json_null();
+}
+
 json_t *svc__game_json(struct service *svc, const struct loaded *l, int viewer)
 {
 	const char *status = svc__status(l->g, l->row.open_seats);
@@ -203,6 +220,13 @@ json_t *svc__game_json(struct service *svc, const struct loaded *l, int viewer)
 	    svc__result_json(l->g), "clock", svc__clock_json(&l->row),
 	    "created", svc__iso_time(l->row.created_ms), "updated",
 	    svc__iso_time(l->row.updated_ms), "imported", l->row.imported);
+	if (o && (json_object_set_new(o, "rematch",
+	                              svc__rematch_json(&l->row)) < 0 ||
+	          json_object_set_new(o, "rematch_of",
+	                              svc__rematch_of_json(&l->row)) < 0)) {
+		json_decref(o);
+		o = NULL;
+	}
 	if (o && secret_json(o, l) < 0) {
 		json_decref(o);
 		o = NULL;

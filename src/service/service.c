@@ -250,6 +250,13 @@ static uint64_t row_tag(const struct store_game *r)
 		h = (h ^ (unsigned char)*t) * 1099511628211ull;
 	for (const char *t = r->status; *t; t++)
 		h = (h ^ (unsigned char)*t) * 1099511628211ull;
+	/* a finished game's rematch changes without a move */
+	const int64_t rematch[] = {r->rematch_seats, r->rematch_by};
+	p = (const unsigned char *)rematch;
+	for (size_t i = 0; i < sizeof rematch; i++)
+		h = (h ^ p[i]) * 1099511628211ull;
+	for (const char *t = r->rematch; *t; t++)
+		h = (h ^ (unsigned char)*t) * 1099511628211ull;
 	return h;
 }
 
@@ -293,8 +300,10 @@ static int game_bytes_round(struct service *svc, const char *id,
 		loaded_release(&l);
 		return rc;
 	}
-	*out =
-	    (struct svc_view){.seq = l.row.seq, .open_seats = l.row.open_seats};
+	*out = (struct svc_view){.seq = l.row.seq,
+	                         .open_seats = l.row.open_seats,
+	                         .rematch = l.row.rematch_seats |
+	                                    (l.row.rematch[0] ? 1u << 31 : 0)};
 	uint64_t tag = row_tag(&l.row);
 	if (want && !want(ctx, out)) {
 		loaded_release(&l); /* e.g. 304: no state, no JSON */

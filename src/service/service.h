@@ -176,6 +176,9 @@ int service_game(struct service *svc, const char *id, const char *token,
 struct svc_view {
 	uint64_t seq;              /* the game's seq */
 	int open_seats;            /* seats still open (a waiting game) */
+	unsigned rematch;          /* a finished game's rematch as a tag
+	                              (its accepted seats, bit 31: made),
+	                              0: none offered */
 	struct engine_bytes *body; /* a reference, or NULL when want said no */
 };
 typedef int (*svc_want_fn)(void *ctx, const struct svc_view *v);
@@ -350,6 +353,14 @@ struct svc_stream;
  * means more may be waiting: call again before waiting for a move. */
 #define SVC_STREAM_BATCH 64
 
+/* Keeps game stream st open after the game's end (GET …/events?
+ * rematch=true): each change of the finished game's rematch is then a
+ * `rematch` event ({event, seq: the last move's, rematch: as the game's
+ * view shows it, null once declined}), and the stream ends once the
+ * rematch started (its event names the new game).  Call right after
+ * service_stream_open; no effect on an account stream. */
+void service_stream_rematch(struct svc_stream *st);
+
 /* Opens a stream of game `id` for the holder of `token` (NULL: a
  * spectator).  `after` NULL: the first batch opens with a `state` event
  * at the current seq; else it holds every move with seq > *after (an
@@ -513,6 +524,29 @@ int service_seat_attach(struct service *svc, const char *token,
  * the player's games).  Errors as svc__player_of's. */
 int service_player_key(struct service *svc, const char *token, int64_t *key,
                        struct svc_err *err);
+
+/* ---- rematches (rematch.c, docs/matchmaking.md, "Rematch") ---- */
+
+/* POST /v1/games/{id}/rematch: the token's seat of finished game `id`
+ * offers its rematch, or accepts the one offered (idempotent: again
+ * changes nothing); `client` is the caller's address (limits.h's text,
+ * borrowed), recorded as the new game's creator's.  *out (new) is the
+ * rematch after it, as the game's view shows it (svc__rematch_json),
+ * its `game` set once every seat accepted and the new game exists.
+ * BD_EUNAUTHORIZED (no token), BD_EFORBIDDEN (no seat of this game),
+ * BD_ENOTFOUND, BD_ENOTFINISHED (not over), BD_EREMATCHED (rematched
+ * already), BD_EBLOCKED (a block between two of its players),
+ * BD_ENOREMATCH (a seat no player or bot holds, or options the rules no
+ * longer take), store errors; nothing is written on a refusal. */
+int service_rematch_offer(struct service *svc, const char *id,
+                          const char *token, const char *client, json_t **out,
+                          struct svc_err *err);
+
+/* DELETE /v1/games/{id}/rematch: the token's seat declines the offer
+ * (or withdraws its own); no offer: nothing changes.  The same errors as
+ * service_rematch_offer but BD_EBLOCKED and BD_ENOREMATCH. */
+int service_rematch_decline(struct service *svc, const char *id,
+                            const char *token, struct svc_err *err);
 
 /* ---- chat, blocks and reports (chat.c, docs/matchmaking.md) ---- */
 

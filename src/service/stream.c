@@ -42,6 +42,12 @@ struct svc_stream {
 	int chat_channel;
 	int64_t chat_sent;
 	int64_t chat_reader;
+	/* service_stream_rematch: after the end the stream stays open for
+	 * the finished game's rematch (docs/matchmaking.md, "Rematch")
+	 * until it starts; rematch_told is the rematch last told, as the
+	 * view's ETag tags it (svc_view's rematch; 0: none). */
+	int rematch_watch;
+	unsigned rematch_told;
 };
 
 /* {"event":…,"seq":…}, the head every event starts with. */
@@ -124,6 +130,36 @@ static json_t *end_event(const struct svc_stream *st)
 		return e;
 	json_decref(e);
 	return NULL;
+}
+
+/* A `rematch` event when the finished game's rematch changed since the
+ * last one told: {"event":"rematch","seq":…,"rematch": the view's
+ * rematch or null (declined)}; once it started the stream ends. */
+static int emit_rematch(struct service *svc, struct svc_stream *st,
+                        json_t *events)
+{
+	struct store_game row = {0};
+	int rc = store_game_by_key(svc->st, st->key, &row);
+	unsigned tag = row.rematch_seats | (row.rematch[0] ? 1u << 31 : 0);
+	if (rc == 0 && tag != st->rematch_told) {
+		json_t *e = event_head("rematch", st->sent);
+		rc = e && json_object_set_new(e, "rematch",
+		                              svc__rematch_json(&row)) == 0
+		         ? append(events, e)
+		         : (json_decref(e), BD_ENOMEM);
+		if (rc == 0)
+			st->rematch_told = tag;
+	}
+	if (rc == 0 && row.rematch[0] && st->rematch_told == tag)
+		st->rematch_watch = 0; /* told: nothing more will come */
+	store_game_release(&row);
+	return rc;
+}
+
+void service_stream_rematch(struct svc_stream *st)
+{
+	if (!st->player_key)
+		st->rematch_watch = 1;
 }
 
 /* ---- opening ---- */
@@ -537,11 +573,14 @@ int service_stream_next(struct service *svc, struct svc_stream *st,
 	}
 	if (rc == 0)
 		rc = add_clock(svc, st, nc.events);
+	if (rc == 0 && !full && st->ended && st->rematch_watch &&
+	    json_array_size(nc.events) < SVC_STREAM_BATCH)
+		rc = emit_rematch(svc, st, nc.events);
 	if (rc < 0) {
 		json_decref(nc.events);
 		return rc;
 	}
 	*events = nc.events;
-	*finished = st->ended;
+	*finished = st->ended && !st->rematch_watch;
 	return 0;
 }

@@ -59,7 +59,9 @@
 	"b.bot::json) ORDER BY b.seat), '[]') FROM seats b "                   \
 	"WHERE b.game_key = key AND b.bot IS NOT NULL), clock, clock_state, "  \
 	"deadline_ms, seats_version, seed_format, secret, salt, imported, "    \
-	"coalesce(creator_player, 0), coalesce(creator_addr, '')"
+	"coalesce(creator_player, 0), coalesce(creator_addr, ''), "           \
+	"coalesce(rematch_seats, 0), coalesce(rematch_by, -1), "               \
+	"coalesce(rematch, ''), coalesce(rematch_of, '')"
 
 /* driver_sqlite.c's PLAYERS_JSON. */
 #define PG_PLAYERS_JSON(gk)                                                    \
@@ -164,6 +166,20 @@ static const char *const pg_sql[ST_COUNT] = {
                       "FROM seats s JOIN games g ON g.key = s.game_key "
                       "WHERE s.game_key = ?1 AND s.open = 1 "
                       "AND s.invited IS NOT NULL ORDER BY s.seat",
+    /* driver_sqlite.c's */
+    [ST_EV_REMATCH] =
+        "INSERT INTO events (id, player_key, game_key, type, data, "
+        "created_ms) SELECT " PG_EVENT_ID ", s.player_key, g.key, "
+        "'rematch', " PG_EV_DATA(
+            ", 'rematch', json_build_object('state', CASE WHEN g.rematch "
+            "IS NOT NULL THEN 'started' WHEN g.rematch_seats IS NULL THEN "
+            "'declined' ELSE 'offered' END, 'offered_by', g.rematch_by, "
+            "'accepted', (SELECT coalesce(json_agg(a.seat ORDER BY "
+            "a.seat), '[]'::json) FROM seats a WHERE a.game_key = g.key "
+            "AND ((coalesce(g.rematch_seats, 0) >> a.seat) & 1) <> 0), "
+            "'game', g.rematch, 'by', ?2::integer)")
+            ", ?3 FROM seats s JOIN games g ON g.key = s.game_key WHERE "
+            "s.game_key = ?1 AND s.player_key IS NOT NULL ORDER BY s.seat",
     [ST_EV_DEADLINE] =
         "INSERT INTO events (id, player_key, game_key, type, data, "
         "created_ms) SELECT " PG_EVENT_ID ", s.player_key, g.key, "

@@ -54,7 +54,9 @@
 	"json(b.bot))) FROM seats b WHERE b.game_key = key AND "               \
 	"b.bot IS NOT NULL), clock, clock_state, deadline_ms, seats_version, " \
 	"seed_format, secret, salt, imported, coalesce(creator_player, 0), " \
-	"coalesce(creator_addr, '')"
+	"coalesce(creator_addr, ''), coalesce(rematch_seats, 0), "            \
+	"coalesce(rematch_by, -1), coalesce(rematch, ''), "                   \
+	"coalesce(rematch_of, '')"
 
 /* The players of game `gk` (an SQL expression of its key) as a lobby
  * listing shows them: a JSON array of {seat, open, player ({id, name} or
@@ -174,6 +176,21 @@ static const char *const lite_sql[ST_COUNT] = {
                       "FROM seats s JOIN games g ON g.key = s.game_key "
                       "WHERE s.game_key = ?1 AND s.open = 1 "
                       "AND s.invited IS NOT NULL ORDER BY s.seat",
+    /* ?1 game, ?2 the seat that acted, ?3 now: a "rematch" event to
+     * each player seated in the game (store.h, "rematches") */
+    [ST_EV_REMATCH] =
+        "INSERT INTO events (id, player_key, game_key, type, data, "
+        "created_ms) SELECT 'evt_' || lower(hex(randomblob(12))), "
+        "s.player_key, g.key, 'rematch', json_insert(" EV_DATA
+        ", '$.rematch', json_object('state', CASE WHEN g.rematch IS NOT "
+        "NULL THEN 'started' WHEN g.rematch_seats IS NULL THEN 'declined' "
+        "ELSE 'offered' END, 'offered_by', g.rematch_by, 'accepted', "
+        "json((SELECT json_group_array(seat) FROM (SELECT a.seat FROM "
+        "seats a WHERE a.game_key = g.key AND ((coalesce(g.rematch_seats, "
+        "0) >> a.seat) & 1) <> 0 ORDER BY a.seat))), 'game', g.rematch, "
+        "'by', ?2)), ?3 FROM seats s JOIN games g ON g.key = s.game_key "
+        "WHERE s.game_key = ?1 AND s.player_key IS NOT NULL ORDER BY "
+        "s.seat",
     /* ?1 game, ?2 seat, ?3 deadline ms, ?4 now */
     [ST_EV_DEADLINE] =
         "INSERT INTO events (id, player_key, game_key, type, data, "

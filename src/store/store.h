@@ -371,6 +371,16 @@ struct store_game {
 	/* Written by store_game_create only (read back in creator_from): */
 	const char *creator_addr; /* the creating client's address
 	                             (limits.h's text), borrowed, or NULL */
+	/* Read back (sql/0027_rematch.sql; store_rematch_offer): */
+	unsigned rematch_seats; /* a finished game's seats that offered or
+	                           accepted its rematch (bit set), 0: none
+	                           offers one */
+	int rematch_by;         /* the seat that offered it first, or -1 */
+	char rematch[STORE_ID_LEN + 1];    /* its rematch's id once every
+	                                      seat accepted, else "" */
+	char rematch_of[STORE_ID_LEN + 1]; /* the finished game this one
+	                                      rematches, or ""; written by
+	                                      store_rematch_offer */
 };
 
 /* Frees the malloc'd fields of g (not g itself) and zeroes them. */
@@ -1145,6 +1155,53 @@ int store_report_put(struct store *s, const struct store_report *r,
 typedef int (*store_report_fn)(void *ctx, const struct store_report *r);
 int store_reports_each(struct store *s, int64_t after, int limit,
                        store_report_fn fn, void *ctx);
+/* ---- rematches (store_rematch.c, sql/0027_rematch.sql;
+ * docs/matchmaking.md, "Rematch") ----
+ *
+ * A finished game's rematch is kept on its row (store_game's rematch_*
+ * fields): the seats that offered or accepted it, the seat that offered
+ * it first, and once every seat accepted, the new game, which names the
+ * finished one in its rematch_of (unique: a game has at most one
+ * rematch, whichever node completes it).  Each change writes a "rematch"
+ * event to every player seated in the finished game (store.h's outbox),
+ * whose data adds `rematch`: {state ("offered", "declined" or
+ * "started"), offered_by (a seat or null), accepted (seats, ascending),
+ * game (the new game's id or null), by (the seat that acted)}. */
+
+/* Seat `seat` of finished game `key` offers its rematch, or accepts the
+ * one offered (the same: the seats already offering count as accepting),
+ * with the seats in `auto_seats` (bit set: its bots) accepting at once.
+ * In one transaction: when every seat of the game has then accepted,
+ * `next` (a whole new game as store_game_create takes it, every seat
+ * held, next->rematch_of unused) is inserted with its `seats` and
+ * events, and the two games are linked.  *out (may be NULL) gets the
+ * rematch as it is after the call, and *created the new game's key when
+ * this call inserted it, else 0.  Idempotent: a seat that accepted
+ * already changes nothing (no event).  BD_ENOTFOUND: no such game;
+ * BD_ENOTFINISHED: it has not ended; BD_EREMATCHED: its rematch exists
+ * already; BD_EBLOCKED: a player of it blocked another of its players;
+ * BD_ECONFLICT: next->id is taken (pick another).  Concurrent calls,
+ * also of several nodes on one PostgreSQL database, are serialised on
+ * the game's row: the last acceptance inserts the game, once. */
+struct store_rematch {
+	unsigned seats;                /* seats that accepted (bit set) */
+	int by;                        /* the first offer's seat, or -1 */
+	char game[STORE_ID_LEN + 1];   /* the new game's id, or "" */
+	int changed;                   /* 1: this call changed the rematch */
+};
+int store_rematch_offer(struct store *s, int64_t key, int seat,
+                        unsigned auto_seats, const struct store_game *next,
+                        const struct store_seat *seats,
+                        struct store_rematch *out, int64_t *created);
+
+/* Seat `seat` of finished game `key` declines its rematch offer (or
+ * withdraws its own): the offer is gone, and a new one may be made.
+ * *changed (may be NULL) is 1 when there was an offer, 0 when there was
+ * none (nothing is written then).  BD_ENOTFOUND, BD_ENOTFINISHED and
+ * BD_EREMATCHED as store_rematch_offer. */
+int store_rematch_decline(struct store *s, int64_t key, int seat,
+                          int *changed);
+
 /* ---- Web Push subscriptions (store_push.c) ---- */
 
 #define STORE_PUSH_SUBS_MAX 5 /* subscriptions a player holds at once */

@@ -68,6 +68,11 @@ static int note_touched(const struct row *st, void *ctx)
 	return 0;
 }
 
+int store__note_game(struct conn *c, int64_t key)
+{
+	return store__run(c, ST_EV_TOUCHED, ARGS(A_I64(key)), note_touched, c);
+}
+
 void store__note_player(struct conn *c, int64_t player_key)
 {
 	if (c->ntouched < (int)(sizeof c->touched / sizeof *c->touched))

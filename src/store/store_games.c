@@ -169,6 +169,17 @@ static int create_tx(struct conn *c, void *ctx)
 	return rc == BD_ECONFLICT ? BD_EINTERNAL : rc;
 }
 
+int store__game_insert(struct conn *c, struct store *s,
+                       const struct store_game *g,
+                       const struct store_seat *seats, int64_t *key)
+{
+	struct create_ctx x = {.s = s, .g = g, .seats = seats};
+	int rc = create_tx(c, &x);
+	if (rc == 0)
+		*key = x.key;
+	return rc;
+}
+
 int store_game_create(struct store *s, const struct store_game *g,
                       const struct store_seat *seats,
                       const struct store_idem *idem, int64_t *key_out)

@@ -157,6 +157,14 @@ enum stmt {
 	ST_BLOCKED_IN_GAME,
 	ST_REPORT_INSERT,
 	ST_REPORTS_AFTER,
+	/* store_rematch.c: rematches (sql/0027_rematch.sql) */
+	ST_REMATCH_OFFER,
+	ST_REMATCH_DECLINE,
+	ST_REMATCH_GET,
+	ST_REMATCH_BLOCKED,
+	ST_REMATCH_LINK,
+	ST_REMATCH_OF,
+	ST_EV_REMATCH,
 	ST_COUNT
 };
 
@@ -190,6 +198,10 @@ enum game_col {
 	GC_IMPORTED,
 	GC_CREATOR_KEY,
 	GC_CREATOR_ADDR,
+	GC_REMATCH_SEATS,
+	GC_REMATCH_BY,
+	GC_REMATCH,
+	GC_REMATCH_OF,
 	GC_COUNT /* the first column after GAME_COLS */
 };
 
@@ -534,6 +546,17 @@ int store__events_before(struct conn *c, int64_t key, struct ev_before *b);
  * was just created, with its invitations): writes the events store.h
  * lists and notes the game's players for the change listener. */
 int store__events_after(struct conn *c, int64_t key, const struct ev_before *b);
+
+/* Inside a write transaction: store_game_create's unit (its seats, clock,
+ * secret, creator and events) without an idempotency record; *key gets
+ * the new row's key.  BD_ECONFLICT if g->id is taken. */
+int store__game_insert(struct conn *c, struct store *s,
+                       const struct store_game *g,
+                       const struct store_seat *seats, int64_t *key);
+
+/* Inside a write transaction: notes every player of game `key` (seated
+ * or invited) for the change listener. */
+int store__note_game(struct conn *c, int64_t key);
 
 /* Inside a write transaction: notes player `player_key` for the change
  * listener (as store__events_after notes a game's players). */

@@ -358,5 +358,33 @@ const char *const store__sql[ST_COUNT] = {
         "r.reporter_key LEFT JOIN players p ON p.key = r.player_key LEFT "
         "JOIN games g ON g.key = r.game_key WHERE r.key > ?1 ORDER BY r.key "
         "LIMIT ?2",
+    /* store_rematch.c.  ?1 game, ?2 the seats accepting (bit set), ?3
+     * the acting seat: changes the row only when one of ?2 had not
+     * accepted yet.  On PostgreSQL the UPDATE locks the row, so nodes
+     * accepting at once take turns, and a waiting one re-reads the row
+     * (READ COMMITTED): it sees the rematch the first made. */
+    [ST_REMATCH_OFFER] = "UPDATE games SET rematch_seats = "
+                         "coalesce(rematch_seats, 0) | ?2, rematch_by = "
+                         "coalesce(rematch_by, ?3) WHERE key = ?1 AND "
+                         "status = 'finished' AND rematch IS NULL AND "
+                         "(rematch_seats IS NULL OR (rematch_seats & ?2) "
+                         "<> ?2)",
+    [ST_REMATCH_DECLINE] = "UPDATE games SET rematch_seats = NULL, "
+                           "rematch_by = NULL WHERE key = ?1 AND status = "
+                           "'finished' AND rematch IS NULL AND "
+                           "rematch_seats IS NOT NULL",
+    [ST_REMATCH_GET] = "SELECT status, coalesce(rematch_seats, 0), "
+                       "coalesce(rematch_by, -1), coalesce(rematch, ''), "
+                       "seats, id FROM games WHERE key = ?1",
+    /* ?1 game: a player of it blocked another of its players */
+    [ST_REMATCH_BLOCKED] = "SELECT count(*) FROM seats a JOIN blocks k ON "
+                           "k.player_key = a.player_key JOIN seats b ON "
+                           "b.game_key = a.game_key AND b.player_key = "
+                           "k.blocked_key WHERE a.game_key = ?1",
+    /* ?1 the finished game, ?2 its rematch's id */
+    [ST_REMATCH_LINK] = "UPDATE games SET rematch = ?2 WHERE key = ?1 AND "
+                        "rematch IS NULL",
+    /* ?1 the new game, ?2 the finished game's id (unique) */
+    [ST_REMATCH_OF] = "UPDATE games SET rematch_of = ?2 WHERE key = ?1",
 };
 /* clang-format on */

@@ -158,6 +158,14 @@ int store__game_read(const struct row *st, struct store_game *g)
 	if (rc == 0)
 		rc = store__col_copy(st, GC_CREATOR_ADDR, g->creator_from,
 		                     sizeof g->creator_from);
+	g->rematch_seats = (unsigned)store__col_i64(st, GC_REMATCH_SEATS);
+	g->rematch_by = store__col_int(st, GC_REMATCH_BY);
+	if (rc == 0)
+		rc = store__col_copy(st, GC_REMATCH, g->rematch,
+		                     sizeof g->rematch);
+	if (rc == 0)
+		rc = store__col_copy(st, GC_REMATCH_OF, g->rematch_of,
+		                     sizeof g->rematch_of);
 	if (store__col_bytes(st, GC_SECRET) == sizeof g->secret &&
 	    store__col_bytes(st, GC_SALT) == sizeof g->salt) {
 		memcpy(g->secret, store__col_blob(st, GC_SECRET),

@@ -871,6 +871,29 @@ def cases(r, op):
         r.send("someone moved", "DELETE", "/v1/games/" + act, {409}, token=F["alice_tok"])
         gid, _ = game(r, {"game": AA, "seating": ["me", "open"]}, F["alice_tok"])
         generic(r, op, "/v1/games/" + gid, F["alice_tok"], None)
+    elif name in ("offerRematch", "declineRematch"):
+        # two fresh players (no block of another test's between them)
+        (dan, dan_tok), (eve, eve_tok) = player(r, "Dan"), player(r, "Eve")
+        gid, _ = game(r, {"game": AA, "seating": ["me", {"invite": eve}]}, dan_tok)
+        post(r, "/v1/games/%s/join" % gid, token=eve_tok)
+        p = "/v1/games/%s/rematch" % gid
+        method = "POST" if name == "offerRematch" else "DELETE"
+        r.send("not over", method, p, {409}, token=dan_tok)
+        post(r, "/v1/games/%s/resign" % gid, token=eve_tok)
+        r.send("not a player", method, p, {403}, token=F["carol_tok"])
+        if name == "offerRematch":
+            r.send("a game of seat tokens (not over, or not for players)", method, "/v1/games/%s/rematch" % F["aa"], {409},
+                   token=F["aa_tok"][0])
+            r.send("offer", method, p, {200}, token=dan_tok)
+            r.send("again", method, p, {200}, token=dan_tok)
+            generic(r, op, p, dan_tok, None)
+            r.send("accept", method, p, {200}, token=eve_tok)
+            r.send("rematched", method, p, {409}, token=dan_tok)
+        else:
+            r.send("no offer", method, p, {204}, token=dan_tok)
+            post(r, p, token=dan_tok)
+            generic(r, op, p, eve_tok, None)
+            r.send("decline", method, p, {204}, token=eve_tok)
     elif name == "leaveGame":
         gid, _ = game(r, {"game": "quantum", "seats": 3, "seating": ["me", "open", "open"]}, F["alice_tok"])
         post(r, "/v1/games/%s/join" % gid, token=F["bob_tok"])

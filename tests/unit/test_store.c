@@ -1138,6 +1138,115 @@ static struct seen_events events_of(struct store *s, int64_t player)
 	return x;
 }
 
+/* A finished 2-seat game held by players p0 and p1 (seat 1: a random bot
+ * when p1 is 0). */
+static int64_t finished_game(struct store *s, int tag, int64_t p0, int64_t p1)
+{
+	struct store_game g = new_game(tag, "agent-avenue", "finished");
+	struct store_seat seats[2] = {{.seat = 0, .player_key = p0},
+	                              {.seat = 1, .player_key = p1}};
+	if (!p1)
+		snprintf(seats[1].bot, sizeof seats[1].bot, "%s",
+		         "{\"bot\":\"random\"}");
+	int64_t key = -1;
+	return store_game_create(s, &g, seats, NULL, &key) < 0 ? -1 : key;
+}
+
+/* Rematches (store_rematch.c): an offer, the same again (no change), the
+ * acceptance that makes the new game once, linked both ways, with its
+ * events; the refusals (not over, unknown, rematched, a block) change
+ * nothing; a bot accepts at once; a decline ends the offer. */
+static void test_rematch(void)
+{
+	struct store *s = NULL;
+	open_store("rematch", 2, &s);
+	int64_t a = make_player(s, 1, "Alice"), b = make_player(s, 2, "Bob"),
+	        c = make_player(s, 3, "Carol");
+	int64_t g0 = finished_game(s, 60, a, b), made = -1;
+	struct store_game next = new_game(61, "agent-avenue", "active");
+	struct store_seat seats[2] = {{.seat = 0, .player_key = b},
+	                              {.seat = 1, .player_key = a}};
+	struct store_rematch r = {0};
+	test_cond("rematch: offered",
+	          store_rematch_offer(s, g0, 0, 0, &next, seats, &r, &made) ==
+	                  0 &&
+	              r.seats == 1 && r.by == 0 && !r.game[0] && r.changed &&
+	              made == 0);
+	test_cond("rematch: offered again, no change",
+	          store_rematch_offer(s, g0, 0, 0, &next, seats, &r, &made) ==
+	                  0 &&
+	              r.seats == 1 && !r.changed && made == 0);
+	test_cond("rematch: accepted, the game made",
+	          store_rematch_offer(s, g0, 1, 0, &next, seats, &r, &made) ==
+	                  0 &&
+	              r.seats == 3 && strcmp(r.game, next.id) == 0 && made > 0);
+	struct store_game old = {0}, now = {0};
+	test_cond("rematch: linked both ways",
+	          store_game_by_key(s, g0, &old) == 0 &&
+	              strcmp(old.rematch, next.id) == 0 &&
+	              old.rematch_seats == 3 && old.rematch_by == 0 &&
+	              store_game_by_key(s, made, &now) == 0 &&
+	              strcmp(now.rematch_of, old.id) == 0 &&
+	              strcmp(now.status, "active") == 0);
+	store_game_release(&old);
+	store_game_release(&now);
+	struct seen_events ev = events_of(s, b);
+	int rematches = 0, started = 0;
+	for (int i = 0; i < ev.n && i < 16; i++) {
+		rematches += strcmp(ev.types[i], "rematch") == 0;
+		started += strcmp(ev.types[i], "game.started") == 0;
+	}
+	test_cond("rematch: events, offered and started, and the new game's",
+	          rematches == 2 && started == 1);
+	struct store_game again = new_game(62, "agent-avenue", "active");
+	int changed = -1;
+	test_cond("rematch: at most one",
+	          store_rematch_offer(s, g0, 0, 0, &again, seats, &r, &made) ==
+	                  BD_EREMATCHED &&
+	              store_rematch_decline(s, g0, 1, &changed) ==
+	                  BD_EREMATCHED &&
+	              store_game_get(s, again.id, &now) == BD_ENOTFOUND);
+	int64_t live = open_game(s, 63, a, 0);
+	test_cond(
+	    "rematch: not over",
+	    store_rematch_offer(s, live, 0, 0, &again, seats, &r, &made) ==
+	            BD_ENOTFINISHED &&
+	        store_rematch_decline(s, live, 0, &changed) == BD_ENOTFINISHED);
+	test_cond("rematch: no such game",
+	          store_rematch_offer(s, 999999, 0, 0, &again, seats, &r,
+	                              &made) == BD_ENOTFOUND);
+	int64_t g1 = finished_game(s, 64, a, c);
+	store_block_put(s, c, a);
+	test_cond("rematch: a blocked pair",
+	          store_rematch_offer(s, g1, 0, 0, &again, seats, &r, &made) ==
+	                  BD_EBLOCKED &&
+	              store_game_by_key(s, g1, &old) == 0 &&
+	              old.rematch_seats == 0 && old.rematch_by == -1);
+	store_game_release(&old);
+	int64_t g2 = finished_game(s, 65, a, 0);
+	struct store_seat with_bot[2] = {{.seat = 0},
+	                                 {.seat = 1, .player_key = a}};
+	snprintf(with_bot[0].bot, sizeof with_bot[0].bot, "%s",
+	         "{\"bot\":\"random\"}");
+	test_cond("rematch: the bot accepts at once",
+	          store_rematch_offer(s, g2, 0, 2, &again, with_bot, &r,
+	                              &made) == 0 &&
+	              r.seats == 3 && made > 0);
+	int64_t g3 = finished_game(s, 66, a, b);
+	struct store_game third = new_game(67, "agent-avenue", "active");
+	test_cond("rematch: declined",
+	          store_rematch_offer(s, g3, 0, 0, &third, seats, &r, &made) ==
+	                  0 &&
+	              store_rematch_decline(s, g3, 1, &changed) == 0 &&
+	              changed == 1 && store_game_by_key(s, g3, &old) == 0 &&
+	              old.rematch_seats == 0);
+	store_game_release(&old);
+	test_cond("rematch: nothing left to decline",
+	          store_rematch_decline(s, g3, 1, &changed) == 0 &&
+	              changed == 0);
+	store_close(s);
+}
+
 /* The change listener's calls. */
 struct changes {
 	int n;
@@ -2081,6 +2190,7 @@ int main(void)
 	test_claims();
 	test_claim_reserved_first();
 	test_blocks();
+	test_rematch();
 	test_idempotency_records();
 	test_player_games();
 	test_events();

@@ -642,6 +642,42 @@ test("lobby: the 'did not answer' banner goes once the server is back", async ()
   await banner.waitFor({ state: "hidden", timeout: 20000 });
 });
 
+test("rematch: offered after a resignation, accepted, both screens go to the new game", async () => {
+  const { alice, bob, base } = ctx;
+  const id = await createGame(alice, "agent-avenue", 2, "open");
+  await alice.getByRole("heading", { name: "Waiting for players" }).waitFor();
+  await bob.getByRole("link", { name: "boardd", exact: true }).click();
+  await bob
+    .locator(`li.game[data-game="${id}"]`)
+    .getByRole("button", { name: "Join" })
+    .click({ timeout: 15000 });
+  await bob.waitForURL(new RegExp(`#/game/${id}`));
+  await alice.getByRole("button", { name: "Resign" }).waitFor({ timeout: 10000 });
+  alice.once("dialog", (d) => d.accept());
+  await alice.getByRole("button", { name: "Resign" }).click();
+  for (const p of [alice, bob])
+    await p.locator(".result", { hasText: "Game over" }).waitFor({ timeout: 10000 });
+  await alice.getByRole("button", { name: "Rematch", exact: true }).click();
+  await alice.locator(".rematch", { hasText: "waiting for the others" }).waitFor({ timeout: 10000 });
+  // Bob's screen hears of the offer by itself (it looks every 2 s)
+  await bob.locator(".rematch", { hasText: "Alice offers a rematch" }).waitFor({ timeout: 10000 });
+  await bob.getByRole("button", { name: "Accept rematch" }).click();
+  for (const p of [alice, bob])
+    await p.getByRole("link", { name: "Play the rematch" }).waitFor({ timeout: 10000 });
+  const old = await apiGet(base, `/v1/games/${id}`, await tokenOf(alice));
+  check(
+    old.rematch && old.rematch.state === "started",
+    `the old game's rematch: ${JSON.stringify(old.rematch)}`,
+  );
+  await alice.getByRole("link", { name: "Play the rematch" }).click();
+  await alice.waitForURL(new RegExp(`#/game/${old.rematch.game}`));
+  await alice.locator(".rematch-of", { hasText: "A rematch of" }).waitFor({ timeout: 10000 });
+  const seats = await alice.locator("ol.players li").allInnerTexts();
+  check(/Seat 0: Bob/.test(seats[0]) && /Seat 1: Alice \(you\)/.test(seats[1]), `seats swapped: ${seats}`);
+  await noError(alice, "alice");
+  await noError(bob, "bob");
+});
+
 test("leave: a waiting game's creator leaving cancels it", async () => {
   const { alice, bob, base } = ctx;
   const id = await createGame(alice, "agent-avenue", 2, "open");
