@@ -129,6 +129,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "admin.h"
 #include "common/keyfile.h"
 #include "push/push.h"
 #include "common/log.h"
@@ -187,6 +188,8 @@ static void usage(FILE *f)
 	    "\n"
 	    "       boardd --version   the release and the git commit built"
 	    "\n"
+	    "       boardd admin ...   the operator's commands (boardd admin "
+	    "--help)\n"
 	    "  --addr A       address to bind, IPv4 or IPv6 (default"
 	    " 127.0.0.1)\n"
 	    "  --port P       port (default 8080; 0 picks a free one)\n"
@@ -787,6 +790,8 @@ int main(int argc, char **argv)
 {
 	char err[256];
 	struct config c = {0};
+	if (argc > 1 && strcmp(argv[1], "admin") == 0) /* src/admin.c */
+		return admin_main(argc - 1, argv + 1);
 	if (parse_args(argc, argv, &c) < 0) {
 		usage(stderr);
 		return 2;
