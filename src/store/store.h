@@ -258,8 +258,11 @@ struct store_remote {
  * the store), on a thread and a connection of its own that reconnects
  * every second while the database is away, and probes a quiet session
  * (no answer within 2 s: lost); at most once per store.
- * store_unlisten (or store_close) stops it.  On SQLite it does
- * nothing (one process owns the file) and returns 0.  0, BD_ENOMEM, or
+ * store_unlisten (or store_close) stops it.  On SQLite one process
+ * owns the file, and only `boardd admin` (store_config.outside) writes
+ * beside it: the thread reads the table outside_changes every 250 ms
+ * and calls r->game and the change listener for what it recorded
+ * (never lost or back).  0, BD_ENOMEM, or
  * BD_EINTERNAL when the thread cannot start or it already listens. */
 int store_listen(struct store *s, const struct store_remote *r, void *ctx);
 
