@@ -43,34 +43,33 @@ struct admin_opts {
 
 static void usage(FILE *f)
 {
-	fputs(
-	    "usage: boardd admin [--db PATH] [--secret-key FILE] [--json] "
-	    "COMMAND\n"
-	    "  players [TEXT] [--limit N] [--after KEY]\n"
-	    "                       players whose id is TEXT or whose name "
-	    "holds it\n"
-	    "  player ID            one player\n"
-	    "  ban ID --reason R    their tokens stop working, their waiting "
-	    "games end\n"
-	    "  unban ID [--reason R]\n"
-	    "  revoke ID [--reason R]  revokes every token of theirs\n"
-	    "  end-game GAME --reason R [--winner SEAT]\n"
-	    "                       a waiting game is cancelled; one in "
-	    "progress ends\n"
-	    "                       with SEAT winning (every other seat "
-	    "resigns)\n"
-	    "  reports [--after KEY] [--limit N]  the players' reports\n"
-	    "  export ID            everything stored about a player (JSON)\n"
-	    "  delete ID [--reason R]  resigns their games, erases the "
-	    "account\n"
-	    "  prune [--chat-days N] [--idempotency-hours H]\n"
-	    "                       retention: chat of games finished N days "
-	    "ago,\n"
-	    "                       Idempotency-Key answers older than H "
-	    "hours\n"
-	    "  schema               the binary's and the database's schema "
-	    "version\n",
-	    f);
+	fputs("usage: boardd admin [--db PATH] [--secret-key FILE] [--json] "
+	      "COMMAND\n"
+	      "  players [TEXT] [--limit N] [--after KEY]\n"
+	      "                       players whose id is TEXT or whose name "
+	      "holds it\n"
+	      "  player ID            one player\n"
+	      "  ban ID --reason R    their tokens stop working, their waiting "
+	      "games end\n"
+	      "  unban ID [--reason R]\n"
+	      "  revoke ID [--reason R]  revokes every token of theirs\n"
+	      "  end-game GAME --reason R [--winner SEAT]\n"
+	      "                       a waiting game is cancelled; one in "
+	      "progress ends\n"
+	      "                       with SEAT winning (every other seat "
+	      "resigns)\n"
+	      "  reports [--after KEY] [--limit N]  the players' reports\n"
+	      "  export ID            everything stored about a player (JSON)\n"
+	      "  delete ID [--reason R]  resigns their games, erases the "
+	      "account\n"
+	      "  prune [--chat-days N] [--idempotency-hours H]\n"
+	      "                       retention: chat of games finished N days "
+	      "ago,\n"
+	      "                       Idempotency-Key answers older than H "
+	      "hours\n"
+	      "  schema               the binary's and the database's schema "
+	      "version\n",
+	      f);
 }
 
 static int parse_long(const char *s, long lo, long hi, long *out)
@@ -128,8 +127,9 @@ static int parse(int argc, char **argv, struct admin_opts *o)
 		} else
 			taken = 0;
 		if (!taken) {
-			fprintf(stderr, "boardd admin: bad or incomplete "
-			                "argument %s\n",
+			fprintf(stderr,
+			        "boardd admin: bad or incomplete "
+			        "argument %s\n",
 			        a);
 			return -1;
 		}
@@ -195,7 +195,8 @@ static json_t *player_json(const struct store_admin_player *p)
 	return json_pack(
 	    "{s:I,s:s,s:s,s:s,s:o,s:o,s:o,s:I,s:I}", "key", (json_int_t)p->key,
 	    "id", p->id, "name", p->name, "created", iso(p->created_ms, a),
-	    "banned", p->banned_ms ? json_string(iso(p->banned_ms, b)) : json_null(),
+	    "banned",
+	    p->banned_ms ? json_string(iso(p->banned_ms, b)) : json_null(),
 	    "banned_reason",
 	    p->banned_why[0] ? json_string(p->banned_why) : json_null(),
 	    "deleted",
@@ -264,8 +265,8 @@ static int find_player(struct store *st, const struct admin_opts *o,
 		snprintf(err.detail, sizeof err.detail,
 		         "no player has the id %s", o->arg);
 	else if (rc == 0 && live && p->deleted_ms) {
-		snprintf(err.detail, sizeof err.detail,
-		         "player %s was deleted", o->arg);
+		snprintf(err.detail, sizeof err.detail, "player %s was deleted",
+		         o->arg);
 		rc = BD_ENOTFOUND;
 	}
 	return rc < 0 ? fail(rc, &err, o->cmd) : 0;
@@ -319,8 +320,9 @@ static int cmd_ban(struct store *st, const struct admin_opts *o)
 	         "banned %s (%s): their tokens answer 401; %d waiting "
 	         "game(s) ended",
 	         p.id, p.name, ended);
-	return done(o, json_pack("{s:s,s:i}", "player", p.id, "games_ended", ended),
-	            line);
+	return done(
+	    o, json_pack("{s:s,s:i}", "player", p.id, "games_ended", ended),
+	    line);
 }
 
 static int cmd_unban(struct store *st, const struct admin_opts *o)
@@ -362,16 +364,15 @@ static int cmd_revoke(struct store *st, const struct admin_opts *o)
 
 static int cmd_end_game(struct service *svc, const struct admin_opts *o)
 {
-	if (!o->arg || !o->reason || !*o->reason ||
-	    strlen(o->reason) > 200) {
+	if (!o->arg || !o->reason || !*o->reason || strlen(o->reason) > 200) {
 		fprintf(stderr, "boardd admin end-game: give the game's id "
 		                "and --reason TEXT (1 to 200 bytes)\n");
 		return 2;
 	}
 	struct svc_err err = {0};
 	int resigned = 0;
-	int rc = service_admin_end_game(svc, o->arg, (int)o->winner,
-	                                o->reason, &resigned, &err);
+	int rc = service_admin_end_game(svc, o->arg, (int)o->winner, o->reason,
+	                                &resigned, &err);
 	if (rc == BD_ENOTFOUND && !err.detail[0])
 		snprintf(err.detail, sizeof err.detail, "no game has the id %s",
 		         o->arg);
@@ -383,14 +384,14 @@ static int cmd_end_game(struct service *svc, const struct admin_opts *o)
 		         "ended game %s: %d seat(s) resigned, seat %ld wins",
 		         o->arg, resigned, o->winner);
 	else
-		snprintf(line, sizeof line, "cancelled game %s (it was waiting)",
-		         o->arg);
-	return done(o,
-	            json_pack("{s:s,s:i,s:o}", "game", o->arg, "resigned",
-	                      resigned, "winner",
-	                      o->winner >= 0 ? json_integer(o->winner)
-	                                     : json_null()),
-	            line);
+		snprintf(line, sizeof line,
+		         "cancelled game %s (it was waiting)", o->arg);
+	return done(
+	    o,
+	    json_pack("{s:s,s:i,s:o}", "game", o->arg, "resigned", resigned,
+	              "winner",
+	              o->winner >= 0 ? json_integer(o->winner) : json_null()),
+	    line);
 }
 
 static int list_report(void *ctx, const struct store_report *r)
@@ -401,32 +402,32 @@ static int list_report(void *ctx, const struct store_report *r)
 	if (x->a)
 		return json_array_append_new(
 		           x->a,
-		           json_pack("{s:I,s:{s:s,s:s},s:o,s:o,s:o,s:o,s:o,s:s,"
-		                     "s:s}",
-		                     "key", (json_int_t)r->key, "reporter", "id",
-		                     r->reporter_id, "name", r->reporter_name,
-		                     "player",
-		                     *r->player_id
-		                         ? json_pack("{s:s,s:s}", "id",
-		                                     r->player_id, "name",
-		                                     r->player_name)
-		                         : json_null(),
-		                     "game",
-		                     *r->game_id ? json_string(r->game_id)
-		                                 : json_null(),
-		                     "n", r->n ? json_integer(r->n) : json_null(),
-		                     "seat",
-		                     r->seat >= 0 ? json_integer(r->seat)
-		                                  : json_null(),
-		                     "text",
-		                     r->text ? json_string(r->text) : json_null(),
-		                     "reason", r->reason, "created",
-		                     iso(r->created_ms, a)))
+		           json_pack(
+		               "{s:I,s:{s:s,s:s},s:o,s:o,s:o,s:o,s:o,s:s,"
+		               "s:s}",
+		               "key", (json_int_t)r->key, "reporter", "id",
+		               r->reporter_id, "name", r->reporter_name,
+		               "player",
+		               *r->player_id
+		                   ? json_pack("{s:s,s:s}", "id", r->player_id,
+		                               "name", r->player_name)
+		                   : json_null(),
+		               "game",
+		               *r->game_id ? json_string(r->game_id)
+		                           : json_null(),
+		               "n", r->n ? json_integer(r->n) : json_null(),
+		               "seat",
+		               r->seat >= 0 ? json_integer(r->seat)
+		                            : json_null(),
+		               "text",
+		               r->text ? json_string(r->text) : json_null(),
+		               "reason", r->reason, "created",
+		               iso(r->created_ms, a)))
 		           ? BD_ENOMEM
 		           : 0;
-	printf("%-6lld %s  %s (%s) reports %s%s%s%s: %s",
-	       (long long)r->key, iso(r->created_ms, a), r->reporter_id,
-	       r->reporter_name, *r->player_id ? r->player_id : "a seat token",
+	printf("%-6lld %s  %s (%s) reports %s%s%s%s: %s", (long long)r->key,
+	       iso(r->created_ms, a), r->reporter_id, r->reporter_name,
+	       *r->player_id ? r->player_id : "a seat token",
 	       *r->player_name ? " (" : "", r->player_name,
 	       *r->player_name ? ")" : "", r->reason);
 	if (*r->game_id)
@@ -439,8 +440,8 @@ static int list_report(void *ctx, const struct store_report *r)
 static int cmd_reports(struct store *st, const struct admin_opts *o)
 {
 	struct list_ctx x = {o, o->json ? json_array() : NULL, 0};
-	int rc = store_reports_each(st, o->after, (int)o->limit, list_report,
-	                            &x);
+	int rc =
+	    store_reports_each(st, o->after, (int)o->limit, list_report, &x);
 	if (rc < 0) {
 		json_decref(x.a);
 		return fail(rc, NULL, "reports");
@@ -501,8 +502,8 @@ static int cmd_prune(struct store *st, const struct admin_opts *o)
 				chat += n;
 		} while (rc == 0 && n == 1000);
 	if (rc == 0 && o->idem_hours > 0)
-		rc = store_idem_prune(st, now - (int64_t)o->idem_hours * 3600000,
-		                      &idem);
+		rc = store_idem_prune(
+		    st, now - (int64_t)o->idem_hours * 3600000, &idem);
 	if (rc < 0)
 		return fail(rc, NULL, "prune");
 	char line[200];
@@ -520,7 +521,8 @@ static int cmd_schema(struct store *st, const struct admin_opts *o)
 	int known;
 	const char *name;
 	store_schema(st, &known, &name);
-	const char *backend = store_is_postgres(o->db) ? "postgresql" : "sqlite";
+	const char *backend =
+	    store_is_postgres(o->db) ? "postgresql" : "sqlite";
 	char line[300];
 	snprintf(line, sizeof line,
 	         "boardd %s (commit %s)\n%s database, schema version %d "
@@ -580,8 +582,8 @@ static int open_store(const struct admin_opts *o, struct store **st)
 int admin_main(int argc, char **argv)
 {
 	struct admin_opts o;
-	if (argc > 1 && (strcmp(argv[1], "--help") == 0 ||
-	                 strcmp(argv[1], "-h") == 0)) {
+	if (argc > 1 &&
+	    (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
 		usage(stdout);
 		return 0;
 	}
@@ -590,8 +592,8 @@ int admin_main(int argc, char **argv)
 		return 2;
 	}
 	static const char *const cmds[] = {
-	    "players", "player", "ban",    "unban",  "revoke", "end-game",
-	    "reports", "export", "delete", "prune",  "schema", NULL};
+	    "players", "player", "ban",    "unban", "revoke", "end-game",
+	    "reports", "export", "delete", "prune", "schema", NULL};
 	int known = 0;
 	for (int i = 0; cmds[i]; i++)
 		known |= strcmp(o.cmd, cmds[i]) == 0;

@@ -36,8 +36,8 @@ static int add_game(void *ctx, const struct store_game *g, int seat)
 	return json_array_append_new(
 	    x->a, json_pack("{s:s,s:s,s:s,s:i,s:o,s:o}", "id", g->id, "game",
 	                    g->rules_id, "status", g->status, "seat", seat,
-	                    "created", svc__iso_time(g->created_ms),
-	                    "updated", svc__iso_time(g->updated_ms)));
+	                    "created", svc__iso_time(g->created_ms), "updated",
+	                    svc__iso_time(g->updated_ms)));
 }
 
 static int add_sub(void *ctx, const struct store_push_sub *p)
@@ -64,27 +64,25 @@ static const char *channel_name(int channel)
 static int add_msg(void *ctx, const struct store_own_msg *m)
 {
 	return json_array_append_new(
-	    ctx, json_pack("{s:s,s:s,s:I,s:o,s:s,s:o}", "game", m->game_id,
-	                   "channel", channel_name(m->channel), "n",
-	                   (json_int_t)m->n, "seat",
-	                   m->seat >= 0 ? json_integer(m->seat) : json_null(),
-	                   "text", m->text, "created",
-	                   svc__iso_time(m->created_ms)));
+	    ctx, json_pack(
+	             "{s:s,s:s,s:I,s:o,s:s,s:o}", "game", m->game_id, "channel",
+	             channel_name(m->channel), "n", (json_int_t)m->n, "seat",
+	             m->seat >= 0 ? json_integer(m->seat) : json_null(), "text",
+	             m->text, "created", svc__iso_time(m->created_ms)));
 }
 
 static int add_report(void *ctx, const struct store_report *r)
 {
 	return json_array_append_new(
 	    ctx,
-	    json_pack("{s:o,s:o,s:o,s:o,s:s,s:o}", "player",
-	              *r->player_id ? json_string(r->player_id) : json_null(),
-	              "game",
-	              *r->game_id ? json_string(r->game_id) : json_null(),
-	              "channel",
-	              r->channel >= 0 ? json_string(channel_name(r->channel))
-	                              : json_null(),
-	              "n", r->n ? json_integer(r->n) : json_null(), "reason",
-	              r->reason, "created", svc__iso_time(r->created_ms)));
+	    json_pack(
+	        "{s:o,s:o,s:o,s:o,s:s,s:o}", "player",
+	        *r->player_id ? json_string(r->player_id) : json_null(), "game",
+	        *r->game_id ? json_string(r->game_id) : json_null(), "channel",
+	        r->channel >= 0 ? json_string(channel_name(r->channel))
+	                        : json_null(),
+	        "n", r->n ? json_integer(r->n) : json_null(), "reason",
+	        r->reason, "created", svc__iso_time(r->created_ms)));
 }
 
 static int add_event(void *ctx, const struct store_event *e)
@@ -109,12 +107,13 @@ static int export_of(struct service *svc, int64_t key,
 	if (!o)
 		return BD_ENOMEM;
 	struct store *st = svc->st;
-	int rc = store_tokens_each(st, key, add_token,
-	                           json_object_get(o, "tokens"));
+	int rc =
+	    store_tokens_each(st, key, add_token, json_object_get(o, "tokens"));
 	/* every game, a page of 100 at a time (newest first) */
 	struct games_ctx g = {json_object_get(o, "games"), 0, 0, 100};
 	while (rc == 0 && g.n == 100) {
-		struct store_player_filter f = {.before_updated = g.last_updated,
+		struct store_player_filter f = {.before_updated =
+		                                    g.last_updated,
 		                                .before_key = g.last_key,
 		                                .limit = 100};
 		g.n = 0;
@@ -157,8 +156,8 @@ static int export_of(struct service *svc, int64_t key,
 	return 0;
 }
 
-int service_player_export(struct service *svc, const char *token,
-                          json_t **out, struct svc_err *err)
+int service_player_export(struct service *svc, const char *token, json_t **out,
+                          struct svc_err *err)
 {
 	struct store_player p;
 	int rc = svc__player_of(svc, token, &p, err);
@@ -261,9 +260,8 @@ int service_admin_delete(struct service *svc, const char *player_id,
 
 /* ---- ending a game ---- */
 
-int service_admin_end_game(struct service *svc, const char *game_id,
-                           int winner, const char *why, int *resigned,
-                           struct svc_err *err)
+int service_admin_end_game(struct service *svc, const char *game_id, int winner,
+                           const char *why, int *resigned, struct svc_err *err)
 {
 	struct loaded l;
 	int rc = load_game(svc->st, svc->cache, game_id, &l, err);
@@ -294,9 +292,8 @@ int service_admin_end_game(struct service *svc, const char *game_id,
 		               game_id, seats - 1);
 	} else {
 		for (int s = 0; rc >= 0 && s < seats; s++)
-			if (s != winner &&
-			    (rc = svc__resign_seat(svc, game_id, 0, s, err)) ==
-			        0)
+			if (s != winner && (rc = svc__resign_seat(
+			                        svc, game_id, 0, s, err)) == 0)
 				++*resigned;
 	}
 	if (rc >= 0)

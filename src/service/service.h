@@ -605,8 +605,8 @@ int service_push_sub_delete(struct service *svc, const char *token,
  * object {player, tokens, games, webhook (never its secret),
  * push_subscriptions, blocks, chat_messages, reports, events} (openapi's
  * PlayerExport).  New reference in *out. */
-int service_player_export(struct service *svc, const char *token,
-                          json_t **out, struct svc_err *err);
+int service_player_export(struct service *svc, const char *token, json_t **out,
+                          struct svc_err *err);
 
 /* DELETE /v1/players/me: the caller's seat in each game in progress
  * resigns (through the engine, as POST /v1/games/{id}/resign), then the
@@ -632,8 +632,7 @@ int service_admin_delete(struct service *svc, const char *player_id,
  * how many did).  Logged with reason `why`.  BD_EGAMEOVER when it is
  * over already, BD_EBADREQUEST when it is in progress and winner is not
  * one of its seats, BD_ENOTFOUND for no such game. */
-int service_admin_end_game(struct service *svc, const char *game_id,
-                           int winner, const char *why, int *resigned,
-                           struct svc_err *err);
+int service_admin_end_game(struct service *svc, const char *game_id, int winner,
+                           const char *why, int *resigned, struct svc_err *err);
 
 #endif

@@ -355,8 +355,8 @@ struct lite_store {
 	                         its changes in outside_changes */
 	/* store_listen: the thread reading outside_changes */
 	pthread_t poller;
-	int polling;             /* 1 while the thread runs */
-	atomic_int poll_stop;    /* 1: the thread ends */
+	int polling;                       /* 1 while the thread runs */
+	atomic_int poll_stop;              /* 1: the thread ends */
 	const struct store_remote *remote; /* its callbacks */
 	void *remote_ctx;
 	store_tell_fn tell;
@@ -817,8 +817,7 @@ static int lite_check(struct store *s)
  * rows older than an hour are dropped first (the server read them long
  * ago). */
 static const char outside_sql[] =
-    "DELETE FROM main.outside_changes WHERE created_ms < " NOW_MS
-    " - 3600000;"
+    "DELETE FROM main.outside_changes WHERE created_ms < " NOW_MS " - 3600000;"
     "CREATE TEMP TRIGGER oc_games_ins AFTER INSERT ON main.games BEGIN "
     "INSERT INTO outside_changes (game_key, game_id, seq, created_ms) "
     "VALUES (NEW.key, NEW.id, NEW.seq, " NOW_MS "); END;"
@@ -880,10 +879,11 @@ static void *poll_main(void *arg)
 	while (!atomic_load(&ls->poll_stop)) {
 		if (last < 0) { /* start from the newest row */
 			sqlite3_stmt *m = NULL;
-			if (sqlite3_prepare_v2(db,
-			                       "SELECT coalesce(max(key), 0) FROM "
-			                       "outside_changes",
-			                       -1, &m, NULL) == SQLITE_OK &&
+			if (sqlite3_prepare_v2(
+			        db,
+			        "SELECT coalesce(max(key), 0) FROM "
+			        "outside_changes",
+			        -1, &m, NULL) == SQLITE_OK &&
 			    sqlite3_step(m) == SQLITE_ROW)
 				last = sqlite3_column_int64(m, 0);
 			sqlite3_finalize(m);
@@ -906,8 +906,8 @@ out:
 
 /* store_listen on SQLite: the changes `boardd admin` (store_config
  * .outside) makes while this process owns the file. */
-static int lite_listen(struct store *s, const struct store_remote *r,
-                       void *ctx, store_tell_fn tell)
+static int lite_listen(struct store *s, const struct store_remote *r, void *ctx,
+                       store_tell_fn tell)
 {
 	struct lite_store *ls = s->ds;
 	if (ls->polling)

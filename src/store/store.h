@@ -1213,11 +1213,11 @@ struct store_admin_player {
 	char id[STORE_ID_LEN + 1];
 	char name[65];
 	int64_t created_ms;
-	int64_t banned_ms;                          /* 0: not banned */
-	char banned_why[STORE_WHY_ADMIN_MAX + 1];   /* "" when none */
-	int64_t deleted_ms;                         /* 0: not deleted */
-	int64_t tokens; /* tokens not revoked */
-	int64_t seats;  /* seats held, in games of any status */
+	int64_t banned_ms;                        /* 0: not banned */
+	char banned_why[STORE_WHY_ADMIN_MAX + 1]; /* "" when none */
+	int64_t deleted_ms;                       /* 0: not deleted */
+	int64_t tokens;                           /* tokens not revoked */
+	int64_t seats; /* seats held, in games of any status */
 };
 
 /* Calls fn for each player whose id is `match` or whose name contains
@@ -1226,9 +1226,8 @@ struct store_admin_player {
  * the call; fn's negative answer stops it and is returned. */
 typedef int (*store_admin_player_fn)(void *ctx,
                                      const struct store_admin_player *p);
-int store_admin_players_each(struct store *s, const char *match,
-                             int64_t after, int limit,
-                             store_admin_player_fn fn, void *ctx);
+int store_admin_players_each(struct store *s, const char *match, int64_t after,
+                             int limit, store_admin_player_fn fn, void *ctx);
 
 /* The player with public id `id`, deleted ones included, into *out.
  * BD_ENOTFOUND if none. */
@@ -1254,8 +1253,8 @@ int store_player_unban(struct store *s, int64_t player_key, const char *id,
 
 /* Revokes every token of player `player_key` (each then answers 401
  * "revoked"); *n (may be NULL) gets how many were.  Logged as "revoke". */
-int store_tokens_revoke_all(struct store *s, int64_t player_key,
-                            const char *id, const char *why, int *n);
+int store_tokens_revoke_all(struct store *s, int64_t player_key, const char *id,
+                            const char *why, int *n);
 
 /* Records an operator's action (admin_log): action 1..16 bytes, the
  * player's and the game's public ids and the reason ("" or NULL: none). */
@@ -1273,7 +1272,7 @@ struct store_own_msg {
 	const char *game_id; /* borrowed for the call */
 	int channel;         /* enum store_chat_channel */
 	int64_t n;
-	int seat;            /* -1: a spectator */
+	int seat; /* -1: a spectator */
 	const char *text;
 	int64_t created_ms;
 };
@@ -1302,8 +1301,7 @@ int store_player_erase(struct store *s, int64_t player_key, const char *id,
 
 /* Retention: deletes the chat messages of games finished before
  * before_ms (unix ms), at most `limit` per call; *n gets how many. */
-int store_chat_prune(struct store *s, int64_t before_ms, int limit,
-                     int64_t *n);
+int store_chat_prune(struct store *s, int64_t before_ms, int limit, int64_t *n);
 
 /* Retention: deletes the idempotency records (Idempotency-Key answers)
  * made before before_ms; *n gets how many.  The server itself drops

@@ -21,7 +21,8 @@ static int admin_row(const struct row *st, struct store_admin_player *p)
 	if (rc == 0)
 		rc = store__col_copy(st, 2, p->name, sizeof p->name);
 	if (rc == 0)
-		rc = store__col_copy(st, 5, p->banned_why, sizeof p->banned_why);
+		rc =
+		    store__col_copy(st, 5, p->banned_why, sizeof p->banned_why);
 	return rc;
 }
 
@@ -38,9 +39,8 @@ static int read_admin(const struct row *st, void *ctx)
 	return rc < 0 ? rc : x->fn(x->ctx, &p);
 }
 
-int store_admin_players_each(struct store *s, const char *match,
-                             int64_t after, int limit,
-                             store_admin_player_fn fn, void *ctx)
+int store_admin_players_each(struct store *s, const char *match, int64_t after,
+                             int limit, store_admin_player_fn fn, void *ctx)
 {
 	if (limit < 1 || limit > 1000)
 		return BD_EBADREQUEST;
@@ -65,10 +65,10 @@ int store_admin_players_each(struct store *s, const char *match,
 	pat[j] = '\0';
 	struct admin_each x = {fn, ctx};
 	struct conn *c = store__checkout(s);
-	int rc = store__run(c, ST_ADMIN_PLAYERS,
-	                    ARGS(A_I64(after), A_TEXT(pat), A_TEXT(match),
-	                         A_I64(limit)),
-	                    read_admin, &x);
+	int rc = store__run(
+	    c, ST_ADMIN_PLAYERS,
+	    ARGS(A_I64(after), A_TEXT(pat), A_TEXT(match), A_I64(limit)),
+	    read_admin, &x);
 	store__checkin(s, c);
 	return rc;
 }
@@ -106,7 +106,8 @@ static int log_row(struct conn *c, const char *action, const char *player_id,
                    const char *game_id, const char *why)
 {
 	return store__run(c, ST_ADMIN_LOG,
-	                  ARGS(A_TEXT(action), A_TEXT(player_id ? player_id : ""),
+	                  ARGS(A_TEXT(action),
+	                       A_TEXT(player_id ? player_id : ""),
 	                       A_TEXT(game_id ? game_id : ""),
 	                       A_TEXT(why ? why : ""), A_I64(store__now_ms())),
 	                  NULL, NULL);
@@ -157,9 +158,9 @@ static int read_waiting(const struct row *st, void *ctx)
 		w->v = v;
 		w->cap = cap;
 	}
-	w->v[w->n++] = (struct waiting_game){store__col_i64(st, 0),
-	                                     store__col_int(st, 1),
-	                                     store__col_int(st, 2)};
+	w->v[w->n++] =
+	    (struct waiting_game){store__col_i64(st, 0), store__col_int(st, 1),
+	                          store__col_int(st, 2)};
 	return 0;
 }
 
@@ -214,10 +215,10 @@ struct ban_ctx {
 static int ban_tx(struct conn *c, void *ctx)
 {
 	struct ban_ctx *x = ctx;
-	int rc = store__run(c, ST_PLAYER_BAN,
-	                    ARGS(A_I64(x->key), A_I64(store__now_ms()),
-	                         A_TEXT(x->why)),
-	                    NULL, NULL);
+	int rc = store__run(
+	    c, ST_PLAYER_BAN,
+	    ARGS(A_I64(x->key), A_I64(store__now_ms()), A_TEXT(x->why)), NULL,
+	    NULL);
 	if (rc == 0 && store__changes(c) != 1)
 		rc = BD_ECONFLICT; /* banned already (or deleted: checked
 		                      before by the caller) */
@@ -243,7 +244,8 @@ int store_player_ban(struct store *s, int64_t player_key, const char *id,
 static int unban_tx(struct conn *c, void *ctx)
 {
 	struct ban_ctx *x = ctx;
-	int rc = store__run(c, ST_PLAYER_UNBAN, ARGS(A_I64(x->key)), NULL, NULL);
+	int rc =
+	    store__run(c, ST_PLAYER_UNBAN, ARGS(A_I64(x->key)), NULL, NULL);
 	if (rc == 0 && store__changes(c) != 1)
 		rc = BD_ECONFLICT; /* not banned */
 	if (rc == 0)
@@ -263,17 +265,17 @@ int store_player_unban(struct store *s, int64_t player_key, const char *id,
 static int revoke_all_tx(struct conn *c, void *ctx)
 {
 	struct ban_ctx *x = ctx;
-	int rc = store__run(c, ST_TOKENS_REVOKE_ALL,
-	                    ARGS(A_I64(x->key), A_I64(store__now_ms())), NULL,
-	                    NULL);
+	int rc =
+	    store__run(c, ST_TOKENS_REVOKE_ALL,
+	               ARGS(A_I64(x->key), A_I64(store__now_ms())), NULL, NULL);
 	x->n = (int)store__changes(c);
 	if (rc == 0)
 		rc = log_row(c, "revoke", x->id, NULL, x->why);
 	return rc;
 }
 
-int store_tokens_revoke_all(struct store *s, int64_t player_key,
-                            const char *id, const char *why, int *n)
+int store_tokens_revoke_all(struct store *s, int64_t player_key, const char *id,
+                            const char *why, int *n)
 {
 	if (why && strlen(why) > STORE_WHY_ADMIN_MAX)
 		return BD_EBADREQUEST;
@@ -317,9 +319,10 @@ struct msg_each {
 static int read_own_msg(const struct row *st, void *ctx)
 {
 	struct msg_each *x = ctx;
-	struct store_own_msg m = {store__col_text(st, 0), store__col_int(st, 1),
-	                          store__col_i64(st, 2),  store__col_int(st, 3),
-	                          store__col_text(st, 4), store__col_i64(st, 5)};
+	struct store_own_msg m = {
+	    store__col_text(st, 0), store__col_int(st, 1),
+	    store__col_i64(st, 2),  store__col_int(st, 3),
+	    store__col_text(st, 4), store__col_i64(st, 5)};
 	if (!m.game_id || !m.text)
 		return BD_ENOMEM;
 	return x->fn(x->ctx, &m);
@@ -384,9 +387,9 @@ static int erase_tx(struct conn *c, void *ctx)
 	if (rc == 0)
 		rc = end_waiting(c, x->key, &x->ended);
 	static const enum stmt erase[] = {
-	    ST_ERASE_CHAT,   ST_ERASE_BLOCKS,  ST_ERASE_INVITES,
+	    ST_ERASE_CHAT,       ST_ERASE_BLOCKS, ST_ERASE_INVITES,
 	    ST_ERASE_DELIVERIES, ST_ERASE_EVENTS, ST_ERASE_HORIZON,
-	    ST_ERASE_HOOK,   ST_ERASE_PUSH,   ST_ERASE_SEATS_BUMP};
+	    ST_ERASE_HOOK,       ST_ERASE_PUSH,   ST_ERASE_SEATS_BUMP};
 	for (size_t i = 0; rc == 0 && i < sizeof erase / sizeof *erase; i++)
 		rc = store__run(c, erase[i], ARGS(A_I64(x->key)), NULL, NULL);
 	if (rc == 0)
@@ -417,9 +420,9 @@ struct prune_ctx {
 static int prune_chat_tx(struct conn *c, void *ctx)
 {
 	struct prune_ctx *x = ctx;
-	int rc = store__run(c, ST_PRUNE_CHAT,
-	                    ARGS(A_I64(x->before_ms), A_I64(x->limit)), NULL,
-	                    NULL);
+	int rc =
+	    store__run(c, ST_PRUNE_CHAT,
+	               ARGS(A_I64(x->before_ms), A_I64(x->limit)), NULL, NULL);
 	x->n = store__changes(c);
 	return rc;
 }
