@@ -142,28 +142,28 @@ static int parse(int argc, char **argv, struct admin_opts *o)
 	return 0;
 }
 
+/* What code rc means, for a failure without a sentence of its own. */
+static const char *code_text(int rc)
+{
+	switch (rc) {
+	case BD_ENOTFOUND:
+		return "not found";
+	case BD_EBUSY:
+		return "the database is busy: try again";
+	case BD_EUNAVAILABLE:
+		return "the database cannot be used now";
+	case BD_ENOMEM:
+		return "out of memory";
+	default:
+		return "failed";
+	}
+}
+
 /* The command's failure: svc_err's sentence, or the code's meaning. */
 static int fail(int rc, const struct svc_err *err, const char *what)
 {
-	const char *why = err && err->detail[0] ? err->detail : NULL;
-	if (!why)
-		switch (rc) {
-		case BD_ENOTFOUND:
-			why = "not found";
-			break;
-		case BD_EBUSY:
-			why = "the database is busy: try again";
-			break;
-		case BD_EUNAVAILABLE:
-			why = "the database cannot be used now";
-			break;
-		case BD_ENOMEM:
-			why = "out of memory";
-			break;
-		default:
-			why = "failed";
-		}
-	fprintf(stderr, "boardd admin: %s: %s (nothing changed)\n", what, why);
+	fprintf(stderr, "boardd admin: %s: %s (nothing changed)\n", what,
+	        err && err->detail[0] ? err->detail : code_text(rc));
 	return 1;
 }
 
