@@ -276,6 +276,11 @@ json_t *svc__clock_json(const struct store_game *row);
  * deadline_ms (unix ms): it wakes then, or now if that has passed. */
 void svc__clock_wake(struct service *svc, int64_t deadline_ms);
 
+/* Asks the bot worker for a pass over the store: the bot turns and the
+ * deadlines another process left (boardd admin beside a SQLite server,
+ * remote.c), as at start. */
+void svc__bots_rescan(struct service *svc);
+
 /* ---- idempotency (idem.c) ---- */
 
 /* If idem (may be NULL) names a recorded request: the same request gives
