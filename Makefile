@@ -55,7 +55,7 @@ all: $(BUILD)/boardd $(BUILD)/verify-record
 deps:
 	@./tools/deps.sh
 
-$(BUILD)/boardd: $(BUILD)/src/main.o $(LIB_OBJ)
+$(BUILD)/boardd: $(BUILD)/src/main.o $(BUILD)/src/admin.o $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # tools/verify-record: checks a record on its own (docs/records.md) with

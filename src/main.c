@@ -142,6 +142,7 @@
 #include <unistd.h>
 
 #include "common/conffile.h"
+#include "admin.h"
 #include "common/keyfile.h"
 #include "push/push.h"
 #include "common/log.h"
@@ -200,6 +201,8 @@ static void usage(FILE *f)
 	    "\n"
 	    "       boardd --version   the release and the git commit built"
 	    "\n"
+	    "       boardd admin ...   the operator's commands (boardd admin "
+	    "--help)\n"
 	    "  --config PATH  read settings from PATH: one `name = value` a"
 	    " line, name a\n"
 	    "                 flag's long name (port = 8080, quiet = true);"
@@ -1072,6 +1075,8 @@ int main(int argc, char **argv)
 {
 	char err[512];
 	struct config c = {0};
+	if (argc > 1 && strcmp(argv[1], "admin") == 0) /* src/admin.c */
+		return admin_main(argc - 1, argv + 1);
 	const char *cpath = config_path(argc, argv);
 	struct conffile *file = NULL;
 	if (cpath &&

@@ -180,6 +180,7 @@ records test_records.py
 chat test_chat.py
 rematch test_rematch.py
 push test_push.py
+admin test_admin.py
 "
 
 # http_pass SUFFIX: runs every HTTP suite once, its name followed by SUFFIX.

@@ -596,6 +596,25 @@ static void h_player_me(struct service *svc, const struct http_req *req,
 	call_finish(&c, req, rep, rc, 200);
 }
 
+static void h_player_export(struct service *svc, const struct http_req *req,
+                            const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	int rc = service_player_export(svc, req->token, &out, &err);
+	finish(rep, req, rc, 200, out, &err);
+}
+
+static void h_player_delete(struct service *svc, const struct http_req *req,
+                            const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct svc_err err = {0};
+	int rc = service_player_delete(svc, req->token, &err);
+	finish(rep, req, rc, 204, NULL, &err);
+}
+
 /* A weak ETag from the body's bytes, for bodies without a natural
  * version; answers 304 to a matching If-None-Match. */
 static void body_etag(const struct http_req *req, struct http_reply *rep)
@@ -955,7 +974,9 @@ static const struct route routes[] = {
     {"/v1/reports", "POST", h_report, "GET, HEAD, POST", 1},
     {"/v1/tickets", "POST", h_ticket, "POST", 1},
     {"/v1/players", "POST", h_player_create, "POST", 0},
-    {"/v1/players/me", "GET", h_player_me, "GET, HEAD", 1},
+    {"/v1/players/me", "GET", h_player_me, "DELETE, GET, HEAD", 1},
+    {"/v1/players/me", "DELETE", h_player_delete, "DELETE, GET, HEAD", 1},
+    {"/v1/players/me/export", "GET", h_player_export, "GET, HEAD", 1},
     {"/v1/players/me/games", "GET", h_player_games, "GET, HEAD", 1},
     {"/v1/players/me/events", "GET", h_account_ticket, "GET, HEAD", 1},
     {"/v1/players/me/tokens", "GET", h_tokens, "GET, HEAD, POST", 1},

@@ -397,6 +397,18 @@ void svc__clock_wake(struct service *svc, int64_t deadline_ms)
 	pthread_mutex_unlock(&b->mu);
 }
 
+void svc__bots_rescan(struct service *svc)
+{
+	struct svc_bots *b = svc->bots;
+	if (!b)
+		return;
+	pthread_mutex_lock(&b->mu);
+	b->rescan = 1;
+	b->due_scan = 1;
+	pthread_cond_signal(&b->wake);
+	pthread_mutex_unlock(&b->mu);
+}
+
 int svc__bot_of(const char *bots, int seat, struct bot_spec *out)
 {
 	json_t *a = bots ? json_loads(bots, 0, NULL) : NULL;

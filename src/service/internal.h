@@ -156,6 +156,16 @@ void svc__moved(struct service *svc, int64_t key, uint64_t seq);
 int svc__move_as(struct service *svc, struct loaded *l, int seat,
                  const json_t *action, struct svc_err *err);
 
+/* Resigns `seat` of game `id` (seat < 0: the seat player `player_key`
+ * holds) through the engine, as POST /v1/games/{id}/resign does, so
+ * every seat sees a correct game (resigned seats' decisions played,
+ * the game over when one seat is left), retrying lost races.  0 when
+ * it resigned; 1 when there was nothing to resign (the game waits, is
+ * over, or the seat resigned already); BD_ENOTFOUND (no such game or
+ * seat) or the engine's and store's refusals. */
+int svc__resign_seat(struct service *svc, const char *id, int64_t player_key,
+                     int seat, struct svc_err *err);
+
 /* ---- bot seats (bots.c) ---- */
 
 /* Whose share of the bot workers' time a game's decisions take, and in
@@ -285,6 +295,11 @@ json_t *svc__clock_json(const struct store_game *row);
 /* Tells the scheduler (the bot worker) that a deadline falls at
  * deadline_ms (unix ms): it wakes then, or now if that has passed. */
 void svc__clock_wake(struct service *svc, int64_t deadline_ms);
+
+/* Asks the bot worker for a pass over the store: the bot turns and the
+ * deadlines another process left (boardd admin beside a SQLite server,
+ * remote.c), as at start. */
+void svc__bots_rescan(struct service *svc);
 
 /* ---- idempotency (idem.c) ---- */
 

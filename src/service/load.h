@@ -126,9 +126,11 @@ int load_at(struct store *st, const struct store_game *row,
 int load_apply_logged(struct engine_game *g, uint64_t seq, int seat,
                       const char *action, struct svc_err *err);
 
-/* The detail of a 401 for a revoked player token. */
+/* The detail of a 401 for a revoked player token (or one whose player
+ * is banned or deleted: store_player_by_token answers alike). */
 #define LOAD_REVOKED                                                           \
-	"that token was revoked (DELETE /v1/players/me/tokens/{id})"
+	"that token was revoked (DELETE /v1/players/me/tokens/{id}), or its "  \
+	"player was banned (boardd admin ban) or deleted"
 
 /* How often a token's last_used is written, at most: once a minute. */
 #define LOAD_SEEN_EVERY_MS 60000

@@ -522,3 +522,38 @@ int service_resign(struct service *svc, const char *id, const char *token,
 	json_decref(resign);
 	return rc;
 }
+
+int svc__resign_seat(struct service *svc, const char *id, int64_t player_key,
+                     int seat, struct svc_err *err)
+{
+	json_t *resign = json_pack("{s:s}", "type", "resign");
+	if (!resign)
+		return BD_ENOMEM;
+	int rc = BD_ECONFLICT;
+	for (int attempt = 0; rc == BD_ECONFLICT && attempt < MOVE_RETRIES;
+	     attempt++) {
+		struct loaded l;
+		struct rules_result res;
+		int s = seat;
+		if ((rc = load_game(svc->st, svc->cache, id, &l, err)) < 0)
+			break;
+		if (s < 0)
+			rc = store_seat_for_player(svc->st, l.row.key,
+			                           player_key, &s);
+		/* nothing to resign: not started, over, or resigned already */
+		if (rc == 0 && (l.row.open_seats || s >= (int)l.g->seats ||
+		                engine_game_result(l.g, &res) ||
+		                ((l.g->resigned >> s) & 1)))
+			rc = 1;
+		else if (rc == 0) {
+			struct move_req m = {resign, 0, 0, NULL};
+			rc = try_move(svc, &l, s, &m, NULL, NULL, NULL, err);
+		}
+		loaded_release(&l);
+	}
+	json_decref(resign);
+	if (rc == BD_ECONFLICT)
+		return svc__fail(err, BD_EBUSY,
+		                 "too many concurrent moves; try again");
+	return rc;
+}

@@ -20,6 +20,11 @@ static void remote_game(void *ctx, int64_t key, const char *id, uint64_t seq)
 	struct service *svc = ctx;
 	hot_forget(svc->hot, id);
 	svc__moved(svc, key, seq);
+	/* SQLite: only boardd admin writes beside this process, rarely; its
+	 * resignations may leave a bot or a clock to act here.  (Another
+	 * PostgreSQL node plays its own games' bots and clocks.) */
+	if (!store_shared(svc->st))
+		svc__bots_rescan(svc);
 }
 
 static void remote_lost(void *ctx)

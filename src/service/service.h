@@ -632,4 +632,41 @@ int service_push_subs_list(struct service *svc, const char *token, json_t **out,
 int service_push_sub_delete(struct service *svc, const char *token,
                             const char *id, struct svc_err *err);
 
+/* ---- a player's own data and boardd admin (account.c;
+ * docs/operations.md, "A player's data" and "Admin commands") ---- */
+
+/* GET /v1/players/me/export: everything stored about the caller, as one
+ * object {player, tokens, games, webhook (never its secret),
+ * push_subscriptions, blocks, chat_messages, reports, events} (openapi's
+ * PlayerExport).  New reference in *out. */
+int service_player_export(struct service *svc, const char *token, json_t **out,
+                          struct svc_err *err);
+
+/* DELETE /v1/players/me: the caller's seat in each game in progress
+ * resigns (through the engine, as POST /v1/games/{id}/resign), then the
+ * account is erased (store_player_erase): finished games keep their
+ * moves, their seats shown as "deleted player".  The token then answers
+ * 401 like a revoked one. */
+int service_player_delete(struct service *svc, const char *token,
+                          struct svc_err *err);
+
+/* boardd admin export PLAYER: service_player_export for the player with
+ * public id `player_id`.  BD_ENOTFOUND for an unknown or deleted one. */
+int service_admin_export(struct service *svc, const char *player_id,
+                         json_t **out, struct svc_err *err);
+
+/* boardd admin delete PLAYER: service_player_delete for that player,
+ * logged with reason `why` (NULL: none). */
+int service_admin_delete(struct service *svc, const char *player_id,
+                         const char *why, struct svc_err *err);
+
+/* boardd admin end-game GAME: a game waiting for players is cancelled (as
+ * its creator would); a game in progress ends with seat `winner`
+ * winning: every other seat resigns through the engine (*resigned gets
+ * how many did).  Logged with reason `why`.  BD_EGAMEOVER when it is
+ * over already, BD_EBADREQUEST when it is in progress and winner is not
+ * one of its seats, BD_ENOTFOUND for no such game. */
+int service_admin_end_game(struct service *svc, const char *game_id, int winner,
+                           const char *why, int *resigned, struct svc_err *err);
+
 #endif

@@ -9,7 +9,9 @@
  * is honoured instead of failing with SQLITE_BUSY_SNAPSHOT.  The schema is
  * sql/NNNN_*.sql, embedded as store_migrations[] and applied in one
  * transaction that also sets PRAGMA user_version.  One process owns a
- * file (store_config.exclusive's lock): no leases, no listening.
+ * file (store_config.exclusive's lock): no leases; listening is reading
+ * the table outside_changes that `boardd admin` (store_config.outside)
+ * fills beside the owner (lite_listen).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -366,6 +368,15 @@ struct lite_store {
 	ino_t ino;            /* as opened */
 	int owner_fd;         /* store_config.exclusive: PATH.lock, flock'ed
 	                         while open; else -1 */
+	int outside;          /* store_config.outside: the writer records
+	                         its changes in outside_changes */
+	/* store_listen: the thread reading outside_changes */
+	pthread_t poller;
+	int polling;                       /* 1 while the thread runs */
+	atomic_int poll_stop;              /* 1: the thread ends */
+	const struct store_remote *remote; /* its callbacks */
+	void *remote_ctx;
+	store_tell_fn tell;
 };
 
 /* A row: the stepped statement. */
@@ -812,6 +823,132 @@ static int lite_check(struct store *s)
 	return BD_EUNAVAILABLE;
 }
 
+/* ---- what another process changes (sql/0024_admin.sql) -------------- */
+
+/* unix ms in SQLite 3.40's SQL (unixepoch('subsec') came in 3.42) */
+#define NOW_MS "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"
+
+/* store_config.outside: TEMP triggers of the write connection alone (the
+ * server's own writes pay nothing) that record in outside_changes each
+ * change this process makes to a game's row or seats and each new event;
+ * rows older than an hour are dropped first (the server read them long
+ * ago). */
+static const char outside_sql[] =
+    "DELETE FROM main.outside_changes WHERE created_ms < " NOW_MS " - 3600000;"
+    "CREATE TEMP TRIGGER oc_games_ins AFTER INSERT ON main.games BEGIN "
+    "INSERT INTO outside_changes (game_key, game_id, seq, created_ms) "
+    "VALUES (NEW.key, NEW.id, NEW.seq, " NOW_MS "); END;"
+    "CREATE TEMP TRIGGER oc_games_upd AFTER UPDATE ON main.games BEGIN "
+    "INSERT INTO outside_changes (game_key, game_id, seq, created_ms) "
+    "VALUES (NEW.key, NEW.id, NEW.seq, " NOW_MS "); END;"
+    "CREATE TEMP TRIGGER oc_seats_ins AFTER INSERT ON main.seats BEGIN "
+    "INSERT INTO outside_changes (game_key, game_id, seq, created_ms) "
+    "SELECT key, id, seq, " NOW_MS " FROM games WHERE key = "
+    "NEW.game_key; END;"
+    "CREATE TEMP TRIGGER oc_seats_upd AFTER UPDATE ON main.seats BEGIN "
+    "INSERT INTO outside_changes (game_key, game_id, seq, created_ms) "
+    "SELECT key, id, seq, " NOW_MS " FROM games WHERE key = "
+    "NEW.game_key; END;"
+    "CREATE TEMP TRIGGER oc_events AFTER INSERT ON main.events BEGIN "
+    "INSERT INTO outside_changes (player_key, created_ms) VALUES "
+    "(NEW.player_key, " NOW_MS "); END;";
+
+#define POLL_MS 250 /* how often the server reads outside_changes */
+
+/* One change read back by the poller. */
+static void poll_row(struct store *s, struct lite_store *ls, sqlite3_stmt *st)
+{
+	if (sqlite3_column_type(st, 1) != SQLITE_NULL) {
+		const char *id = (const char *)sqlite3_column_text(st, 2);
+		ls->remote->game(ls->remote_ctx, sqlite3_column_int64(st, 1),
+		                 id ? id : "",
+		                 (uint64_t)sqlite3_column_int64(st, 3));
+	}
+	if (sqlite3_column_type(st, 4) != SQLITE_NULL) {
+		int64_t pk = sqlite3_column_int64(st, 4);
+		ls->tell(s, &pk, 1);
+	}
+}
+
+/* The poller: every POLL_MS, the rows of outside_changes after the last
+ * one seen (from the newest at listen: what came before is in the file
+ * the server read at start), on a read-only connection of its own. */
+static void *poll_main(void *arg)
+{
+	struct store *s = arg;
+	struct lite_store *ls = s->ds;
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	int64_t last = -1;
+	if (sqlite3_open_v2(s->path, &db,
+	                    SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
+	                    NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db,
+	                       "SELECT key, game_key, game_id, seq, "
+	                       "player_key FROM outside_changes WHERE key > ?1 "
+	                       "ORDER BY key LIMIT 1000",
+	                       -1, &st, NULL) != SQLITE_OK) {
+		log_error("store", "cannot read outside_changes: %s",
+		          db ? sqlite3_errmsg(db) : "out of memory");
+		goto out;
+	}
+	sqlite3_busy_timeout(db, 100);
+	while (!atomic_load(&ls->poll_stop)) {
+		if (last < 0) { /* start from the newest row */
+			sqlite3_stmt *m = NULL;
+			if (sqlite3_prepare_v2(
+			        db,
+			        "SELECT coalesce(max(key), 0) FROM "
+			        "outside_changes",
+			        -1, &m, NULL) == SQLITE_OK &&
+			    sqlite3_step(m) == SQLITE_ROW)
+				last = sqlite3_column_int64(m, 0);
+			sqlite3_finalize(m);
+		} else {
+			sqlite3_bind_int64(st, 1, last);
+			while (sqlite3_step(st) == SQLITE_ROW) {
+				last = sqlite3_column_int64(st, 0);
+				poll_row(s, ls, st);
+			}
+			sqlite3_reset(st);
+		}
+		struct timespec ts = {0, POLL_MS * 1000000L};
+		nanosleep(&ts, NULL);
+	}
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return NULL;
+}
+
+/* store_listen on SQLite: the changes `boardd admin` (store_config
+ * .outside) makes while this process owns the file. */
+static int lite_listen(struct store *s, const struct store_remote *r, void *ctx,
+                       store_tell_fn tell)
+{
+	struct lite_store *ls = s->ds;
+	if (ls->polling)
+		return BD_EINTERNAL;
+	ls->remote = r;
+	ls->remote_ctx = ctx;
+	ls->tell = tell;
+	atomic_store(&ls->poll_stop, 0);
+	if (pthread_create(&ls->poller, NULL, poll_main, s) != 0)
+		return BD_EINTERNAL;
+	ls->polling = 1;
+	return 0;
+}
+
+static void lite_unlisten(struct store *s)
+{
+	struct lite_store *ls = s->ds;
+	if (!ls || !ls->polling)
+		return;
+	atomic_store(&ls->poll_stop, 1);
+	pthread_join(ls->poller, NULL);
+	ls->polling = 0;
+}
+
 /* ---- the driver ------------------------------------------------------ */
 
 /* The store-wide state, SQLite's configuration (once per process) and,
@@ -828,6 +965,7 @@ static int lite_open(struct store *s, const struct store_config *cfg, char *err,
 	if (!ls)
 		return open_fail(err, errlen, BD_ENOMEM, "out of memory");
 	ls->owner_fd = -1;
+	ls->outside = cfg->outside;
 	s->ds = ls;
 	return cfg->exclusive ? take_ownership(s, err, errlen) : 0;
 }
@@ -859,6 +997,9 @@ static int lite_migrate(struct store *s, struct conn *c, char *err,
 		rc = conn_prepare(c, err, errlen);
 	if (rc == 0)
 		rc = file_identify(s, err, errlen);
+	if (rc == 0 && ((struct lite_store *)s->ds)->outside)
+		rc = exec_sql(lite_db(c), "outside_changes", outside_sql, err,
+		              errlen);
 	/* from now on the writer waits for another process's lock until
 	 * its batch's deadline (the migration waited busy_timeout_ms) */
 	if (rc == 0)
@@ -893,7 +1034,7 @@ const struct store_driver store_driver_sqlite = {
     .col_null = lite_col_null,
     .col_count = lite_col_count,
     .check = lite_check,
-    .listen = NULL,
-    .unlisten = NULL,
+    .listen = lite_listen,
+    .unlisten = lite_unlisten,
     .lease = NULL,
 };

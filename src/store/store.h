@@ -130,6 +130,14 @@ struct store_config {
 	 * and cached answers are correct only while no other process writes
 	 * the file (docs/read-path.md). */
 	int exclusive;
+	/* 1: this process writes beside the server that owns the file
+	 * (boardd admin).  On SQLite, every change its writes make to a
+	 * game's row or seats, or to a player's events, is also recorded in
+	 * table outside_changes (sql/0024_admin.sql, by TEMP triggers of
+	 * its write connection), which the owning server reads (store_listen)
+	 * to drop what it holds in memory.  PostgreSQL needs nothing: its
+	 * NOTIFY triggers tell every node. */
+	int outside;
 };
 
 #define STORE_KEY_LEN 32 /* bytes of store_config.secret_key */
@@ -250,8 +258,11 @@ struct store_remote {
  * the store), on a thread and a connection of its own that reconnects
  * every second while the database is away, and probes a quiet session
  * (no answer within 2 s: lost); at most once per store.
- * store_unlisten (or store_close) stops it.  On SQLite it does
- * nothing (one process owns the file) and returns 0.  0, BD_ENOMEM, or
+ * store_unlisten (or store_close) stops it.  On SQLite one process
+ * owns the file, and only `boardd admin` (store_config.outside) writes
+ * beside it: the thread reads the table outside_changes every 250 ms
+ * and calls r->game and the change listener for what it recorded
+ * (never lost or back).  0, BD_ENOMEM, or
  * BD_EINTERNAL when the thread cannot start or it already listens. */
 int store_listen(struct store *s, const struct store_remote *r, void *ctx);
 
@@ -1242,5 +1253,121 @@ int store_push_subs_each(struct store *s, int64_t player_key,
 /* Deletes player `player_key`'s subscription `id`; BD_ENOTFOUND if the
  * player holds none with that id. */
 int store_push_sub_delete(struct store *s, int64_t player_key, const char *id);
+
+/* ---- boardd admin and a player's own data (store_admin.c,
+ * sql/0024_admin.sql; docs/operations.md, "Admin commands") ----
+ *
+ * These run in the server (a player's export and deletion) and in
+ * `boardd admin`, a second process on the same database while servers
+ * run: on PostgreSQL the nodes hear of its changes by their NOTIFY
+ * triggers; on SQLite through store_config.outside (below). */
+
+#define STORE_WHY_ADMIN_MAX 200 /* longest ban or admin reason, bytes */
+
+/* A player as the operator sees one. */
+struct store_admin_player {
+	int64_t key;
+	char id[STORE_ID_LEN + 1];
+	char name[65];
+	int64_t created_ms;
+	int64_t banned_ms;                        /* 0: not banned */
+	char banned_why[STORE_WHY_ADMIN_MAX + 1]; /* "" when none */
+	int64_t deleted_ms;                       /* 0: not deleted */
+	int64_t tokens;                           /* tokens not revoked */
+	int64_t seats; /* seats held, in games of any status */
+};
+
+/* Calls fn for each player whose id is `match` or whose name contains
+ * it (case-insensitive for ASCII; NULL or "": every player), key after
+ * `after`, oldest first, at most `limit` (1..1000).  *p is borrowed for
+ * the call; fn's negative answer stops it and is returned. */
+typedef int (*store_admin_player_fn)(void *ctx,
+                                     const struct store_admin_player *p);
+int store_admin_players_each(struct store *s, const char *match, int64_t after,
+                             int limit, store_admin_player_fn fn, void *ctx);
+
+/* The player with public id `id`, deleted ones included, into *out.
+ * BD_ENOTFOUND if none. */
+int store_admin_player(struct store *s, const char *id,
+                       struct store_admin_player *out);
+
+/* Bans player `player_key` with reason `why` (1..STORE_WHY_ADMIN_MAX
+ * bytes, borrowed): from the commit on, store_player_by_token answers
+ * BD_EUNAUTHORIZED for each of their tokens; the games they created
+ * that nobody moved in yet are cancelled (store_game_cancel's) and the
+ * seats they hold in other waiting games are left (store_seat_leave's),
+ * and the operator's log gets a row (admin_log).  *ended (may be NULL)
+ * gets how many games were cancelled or left.  BD_ECONFLICT if the
+ * player is already banned, BD_ENOTFOUND if deleted or unknown;
+ * BD_EBADREQUEST for an empty or too long reason. */
+int store_player_ban(struct store *s, int64_t player_key, const char *id,
+                     const char *why, int *ended);
+
+/* Lifts the ban: the player's tokens that were not revoked work again.
+ * BD_ECONFLICT if not banned. */
+int store_player_unban(struct store *s, int64_t player_key, const char *id,
+                       const char *why);
+
+/* Revokes every token of player `player_key` (each then answers 401
+ * "revoked"); *n (may be NULL) gets how many were.  Logged as "revoke". */
+int store_tokens_revoke_all(struct store *s, int64_t player_key, const char *id,
+                            const char *why, int *n);
+
+/* Records an operator's action (admin_log): action 1..16 bytes, the
+ * player's and the game's public ids and the reason ("" or NULL: none). */
+int store_admin_log(struct store *s, const char *action, const char *player_id,
+                    const char *game_id, const char *why);
+
+/* Calls fn with the public id of each game in progress where player
+ * `player_key` holds a seat (oldest first; id borrowed for the call). */
+typedef int (*store_id_fn)(void *ctx, const char *id);
+int store_player_active_each(struct store *s, int64_t player_key,
+                             store_id_fn fn, void *ctx);
+
+/* One chat message a player wrote, for their export. */
+struct store_own_msg {
+	const char *game_id; /* borrowed for the call */
+	int channel;         /* enum store_chat_channel */
+	int64_t n;
+	int seat; /* -1: a spectator */
+	const char *text;
+	int64_t created_ms;
+};
+typedef int (*store_own_msg_fn)(void *ctx, const struct store_own_msg *m);
+int store_chat_by_player_each(struct store *s, int64_t player_key,
+                              store_own_msg_fn fn, void *ctx);
+
+/* Calls fn for each report player `player_key` wrote, oldest first
+ * (reporter_* and text are not filled: the export names whom). */
+int store_reports_by_each(struct store *s, int64_t player_key,
+                          store_report_fn fn, void *ctx);
+
+/* Deletes player `player_key`'s account in one transaction: the row
+ * stays as a tombstone named "deleted player" (the seats of games kept
+ * point at it; store_player_by_id no longer finds it); its tokens are
+ * revoked and their labels erased; its chat messages, blocks (both
+ * ways), invitations, events, deliveries, webhook and push
+ * subscriptions are deleted; the games it created that nobody moved in
+ * are cancelled and its seats in other waiting games left (as
+ * store_player_ban).  Games in progress must have been resigned first
+ * (service_player_delete does it through the engine): the seats stay,
+ * shown as "deleted player".  Logged as "delete" with `why`.
+ * BD_ENOTFOUND when the player is unknown or already deleted. */
+int store_player_erase(struct store *s, int64_t player_key, const char *id,
+                       const char *why);
+
+/* Retention: deletes the chat messages of games finished before
+ * before_ms (unix ms), at most `limit` per call; *n gets how many. */
+int store_chat_prune(struct store *s, int64_t before_ms, int limit, int64_t *n);
+
+/* Retention: deletes the idempotency records (Idempotency-Key answers)
+ * made before before_ms; *n gets how many.  The server itself drops
+ * those older than a day at each new one. */
+int store_idem_prune(struct store *s, int64_t before_ms, int64_t *n);
+
+/* The schema: *known the number of migrations this binary knows for
+ * s's database (which store_open brought it to: the database's schema
+ * version), *name the newest one's file name (static). */
+void store_schema(struct store *s, int *known, const char **name);
 
 #endif

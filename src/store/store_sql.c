@@ -83,11 +83,13 @@ const char *const store__sql[ST_COUNT] = {
                          "created_ms) VALUES (?1, ?2, ?3, ?4) RETURNING key",
     [ST_PLAYER_BY_TOKEN] = "SELECT p.key, p.id, p.name, p.created_ms, "
                            "t.key, coalesce(t.last_used_ms, 0), "
-                           "t.revoked_ms IS NOT NULL FROM player_tokens t "
+                           "(t.revoked_ms IS NOT NULL OR p.banned_ms IS NOT "
+                           "NULL OR p.deleted_ms IS NOT NULL) "
+                           "FROM player_tokens t "
                            "JOIN players p ON p.key = t.player_key "
                            "WHERE t.token_hash = ?1",
     [ST_PLAYER_BY_ID] = "SELECT key, id, name, created_ms FROM players "
-                        "WHERE id = ?1",
+                        "WHERE id = ?1 AND deleted_ms IS NULL",
     [ST_IDEM_INSERT] = "INSERT INTO idempotency (scope, request, status, "
                        "response, created_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
     [ST_IDEM_GET] = "SELECT request, status, response FROM idempotency "
@@ -386,5 +388,80 @@ const char *const store__sql[ST_COUNT] = {
                         "rematch IS NULL",
     /* ?1 the new game, ?2 the finished game's id (unique) */
     [ST_REMATCH_OF] = "UPDATE games SET rematch_of = ?2 WHERE key = ?1",
+    /* store_admin.c.  A player as boardd admin lists one (ADMIN_COLS). */
+#define ADMIN_COLS                                                             \
+	"p.key, p.id, p.name, p.created_ms, coalesce(p.banned_ms, 0), "        \
+	"coalesce(p.banned_why, ''), coalesce(p.deleted_ms, 0), (SELECT "      \
+	"count(*) FROM player_tokens t WHERE t.player_key = p.key AND "        \
+	"t.revoked_ms IS NULL), (SELECT count(*) FROM seats s WHERE "          \
+	"s.player_key = p.key)"
+    /* ?1 after key, ?2 LIKE pattern of the name ('' : every player), ?3
+     * the same text as an id, ?4 limit */
+    [ST_ADMIN_PLAYERS] = "SELECT " ADMIN_COLS " FROM players p WHERE "
+                         "p.key > ?1 AND (?2 = '' OR p.id = ?3 OR "
+                         "lower(p.name) LIKE lower(?2) ESCAPE '\\') "
+                         "ORDER BY p.key LIMIT ?4",
+    [ST_ADMIN_PLAYER] = "SELECT " ADMIN_COLS " FROM players p "
+                        "WHERE p.id = ?1",
+    [ST_PLAYER_BAN] = "UPDATE players SET banned_ms = ?2, banned_why = "
+                      "nullif(?3, '') WHERE key = ?1 AND deleted_ms IS NULL "
+                      "AND banned_ms IS NULL",
+    [ST_PLAYER_UNBAN] = "UPDATE players SET banned_ms = NULL, banned_why = "
+                        "NULL WHERE key = ?1 AND banned_ms IS NOT NULL",
+    [ST_TOKENS_REVOKE_ALL] = "UPDATE player_tokens SET revoked_ms = ?2 "
+                             "WHERE player_key = ?1 AND revoked_ms IS NULL",
+    [ST_ADMIN_LOG] = "INSERT INTO admin_log (action, player_id, game_id, "
+                     "reason, created_ms) VALUES (?1, nullif(?2, ''), "
+                     "nullif(?3, ''), nullif(?4, ''), ?5)",
+    /* The games a ban or a deletion ends for player ?1: those they
+     * created that nobody moved in yet (cancelled: 1), and the waiting
+     * games where they only hold a seat (left: 0), with that seat. */
+    [ST_PLAYER_WAITING] =
+        "SELECT g.key, coalesce(s.seat, -1), "
+        "CASE WHEN g.creator_player = ?1 AND (g.status = 'waiting' OR "
+        "g.seq = 0) THEN 1 ELSE 0 END FROM games g LEFT JOIN seats s ON "
+        "s.game_key = g.key AND s.player_key = ?1 WHERE g.cancelled_ms IS "
+        "NULL AND ((g.creator_player = ?1 AND (g.status = 'waiting' OR "
+        "(g.status = 'active' AND g.seq = 0))) OR (s.player_key = ?1 AND "
+        "g.status = 'waiting')) ORDER BY g.key",
+    /* The games in progress where player ?1 holds a seat. */
+    [ST_PLAYER_ACTIVE] = "SELECT g.id FROM seats s JOIN games g ON g.key = "
+                         "s.game_key WHERE s.player_key = ?1 AND "
+                         "g.status = 'active' AND g.cancelled_ms IS NULL "
+                         "ORDER BY g.key",
+    [ST_CHAT_BY_PLAYER] = "SELECT g.id, m.channel, m.n, coalesce(m.seat, "
+                          "-1), m.text, m.created_ms FROM chat_messages m "
+                          "JOIN games g ON g.key = m.game_key WHERE "
+                          "m.player_key = ?1 ORDER BY m.key",
+    [ST_REPORTS_BY_PLAYER] =
+        "SELECT r.key, coalesce(p.id, ''), coalesce(g.id, ''), "
+        "coalesce(r.channel, -1), coalesce(r.n, 0), r.reason, r.created_ms "
+        "FROM reports r LEFT JOIN players p ON p.key = r.player_key LEFT "
+        "JOIN games g ON g.key = r.game_key WHERE r.reporter_key = ?1 "
+        "ORDER BY r.key",
+    [ST_ERASE_PLAYER] = "UPDATE players SET name = 'deleted player', "
+                        "deleted_ms = ?2, banned_ms = NULL, banned_why = "
+                        "NULL WHERE key = ?1 AND deleted_ms IS NULL",
+    [ST_ERASE_TOKENS] = "UPDATE player_tokens SET label = 'deleted', "
+                        "last_used_ms = NULL, revoked_ms = coalesce("
+                        "revoked_ms, ?2) WHERE player_key = ?1",
+    [ST_ERASE_CHAT] = "DELETE FROM chat_messages WHERE player_key = ?1",
+    [ST_ERASE_BLOCKS] = "DELETE FROM blocks WHERE player_key = ?1 "
+                        "OR blocked_key = ?1",
+    [ST_ERASE_INVITES] = "UPDATE seats SET invited = NULL WHERE invited = ?1",
+    [ST_ERASE_DELIVERIES] = "DELETE FROM deliveries WHERE player_key = ?1",
+    [ST_ERASE_EVENTS] = "DELETE FROM events WHERE player_key = ?1",
+    [ST_ERASE_HORIZON] = "DELETE FROM event_horizons WHERE player_key = ?1",
+    [ST_ERASE_HOOK] = "DELETE FROM webhooks WHERE player_key = ?1",
+    [ST_ERASE_PUSH] = "DELETE FROM push_subscriptions WHERE player_key = ?1",
+    /* the answers that name the player's seats are cached by it */
+    [ST_ERASE_SEATS_BUMP] = "UPDATE games SET seats_version = "
+                            "seats_version + 1 WHERE key IN (SELECT "
+                            "game_key FROM seats WHERE player_key = ?1)",
+    /* The chat of games finished before ?1 (unix ms), at most ?2 rows. */
+    [ST_PRUNE_CHAT] = "DELETE FROM chat_messages WHERE key IN (SELECT "
+                      "m.key FROM chat_messages m JOIN games g ON g.key = "
+                      "m.game_key WHERE g.status = 'finished' AND "
+                      "g.updated_ms < ?1 ORDER BY m.key LIMIT ?2)",
 };
 /* clang-format on */

@@ -901,6 +901,20 @@ def cases(r, op):
         r.send("again", "POST", "/v1/games/%s/leave" % gid, {403}, token=F["bob_tok"])
         r.send("started", "POST", "/v1/games/%s/leave" % F["aa"], {409}, token=F["aa_tok"][0])
         generic(r, op, "/v1/games/%s/leave" % gid, F["bob_tok"], None)
+    elif name == "exportMe":
+        p = "/v1/players/me/export"
+        r.send("good", "GET", p, {200}, token=F["alice_tok"])
+        r.send("a seat token", "GET", p, {403}, token=F["aa_tok"][0])
+        generic(r, op, p, F["alice_tok"], None)
+    elif name == "deleteMe":
+        p = "/v1/players/me"
+        _, t = player(r, "Leaving")
+        gid, _ = game(r, {"game": AA, "seating": ["me", "token"]}, t)
+        r.send("a seat token", "DELETE", p, {403}, token=F["aa_tok"][0])
+        r.send("good (resigns a game in progress)", "DELETE", p, {204}, token=t)
+        r.send("again", "DELETE", p, {401}, token=t)
+        _, t = player(r, "Leaving too")
+        generic(r, op, p, t, None)
     elif name == "listTokens":
         p = "/v1/players/me/tokens"
         r.send("good", "GET", p, {200}, token=F["alice_tok"])
@@ -990,7 +1004,10 @@ def cases(r, op):
         generic(r, op, p, None, None)
     else:
         raise Failure("no requests written for operation %s: add them here" % name)
-    if name not in ("streamEvents", "streamAccountEvents"):  # streams stay open
+    # streams stay open; a random DELETE /v1/players/me with a fixture's
+    # token would delete the player every later case uses (its own cases
+    # above use throwaway players)
+    if name not in ("streamEvents", "streamAccountEvents", "deleteMe"):
         random_requests(r, op, op[0].replace("{file}", "app.js"), RANDOM,
                         random.Random("%s %d" % (name, SEED)))
     # (An event stream of a game still running stays open: the finished one.)
