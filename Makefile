@@ -40,7 +40,7 @@ comma := ,
 
 LIB_SRC := $(wildcard src/common/*.c src/engine/*.c src/store/*.c \
 	src/service/*.c src/http/*.c src/bot/*.c src/hooks/*.c src/push/*.c \
-	src/display/*.c) \
+	src/display/*.c src/rating/*.c) \
 	$(foreach g,$(GAMES),$(wildcard src/games/$(g)/*.c))
 GEN_SRC := $(BUILD)/gen/migrations.c $(BUILD)/gen/pg_migrations.c \
 	$(BUILD)/gen/openapi.c $(BUILD)/gen/i18n.c \
