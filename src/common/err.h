@@ -56,6 +56,8 @@ enum bd_err {
 	                        (docs/matchmaking.md): 403 */
 	BD_EPUSHFULL = -37,  /* the player holds STORE_PUSH_SUBS_MAX push
 	                        subscriptions already: 409 */
+	BD_EUNKNOWNCATEGORY = -40, /* no such rating category
+	                              (docs/ratings.md): 404 */
 };
 
 /* Longest human-readable detail an error carries, including the NUL. */

@@ -50,6 +50,8 @@ static const struct problem_kind kinds[] = {
     {BD_EBOTGAMES, 429, "too-many-bot-games", "Too many bot games"},
     {BD_EPUSHFULL, 409, "push-subscriptions-full",
      "Too many push subscriptions"},
+    {BD_EUNKNOWNCATEGORY, 404, "unknown-category",
+     "Unknown rating category"},
     {BD_ENOMEM, 503, "out-of-memory", "Out of memory"},
     {BD_EINTERNAL, 500, "internal", "Internal error"},
 };

@@ -8,6 +8,12 @@
 
 /* SQL text reads as SQL, not as clang-format would fold it. */
 /* clang-format off */
+#define RATING_COLS \
+    "SELECT r.category, r.subject, r.system, r.rating, r.deviation, " \
+    "r.volatility, r.shown, r.provisional, r.games, r.wins, r.last_ms, " \
+    "coalesce(p.id, ''), coalesce(p.name, '') FROM ratings r " \
+    "LEFT JOIN players p ON p.key = r.player_key "
+
 const char *const store__sql[ST_COUNT] = {
     [ST_COMMIT] = "COMMIT",
     [ST_ROLLBACK] = "ROLLBACK",
@@ -358,5 +364,58 @@ const char *const store__sql[ST_COUNT] = {
         "r.reporter_key LEFT JOIN players p ON p.key = r.player_key LEFT "
         "JOIN games g ON g.key = r.game_key WHERE r.key > ?1 ORDER BY r.key "
         "LIMIT ?2",
+    /* store_ratings.c (sql/0025_ratings.sql).  Doubles travel as text
+     * (%.17g), cast where SQLite and PostgreSQL both read the cast. */
+    [ST_GAME_UNRATED] = "UPDATE games SET rated = 0 WHERE key = ?1",
+    [ST_GAME_RATED] = "SELECT rated FROM games WHERE key = ?1",
+    /* The moves each seat chose itself (a bot's too): not the server's
+     * for a timeout or a resigned seat, not a resignation. */
+    [ST_RATING_MOVES_BY_SEAT] = "SELECT seat, count(*) FROM moves "
+                                "WHERE game_key = ?1 AND (reason IS NULL "
+                                "OR reason = 'bot') AND "
+                                "action <> '{\"type\":\"resign\"}' "
+                                "GROUP BY seat",
+    [ST_RATING_GET] = "SELECT rating, deviation, volatility, games, wins, "
+                      "last_ms FROM ratings "
+                      "WHERE category = ?1 AND subject = ?2",
+    [ST_RATING_PUT] =
+        "INSERT INTO ratings (category, subject, player_key, system, "
+        "rating, deviation, volatility, shown, provisional, games, wins, "
+        "last_ms) VALUES (?1, ?2, nullif(?3, 0), ?4, "
+        "CAST(?5 AS double precision), CAST(?6 AS double precision), "
+        "CAST(?7 AS double precision), CAST(?8 AS double precision), ?9, "
+        "?10, ?11, ?12) ON CONFLICT (category, subject) DO UPDATE SET "
+        "rating = excluded.rating, deviation = excluded.deviation, "
+        "volatility = excluded.volatility, shown = excluded.shown, "
+        "provisional = excluded.provisional, games = excluded.games, "
+        "wins = excluded.wins, last_ms = excluded.last_ms",
+    [ST_RATING_HISTORY_PUT] =
+        "INSERT INTO rating_history (category, subject, game_key, place, "
+        "rating_before, deviation_before, rating, deviation, shown, at_ms) "
+        "VALUES (?1, ?2, ?3, ?4, CAST(?5 AS double precision), "
+        "CAST(?6 AS double precision), CAST(?7 AS double precision), "
+        "CAST(?8 AS double precision), CAST(?9 AS double precision), ?10)",
+    [ST_RATINGS_OF_PLAYER] = RATING_COLS "WHERE r.player_key = ?1 "
+                             "ORDER BY r.category",
+    [ST_LEADERBOARD_TOP] = RATING_COLS "WHERE r.category = ?1 AND "
+                           "r.provisional = 0 AND r.last_ms >= ?2 "
+                           "ORDER BY r.shown DESC, r.subject LIMIT ?3",
+    [ST_LEADERBOARD_AFTER] =
+        RATING_COLS "WHERE r.category = ?1 AND r.provisional = 0 AND "
+        "r.last_ms >= ?2 AND (r.shown < CAST(?4 AS double precision) OR "
+        "(r.shown = CAST(?4 AS double precision) AND r.subject > ?5)) "
+        "ORDER BY r.shown DESC, r.subject LIMIT ?3",
+    [ST_LEADERBOARD_ABOVE] =
+        "SELECT count(*) FROM ratings WHERE category = ?1 AND "
+        "provisional = 0 AND last_ms >= ?2 AND "
+        "(shown > CAST(?3 AS double precision) OR "
+        "(shown = CAST(?3 AS double precision) AND subject < ?4))",
+    [ST_RATING_ONE] = RATING_COLS "WHERE r.category = ?1 AND r.subject = ?2",
+    [ST_RATING_HISTORY] =
+        "SELECT h.key, h.category, g.id, h.place, h.rating_before, "
+        "h.deviation_before, h.rating, h.deviation, h.shown, h.at_ms "
+        "FROM rating_history h JOIN games g ON g.key = h.game_key "
+        "WHERE h.subject = ?1 AND (?2 = '' OR h.category = ?2) AND "
+        "h.key > ?3 ORDER BY h.key LIMIT ?4",
 };
 /* clang-format on */
