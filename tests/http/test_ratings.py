@@ -184,14 +184,12 @@ def leaderboards_list_only_established_players(binary):
         # players of RD < 110, dozens of games each.
         rows = [("p%015d" % i, 1400 + i * 10, 60 if i % 4 else 200, now - (0 if i % 5 else 40 * 86400000))
                 for i in range(20)]
-        key = s.query("SELECT key FROM players WHERE id = ?" if not os.environ.get("BOARDD_TEST_BACKEND") == "postgres" else "SELECT key FROM players WHERE id = %s", (pid,))[0][0]
+        key = s.query("SELECT key FROM players WHERE id = ?", (pid,))[0][0]
+        put = ("INSERT INTO ratings (category, subject, player_key, system, rating, deviation, "
+               "volatility, shown, provisional, games, wins, last_ms) VALUES (%s)" % ",".join(["?"] * 12))
         for subj, rating, rd, last in rows:
-            s.query(("INSERT INTO ratings (category, subject, player_key, system, rating, deviation, volatility, shown, provisional, games, wins, last_ms) VALUES (%s)"
-                     % ",".join(["?" if os.environ.get("BOARDD_TEST_BACKEND") != "postgres" else "%s"] * 12)),
-                    ("quantum-2p", subj, None, "glicko2", rating, rd, 0.06, rating, 1 if rd >= 110 else 0, 30, 10, last))
-        s.query(("INSERT INTO ratings (category, subject, player_key, system, rating, deviation, volatility, shown, provisional, games, wins, last_ms) VALUES (%s)"
-                 % ",".join(["?" if os.environ.get("BOARDD_TEST_BACKEND") != "postgres" else "%s"] * 12)),
-                ("quantum-2p", pid, key, "glicko2", 1555.5, 50, 0.06, 1555.5, 0, 40, 20, now))
+            s.query(put, ("quantum-2p", subj, None, "glicko2", rating, rd, 0.06, rating, 1 if rd >= 110 else 0, 30, 10, last))
+        s.query(put, ("quantum-2p", pid, key, "glicko2", 1555.5, 50, 0.06, 1555.5, 0, 40, 20, now))
         board = [r for r in rows if r[2] < 110 and r[3] >= now - 30 * 86400000] + [(pid, 1555.5, 50, now)]
         board.sort(key=lambda r: (-r[1], r[0]))
         r = s.request("GET", "/v1/leaderboards/quantum-2p?limit=4")
