@@ -176,6 +176,7 @@ history test_history.py
 records test_records.py
 chat test_chat.py
 push test_push.py
+ratings test_ratings.py
 "
 
 # http_pass SUFFIX: runs every HTTP suite once, its name followed by SUFFIX.

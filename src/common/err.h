@@ -58,6 +58,8 @@ enum bd_err {
 	                        subscriptions already: 409 */
 	BD_EUNKNOWNCATEGORY = -40, /* no such rating category
 	                              (docs/ratings.md): 404 */
+	BD_EUNKNOWNPLAYER = -41,   /* no player has that id (a profile,
+	                              a rating history): 404 */
 };
 
 /* Longest human-readable detail an error carries, including the NUL. */

@@ -265,8 +265,8 @@ int service_player_profile(struct service *svc, const char *id,
 	struct store_player p;
 	rc = store_player_by_id(svc->st, id, &p);
 	if (rc == BD_ENOTFOUND)
-		return svc__fail(err, BD_ENOROUTE, "no player has the id %.40s",
-		                 id);
+		return svc__fail(err, BD_EUNKNOWNPLAYER,
+		                 "no player has the id %.40s", id);
 	if (rc < 0)
 		return rc;
 	json_t *ratings = NULL;

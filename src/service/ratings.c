@@ -141,8 +141,8 @@ int service_rating_history(struct service *svc, const char *player_id,
 	struct store_player p;
 	rc = store_player_by_id(svc->st, player_id, &p);
 	if (rc == BD_ENOTFOUND)
-		return svc__fail(err, BD_ENOROUTE, "no player has the id %.40s",
-		                 player_id);
+		return svc__fail(err, BD_EUNKNOWNPLAYER,
+		                 "no player has the id %.40s", player_id);
 	if (rc < 0)
 		return rc;
 	struct history_list x = {json_array(), 0};

@@ -255,8 +255,8 @@ int service_player_games(struct service *svc, const char *token,
  * id, name, ratings (each with its leaderboard rank or null), the sums of
  * their rated games and wins, current games (seats held, not invitations)
  * and one page of finished games (`limit` 1..100, `cursor` a
- * next_cursor: raw query values or NULL).  BD_ENOROUTE for no such
- * player, BD_EBADREQUEST for bad paging.  *out: a new reference. */
+ * next_cursor: raw query values or NULL).  BD_EUNKNOWNPLAYER for no
+ * such player, BD_EBADREQUEST for bad paging.  *out: a new reference. */
 int service_player_profile(struct service *svc, const char *id,
                            const char *limit, const char *cursor,
                            json_t **out, struct svc_err *err);
@@ -264,7 +264,7 @@ int service_player_profile(struct service *svc, const char *id,
 /* GET /v1/players/{id}/rating-history: the player's rating changes,
  * oldest first; `category` (NULL: all), `after` (a change number) and
  * `limit` (1..100, default 50) raw query values or NULL.
- * BD_EUNKNOWNCATEGORY, BD_ENOROUTE (no such player), BD_EBADREQUEST. */
+ * BD_EUNKNOWNCATEGORY, BD_EUNKNOWNPLAYER, BD_EBADREQUEST. */
 int service_rating_history(struct service *svc, const char *player_id,
                            const char *category, const char *after,
                            const char *limit, json_t **out,

@@ -176,6 +176,31 @@ def unrated_and_aborted_games_change_nothing(binary):
 
 
 @test
+def bots_are_rated_players(binary):
+    rng = random.Random(13)
+    with server(binary, extra=["--bot-ms", "20"]) as s:
+        alice, at = new_player(s, "Alice")
+        r = s.request("POST", "/v1/games", {"game": AA, "seats": 2, "seating": ["me", {"bot": "random"}]},
+                      token=at)
+        check(r.status == 201, "create: %r" % r)
+        gid = r.json["id"]
+        for _ in range(1000):
+            g = game(s, gid, at)
+            if g["status"] == "finished":
+                break
+            if g["to_act"] == [0]:
+                check(move(s, gid, at, rng.choice(actions(s, gid, at))).status == 201, "move")
+            else:
+                time.sleep(0.02)
+        check(game(s, gid, at)["status"] == "finished", "the game against the bot ended")
+        mine = rating_of(profile(s, alice), "agent-avenue-base")
+        check(mine and mine["games"] == 1, "the player is rated: %r" % mine)
+        bot = s.query("SELECT subject, games FROM ratings WHERE player_key IS NULL")
+        check(len(bot) == 1 and bot[0][0].startswith("bot:") and bot[0][1] == 1,
+              "the bot is rated as a player: %r" % (bot,))
+
+
+@test
 def leaderboards_list_only_established_players(binary):
     with server(binary) as s:
         pid, tok = new_player(s, "Carol")
@@ -228,8 +253,8 @@ def bad_input_gets_4xx_and_changes_nothing(binary):
             ("/v1/players/%s/rating-history?category=go" % pid, 404, "unknown-category"),
             ("/v1/players/%s?limit=1000" % pid, 400, "bad-request"),
             ("/v1/players/%s?cursor=zz" % pid, 400, "bad-request"),
-            ("/v1/players/0123456789abcdef", 404, "not-found"),
-            ("/v1/players/0123456789abcdef/rating-history", 404, "not-found"),
+            ("/v1/players/0123456789abcdef", 404, "unknown-player"),
+            ("/v1/players/0123456789abcdef/rating-history", 404, "unknown-player"),
         ]:
             r = s.request("GET", path)
             check(r.status == status and r.json["type"].endswith(":" + kind), "%s: %r" % (path, r))
