@@ -26,6 +26,8 @@ CREATE TABLE ratings (
 	deviation   REAL    NOT NULL CHECK (deviation > 0),
 	volatility  REAL    NOT NULL CHECK (volatility >= 0),
 	shown       REAL    NOT NULL,
+	bucket      INTEGER NOT NULL, -- floor(shown / width): 10 for
+	                              -- glicko2, 0.25 for weng-lin
 	provisional INTEGER NOT NULL CHECK (provisional IN (0, 1)),
 	games       INTEGER NOT NULL CHECK (games >= 0),
 	wins        INTEGER NOT NULL CHECK (wins BETWEEN 0 AND games),
@@ -36,11 +38,29 @@ CREATE TABLE ratings (
 -- A player's ratings (their profile).
 CREATE INDEX ratings_by_player ON ratings (player_key)
 	WHERE player_key IS NOT NULL;
--- A leaderboard's page and a rank: the category's non-provisional rows
--- by shown rating, best first; the 30-day activity is checked on the
--- rows read (last_ms is in the index: no table lookup).
+-- A leaderboard's page: the category's non-provisional rows by shown
+-- rating, best first; the 30-day activity is checked on the rows read
+-- (last_ms is in the index: no table lookup).
 CREATE INDEX ratings_board ON ratings (category, shown DESC, subject, last_ms)
 	WHERE provisional = 0;
+-- A rank, within its bucket: the rows of one bucket above a rating.
+CREATE INDEX ratings_bucket
+	ON ratings (category, bucket, shown, subject, last_ms)
+	WHERE provisional = 0;
+
+-- How many non-provisional subjects of a category have their shown
+-- rating in `bucket` and their last rated game on `day` (unix ms /
+-- 86400000, UTC days): kept by the transaction that writes a rating.  A
+-- rank is the sum of the buckets above over the active days plus a count
+-- inside its own bucket: a few thousand rows read, however many players
+-- (docs/ratings.md, "Leaderboards").
+CREATE TABLE board_counts (
+	category TEXT    NOT NULL,
+	day      INTEGER NOT NULL,
+	bucket   INTEGER NOT NULL,
+	n        INTEGER NOT NULL CHECK (n >= 0),
+	PRIMARY KEY (category, day, bucket)
+) STRICT;
 
 -- Each rated game's change to each of its subjects, oldest first.
 CREATE TABLE rating_history (

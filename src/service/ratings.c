@@ -13,9 +13,11 @@
 #define RATINGS_PAGE_MAX 100
 #define ACTIVE_DAYS 30 /* leaderboards count players this recently rated */
 
+/* The start (00:00 UTC) of the first day that counts as active: the
+ * leaderboards count days whole (the store's board_counts). */
 static int64_t active_since(void)
 {
-	return svc__now_ms() - (int64_t)ACTIVE_DAYS * 86400000;
+	return (svc__now_ms() / 86400000 - ACTIVE_DAYS) * 86400000;
 }
 
 /* A rating subject as clients see it: {"player": {id, name}, "bot":

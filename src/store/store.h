@@ -1236,14 +1236,19 @@ typedef int (*store_rating_fn)(void *ctx, const struct store_rating *r);
 int store_player_ratings(struct store *s, int64_t player_key,
                          store_rating_fn fn, void *ctx);
 
-/* One page of category's leaderboard: its non-provisional subjects whose
+/* The leaderboard functions count activity by whole days: their
+ * active_since_ms is the start of a UTC day (a multiple of 86400000),
+ * which board_counts (sql/0025_ratings.sql) counts from exactly.
+ *
+ * One page of category's leaderboard: its non-provisional subjects whose
  * last rated game ended at or after active_since_ms, best shown rating
  * first (then subject), at most `limit` (1..100).  after_subject: NULL
  * for the top, else the page starts after that subject (the last of the
  * previous page; BD_ENOTFOUND when it is not on the board).  *first_rank
  * (may be NULL): the rank of the page's first row (1 for the top),
  * written before fn's first call (so fn may read it to number the rows).
- * A count and a page over one index (ratings_board). */
+ * The first rank is store_leaderboard_rank's; the page is one range of
+ * the index ratings_board. */
 int store_leaderboard(struct store *s, const char *category,
                       int64_t active_since_ms, const char *after_subject,
                       int limit, int64_t *first_rank, store_rating_fn fn,
@@ -1252,7 +1257,9 @@ int store_leaderboard(struct store *s, const char *category,
 /* Subject's rating in category (*out) and its rank on the leaderboard
  * (*rank, 1 = the best; 0 when it is not on the board: provisional or
  * inactive since active_since_ms).  BD_ENOTFOUND when the subject has no
- * rating in category. */
+ * rating in category.  The rank is a sum over board_counts's buckets
+ * above (the active days') and a count inside the subject's own bucket:
+ * a few thousand rows read at most, however large the board. */
 int store_leaderboard_rank(struct store *s, const char *category,
                            const char *subject, int64_t active_since_ms,
                            struct store_rating *out, int64_t *rank);

@@ -1,6 +1,7 @@
 /* store_ratings.c: ratings written in the transaction that ends a game,
  * their history, leaderboards and ranks (sql/0025_ratings.sql;
  * docs/ratings.md).  The arithmetic is src/rating's.  See store.h. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,9 @@
 #include "store_int.h"
 
 #define DAY_MS 86400000.0
+/* Leaderboard buckets (board_counts): shown ratings this wide */
+#define GLICKO2_BUCKET 10.0
+#define WENG_LIN_BUCKET 0.25
 /* Weng-Lin's provisional mark (docs/ratings.md): sigma still this large */
 #define WENG_LIN_PROVISIONAL_SIGMA 6.0
 
@@ -32,6 +36,8 @@ struct rated_seat {
 	int place;
 	double rating, deviation, volatility; /* before */
 	int64_t games, wins, last_ms;         /* 0 games: a new subject */
+	int on_board;                         /* counted in board_counts */
+	int64_t bucket;                       /* its bucket there */
 	double new_rating, new_deviation, new_volatility;
 };
 
@@ -78,7 +84,21 @@ static int rating_row(const struct row *st, void *ctx)
 	r->games = store__col_i64(st, 3);
 	r->wins = store__col_i64(st, 4);
 	r->last_ms = store__col_i64(st, 5);
+	r->on_board = store__col_int(st, 6) == 0;
+	r->bucket = store__col_i64(st, 7);
 	return 0;
+}
+
+static int64_t day_of(int64_t ms)
+{
+	return ms / 86400000;
+}
+
+static int64_t bucket_of(const char *system, double shown)
+{
+	return (int64_t)floor(shown / (strcmp(system, "glicko2") == 0
+	                                   ? GLICKO2_BUCKET
+	                                   : WENG_LIN_BUCKET));
 }
 
 /* Glicko-2 for two sides of one seat each. */
@@ -140,6 +160,7 @@ static int write_seat(struct conn *c, int64_t key,
 	double shown = glicko ? r->new_rating : weng_lin_ordinal(&wl);
 	int provisional = glicko ? glicko2_provisional(r->new_deviation)
 	                         : r->new_deviation >= WENG_LIN_PROVISIONAL_SIGMA;
+	int64_t bucket = bucket_of(system, shown);
 	char v[8][32];
 	put_double(v[0], sizeof v[0], r->new_rating);
 	put_double(v[1], sizeof v[1], r->new_deviation);
@@ -152,8 +173,19 @@ static int write_seat(struct conn *c, int64_t key,
 	    ARGS(A_TEXT(rg->category), A_TEXT(r->subject), A_I64(r->player_key),
 	         A_TEXT(system), A_TEXT(v[0]), A_TEXT(v[1]), A_TEXT(v[2]),
 	         A_TEXT(v[3]), A_I64(provisional), A_I64(r->games + 1),
-	         A_I64(r->wins + won), A_I64(now_ms)),
+	         A_I64(r->wins + won), A_I64(now_ms), A_I64(bucket)),
 	    NULL, NULL);
+	/* The board's counts: out of the old place, into the new one. */
+	if (rc == 0 && r->games && r->on_board)
+		rc = store__run(c, ST_BOARD_SUB,
+		                ARGS(A_TEXT(rg->category),
+		                     A_I64(day_of(r->last_ms)), A_I64(r->bucket)),
+		                NULL, NULL);
+	if (rc == 0 && !provisional)
+		rc = store__run(c, ST_BOARD_ADD,
+		                ARGS(A_TEXT(rg->category), A_I64(day_of(now_ms)),
+		                     A_I64(bucket)),
+		                NULL, NULL);
 	if (rc == 0)
 		rc = store__run(c, ST_RATING_HISTORY_PUT,
 		                ARGS(A_TEXT(rg->category), A_TEXT(r->subject),
@@ -236,6 +268,7 @@ struct rating_ctx {
 	void *ctx;
 	int n;                   /* rows seen */
 	struct store_rating last; /* the last row */
+	int64_t bucket;           /* its board bucket */
 };
 
 static int rating_full_row(const struct row *st, void *ctx)
@@ -257,6 +290,7 @@ static int rating_full_row(const struct row *st, void *ctx)
 	r->games = store__col_i64(st, 8);
 	r->wins = store__col_i64(st, 9);
 	r->last_ms = store__col_i64(st, 10);
+	x->bucket = store__col_i64(st, 13);
 	x->n++;
 	return x->fn ? x->fn(x->ctx, r) : 0;
 }
@@ -272,18 +306,26 @@ int store_player_ratings(struct store *s, int64_t player_key,
 	return rc;
 }
 
-/* The count of board rows above r (shown, subject) on c. */
+/* The count of board rows above r (shown, subject; in `bucket`) on c:
+ * the buckets above, from board_counts, over the days from since's,
+ * and the rows above r in its own bucket. */
 static int rows_above(struct conn *c, const char *category, int64_t since,
-                      const struct store_rating *r, int64_t *n)
+                      const struct store_rating *r, int64_t bucket,
+                      int64_t *n)
 {
 	char shown[32];
 	put_double(shown, sizeof shown, r->shown);
-	struct one_i64 above = {0};
+	struct one_i64 inside = {0}, buckets = {0};
 	int rc = store__run(c, ST_LEADERBOARD_ABOVE,
 	                    ARGS(A_TEXT(category), A_I64(since), A_TEXT(shown),
-	                         A_TEXT(r->subject)),
-	                    store__read_i64, &above);
-	*n = above.v;
+	                         A_TEXT(r->subject), A_I64(bucket)),
+	                    store__read_i64, &inside);
+	if (rc == 0)
+		rc = store__run(c, ST_BOARD_ABOVE,
+		                ARGS(A_TEXT(category), A_I64(day_of(since)),
+		                     A_I64(bucket)),
+		                store__read_i64, &buckets);
+	*n = inside.v + buckets.v;
 	return rc;
 }
 
@@ -317,7 +359,7 @@ int store_leaderboard(struct store *s, const char *category,
 			rc = BD_ENOTFOUND;
 		if (rc == 0)
 			rc = rows_above(c, category, active_since_ms, &one.last,
-			                &above);
+			                one.bucket, &above);
 		above += 1; /* the after row itself */
 		if (rc == 0 && first_rank)
 			*first_rank = above + 1;
@@ -349,7 +391,8 @@ int store_leaderboard_rank(struct store *s, const char *category,
 	if (rc == 0 && !one.n)
 		rc = BD_ENOTFOUND;
 	if (rc == 0 && on_board(&one.last, active_since_ms))
-		rc = rows_above(c, category, active_since_ms, &one.last, &above);
+		rc = rows_above(c, category, active_since_ms, &one.last,
+		                one.bucket, &above);
 	store__checkin(s, c);
 	if (rc < 0)
 		return rc;

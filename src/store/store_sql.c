@@ -11,7 +11,7 @@
 #define RATING_COLS \
     "SELECT r.category, r.subject, r.system, r.rating, r.deviation, " \
     "r.volatility, r.shown, r.provisional, r.games, r.wins, r.last_ms, " \
-    "coalesce(p.id, ''), coalesce(p.name, '') FROM ratings r " \
+    "coalesce(p.id, ''), coalesce(p.name, ''), r.bucket FROM ratings r " \
     "LEFT JOIN players p ON p.key = r.player_key "
 
 const char *const store__sql[ST_COUNT] = {
@@ -376,17 +376,18 @@ const char *const store__sql[ST_COUNT] = {
                                 "action <> '{\"type\":\"resign\"}' "
                                 "GROUP BY seat",
     [ST_RATING_GET] = "SELECT rating, deviation, volatility, games, wins, "
-                      "last_ms FROM ratings "
+                      "last_ms, provisional, bucket FROM ratings "
                       "WHERE category = ?1 AND subject = ?2",
     [ST_RATING_PUT] =
         "INSERT INTO ratings (category, subject, player_key, system, "
         "rating, deviation, volatility, shown, provisional, games, wins, "
-        "last_ms) VALUES (?1, ?2, nullif(?3, 0), ?4, "
+        "last_ms, bucket) VALUES (?1, ?2, nullif(?3, 0), ?4, "
         "CAST(?5 AS double precision), CAST(?6 AS double precision), "
         "CAST(?7 AS double precision), CAST(?8 AS double precision), ?9, "
-        "?10, ?11, ?12) ON CONFLICT (category, subject) DO UPDATE SET "
+        "?10, ?11, ?12, ?13) ON CONFLICT (category, subject) DO UPDATE SET "
         "rating = excluded.rating, deviation = excluded.deviation, "
         "volatility = excluded.volatility, shown = excluded.shown, "
+        "bucket = excluded.bucket, "
         "provisional = excluded.provisional, games = excluded.games, "
         "wins = excluded.wins, last_ms = excluded.last_ms",
     [ST_RATING_HISTORY_PUT] =
@@ -405,11 +406,20 @@ const char *const store__sql[ST_COUNT] = {
         "r.last_ms >= ?2 AND (r.shown < CAST(?4 AS double precision) OR "
         "(r.shown = CAST(?4 AS double precision) AND r.subject > ?5)) "
         "ORDER BY r.shown DESC, r.subject LIMIT ?3",
+    /* A rank: the rows above in the subject's own bucket ... */
     [ST_LEADERBOARD_ABOVE] =
         "SELECT count(*) FROM ratings WHERE category = ?1 AND "
-        "provisional = 0 AND last_ms >= ?2 AND "
+        "provisional = 0 AND bucket = ?5 AND last_ms >= ?2 AND "
         "(shown > CAST(?3 AS double precision) OR "
         "(shown = CAST(?3 AS double precision) AND subject < ?4))",
+    /* ... and those of the buckets above, over the active days */
+    [ST_BOARD_ABOVE] = "SELECT coalesce(sum(n), 0) FROM board_counts "
+                       "WHERE category = ?1 AND day >= ?2 AND bucket > ?3",
+    [ST_BOARD_ADD] = "INSERT INTO board_counts (category, day, bucket, n) "
+                     "VALUES (?1, ?2, ?3, 1) ON CONFLICT (category, day, "
+                     "bucket) DO UPDATE SET n = board_counts.n + 1",
+    [ST_BOARD_SUB] = "UPDATE board_counts SET n = n - 1 WHERE "
+                     "category = ?1 AND day = ?2 AND bucket = ?3 AND n > 0",
     [ST_RATING_ONE] = RATING_COLS "WHERE r.category = ?1 AND r.subject = ?2",
     [ST_RATING_HISTORY] =
         "SELECT h.key, h.category, g.id, h.place, h.rating_before, "

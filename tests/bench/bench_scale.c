@@ -24,7 +24,8 @@
  *       service_player_games: the store's queries and the JSON).
  *   bench_scale ratings N DIR    a database DIR/ratings.db of N ratings
  *       of one category (docs/ratings.md; one in five provisional, one
- *       in four inactive for over 30 days) written by direct SQL; then
+ *       in four inactive for over 30 days) and their board_counts
+ *       written by direct SQL; then
  *       the p50/p99 of QUERIES of each of: the leaderboard's top page of
  *       50 and a page of 50 after a random subject on the board
  *       (service_leaderboard: the count for its first rank, the page and
@@ -527,8 +528,8 @@ static int64_t build_board(const char *path, size_t n)
 	sqlite3_stmt *ins = prep(
 	    db, "INSERT INTO ratings (category, subject, player_key, system, "
 	        "rating, deviation, volatility, shown, provisional, games, "
-	        "wins, last_ms) VALUES ('" BOARD_CATEGORY "', ?1, NULL, "
-	        "'glicko2', ?2, ?3, 0.06, ?2, ?4, ?5, ?6, ?7)");
+	        "wins, last_ms, bucket) VALUES ('" BOARD_CATEGORY "', ?1, "
+	        "NULL, 'glicko2', ?2, ?3, 0.06, ?2, ?4, ?5, ?6, ?7, ?8)");
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	int64_t now = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
@@ -548,9 +549,14 @@ static int64_t build_board(const char *path, size_t n)
 		sqlite3_bind_int64(ins, 5, games);
 		sqlite3_bind_int64(ins, 6, games / 2);
 		sqlite3_bind_int64(ins, 7, last);
+		sqlite3_bind_int64(ins, 8, (int64_t)(shown / 10)); /* glicko2's */
 		step_or_die(db, ins);
 	}
 	sqlite3_finalize(ins);
+	/* the counts the store keeps as it writes ratings */
+	exec_or_die(db, "INSERT INTO board_counts (category, day, bucket, n) "
+	                "SELECT category, last_ms / 86400000, bucket, count(*) "
+	                "FROM ratings WHERE provisional = 0 GROUP BY 1, 2, 3");
 	exec_or_die(db, "COMMIT; ANALYZE");
 	sqlite3_close(db);
 	return now;
@@ -593,8 +599,7 @@ static int ratings(size_t n, const char *dir)
 	{
 		struct timespec ts;
 		clock_gettime(CLOCK_REALTIME, &ts);
-		since = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 -
-		        30 * 86400000ll;
+		since = ((int64_t)ts.tv_sec / 86400 - 30) * 86400000ll;
 	}
 	size_t done = 0;
 	while (done < QUERIES) {

@@ -211,11 +211,18 @@ def leaderboards_list_only_established_players(binary):
                 for i in range(20)]
         key = s.query("SELECT key FROM players WHERE id = ?", (pid,))[0][0]
         put = ("INSERT INTO ratings (category, subject, player_key, system, rating, deviation, "
-               "volatility, shown, provisional, games, wins, last_ms) VALUES (%s)" % ",".join(["?"] * 12))
+               "volatility, shown, provisional, games, wins, last_ms, bucket) VALUES (%s)"
+               % ",".join(["?"] * 13))
         for subj, rating, rd, last in rows:
-            s.query(put, ("quantum-2p", subj, None, "glicko2", rating, rd, 0.06, rating, 1 if rd >= 110 else 0, 30, 10, last))
-        s.query(put, ("quantum-2p", pid, key, "glicko2", 1555.5, 50, 0.06, 1555.5, 0, 40, 20, now))
-        board = [r for r in rows if r[2] < 110 and r[3] >= now - 30 * 86400000] + [(pid, 1555.5, 50, now)]
+            s.query(put, ("quantum-2p", subj, None, "glicko2", rating, rd, 0.06, rating, 1 if rd >= 110 else 0, 30, 10, last,
+                           rating // 10))
+        s.query(put, ("quantum-2p", pid, key, "glicko2", 1555.5, 50, 0.06, 1555.5, 0, 40, 20, now, 155))
+        # the counts the store keeps as it writes ratings (store_ratings.c)
+        s.query("INSERT INTO board_counts (category, day, bucket, n) SELECT category, "
+                "last_ms / 86400000, bucket, count(*) FROM ratings WHERE provisional = 0 "
+                "GROUP BY category, last_ms / 86400000, bucket")
+        since = (now // 86400000 - 30) * 86400000  # whole days (docs/ratings.md)
+        board = [r for r in rows if r[2] < 110 and r[3] >= since] + [(pid, 1555.5, 50, now)]
         board.sort(key=lambda r: (-r[1], r[0]))
         r = s.request("GET", "/v1/leaderboards/quantum-2p?limit=4")
         check(r.status == 200, "board: %r" % r)
