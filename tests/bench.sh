@@ -39,7 +39,9 @@
 # 7. Scale, in process (bench/bench_scale.c): BENCH_SCALE_GAMES (100,000)
 #    games in progress resident in memory (RSS per game, p50/p99 of hot
 #    reads), and a database of BENCH_SCALE_DB (1,000,000) games written by
-#    direct SQL (p50/p99 of the listings, my games, my turn).
+#    direct SQL (p50/p99 of the listings, my games, my turn), and a
+#    leaderboard of BENCH_SCALE_DB ratings (p50/p99 of its top page, any
+#    page and a player's rank; issue 33 goal 4: 10 ms at p99).
 # 8. Two boardd nodes on one PostgreSQL database (a throw-away cluster of
 #    tests/pg/cluster.sh, stopped on exit) against one node on SQLite
 #    (--sync full: PostgreSQL commits durably too): GET /v1/games/{id} as a
@@ -542,6 +544,9 @@ rm -f "$scaledir"/resident.db*
 $load_pin "$build/bench/bench_scale" listing "$scale_db" "$scaledir" "$summary" ||
 	die "bench_scale listing failed"
 rm -f "$scaledir"/listing.db*
+$load_pin "$build/bench/bench_scale" ratings "$scale_db" "$scaledir" "$summary" ||
+	die "bench_scale ratings failed"
+rm -f "$scaledir"/ratings.db*
 [ "$scaledir" = "$tmp" ] || rm -rf "$scaledir"
 echo
 fi

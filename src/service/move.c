@@ -218,9 +218,9 @@ static int append(struct service *svc, struct loaded *l, uint64_t before,
 		                            soon_ms,
 		                            i == n - 1 && snap ? &sn : NULL,
 		                            i ? rs->hash[i - 1] : hash,
-		                            i == n - 1 && ends ? &rating : NULL,
 		                            i + 1 < n ? &mv[i + 1] : NULL,
-		                            i ? NULL : seat_token};
+		                            i ? NULL : seat_token,
+		                            i == n - 1 && ends ? &rating : NULL};
 	}
 	struct move_write w = {svc, &l->row, before, mv, current};
 	int rc;

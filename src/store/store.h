@@ -568,11 +568,6 @@ struct store_move {
 	const unsigned char *state_hash; /* STORE_STATE_HASH_LEN bytes: the
 	                            hash of the state after it
 	                            (engine_state_hash), or NULL: none */
-	const struct store_rating_game *rating; /* the game ends with this
-	                              move (or the chain's last): how its
-	                              seats placed, to rate it in the same
-	                              transaction (store_ratings.c); NULL:
-	                              it does not end, nothing to rate */
 	const struct store_move *then;   /* the next move, appended after it
 	                              in the same transaction (the server's
 	                              moves for resigned seats), or NULL */
@@ -584,6 +579,11 @@ struct store_move {
 	                                    seat still holds it (an attach to a
 	                                    player ends a seat token without a
 	                                    move: service/load.h, load_auth) */
+	const struct store_rating_game *rating; /* the game ends with this
+	                              move (or the chain's last): how its
+	                              seats placed, to rate it in the same
+	                              transaction (store_ratings.c); NULL:
+	                              it does not end, nothing to rate */
 };
 
 /* Appends move expected_seq+1 to game `key` (and the moves chained on
