@@ -313,11 +313,9 @@ static int rows_above(struct conn *c, const char *category, int64_t since,
                       const struct store_rating *r, int64_t bucket,
                       int64_t *n)
 {
-	char shown[32];
-	put_double(shown, sizeof shown, r->shown);
 	struct one_i64 inside = {0}, buckets = {0};
 	int rc = store__run(c, ST_LEADERBOARD_ABOVE,
-	                    ARGS(A_TEXT(category), A_I64(since), A_TEXT(shown),
+	                    ARGS(A_TEXT(category), A_I64(since),
 	                         A_TEXT(r->subject), A_I64(bucket)),
 	                    store__read_i64, &inside);
 	if (rc == 0)
@@ -363,15 +361,12 @@ int store_leaderboard(struct store *s, const char *category,
 		above += 1; /* the after row itself */
 		if (rc == 0 && first_rank)
 			*first_rank = above + 1;
-		char shown[32];
-		put_double(shown, sizeof shown, one.last.shown);
 		struct rating_ctx x = {.fn = fn, .ctx = ctx};
 		if (rc == 0)
 			rc = store__run(
 			    c, ST_LEADERBOARD_AFTER,
 			    ARGS(A_TEXT(category), A_I64(active_since_ms),
-			         A_I64(limit), A_TEXT(shown),
-			         A_TEXT(after_subject)),
+			         A_I64(limit), A_TEXT(after_subject)),
 			    rating_full_row, &x);
 	}
 	store__checkin(s, c);

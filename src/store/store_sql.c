@@ -8,6 +8,9 @@
 
 /* SQL text reads as SQL, not as clang-format would fold it. */
 /* clang-format off */
+/* The shown rating of subject P of category ?1, as stored. */
+#define SHOWN_OF(p) \
+    "(SELECT shown FROM ratings WHERE category = ?1 AND subject = " p ")"
 #define RATING_COLS \
     "SELECT r.category, r.subject, r.system, r.rating, r.deviation, " \
     "r.volatility, r.shown, r.provisional, r.games, r.wins, r.last_ms, " \
@@ -401,17 +404,19 @@ const char *const store__sql[ST_COUNT] = {
     [ST_LEADERBOARD_TOP] = RATING_COLS "WHERE r.category = ?1 AND "
                            "r.provisional = 0 AND r.last_ms >= ?2 "
                            "ORDER BY r.shown DESC, r.subject LIMIT ?3",
+    /* The subject's shown rating is compared as stored (not as text
+     * read back: SQLite's text of a REAL keeps 15 digits). */
     [ST_LEADERBOARD_AFTER] =
         RATING_COLS "WHERE r.category = ?1 AND r.provisional = 0 AND "
-        "r.last_ms >= ?2 AND (r.shown < CAST(?4 AS double precision) OR "
-        "(r.shown = CAST(?4 AS double precision) AND r.subject > ?5)) "
+        "r.last_ms >= ?2 AND r.shown <= " SHOWN_OF("?4") " AND "
+        "(r.shown < " SHOWN_OF("?4") " OR r.subject > ?4) "
         "ORDER BY r.shown DESC, r.subject LIMIT ?3",
     /* A rank: the rows above in the subject's own bucket ... */
     [ST_LEADERBOARD_ABOVE] =
-        "SELECT count(*) FROM ratings WHERE category = ?1 AND "
-        "provisional = 0 AND bucket = ?5 AND last_ms >= ?2 AND "
-        "(shown > CAST(?3 AS double precision) OR "
-        "(shown = CAST(?3 AS double precision) AND subject < ?4))",
+        "SELECT count(*) FROM ratings r WHERE r.category = ?1 AND "
+        "r.provisional = 0 AND r.bucket = ?4 AND r.last_ms >= ?2 AND "
+        "r.shown >= " SHOWN_OF("?3") " AND "
+        "(r.shown > " SHOWN_OF("?3") " OR r.subject < ?3)",
     /* ... and those of the buckets above, over the active days */
     [ST_BOARD_ABOVE] = "SELECT coalesce(sum(n), 0) FROM board_counts "
                        "WHERE category = ?1 AND day >= ?2 AND bucket > ?3",

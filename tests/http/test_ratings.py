@@ -60,6 +60,23 @@ def play_moves(s, gid, tokens, rng, n):
     return game(s, gid, tokens[0])
 
 
+def play_until_each_moved(s, gid, tokens, rng, each):
+    """Plays random listed actions until every seat has made `each` moves
+    (a seat may act several times in a row: counted, not assumed)."""
+    made = [0] * len(tokens)
+    for _ in range(200):
+        if min(made) >= each:
+            break
+        g = game(s, gid, tokens[0])
+        check(g["status"] != "finished", "the game ended before each seat moved %d times" % each)
+        seat = g["to_act"][0]
+        r = move(s, gid, tokens[seat], rng.choice(actions(s, gid, tokens[seat])))
+        check(r.status == 201, "move: %r" % r)
+        made[seat] += 1
+    check(min(made) >= each, "each seat moved %d times: %r" % (each, made))
+    return game(s, gid, tokens[0])
+
+
 def profile(s, pid, status=200):
     r = s.request("GET", "/v1/players/%s" % pid)
     check(r.status == status, "profile: %r" % r)
@@ -119,8 +136,8 @@ def resigning_loses_and_changes_both_ratings(binary):
         alice, at = new_player(s, "Alice")
         bob, bt = new_player(s, "Bob")
         gid = two_player_game(s, at, bt)
-        g = play_moves(s, gid, [at, bt], rng, 4)
-        check(g["status"] == "active", "still running after 4 moves")
+        g = play_until_each_moved(s, gid, [at, bt], rng, 2)
+        check(g["status"] == "active", "still running after two moves each")
         r = s.request("POST", "/v1/games/%s/resign" % gid, token=bt)
         check(r.status in (200, 201), "resign: %r" % r)
         want = c_rates(binary, "game 1500 350 0.06 0 1500 350 0.06 0 1")
@@ -139,8 +156,8 @@ def timing_out_loses(binary):
     with server(binary, extra=["--clock-min-seconds", "1"]) as s:
         alice, at = new_player(s, "Alice")
         bob, bt = new_player(s, "Bob")
-        gid = two_player_game(s, at, bt, clock={"move_seconds": 2}, on_timeout="forfeit")
-        g = play_moves(s, gid, [at, bt], rng, 4)
+        gid = two_player_game(s, at, bt, clock={"move_seconds": 3}, on_timeout="forfeit")
+        g = play_until_each_moved(s, gid, [at, bt], rng, 2)
         check(g["status"] == "active", "still running")
         loser = g["to_act"][0]
         deadline = time.time() + 20
@@ -241,6 +258,41 @@ def leaderboards_list_only_established_players(binary):
         rank = board.index((pid, 1555.5, 50, now)) + 1
         prof = profile(s, pid)
         check(rating_of(prof, "quantum-2p")["rank"] == rank, "the profile's rank: %r" % prof["ratings"])
+
+
+@test
+def board_counts_follow_each_rated_game(binary):
+    """The leaderboard's counts (board_counts) move with a rating written
+    by a game's end: out of the old bucket and day, into the new."""
+    rng = random.Random(17)
+    with server(binary) as s:
+        alice, at = new_player(s, "Alice")
+        bob, bt = new_player(s, "Bob")
+        gid = two_player_game(s, at, bt)
+        play_until_each_moved(s, gid, [at, bt], rng, 2)
+        check(s.request("POST", "/v1/games/%s/resign" % gid, token=bt).status in (200, 201), "resign")
+        # Alice made established (as after dozens of games), last played
+        # three days ago: on the board, counted in her bucket and day.
+        old = int(time.time() * 1000) - 3 * 86400000
+        s.query("UPDATE ratings SET deviation = 50, provisional = 0, last_ms = ?, "
+                "bucket = CAST(shown / 10 AS INTEGER) WHERE subject = ?", (old, alice))
+        s.query("INSERT INTO board_counts (category, day, bucket, n) SELECT category, last_ms / 86400000, "
+                "bucket, 1 FROM ratings WHERE subject = ?", (alice,))
+        ra = rating_of(profile(s, alice), "agent-avenue-base")
+        check(ra["rank"] == 1 and not ra["provisional"], "on the board, first: %r" % ra)
+        old_bucket = s.query("SELECT bucket FROM ratings WHERE subject = ?", (alice,))[0][0]
+        gid = two_player_game(s, at, bt)
+        play_until_each_moved(s, gid, [at, bt], rng, 2)
+        check(s.request("POST", "/v1/games/%s/resign" % gid, token=at).status in (200, 201), "resign")
+        rows = s.query("SELECT day, bucket, n FROM board_counts WHERE n > 0")
+        new = s.query("SELECT last_ms / 86400000, bucket, provisional FROM ratings WHERE subject = ?", (alice,))[0]
+        check(new[2] == 0, "still established after one more game")
+        check([tuple(r) for r in rows] == [(new[0], new[1], 1)],
+              "counted once, in the new day and bucket (old bucket %d): %r" % (old_bucket, rows))
+        ra = rating_of(profile(s, alice), "agent-avenue-base")
+        check(ra["rank"] == 1 and ra["games"] == 2 and ra["rating"] < 1662.4, "lost, still first: %r" % ra)
+        board = s.request("GET", "/v1/leaderboards/agent-avenue-base").json
+        check([x["player"]["id"] for x in board["players"]] == [alice], "the board: %r" % board)
 
 
 @test
