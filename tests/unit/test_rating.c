@@ -8,7 +8,9 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "engine/engine.h"
 #include "rating/rating.h"
 #include "testhelp.h"
 
@@ -204,8 +206,54 @@ static void weng_lin_properties(void)
 		  weng_lin_rate(2, nine, one, ranks, o) == BD_EBADREQUEST);
 }
 
+/* The categories of docs/ratings.md's table: each game's, and the sides
+ * of its seats (engine_game_rating_category), and which names are known. */
+static void categories(void)
+{
+	static const struct {
+		const char *game, *options;
+		int seats;
+		const char *category;
+		int side[4];
+	} cases[] = {
+	    {"agent-avenue", "{}", 2, "agent-avenue-base", {0, 1}},
+	    {"agent-avenue", "{\"mode\":\"advanced\"}", 2,
+	     "agent-avenue-advanced", {0, 1}},
+	    {"agent-avenue", "{}", 3, "agent-avenue-team", {0, 1, 0}},
+	    {"agent-avenue", "{\"mode\":\"advanced\"}", 4,
+	     "agent-avenue-team", {0, 1, 0, 1}},
+	    {"quantum", "{}", 2, "quantum-2p", {0, 1}},
+	    {"quantum", "{}", 3, "quantum-3p", {0, 1, 2}},
+	    {"quantum", "{}", 4, "quantum-4p", {0, 1, 2, 3}},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		json_t *o = json_loads(cases[i].options, 0, NULL);
+		struct engine_game *g = NULL;
+		struct rules_why why;
+		int ok = o && engine_game_new(engine_rules_find(cases[i].game),
+		                              cases[i].seats, o, NULL, 7, &g,
+		                              &why) == 0;
+		char cat[32] = "";
+		int side[4] = {-1, -1, -1, -1};
+		if (ok)
+			engine_game_rating_category(g, cat, sizeof cat, side);
+		int same = ok && strcmp(cat, cases[i].category) == 0;
+		for (int s = 0; same && s < cases[i].seats; s++)
+			same = side[s] == cases[i].side[s];
+		test_cond(cases[i].category, same);
+		test_cond("known", engine_rating_category_known(cat));
+		engine_game_free(g);
+		json_decref(o);
+	}
+	test_cond("unknown: quantum-5p", !engine_rating_category_known("quantum-5p"));
+	test_cond("unknown: agent-avenue-2p",
+	          !engine_rating_category_known("agent-avenue-2p"));
+	test_cond("unknown: NULL", !engine_rating_category_known(NULL));
+}
+
 int main(void)
 {
+	categories();
 	glickman_example();
 	glicko2_refusals();
 	glicko2_properties();
