@@ -40,7 +40,7 @@ comma := ,
 
 LIB_SRC := $(wildcard src/common/*.c src/engine/*.c src/store/*.c \
 	src/service/*.c src/http/*.c src/bot/*.c src/hooks/*.c src/push/*.c \
-	src/display/*.c) \
+	src/display/*.c src/rating/*.c) \
 	$(foreach g,$(GAMES),$(wildcard src/games/$(g)/*.c))
 GEN_SRC := $(BUILD)/gen/migrations.c $(BUILD)/gen/pg_migrations.c \
 	$(BUILD)/gen/openapi.c $(BUILD)/gen/i18n.c \
@@ -128,6 +128,12 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 		-DQT_TEST_GAMES_PER_MAP=$(QT_TEST_GAMES_PER_MAP) \
 		-o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
+# The rating oracle suite's program (tests/rating/run.sh): src/rating
+# behind a line protocol, compared with npm's glicko2 and openskill.
+$(BUILD)/rating/rating_cli: tests/rating/rating_cli.c $(filter $(BUILD)/src/rating/%,$(LIB_OBJ))
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(HOUSE_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm
+
 # Fuzzing (clang libFuzzer + ASan/UBSan), time-bounded: FUZZ_TIME seconds
 # per target.  Corpora grow in build/fuzz/corpus-<target>, seeded from
 # tests/fuzz/seeds/<target>; crashes land in build/fuzz/.  A target's extra
@@ -213,7 +219,7 @@ test: deps
 # make test instead of the next make bench.
 BENCH_PROGS := bench_engine bench_http bench_log bench_scale ref_server
 EVAL_PROGS := bots_eval qt_trace
-unit-build: $(BUILD)/boardd $(BUILD)/verify-record $(TESTS) \
+unit-build: $(BUILD)/boardd $(BUILD)/verify-record $(TESTS) $(BUILD)/rating/rating_cli \
 	$(BENCH_PROGS:%=$(BUILD)/bench/%) $(EVAL_PROGS:%=$(BUILD)/eval/%)
 
 bench: deps

@@ -39,7 +39,9 @@
 # 7. Scale, in process (bench/bench_scale.c): BENCH_SCALE_GAMES (100,000)
 #    games in progress resident in memory (RSS per game, p50/p99 of hot
 #    reads), and a database of BENCH_SCALE_DB (1,000,000) games written by
-#    direct SQL (p50/p99 of the listings, my games, my turn).  7b: the
+#    direct SQL (p50/p99 of the listings, my games, my turn), and a
+#    leaderboard of BENCH_SCALE_DB ratings (p50/p99 of its top page, any
+#    page and a player's rank; issue 33 goal 4: 10 ms at p99).  7b: the
 #    same RSS per resident game measured on a real boardd over HTTP
 #    (bench/resident_memory.py): the average over the first
 #    BENCH_RSS_FIRST (10,000) games and the marginal cost over
@@ -547,6 +549,9 @@ rm -f "$scaledir"/resident.db*
 $load_pin "$build/bench/bench_scale" listing "$scale_db" "$scaledir" "$summary" ||
 	die "bench_scale listing failed"
 rm -f "$scaledir"/listing.db*
+$load_pin "$build/bench/bench_scale" ratings "$scale_db" "$scaledir" "$summary" ||
+	die "bench_scale ratings failed"
+rm -f "$scaledir"/ratings.db*
 [ "$scaledir" = "$tmp" ] || rm -rf "$scaledir"
 echo "== 7b. memory per resident game, a real server over HTTP (bench/resident_memory.py) =="
 for views in one all; do

@@ -181,6 +181,7 @@ chat test_chat.py
 rematch test_rematch.py
 push test_push.py
 admin test_admin.py
+ratings test_ratings.py
 "
 
 # http_pass SUFFIX: runs every HTTP suite once, its name followed by SUFFIX.
@@ -204,6 +205,9 @@ if [ -n "${BOARDD_TEST_PG:-}" ]; then
 	backend=postgres
 	http_pass -pg
 fi
+# src/rating against npm's glicko2 and openskill (tests/rating/: npm ci
+# into tests/rating/node_modules on first use).
+start_suite rating-oracle /bin/sh "$here/rating/run.sh" "$build/rating/rating_cli"
 # The spec through Redocly, swagger-parser and openapi-typescript (npm ci
 # into tools/openapi-lint/node_modules on first use).
 start_suite openapi-lint /bin/sh "$here/../tools/openapi-lint/lint.sh"

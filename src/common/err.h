@@ -56,6 +56,10 @@ enum bd_err {
 	                        (docs/matchmaking.md): 403 */
 	BD_EPUSHFULL = -37,  /* the player holds STORE_PUSH_SUBS_MAX push
 	                        subscriptions already: 409 */
+	BD_EUNKNOWNCATEGORY = -40, /* no such rating category
+	                              (docs/ratings.md): 404 */
+	BD_EUNKNOWNPLAYER = -41,   /* no player has that id (a profile,
+	                              a rating history): 404 */
 	BD_EREMATCHED = -44, /* the game's rematch was made already
 	                        (docs/matchmaking.md, "Rematch"): 409 */
 	BD_ENOREMATCH = -45, /* the game cannot be rematched: a seat is held

@@ -172,6 +172,18 @@ struct rules {
 
 	/* 1 and *out filled when the game is over, else 0. */
 	int (*result)(const void *state, struct rules_result *out);
+
+	/* Optional (NULL: the category is "<id>-<seats>p" and every seat is
+	 * a side of its own).  The rating category of a game in `state` of
+	 * `seats` seats (docs/ratings.md): a word of [a-z0-9-] written,
+	 * NUL-terminated and cut to len - 1 bytes, into buf; and for each
+	 * seat s, side[s] (0..seats-1): the side it plays for, seats of one
+	 * side being a team rated together.  Pure. */
+	void (*rating_category)(const void *state, int seats, char *buf,
+	                        size_t len, int *side);
+	/* Every category rating_category writes, NULL-terminated (NULL with
+	 * it: the default's, "<id>-<n>p" for n of min_seats..max_seats). */
+	const char *const *rating_categories;
 };
 
 /* ---- registry (registry.c) ---- */
@@ -182,6 +194,10 @@ const struct rules *engine_rules_find(const char *id);
 /* 1 if r replays games stored under rules version `stored`: its own
  * version, or one from r->replays_from up (older behaviour kept). */
 int engine_rules_replays(const struct rules *r, unsigned stored);
+
+/* 1 if `category` is a rating category of a registered module (struct
+ * rules' rating_categories, or the default's), else 0. */
+int engine_rating_category_known(const char *category);
 
 /* All registered modules in catalog order; *n receives the count. */
 const struct rules *const *engine_rules_all(size_t *n);
@@ -386,6 +402,12 @@ unsigned engine_game_to_act(const struct engine_game *g);
 
 /* 1 and *out when finished, else 0. */
 int engine_game_result(const struct engine_game *g, struct rules_result *out);
+
+/* The rating category of g and the side of each of its seats (struct
+ * rules' rating_category, or its default): buf of len bytes (32 is
+ * room enough), side[0..g->seats). */
+void engine_game_rating_category(const struct engine_game *g, char *buf,
+                                 size_t len, int *side);
 
 /* The seats of bit set `bits` as a JSON array of seat numbers, lowest
  * first.  New reference (NULL on allocation failure). */

@@ -438,6 +438,18 @@ int engine_game_result(const struct engine_game *g, struct rules_result *out)
 	return g->rules->result(g->state, out);
 }
 
+void engine_game_rating_category(const struct engine_game *g, char *buf,
+                                 size_t len, int *side)
+{
+	if (g->rules->rating_category) {
+		g->rules->rating_category(g->state, g->seats, buf, len, side);
+		return;
+	}
+	snprintf(buf, len, "%s-%dp", g->rules->id, g->seats);
+	for (int s = 0; s < g->seats; s++)
+		side[s] = s;
+}
+
 json_t *engine_seats_json(unsigned bits)
 {
 	json_t *a = json_array();

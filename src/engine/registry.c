@@ -1,6 +1,7 @@
 /* registry.c: the rules modules this server offers, in catalog order.
  * Adding a game = writing its module and adding one line here (and its
  * folder to GAMES in the Makefile); nothing else learns its name. */
+#include <stdio.h>
 #include <string.h>
 
 #include "engine.h"
@@ -33,6 +34,28 @@ const struct rules *const *engine_rules_all(size_t *n)
 {
 	*n = nregistry;
 	return registry;
+}
+
+int engine_rating_category_known(const char *category)
+{
+	if (!category)
+		return 0;
+	for (size_t i = 0; i < nregistry; i++) {
+		const struct rules *r = registry[i];
+		if (r->rating_categories) {
+			for (const char *const *c = r->rating_categories; *c; c++)
+				if (strcmp(*c, category) == 0)
+					return 1;
+			continue;
+		}
+		for (int n = r->min_seats; n <= r->max_seats; n++) {
+			char name[48];
+			snprintf(name, sizeof name, "%s-%dp", r->id, n);
+			if (strcmp(name, category) == 0)
+				return 1;
+		}
+	}
+	return 0;
 }
 
 const struct rules *engine_rules_older(const char *id, unsigned version)

@@ -52,6 +52,9 @@ static const struct problem_kind kinds[] = {
      "Too many push subscriptions"},
     {BD_EREMATCHED, 409, "already-rematched", "Already rematched"},
     {BD_ENOREMATCH, 409, "no-rematch", "Game cannot be rematched"},
+    {BD_EUNKNOWNCATEGORY, 404, "unknown-category",
+     "Unknown rating category"},
+    {BD_EUNKNOWNPLAYER, 404, "unknown-player", "Unknown player"},
     {BD_ENOMEM, 503, "out-of-memory", "Out of memory"},
     {BD_EINTERNAL, 500, "internal", "Internal error"},
 };

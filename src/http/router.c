@@ -932,6 +932,71 @@ static void h_account_ticket(struct service *svc, const struct http_req *req,
 	h_stream(svc, req, a, rep, h_account_events);
 }
 
+/* ---- ratings (docs/ratings.md) ---- */
+
+#define PLAYERS_PATH "/v1/players/"
+#define BOARDS_PATH "/v1/leaderboards/"
+
+/* The {tid} segment of req's path after `prefix` into buf (cut at the
+ * next '/'; an over-long one becomes "", which names nothing). */
+static void path_segment(const struct http_req *req, size_t prefix,
+                         char *buf, size_t len)
+{
+	const char *seg = req->path + prefix;
+	size_t n = strcspn(seg, "/");
+	if (n >= len)
+		n = 0;
+	memcpy(buf, seg, n);
+	buf[n] = '\0';
+}
+
+static void h_profile(struct service *svc, const struct http_req *req,
+                      const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	char id[64];
+	path_segment(req, sizeof PLAYERS_PATH - 1, id, sizeof id);
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	int rc = service_player_profile(svc, id, http_query(req, "limit"),
+	                                http_query(req, "cursor"), &out, &err);
+	finish(rep, req, rc, 200, out, &err);
+	if (rc == 0)
+		body_etag(req, rep);
+}
+
+static void h_rating_history(struct service *svc, const struct http_req *req,
+                             const struct route_args *a,
+                             struct http_reply *rep)
+{
+	(void)a;
+	char id[64];
+	path_segment(req, sizeof PLAYERS_PATH - 1, id, sizeof id);
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	int rc = service_rating_history(
+	    svc, id, http_query(req, "category"), http_query(req, "after"),
+	    http_query(req, "limit"), &out, &err);
+	finish(rep, req, rc, 200, out, &err);
+	if (rc == 0)
+		body_etag(req, rep);
+}
+
+static void h_leaderboard(struct service *svc, const struct http_req *req,
+                          const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	char category[64];
+	path_segment(req, sizeof BOARDS_PATH - 1, category, sizeof category);
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	int rc = service_leaderboard(svc, category, http_query(req, "after"),
+	                             http_query(req, "limit"), &out, &err);
+	finish(rep, req, rc, 200, out, &err);
+	if (rc == 0)
+		body_etag(req, rep);
+}
+
 /* ---- the table ---- */
 
 struct route {
@@ -996,6 +1061,11 @@ static const struct route routes[] = {
     {"/v1/players/me/push-subscriptions", "POST", h_push_sub_add,
      "GET, HEAD, POST", 1},
     {PUSH_SUBS_PATH "{tid}", "DELETE", h_push_sub_delete, "DELETE", 1},
+    /* after every /v1/players/me... path: "me" is no player's id */
+    {PLAYERS_PATH "{tid}", "GET", h_profile, "GET, HEAD", 0},
+    {PLAYERS_PATH "{tid}/rating-history", "GET", h_rating_history,
+     "GET, HEAD", 0},
+    {BOARDS_PATH "{tid}", "GET", h_leaderboard, "GET, HEAD", 0},
 };
 
 #define N_ROUTES (sizeof routes / sizeof *routes)
@@ -1027,13 +1097,18 @@ static int split_game_path(const char *path, struct route_args *a)
 static int route_matches(const struct route *r, const char *path,
                          const struct route_args *a, int game_path)
 {
-	size_t n = strlen(r->pattern);
 	if (strncmp(r->pattern, "{id}", 4) == 0)
 		return game_path && strcmp(r->pattern + 4, a->sub) == 0;
-	/* "<prefix>{tid}": one more path segment, the handler's to read */
-	if (n > 5 && strcmp(r->pattern + n - 5, "{tid}") == 0)
-		return strncmp(r->pattern, path, n - 5) == 0 &&
-		       path[n - 5] != '\0' && !strchr(path + n - 5, '/');
+	/* "<prefix>{tid}[<suffix>]": one more path segment, the handler's
+	 * to read, then exactly the suffix (none: the path ends there) */
+	const char *tid = strstr(r->pattern, "{tid}");
+	if (tid) {
+		size_t pre = (size_t)(tid - r->pattern);
+		if (strncmp(r->pattern, path, pre) != 0)
+			return 0;
+		size_t seg = strcspn(path + pre, "/");
+		return seg > 0 && strcmp(path + pre + seg, tid + 5) == 0;
+	}
 	return strcmp(r->pattern, path) == 0;
 }
 

@@ -18,6 +18,8 @@ struct create_req {
 	json_t *seating;    /* borrowed from the body, or NULL */
 	json_t *clock;      /* borrowed from the body, or NULL */
 	json_t *on_timeout; /* borrowed from the body, or NULL */
+	int rated;          /* "rated" (default true): its end changes
+	                       ratings (docs/ratings.md) */
 };
 
 static int parse_create(const json_t *body, struct create_req *c,
@@ -25,7 +27,7 @@ static int parse_create(const json_t *body, struct create_req *c,
 {
 	static const char *const keys[] = {"game",       "seats",   "options",
 	                                   "setup",      "seating", "clock",
-	                                   "on_timeout", NULL};
+	                                   "on_timeout", "rated",   NULL};
 	int rc = svc__body_keys(body, keys, err);
 	if (rc < 0)
 		return rc;
@@ -36,6 +38,11 @@ static int parse_create(const json_t *body, struct create_req *c,
 	c->seating = json_object_get(body, "seating");
 	c->clock = json_object_get(body, "clock");
 	c->on_timeout = json_object_get(body, "on_timeout");
+	json_t *rated = json_object_get(body, "rated");
+	if (rated && !json_is_boolean(rated))
+		return svc__fail(err, BD_EBADREQUEST,
+		                 "field 'rated' must be true or false");
+	c->rated = !rated || json_is_true(rated);
 	if (!json_is_string(game))
 		return svc__fail(err, BD_EBADREQUEST,
 		                 "field 'game' (a catalog id) is required");
@@ -324,6 +331,8 @@ int service_create(struct service *svc, const json_t *body, const char *token,
 		               "not find a position its creator chose");
 	snprintf(row.rules_id, sizeof row.rules_id, "%s", c.rules->id);
 	row.rules_version = c.rules->version;
+	/* A position its creator chose is no measure of strength. */
+	row.unrated = !c.rated || c.setup;
 	snprintf(row.status, sizeof row.status, "%s", svc__status(g, 0));
 	row.to_act = engine_game_to_act(g);
 	row.options = c.options

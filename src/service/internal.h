@@ -84,6 +84,22 @@ size_t svc__bots_queued(struct service *svc);
 json_t *svc__seat_list(unsigned bits);
 json_t *svc__iso_time(int64_t ms);
 
+/* When g is over: *out, how its seats placed and its rating category
+ * (store.h's struct store_rating_game: winners place 1, the others 2),
+ * and 1; else 0 (out untouched). */
+int svc__rating_game(const struct engine_game *g,
+                     struct store_rating_game *out);
+
+/* ratings.c: 0 when `category` names a rating category, else
+ * BD_EUNKNOWNCATEGORY with err filled. */
+int svc__rating_category_check(const char *category, struct svc_err *err);
+
+/* ratings.c: player_key's ratings as a profile lists them (*ratings, a
+ * new reference: an array, each with its leaderboard rank or null) and
+ * the sums of their rated games and wins. */
+int svc__profile_ratings(struct service *svc, int64_t player_key,
+                         json_t **ratings, int64_t *games, int64_t *wins);
+
 /* "waiting" (a seat is open), "active" or "finished". */
 const char *svc__status(const struct engine_game *g, int open_seats);
 

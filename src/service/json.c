@@ -86,6 +86,22 @@ json_t *svc__result_json(const struct engine_game *g)
 	return engine_result_json(g);
 }
 
+int svc__rating_game(const struct engine_game *g,
+                     struct store_rating_game *out)
+{
+	struct rules_result res;
+	if (!engine_game_result(g, &res) || g->seats < 2 ||
+	    g->seats > STORE_RATING_SEATS)
+		return 0;
+	memset(out, 0, sizeof *out);
+	out->seats = g->seats;
+	engine_game_rating_category(g, out->category, sizeof out->category,
+	                            out->side);
+	for (int s = 0; s < g->seats; s++)
+		out->place[s] = (res.winners >> s) & 1 ? 1 : 2;
+	return 1;
+}
+
 const char *svc__status(const struct engine_game *g, int open_seats)
 {
 	struct rules_result res;

@@ -201,6 +201,9 @@ static int append(struct service *svc, struct loaded *l, uint64_t before,
 	 * snapshot is of one seq: the last's).  Each move keeps the hash of
 	 * the state it led to, for upgrades (docs/upgrades.md). */
 	size_t n = 1 + rs->n;
+	/* A game this chain ends is rated in its transaction. */
+	struct store_rating_game rating;
+	int ends = svc__rating_game(l->g, &rating);
 	struct store_move *mv = calloc(n, sizeof *mv);
 	for (size_t i = 0; mv && i < n; i++) {
 		mv[i] = (struct store_move){i ? rs->seat[i - 1] : seat,
@@ -216,7 +219,8 @@ static int append(struct service *svc, struct loaded *l, uint64_t before,
 		                            i == n - 1 && snap ? &sn : NULL,
 		                            i ? rs->hash[i - 1] : hash,
 		                            i + 1 < n ? &mv[i + 1] : NULL,
-		                            i ? NULL : seat_token};
+		                            i ? NULL : seat_token,
+		                            i == n - 1 && ends ? &rating : NULL};
 	}
 	struct move_write w = {svc, &l->row, before, mv, current};
 	int rc;

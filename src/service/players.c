@@ -10,6 +10,7 @@
 
 #define NAME_MAX_BYTES   64
 #define MY_GAMES_DEFAULT 50
+#define PROFILE_CURRENT_MAX 100 /* current games a profile lists */
 #define MY_GAMES_MAX     100
 
 /* ---- POST /v1/players ---- */
@@ -233,6 +234,80 @@ int service_player_games(struct service *svc, const char *token,
 	}
 	return svc__give(
 	    json_pack("{s:o,s:o}", "games", x.games, "next_cursor", next), out);
+}
+
+/* ---- GET /v1/players/{id}: a profile ---- */
+
+/* The games a profile lists: a seat the player holds (an invitation is
+ * between them and its sender: not shown). */
+static int public_game(void *ctx, const struct store_game *g, int seat)
+{
+	struct my_games_ctx *x = ctx;
+	x->last_updated = g->updated_ms;
+	x->last_key = g->key;
+	if (g->invitation)
+		return 0;
+	json_t *e = svc__list_entry(g);
+	if (e)
+		json_object_set_new(e, "seat", json_integer(seat));
+	return json_array_append_new(x->games, e) < 0 ? BD_ENOMEM : 0;
+}
+
+int service_player_profile(struct service *svc, const char *id,
+                           const char *limit, const char *cursor,
+                           json_t **out, struct svc_err *err)
+{
+	struct svc_my_games_query q = {"finished", NULL, limit, cursor};
+	struct store_player_filter f;
+	int rc = parse_my_games(&q, &f, err);
+	if (rc < 0)
+		return rc;
+	struct store_player p;
+	rc = store_player_by_id(svc->st, id, &p);
+	if (rc == BD_ENOTFOUND)
+		return svc__fail(err, BD_EUNKNOWNPLAYER,
+		                 "no player has the id %.40s", id);
+	if (rc < 0)
+		return rc;
+	json_t *ratings = NULL;
+	int64_t games = 0, wins = 0;
+	struct my_games_ctx fin = {json_array(), 0, 0};
+	struct my_games_ctx cur = {json_array(), 0, 0};
+	rc = fin.games && cur.games ? svc__profile_ratings(svc, p.key, &ratings,
+	                                                   &games, &wins)
+	                            : BD_ENOMEM;
+	if (rc == 0)
+		rc = store_player_games_each(svc->st, p.key, &f, public_game,
+		                             &fin);
+	/* Current games: those running, then those still waiting. */
+	static const char *const running[] = {"active", "waiting"};
+	for (int i = 0; rc == 0 && i < 2; i++) {
+		struct store_player_filter c = {.status = running[i],
+		                                .limit = PROFILE_CURRENT_MAX};
+		rc = store_player_games_each(svc->st, p.key, &c, public_game,
+		                             &cur);
+	}
+	json_t *next = json_null();
+	if (rc == 0 && fin.last_key && json_array_size(fin.games) > 0 &&
+	    (int64_t)json_array_size(fin.games) == f.limit) {
+		char buf[48];
+		snprintf(buf, sizeof buf, "%" PRId64 ".%" PRId64,
+		         fin.last_updated, fin.last_key);
+		next = json_string(buf);
+	}
+	if (rc < 0) {
+		json_decref(ratings);
+		json_decref(fin.games);
+		json_decref(cur.games);
+		return rc;
+	}
+	return svc__give(
+	    json_pack("{s:s,s:s,s:o,s:o,s:{s:I,s:I},s:o,s:o,s:o}", "id", p.id,
+	              "name", p.name, "created", svc__iso_time(p.created_ms),
+	              "ratings", ratings, "rated_games", "played",
+	              (json_int_t)games, "won", (json_int_t)wins, "current",
+	              cur.games, "finished", fin.games, "next_cursor", next),
+	    out);
 }
 
 /* ---- POST /v1/games/{id}/join ---- */

@@ -254,6 +254,34 @@ int service_player_games(struct service *svc, const char *token,
                          const struct svc_my_games_query *q, json_t **out,
                          struct svc_err *err);
 
+/* GET /v1/players/{id}: player `id`'s public profile (docs/ratings.md):
+ * id, name, ratings (each with its leaderboard rank or null), the sums of
+ * their rated games and wins, current games (seats held, not invitations)
+ * and one page of finished games (`limit` 1..100, `cursor` a
+ * next_cursor: raw query values or NULL).  BD_EUNKNOWNPLAYER for no
+ * such player, BD_EBADREQUEST for bad paging.  *out: a new reference. */
+int service_player_profile(struct service *svc, const char *id,
+                           const char *limit, const char *cursor,
+                           json_t **out, struct svc_err *err);
+
+/* GET /v1/players/{id}/rating-history: the player's rating changes,
+ * oldest first; `category` (NULL: all), `after` (a change number) and
+ * `limit` (1..100, default 50) raw query values or NULL.
+ * BD_EUNKNOWNCATEGORY, BD_EUNKNOWNPLAYER, BD_EBADREQUEST. */
+int service_rating_history(struct service *svc, const char *player_id,
+                           const char *category, const char *after,
+                           const char *limit, json_t **out,
+                           struct svc_err *err);
+
+/* GET /v1/leaderboards/{category}: one page of the category's
+ * leaderboard (non-provisional subjects rated in the last 30 days, best
+ * first, numbered by rank); `after` (a next_after) and `limit` (1..100,
+ * default 50) raw query values or NULL.  BD_EUNKNOWNCATEGORY,
+ * BD_EBADREQUEST. */
+int service_leaderboard(struct service *svc, const char *category,
+                        const char *after, const char *limit, json_t **out,
+                        struct svc_err *err);
+
 /* GET /v1/games/{id}/moves: one page of the log as the caller may see
  * it.  `after` and `limit` are the raw ?after= and ?limit= values or NULL:
  * the moves with seq > after (default 0), at most limit of them (1 to

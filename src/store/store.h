@@ -379,6 +379,8 @@ struct store_game {
 	int64_t creator_key; /* the creating player, or 0 */
 	char creator_from[STORE_ADDR_LEN + 1]; /* read back: the creating
 	                                          client's address, or "" */
+	int unrated; /* written by store_game_create only: 1 for a game
+	                created with "rated": false (sql/0025_ratings.sql) */
 	/* Written by store_game_create only (read back in creator_from): */
 	const char *creator_addr; /* the creating client's address
 	                             (limits.h's text), borrowed, or NULL */
@@ -406,6 +408,8 @@ struct store_idem {
 	const void *response; /* the (encrypted) first response, borrowed */
 	size_t response_len;  /* bytes at response */
 };
+
+#define STORE_RATING_SEATS 4 /* the most seats a rated game has */
 
 /* Who holds a seat, as written at creation and read back. */
 struct store_seat {
@@ -549,6 +553,20 @@ struct store_rules_check {
 int store_rules_settle(struct store *s, const struct store_rules_check *c);
 
 /* What a move changes in the game row besides the log. */
+/* How a finished game's seats placed, for its ratings (docs/ratings.md):
+ * the service fills it from the rules (engine_game_rating_category and
+ * the result); the store rates the game with it in the transaction that
+ * ends the game, when the game is rated at all (created rated, not
+ * aborted, every seat held by a player or a bot, no subject twice). */
+struct store_rating_game {
+	char category[32];            /* e.g. "agent-avenue-base" */
+	int seats;                    /* 1..4 */
+	int side[STORE_RATING_SEATS]; /* per seat: its side, 0..seats-1 */
+	int place[STORE_RATING_SEATS]; /* per seat: 1 won, 2 lost; a side's
+	                                  seats share their place, equal
+	                                  places are a tie */
+};
+
 struct store_move {
 	int seat;                /* who moved */
 	const char *action;      /* JSON text of the action, as applied */
@@ -582,6 +600,11 @@ struct store_move {
 	                                    seat still holds it (an attach to a
 	                                    player ends a seat token without a
 	                                    move: service/load.h, load_auth) */
+	const struct store_rating_game *rating; /* the game ends with this
+	                              move (or the chain's last): how its
+	                              seats placed, to rate it in the same
+	                              transaction (store_ratings.c); NULL:
+	                              it does not end, nothing to rate */
 };
 
 /* Appends move expected_seq+1 to game `key` (and the moves chained on
@@ -1369,5 +1392,79 @@ int store_idem_prune(struct store *s, int64_t before_ms, int64_t *n);
  * s's database (which store_open brought it to: the database's schema
  * version), *name the newest one's file name (static). */
 void store_schema(struct store *s, int *known, const char **name);
+/* ---- ratings (store_ratings.c, sql/0025_ratings.sql; docs/ratings.md) -- */
+
+/* One subject's rating in one category, as stored. */
+struct store_rating {
+	char category[32];              /* e.g. "quantum-2p" */
+	char subject[81];               /* a player's id, or "bot:" + spec */
+	char player_id[STORE_ID_LEN + 1]; /* the player, "" for a bot */
+	char name[65];                  /* the player's name, "" for a bot */
+	char system[16];                /* "glicko2" or "weng-lin" */
+	double rating;     /* Glicko-2 rating, or Weng-Lin mu */
+	double deviation;  /* Glicko-2 RD, or Weng-Lin sigma */
+	double volatility; /* Glicko-2 volatility, 0 for Weng-Lin */
+	double shown;      /* the rating shown: rating, or mu - 3 sigma */
+	int provisional;   /* 1: not on the leaderboards */
+	int64_t games;     /* rated games of the category */
+	int64_t wins;      /* of which won (alone or with a team) */
+	int64_t last_ms;   /* end of the last one (unix ms) */
+};
+
+/* Called per rating row; a negative return stops the walk and is
+ * returned.  r is borrowed for the call. */
+typedef int (*store_rating_fn)(void *ctx, const struct store_rating *r);
+
+/* The ratings of player `player_key`, by category name. */
+int store_player_ratings(struct store *s, int64_t player_key,
+                         store_rating_fn fn, void *ctx);
+
+/* The leaderboard functions count activity by whole days: their
+ * active_since_ms is the start of a UTC day (a multiple of 86400000),
+ * which board_counts (sql/0025_ratings.sql) counts from exactly.
+ *
+ * One page of category's leaderboard: its non-provisional subjects whose
+ * last rated game ended at or after active_since_ms, best shown rating
+ * first (then subject), at most `limit` (1..100).  after_subject: NULL
+ * for the top, else the page starts after that subject (the last of the
+ * previous page; BD_ENOTFOUND when it is not on the board).  *first_rank
+ * (may be NULL): the rank of the page's first row (1 for the top),
+ * written before fn's first call (so fn may read it to number the rows).
+ * The first rank is store_leaderboard_rank's; the page is one range of
+ * the index ratings_board. */
+int store_leaderboard(struct store *s, const char *category,
+                      int64_t active_since_ms, const char *after_subject,
+                      int limit, int64_t *first_rank, store_rating_fn fn,
+                      void *ctx);
+
+/* Subject's rating in category (*out) and its rank on the leaderboard
+ * (*rank, 1 = the best; 0 when it is not on the board: provisional or
+ * inactive since active_since_ms).  BD_ENOTFOUND when the subject has no
+ * rating in category.  The rank is a sum over board_counts's buckets
+ * above (the active days') and a count inside the subject's own bucket:
+ * a few thousand rows read at most, however large the board. */
+int store_leaderboard_rank(struct store *s, const char *category,
+                           const char *subject, int64_t active_since_ms,
+                           struct store_rating *out, int64_t *rank);
+
+/* One rated game's change to one subject (rating_history). */
+struct store_rating_change {
+	int64_t n;                        /* its number: the page cursor */
+	char category[32];
+	char game_id[STORE_ID_LEN + 1];   /* the game */
+	int place;                        /* 1 won, 2 lost (a tie: equal) */
+	double rating_before, deviation_before; /* before the game */
+	double rating, deviation, shown;        /* after it */
+	int64_t at_ms;                          /* when it ended (unix ms) */
+};
+typedef int (*store_rating_change_fn)(void *ctx,
+                                      const struct store_rating_change *c);
+
+/* Subject's rating changes, oldest first, numbered after `after` (0:
+ * from the first), at most `limit` (1..100); category NULL: every
+ * category. */
+int store_rating_history(struct store *s, const char *subject,
+                         const char *category, int64_t after, int limit,
+                         store_rating_change_fn fn, void *ctx);
 
 #endif

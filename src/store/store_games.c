@@ -148,6 +148,9 @@ static int create_tx(struct conn *c, void *ctx)
 		return rc;
 	for (int seat = 0; seat < g->seats && rc == 0; seat++)
 		rc = seat_insert(c, x->key, &x->seats[seat]);
+	if (rc == 0 && g->unrated)
+		rc = store__run(c, ST_GAME_UNRATED, ARGS(A_I64(x->key)), NULL,
+		                NULL);
 	if (rc == 0 && g->clock)
 		rc = store__run(c, ST_GAME_CLOCK,
 		                ARGS(A_I64(x->key), A_TEXT(g->clock)), NULL,

@@ -189,6 +189,22 @@ enum stmt {
 	ST_ERASE_PUSH,
 	ST_ERASE_SEATS_BUMP,
 	ST_PRUNE_CHAT,
+	/* store_ratings.c (sql/0025_ratings.sql) */
+	ST_GAME_UNRATED,
+	ST_GAME_RATED,
+	ST_RATING_MOVES_BY_SEAT,
+	ST_RATING_GET,
+	ST_RATING_PUT,
+	ST_RATING_HISTORY_PUT,
+	ST_RATINGS_OF_PLAYER,
+	ST_LEADERBOARD_TOP,
+	ST_LEADERBOARD_AFTER,
+	ST_LEADERBOARD_ABOVE,
+	ST_BOARD_ABOVE,
+	ST_BOARD_ADD,
+	ST_BOARD_SUB,
+	ST_RATING_ONE,
+	ST_RATING_HISTORY,
 	ST_COUNT
 };
 
@@ -464,6 +480,12 @@ extern const char *const store__sql[ST_COUNT];
 /* SQLite's text of statement `id` (static), for EXPLAIN QUERY PLAN in
  * tests/unit/test_store.c: the listings must stay indexed. */
 const char *store__stmt_sql(enum stmt id);
+
+/* Rates game `key`, whose last move this transaction has just written,
+ * as *rg says its seats placed (store_ratings.c; struct store_move's
+ * rating), at `now_ms`.  0 also when the game is not rated. */
+int store__rate_game(struct conn *c, int64_t key,
+                     const struct store_rating_game *rg, int64_t now_ms);
 
 /* row_fn reading column 0 into a struct one_i64. */
 int store__read_i64(const struct row *st, void *ctx);

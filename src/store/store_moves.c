@@ -168,8 +168,14 @@ static int append_tx(struct conn *c, void *ctx)
 	struct ev_before before;
 	if ((rc = store__events_before(c, x->key, &before)) < 0)
 		return rc;
+	const struct store_rating_game *rating = NULL;
+	int64_t ended_ms = 0;
 	for (const struct store_move *m = x->m; rc == 0 && m; m = m->then) {
 		int64_t now = m->at_ms ? m->at_ms : store__now_ms();
+		if (m->rating) {
+			rating = m->rating;
+			ended_ms = now;
+		}
 		next++;
 		rc = store__run(
 		    c, ST_MOVE_INSERT,
@@ -189,6 +195,9 @@ static int append_tx(struct conn *c, void *ctx)
 			rc = put_snapshot(c, x->key, (uint64_t)next,
 			                  m->snapshot);
 	}
+	/* The game's end and its ratings: one transaction. */
+	if (rc == 0 && rating)
+		rc = store__rate_game(c, x->key, rating, ended_ms);
 	if (rc == 0)
 		rc = store__events_after(c, x->key, &before);
 	return rc;

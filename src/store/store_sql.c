@@ -8,6 +8,15 @@
 
 /* SQL text reads as SQL, not as clang-format would fold it. */
 /* clang-format off */
+/* The shown rating of subject P of category ?1, as stored. */
+#define SHOWN_OF(p) \
+    "(SELECT shown FROM ratings WHERE category = ?1 AND subject = " p ")"
+#define RATING_COLS \
+    "SELECT r.category, r.subject, r.system, r.rating, r.deviation, " \
+    "r.volatility, r.shown, r.provisional, r.games, r.wins, r.last_ms, " \
+    "coalesce(p.id, ''), coalesce(p.name, ''), r.bucket FROM ratings r " \
+    "LEFT JOIN players p ON p.key = r.player_key "
+
 const char *const store__sql[ST_COUNT] = {
     [ST_COMMIT] = "COMMIT",
     [ST_ROLLBACK] = "ROLLBACK",
@@ -463,5 +472,70 @@ const char *const store__sql[ST_COUNT] = {
                       "m.key FROM chat_messages m JOIN games g ON g.key = "
                       "m.game_key WHERE g.status = 'finished' AND "
                       "g.updated_ms < ?1 ORDER BY m.key LIMIT ?2)",
+    /* store_ratings.c (sql/0025_ratings.sql).  Doubles travel as text
+     * (%.17g), cast where SQLite and PostgreSQL both read the cast. */
+    [ST_GAME_UNRATED] = "UPDATE games SET rated = 0 WHERE key = ?1",
+    [ST_GAME_RATED] = "SELECT rated FROM games WHERE key = ?1",
+    /* The moves each seat chose itself (a bot's too): not the server's
+     * for a timeout or a resigned seat, not a resignation. */
+    [ST_RATING_MOVES_BY_SEAT] = "SELECT seat, count(*) FROM moves "
+                                "WHERE game_key = ?1 AND (reason IS NULL "
+                                "OR reason = 'bot') AND "
+                                "action <> '{\"type\":\"resign\"}' "
+                                "GROUP BY seat",
+    [ST_RATING_GET] = "SELECT rating, deviation, volatility, games, wins, "
+                      "last_ms, provisional, bucket FROM ratings "
+                      "WHERE category = ?1 AND subject = ?2",
+    [ST_RATING_PUT] =
+        "INSERT INTO ratings (category, subject, player_key, system, "
+        "rating, deviation, volatility, shown, provisional, games, wins, "
+        "last_ms, bucket) VALUES (?1, ?2, nullif(?3, 0), ?4, "
+        "CAST(?5 AS double precision), CAST(?6 AS double precision), "
+        "CAST(?7 AS double precision), CAST(?8 AS double precision), ?9, "
+        "?10, ?11, ?12, ?13) ON CONFLICT (category, subject) DO UPDATE SET "
+        "rating = excluded.rating, deviation = excluded.deviation, "
+        "volatility = excluded.volatility, shown = excluded.shown, "
+        "bucket = excluded.bucket, "
+        "provisional = excluded.provisional, games = excluded.games, "
+        "wins = excluded.wins, last_ms = excluded.last_ms",
+    [ST_RATING_HISTORY_PUT] =
+        "INSERT INTO rating_history (category, subject, game_key, place, "
+        "rating_before, deviation_before, rating, deviation, shown, at_ms) "
+        "VALUES (?1, ?2, ?3, ?4, CAST(?5 AS double precision), "
+        "CAST(?6 AS double precision), CAST(?7 AS double precision), "
+        "CAST(?8 AS double precision), CAST(?9 AS double precision), ?10)",
+    [ST_RATINGS_OF_PLAYER] = RATING_COLS "WHERE r.player_key = ?1 "
+                             "ORDER BY r.category",
+    [ST_LEADERBOARD_TOP] = RATING_COLS "WHERE r.category = ?1 AND "
+                           "r.provisional = 0 AND r.last_ms >= ?2 "
+                           "ORDER BY r.shown DESC, r.subject LIMIT ?3",
+    /* The subject's shown rating is compared as stored (not as text
+     * read back: SQLite's text of a REAL keeps 15 digits). */
+    [ST_LEADERBOARD_AFTER] =
+        RATING_COLS "WHERE r.category = ?1 AND r.provisional = 0 AND "
+        "r.last_ms >= ?2 AND r.shown <= " SHOWN_OF("?4") " AND "
+        "(r.shown < " SHOWN_OF("?4") " OR r.subject > ?4) "
+        "ORDER BY r.shown DESC, r.subject LIMIT ?3",
+    /* A rank: the rows above in the subject's own bucket ... */
+    [ST_LEADERBOARD_ABOVE] =
+        "SELECT count(*) FROM ratings r WHERE r.category = ?1 AND "
+        "r.provisional = 0 AND r.bucket = ?4 AND r.last_ms >= ?2 AND "
+        "r.shown >= " SHOWN_OF("?3") " AND "
+        "(r.shown > " SHOWN_OF("?3") " OR r.subject < ?3)",
+    /* ... and those of the buckets above, over the active days */
+    [ST_BOARD_ABOVE] = "SELECT coalesce(sum(n), 0) FROM board_counts "
+                       "WHERE category = ?1 AND day >= ?2 AND bucket > ?3",
+    [ST_BOARD_ADD] = "INSERT INTO board_counts (category, day, bucket, n) "
+                     "VALUES (?1, ?2, ?3, 1) ON CONFLICT (category, day, "
+                     "bucket) DO UPDATE SET n = board_counts.n + 1",
+    [ST_BOARD_SUB] = "UPDATE board_counts SET n = n - 1 WHERE "
+                     "category = ?1 AND day = ?2 AND bucket = ?3 AND n > 0",
+    [ST_RATING_ONE] = RATING_COLS "WHERE r.category = ?1 AND r.subject = ?2",
+    [ST_RATING_HISTORY] =
+        "SELECT h.key, h.category, g.id, h.place, h.rating_before, "
+        "h.deviation_before, h.rating, h.deviation, h.shown, h.at_ms "
+        "FROM rating_history h JOIN games g ON g.key = h.game_key "
+        "WHERE h.subject = ?1 AND (?2 = '' OR h.category = ?2) AND "
+        "h.key > ?3 ORDER BY h.key LIMIT ?4",
 };
 /* clang-format on */

@@ -22,11 +22,19 @@
  *       ?game=, both, each from a random cursor), and a random player's
  *       GET /v1/players/me/games and ?my_turn=true (service_list,
  *       service_player_games: the store's queries and the JSON).
+ *   bench_scale ratings N DIR    a database DIR/ratings.db of N ratings
+ *       of one category (docs/ratings.md; one in five provisional, one
+ *       in four inactive for over 30 days) and their board_counts
+ *       written by direct SQL; then
+ *       the p50/p99 of QUERIES of each of: the leaderboard's top page of
+ *       50 and a page of 50 after a random subject on the board
+ *       (service_leaderboard: the count for its first rank, the page and
+ *       the JSON), and a random subject's rank (store_leaderboard_rank).
  *
  * Each figure is printed as a line, and with SUMMARY given appended to
  * that file as "label<TAB>value<TAB>unit" (tests/bench.sh's summary).
  *
- *   bench_scale resident|listing N DIR [SUMMARY]
+ *   bench_scale resident|listing|ratings N DIR [SUMMARY]
  */
 #include <inttypes.h>
 #include <jansson.h>
@@ -502,10 +510,146 @@ static int listing(size_t n, const char *dir)
 	return 0;
 }
 
+/* ---- ratings (docs/ratings.md): a leaderboard of n subjects ---- */
+
+#define BOARD_CATEGORY "quantum-2p"
+
+/* Writes n ratings of category BOARD_CATEGORY by direct SQL, in one
+ * transaction: shown ratings spread over 800..2800, one in five
+ * provisional, one in four last rated 31 to 400 days ago (off the board).
+ * Subject i is "s" and i in 15 digits.  Returns now (unix ms). */
+static int64_t build_board(const char *path, size_t n)
+{
+	store_close(open_store(path, 0)); /* the schema, by the store */
+	sqlite3 *db = NULL;
+	if (sqlite3_open(path, &db) != SQLITE_OK)
+		exit(1);
+	exec_or_die(db, "PRAGMA synchronous=OFF; BEGIN");
+	sqlite3_stmt *ins = prep(
+	    db, "INSERT INTO ratings (category, subject, player_key, system, "
+	        "rating, deviation, volatility, shown, provisional, games, "
+	        "wins, last_ms, bucket) VALUES ('" BOARD_CATEGORY "', ?1, "
+	        "NULL, 'glicko2', ?2, ?3, 0.06, ?2, ?4, ?5, ?6, ?7, ?8)");
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	int64_t now = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	for (size_t i = 0; i < n; i++) {
+		char subject[32];
+		snprintf(subject, sizeof subject, "s%015zu", i);
+		double shown = 800 + (double)(rnd() % 2000000) / 1000.0;
+		int provisional = rnd() % 5 == 0;
+		int64_t last = rnd() % 4 == 0
+		                   ? now - (int64_t)(31 + rnd() % 370) * 86400000
+		                   : now - (int64_t)(rnd() % (29 * 86400000ull));
+		int64_t games = 1 + (int64_t)(rnd() % 500);
+		sqlite3_bind_text(ins, 1, subject, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_double(ins, 2, shown);
+		sqlite3_bind_double(ins, 3, provisional ? 150.0 : 60.0);
+		sqlite3_bind_int(ins, 4, provisional);
+		sqlite3_bind_int64(ins, 5, games);
+		sqlite3_bind_int64(ins, 6, games / 2);
+		sqlite3_bind_int64(ins, 7, last);
+		sqlite3_bind_int64(ins, 8, (int64_t)(shown / 10)); /* glicko2's */
+		step_or_die(db, ins);
+	}
+	sqlite3_finalize(ins);
+	/* the counts the store keeps as it writes ratings */
+	exec_or_die(db, "INSERT INTO board_counts (category, day, bucket, n) "
+	                "SELECT category, last_ms / 86400000, bucket, count(*) "
+	                "FROM ratings WHERE provisional = 0 GROUP BY 1, 2, 3");
+	exec_or_die(db, "COMMIT; ANALYZE");
+	sqlite3_close(db);
+	return now;
+}
+
+static int rank_one(void *ctx, const struct store_rating *r)
+{
+	(void)r;
+	(*(int *)ctx)++;
+	return 0;
+}
+
+static int ratings(size_t n, const char *dir)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/ratings.db", dir);
+	double t0 = now_s();
+	build_board(path, n);
+	printf("  %zu ratings written in %.1f s\n", n, now_s() - t0);
+	struct store *st = open_store(path, 1);
+	struct service *svc = service_new(st, 4096);
+	double *t = calloc(QUERIES, sizeof *t);
+	if (!svc || !t)
+		return 1;
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	/* The top page, as the endpoint answers it (JSON included). */
+	for (size_t i = 0; i < QUERIES; i++) {
+		double a = now_s();
+		if (service_leaderboard(svc, BOARD_CATEGORY, NULL, "50", &out,
+		                        &err) < 0)
+			die("leaderboard", &err);
+		t[i] = now_s() - a;
+		json_decref(out);
+	}
+	report("scale: GET /v1/leaderboards/{category} (top 50)", t, QUERIES);
+	/* A page after a random subject on the board (a deep page), and a
+	 * random subject's rank; subjects off the board are drawn again. */
+	int64_t since = 0;
+	{
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		since = ((int64_t)ts.tv_sec / 86400 - 30) * 86400000ll;
+	}
+	size_t done = 0;
+	while (done < QUERIES) {
+		char subject[32];
+		snprintf(subject, sizeof subject, "s%015zu", (size_t)(rnd() % n));
+		struct store_rating r;
+		int64_t rank = 0;
+		double a = now_s();
+		int rc = store_leaderboard_rank(st, BOARD_CATEGORY, subject,
+		                                since, &r, &rank);
+		double b = now_s();
+		if (rc < 0)
+			die("rank", NULL);
+		if (!rank)
+			continue;
+		t[done++] = b - a;
+	}
+	report("scale: a player's leaderboard rank (store_leaderboard_rank)",
+	       t, QUERIES);
+	done = 0;
+	while (done < QUERIES) {
+		char subject[32];
+		snprintf(subject, sizeof subject, "s%015zu", (size_t)(rnd() % n));
+		double a = now_s();
+		int rc = service_leaderboard(svc, BOARD_CATEGORY, subject, "50",
+		                             &out, &err);
+		double b = now_s();
+		if (rc == BD_EBADREQUEST)
+			continue; /* off the board: drawn again */
+		if (rc < 0)
+			die("leaderboard page", &err);
+		json_decref(out);
+		t[done++] = b - a;
+	}
+	report("scale: GET /v1/leaderboards/{category}?after= (any page of 50)",
+	       t, QUERIES);
+	int rows = 0;
+	int64_t first = 0;
+	store_leaderboard(st, BOARD_CATEGORY, since, NULL, 1, &first, rank_one,
+	                  &rows);
+	service_free(svc);
+	store_close(st);
+	free(t);
+	return rows == 1 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	if ((argc != 4 && argc != 5) || atol(argv[2]) < 2) {
-		fputs("usage: bench_scale resident|listing N DIR [SUMMARY]\n",
+		fputs("usage: bench_scale resident|listing|ratings N DIR [SUMMARY]\n",
 		      stderr);
 		return 2;
 	}
@@ -521,10 +665,12 @@ int main(int argc, char **argv)
 		rc = resident(n, argv[3]);
 	else if (strcmp(argv[1], "listing") == 0)
 		rc = listing(n, argv[3]);
+	else if (strcmp(argv[1], "ratings") == 0)
+		rc = ratings(n, argv[3]);
 	if (summary)
 		fclose(summary);
 	if (rc != 2)
 		return rc;
-	fputs("usage: bench_scale resident|listing N DIR\n", stderr);
+	fputs("usage: bench_scale resident|listing|ratings N DIR\n", stderr);
 	return 2;
 }

@@ -968,6 +968,35 @@ def cases(r, op):
         r.send("a line break", "POST", p, {400}, token=seat if players else other,
                body={"text": "a\nb"})
         generic(r, op, p, seat if players else other, lambda: {"text": "hello"})
+    elif name == "getPlayerProfile":
+        p = "/v1/players/" + F["alice"]
+        x = r.send("good", "GET", p, {200})
+        r.send("a page of one", "GET", p + "?limit=1", {200})
+        if x is not None and x.status == 200:
+            r.send("not modified", "GET", p, {304}, headers={"If-None-Match": x.headers["etag"]})
+        r.send("a bad cursor", "GET", p + "?cursor=abc", {400})
+        r.send("unknown", "GET", "/v1/players/0123456789abcdef", {404})
+        generic(r, op, p, None, None)
+    elif name == "getRatingHistory":
+        p = "/v1/players/%s/rating-history" % F["alice"]
+        x = r.send("good", "GET", p, {200})
+        r.send("one category", "GET", p + "?category=agent-avenue-base&after=0&limit=5", {200})
+        if x is not None and x.status == 200:
+            r.send("not modified", "GET", p, {304}, headers={"If-None-Match": x.headers["etag"]})
+        r.send("an unknown category", "GET", p + "?category=chess", {404})
+        r.send("a bad limit", "GET", p + "?limit=0", {400})
+        r.send("unknown", "GET", "/v1/players/0123456789abcdef/rating-history", {404})
+        generic(r, op, p, None, None)
+    elif name == "getLeaderboard":
+        p = "/v1/leaderboards/agent-avenue-base"
+        x = r.send("good", "GET", p, {200})
+        if x is not None and x.status == 200:
+            r.send("not modified", "GET", p, {304}, headers={"If-None-Match": x.headers["etag"]})
+        r.send("a team board", "GET", "/v1/leaderboards/agent-avenue-team?limit=100", {200})
+        r.send("an unknown category", "GET", "/v1/leaderboards/chess", {404})
+        r.send("a bad limit", "GET", p + "?limit=101", {400})
+        r.send("an after not on the board", "GET", p + "?after=nobody", {400})
+        generic(r, op, p, None, None)
     elif name == "listBlocks":
         p = "/v1/players/me/blocks"
         r.send("good", "GET", p, {200}, token=F["carol_tok"])

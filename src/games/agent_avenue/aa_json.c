@@ -6,6 +6,7 @@
  * aa_rules.c; what a viewer may see follows rules §5, §8.9 and §9.9.
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -992,6 +993,22 @@ static json_t *edge_catalog(void)
 	                 bm, "setup_keys", keys, "actions", actions);
 }
 
+/* Ratings (docs/ratings.md): two seats play the base game or the
+ * advanced mode, each its own category; three or four play the team
+ * variant (§9, either mode), team t = seat mod 2. */
+static void edge_rating_category(const void *state, int seats, char *buf,
+                                 size_t len, int *side)
+{
+	const struct aa_state *s = state;
+	if (seats > AA_SEATS)
+		snprintf(buf, len, "agent-avenue-team");
+	else
+		snprintf(buf, len, "agent-avenue-%s",
+		         s->mode == AA_MODE_ADVANCED ? "advanced" : "base");
+	for (int i = 0; i < seats; i++)
+		side[i] = seats > AA_SEATS ? aa_team_of(i) : i;
+}
+
 const struct rules aa_rules = {
     .id = "agent-avenue",
     .title = "Agent Avenue",
@@ -1016,4 +1033,8 @@ const struct rules aa_rules = {
     .move_view = edge_move_view,
     .move_outcome = edge_move_outcome,
     .result = edge_result,
+    .rating_category = edge_rating_category,
+    .rating_categories = (const char *const[]){"agent-avenue-base",
+                                               "agent-avenue-advanced",
+                                               "agent-avenue-team", NULL},
 };
