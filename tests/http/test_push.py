@@ -605,6 +605,16 @@ def open_stream(s, gid, token):
     return sock
 
 
+def open_streams(s):
+    """GET /metrics' boardd_open_streams."""
+    r = s.request("GET", "/metrics")
+    check(r.status == 200, "metrics: %r" % r)
+    for line in r.raw.decode().splitlines():
+        if line.startswith("boardd_open_streams "):
+            return int(float(line.split()[1]))
+    check(False, "no boardd_open_streams in /metrics")
+
+
 @test
 def nothing_is_pushed_while_the_player_is_live_on_the_game(binary):
     """While Bob holds an event stream on the game, his turn there is not
@@ -623,6 +633,7 @@ def nothing_is_pushed_while_the_player_is_live_on_the_game(binary):
             if seats != [0]:  # Bob first: he plays, so Alice is to act
                 play_once(s, gid, bt)
             live = open_stream(s, gid, bt)
+            check(open_streams(s) == 1, "Bob's stream is open")
             try:
                 play_once(s, gid, at)  # Bob's turn, while he is live
                 wait_for(lambda: deliveries(s, "skipped"), "the skipped delivery")
@@ -630,9 +641,9 @@ def nothing_is_pushed_while_the_player_is_live_on_the_game(binary):
                 play_once(s, gid, bt)
             finally:
                 live.close()
-            wait_for(lambda: not s.request("GET", "/v1/games/%s" % gid,
-                                           token=bt).status != 200, "the game")
-            time.sleep(1.5)  # the server sees the stream's client gone
+            # the server sees the stream's client gone (hub.h: within
+            # HUB_HANGUP_POLL_MS), and the stream ends
+            wait_for(lambda: open_streams(s) == 0, "the stream to end")
             play_once(s, gid, at)  # Bob's turn again, not live
             wait_for(lambda: raw.got(), "Bob's turn, pushed")
             msg = json.loads(decrypt(ua_key, unb64u(keys["auth"]), raw.got()[0][2]))
