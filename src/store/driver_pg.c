@@ -164,6 +164,15 @@ static const char *const pg_sql[ST_COUNT] = {
                       "FROM seats s JOIN games g ON g.key = s.game_key "
                       "WHERE s.game_key = ?1 AND s.open = 1 "
                       "AND s.invited IS NOT NULL ORDER BY s.seat",
+    /* ?1 game, ?2 the seat just taken, ?3 now (driver_sqlite.c's) */
+    [ST_EV_SEAT_TAKEN] = "INSERT INTO events (id, player_key, game_key, "
+                         "type, data, created_ms) SELECT " PG_EVENT_ID ", "
+                         "s.player_key, g.key, 'seat.taken', "
+                         PG_EV_DATA("") ", ?3 FROM seats s JOIN games g "
+                         "ON g.key = s.game_key WHERE s.game_key = ?1 AND "
+                         "s.open = 0 AND s.player_key IS NOT NULL AND "
+                         "s.seat <> ?2 AND g.status = 'waiting' "
+                         "ORDER BY s.seat",
     [ST_EV_DEADLINE] =
         "INSERT INTO events (id, player_key, game_key, type, data, "
         "created_ms) SELECT " PG_EVENT_ID ", s.player_key, g.key, "

@@ -174,6 +174,17 @@ static const char *const lite_sql[ST_COUNT] = {
                       "FROM seats s JOIN games g ON g.key = s.game_key "
                       "WHERE s.game_key = ?1 AND s.open = 1 "
                       "AND s.invited IS NOT NULL ORDER BY s.seat",
+    /* ?1 game, ?2 the seat just taken, ?3 now: to the players seated
+     * before, while the game still waits for others */
+    [ST_EV_SEAT_TAKEN] = "INSERT INTO events (id, player_key, game_key, "
+                         "type, data, created_ms) "
+                         "SELECT 'evt_' || lower(hex(randomblob(12))), "
+                         "s.player_key, g.key, 'seat.taken', " EV_DATA
+                         ", ?3 FROM seats s JOIN games g ON "
+                         "g.key = s.game_key WHERE s.game_key = ?1 AND "
+                         "s.open = 0 AND s.player_key IS NOT NULL AND "
+                         "s.seat <> ?2 AND g.status = 'waiting' "
+                         "ORDER BY s.seat",
     /* ?1 game, ?2 seat, ?3 deadline ms, ?4 now */
     [ST_EV_DEADLINE] =
         "INSERT INTO events (id, player_key, game_key, type, data, "

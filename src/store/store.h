@@ -817,6 +817,8 @@ int store_idem_get(struct store *s, const uint8_t scope[32],
  *                      when no seat is open, as a join that starts it;
  *   store_seat_claim   when it takes the last open seat: "game.started" to
  *                      every seated player, then "turn" to those to act;
+ *                      when seats stay open: "seat.taken" to the players
+ *                      seated before;
  *   store_move_append  "game.finished" to every seated player when the
  *                      move ends the game, else "turn" to each seated
  *                      player whose seat is to act now and was not before.
@@ -835,7 +837,8 @@ int store_idem_get(struct store *s, const uint8_t scope[32],
 struct store_event {
 	int64_t key;                     /* order within the outbox */
 	char id[STORE_EVENT_ID_LEN + 1]; /* stable public id */
-	char type[16];                   /* "turn", "game.started", … */
+	char type[16];                   /* "turn", "game.started", …,
+	                                    "seat.taken" */
 	const char *data;                /* JSON object text */
 	int64_t created_ms;              /* unix time, milliseconds */
 };
@@ -1189,7 +1192,7 @@ int store_push_sub_delete(struct store *s, int64_t player_key, const char *id);
 /* ---- Web Push deliveries (store_push.c; sql/0026_push_deliveries.sql) ----
  *
  * An event of a pushed type ("turn", "game.finished", "deadline.soon",
- * "invited") becomes, in the transaction that writes it, one pending
+ * "invited", "seat.taken") becomes, in the transaction that writes it, one pending
  * delivery per subscription its player holds then.  Workers claim them as
  * they claim webhook deliveries (the same store_claim_rules, the same
  * breakers and use per destination, the subscription's "host:port"). */

@@ -469,6 +469,50 @@ def pushes_reach_web_push_testing_decrypted(binary):
 
 
 @test
+def a_seat_taken_in_a_waiting_game_is_pushed(binary):
+    """A three-seat game: Bob taking a seat while another stays open is
+    pushed to Alice (seat.taken, in French) and shown on her account
+    stream; Carol taking the last one starts the game (no seat.taken,
+    game.started is not pushed)."""
+    raw = RawPush()
+    try:
+        with server(binary, extra=CONTACT + FAST) as s:
+            _, at = player(s, "Alice")
+            _, bt = player(s, "Bob")
+            _, ct = player(s, "Carol")
+            ua_key, keys = browser_keys()
+            subscribe(s, at, {"endpoint": raw.url("/push/alice"), "keys": keys}, lang="fr")
+            r = s.request("POST", "/v1/games", {"game": "quantum", "seats": 3,
+                                                 "seating": ["me", "open", "open"]}, token=at)
+            check(r.status == 201, "create: %r" % r)
+            gid = r.json["id"]
+            r = s.request("POST", "/v1/games/%s/join" % gid, token=bt)
+            check(r.status == 200 and r.json["status"] == "waiting", "Bob joins: %r" % r)
+            wait_for(lambda: raw.got(), "the seat.taken push")
+            msg = json.loads(decrypt(ua_key, unb64u(keys["auth"]), raw.got()[0][2]))
+            check(msg == {"game_id": gid, "kind": "seat.taken", "title": "Une place est prise",
+                          "body": "Un joueur a pris une place dans la partie %s (quantum), "
+                                  "qui attend d’autres joueurs." % gid}, "payload: %r" % msg)
+            check(raw.got()[0][0]["urgency"] == "normal", "Urgency normal")
+            rows = s.query("SELECT e.type, p.name FROM events e JOIN players p "
+                           "ON p.key = e.player_key ORDER BY e.key")
+            check([tuple(r) for r in rows] == [("seat.taken", "Alice")],
+                  "one event, Alice's: %r" % rows)
+            r = s.request("POST", "/v1/games/%s/join" % gid, token=ct)
+            check(r.status == 200 and r.json["status"] == "active", "Carol joins: %r" % r)
+            rows = s.query("SELECT type FROM events ORDER BY key")
+            check("seat.taken" not in [r[0] for r in rows[1:]],
+                  "the last seat starts the game instead: %r" % rows)
+            wait_for(lambda: not deliveries(s, "pending"), "nothing pending")
+            kinds = [json.loads(decrypt(ua_key, unb64u(keys["auth"]), b))["kind"]
+                     for _, _, b in raw.got()]
+            check("game.started" not in kinds and kinds[0] == "seat.taken",
+                  "pushed: %r" % kinds)
+    finally:
+        raw.close()
+
+
+@test
 def a_raw_push_decrypts_apart_and_carries_rfc_8030_headers(binary):
     """Our own receiver keeps one push's bytes: python3-cryptography
     decrypts it by RFC 8291 by hand; TTL 12 h, Urgency high for a turn
