@@ -30,7 +30,6 @@
 #define PRUNE_MAX_EVERY_MS   (10LL * 60 * 1000) /* prune at least this often */
 #define PRUNE_PAGE           1000 /* events per prune transaction */
 
-
 int64_t hooks__wall_ms(void)
 {
 	struct timespec ts;
@@ -336,18 +335,30 @@ int64_t hooks__next_attempt(const struct hooks *h, int attempts,
 	return now + (delay - half) + randombytes_uniform(span);
 }
 
-static _Atomic uint64_t outcomes[HOOKS_OUTCOMES]; /* hooks_outcomes's */
+/* hooks_outcomes's [0] and hooks_push_outcomes's [1] */
+static _Atomic uint64_t outcomes[2][HOOKS_OUTCOMES];
+
+static void outcomes_of(int push, uint64_t out[HOOKS_OUTCOMES])
+{
+	for (int i = 0; i < HOOKS_OUTCOMES; i++)
+		out[i] = atomic_load_explicit(&outcomes[push][i],
+		                              memory_order_relaxed);
+}
 
 void hooks_outcomes(uint64_t out[HOOKS_OUTCOMES])
 {
-	for (int i = 0; i < HOOKS_OUTCOMES; i++)
-		out[i] =
-		    atomic_load_explicit(&outcomes[i], memory_order_relaxed);
+	outcomes_of(0, out);
 }
 
-void hooks__outcome(enum hooks_outcome o)
+void hooks_push_outcomes(uint64_t out[HOOKS_OUTCOMES])
 {
-	atomic_fetch_add_explicit(&outcomes[o], 1, memory_order_relaxed);
+	outcomes_of(1, out);
+}
+
+void hooks__outcome(int push, enum hooks_outcome o)
+{
+	atomic_fetch_add_explicit(&outcomes[push != 0][o], 1,
+	                          memory_order_relaxed);
 }
 
 /* Makes one attempt at d and records it, with its destination's
@@ -375,11 +386,12 @@ static void deliver(struct hooks *h, struct store_delivery *d, int *in_share)
 		                    "webhook is disabled until it is PUT again",
 		                    d->hook.created_ms);
 		sodium_memzero(&d->hook, sizeof d->hook);
-		hooks__outcome(HOOKS_GONE);
+		hooks__outcome(0, HOOKS_GONE);
 		return;
 	}
 	int64_t next =
-	    ok ? 0 : hooks__next_attempt(h, d->attempts + 1, d->ev.created_ms, now);
+	    ok ? 0
+	       : hooks__next_attempt(h, d->attempts + 1, d->ev.created_ms, now);
 	const struct store_breaker b = {BREAKER_FAILURES, h->cfg.retry_ms,
 	                                h->cfg.retry_ms * BREAKER_MAX_FACTOR};
 	/* a stop cut the attempt short: no fault of the receiver's */
@@ -388,7 +400,9 @@ static void deliver(struct hooks *h, struct store_delivery *d, int *in_share)
 	                    (int)status, ok ? NULL : kind, next,
 	                    stopped ? NULL : &b);
 	sodium_memzero(&d->hook, sizeof d->hook);
-	hooks__outcome(ok ? HOOKS_DELIVERED : next ? HOOKS_RETRIED : HOOKS_FAILED);
+	hooks__outcome(0, ok     ? HOOKS_DELIVERED
+	                  : next ? HOOKS_RETRIED
+	                         : HOOKS_FAILED);
 }
 
 /* ---- pruning ---- */
@@ -450,12 +464,12 @@ static int turn(struct hooks *h, int64_t now, int64_t *next)
 			rc = store_push_delivery_claim(h->st, now, lease,
 			                               &rules, &p, &next_push);
 		else if (!push)
-			rc = store_delivery_claim(h->st, now, lease, &rules,
-			                          &d, &next_hook);
+			rc = store_delivery_claim(h->st, now, lease, &rules, &d,
+			                          &next_hook);
 	}
 	*next = earlier(next_hook, next_push);
-	int keep = rc == 0 && failing &&
-	           (push ? p.dest_limited : d.dest_limited);
+	int keep =
+	    rc == 0 && failing && (push ? p.dest_limited : d.dest_limited);
 	if (failing && !keep)
 		share_give(h);
 	if (rc < 0)

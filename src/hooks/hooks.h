@@ -125,6 +125,10 @@ enum hooks_outcome {
  * Thread-safe. */
 void hooks_outcomes(uint64_t out[HOOKS_OUTCOMES]);
 
+/* The same for Web Push attempts (HOOKS_GONE: the push service answered
+ * 404 or 410 and the subscription was deleted).  Thread-safe. */
+void hooks_push_outcomes(uint64_t out[HOOKS_OUTCOMES]);
+
 /* The webhook-signature value for one attempt: "v1," + base64 of the
  * HMAC-SHA256 of "<id>.<timestamp>.<body>" keyed with secret[0..len).
  * `out` needs HOOKS_SIGNATURE_LEN bytes. */

@@ -29,11 +29,11 @@ struct hooks {
 	int64_t slow_ms;         /* an attempt longer than this is slow:
 	                            min(SLOW_MAX_MS, timeout_ms / 2), ms */
 	int64_t prune_ms;        /* when the next prune is due (unix ms) */
-	unsigned turns;          /* claims made, webhooks and pushes alternate */
-	int push_on;             /* 1: Web Push deliveries are claimed too */
-	uint8_t vapid[PUSH_PRIV_LEN];             /* cfg.push_key's copy */
-	char contact[PUSH_CONTACT_MAX + 1];       /* cfg.push_contact's */
-	int nthreads;            /* started */
+	unsigned turns; /* claims made, webhooks and pushes alternate */
+	int push_on;    /* 1: Web Push deliveries are claimed too */
+	uint8_t vapid[PUSH_PRIV_LEN];       /* cfg.push_key's copy */
+	char contact[PUSH_CONTACT_MAX + 1]; /* cfg.push_contact's */
+	int nthreads;                       /* started */
 	pthread_t threads[MAX_WORKERS];
 };
 
@@ -48,8 +48,9 @@ int64_t hooks__mono_ms(void);
 int64_t hooks__next_attempt(const struct hooks *h, int attempts,
                             int64_t created_ms, int64_t now);
 
-/* Counts one attempt's outcome (hooks_outcomes). */
-void hooks__outcome(enum hooks_outcome o);
+/* Counts one attempt's outcome: a webhook's (push 0, hooks_outcomes) or
+ * a Web Push one's (push 1, hooks_push_outcomes). */
+void hooks__outcome(int push, enum hooks_outcome o);
 
 /* A libcurl header list of lines[0..n) (free with curl_slist_free_all),
  * NULL when out of memory. */

@@ -9,7 +9,7 @@
 #include "../common/log.h"
 #include "hooks_int.h"
 
-#define PUSH_TTL_S      43200 /* RFC 8030 §5.2 TTL: 12 hours */
+#define PUSH_TTL_S       43200 /* RFC 8030 §5.2 TTL: 12 hours */
 #define PUSH_VAPID_EXP_S 43200 /* the JWT's exp, ahead of now (<= 24 h) */
 
 /* What an attempt sends: the encrypted body and its headers. */
@@ -33,9 +33,9 @@ static int request_of(struct hooks *h, const struct store_push_delivery *d,
 	if (push_message(d->ev.type, d->ev.data, d->sub.lang, &payload,
 	                 &urgency, topic) != 0)
 		return -1;
-	int rc = push_encrypt(d->sub.p256dh, d->sub.auth,
-	                      (const uint8_t *)payload, strlen(payload), NULL,
-	                      NULL, &r->body, &r->len);
+	int rc =
+	    push_encrypt(d->sub.p256dh, d->sub.auth, (const uint8_t *)payload,
+	                 strlen(payload), NULL, NULL, &r->body, &r->len);
 	free(payload);
 	if (rc == 0)
 		rc = push_vapid_auth(h->vapid, d->sub.endpoint, h->contact,
@@ -70,8 +70,8 @@ static int request_of(struct hooks *h, const struct store_push_delivery *d,
 /* Records a failed attempt at d: retried with the webhook backoff, or
  * failed for good once its event is too old. */
 static void failed(struct hooks *h, const struct store_push_delivery *d,
-                   long status, const char *kind,
-                   enum store_dest_answer answer, int64_t busy)
+                   long status, const char *kind, enum store_dest_answer answer,
+                   int64_t busy)
 {
 	int64_t now = hooks__wall_ms();
 	int64_t next =
@@ -89,14 +89,14 @@ static void failed(struct hooks *h, const struct store_push_delivery *d,
 		          "recording push delivery %s failed (bd_err %d); it "
 		          "is tried again when its lease ends",
 		          d->ev.id, rc);
-	hooks__outcome(next ? HOOKS_RETRIED : HOOKS_FAILED);
+	hooks__outcome(1, next ? HOOKS_RETRIED : HOOKS_FAILED);
 }
 
 void hooks__push_deliver(struct hooks *h, struct store_push_delivery *d,
                          int *in_share)
 {
-	if (h->cfg.push_live &&
-	    h->cfg.push_live(h->cfg.push_live_ctx, d->game_key, d->player_key)) {
+	if (h->cfg.push_live && h->cfg.push_live(h->cfg.push_live_ctx,
+	                                         d->game_key, d->player_key)) {
 		/* the player is looking at the game: nothing to tell */
 		store_push_delivery_done(h->st, d->key, STORE_PUSH_SKIPPED, 0,
 		                         "live", 0, NULL, STORE_DEST_FAST, 0,
@@ -112,7 +112,7 @@ void hooks__push_deliver(struct hooks *h, struct store_push_delivery *d,
 		store_push_delivery_done(h->st, d->key, STORE_PUSH_FAILED, 0,
 		                         "internal", 0, NULL, STORE_DEST_FAST,
 		                         0, NULL);
-		hooks__outcome(HOOKS_FAILED);
+		hooks__outcome(1, HOOKS_FAILED);
 		return;
 	}
 	char what[64];
@@ -120,9 +120,9 @@ void hooks__push_deliver(struct hooks *h, struct store_push_delivery *d,
 	enum store_dest_answer answer = STORE_DEST_FAILED;
 	snprintf(what, sizeof what, "push delivery %s", d->ev.id);
 	int64_t t0 = hooks__mono_ms();
-	long status = hooks__post(h, d->sub.endpoint, r.hd, r.body, r.len,
-	                          in_share, "push", what, d->sub.dest, &kind,
-	                          &answer);
+	long status =
+	    hooks__post(h, d->sub.endpoint, r.hd, r.body, r.len, in_share,
+	                "push", what, d->sub.dest, &kind, &answer);
 	int64_t busy = hooks__mono_ms() - t0;
 	curl_slist_free_all(r.hd); /* its Authorization is public: no wipe */
 	free(r.body);
@@ -132,7 +132,7 @@ void hooks__push_deliver(struct hooks *h, struct store_push_delivery *d,
 		    0)
 			failed(h, d, status, "internal", answer, busy);
 		else
-			hooks__outcome(HOOKS_GONE);
+			hooks__outcome(1, HOOKS_GONE);
 		return;
 	}
 	if (kind) {
@@ -144,5 +144,5 @@ void hooks__push_deliver(struct hooks *h, struct store_push_delivery *d,
 	store_push_delivery_done(h->st, d->key, STORE_PUSH_DELIVERED,
 	                         (int)status, NULL, 0, d->sub.dest, answer,
 	                         busy, &b);
-	hooks__outcome(HOOKS_DELIVERED);
+	hooks__outcome(1, HOOKS_DELIVERED);
 }

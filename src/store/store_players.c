@@ -273,10 +273,10 @@ static int claim_tx(struct conn *c, void *ctx)
 		rc = store__events_after(c, x->key, &before);
 	/* the players already seated, while it still waits for others */
 	if (rc == 0)
-		rc = store__run(c, ST_EV_SEAT_TAKEN,
-		                ARGS(A_I64(x->key), A_I64(x->seat),
-		                     A_I64(store__now_ms())),
-		                NULL, NULL);
+		rc = store__run(
+		    c, ST_EV_SEAT_TAKEN,
+		    ARGS(A_I64(x->key), A_I64(x->seat), A_I64(store__now_ms())),
+		    NULL, NULL);
 	return rc;
 }
 

@@ -182,8 +182,7 @@ static int push_claim_tx(struct conn *c, void *ctx)
 
 int store_push_delivery_claim(struct store *s, int64_t now_ms, int64_t lease_ms,
                               const struct store_claim_rules *rules,
-                              struct store_push_delivery *out,
-                              int64_t *next_ms)
+                              struct store_push_delivery *out, int64_t *next_ms)
 {
 	static const struct store_claim_rules any = {INT32_MAX, INT32_MAX, 1};
 	struct push_claim x = {now_ms, lease_ms, rules ? *rules : any, {0}};
@@ -240,13 +239,13 @@ static int push_done_tx(struct conn *c, void *ctx)
 	struct push_done *x = ctx;
 	int64_t now = store__now_ms(), until = 0;
 	int skipped = x->end == STORE_PUSH_SKIPPED;
-	int rc = store__run(
-	    c, ST_PUSH_DLV_DONE,
-	    ARGS(A_I64(x->key), A_TEXT(states[x->end]), A_I64(x->status),
-	         A_TEXT(x->error ? x->error : ""),
-	         A_I64(x->end == STORE_PUSH_RETRY ? x->next : 0), A_I64(now),
-	         A_I64(skipped ? 0 : 1)),
-	    NULL, NULL);
+	int rc =
+	    store__run(c, ST_PUSH_DLV_DONE,
+	               ARGS(A_I64(x->key), A_TEXT(states[x->end]),
+	                    A_I64(x->status), A_TEXT(x->error ? x->error : ""),
+	                    A_I64(x->end == STORE_PUSH_RETRY ? x->next : 0),
+	                    A_I64(now), A_I64(skipped ? 0 : 1)),
+	               NULL, NULL);
 	if (rc == 0 && !skipped)
 		rc = store__dest_record(c, x->dest, x->answer, x->busy_ms, x->b,
 		                        now, &until);
