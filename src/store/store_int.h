@@ -274,17 +274,21 @@ enum game_col {
 	"END ORDER BY CASE WHEN u.dest IS NULL THEN 0 ELSE " DEST_USE_AT(      \
 	    "?1") " END, d.next_ms"
 
-/* The Web Push delivery due first that its destination's share allows
- * (?1 now, ?3 per_dest, ?4 per_failing, ?5 failing_ok: as
- * DLV_CLAIMABLE's), a breaker still open holding its destination back
- * (push_deliveries.dest is the subscription's "host:port"). */
+/* The Web Push delivery that its destination's share allows (?1 now,
+ * ?3 per_dest, ?4 per_failing, ?5 failing_ok: as DLV_CLAIMABLE's), a
+ * breaker still open holding its destination back
+ * (push_deliveries.dest is the subscription's "host:port"); of the
+ * destinations with one due, the one that used the least (as
+ * DLV_CLAIMABLE), then the one due first. */
 #define PUSH_CLAIMABLE                                                         \
 	"SELECT d.key FROM push_deliveries d LEFT JOIN destinations ds ON "    \
-	"ds.dest = d.dest WHERE d.state = 'pending' AND d.next_ms <= ?1 AND "  \
+	"ds.dest = d.dest LEFT JOIN destination_use u ON u.dest = d.dest "     \
+	"WHERE d.state = 'pending' AND d.next_ms <= ?1 AND "                   \
 	"(ds.dest IS NULL OR (?5 <> 0 AND ds.open_until_ms <= ?1)) AND "       \
 	"(SELECT count(*) FROM push_deliveries f WHERE f.dest = d.dest AND "   \
 	"f.in_flight = 1 AND f.state = 'pending' AND f.next_ms > ?1) < CASE "  \
-	"WHEN ds.dest IS NULL THEN ?3 ELSE ?4 END ORDER BY d.next_ms"
+	"WHEN ds.dest IS NULL THEN ?3 ELSE ?4 END ORDER BY CASE WHEN u.dest "  \
+	"IS NULL THEN 0 ELSE " DEST_USE_AT("?1") " END, d.next_ms"
 
 /* A delivery's columns, in the order store_events.c reads them. */
 #define DLV_COLS                                                               \
