@@ -513,6 +513,51 @@ def a_seat_taken_in_a_waiting_game_is_pushed(binary):
 
 
 @test
+def a_clock_running_low_and_a_game_ended_are_pushed(binary):
+    """A timed game (move_seconds 4, --clock-min-seconds 1): the seat to
+    act gets the server's deadline.soon as a push ("Your clock is low",
+    naming its deadline); a resignation ends the game: both players get
+    game.finished."""
+    raw = RawPush()
+    try:
+        with server(binary, extra=CONTACT + FAST + ("--clock-min-seconds", "1")) as s:
+            _, at = player(s, "Alice")
+            bob_id, bt = player(s, "Bob")
+            keys = {}
+            for tok, name in ((at, "alice"), (bt, "bob")):
+                keys[name] = browser_keys()
+                subscribe(s, tok, {"endpoint": raw.url("/push/" + name),
+                                   "keys": keys[name][1]})
+            r = s.request("POST", "/v1/games", {"game": AA, "seats": 2,
+                                                 "clock": {"move_seconds": 4},
+                                                 "seating": ["me", {"invite": bob_id}]}, token=at)
+            check(r.status == 201, "create: %r" % r)
+            gid = r.json["id"]
+            join(s, gid, bt)
+            seats, _ = to_act(s, gid, at)
+            name = "alice" if seats == [0] else "bob"
+
+            def pushed(who):
+                return [json.loads(decrypt(keys[who][0], unb64u(keys[who][1]["auth"]), b))
+                        for _, path, b in raw.got() if path == "/push/" + who]
+
+            got = wait_for(lambda: [m for m in pushed(name) if m["kind"] == "deadline.soon"],
+                           "the deadline.soon push", 20)
+            check(got[0]["game_id"] == gid and got[0]["title"] == "Your clock is low",
+                  "clock low: %r" % got)
+            check(got[0]["body"].startswith("Play in game %s (%s) before " % (gid, AA)),
+                  "names the deadline: %r" % got)
+            r = s.request("POST", "/v1/games/%s/resign" % gid, token=at)
+            check(r.status == 201, "resign: %r" % r)
+            for who in ("alice", "bob"):
+                wait_for(lambda: [m for m in pushed(who) if m["kind"] == "game.finished"],
+                         "game.finished to " + who)
+            check(pushed("alice")[-1]["title"] == "Game over", "in English")
+    finally:
+        raw.close()
+
+
+@test
 def a_raw_push_decrypts_apart_and_carries_rfc_8030_headers(binary):
     """Our own receiver keeps one push's bytes: python3-cryptography
     decrypts it by RFC 8291 by hand; TTL 12 h, Urgency high for a turn
