@@ -10,7 +10,11 @@
 -- so that the claim counts the attempts in flight per destination without
 -- a join.  The columns after it are those of `deliveries` (0008), with a
 -- fourth state: 'skipped', not pushed because the player held a live
--- stream on the game when it was due.  A subscription deleted (by its
+-- stream on the game when it was due, or (a clock.low) because the game
+-- moved on.  kind: '' pushes the event as it is; 'clock.low' is the
+-- warning a subscription's clock_low_s asks for, written with a "turn"
+-- event that names a deadline and due clock_low_s before it (when that
+-- is still ahead), pushed as a deadline.soon unless the game moved since.  A subscription deleted (by its
 -- player, or after a 404 or 410 from its push service) takes its
 -- deliveries with it.
 --
@@ -65,7 +69,8 @@ CREATE TABLE push_deliveries (
 	last_ms     INTEGER,
 	last_status INTEGER,
 	last_error  TEXT,
-	UNIQUE (event_key, sub_key)
+	kind        TEXT    NOT NULL DEFAULT '' CHECK (kind IN ('', 'clock.low')),
+	UNIQUE (event_key, sub_key, kind)
 ) STRICT;
 CREATE INDEX push_deliveries_due ON push_deliveries (next_ms)
 	WHERE state = 'pending';
@@ -80,4 +85,12 @@ BEGIN
 	INSERT INTO push_deliveries (event_key, sub_key, dest, next_ms)
 	SELECT NEW.key, key, dest, NEW.created_ms
 	FROM push_subscriptions WHERE player_key = NEW.player_key;
+	INSERT INTO push_deliveries (event_key, sub_key, dest, next_ms, kind)
+	SELECT NEW.key, p.key, p.dest, t.d - p.clock_low_s * 1000, 'clock.low'
+	FROM push_subscriptions p, (SELECT CAST(round((julianday(substr(
+		json_extract(NEW.data, '$.deadline'), 1, 23)) - 2440587.5)
+		* 86400000) AS INTEGER) AS d) t
+	WHERE NEW.type = 'turn' AND p.player_key = NEW.player_key
+	AND p.clock_low_s > 0 AND t.d IS NOT NULL
+	AND t.d - p.clock_low_s * 1000 > NEW.created_ms;
 END;

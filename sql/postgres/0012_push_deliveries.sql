@@ -22,7 +22,8 @@ CREATE TABLE push_deliveries (
 	last_ms     bigint,
 	last_status integer,
 	last_error  text,
-	UNIQUE (event_key, sub_key)
+	kind        text    NOT NULL DEFAULT '' CHECK (kind IN ('', 'clock.low')),
+	UNIQUE (event_key, sub_key, kind)
 );
 CREATE INDEX push_deliveries_due ON push_deliveries (next_ms)
 	WHERE state = 'pending';
@@ -36,6 +37,16 @@ BEGIN
 	INSERT INTO push_deliveries (event_key, sub_key, dest, next_ms)
 	SELECT NEW.key, key, dest, NEW.created_ms
 	FROM push_subscriptions WHERE player_key = NEW.player_key;
+	IF NEW.type = 'turn' AND (NEW.data::jsonb ->> 'deadline') IS NOT NULL THEN
+		INSERT INTO push_deliveries (event_key, sub_key, dest, next_ms, kind)
+		SELECT NEW.key, p.key, p.dest, t.d - p.clock_low_s * 1000,
+		       'clock.low'
+		FROM push_subscriptions p, (SELECT (extract(epoch FROM
+			(NEW.data::jsonb ->> 'deadline')::timestamptz) * 1000)::bigint
+			AS d) t
+		WHERE p.player_key = NEW.player_key AND p.clock_low_s > 0
+		AND t.d - p.clock_low_s * 1000 > NEW.created_ms;
+	END IF;
 	RETURN NULL;
 END $$;
 CREATE TRIGGER events_push AFTER INSERT ON events

@@ -151,12 +151,13 @@ void hooks_sign(const uint8_t *secret, size_t secret_len, const char *id,
  *                                 replaces an older one not yet shown)
  *   Content-Encoding: aes128gcm  Content-Type: application/octet-stream
  *   Authorization: vapid t=<JWT, exp 12 hours ahead>, k=<public key>
- * and as body push_message's JSON encrypted by push_encrypt.  Before it,
- * a player live on the game (push_live) makes the delivery "skipped",
- * with no request.  A 2xx delivers it; 404 or 410 (RFC 8030 §7.3: the
- * subscription expired or was removed) deletes the subscription and its
- * deliveries (store_push_sub_gone, outcome HOOKS_GONE); anything else
- * is retried as a webhook delivery is (same backoff, 25 hours), and
- * errors use the same words. */
+ * and as body push_message's JSON encrypted by push_encrypt (a clock.low
+ * delivery as a "deadline.soon").  Before it, a player live on the game
+ * (push_live), or a clock.low warning whose game moved since its "turn"
+ * event (stale), makes the delivery "skipped", with no request.  A 2xx delivers
+ * it; 404 or 410 (RFC 8030 §7.3: the subscription expired or was removed)
+ * deletes the subscription and its deliveries (store_push_sub_gone, outcome
+ * HOOKS_GONE); anything else is retried as a webhook delivery is (same backoff,
+ * 25 hours), and errors use the same words. */
 
 #endif

@@ -1,6 +1,7 @@
 /* push_send.c: one Web Push attempt (RFC 8030, 8291, 8292) by the
  * delivery workers.  See hooks.h, "Web Push delivery". */
 #include <inttypes.h>
+#include <jansson.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,8 +31,10 @@ static int request_of(struct hooks *h, const struct store_push_delivery *d,
 	char auth[PUSH_AUTH_HEADER_MAX], auth_h[PUSH_AUTH_HEADER_MAX + 32];
 	char ttl_h[32], urgency_h[32], topic_h[PUSH_TOPIC_MAX + 16];
 	memset(r, 0, sizeof *r);
-	if (push_message(d->ev.type, d->ev.data, d->sub.lang, &payload,
-	                 &urgency, topic) != 0)
+	/* a clock.low warning says what a deadline.soon says */
+	if (push_message(d->clock_low ? "deadline.soon" : d->ev.type,
+	                 d->ev.data, d->sub.lang, &payload, &urgency,
+	                 topic) != 0)
 		return -1;
 	int rc =
 	    push_encrypt(d->sub.p256dh, d->sub.auth, (const uint8_t *)payload,
@@ -92,14 +95,28 @@ static void failed(struct hooks *h, const struct store_push_delivery *d,
 	hooks__outcome(1, next ? HOOKS_RETRIED : HOOKS_FAILED);
 }
 
+/* 1 if d is a clock.low warning whose decision is over: the game moved
+ * since the "turn" event that named the deadline. */
+static int stale(const struct store_push_delivery *d)
+{
+	if (!d->clock_low)
+		return 0;
+	json_t *o = json_loads(d->ev.data, 0, NULL);
+	json_int_t seq = json_integer_value(json_object_get(o, "seq"));
+	json_decref(o);
+	return !o || seq != (json_int_t)d->game_seq;
+}
+
 void hooks__push_deliver(struct hooks *h, struct store_push_delivery *d,
                          int *in_share)
 {
-	if (h->cfg.push_live && h->cfg.push_live(h->cfg.push_live_ctx,
-	                                         d->game_key, d->player_key)) {
-		/* the player is looking at the game: nothing to tell */
+	const char *skip = stale(d) ? "stale" : NULL;
+	if (!skip && h->cfg.push_live &&
+	    h->cfg.push_live(h->cfg.push_live_ctx, d->game_key, d->player_key))
+		skip = "live"; /* the player is looking at the game */
+	if (skip) {
 		store_push_delivery_done(h->st, d->key, STORE_PUSH_SKIPPED, 0,
-		                         "live", 0, NULL, STORE_DEST_FAST, 0,
+		                         skip, 0, NULL, STORE_DEST_FAST, 0,
 		                         NULL);
 		return;
 	}

@@ -1211,6 +1211,12 @@ struct store_push_delivery {
 	int dest_failures; /* sub.dest's breaker's consecutive failures */
 	int dest_limited;  /* 1 if sub.dest's last attempt failed or was
 	                      slow (store_delivery.dest_limited) */
+	int clock_low;     /* 1: not the event itself but the warning the
+	                      subscription's clock_low_s asks for, due that
+	                      long before the deadline a "turn" event names
+	                      (sql/0026_push_deliveries.sql) */
+	int64_t game_seq;  /* the game's seq now (a clock_low warning is
+	                      stale once it passed the event's data.seq) */
 };
 
 /* Frees d->ev.data and wipes d's keys. */

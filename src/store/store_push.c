@@ -158,6 +158,9 @@ static int read_push_delivery(const struct row *st, void *ctx)
 		rc = store__col_copy(st, 13, d->sub.lang, sizeof d->sub.lang);
 	d->dest_failures = store__col_int(st, 14);
 	d->dest_limited = store__col_int(st, 15) > 0;
+	const char *kind = (const char *)store__col_text(st, 16);
+	d->clock_low = kind && strcmp(kind, "clock.low") == 0;
+	d->game_seq = store__col_i64(st, 17);
 	if (rc == 0 && !(d->ev.data = strdup(data)))
 		rc = BD_ENOMEM;
 	return rc;

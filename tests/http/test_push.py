@@ -27,7 +27,12 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from harness import ROOT, check, free_port, run_all, test
 from gamehelp import AA, actions, move, server
-from webhookhelp import BlackHole
+from webhookhelp import BlackHole, iso_ms
+
+
+def ms(t):
+    """An RFC 3339 UTC timestamp with milliseconds, as unix ms."""
+    return round(iso_ms(t) * 1000)
 
 CONTACT = ("--push-contact", "mailto:ops@boardd.example")
 
@@ -553,6 +558,65 @@ def a_clock_running_low_and_a_game_ended_are_pushed(binary):
                 wait_for(lambda: [m for m in pushed(who) if m["kind"] == "game.finished"],
                          "game.finished to " + who)
             check(pushed("alice")[-1]["title"] == "Game over", "in English")
+    finally:
+        raw.close()
+
+
+@test
+def the_players_own_clock_threshold_is_pushed_unless_they_moved(binary):
+    """clock_low_seconds 8 on a 20-second clock: each turn event writes a
+    clock.low delivery due 8 s before its deadline (12 s into the turn).
+    The seat to act first moves at once (well within those 12 s): its
+    warning is skipped as stale, never sent; the
+    other seat does not move: its warning is pushed (as a deadline.soon,
+    naming the deadline), not before it was due."""
+    raw = RawPush()
+    try:
+        with server(binary, extra=CONTACT + FAST + ("--clock-min-seconds", "1")) as s:
+            _, at = player(s, "Alice")
+            bob_id, bt = player(s, "Bob")
+            keys = {}
+            for tok, name in ((at, "alice"), (bt, "bob")):
+                keys[name] = browser_keys()
+                subscribe(s, tok, {"endpoint": raw.url("/push/" + name),
+                                   "keys": keys[name][1]}, clock_low_seconds=8)
+            r = s.request("POST", "/v1/games", {"game": AA, "seats": 2,
+                                                 "clock": {"move_seconds": 20},
+                                                 "seating": ["me", {"invite": bob_id}]}, token=at)
+            check(r.status == 201, "create: %r" % r)
+            gid = r.json["id"]
+            join(s, gid, bt)
+            seats, _ = to_act(s, gid, at)
+            (first, fname), (second, sname) = (((at, "alice"), (bt, "bob")) if seats == [0]
+                                               else ((bt, "bob"), (at, "alice")))
+            play_once(s, gid, first)
+
+            def low(name):
+                return s.query("SELECT d.state, d.next_ms, coalesce(d.last_ms, 0), "
+                               "coalesce(d.last_error, ''), e.data FROM push_deliveries d "
+                               "JOIN events e ON e.key = d.event_key JOIN players p ON "
+                               "p.key = e.player_key WHERE d.kind = 'clock.low' AND "
+                               "p.name = ?", (name.capitalize(),))
+
+            got = wait_for(lambda: [r for r in low(sname) if r[0] == "delivered"],
+                           "the second seat's clock.low", 40)
+            _, _, sent, _, data = got[0]
+            deadline = json.loads(data)["deadline"]
+            check(sent >= ms(deadline) - 8000,
+                  "sent once due, 8 s before the deadline: %r" % (got,))
+            msgs = [json.loads(decrypt(keys[sname][0], unb64u(keys[sname][1]["auth"]), b))
+                    for _, path, b in raw.got() if path == "/push/" + sname]
+            check(any(m["kind"] == "deadline.soon" and deadline[:10] in m["body"]
+                      for m in msgs), "pushed as a deadline.soon naming it: %r" % msgs)
+            first_low = wait_for(lambda: [r for r in low(fname) if r[0] != "pending"][:1],
+                                 "the first seat's clock.low", 20)
+            check(first_low[0][0] == "skipped" and first_low[0][3] == "stale",
+                  "skipped as stale: %r" % first_low)
+            check(not any(path == "/push/" + fname and
+                          json.loads(decrypt(keys[fname][0], unb64u(keys[fname][1]["auth"]),
+                                             b))["kind"] == "deadline.soon"
+                          for _, path, b in raw.got()),
+                  "nothing about the clock sent to the seat that moved")
     finally:
         raw.close()
 
