@@ -28,7 +28,8 @@ CREATE TABLE events_new (
 	player_key INTEGER NOT NULL REFERENCES players (key),
 	game_key   INTEGER NOT NULL REFERENCES games (key),
 	type       TEXT    NOT NULL CHECK (type IN ('turn', 'game.started',
-	           'game.finished', 'invited', 'deadline.soon', 'rematch')),
+	           'game.finished', 'invited', 'deadline.soon', 'seat.taken',
+	           'rematch')),
 	data       TEXT    NOT NULL CHECK (json_valid(data)),
 	created_ms INTEGER NOT NULL
 ) STRICT;
@@ -49,4 +50,22 @@ BEGIN
 	SELECT NEW.key, NEW.player_key, NEW.created_ms
 	FROM webhooks WHERE player_key = NEW.player_key
 	AND disabled_ms IS NULL;
+END;
+-- Dropping the old table dropped its triggers: the Web Push one of
+-- sql/0026_push_deliveries.sql, unchanged (a rematch is not pushed).
+CREATE TRIGGER events_push AFTER INSERT ON events
+WHEN NEW.type IN ('turn', 'game.finished', 'deadline.soon', 'invited',
+                  'seat.taken')
+BEGIN
+	INSERT INTO push_deliveries (event_key, sub_key, dest, next_ms)
+	SELECT NEW.key, key, dest, NEW.created_ms
+	FROM push_subscriptions WHERE player_key = NEW.player_key;
+	INSERT INTO push_deliveries (event_key, sub_key, dest, next_ms, kind)
+	SELECT NEW.key, p.key, p.dest, t.d - p.clock_low_s * 1000, 'clock.low'
+	FROM push_subscriptions p, (SELECT CAST(round((julianday(substr(
+		json_extract(NEW.data, '$.deadline'), 1, 23)) - 2440587.5)
+		* 86400000) AS INTEGER) AS d) t
+	WHERE NEW.type = 'turn' AND p.player_key = NEW.player_key
+	AND p.clock_low_s > 0 AND t.d IS NOT NULL
+	AND t.d - p.clock_low_s * 1000 > NEW.created_ms;
 END;

@@ -768,6 +768,13 @@ static void on_change(void *ctx, int64_t player_key)
 	hooks_poke(w->hooks);
 }
 
+/* hooks_config.push_live: whether the player holds a live stream on the
+ * game on this node (ctx: the struct hub *). */
+static int push_live(void *ctx, int64_t game_key, int64_t player_key)
+{
+	return hub_is_live(ctx, game_key, player_key);
+}
+
 /* The limiter's configuration (http/limits.h) from c, for a server of
  * `conns` connections.  0, or -1 with a sentence in err. */
 static int limits_of(const struct config *c, unsigned conns,
@@ -1228,9 +1235,14 @@ int main(int argc, char **argv)
 	                          .timeout_ms = c.hook_timeout_ms,
 	                          .workers = (int)c.hook_workers,
 	                          .per_dest = (int)c.hook_per_dest,
-	                          .retention_ms = (int64_t)c.retention * 1000};
+	                          .retention_ms = (int64_t)c.retention * 1000,
+	                          .push_key = c.push_contact ? vapid : NULL,
+	                          .push_contact = c.push_contact,
+	                          .push_live = push_live,
+	                          .push_live_ctx = hub};
 	struct hooks *hooks =
 	    hub ? hooks_start(st, &hk, err, sizeof err) : NULL;
+	sodium_memzero(vapid, sizeof vapid); /* hooks_start copied it */
 	struct wakers wakers = {hub, hooks};
 	if (hub && !hooks) {
 		log_error("boardd", "%s", err);

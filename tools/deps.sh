@@ -16,7 +16,7 @@ for group in "$@"; do
 	fuzz) PKGS="$PKGS clang libclang-rt-14-dev" ;;
 	lint) PKGS="$PKGS cppcheck clang-format" ;;
 	valgrind) PKGS="$PKGS valgrind" ;;
-	node) PKGS="$PKGS nodejs npm" ;; # tools/openapi-lint, tests/web (npm ci)
+	node) PKGS="$PKGS nodejs npm" ;; # tools/openapi-lint, tests/web, tests/push (npm ci)
 	web) PKGS="$PKGS chromium fonts-liberation" ;; # tests/web: playwright-core drives it (installed without Recommends: its fonts named)
 	bench) PKGS="$PKGS wrk" ;;
 	*) echo "deps: unknown group $group" >&2; exit 2 ;;

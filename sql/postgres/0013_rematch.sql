@@ -16,4 +16,4 @@ CREATE UNIQUE INDEX games_by_rematch_of ON games (rematch_of)
 ALTER TABLE events DROP CONSTRAINT events_type_check;
 ALTER TABLE events ADD CONSTRAINT events_type_check CHECK (type IN ('turn',
 	'game.started', 'game.finished', 'invited', 'deadline.soon',
-	'rematch'));
+	'seat.taken', 'rematch'));

@@ -13,18 +13,15 @@
 #include "../common/log.h"
 #include "../common/netaddr.h"
 #include "../service/service.h"
-#include "hooks.h"
+#include "hooks_int.h"
 
 #define RETRY_DEFAULT_MS   5000
 #define TIMEOUT_DEFAULT_MS 10000
 #define RETRY_CAP_FACTOR   720 /* longest delay: retry_ms * this */
 #define GIVE_UP_MS         (25LL * 3600 * 1000) /* retry for 25 hours */
 #define IDLE_MS            1000 /* longest sleep between looks */
-#define MAX_WORKERS        64
 #define WORKERS_DEFAULT    8
 #define PER_DEST_DEFAULT   2
-#define BREAKER_FAILURES   3  /* consecutive failures open a breaker */
-#define BREAKER_MAX_FACTOR 32 /* longest open period: retry_ms * this */
 /* an attempt longer than this, or than half the timeout, is slow */
 #define SLOW_MAX_MS 1000
 /* longest wait in an attempt between looks at the stop and the clock */
@@ -33,33 +30,14 @@
 #define PRUNE_MAX_EVERY_MS   (10LL * 60 * 1000) /* prune at least this often */
 #define PRUNE_PAGE           1000 /* events per prune transaction */
 
-struct hooks {
-	struct store *st;        /* borrowed */
-	struct hooks_config cfg; /* with defaults filled in */
-	pthread_mutex_t mu;      /* guards stop, pokes */
-	pthread_cond_t cv;       /* workers sleep here */
-	int stop;                /* 1: workers must exit */
-	atomic_int stopping;     /* the same, read by attempts unlocked */
-	unsigned pokes;          /* bumped by hooks_poke */
-	int failing_busy;        /* workers on a destination with failures */
-	int failing_share;       /* at most this many (workers / 4, >= 1) */
-	int64_t slow_ms;         /* an attempt longer than this is slow:
-	                            min(SLOW_MAX_MS, timeout_ms / 2), ms */
-	int64_t prune_ms;        /* when the next prune is due (unix ms) */
-	int nthreads;            /* started */
-	pthread_t threads[MAX_WORKERS];
-};
-
-static int64_t wall_ms(void)
+int64_t hooks__wall_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* An attempt's elapsed time is measured on this clock (ms), which no
- * change of the wall clock moves. */
-static int64_t mono_ms(void)
+int64_t hooks__mono_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -137,7 +115,7 @@ static CURLcode perform(struct attempt *at, CURL *c)
 		curl_multi_cleanup(m);
 		return CURLE_OUT_OF_MEMORY;
 	}
-	int64_t t0 = mono_ms();
+	int64_t t0 = hooks__mono_ms();
 	CURLcode rc = CURLE_OK;
 	for (;;) {
 		int running = 0, left = 0;
@@ -155,7 +133,7 @@ static CURLcode perform(struct attempt *at, CURL *c)
 			rc = CURLE_ABORTED_BY_CALLBACK;
 			break;
 		}
-		int64_t past = mono_ms() - t0;
+		int64_t past = hooks__mono_ms() - t0;
 		if (!at->slow && past >= h->slow_ms) {
 			at->slow = 1;
 			if (!*at->in_share)
@@ -171,7 +149,7 @@ static CURLcode perform(struct attempt *at, CURL *c)
 		                   : h->slow_ms - past;
 		curl_multi_poll(m, NULL, 0, (int)wait, NULL);
 	}
-	at->slow |= mono_ms() - t0 > h->slow_ms;
+	at->slow |= hooks__mono_ms() - t0 > h->slow_ms;
 	curl_multi_remove_handle(m, c);
 	curl_multi_cleanup(m);
 	return rc;
@@ -236,47 +214,21 @@ static const char *curl_kind(CURLcode rc)
 	}
 }
 
-/* POSTs d's event to its webhook (perform: in_share as there).  Returns
- * the HTTP status (0: none), sets *kind to a failure's kind (curl_kind,
- * "http-status"), NULL on success, and *answer to how d's destination
- * answered (store_dest_answer); the details of a failure are logged. */
-static long post(struct hooks *h, const struct store_delivery *d,
-                 const char *body, int *in_share, const char **kind,
-                 enum store_dest_answer *answer)
+long hooks__post(struct hooks *h, const char *url, struct curl_slist *hd,
+                 const void *body, size_t len, int *in_share,
+                 const char *log_as, const char *what, const char *dest,
+                 const char **kind, enum store_dest_answer *answer)
 {
 	struct attempt at = {h, 0, in_share, 0, 0};
 	char errbuf[CURL_ERROR_SIZE] = "";
-	char idh[64], tsh[64], sigh[32 + HOOKS_SIGNATURE_LEN];
-	char sig[HOOKS_SIGNATURE_LEN];
-	int64_t ts = wall_ms() / 1000;
 	long status = 0;
-	hooks_sign(d->hook.secret, d->hook.secret_len, d->ev.id, ts, body,
-	           strlen(body), sig);
-	snprintf(idh, sizeof idh, "webhook-id: %s", d->ev.id);
-	snprintf(tsh, sizeof tsh, "webhook-timestamp: %" PRId64, ts);
-	snprintf(sigh, sizeof sigh, "webhook-signature: %s", sig);
-	struct curl_slist *hd = NULL, *t;
-	const char *lines[] = {"Content-Type: application/json",
-	                       "User-Agent: boardd-webhooks/1",
-	                       idh,
-	                       tsh,
-	                       sigh,
-	                       "Expect:"};
-	for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
-		if (!(t = curl_slist_append(hd, lines[i]))) {
-			curl_slist_free_all(hd);
-			*kind = "internal";
-			return 0;
-		}
-		hd = t;
-	}
 	CURL *c = curl_easy_init();
 	CURLcode rc = CURLE_OUT_OF_MEMORY;
 	if (c) {
-		curl_easy_setopt(c, CURLOPT_URL, d->hook.url);
+		curl_easy_setopt(c, CURLOPT_URL, url);
 		curl_easy_setopt(c, CURLOPT_HTTPHEADER, hd);
 		curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
-		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
+		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)len);
 		curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 		curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
 		curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
@@ -294,24 +246,20 @@ static long post(struct hooks *h, const struct store_delivery *d,
 			curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
 		curl_easy_cleanup(c);
 	}
-	curl_slist_free_all(hd);
-	sodium_memzero(sig, sizeof sig);
-	sodium_memzero(sigh, sizeof sigh);
 	/* a refused address reads as any failed connection: the kind must
 	 * not tell which names resolve to private addresses */
 	*kind = at.refused                     ? "connect-failed"
 	        : rc != CURLE_OK               ? curl_kind(rc)
 	        : status < 200 || status > 299 ? "http-status"
 	                                       : NULL;
-	/* a status answered is the webhook's; no answer is the host's */
+	/* a status answered is the receiver's; no answer is the host's */
 	*answer = at.cut || (rc == CURLE_OK && at.slow) ? STORE_DEST_SLOW
 	          : rc == CURLE_OK && !at.refused       ? STORE_DEST_FAST
 	                                                : STORE_DEST_FAILED;
 	if (*kind && rc != CURLE_ABORTED_BY_CALLBACK)
-		log_info("webhooks",
-		         "delivery %s to %.300s failed (%s): %.200s (HTTP "
-		         "status %ld)",
-		         d->ev.id, d->hook.dest, *kind,
+		log_info(log_as,
+		         "%s to %.300s failed (%s): %.200s (HTTP status %ld)",
+		         what, dest, *kind,
 		         at.refused ? "the address is not public"
 		         : at.cut   ? "slow, and the slow share was full"
 		         : rc != CURLE_OK
@@ -321,8 +269,56 @@ static long post(struct hooks *h, const struct store_delivery *d,
 	return status;
 }
 
-/* When the attempt after `attempts` failed ones is due, or 0: give up. */
-static int64_t next_attempt(const struct hooks *h, int attempts,
+/* POSTs d's event to its webhook (hooks__post: in_share, kind and
+ * answer as there).  Returns the HTTP status (0: none). */
+static long post(struct hooks *h, const struct store_delivery *d,
+                 const char *body, int *in_share, const char **kind,
+                 enum store_dest_answer *answer)
+{
+	char idh[64], tsh[64], sigh[32 + HOOKS_SIGNATURE_LEN], what[96];
+	char sig[HOOKS_SIGNATURE_LEN];
+	int64_t ts = hooks__wall_ms() / 1000;
+	hooks_sign(d->hook.secret, d->hook.secret_len, d->ev.id, ts, body,
+	           strlen(body), sig);
+	snprintf(idh, sizeof idh, "webhook-id: %s", d->ev.id);
+	snprintf(tsh, sizeof tsh, "webhook-timestamp: %" PRId64, ts);
+	snprintf(sigh, sizeof sigh, "webhook-signature: %s", sig);
+	snprintf(what, sizeof what, "delivery %s", d->ev.id);
+	const char *lines[] = {"Content-Type: application/json",
+	                       "User-Agent: boardd-webhooks/1",
+	                       idh,
+	                       tsh,
+	                       sigh,
+	                       "Expect:"};
+	struct curl_slist *hd =
+	    hooks__headers(lines, sizeof lines / sizeof *lines);
+	long status = 0;
+	*kind = "internal";
+	*answer = STORE_DEST_FAILED;
+	if (hd)
+		status = hooks__post(h, d->hook.url, hd, body, strlen(body),
+		                     in_share, "webhooks", what, d->hook.dest,
+		                     kind, answer);
+	curl_slist_free_all(hd);
+	sodium_memzero(sig, sizeof sig);
+	sodium_memzero(sigh, sizeof sigh);
+	return status;
+}
+
+struct curl_slist *hooks__headers(const char *const *lines, size_t n)
+{
+	struct curl_slist *hd = NULL, *t;
+	for (size_t i = 0; i < n; i++) {
+		if (!(t = curl_slist_append(hd, lines[i]))) {
+			curl_slist_free_all(hd);
+			return NULL;
+		}
+		hd = t;
+	}
+	return hd;
+}
+
+int64_t hooks__next_attempt(const struct hooks *h, int attempts,
                             int64_t created_ms, int64_t now)
 {
 	if (now - created_ms >= GIVE_UP_MS)
@@ -339,18 +335,30 @@ static int64_t next_attempt(const struct hooks *h, int attempts,
 	return now + (delay - half) + randombytes_uniform(span);
 }
 
-static _Atomic uint64_t outcomes[HOOKS_OUTCOMES]; /* hooks_outcomes's */
+/* hooks_outcomes's [0] and hooks_push_outcomes's [1] */
+static _Atomic uint64_t outcomes[2][HOOKS_OUTCOMES];
+
+static void outcomes_of(int push, uint64_t out[HOOKS_OUTCOMES])
+{
+	for (int i = 0; i < HOOKS_OUTCOMES; i++)
+		out[i] = atomic_load_explicit(&outcomes[push][i],
+		                              memory_order_relaxed);
+}
 
 void hooks_outcomes(uint64_t out[HOOKS_OUTCOMES])
 {
-	for (int i = 0; i < HOOKS_OUTCOMES; i++)
-		out[i] =
-		    atomic_load_explicit(&outcomes[i], memory_order_relaxed);
+	outcomes_of(0, out);
 }
 
-static void outcome(enum hooks_outcome o)
+void hooks_push_outcomes(uint64_t out[HOOKS_OUTCOMES])
 {
-	atomic_fetch_add_explicit(&outcomes[o], 1, memory_order_relaxed);
+	outcomes_of(1, out);
+}
+
+void hooks__outcome(int push, enum hooks_outcome o)
+{
+	atomic_fetch_add_explicit(&outcomes[push != 0][o], 1,
+	                          memory_order_relaxed);
 }
 
 /* Makes one attempt at d and records it, with its destination's
@@ -363,14 +371,14 @@ static void deliver(struct hooks *h, struct store_delivery *d, int *in_share)
 	char *body = o ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
 	long status = 0;
-	int64_t t0 = mono_ms();
+	int64_t t0 = hooks__mono_ms();
 	if (body)
 		status = post(h, d, body, in_share, &kind, &answer);
 	/* the destination's use: how long it held this worker */
-	int64_t busy = mono_ms() - t0;
+	int64_t busy = hooks__mono_ms() - t0;
 	free(body);
 	int ok = body && !kind;
-	int64_t now = wall_ms();
+	int64_t now = hooks__wall_ms();
 	if (status == 410) {
 		/* Standard Webhooks: 410 Gone asks the sender to stop. */
 		store_delivery_gone(h->st, d->ev.key, (int)status,
@@ -378,11 +386,12 @@ static void deliver(struct hooks *h, struct store_delivery *d, int *in_share)
 		                    "webhook is disabled until it is PUT again",
 		                    d->hook.created_ms);
 		sodium_memzero(&d->hook, sizeof d->hook);
-		outcome(HOOKS_GONE);
+		hooks__outcome(0, HOOKS_GONE);
 		return;
 	}
 	int64_t next =
-	    ok ? 0 : next_attempt(h, d->attempts + 1, d->ev.created_ms, now);
+	    ok ? 0
+	       : hooks__next_attempt(h, d->attempts + 1, d->ev.created_ms, now);
 	const struct store_breaker b = {BREAKER_FAILURES, h->cfg.retry_ms,
 	                                h->cfg.retry_ms * BREAKER_MAX_FACTOR};
 	/* a stop cut the attempt short: no fault of the receiver's */
@@ -391,7 +400,9 @@ static void deliver(struct hooks *h, struct store_delivery *d, int *in_share)
 	                    (int)status, ok ? NULL : kind, next,
 	                    stopped ? NULL : &b);
 	sodium_memzero(&d->hook, sizeof d->hook);
-	outcome(ok ? HOOKS_DELIVERED : next ? HOOKS_RETRIED : HOOKS_FAILED);
+	hooks__outcome(0, ok     ? HOOKS_DELIVERED
+	                  : next ? HOOKS_RETRIED
+	                         : HOOKS_FAILED);
 }
 
 /* ---- pruning ---- */
@@ -422,20 +433,43 @@ static void prune_if_due(struct hooks *h, int64_t now)
 
 /* ---- the workers ---- */
 
-/* A worker's turn: claims a delivery its destination's share allows and
- * makes the attempt.  The workers on destinations whose attempts failed
- * or were slow are at most failing_share: a place is taken before the
- * claim, and given back at once if the delivery claimed goes to a
- * healthy destination; an attempt there that turns slow takes one then
- * (perform).  0 if one was made. */
+/* The earlier of two due times, 0 being none. */
+static int64_t earlier(int64_t a, int64_t b)
+{
+	return a == 0 ? b : b == 0 || a < b ? a : b;
+}
+
+/* A worker's turn: claims a delivery its destination's share allows
+ * (webhook and Web Push ones turn about, hooks.h) and makes the attempt.
+ * The workers on destinations whose attempts failed or were slow are at
+ * most failing_share: a place is taken before the claim, and given back
+ * at once if the delivery claimed goes to a healthy destination; an
+ * attempt there that turns slow takes one then (perform).  0 if one was
+ * made. */
 static int turn(struct hooks *h, int64_t now, int64_t *next)
 {
 	struct store_delivery d;
+	struct store_push_delivery p;
 	int failing = share_take(h);
 	const struct store_claim_rules rules = {h->cfg.per_dest, 1, failing};
-	int rc = store_delivery_claim(h->st, now, h->cfg.timeout_ms * 2 + 60000,
-	                              &rules, &d, next);
-	int keep = rc == 0 && failing && d.dest_limited;
+	int64_t lease = h->cfg.timeout_ms * 2 + 60000, next_hook = 0,
+	        next_push = 0;
+	int rc = BD_ENOTFOUND, push = 0;
+	pthread_mutex_lock(&h->mu);
+	int push_first = h->push_on && (h->turns++ & 1);
+	pthread_mutex_unlock(&h->mu);
+	for (int i = 0; i < 2 && rc == BD_ENOTFOUND; i++) {
+		push = (i == 0) == push_first;
+		if (push && h->push_on)
+			rc = store_push_delivery_claim(h->st, now, lease,
+			                               &rules, &p, &next_push);
+		else if (!push)
+			rc = store_delivery_claim(h->st, now, lease, &rules, &d,
+			                          &next_hook);
+	}
+	*next = earlier(next_hook, next_push);
+	int keep =
+	    rc == 0 && failing && (push ? p.dest_limited : d.dest_limited);
 	if (failing && !keep)
 		share_give(h);
 	if (rc < 0)
@@ -446,11 +480,16 @@ static int turn(struct hooks *h, int64_t now, int64_t *next)
 	h->pokes++;
 	pthread_cond_signal(&h->cv);
 	pthread_mutex_unlock(&h->mu);
-	deliver(h, &d, &keep);
-	store_delivery_release(&d);
+	if (push) {
+		hooks__push_deliver(h, &p, &keep);
+		store_push_delivery_release(&p);
+	} else {
+		deliver(h, &d, &keep);
+		store_delivery_release(&d);
+	}
 	pthread_mutex_lock(&h->mu);
 	h->failing_busy -= keep;
-	/* a place at d's destination is free: a sleeping worker may take
+	/* a place at the destination is free: a sleeping worker may take
 	 * what waited for it */
 	h->pokes++;
 	pthread_cond_signal(&h->cv);
@@ -465,7 +504,7 @@ static void *worker(void *arg)
 	while (!h->stop) {
 		unsigned pokes = h->pokes;
 		pthread_mutex_unlock(&h->mu);
-		int64_t now = wall_ms(), next = 0;
+		int64_t now = hooks__wall_ms(), next = 0;
 		prune_if_due(h, now);
 		int rc = turn(h, now, &next);
 		pthread_mutex_lock(&h->mu);
@@ -514,12 +553,27 @@ struct hooks *hooks_start(struct store *st, const struct hooks_config *cfg,
 	                                                 : SLOW_MAX_MS;
 	if (h->slow_ms < 1)
 		h->slow_ms = 1;
+	if (cfg->push_key) {
+		if (!cfg->push_contact ||
+		    strlen(cfg->push_contact) > PUSH_CONTACT_MAX) {
+			snprintf(err, errlen, "a Web Push contact is needed");
+			free(h);
+			return NULL;
+		}
+		memcpy(h->vapid, cfg->push_key, sizeof h->vapid);
+		snprintf(h->contact, sizeof h->contact, "%s",
+		         cfg->push_contact);
+		h->push_on = 1;
+	}
+	h->cfg.push_key = NULL; /* copied, not kept */
+	h->cfg.push_contact = NULL;
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
 		snprintf(err, errlen, "libcurl failed to initialise");
 		free(h);
 		return NULL;
 	}
-	if (store_deliveries_requeue(st) < 0) {
+	if (store_deliveries_requeue(st) < 0 ||
+	    store_push_deliveries_requeue(st) < 0) {
 		snprintf(err, errlen, "cannot requeue webhook deliveries");
 		curl_global_cleanup();
 		free(h);
@@ -563,5 +617,6 @@ void hooks_stop(struct hooks *h)
 	pthread_cond_destroy(&h->cv);
 	pthread_mutex_destroy(&h->mu);
 	curl_global_cleanup();
+	sodium_memzero(h->vapid, sizeof h->vapid);
 	free(h);
 }

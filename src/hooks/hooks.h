@@ -81,6 +81,16 @@ struct hooks_config {
 	int workers;          /* delivery threads, 1..64; 0: 8 */
 	int per_dest;         /* attempts in flight per destination; 0: 2 */
 	int64_t retention_ms; /* how long events stay, ms; 0: 7 days */
+	/* Web Push (push_send.c; NULL push_key: off): the VAPID private
+	 * key (PUSH_PRIV_LEN bytes) and contact (a mailto: or https: URI,
+	 * at most PUSH_CONTACT_MAX bytes), both copied by hooks_start; and
+	 * who is live on a game (NULL: nobody), asked before each push
+	 * (1: player_key holds a live stream on game_key; quick,
+	 * thread-safe, calls no store). */
+	const uint8_t *push_key;
+	const char *push_contact;
+	int (*push_live)(void *ctx, int64_t game_key, int64_t player_key);
+	void *push_live_ctx;
 };
 
 struct hooks;
@@ -115,6 +125,10 @@ enum hooks_outcome {
  * Thread-safe. */
 void hooks_outcomes(uint64_t out[HOOKS_OUTCOMES]);
 
+/* The same for Web Push attempts (HOOKS_GONE: the push service answered
+ * 404 or 410 and the subscription was deleted).  Thread-safe. */
+void hooks_push_outcomes(uint64_t out[HOOKS_OUTCOMES]);
+
 /* The webhook-signature value for one attempt: "v1," + base64 of the
  * HMAC-SHA256 of "<id>.<timestamp>.<body>" keyed with secret[0..len).
  * `out` needs HOOKS_SIGNATURE_LEN bytes. */
@@ -122,5 +136,28 @@ void hooks_outcomes(uint64_t out[HOOKS_OUTCOMES]);
 void hooks_sign(const uint8_t *secret, size_t secret_len, const char *id,
                 int64_t timestamp, const char *body, size_t body_len,
                 char out[HOOKS_SIGNATURE_LEN]);
+
+/* ---- Web Push delivery (push_send.c) ----
+ *
+ * With push_key set, the same workers also claim Web Push deliveries
+ * (store.h, "Web Push deliveries"), turn about with webhook ones when
+ * both are due, under the same per-destination rules, breakers and
+ * failing share (the destination is the subscription's "host:port").
+ * Each attempt, RFC 8030 §5 / RFC 8291 / RFC 8292:
+ *   POST <endpoint>
+ *   TTL: 43200                   (12 hours)
+ *   Urgency: high | normal       (push_message: "high" for a turn)
+ *   Topic: <game id>             (a newer message about the game
+ *                                 replaces an older one not yet shown)
+ *   Content-Encoding: aes128gcm  Content-Type: application/octet-stream
+ *   Authorization: vapid t=<JWT, exp 12 hours ahead>, k=<public key>
+ * and as body push_message's JSON encrypted by push_encrypt (a clock.low
+ * delivery as a "deadline.soon").  Before it, a player live on the game
+ * (push_live), or a clock.low warning whose game moved since its "turn"
+ * event (stale), makes the delivery "skipped", with no request.  A 2xx delivers
+ * it; 404 or 410 (RFC 8030 §7.3: the subscription expired or was removed)
+ * deletes the subscription and its deliveries (store_push_sub_gone, outcome
+ * HOOKS_GONE); anything else is retried as a webhook delivery is (same backoff,
+ * 25 hours), and errors use the same words. */
 
 #endif

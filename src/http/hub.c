@@ -173,6 +173,19 @@ void hub_on_revoke(struct hub *h, int64_t owner)
 	resume_all(list);
 }
 
+int hub_is_live(struct hub *h, int64_t key, int64_t player_key)
+{
+	int live = 0;
+	if (player_key <= 0 || key == HUB_EVERY_KEY)
+		return 0;
+	pthread_mutex_lock(&h->mu);
+	for (struct hub_waiter *w = *bucket_of(h, key); w && !live; w = w->next)
+		live = w->key == key && w->owner == player_key &&
+		       !(w->fired & HUB_GONE);
+	pthread_mutex_unlock(&h->mu);
+	return live;
+}
+
 /* ---- the timer thread ---- */
 
 /* Fires HUB_GONE on every suspended waiter whose client closed its

@@ -110,6 +110,14 @@ int hub_join(struct hub *h, struct hub_waiter *w, struct MHD_Connection *c,
  * for rare events only.  Safe from any thread. */
 void hub_on_revoke(struct hub *h, int64_t owner);
 
+/* 1 if player `player_key` (a store key, > 0) holds a waiter joined on
+ * game `key` (an event stream or a long-poll opened with a player token
+ * of theirs) whose client has not gone: they are looking at the game, on
+ * this node; else 0.  Scans the game's bucket only.  Safe from any
+ * thread (the Web Push workers ask it: nothing is pushed about a game
+ * its player is live on). */
+int hub_is_live(struct hub *h, int64_t key, int64_t player_key);
+
 /* The HUB_* bits that fired since the last call (and clears them); or,
  * when none did, suspends w's connection and returns 0.  Call only from
  * the access handler or a content reader of w's connection, with w

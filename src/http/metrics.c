@@ -322,6 +322,14 @@ static void service_part(FILE *f, struct service *svc, struct hub *hub)
 		fprintf(f,
 		        "boardd_webhook_attempts_total{outcome=\"%s\"} %llu\n",
 		        outcome[i], (unsigned long long)ends[i]);
+	hooks_push_outcomes(ends);
+	help(f, "boardd_push_attempts_total", "counter",
+	     "Web Push delivery attempts by how they ended: delivered (2xx), "
+	     "retried, failed (the last attempt), gone (404 or 410: the "
+	     "subscription was deleted).");
+	for (int i = 0; i < HOOKS_OUTCOMES; i++)
+		fprintf(f, "boardd_push_attempts_total{outcome=\"%s\"} %llu\n",
+		        outcome[i], (unsigned long long)ends[i]);
 	gauge_or_nan(f, "boardd_store_database_bytes",
 	             "The database's size on disk: SQLite's pages, PostgreSQL's "
 	             "pg_database_size (NaN: the store did not answer).",

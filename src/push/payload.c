@@ -17,6 +17,7 @@ static const struct {
     {"game.finished", "finished", "normal"},
     {"deadline.soon", "clock", "normal"},
     {"invited", "invited", "normal"},
+    {"seat.taken", "seat", "normal"},
 };
 
 /* The language whose tag is `tag`, else English (0). */

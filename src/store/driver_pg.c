@@ -180,6 +180,15 @@ static const char *const pg_sql[ST_COUNT] = {
             "'game', g.rematch, 'by', ?2::integer)")
             ", ?3 FROM seats s JOIN games g ON g.key = s.game_key WHERE "
             "s.game_key = ?1 AND s.player_key IS NOT NULL ORDER BY s.seat",
+    /* ?1 game, ?2 the seat just taken, ?3 now (driver_sqlite.c's) */
+    [ST_EV_SEAT_TAKEN] = "INSERT INTO events (id, player_key, game_key, "
+                         "type, data, created_ms) SELECT " PG_EVENT_ID ", "
+                         "s.player_key, g.key, 'seat.taken', "
+                         PG_EV_DATA("") ", ?3 FROM seats s JOIN games g "
+                         "ON g.key = s.game_key WHERE s.game_key = ?1 AND "
+                         "s.open = 0 AND s.player_key IS NOT NULL AND "
+                         "s.seat <> ?2 AND g.status = 'waiting' "
+                         "ORDER BY s.seat",
     [ST_EV_DEADLINE] =
         "INSERT INTO events (id, player_key, game_key, type, data, "
         "created_ms) SELECT " PG_EVENT_ID ", s.player_key, g.key, "
@@ -200,6 +209,11 @@ static const char *const pg_sql[ST_COUNT] = {
                      "FOR UPDATE OF d SKIP LOCKED) "
                      "AND state = 'pending' AND next_ms <= ?1 "
                      "RETURNING event_key",
+    /* ?1 now, ?2 lease end, ?3..?5 PUSH_CLAIMABLE's */
+    [ST_PUSH_DLV_CLAIM] = "UPDATE push_deliveries SET in_flight = 1, "
+                          "next_ms = ?2 WHERE key = (" PUSH_CLAIMABLE
+                          " LIMIT 1 FOR UPDATE OF d SKIP LOCKED) "
+                          "AND state = 'pending' AND next_ms <= ?1 RETURNING key",
     [ST_DLV_DONE] = "UPDATE deliveries SET attempts = attempts + 1, "
                     "in_flight = 0, last_ms = ?6, "
                     "last_status = nullif(?3, 0), "

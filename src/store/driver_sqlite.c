@@ -193,6 +193,17 @@ static const char *const lite_sql[ST_COUNT] = {
         "'by', ?2)), ?3 FROM seats s JOIN games g ON g.key = s.game_key "
         "WHERE s.game_key = ?1 AND s.player_key IS NOT NULL ORDER BY "
         "s.seat",
+    /* ?1 game, ?2 the seat just taken, ?3 now: to the players seated
+     * before, while the game still waits for others */
+    [ST_EV_SEAT_TAKEN] = "INSERT INTO events (id, player_key, game_key, "
+                         "type, data, created_ms) "
+                         "SELECT 'evt_' || lower(hex(randomblob(12))), "
+                         "s.player_key, g.key, 'seat.taken', " EV_DATA
+                         ", ?3 FROM seats s JOIN games g ON "
+                         "g.key = s.game_key WHERE s.game_key = ?1 AND "
+                         "s.open = 0 AND s.player_key IS NOT NULL AND "
+                         "s.seat <> ?2 AND g.status = 'waiting' "
+                         "ORDER BY s.seat",
     /* ?1 game, ?2 seat, ?3 deadline ms, ?4 now */
     [ST_EV_DEADLINE] =
         "INSERT INTO events (id, player_key, game_key, type, data, "
@@ -208,6 +219,11 @@ static const char *const lite_sql[ST_COUNT] = {
                      "WHERE event_key = (" DLV_CLAIMABLE " LIMIT 1) "
                      "RETURNING event_key",
     /* ?1 event, ?2 ok, ?3 status, ?4 error, ?5 next (0: end), ?6 now */
+    /* ?1 now, ?2 lease end, ?3..?5 PUSH_CLAIMABLE's */
+    [ST_PUSH_DLV_CLAIM] = "UPDATE push_deliveries SET in_flight = 1, "
+                          "next_ms = ?2 WHERE key = (" PUSH_CLAIMABLE
+                          " LIMIT 1) "
+                          "RETURNING key",
     [ST_DLV_DONE] = "UPDATE deliveries SET attempts = attempts + 1, "
                     "in_flight = 0, last_ms = ?6, "
                     "last_status = nullif(?3, 0), "

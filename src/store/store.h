@@ -861,6 +861,8 @@ int store_idem_get(struct store *s, const uint8_t scope[32],
  *                      when no seat is open, as a join that starts it;
  *   store_seat_claim   when it takes the last open seat: "game.started" to
  *                      every seated player, then "turn" to those to act;
+ *                      when seats stay open: "seat.taken" to the players
+ *                      seated before;
  *   store_move_append  "game.finished" to every seated player when the
  *                      move ends the game, else "turn" to each seated
  *                      player whose seat is to act now and was not before.
@@ -879,7 +881,8 @@ int store_idem_get(struct store *s, const uint8_t scope[32],
 struct store_event {
 	int64_t key;                     /* order within the outbox */
 	char id[STORE_EVENT_ID_LEN + 1]; /* stable public id */
-	char type[16];                   /* "turn", "game.started", … */
+	char type[16];                   /* "turn", "game.started", …,
+	                                    "seat.taken" */
 	const char *data;                /* JSON object text */
 	int64_t created_ms;              /* unix time, milliseconds */
 };
@@ -1466,5 +1469,83 @@ typedef int (*store_rating_change_fn)(void *ctx,
 int store_rating_history(struct store *s, const char *subject,
                          const char *category, int64_t after, int limit,
                          store_rating_change_fn fn, void *ctx);
+/* ---- Web Push deliveries (store_push.c; sql/0026_push_deliveries.sql) ----
+ *
+ * An event of a pushed type ("turn", "game.finished", "deadline.soon",
+ * "invited", "seat.taken") becomes, in the transaction that writes it, one pending
+ * delivery per subscription its player holds then.  Workers claim them as
+ * they claim webhook deliveries (the same store_claim_rules, the same
+ * breakers and use per destination, the subscription's "host:port"). */
+
+/* A claimed Web Push delivery. */
+struct store_push_delivery {
+	int64_t key;            /* the delivery's */
+	struct store_event ev;  /* ev.data malloc'd
+	                           (store_push_delivery_release) */
+	int64_t game_key;       /* the event's game */
+	int64_t player_key;     /* the player it is for */
+	int attempts;           /* attempts made so far */
+	int64_t sub_key;        /* the subscription's row */
+	struct store_push_sub sub; /* where it goes (id, created_ms,
+	                              clock_low_s, expires_ms unset) */
+	int dest_failures; /* sub.dest's breaker's consecutive failures */
+	int dest_limited;  /* 1 if sub.dest's last attempt failed or was
+	                      slow (store_delivery.dest_limited) */
+	int clock_low;     /* 1: not the event itself but the warning the
+	                      subscription's clock_low_s asks for, due that
+	                      long before the deadline a "turn" event names
+	                      (sql/0026_push_deliveries.sql) */
+	int64_t game_seq;  /* the game's seq now (a clock_low warning is
+	                      stale once it passed the event's data.seq) */
+};
+
+/* Frees d->ev.data and wipes d's keys. */
+void store_push_delivery_release(struct store_push_delivery *d);
+
+/* Takes the pending Web Push delivery due first (next_ms <= now_ms)
+ * that its destination's share under `rules` allows (as
+ * store_delivery_claim; NULL: any), marks it in flight until now_ms +
+ * lease_ms (a node that dies holding it leaves it due again then: one
+ * node sends each message once on PostgreSQL, FOR UPDATE SKIP LOCKED).
+ * 0 with *out filled (release it), BD_ENOTFOUND when none is due
+ * (*next_ms, if not NULL, gets when the next one is, 0: none pending),
+ * BD_EBADREQUEST for bad rules. */
+int store_push_delivery_claim(struct store *s, int64_t now_ms, int64_t lease_ms,
+                              const struct store_claim_rules *rules,
+                              struct store_push_delivery *out,
+                              int64_t *next_ms);
+
+/* How a Web Push attempt ended, for store_push_delivery_done. */
+enum store_push_end {
+	STORE_PUSH_DELIVERED, /* 2xx: done */
+	STORE_PUSH_RETRY,     /* failed; due again at next_ms */
+	STORE_PUSH_FAILED,    /* failed for the last time */
+	STORE_PUSH_SKIPPED,   /* not sent: the player was live on the game
+	                         (no attempt counted) */
+};
+
+/* Records the end of claimed delivery `key`: its state (end), the
+ * attempt's HTTP status (0: none) and error word ("timeout",
+ * "connect-failed", "http-status", ...; NULL: none), next_ms (unix ms,
+ * STORE_PUSH_RETRY only), and how destination `dest` answered (busy_ms
+ * its time in flight; b its breaker, NULL: left alone; a SKIPPED end
+ * touches no destination).  One transaction.  BD_EBADREQUEST for bad
+ * arguments. */
+int store_push_delivery_done(struct store *s, int64_t key,
+                             enum store_push_end end, int http_status,
+                             const char *error, int64_t next_ms,
+                             const char *dest, enum store_dest_answer answer,
+                             int64_t busy_ms, const struct store_breaker *b);
+
+/* The push service answered 404 or 410 for subscription `sub_key`
+ * (RFC 8030 §7.3: it expired or was unsubscribed): deletes it and every
+ * delivery to it, pending or not, and records `dest`'s answer (as
+ * store_push_delivery_done).  0 also when it was gone already. */
+int store_push_sub_gone(struct store *s, int64_t sub_key, const char *dest,
+                        int64_t busy_ms);
+
+/* At start, on SQLite: the Web Push deliveries a crash left in flight
+ * are due now (as store_deliveries_requeue; nothing on PostgreSQL). */
+int store_push_deliveries_requeue(struct store *s);
 
 #endif

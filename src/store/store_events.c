@@ -169,6 +169,10 @@ static int prune_tx(struct conn *c, void *ctx)
 		                ARGS(A_I64(x->before_ms), A_I64(x->limit)),
 		                NULL, NULL);
 	if (rc == 0)
+		rc = store__run(c, ST_PRUNE_PUSH_DELIVERIES,
+		                ARGS(A_I64(x->before_ms), A_I64(x->limit)),
+		                NULL, NULL);
+	if (rc == 0)
 		rc = store__run(c, ST_PRUNE_EVENTS,
 		                ARGS(A_I64(x->before_ms), A_I64(x->limit)),
 		                NULL, NULL);
@@ -634,34 +638,51 @@ static int64_t breaker_until(const struct store_breaker *b, int failures,
 	return now + (open < b->open_max_ms ? open : b->open_max_ms);
 }
 
-/* The breaker's side of done_tx: a fast answer closes it, a slow one
- * keeps dest in the failing share with no failure counted (row of 0
- * failures, never open), no answer counts. */
-static int breaker_tx(struct conn *c, const struct done_ctx *x, int64_t now)
+/* The breaker's side of an attempt's end: a fast answer closes it, a
+ * slow one keeps dest in the failing share with no failure counted (row
+ * of 0 failures, never open), no answer counts.  *until gets when it is
+ * open until (0: not open). */
+static int breaker_tx(struct conn *c, const char *dest,
+                      enum store_dest_answer answer,
+                      const struct store_breaker *b, int64_t now,
+                      int64_t *until)
 {
 	struct one_i64 failures = {0};
-	if (x->answer == STORE_DEST_FAST)
-		return store__run(c, ST_DEST_OK, ARGS(A_TEXT(x->dest)), NULL,
+	*until = 0;
+	if (answer == STORE_DEST_FAST)
+		return store__run(c, ST_DEST_OK, ARGS(A_TEXT(dest)), NULL,
 		                  NULL);
 	int rc = 0;
-	if (x->answer == STORE_DEST_FAILED)
-		rc = store__run(c, ST_DEST_FAILURES, ARGS(A_TEXT(x->dest)),
+	if (answer == STORE_DEST_FAILED)
+		rc = store__run(c, ST_DEST_FAILURES, ARGS(A_TEXT(dest)),
 		                store__read_i64, &failures);
-	int n = x->answer != STORE_DEST_FAILED ? 0
-	        : failures.v < INT32_MAX - 1   ? (int)failures.v + 1
-	                                       : INT32_MAX;
-	int64_t until = n > 0 ? breaker_until(x->b, n, now) : 0;
+	int n = answer != STORE_DEST_FAILED  ? 0
+	        : failures.v < INT32_MAX - 1 ? (int)failures.v + 1
+	                                     : INT32_MAX;
+	*until = n > 0 ? breaker_until(b, n, now) : 0;
 	if (rc == 0)
 		rc = store__run(
 		    c, ST_DEST_FAIL,
-		    ARGS(A_TEXT(x->dest), A_I64(n), A_I64(until), A_I64(now)),
+		    ARGS(A_TEXT(dest), A_I64(n), A_I64(*until), A_I64(now)),
 		    NULL, NULL);
-	/* open: what waits for it is due when it half opens, so the claim
-	 * of others does not walk a dead receiver's backlog meanwhile */
-	if (rc == 0 && until > 0)
-		rc =
-		    store__run(c, ST_DEST_HOLD,
-		               ARGS(A_TEXT(x->dest), A_I64(until)), NULL, NULL);
+	return rc;
+}
+
+int store__dest_record(struct conn *c, const char *dest,
+                       enum store_dest_answer answer, int64_t busy_ms,
+                       const struct store_breaker *b, int64_t now,
+                       int64_t *until)
+{
+	int rc = 0;
+	*until = 0;
+	if (!dest || !dest[0])
+		return 0;
+	if (b)
+		rc = breaker_tx(c, dest, answer, b, now, until);
+	if (rc == 0)
+		rc = store__run(c, ST_DEST_USE,
+		                ARGS(A_TEXT(dest), A_I64(busy_ms), A_I64(now)),
+		                NULL, NULL);
 	return rc;
 }
 
@@ -674,13 +695,16 @@ static int done_tx(struct conn *c, void *ctx)
 	                         A_TEXT(x->error ? x->error : ""),
 	                         A_I64(x->ok ? 0 : x->next), A_I64(now)),
 	                    NULL, NULL);
-	if (rc == 0 && x->b && x->dest && x->dest[0])
-		rc = breaker_tx(c, x, now);
-	if (rc == 0 && x->dest && x->dest[0])
-		rc = store__run(
-		    c, ST_DEST_USE,
-		    ARGS(A_TEXT(x->dest), A_I64(x->busy_ms), A_I64(now)), NULL,
-		    NULL);
+	int64_t until = 0;
+	if (rc == 0)
+		rc = store__dest_record(c, x->dest, x->answer, x->busy_ms, x->b,
+		                        now, &until);
+	/* open: what waits for it is due when it half opens, so the claim
+	 * of others does not walk a dead receiver's backlog meanwhile */
+	if (rc == 0 && until > 0)
+		rc =
+		    store__run(c, ST_DEST_HOLD,
+		               ARGS(A_TEXT(x->dest), A_I64(until)), NULL, NULL);
 	/* answered, not accepted: this webhook backs off, not its host */
 	if (rc == 0 && x->b && !x->ok && x->status > 0 && x->next > 0)
 		rc =

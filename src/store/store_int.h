@@ -68,6 +68,7 @@ enum stmt {
 	ST_EV_SEATED,
 	ST_EV_INVITED,
 	ST_EV_DEADLINE,
+	ST_EV_SEAT_TAKEN,
 	ST_EV_TOUCHED,
 	ST_EV_AFTER,
 	ST_EV_LAST,
@@ -80,6 +81,13 @@ enum stmt {
 	ST_PUSH_SUB_INSERT,
 	ST_PUSH_SUBS_LIST,
 	ST_PUSH_SUB_DELETE,
+	ST_PUSH_SUB_GONE,
+	ST_PUSH_DLV_CLAIM,
+	ST_PUSH_DLV_GET,
+	ST_PUSH_DLV_NEXT,
+	ST_PUSH_DLV_DONE,
+	ST_PUSH_DLV_REQUEUE,
+	ST_PRUNE_PUSH_DELIVERIES,
 	ST_HOOK_ORPHANS,
 	ST_DLV_CLAIM,
 	ST_DLV_GET,
@@ -183,6 +191,7 @@ enum stmt {
 	ST_ERASE_BLOCKS,
 	ST_ERASE_INVITES,
 	ST_ERASE_DELIVERIES,
+	ST_ERASE_PUSH_DELIVERIES,
 	ST_ERASE_EVENTS,
 	ST_ERASE_HORIZON,
 	ST_ERASE_HOOK,
@@ -272,7 +281,9 @@ enum game_col {
 #define PRUNABLE                                                               \
 	"SELECT key FROM events e WHERE created_ms < ?1 AND NOT EXISTS "       \
 	"(SELECT 1 FROM deliveries d WHERE d.event_key = e.key AND "           \
-	"d.state = 'pending') ORDER BY key LIMIT ?2"
+	"d.state = 'pending') AND NOT EXISTS (SELECT 1 FROM push_deliveries "  \
+	"p WHERE p.event_key = e.key AND p.state = 'pending') "                \
+	"ORDER BY key LIMIT ?2"
 
 /* The deliveries in flight to webhook w's destination (?1 now: a lease
  * that ended is no longer in flight), and its breaker's row (ds). */
@@ -315,6 +326,22 @@ enum game_col {
 	"AND " DEST_IN_FLIGHT " < CASE WHEN ds.dest IS NULL THEN ?3 ELSE ?4 "  \
 	"END ORDER BY CASE WHEN u.dest IS NULL THEN 0 ELSE " DEST_USE_AT(      \
 	    "?1") " END, d.next_ms"
+
+/* The Web Push delivery that its destination's share allows (?1 now,
+ * ?3 per_dest, ?4 per_failing, ?5 failing_ok: as DLV_CLAIMABLE's), a
+ * breaker still open holding its destination back
+ * (push_deliveries.dest is the subscription's "host:port"); of the
+ * destinations with one due, the one that used the least (as
+ * DLV_CLAIMABLE), then the one due first. */
+#define PUSH_CLAIMABLE                                                         \
+	"SELECT d.key FROM push_deliveries d LEFT JOIN destinations ds ON "    \
+	"ds.dest = d.dest LEFT JOIN destination_use u ON u.dest = d.dest "     \
+	"WHERE d.state = 'pending' AND d.next_ms <= ?1 AND "                   \
+	"(ds.dest IS NULL OR (?5 <> 0 AND ds.open_until_ms <= ?1)) AND "       \
+	"(SELECT count(*) FROM push_deliveries f WHERE f.dest = d.dest AND "   \
+	"f.in_flight = 1 AND f.state = 'pending' AND f.next_ms > ?1) < CASE "  \
+	"WHEN ds.dest IS NULL THEN ?3 ELSE ?4 END ORDER BY CASE WHEN u.dest "  \
+	"IS NULL THEN 0 ELSE " DEST_USE_AT("?1") " END, d.next_ms"
 
 /* A delivery's columns, in the order store_events.c reads them. */
 #define DLV_COLS                                                               \
@@ -607,6 +634,16 @@ int store__note_game(struct conn *c, int64_t key);
 /* Inside a write transaction: notes player `player_key` for the change
  * listener (as store__events_after notes a game's players). */
 void store__note_player(struct conn *c, int64_t player_key);
+
+/* Inside a write transaction: how destination `dest` ("host:port"; NULL
+ * or "": nothing is done) answered an attempt that held a worker busy_ms:
+ * its breaker (with b; NULL: left as it is) and its use
+ * (destination_use).  *until gets when its breaker is open until (unix
+ * ms), 0 if it is not open.  Shared by webhook and Web Push deliveries. */
+int store__dest_record(struct conn *c, const char *dest,
+                       enum store_dest_answer answer, int64_t busy_ms,
+                       const struct store_breaker *b, int64_t now,
+                       int64_t *until);
 
 
 #endif

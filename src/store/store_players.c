@@ -271,6 +271,12 @@ static int claim_tx(struct conn *c, void *ctx)
 		rc = store__clock_start(c, x->key);
 	if (rc == 0)
 		rc = store__events_after(c, x->key, &before);
+	/* the players already seated, while it still waits for others */
+	if (rc == 0)
+		rc = store__run(
+		    c, ST_EV_SEAT_TAKEN,
+		    ARGS(A_I64(x->key), A_I64(x->seat), A_I64(store__now_ms())),
+		    NULL, NULL);
 	return rc;
 }
 

@@ -139,6 +139,37 @@ const char *const store__sql[ST_COUNT] = {
                           "ORDER BY key",
     [ST_PUSH_SUB_DELETE] = "DELETE FROM push_subscriptions "
                            "WHERE player_key = ?1 AND id = ?2",
+    /* ?1 the subscription's key: its push service answered 404 or 410
+     * (its deliveries go with it: ON DELETE CASCADE) */
+    [ST_PUSH_SUB_GONE] = "DELETE FROM push_subscriptions WHERE key = ?1",
+    [ST_PUSH_DLV_GET] = "SELECT e.key, e.id, e.type, e.data, e.created_ms, "
+                        "e.game_key, e.player_key, d.attempts, s.key, "
+                        "s.endpoint, s.p256dh, s.auth, s.dest, s.lang, "
+                        "coalesce((SELECT failures FROM destinations "
+                        "WHERE dest = d.dest), 0), (SELECT count(*) FROM "
+                        "destinations WHERE dest = d.dest), d.kind, "
+                        "(SELECT seq FROM games WHERE key = e.game_key) "
+                        "FROM push_deliveries d "
+                        "JOIN events e ON e.key = d.event_key "
+                        "JOIN push_subscriptions s ON s.key = d.sub_key "
+                        "WHERE d.key = ?1",
+    /* as ST_DLV_NEXT: one to an open breaker is due when it half opens */
+    [ST_PUSH_DLV_NEXT] = "SELECT coalesce(min(CASE WHEN ds.open_until_ms > "
+                         "d.next_ms THEN ds.open_until_ms ELSE d.next_ms "
+                         "END), 0) FROM push_deliveries d LEFT JOIN "
+                         "destinations ds ON ds.dest = d.dest "
+                         "WHERE d.state = 'pending'",
+    /* ?1 key, ?2 state ('pending' again: retried), ?3 status, ?4 error,
+     * ?5 next (0: keep), ?6 now, ?7 attempts made (0: skipped) */
+    [ST_PUSH_DLV_DONE] = "UPDATE push_deliveries SET attempts = attempts + "
+                         "?7, in_flight = 0, last_ms = ?6, "
+                         "last_status = nullif(?3, 0), "
+                         "last_error = nullif(?4, ''), next_ms = CASE "
+                         "WHEN ?5 > 0 THEN ?5 ELSE next_ms END, "
+                         "state = ?2 WHERE key = ?1 AND state = 'pending'",
+    [ST_PUSH_DLV_REQUEUE] = "UPDATE push_deliveries SET in_flight = 0, "
+                            "next_ms = CASE WHEN next_ms < ?1 THEN next_ms "
+                            "ELSE ?1 END WHERE in_flight = 1",
     /* ?1 player, ?2 why */
     [ST_HOOK_ORPHANS] = "UPDATE deliveries SET state = 'failed', "
                         "in_flight = 0, last_error = ?2 "
@@ -195,6 +226,8 @@ const char *const store__sql[ST_COUNT] = {
                       "WHERE player_key = ?1",
     [ST_PRUNE_DELIVERIES] =
         "DELETE FROM deliveries WHERE event_key IN (" PRUNABLE ")",
+    [ST_PRUNE_PUSH_DELIVERIES] =
+        "DELETE FROM push_deliveries WHERE event_key IN (" PRUNABLE ")",
     [ST_PRUNE_EVENTS] = "DELETE FROM events WHERE key IN (" PRUNABLE ")",
     [ST_PRUNE_WARNINGS] = "DELETE FROM deadline_warnings "
                           "WHERE deadline_ms < ?1",
@@ -459,6 +492,13 @@ const char *const store__sql[ST_COUNT] = {
                         "OR blocked_key = ?1",
     [ST_ERASE_INVITES] = "UPDATE seats SET invited = NULL WHERE invited = ?1",
     [ST_ERASE_DELIVERIES] = "DELETE FROM deliveries WHERE player_key = ?1",
+    /* sql/0026_push_deliveries.sql: rows naming the player's events or
+     * subscriptions, before those go */
+    [ST_ERASE_PUSH_DELIVERIES] = "DELETE FROM push_deliveries WHERE "
+                                 "sub_key IN (SELECT key FROM "
+                                 "push_subscriptions WHERE player_key = ?1) "
+                                 "OR event_key IN (SELECT key FROM events "
+                                 "WHERE player_key = ?1)",
     [ST_ERASE_EVENTS] = "DELETE FROM events WHERE player_key = ?1",
     [ST_ERASE_HORIZON] = "DELETE FROM event_horizons WHERE player_key = ?1",
     [ST_ERASE_HOOK] = "DELETE FROM webhooks WHERE player_key = ?1",

@@ -380,4 +380,69 @@ def each_webhook_delivery_is_sent_by_one_node(binary):
         rec.close()
 
 
+@test
+def each_push_is_sent_by_one_node(binary):
+    """Both nodes send Web Push deliveries from one outbox (the same VAPID
+    key file, as docs/notifications.md asks): every delivery is made
+    once, by one node (driver_pg.c's ST_PUSH_DLV_CLAIM, FOR UPDATE SKIP
+    LOCKED): as many requests reach the push service as there are
+    deliveries, each delivered after one attempt."""
+    import base64
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    def browser_keys():
+        point = ec.generate_private_key(ec.SECP256R1()).public_key().public_bytes(
+            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+        return {k: base64.urlsafe_b64encode(v).rstrip(b"=").decode()
+                for k, v in (("p256dh", point), ("auth", os.urandom(16)))}
+
+    push = Receiver()  # answers 200; keeps every request
+    try:
+        extra = ["--webhook-allow-private", "--webhook-retry-ms", "50",
+                 "--push-contact", "mailto:ops@boardd.example"]
+        with Pair(binary, extra) as n:
+            check(n.a.request("GET", "/v1/push/key").json ==
+                  n.b.request("GET", "/v1/push/key").json, "one VAPID key")
+            players = []
+            for i, s in enumerate((n.a, n.b)):
+                r = s.request("POST", "/v1/players", {"name": "P%d" % i})
+                pid, tok = r.json["id"], r.json["token"]
+                for j in range(2):  # two browsers each
+                    r = s.request("POST", "/v1/players/me/push-subscriptions",
+                                  {"endpoint": push.url("/p%d/%d" % (i, j)),
+                                   "keys": browser_keys()}, token=tok)
+                    check(r.status == 201, "subscribe: %r" % r)
+                players.append((pid, tok))
+            rng = random.Random(7)
+            (_, t0), (b_id, t1) = players
+            for g in range(3):
+                r = n.a.request("POST", "/v1/games", {"game": AA, "seats": 2,
+                                                      "seating": ["me", {"invite": b_id}]}, token=t0)
+                gid = r.json["id"]
+                check(n.b.request("POST", "/v1/games/%s/join" % gid, token=t1).status == 200, "join")
+                toks = [t0, t1]
+                for i in range(10):
+                    s = (n.a, n.b)[i % 2]
+                    gm = eventually("a fresh view", lambda: game(s, gid, t0))
+                    if gm["status"] != "active":
+                        break
+                    seat = gm["to_act"][0]
+                    r = move(s, gid, toks[seat], rng.choice(actions(s, gid, toks[seat])),
+                             headers={"If-Match": '"%d"' % gm["seq"]}, validate=False)
+                    check(r.status in (201, 412), "move: %r" % r)
+            rows = n.a.query("SELECT count(*) FROM push_deliveries")[0][0]
+            check(rows > 10, "deliveries to make: %d" % rows)
+            eventually("every push delivered", lambda: n.a.query(
+                "SELECT count(*) FROM push_deliveries WHERE state = 'delivered'")[0][0] == rows)
+            time.sleep(1)  # a second sender, if any, would have come by now
+            with push.lock:
+                sent = len(push.requests)
+            check(sent == rows, "%d requests for %d deliveries" % (sent, rows))
+            attempts = n.a.query("SELECT DISTINCT attempts FROM push_deliveries")
+            check([tuple(a) for a in attempts] == [(1,)], "one attempt each: %r" % attempts)
+    finally:
+        push.close()
+
+
 run_all("nodes", suffix=False)
