@@ -83,7 +83,12 @@ struct store_driver {
 	/* Connects c, the write connection when c == &s->writer (which
 	 * waits at most cfg->busy_timeout_ms for another process's lock),
 	 * else a read connection of the pool; c->h is the driver's.  0, or
-	 * a bd_err with a sentence in err. */
+	 * a bd_err with a sentence in err; on failure c->h may hold what
+	 * was opened, for close.  The writer and the pool's first read
+	 * connection connect in store_open; the other read connections
+	 * at their first checkout, from any thread, with cfg a copy of
+	 * store_open's (s->cfg: secret_key NULL), so a read connection
+	 * must not create the database. */
 	int (*connect)(struct store *s, struct conn *c,
 	               const struct store_config *cfg, char *err,
 	               size_t errlen);

@@ -574,13 +574,16 @@ static int lite_connect(struct store *s, struct conn *c,
                         const struct store_config *cfg, char *err,
                         size_t errlen)
 {
-	(void)s;
 	struct lite_conn *lc = calloc(1, sizeof *lc);
 	if (!lc)
 		return open_fail(err, errlen, BD_ENOMEM, "out of memory");
 	c->h = lc;
-	int flags =
-	    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+	/* Only the writer, opened first, creates the file: a read
+	 * connection opened later (store_pool.c connects them at their
+	 * first use) must not make an empty file where the store's was
+	 * deleted. */
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
+	            (c == &s->writer ? SQLITE_OPEN_CREATE : 0);
 	int rc = sqlite3_open_v2(cfg->path, &lc->db, flags, NULL);
 	if (rc != SQLITE_OK)
 		return open_fail(err, errlen, bd_from_sqlite(rc, 0),

@@ -15,7 +15,10 @@
  *   (store_lease_take); racing moves of two nodes land exactly one (the
  *   game's row is locked FOR UPDATE by the seq check);
  * - the pool: at most STORE_PG_POOL_MAX read connections on
- *   PostgreSQL, plus the writer and the listener;
+ *   PostgreSQL, plus the writer and the listener; store_open connects
+ *   the writer and one read connection, the others connect at their
+ *   first use (a read that finds every open one busy), so a quiet
+ *   server holds few;
  * - BD_EUNAVAILABLE: on SQLite the file was deleted or replaced; on
  *   PostgreSQL the server is away (each connection tries once to
  *   reconnect at its next use).

@@ -391,7 +391,8 @@ struct write_req {
 };
 
 struct store {
-	pthread_mutex_t mu;   /* guards every conns[i].checked_out */
+	pthread_mutex_t mu;   /* guards every conns[i].checked_out, and
+	                         conns[i].h while it is not checked out */
 	pthread_cond_t freed; /* signalled when a connection is checked in */
 	/* Writes: batched by one leader at a time, on their own connection,
 	 * so that readers (the pool, WAL snapshots) never wait for a writer
@@ -423,6 +424,10 @@ struct store {
 	                                  random node id, lowercase hex;
 	                                  else "" */
 	int nconns;                /* pool size, >= 1 */
+	struct store_config cfg;   /* store_open's, for the read connections
+	                              opened at their first checkout
+	                              (store_pool.c): path is s->path,
+	                              secret_key NULL */
 	atomic_uint_fast64_t checkouts; /* connections taken from the pool
 	                                   (store_counts) */
 	store_change_fn on_change; /* store_on_change's listener, or NULL;

@@ -51,21 +51,28 @@ const char *store__stmt_sql(enum stmt id)
 }
 
 /* Opens the write connection, which brings the schema up to date, then
- * the pool's read connections. */
+ * the pool's first read connection (which shows that reads can connect);
+ * the others connect at their first checkout (store_pool.c's pool_take):
+ * a server sizes its pool for every thread that may read at once, about
+ * seventy connections by default, of which a quiet server uses a few. */
 static int pool_open(struct store *s, const struct store_config *cfg, char *err,
                      size_t errlen)
 {
 	const struct store_driver *d = s->drv;
 	s->writer.drv = d;
 	s->writer.sql = s->sql;
+	s->cfg = *cfg;
+	s->cfg.path = s->path;
+	s->cfg.secret_key = NULL; /* borrowed for store_open only */
 	int rc = d->connect(s, &s->writer, cfg, err, errlen);
 	if (rc == 0)
 		rc = d->migrate(s, &s->writer, err, errlen);
-	for (int i = 0; rc == 0 && i < s->nconns; i++) {
+	for (int i = 0; i < s->nconns; i++) {
 		s->conns[i].drv = d;
 		s->conns[i].sql = s->sql;
-		rc = d->connect(s, &s->conns[i], cfg, err, errlen);
 	}
+	if (rc == 0)
+		rc = d->connect(s, &s->conns[0], cfg, err, errlen);
 	return rc;
 }
 

@@ -81,18 +81,54 @@ void store__checkin(struct store *s, struct conn *c)
 		pool_give(s, c);
 }
 
-/* Blocks until a connection is free and takes it. */
+/* Connects c, a slot of the pool that pool_take reserved (checked out,
+ * never connected), outside the pool's mutex.  0, or -1 with c left
+ * unconnected and the reason logged. */
+static int pool_connect(struct store *s, struct conn *c)
+{
+	char err[256] = "";
+	if (s->drv->connect(s, c, &s->cfg, err, sizeof err) == 0)
+		return 0;
+	s->drv->close(c); /* what connect opened before it failed */
+	log_error("store", "cannot open another read connection (%s): "
+	          "reads wait for an open one", err);
+	return -1;
+}
+
+/* Blocks until a connection is free and takes it: an open one if any is
+ * free, else a slot never connected, which it connects now (store_open
+ * opened only the first: most of a pool sized for every thread sits
+ * unused).  A slot that fails to connect stays free and unconnected, to
+ * be tried again by a later checkout that finds no open one free; the
+ * caller meanwhile waits for an open one (conns[0] always is). */
 static struct conn *pool_take(struct store *s)
 {
 	atomic_fetch_add_explicit(&s->checkouts, 1, memory_order_relaxed);
 	pthread_mutex_lock(&s->mu);
+	int tried = 0; /* 1 once this call failed to connect a slot */
 	for (;;) {
+		struct conn *fresh = NULL; /* a free slot not yet connected */
 		for (int i = 0; i < s->nconns; i++) {
-			if (!s->conns[i].checked_out) {
-				s->conns[i].checked_out = 1;
+			struct conn *c = &s->conns[i];
+			if (c->checked_out)
+				continue;
+			if (c->h) {
+				c->checked_out = 1;
 				pthread_mutex_unlock(&s->mu);
-				return &s->conns[i];
+				return c;
 			}
+			if (!fresh)
+				fresh = c;
+		}
+		if (fresh && !tried) {
+			fresh->checked_out = 1;
+			pthread_mutex_unlock(&s->mu);
+			if (pool_connect(s, fresh) == 0)
+				return fresh;
+			tried = 1;
+			pthread_mutex_lock(&s->mu);
+			fresh->checked_out = 0;
+			continue; /* an open one may have come back meanwhile */
 		}
 		pthread_cond_wait(&s->freed, &s->mu);
 	}

@@ -39,7 +39,11 @@ import shlex
 import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SPEC = yaml.safe_load(open(os.path.join(ROOT, "openapi", "openapi.yaml")))
+# libyaml's safe loader (Debian's python3-yaml is built with it): the same
+# document as yaml.safe_load, in a quarter of the CPU (0.09 s against 0.39
+# s, paid by every suite's process).
+with open(os.path.join(ROOT, "openapi", "openapi.yaml")) as _f:
+    SPEC = yaml.load(_f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 # BOARDD_WRAP runs the server under a tool, e.g. "valgrind --error-exitcode=1"
 # (make valgrind): slower, so starts and stops get more time.
 WRAP = shlex.split(os.environ.get("BOARDD_WRAP", ""))
@@ -451,11 +455,15 @@ class Server:
 
 # ---- OpenAPI contract: every response must be documented ----
 
+# Each path template of the spec as a pattern, in the spec's order.
+_PATHS = [(re.compile("^" + re.sub(r"\{[^}]+\}", "[^/]+", template) + "$"),
+           template, item) for template, item in SPEC["paths"].items()]
+
+
 def _operation(method, path):
     path = path.split("?")[0]
-    for template, item in SPEC["paths"].items():
-        rx = "^" + re.sub(r"\{[^}]+\}", "[^/]+", template) + "$"
-        if re.match(rx, path):
+    for rx, template, item in _PATHS:
+        if rx.match(path):
             return item.get(method.lower()), template
     return None, None
 
@@ -483,8 +491,7 @@ def validate_response(method, path, resp):
         rid = resp.headers.get("x-request-id", "")
         check(REQUEST_ID.match(rid), "%s %s %d: X-Request-Id %r" % (method, path, resp.status, rid))
     if resp.headers.get("content-type") == "application/problem+json":
-        schema = dict(SPEC["components"]["schemas"]["Problem"])
-        _validate(resp.json, schema)
+        _validate(resp.json, SPEC["components"]["schemas"]["Problem"])
         check(resp.json["status"] == resp.status, "problem status mismatch")
         check(resp.json["request_id"] == resp.headers.get("x-request-id"),
               "the problem's request_id is the header's: %r" % resp.json)
@@ -505,11 +512,20 @@ def validate_response(method, path, resp):
         _validate(resp.json, content[ctype]["schema"])
 
 
+# One validator per schema object of SPEC (by identity: they live as
+# long as SPEC), built at its first use: building one per response cost
+# about a third of each validation.
+_validators = {}
+
+
 def _validate(instance, schema):
-    full = dict(schema)
-    full["components"] = SPEC["components"]
+    v = _validators.get(id(schema))
+    if v is None or v[0] is not schema:
+        full = dict(schema)
+        full["components"] = SPEC["components"]
+        v = _validators[id(schema)] = (schema, jsonschema.Draft202012Validator(full))
     try:
-        jsonschema.Draft202012Validator(full).validate(instance)
+        v[1].validate(instance)
     except jsonschema.ValidationError as e:
         raise Failure("schema: %s at %s" % (e.message, list(e.absolute_path)))
 
