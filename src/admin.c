@@ -490,7 +490,10 @@ static int cmd_prune(struct store *st, const struct admin_opts *o)
 		                "and/or --idempotency-hours H\n");
 		return 2;
 	}
-	int64_t now = (int64_t)time(NULL) * 1000, chat = 0, idem = 0, n;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts); /* ms, as the store's rows */
+	int64_t now = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	int64_t chat = 0, idem = 0, n;
 	int rc = 0;
 	/* in batches, so the server's writes never wait long */
 	if (o->chat_days >= 0)

@@ -60,14 +60,17 @@ def play_moves(s, gid, tokens, rng, n):
     return game(s, gid, tokens[0])
 
 
-def play_until_each_moved(s, gid, tokens, rng, each):
+def play_until_each_moved(s, gid, tokens, rng, each, may_end=False):
     """Plays random listed actions until every seat has made `each` moves
-    (a seat may act several times in a row: counted, not assumed)."""
+    (a seat may act several times in a row: counted, not assumed).  With
+    may_end, a game that ends first is returned as it ended."""
     made = [0] * len(tokens)
     for _ in range(200):
         if min(made) >= each:
             break
         g = game(s, gid, tokens[0])
+        if may_end and g["status"] == "finished":
+            return g
         check(g["status"] != "finished", "the game ended before each seat moved %d times" % each)
         seat = g["to_act"][0]
         r = move(s, gid, tokens[seat], rng.choice(actions(s, gid, tokens[seat])))
@@ -264,13 +267,27 @@ def leaderboards_list_only_established_players(binary):
 def board_counts_follow_each_rated_game(binary):
     """The leaderboard's counts (board_counts) move with a rating written
     by a game's end: out of the old bucket and day, into the new."""
+    # Agent Avenue may end by itself within a few random moves (a third
+    # Mole recruited): such a game is rated too and would spoil the counts,
+    # so the scenario starts again on a new server (at most 5 times).
     rng = random.Random(17)
+    for _ in range(5):
+        if board_counts_scenario(binary, rng):
+            return
+    check(False, "five games in a row ended by themselves before a resignation")
+
+
+def board_counts_scenario(binary, rng):
+    """False if a game ended before its resignation (nothing checked)."""
     with server(binary) as s:
         alice, at = new_player(s, "Alice")
         bob, bt = new_player(s, "Bob")
         gid = two_player_game(s, at, bt)
-        play_until_each_moved(s, gid, [at, bt], rng, 2)
-        check(s.request("POST", "/v1/games/%s/resign" % gid, token=bt).status in (200, 201), "resign")
+        play_until_each_moved(s, gid, [at, bt], rng, 2, may_end=True)
+        r = s.request("POST", "/v1/games/%s/resign" % gid, token=bt)
+        if r.status == 409 and r.json["type"].endswith(":game-over"):
+            return False
+        check(r.status in (200, 201), "resign: %d %r" % (r.status, r.json))
         # Alice made established (as after dozens of games), last played
         # three days ago: on the board, counted in her bucket and day.
         old = int(time.time() * 1000) - 3 * 86400000
@@ -282,8 +299,11 @@ def board_counts_follow_each_rated_game(binary):
         check(ra["rank"] == 1 and not ra["provisional"], "on the board, first: %r" % ra)
         old_bucket = s.query("SELECT bucket FROM ratings WHERE subject = ?", (alice,))[0][0]
         gid = two_player_game(s, at, bt)
-        play_until_each_moved(s, gid, [at, bt], rng, 2)
-        check(s.request("POST", "/v1/games/%s/resign" % gid, token=at).status in (200, 201), "resign")
+        play_until_each_moved(s, gid, [at, bt], rng, 2, may_end=True)
+        r = s.request("POST", "/v1/games/%s/resign" % gid, token=at)
+        if r.status == 409 and r.json["type"].endswith(":game-over"):
+            return False
+        check(r.status in (200, 201), "resign: %d %r" % (r.status, r.json))
         rows = s.query("SELECT day, bucket, n FROM board_counts WHERE n > 0")
         new = s.query("SELECT last_ms / 86400000, bucket, provisional FROM ratings WHERE subject = ?", (alice,))[0]
         check(new[2] == 0, "still established after one more game")
@@ -293,6 +313,7 @@ def board_counts_follow_each_rated_game(binary):
         check(ra["rank"] == 1 and ra["games"] == 2 and ra["rating"] < 1662.4, "lost, still first: %r" % ra)
         board = s.request("GET", "/v1/leaderboards/agent-avenue-base").json
         check([x["player"]["id"] for x in board["players"]] == [alice], "the board: %r" % board)
+    return True
 
 
 @test

@@ -370,4 +370,4 @@ def two_nodes_accepting_at_once_make_one_game(binary):
 
 
 if __name__ == "__main__":
-    run_all("test_rematch")
+    run_all("rematch")
