@@ -12,7 +12,7 @@
 import * as api from "./api.js";
 import * as session from "./session.js";
 import { h, mount } from "./dom.js";
-import { gameInfo, act, go, status, showError, clearOffline } from "./ui.js";
+import { gameInfo, act, go, status, showError, clearOffline, seatName, resultWords } from "./ui.js";
 import { follow } from "./events.js";
 import { agentAvenue } from "./aa.js";
 import { quantum } from "./quantum.js";
@@ -43,17 +43,6 @@ import { quantum } from "./quantum.js";
 
 /** @type {Record<string, Board>} the board of each game id */
 const BOARDS = { "agent-avenue": agentAvenue, quantum };
-
-/**
- * Who holds a seat, in words: the player's name, a bot, or an open seat.
- * @param {Game["players"][number] | undefined} p
- */
-function seatName(p) {
-  if (!p) return "?";
-  return (
-    p.player?.name ?? (p.bot ? `bot (${p.bot.bot})` : p.invited ? "invited" : p.open ? "open" : "seat token")
-  );
-}
 
 /**
  * Leaves waiting game `id`: its creator cancels it (DELETE, so it is not
@@ -478,10 +467,8 @@ export async function gameScreen(main, id) {
             "p",
             { class: "result", role: "status" },
             "Game over: ",
-            g.result.winners.length
-              ? `${g.result.winners.map((w) => `${seatName(gm.players[w])} (seat ${w})`).join(", ")} won`
-              : "nobody won",
-            ` (${g.result.reason})`,
+            resultWords(g.result, gm.players).winners,
+            ` (${resultWords(g.result, gm.players).reason})`,
             g.you !== null && g.result.winners.includes(g.you) ? h("strong", {}, " — you won!") : null,
           )
         : null,

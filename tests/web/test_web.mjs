@@ -678,6 +678,30 @@ test("rematch: offered after a resignation, accepted, both screens go to the new
   await noError(bob, "bob");
 });
 
+test("lobby: a finished game with its winner, reason and date", async () => {
+  const { alice, base } = ctx;
+  const id = await createGame(alice, "agent-avenue", 2, "random");
+  await alice.getByRole("button", { name: "Resign" }).waitFor({ timeout: 10000 });
+  alice.once("dialog", (d) => d.accept());
+  await alice.getByRole("button", { name: "Resign" }).click();
+  await alice.locator(".result", { hasText: "Game over" }).waitFor({ timeout: 10000 });
+  const g = await apiGet(base, `/v1/games/${id}`, await tokenOf(alice));
+  check(
+    JSON.stringify(g.result) === JSON.stringify({ winners: [1], reason: "resignation" }),
+    `the API's result: ${JSON.stringify(g.result)}`,
+  );
+  await alice.getByRole("link", { name: "boardd", exact: true }).click();
+  const line = alice.locator(`li.game[data-game="${id}"] .game-result`);
+  await line.waitFor({ timeout: 10000 });
+  const text = await line.innerText();
+  check(/bot \(random\) \(seat 1\) won/.test(text), `the winner: ${text}`);
+  check(/every other seat resigned/.test(text), `the reason: ${text}`);
+  const when = await line.locator("time").getAttribute("datetime");
+  check(when === g.updated, `the date: ${when}, the game's updated ${g.updated}`);
+  check((await line.locator("time").innerText()).trim().length > 0, "the date is shown");
+  await fitsPhone(alice, "the lobby with a finished game");
+});
+
 test("leave: a waiting game's creator leaving cancels it", async () => {
   const { alice, bob, base } = ctx;
   const id = await createGame(alice, "agent-avenue", 2, "open");
