@@ -1205,7 +1205,11 @@ void router_dispatch(struct service *svc, const struct http_req *req,
 			service_request_end(svc);
 			return;
 		}
-		allow = routes[i].allow;
+		/* The first route matching the path is the one served (as
+		 * for a method above): /v1/players/me's Allow, not that of
+		 * the player profile's {tid} after it. */
+		if (!allow)
+			allow = routes[i].allow;
 	}
 	if (!allow && web_file(req, rep))
 		return;
