@@ -484,7 +484,7 @@ function finishedLine(result, g) {
     { class: "game-result" },
     h("span", { class: "winners" }, words.winners),
     " · ",
-    h("span", { class: "reason" }, words.reason),
+    h("span", { class: "reason", "data-reason": result.reason }, words.reason),
     " · ",
     h("time", { datetime: g.updated }, new Date(g.updated).toLocaleString()),
   );

@@ -40,15 +40,15 @@ export function seatName(p) {
 /** A result's `reason` (openapi Game.result) in words; an unknown one as it is. */
 const REASONS = /** @type {Record<string, string>} */ ({
   resignation: "every other seat resigned",
-  catch: "caught up",
-  codebreakers: "Codebreakers",
-  daredevils: "the third Daredevil",
-  tie: "a tie, the active team wins",
-  out_of_cards: "out of cards",
-  leader_of_the_pack: "Leader of the Pack",
-  masterplan: "Masterplan",
+  catch: "caught the other side on the track",
+  codebreakers: "three Codebreakers in play",
+  daredevils: "the other side's third Daredevil",
+  tie: "both sides won at once: the active side wins",
+  out_of_cards: "out of cards: the side closer to catching wins",
+  leader_of_the_pack: "three Daredevils with Leader of the Pack",
+  masterplan: "Masterplan: seven agent names in play",
   security_system: "Security System",
-  last_cube: "last cube placed",
+  last_cube: "the last cube placed",
 });
 
 /**
