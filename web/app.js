@@ -16,11 +16,13 @@ async function route() {
   clearError();
   status("");
   const main = /** @type {HTMLElement} */ (document.getElementById("main"));
-  const m = location.hash.match(/^#\/game\/([^/?]+)/);
+  const m = location.hash.match(/^#\/game\/([^/?]+)(?:\?at=(\d+))?/);
   try {
     if (!ui.catalog) ui.catalog = await api.catalog();
     main.lang = ui.catalog.language; // the game texts' language
-    leave = m ? await gameScreen(main, decodeURIComponent(m[1])) : await lobby(main);
+    leave = m
+      ? await gameScreen(main, decodeURIComponent(m[1]), m[2] === undefined ? null : Number(m[2]))
+      : await lobby(main);
   } catch (e) {
     showError(e);
   }

@@ -12,7 +12,7 @@
 import * as api from "./api.js";
 import * as session from "./session.js";
 import { h, mount } from "./dom.js";
-import { gameInfo, act, go, status, showError, clearOffline } from "./ui.js";
+import { gameInfo, act, go, status, showError, clearOffline, seatName, resultWords } from "./ui.js";
 import { follow } from "./events.js";
 import { agentAvenue } from "./aa.js";
 import { quantum } from "./quantum.js";
@@ -43,17 +43,6 @@ import { quantum } from "./quantum.js";
 
 /** @type {Record<string, Board>} the board of each game id */
 const BOARDS = { "agent-avenue": agentAvenue, quantum };
-
-/**
- * Who holds a seat, in words: the player's name, a bot, or an open seat.
- * @param {Game["players"][number] | undefined} p
- */
-function seatName(p) {
-  if (!p) return "?";
-  return (
-    p.player?.name ?? (p.bot ? `bot (${p.bot.bot})` : p.invited ? "invited" : p.open ? "open" : "seat token")
-  );
-}
 
 /**
  * Leaves waiting game `id`: its creator cancels it (DELETE, so it is not
@@ -119,9 +108,11 @@ const GROUP_AT = 12;
 /**
  * Draws game `id` into `main` and keeps it live.
  * @param {HTMLElement} main @param {string} id
+ * @param {number | null} [at] a past position to open at (the page's
+ *   `#/game/<id>?at=N`: the replay after move N), or null: the game now
  * @returns {Promise<() => void>} the cleanup to call when leaving
  */
-export async function gameScreen(main, id) {
+export async function gameScreen(main, id, at = null) {
   const head = h("section", { class: "card game-top", "aria-labelledby": "game-h" });
   const board = h("section", { class: "board", "aria-label": "Board" });
   const acts = h("section", { class: "card actions", "aria-labelledby": "actions-h" });
@@ -150,6 +141,10 @@ export async function gameScreen(main, id) {
         return;
       }
     }
+    // The page's address names the position shown, so it can be shared
+    // or reloaded (replaceState: no new screen, no history entry).
+    const here = `#/game/${encodeURIComponent(id)}` + (past ? `?at=${past.seq}` : "");
+    if (location.hash !== here) window.history.replaceState(null, "", here);
     draw();
   }
 
@@ -343,24 +338,34 @@ export async function gameScreen(main, id) {
         ? h(
             "ol",
             { class: "moves", reversed: true },
-            [...log]
-              .reverse()
-              .map((m) =>
+            [...log].reverse().map((m) =>
+              h(
+                "li",
+                { class: `move${m.by ? " by-" + m.by : ""}`, "data-seq": m.seq, value: m.seq },
                 h(
-                  "li",
-                  { class: `move${m.by ? " by-" + m.by : ""}`, "data-seq": m.seq, value: m.seq },
-                  h("span", { class: `dot seat${m.seat}`, "aria-hidden": "true" }),
-                  `${seatName(players[m.seat])}: ${m.action.type}`,
-                  m.by === "timeout"
-                    ? h("strong", { class: "timeout" }, " — timed out")
-                    : m.by === "bot"
-                      ? " (bot)"
-                      : m.by === "resigned"
-                        ? " (resigned seat)"
-                        : null,
-                  h("time", { datetime: m.time }, ` ${new Date(m.time).toLocaleTimeString()}`),
+                  "button",
+                  {
+                    type: "button",
+                    class: "link at",
+                    "aria-label": `View the game after move ${m.seq}`,
+                    "aria-current": past?.seq === m.seq ? "true" : undefined,
+                    onclick: () => replay(m.seq),
+                  },
+                  `${m.seq}.`,
                 ),
+                " ",
+                h("span", { class: `dot seat${m.seat}`, "aria-hidden": "true" }),
+                `${seatName(players[m.seat])}: ${m.action.type}`,
+                m.by === "timeout"
+                  ? h("strong", { class: "timeout" }, " — timed out")
+                  : m.by === "bot"
+                    ? " (bot)"
+                    : m.by === "resigned"
+                      ? " (resigned seat)"
+                      : null,
+                h("time", { datetime: m.time }, ` ${new Date(m.time).toLocaleTimeString()}`),
               ),
+            ),
           )
         : h("p", { class: "empty" }, "No moves yet."),
     );
@@ -478,10 +483,14 @@ export async function gameScreen(main, id) {
             "p",
             { class: "result", role: "status" },
             "Game over: ",
-            g.result.winners.length
-              ? `${g.result.winners.map((w) => `${seatName(gm.players[w])} (seat ${w})`).join(", ")} won`
-              : "nobody won",
-            ` (${g.result.reason})`,
+            resultWords(g.result, gm.players).winners,
+            " (",
+            h(
+              "span",
+              { class: "reason", "data-reason": g.result.reason },
+              resultWords(g.result, gm.players).reason,
+            ),
+            ")",
             g.you !== null && g.result.winners.includes(g.you) ? h("strong", {}, " — you won!") : null,
           )
         : null,
@@ -711,6 +720,7 @@ export async function gameScreen(main, id) {
   }
 
   await refresh();
+  if (at !== null) await replay(at);
   const events = follow(
     id,
     () => refresh(),

@@ -5,7 +5,7 @@
 import * as api from "./api.js";
 import * as session from "./session.js";
 import { h, mount } from "./dom.js";
-import { ui, gameInfo, act, go, status, showError, clearOffline } from "./ui.js";
+import { ui, gameInfo, act, go, status, showError, clearOffline, resultWords } from "./ui.js";
 
 /** @typedef {import("./types.js").GameSummary} GameSummary */
 /** @typedef {import("./types.js").MyGame} MyGame */
@@ -455,6 +455,7 @@ function gameList(games, me, mine) {
             ),
           ),
         ),
+        g.result ? finishedLine(g.result, g) : null,
         Object.keys(g.options || {}).length
           ? h(
               "div",
@@ -467,6 +468,25 @@ function gameList(games, me, mine) {
         me !== null && (!mine || invitation) ? join : null,
       );
     }),
+  );
+}
+
+/**
+ * A finished game's line in a list: who won, why, and when it ended (its
+ * `updated`, the time of its last move), as the listing's `result` says.
+ * @param {{winners: number[], reason: string}} result
+ * @param {GameSummary} g
+ */
+function finishedLine(result, g) {
+  const words = resultWords(result, g.players);
+  return h(
+    "div",
+    { class: "game-result" },
+    h("span", { class: "winners" }, words.winners),
+    " · ",
+    h("span", { class: "reason", "data-reason": result.reason }, words.reason),
+    " · ",
+    h("time", { datetime: g.updated }, new Date(g.updated).toLocaleString()),
   );
 }
 

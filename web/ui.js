@@ -25,6 +25,48 @@ export function card(game, id) {
   return { name: c?.name ?? id, text: c?.text ?? "" };
 }
 
+/**
+ * Who holds a seat, in words: the player's name, a bot, or an open seat.
+ * @param {{player: {name: string} | null, bot: {bot: string} | null, invited: string | null, open: boolean} | undefined} p
+ *   a seat of a game's or a listing's `players`
+ */
+export function seatName(p) {
+  if (!p) return "?";
+  return (
+    p.player?.name ?? (p.bot ? `bot (${p.bot.bot})` : p.invited ? "invited" : p.open ? "open" : "seat token")
+  );
+}
+
+/** A result's `reason` (openapi Game.result) in words; an unknown one as it is. */
+const REASONS = /** @type {Record<string, string>} */ ({
+  resignation: "every other seat resigned",
+  catch: "caught the other side on the track",
+  codebreakers: "three Codebreakers in play",
+  daredevils: "the other side's third Daredevil",
+  tie: "both sides won at once: the active side wins",
+  out_of_cards: "out of cards: the side closer to catching wins",
+  leader_of_the_pack: "three Daredevils with Leader of the Pack",
+  masterplan: "Masterplan: seven agent names in play",
+  security_system: "Security System",
+  last_cube: "the last cube placed",
+});
+
+/**
+ * A finished game's result in words: who won and why (the server's
+ * result: the client judges nothing).
+ * @param {{winners: number[], reason: string}} result
+ * @param {Parameters<typeof seatName>[0][]} players the game's seats, in seat order
+ * @returns {{winners: string, reason: string}}
+ */
+export function resultWords(result, players) {
+  return {
+    winners: result.winners.length
+      ? `${result.winners.map((w) => `${seatName(players[w])} (seat ${w})`).join(", ")} won`
+      : "nobody won",
+    reason: REASONS[result.reason] ?? result.reason,
+  };
+}
+
 /** @type {boolean} the banner shows that the server did not answer */
 let offline = false;
 

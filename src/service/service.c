@@ -149,7 +149,12 @@ json_t *svc__list_entry(const struct store_game *g)
 	    "to_act", svc__seat_list(g->open_seats ? 0 : g->to_act), "created",
 	    svc__iso_time(g->created_ms), "updated",
 	    svc__iso_time(g->updated_ms));
-	/* A lobby screen's one request: the options and who sits where. */
+	/* A lobby screen's one request: the options, who sits where and, once
+	 * finished, the result (winners and reason; `updated` is when). */
+	json_t *result = g->result ? json_loads(g->result, 0, NULL) : json_null();
+	if (e && result)
+		json_object_set(e, "result", result);
+	json_decref(result);
 	json_t *options = g->options ? json_loads(g->options, 0, NULL) : NULL;
 	json_t *players = g->players ? json_loads(g->players, 0, NULL) : NULL;
 	if (e && options)

@@ -1,6 +1,6 @@
 """test_lobby.py: browser tickets for event streams, the lobby
 (invitations in a player's games, invite-only games unlisted, cancelling a
-waiting game, leaving a seat, lobby listings with names and options, the
+waiting game, leaving a seat, lobby listings with names, options and a finished game's result, the
 two join refusals), and identity (several tokens per player, listing and
 revoking them, attaching a seat token to a player), each with its
 refusals, which change nothing in the database.  Real binary, real SQLite
@@ -247,6 +247,30 @@ def an_invitation_shows_in_the_invitees_games(binary):
         mine = s.request("GET", "/v1/players/me/games", token=bt).json["games"]
         check(len(mine) == 1 and mine[0]["invitation"] is False and mine[0]["status"] == "active",
               "now his seat: %r" % mine)
+
+
+@test
+def a_finished_game_is_listed_with_its_result(binary):
+    """Lobby listings carry a finished game's result (winners and reason,
+    as the game's own) and null while it waits or runs."""
+    with server(binary) as s:
+        alice, at = new_player(s, "Alice")
+        bob, bt = new_player(s, "Bob")
+        gid = create(s, at, ["me", {"invite": bob}], options={})["id"]
+        check(s.request("GET", "/v1/players/me/games", token=at).json["games"][0]["result"] is None,
+              "null while waiting")
+        check(s.request("POST", "/v1/games/%s/join" % gid, token=bt).status == 200, "Bob joins")
+        check(s.request("GET", "/v1/players/me/games", token=bt).json["games"][0]["result"] is None,
+              "null while active")
+        check(s.request("POST", "/v1/games/%s/resign" % gid, token=bt).status == 201, "Bob resigns")
+        want = s.request("GET", "/v1/games/" + gid, token=at).json["result"]
+        check(want == {"winners": [0], "reason": "resignation"}, "Alice won: %r" % want)
+        for tok in (at, bt):
+            g = s.request("GET", "/v1/players/me/games?status=finished", token=tok).json["games"]
+            check([x["id"] for x in g] == [gid] and g[0]["result"] == want,
+                  "each player's games give the result: %r" % g)
+        g = s.request("GET", "/v1/games?status=finished").json["games"]
+        check([x["id"] for x in g] == [gid] and g[0]["result"] == want, "so does the public listing: %r" % g)
 
 
 @test

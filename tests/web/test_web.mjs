@@ -430,8 +430,9 @@ test("agent avenue: a whole game by clicking, live on both screens", async () =>
   const g = await apiGet(base, `/v1/games/${id}`, token);
   check(g.status === "finished", `the game is ${g.status} after ${clicks} clicks`);
   check(g.seq === clicks, `${clicks} clicks, ${g.seq} moves logged`);
+  const reason = await bob.locator(".result .reason").getAttribute("data-reason");
   const text = await bob.locator(".result").innerText();
-  check(text.includes(g.result.reason), `Bob's screen shows the result (${g.result.reason}): ${text}`);
+  check(reason === g.result.reason, `Bob's screen shows the result (${g.result.reason}): ${reason}, ${text}`);
   // Issue 31 bug 1: the end event (its kind is the SSE event name, its
   // data has no `event`) ends the stream: "ended", not "offline" and
   // reconnecting (a ticket each time) for ever; the same on a reload.
@@ -460,6 +461,23 @@ test("agent avenue: a whole game by clicking, live on both screens", async () =>
   await alice.locator(".replay-where", { hasText: `move 1 of ${g.seq}` }).waitFor({ timeout: 10000 });
   await alice.getByRole("button", { name: "Back to the game now" }).click();
   await alice.locator(".replay-where", { hasText: "now" }).waitFor({ timeout: 10000 });
+  // A move of the log opens the position after it, and the page's address
+  // (#/game/<id>?at=N) names it: a reload opens there again.
+  await alice.getByRole("button", { name: "View the game after move 2", exact: true }).click();
+  await alice.locator(".replay-where", { hasText: `move 2 of ${g.seq}` }).waitFor({ timeout: 10000 });
+  check(alice.url().endsWith(`#/game/${id}?at=2`), `the address at move 2: ${alice.url()}`);
+  await alice.reload();
+  await alice.locator(".replay-where", { hasText: `move 2 of ${g.seq}` }).waitFor({ timeout: 10000 });
+  const at2 = (await apiGet(base, `/v1/games/${id}?at=2`, token)).view;
+  const names2 = at2.hand.map((c) => cat.cards.find((x) => x.id === c).name).sort();
+  const shown2 = (await alice.locator(".hand .cards .agent").allInnerTexts()).sort();
+  check(
+    JSON.stringify(names2) === JSON.stringify(shown2),
+    `move 2 reloaded shows ${shown2}, ?at=2 ${names2}`,
+  );
+  await alice.getByRole("button", { name: "Back to the game now" }).click();
+  await alice.locator(".replay-where", { hasText: "now" }).waitFor({ timeout: 10000 });
+  check(alice.url().endsWith(`#/game/${id}`), `the address now: ${alice.url()}`);
   console.log(`     ${clicks} moves clicked; result ${JSON.stringify(g.result)}`);
 });
 
@@ -676,6 +694,32 @@ test("rematch: offered after a resignation, accepted, both screens go to the new
   check(/Seat 0: Bob/.test(seats[0]) && /Seat 1: Alice \(you\)/.test(seats[1]), `seats swapped: ${seats}`);
   await noError(alice, "alice");
   await noError(bob, "bob");
+});
+
+test("lobby: a finished game with its winner, reason and date", async () => {
+  const { alice, base } = ctx;
+  const id = await createGame(alice, "agent-avenue", 2, "random");
+  await alice.getByRole("button", { name: "Resign" }).waitFor({ timeout: 10000 });
+  alice.once("dialog", (d) => d.accept());
+  await alice.getByRole("button", { name: "Resign" }).click();
+  await alice.locator(".result", { hasText: "Game over" }).waitFor({ timeout: 10000 });
+  const g = await apiGet(base, `/v1/games/${id}`, await tokenOf(alice));
+  check(
+    JSON.stringify(g.result) === JSON.stringify({ winners: [1], reason: "resignation" }),
+    `the API's result: ${JSON.stringify(g.result)}`,
+  );
+  await alice.getByRole("link", { name: "boardd", exact: true }).click();
+  const line = alice.locator(`li.game[data-game="${id}"] .game-result`);
+  await line.waitFor({ timeout: 10000 });
+  const text = await line.innerText();
+  check(/bot \(random\) \(seat 1\) won/.test(text), `the winner: ${text}`);
+  check(/every other seat resigned/.test(text), `the reason: ${text}`);
+  const reason = await line.locator(".reason").getAttribute("data-reason");
+  check(reason === "resignation", `the reason's code: ${reason}`);
+  const when = await line.locator("time").getAttribute("datetime");
+  check(when === g.updated, `the date: ${when}, the game's updated ${g.updated}`);
+  check((await line.locator("time").innerText()).trim().length > 0, "the date is shown");
+  await fitsPhone(alice, "the lobby with a finished game");
 });
 
 test("leave: a waiting game's creator leaving cancels it", async () => {
