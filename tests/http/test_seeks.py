@@ -302,52 +302,65 @@ def export_and_deletion_cover_seeks(binary):
         check(s.query("SELECT count(*) FROM seeks")[0][0] == 0, "the seeks are gone")
 
 
-SEEKERS = 240
+PAIRS = 120
 
 
 @test
 def hundreds_of_concurrent_seeks_pair_each_at_most_once(binary):
-    """SEEKERS players each seek the same game at once from 16 client
-    threads (on PostgreSQL spread over two nodes of one database): every
-    seek is paired exactly once (an even number, all compatible: none may
-    be left open, none in two games), each game holds two of them."""
+    """2 * PAIRS players seek at once from 16 client threads (on PostgreSQL
+    over two nodes of one database).  Each pair of them seeks a game of
+    its own (a clock of its own makes it a pool of its own) at the same
+    moment, one on each node: neither can be paired but with the other, so
+    a seek left open was lost (each saw none of the other) and a seek in
+    two games was paired twice.  Every seek must end matched, each game
+    holding its pair."""
     a = Server(binary)
     b = None
     try:
         b = Server(binary, db=a.db) if POSTGRES else a
-        nodes = [a, b]
-        people = [player(nodes[i % 2], "P%d" % i) for i in range(SEEKERS)]
-        todo = list(enumerate(people))
+        people = [(player(a, "P%d" % i), player(b, "Q%d" % i)) for i in range(PAIRS)]
+        todo = list(range(PAIRS))
         lock = threading.Lock()
         answers = []
+
+        def one(node, token, body, go):
+            go.wait()
+            r = node.request("POST", "/v1/seeks", body, token=token)
+            with lock:
+                answers.append(r)
 
         def work():
             while True:
                 with lock:
                     if not todo:
                         return
-                    i, (_, t) = todo.pop()
-                r = nodes[i % 2].request("POST", "/v1/seeks", {"game": AA}, token=t)
-                with lock:
-                    answers.append(r)
-        threads = [threading.Thread(target=work) for _ in range(16)]
+                    k = todo.pop()
+                body = {"game": AA, "clock": {"move_seconds": 60 + k}}
+                go = threading.Barrier(2)
+                (_, t1), (_, t2) = people[k]
+                pair = [threading.Thread(target=one, args=(a, t1, body, go)),
+                        threading.Thread(target=one, args=(b, t2, body, go))]
+                [t.start() for t in pair]
+                [t.join() for t in pair]
+        threads = [threading.Thread(target=work) for _ in range(8)]
         [t.start() for t in threads]
         [t.join() for t in threads]
-        check(len(answers) == SEEKERS and all(r.status == 201 for r in answers),
+        check(len(answers) == 2 * PAIRS and all(r.status == 201 for r in answers),
               "every seek is taken: %r" % [r for r in answers if r.status != 201][:3])
-        rows = a.query("SELECT state, game, player_key FROM seeks")
-        check(len(rows) == SEEKERS, "all stored: %d" % len(rows))
+        rows = a.query("SELECT k.state, k.game, p.id FROM seeks k JOIN players p ON "
+                       "p.key = k.player_key")
+        check(len(rows) == 2 * PAIRS, "all stored: %d" % len(rows))
         check(all(st == "matched" for st, _, _ in rows),
-              "none is left open: %r" % [r for r in rows if r[0] != "matched"])
+              "none is left open: %r" % [r for r in rows if r[0] != "matched"][:6])
         per_game = {}
-        for _, gid, pk in rows:
-            per_game.setdefault(gid, []).append(pk)
-        check(len(per_game) == SEEKERS // 2 and
-              all(len(set(v)) == 2 for v in per_game.values()),
-              "each game pairs two players: %r" % [v for v in per_game.values() if len(v) != 2][:3])
-        seated = a.query("SELECT g.id, s.player_key FROM seats s JOIN games g ON g.key = s.game_key")
-        check(len(seated) == SEEKERS and
-              sorted((g, p) for g, p in seated) == sorted((g, p) for g, ps in per_game.items() for p in ps),
+        for _, gid, pid in rows:
+            per_game.setdefault(gid, set()).add(pid)
+        pairs = sorted(sorted([p1, p2]) for (p1, _), (p2, _) in people)
+        check(sorted(sorted(v) for v in per_game.values()) == pairs,
+              "each game holds one pair: %r" % [v for v in per_game.values() if len(v) != 2][:3])
+        seated = a.query("SELECT g.id, p.id FROM seats s JOIN games g ON g.key = s.game_key "
+                         "JOIN players p ON p.key = s.player_key")
+        check(sorted(seated) == sorted((g, p) for g, ps in per_game.items() for p in ps),
               "the games' seats are the seeks' players")
     finally:
         if b is not None and b is not a:
