@@ -70,11 +70,12 @@ BEGIN
 	FROM webhooks WHERE player_key = NEW.player_key
 	AND disabled_ms IS NULL;
 END;
--- Unchanged from sql/0027_rematch.sql (a pairing is not pushed: the
--- game's own 'turn' event is, to the seat that moves first).
+-- sql/0027_rematch.sql's, and a pairing is pushed too: a seeker waits
+-- with the page closed, and game.started is not pushed (only the first
+-- seat to move would hear of the game by its 'turn').
 CREATE TRIGGER events_push AFTER INSERT ON events
 WHEN NEW.type IN ('turn', 'game.finished', 'deadline.soon', 'invited',
-                  'seat.taken')
+                  'seat.taken', 'seek.matched')
 BEGIN
 	INSERT INTO push_deliveries (event_key, sub_key, dest, next_ms)
 	SELECT NEW.key, key, dest, NEW.created_ms

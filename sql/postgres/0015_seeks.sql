@@ -31,3 +31,12 @@ ALTER TABLE events DROP CONSTRAINT events_type_check;
 ALTER TABLE events ADD CONSTRAINT events_type_check CHECK (type IN ('turn',
 	'game.started', 'game.finished', 'invited', 'deadline.soon',
 	'seat.taken', 'rematch', 'seek.matched'));
+
+-- A pairing is pushed (sql/0029_seeks.sql says why): the trigger of
+-- sql/postgres/0012_push_deliveries.sql with one more type.
+DROP TRIGGER events_push ON events;
+CREATE TRIGGER events_push AFTER INSERT ON events
+	FOR EACH ROW
+	WHEN (NEW.type IN ('turn', 'game.finished', 'deadline.soon', 'invited',
+	                   'seat.taken', 'seek.matched'))
+	EXECUTE FUNCTION events_push();
