@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -25,6 +26,8 @@
 #define SEEK_LIFETIME_MAX_S     (7 * 86400)
 /* A rating bound's magnitude at most: far beyond any rating. */
 #define SEEK_RATING_LIMIT 100000
+/* How long a seek waits for another node's hold of its pool, ms. */
+#define SEEK_RETRY_MS 5000
 /* A page of GET /v1/seeks: by default, and at most. */
 #define SEEKS_PAGE_DEFAULT 50
 #define SEEKS_PAGE_MAX     100
@@ -307,17 +310,26 @@ int service_seek_create(struct service *svc, const json_t *body,
 	k.rating_min = q.has_offsets ? k.rating + q.lo : q.lo;
 	k.rating_max = q.has_offsets ? k.rating + q.hi : q.hi;
 	struct store_seek_made made = {0};
-	for (int attempt = 0; attempt < 4 && (rc == 0 || rc == BD_ECONFLICT);
-	     attempt++) {
+	/* BD_ECONFLICT: an id was taken, or another node's transaction
+	 * holds the pool (store_seek_create): new ids, and again after a
+	 * pause of 1-4 ms, for up to SEEK_RETRY_MS. */
+	int64_t give_up = svc__now_ms() + SEEK_RETRY_MS;
+	for (int attempt = 0; rc == 0 || rc == BD_ECONFLICT; attempt++) {
+		if (attempt > 0 && svc__now_ms() > give_up) {
+			rc = svc__fail(err, BD_EBUSY,
+			               "other seeks of this game held it for "
+			               "too long; nothing was written: retry");
+			break;
+		}
+		if (attempt > 0)
+			usleep(1000 + randombytes_uniform(3000));
 		token_game_id(k.id);
 		token_game_id(p.row.id);
 		rc = store_seek_create(svc->st, &k, SEEKS_OPEN_MAX, now,
 		                       &p.seating, &made);
 		if (rc != BD_ECONFLICT)
-			break; /* else an id was taken: draw new ones */
+			break;
 	}
-	if (rc == BD_ECONFLICT)
-		rc = BD_EINTERNAL;
 	if (rc == BD_ESEEKSFULL)
 		svc__fail(err, rc,
 		          "you hold %d open seeks already: cancel one "

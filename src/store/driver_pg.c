@@ -168,8 +168,11 @@ static const char *const pg_sql[ST_COUNT] = {
                       "AND s.invited IS NOT NULL ORDER BY s.seat",
     /* ?1 pool: taken until the transaction ends, so that two nodes
      * inserting seeks of one pool take turns (each then reads the
-     * other's committed seek: READ COMMITTED) */
-    [ST_SEEK_LOCK] = "SELECT pg_advisory_xact_lock(hashtext(?1))",
+     * other's committed seek: READ COMMITTED).  Tried, not waited for:
+     * a batch (group commit) may hold several pools' locks, and two
+     * nodes' batches waiting for each other's would deadlock; false
+     * when another transaction holds it (the caller retries). */
+    [ST_SEEK_LOCK] = "SELECT pg_try_advisory_xact_lock(hashtext(?1))",
     /* driver_sqlite.c's; a seek being cancelled (its row locked) is
      * skipped */
     [ST_SEEK_CANDIDATES] = "SELECT key, player_key, rating, rating_min, "

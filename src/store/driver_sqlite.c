@@ -178,8 +178,9 @@ static const char *const lite_sql[ST_COUNT] = {
                       "FROM seats s JOIN games g ON g.key = s.game_key "
                       "WHERE s.game_key = ?1 AND s.open = 1 "
                       "AND s.invited IS NOT NULL ORDER BY s.seat",
-    /* ?1 pool: SQLite's one writer serialises the seeks already */
-    [ST_SEEK_LOCK] = "SELECT length(?1)",
+    /* ?1 pool: SQLite's one writer serialises the seeks already (true,
+     * as driver_pg.c's when it took the lock) */
+    [ST_SEEK_LOCK] = "SELECT length(?1) > 0",
     /* ?1 pool, ?2 now, ?3 the seeker: the oldest open seeks of others */
     [ST_SEEK_CANDIDATES] = "SELECT key, player_key, rating, rating_min, "
                            "rating_max FROM seeks WHERE pool = ?1 AND "

@@ -1264,11 +1264,14 @@ struct store_seek_made {
  * seeks are marked "matched" with the game's id, and each player gets a
  * "seek.matched" event (the game's event data and "seek", their seek's
  * id), after the new game's own events.  On PostgreSQL the pool is
- * locked for the transaction (pg_advisory_xact_lock of its hash) and the
- * candidates read FOR UPDATE SKIP LOCKED: two nodes inserting into one
- * pool take turns, and each seek is paired at most once; on SQLite the
- * one writer serialises them.  *out on success.  BD_ECONFLICT when the
- * seek's or the game's id is taken (the caller draws new ones). */
+ * locked for the transaction (pg_try_advisory_xact_lock of its hash) and
+ * the candidates read FOR UPDATE SKIP LOCKED: two nodes inserting into
+ * one pool take turns, and each seek is paired at most once; on SQLite
+ * the one writer serialises them.  *out on success.  BD_ECONFLICT, with
+ * nothing written, when the seek's or the game's id is taken or another
+ * transaction holds the pool's lock (the lock is tried, never waited
+ * for: a batch may hold several pools', and waiting could deadlock two
+ * nodes): the caller tries again, with new ids, a moment later. */
 int store_seek_create(struct store *s, const struct store_seek *k,
                       int max_open, int64_t now_ms,
                       const struct store_seek_game *plan,

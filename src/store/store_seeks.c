@@ -164,8 +164,12 @@ static int seek_tx(struct conn *c, void *ctx)
 {
 	struct seek_ctx *x = ctx;
 	const struct store_seek *k = x->k;
-	struct one_i64 open = {0}, same = {0};
-	int rc = store__run(c, ST_SEEK_LOCK, ARGS(A_TEXT(k->pool)), NULL, NULL);
+	struct one_i64 open = {0}, same = {0}, locked = {0};
+	int rc = store__run(c, ST_SEEK_LOCK, ARGS(A_TEXT(k->pool)),
+	                    store__read_i64, &locked);
+	if (rc == 0 && !locked.v)
+		return BD_ECONFLICT; /* another node's transaction holds the
+		                        pool: the caller tries again */
 	if (rc == 0)
 		rc = store__run(c, ST_SEEK_OPEN_COUNT,
 		                ARGS(A_I64(k->player_key), A_I64(x->now)),
