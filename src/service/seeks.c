@@ -122,9 +122,9 @@ static int parse_seek(const json_t *body, struct seek_req *q,
                       struct svc_err *err)
 {
 	static const char *const keys[] = {
-	    "game",         "seats",      "options",    "clock",
-	    "on_timeout",   "rated",      "rating_range", "rating_min",
-	    "rating_max",   "expires_in", NULL};
+	    "game",  "seats",        "options",    "clock",      "on_timeout",
+	    "rated", "rating_range", "rating_min", "rating_max", "expires_in",
+	    NULL};
 	int rc = svc__body_keys(body, keys, err);
 	if (rc < 0)
 		return rc;
@@ -177,11 +177,11 @@ static int parse_seek(const json_t *body, struct seek_req *q,
 
 /* The game a pairing creates, planned before the write. */
 struct seek_plan {
-	struct store_game row;   /* options, clock malloc'd */
-	struct engine_game *g;   /* its state, owned */
-	char category[32];       /* its rating category */
-	int glicko;              /* 1: two sides of one seat (Glicko-2) */
-	char *pool;              /* malloc'd */
+	struct store_game row; /* options, clock malloc'd */
+	struct engine_game *g; /* its state, owned */
+	char category[32];     /* its rating category */
+	int glicko;            /* 1: two sides of one seat (Glicko-2) */
+	char *pool;            /* malloc'd */
 	struct store_seek_game seating;
 };
 
@@ -234,10 +234,10 @@ static int plan_game(struct service *svc, const struct seek_req *q,
 	p->glicko = sides == 2 && q->seats == 2; /* as store_ratings.c */
 	if (!p->row.options)
 		return BD_ENOMEM;
-	json_t *pool = json_pack("{s:s,s:i,s:b,s:s,s:s?}", "game",
-	                         q->rules->id, "seats", q->seats, "rated",
-	                         q->rated, "options", p->row.options, "clock",
-	                         p->row.clock);
+	json_t *pool =
+	    json_pack("{s:s,s:i,s:b,s:s,s:s?}", "game", q->rules->id, "seats",
+	              q->seats, "rated", q->rated, "options", p->row.options,
+	              "clock", p->row.clock);
 	p->pool = pool ? json_dumps(pool, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 	json_decref(pool);
 	/* The seating: a uniform random permutation (Fisher-Yates). */
@@ -359,9 +359,9 @@ int service_seek_get(struct service *svc, const char *id, json_t **out,
                      struct svc_err *err)
 {
 	struct store_seek k = {0};
-	int rc = token_is_game_id(id) ? store_seek_get(svc->st, id,
-	                                               svc__now_ms(), &k)
-	                              : BD_ENOTFOUND;
+	int rc = token_is_game_id(id)
+	             ? store_seek_get(svc->st, id, svc__now_ms(), &k)
+	             : BD_ENOTFOUND;
 	if (rc == BD_ENOTFOUND)
 		return svc__fail(err, BD_EUNKNOWNSEEK, "no seek has that id");
 	if (rc == 0)
@@ -370,8 +370,8 @@ int service_seek_get(struct service *svc, const char *id, json_t **out,
 	return rc;
 }
 
-int service_seek_cancel(struct service *svc, const char *id,
-                        const char *token, struct svc_err *err)
+int service_seek_cancel(struct service *svc, const char *id, const char *token,
+                        struct svc_err *err)
 {
 	struct store_player me;
 	int rc = svc__player_of(svc, token, &me, err);
@@ -386,9 +386,10 @@ int service_seek_cancel(struct service *svc, const char *id,
 	case BD_EFORBIDDEN:
 		return svc__fail(err, rc, "only its player cancels a seek");
 	case BD_ESTARTED: /* DELETE answers of open seeks only */
-		return svc__fail(err, BD_EUNKNOWNSEEK,
-		                 "no open seek has that id: it was paired, "
-		                 "cancelled or it expired (GET it to see which)");
+		return svc__fail(
+		    err, BD_EUNKNOWNSEEK,
+		    "no open seek has that id: it was paired, "
+		    "cancelled or it expired (GET it to see which)");
 	default:
 		return rc;
 	}
@@ -411,9 +412,8 @@ static int page_one(void *ctx, const struct store_seek *k)
 	           : BD_ENOMEM;
 }
 
-int service_seeks_list(struct service *svc, const char *game,
-                       const char *after, const char *limit, json_t **out,
-                       struct svc_err *err)
+int service_seeks_list(struct service *svc, const char *game, const char *after,
+                       const char *limit, json_t **out, struct svc_err *err)
 {
 	int64_t n = SEEKS_PAGE_DEFAULT;
 	if (limit && !svc__parse_uint(limit, 1, SEEKS_PAGE_MAX, &n))
@@ -439,9 +439,8 @@ int service_seeks_list(struct service *svc, const char *game,
 		json_decref(pg.seeks);
 		return rc;
 	}
-	return svc__give(json_pack("{s:o,s:o}", "seeks", pg.seeks,
-	                           "next_after",
-	                           pg.n == n ? json_string(pg.last)
-	                                     : json_null()),
-	                 out);
+	return svc__give(
+	    json_pack("{s:o,s:o}", "seeks", pg.seeks, "next_after",
+	              pg.n == n ? json_string(pg.last) : json_null()),
+	    out);
 }

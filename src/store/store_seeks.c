@@ -141,10 +141,10 @@ static int pair(struct conn *c, struct seek_ctx *x,
 	int rc = store__game_insert(c, x->s, x->plan->row, held, &game_key);
 	const char *game = x->plan->row->id;
 	for (int i = 0; rc == 0 && i < seats; i++) {
-		rc = store__run(c, ST_SEEK_MATCH,
-		                ARGS(A_I64(table[i].key), A_TEXT(game),
-		                     A_I64(x->now)),
-		                NULL, NULL);
+		rc = store__run(
+		    c, ST_SEEK_MATCH,
+		    ARGS(A_I64(table[i].key), A_TEXT(game), A_I64(x->now)),
+		    NULL, NULL);
 		/* the pool is locked (PostgreSQL) or the database is
 		 * (SQLite), and the rows were read FOR UPDATE */
 		if (rc == 0 && store__changes(c) != 1)
@@ -185,15 +185,15 @@ static int seek_tx(struct conn *c, void *ctx)
 		return BD_ESEEKSELF;
 	struct one_i64 key = {0};
 	if (rc == 0)
-		rc = store__run(
-		    c, ST_SEEK_INSERT,
-		    ARGS(A_TEXT(k->id), A_I64(k->player_key), A_TEXT(k->pool),
-		         A_TEXT(k->rules_id), A_I64(k->seats),
-		         A_TEXT(k->options), A_TEXT(k->clock), A_I64(k->rated),
-		         A_I64(k->rating), A_I64(k->rating_min),
-		         A_I64(k->rating_max), A_I64(x->now),
-		         A_I64(k->expires_ms)),
-		    store__read_i64, &key);
+		rc = store__run(c, ST_SEEK_INSERT,
+		                ARGS(A_TEXT(k->id), A_I64(k->player_key),
+		                     A_TEXT(k->pool), A_TEXT(k->rules_id),
+		                     A_I64(k->seats), A_TEXT(k->options),
+		                     A_TEXT(k->clock), A_I64(k->rated),
+		                     A_I64(k->rating), A_I64(k->rating_min),
+		                     A_I64(k->rating_max), A_I64(x->now),
+		                     A_I64(k->expires_ms)),
+		                store__read_i64, &key);
 	if (rc < 0)
 		return rc;
 	x->out.key = key.v;
@@ -213,19 +213,15 @@ static int seek_tx(struct conn *c, void *ctx)
 	return rc;
 }
 
-int store_seek_create(struct store *s, const struct store_seek *k,
-                      int max_open, int64_t now_ms,
-                      const struct store_seek_game *plan,
+int store_seek_create(struct store *s, const struct store_seek *k, int max_open,
+                      int64_t now_ms, const struct store_seek_game *plan,
                       struct store_seek_made *out)
 {
 	if (!k || !k->pool || !plan || !plan->row || k->seats < 2 ||
 	    k->seats > STORE_SEEK_SEATS_MAX || plan->row->seats != k->seats)
 		return BD_EINTERNAL;
-	struct seek_ctx x = {.s = s,
-	                     .k = k,
-	                     .max_open = max_open,
-	                     .now = now_ms,
-	                     .plan = plan};
+	struct seek_ctx x = {
+	    .s = s, .k = k, .max_open = max_open, .now = now_ms, .plan = plan};
 	int rc = store__write_tx(s, seek_tx, &x);
 	if (rc == 0 && out)
 		*out = x.out;
@@ -273,10 +269,10 @@ struct cancel_ctx {
 static int cancel_tx(struct conn *c, void *ctx)
 {
 	struct cancel_ctx *x = ctx;
-	int rc = store__run(
-	    c, ST_SEEK_CANCEL,
-	    ARGS(A_TEXT(x->id), A_I64(x->player_key), A_I64(x->now)), NULL,
-	    NULL);
+	int rc =
+	    store__run(c, ST_SEEK_CANCEL,
+	               ARGS(A_TEXT(x->id), A_I64(x->player_key), A_I64(x->now)),
+	               NULL, NULL);
 	if (rc < 0 || store__changes(c) == 1)
 		return rc;
 	/* Why nothing changed. */
@@ -284,7 +280,7 @@ static int cancel_tx(struct conn *c, void *ctx)
 	rc = store__run(c, ST_SEEK_GET, ARGS(A_I64(x->now), A_TEXT(x->id)),
 	                read_one, &found);
 	if (rc == 0)
-		rc = !found.found                            ? BD_ENOTFOUND
+		rc = !found.found                          ? BD_ENOTFOUND
 		     : found.k.player_key != x->player_key ? BD_EFORBIDDEN
 		                                           : BD_ESTARTED;
 	store_seek_release(&found.k);
@@ -323,8 +319,8 @@ int store_seeks_open(struct store *s, const char *rules_id, const char *after,
 	struct seek_walk w = {fn, ctx};
 	int64_t from = 0;
 	struct conn *c = store__checkout(s);
-	int rc = after ? store__lookup_i64(c, ST_SEEK_KEY,
-	                                   ARGS(A_TEXT(after)), &from)
+	int rc = after ? store__lookup_i64(c, ST_SEEK_KEY, ARGS(A_TEXT(after)),
+	                                   &from)
 	               : 0;
 	if (rc == 0)
 		rc = store__run(c, ST_SEEKS_OPEN,
@@ -341,9 +337,9 @@ int store_seeks_of_player(struct store *s, int64_t player_key, int64_t now_ms,
 {
 	struct seek_walk w = {fn, ctx};
 	struct conn *c = store__checkout(s);
-	int rc = store__run(c, ST_SEEKS_OF_PLAYER,
-	                    ARGS(A_I64(now_ms), A_I64(player_key)), read_walk,
-	                    &w);
+	int rc =
+	    store__run(c, ST_SEEKS_OF_PLAYER,
+	               ARGS(A_I64(now_ms), A_I64(player_key)), read_walk, &w);
 	store__checkin(s, c);
 	return rc;
 }
