@@ -224,6 +224,10 @@ static int ban_tx(struct conn *c, void *ctx)
 		                      before by the caller) */
 	if (rc == 0)
 		rc = end_waiting(c, x->key, &x->ended);
+	if (rc == 0) /* quick match: never paired again (docs/matchmaking.md) */
+		rc = store__run(c, ST_SEEKS_CANCEL_PLAYER,
+		                ARGS(A_I64(x->key), A_I64(store__now_ms())), NULL,
+		                NULL);
 	if (rc == 0)
 		rc = log_row(c, "ban", x->id, NULL, x->why);
 	return rc;

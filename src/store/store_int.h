@@ -186,6 +186,7 @@ enum stmt {
 	ST_SEEK_KEY,
 	ST_SEEKS_OPEN,
 	ST_SEEKS_OF_PLAYER,
+	ST_SEEKS_CANCEL_PLAYER,
 	/* store_admin.c: boardd admin and a player's own data
 	 * (sql/0024_admin.sql) */
 	ST_ADMIN_PLAYERS,

@@ -467,6 +467,10 @@ const char *const store__sql[ST_COUNT] = {
                       "p.key = k.player_key WHERE k.state = 'open' AND "
                       "k.expires_ms > ?1 AND (?2 = '' OR k.rules_id = ?2) "
                       "AND k.key > ?3 ORDER BY k.key LIMIT ?4",
+    /* ?1 player, ?2 now: a banned player's open seeks pair no more */
+    [ST_SEEKS_CANCEL_PLAYER] = "UPDATE seeks SET state = 'cancelled', "
+                               "ended_ms = ?2 WHERE player_key = ?1 AND "
+                               "state = 'open'",
     /* ?1 now, ?2 player */
     [ST_SEEKS_OF_PLAYER] = "SELECT " SEEK_COLS " FROM seeks k JOIN players "
                            "p ON p.key = k.player_key WHERE k.player_key = "

@@ -9,8 +9,8 @@ concurrent seeks from many client threads (on PostgreSQL, on two nodes
 of one database) are each paired at most once, and none is lost.  Real
 binary, real store (SQLite or PostgreSQL).
 Usage: test_seeks.py BOARDD [test names...]"""
+import subprocess
 import threading
-
 import time
 
 import harness
@@ -300,6 +300,20 @@ def export_and_deletion_cover_seeks(binary):
         r = s.request("DELETE", "/v1/players/me", token=at)
         check(r.status == 204, "deleted: %r" % r)
         check(s.query("SELECT count(*) FROM seeks")[0][0] == 0, "the seeks are gone")
+
+
+@test
+def a_banned_players_seeks_are_cancelled(binary):
+    with server(binary) as s:
+        alice, at = player(s, "Alice")
+        _, bt = player(s, "Bob")
+        a = seek(s, at, {"game": AA})
+        cmd = [s.binary, "admin"] + s.store_args() + ["--json", "ban", alice, "--reason", "spam"]
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        check(p.returncode == 0, "ban: %s%s" % (p.stdout, p.stderr))
+        check(get(s, a["id"])["state"] == "cancelled", "her seek is cancelled")
+        b = seek(s, bt, {"game": AA})
+        check(b["state"] == "open", "and pairs with nobody: %r" % b)
 
 
 PAIRS = 120
