@@ -64,6 +64,13 @@ enum bd_err {
 	                        (docs/matchmaking.md, "Rematch"): 409 */
 	BD_ENOREMATCH = -45, /* the game cannot be rematched: a seat is held
 	                        by no player (a seat token, an import): 409 */
+	BD_ESEEKSFULL = -49, /* the player holds as many open seeks as
+	                        allowed (docs/matchmaking.md, "Quick
+	                        match"): 409 */
+	BD_ESEEKSELF = -50,  /* the player has an open seek of the same
+	                        pool: the new one could only pair with
+	                        their own: 409 */
+	BD_EUNKNOWNSEEK = -51, /* no seek has that id: 404 */
 };
 
 /* Longest human-readable detail an error carries, including the NUL. */

@@ -997,6 +997,60 @@ static void h_leaderboard(struct service *svc, const struct http_req *req,
 		body_etag(req, rep);
 }
 
+#define SEEKS_PATH "/v1/seeks/"
+
+/* POST /v1/seeks (rate-limited as a join: it may seat its player in a
+ * new game). */
+static void h_seek_create(struct service *svc, const struct http_req *req,
+                          const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct call c = {0};
+	if (!call_open(&c, req, rep, LIMITS_JOINS, NEEDS_BODY))
+		return;
+	int rc = service_seek_create(svc, req->body, req->token,
+	                             limits_addr_text(req->client), &c.out,
+	                             &c.err);
+	call_finish(&c, req, rep, rc, 201);
+}
+
+static void h_seeks(struct service *svc, const struct http_req *req,
+                    const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	int rc = service_seeks_list(svc, http_query(req, "game"),
+	                            http_query(req, "after"),
+	                            http_query(req, "limit"), &out, &err);
+	finish(rep, req, rc, 200, out, &err);
+}
+
+static void h_seek(struct service *svc, const struct http_req *req,
+                   const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	char id[64];
+	path_segment(req, sizeof SEEKS_PATH - 1, id, sizeof id);
+	struct svc_err err = {0};
+	json_t *out = NULL;
+	int rc = service_seek_get(svc, id, &out, &err);
+	finish(rep, req, rc, 200, out, &err);
+}
+
+static void h_seek_cancel(struct service *svc, const struct http_req *req,
+                          const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	char id[64];
+	path_segment(req, sizeof SEEKS_PATH - 1, id, sizeof id);
+	struct call c = {0};
+	if (!call_open(&c, req, rep, LIMITS_JOINS, 0))
+		return;
+	int rc = service_seek_cancel(svc, id, req->token, &c.err);
+	call_finish(&c, req, rep, rc, 204);
+}
+
 /* ---- the table ---- */
 
 struct route {
@@ -1066,6 +1120,10 @@ static const struct route routes[] = {
     {PLAYERS_PATH "{tid}/rating-history", "GET", h_rating_history,
      "GET, HEAD", 0},
     {BOARDS_PATH "{tid}", "GET", h_leaderboard, "GET, HEAD", 0},
+    {"/v1/seeks", "GET", h_seeks, "GET, HEAD, POST", 0},
+    {"/v1/seeks", "POST", h_seek_create, "GET, HEAD, POST", 1},
+    {SEEKS_PATH "{tid}", "GET", h_seek, "DELETE, GET, HEAD", 0},
+    {SEEKS_PATH "{tid}", "DELETE", h_seek_cancel, "DELETE, GET, HEAD", 1},
 };
 
 #define N_ROUTES (sizeof routes / sizeof *routes)

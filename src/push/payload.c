@@ -18,6 +18,7 @@ static const struct {
     {"deadline.soon", "clock", "normal"},
     {"invited", "invited", "normal"},
     {"seat.taken", "seat", "normal"},
+    {"seek.matched", "matched", "high"}, /* a quick match's game began */
 };
 
 /* The language whose tag is `tag`, else English (0). */

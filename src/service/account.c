@@ -94,16 +94,22 @@ static int add_event(void *ctx, const struct store_event *e)
 	                   svc__iso_time(e->created_ms)));
 }
 
+static int add_seek(void *ctx, const struct store_seek *k)
+{
+	return json_array_append_new(ctx, svc__seek_json(k)) == 0 ? 0
+	                                                         : BD_ENOMEM;
+}
+
 /* Everything stored about player p (key `key`), as one JSON object. */
 static int export_of(struct service *svc, int64_t key,
                      const struct store_player *p, json_t **out)
 {
 	json_t *o = json_pack(
-	    "{s:{s:s,s:s,s:o},s:[],s:[],s:n,s:[],s:[],s:[],s:[],s:[]}",
+	    "{s:{s:s,s:s,s:o},s:[],s:[],s:n,s:[],s:[],s:[],s:[],s:[],s:[]}",
 	    "player", "id", p->id, "name", p->name, "created",
 	    svc__iso_time(p->created_ms), "tokens", "games", "webhook",
 	    "push_subscriptions", "blocks", "chat_messages", "reports",
-	    "events");
+	    "events", "seeks");
 	if (!o)
 		return BD_ENOMEM;
 	struct store *st = svc->st;
@@ -145,6 +151,9 @@ static int export_of(struct service *svc, int64_t key,
 	if (rc == 0)
 		rc = store_reports_by_each(st, key, add_report,
 		                           json_object_get(o, "reports"));
+	if (rc == 0)
+		rc = store_seeks_of_player(st, key, svc__now_ms(), add_seek,
+		                           json_object_get(o, "seeks"));
 	if (rc == 0)
 		rc = store_events_each(st, key, 0, EXPORT_EVENTS_MAX, add_event,
 		                       json_object_get(o, "events"));

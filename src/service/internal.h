@@ -142,6 +142,10 @@ json_t *svc__rematch_json(const struct store_game *row);
  * reference. */
 json_t *svc__rematch_of_json(const struct store_game *row);
 
+/* seeks.c: seek k as GET /v1/seeks/{id} shows it (and the export);
+ * new reference, or NULL. */
+json_t *svc__seek_json(const struct store_seek *k);
+
 /* The player whose bearer token this is.  BD_EUNAUTHORIZED without a
  * token, BD_EFORBIDDEN when it is not a player's token. */
 int svc__player_of(struct service *svc, const char *token,

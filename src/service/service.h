@@ -576,6 +576,48 @@ int service_rematch_offer(struct service *svc, const char *id,
 int service_rematch_decline(struct service *svc, const char *id,
                             const char *token, struct svc_err *err);
 
+/* ---- quick match (seeks.c; docs/matchmaking.md, "Quick match") ---- */
+
+/* POST /v1/seeks with a player's token: body {game, seats (2..4),
+ * options, clock, on_timeout, rated (as POST /v1/games), rating_range
+ * [below, above] (integers around the seeker's own rating in the game's
+ * category) or rating_min / rating_max (absolute), expires_in (seconds,
+ * 1..604800, default 3600)}.  Inserts the seek and, in the same
+ * transaction, pairs it with compatible open seeks of other players when
+ * they complete a table: the game is created, every seat held.  *out
+ * (new reference): the seek as GET /v1/seeks/{id} shows it ("matched"
+ * with game_id when it was paired at once).  client: the caller's
+ * address (limits.h's text), borrowed.  Errors: BD_EUNAUTHORIZED,
+ * BD_EFORBIDDEN (not a player's token), BD_EBADREQUEST (the body's
+ * shape, an impossible rating range), BD_EUNKNOWNRULES, BD_EBADOPTIONS
+ * (seats, options, clock), BD_ESEEKSFULL (5 open seeks already),
+ * BD_ESEEKSELF (an open seek of the same game already); nothing is
+ * written on a refusal. */
+int service_seek_create(struct service *svc, const json_t *body,
+                        const char *token, const char *client, json_t **out,
+                        struct svc_err *err);
+
+/* GET /v1/seeks/{id}: the seek (any state: open, matched, cancelled,
+ * expired); *out a new reference.  BD_EUNKNOWNSEEK. */
+int service_seek_get(struct service *svc, const char *id, json_t **out,
+                     struct svc_err *err);
+
+/* DELETE /v1/seeks/{id} with its player's token: cancels the open seek.
+ * BD_EUNAUTHORIZED, BD_EFORBIDDEN (another player's seek, or not a
+ * player's token), BD_EUNKNOWNSEEK (none, or no longer open: matched,
+ * cancelled or expired; nothing changes). */
+int service_seek_cancel(struct service *svc, const char *id,
+                        const char *token, struct svc_err *err);
+
+/* GET /v1/seeks: the open seeks, oldest first, of game `game` (NULL:
+ * every game), after seek id `after` (NULL: from the first), at most
+ * `limit` (text, 1..100, default 50): *out {seeks, next_after (the
+ * last id when the page is full, else null)}, a new reference.
+ * BD_EBADREQUEST, BD_EUNKNOWNRULES. */
+int service_seeks_list(struct service *svc, const char *game,
+                       const char *after, const char *limit, json_t **out,
+                       struct svc_err *err);
+
 /* ---- chat, blocks and reports (chat.c, docs/matchmaking.md) ---- */
 
 /* POST /v1/games/{id}/chat/{channel}: body {"text": …} (1..500 code

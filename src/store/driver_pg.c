@@ -166,6 +166,27 @@ static const char *const pg_sql[ST_COUNT] = {
                       "FROM seats s JOIN games g ON g.key = s.game_key "
                       "WHERE s.game_key = ?1 AND s.open = 1 "
                       "AND s.invited IS NOT NULL ORDER BY s.seat",
+    /* ?1 pool: taken until the transaction ends, so that two nodes
+     * inserting seeks of one pool take turns (each then reads the
+     * other's committed seek: READ COMMITTED).  Tried, not waited for:
+     * a batch (group commit) may hold several pools' locks, and two
+     * nodes' batches waiting for each other's would deadlock; false
+     * when another transaction holds it (the caller retries). */
+    [ST_SEEK_LOCK] = "SELECT pg_try_advisory_xact_lock(hashtext(?1))",
+    /* driver_sqlite.c's; a seek being cancelled (its row locked) is
+     * skipped */
+    [ST_SEEK_CANDIDATES] = "SELECT key, player_key, rating, rating_min, "
+                           "rating_max FROM seeks WHERE pool = ?1 AND "
+                           "state = 'open' AND expires_ms > ?2 AND "
+                           "player_key <> ?3 ORDER BY key LIMIT 64 FOR "
+                           "UPDATE SKIP LOCKED",
+    /* driver_sqlite.c's */
+    [ST_EV_SEEK_MATCHED] =
+        "INSERT INTO events (id, player_key, game_key, type, data, "
+        "created_ms) SELECT " PG_EVENT_ID ", k.player_key, g.key, "
+        "'seek.matched', " PG_EV_DATA(", 'seek', k.id") ", ?2 FROM seeks k "
+        "JOIN games g ON g.id = k.game JOIN seats s ON s.game_key = g.key "
+        "AND s.player_key = k.player_key WHERE k.game = ?1 ORDER BY s.seat",
     /* driver_sqlite.c's */
     [ST_EV_REMATCH] =
         "INSERT INTO events (id, player_key, game_key, type, data, "

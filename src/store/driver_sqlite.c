@@ -178,6 +178,23 @@ static const char *const lite_sql[ST_COUNT] = {
                       "FROM seats s JOIN games g ON g.key = s.game_key "
                       "WHERE s.game_key = ?1 AND s.open = 1 "
                       "AND s.invited IS NOT NULL ORDER BY s.seat",
+    /* ?1 pool: SQLite's one writer serialises the seeks already (true,
+     * as driver_pg.c's when it took the lock) */
+    [ST_SEEK_LOCK] = "SELECT length(?1) > 0",
+    /* ?1 pool, ?2 now, ?3 the seeker: the oldest open seeks of others */
+    [ST_SEEK_CANDIDATES] = "SELECT key, player_key, rating, rating_min, "
+                           "rating_max FROM seeks WHERE pool = ?1 AND "
+                           "state = 'open' AND expires_ms > ?2 AND "
+                           "player_key <> ?3 ORDER BY key LIMIT 64",
+    /* ?1 the new game's id, ?2 now: a "seek.matched" event to each
+     * player of its seeks */
+    [ST_EV_SEEK_MATCHED] =
+        "INSERT INTO events (id, player_key, game_key, type, data, "
+        "created_ms) SELECT 'evt_' || lower(hex(randomblob(12))), "
+        "k.player_key, g.key, 'seek.matched', json_insert(" EV_DATA
+        ", '$.seek', k.id), ?2 FROM seeks k JOIN games g ON g.id = k.game "
+        "JOIN seats s ON s.game_key = g.key AND s.player_key = "
+        "k.player_key WHERE k.game = ?1 ORDER BY s.seat",
     /* ?1 game, ?2 the seat that acted, ?3 now: a "rematch" event to
      * each player seated in the game (store.h, "rematches") */
     [ST_EV_REMATCH] =

@@ -1195,6 +1195,113 @@ int store_report_put(struct store *s, const struct store_report *r,
 typedef int (*store_report_fn)(void *ctx, const struct store_report *r);
 int store_reports_each(struct store *s, int64_t after, int limit,
                        store_report_fn fn, void *ctx);
+/* ---- seeks: quick match (store_seeks.c, sql/0029_seeks.sql;
+ * docs/matchmaking.md, "Quick match") ----
+ *
+ * A seek is a player's standing wish for a game; compatible seeks (the
+ * same `pool` text, each one's rating inside the other's bounds, no
+ * block between their players, distinct players) are paired oldest
+ * first, in the transaction that inserts the seek completing a table. */
+
+/* The most seeks a table of compatible ones pairs: a game's seats. */
+#define STORE_SEEK_SEATS_MAX 4
+
+/* One seek, as written and read back. */
+struct store_seek {
+	char id[STORE_ID_LEN + 1];        /* public id, 16 hex digits */
+	int64_t player_key;               /* the seeker */
+	char player_id[STORE_ID_LEN + 1]; /* read back: the seeker's id */
+	char player_name[65];             /* read back: the seeker's name */
+	const char *pool;     /* written only: the text compatible seeks
+	                         share (the service's), borrowed */
+	char rules_id[32];    /* the game's catalog id */
+	int seats;            /* 2..4 */
+	char *options;        /* JSON object text, malloc'd when read back,
+	                         borrowed when written */
+	char *clock;          /* the game's clock (JSON text) or NULL; as
+	                         options */
+	int rated;            /* 1: the game is rated */
+	int64_t rating;       /* the seeker's shown rating, whole points */
+	int64_t rating_min;   /* the opponents' rating it takes, inclusive */
+	int64_t rating_max;   /* ... rating_min <= rating_max */
+	int64_t created_ms;   /* unix ms */
+	int64_t expires_ms;   /* unix ms: no longer open from then on */
+	char state[16];       /* read back: "open", "matched", "cancelled"
+	                         or "expired" (open past expires_ms) */
+	char game[STORE_ID_LEN + 1]; /* read back: the game it was paired
+	                                into, or "" */
+	int64_t ended_ms;     /* read back: when matched or cancelled, or 0 */
+};
+
+/* Frees what a read-back seek owns (options, clock); s stays valid. */
+void store_seek_release(struct store_seek *k);
+
+/* The game a pairing creates, planned by the caller before the write
+ * (its state does not depend on who sits where). */
+struct store_seek_game {
+	struct store_game *row; /* the game (id set by the caller), borrowed;
+	                           its seats' holders are the paired seeks'
+	                           players */
+	int order[STORE_SEEK_SEATS_MAX]; /* the seat of the i-th oldest
+	                                    paired seek: a permutation of
+	                                    0..seats-1 */
+};
+
+/* What store_seek_create found. */
+struct store_seek_made {
+	int64_t key;                 /* the new seek's key */
+	int64_t game_key;            /* the new game's key, or 0: unpaired */
+	char game[STORE_ID_LEN + 1]; /* the new game's id, or "" */
+};
+
+/* Inserts seek *k (k->id, k->player_key, k->pool and every written field
+ * set; state "open") at now_ms, unless its player holds `max_open` open
+ * seeks already (BD_ESEEKSFULL) or an open seek of the same pool
+ * (BD_ESEEKSELF: it could only be paired with itself).  In the same
+ * transaction, pairs it with the oldest compatible open seeks of other
+ * players when they complete a table of k->seats: the game *plan->row is
+ * inserted with its seats held by the paired players (plan->order), the
+ * seeks are marked "matched" with the game's id, and each player gets a
+ * "seek.matched" event (the game's event data and "seek", their seek's
+ * id), after the new game's own events.  On PostgreSQL the pool is
+ * locked for the transaction (pg_try_advisory_xact_lock of its hash) and
+ * the candidates read FOR UPDATE SKIP LOCKED: two nodes inserting into
+ * one pool take turns, and each seek is paired at most once; on SQLite
+ * the one writer serialises them.  *out on success.  BD_ECONFLICT, with
+ * nothing written, when the seek's or the game's id is taken or another
+ * transaction holds the pool's lock (the lock is tried, never waited
+ * for: a batch may hold several pools', and waiting could deadlock two
+ * nodes): the caller tries again, with new ids, a moment later. */
+int store_seek_create(struct store *s, const struct store_seek *k,
+                      int max_open, int64_t now_ms,
+                      const struct store_seek_game *plan,
+                      struct store_seek_made *out);
+
+/* Seek `id` into *out (caller releases with store_seek_release), its
+ * state as of now_ms.  BD_ENOTFOUND when there is none. */
+int store_seek_get(struct store *s, const char *id, int64_t now_ms,
+                   struct store_seek *out);
+
+/* Cancels player_key's open seek `id`: BD_ENOTFOUND when there is no
+ * such seek, BD_EFORBIDDEN when another player's, BD_ESTARTED when it
+ * is no longer open (matched, cancelled or expired). */
+int store_seek_cancel(struct store *s, const char *id, int64_t player_key,
+                      int64_t now_ms);
+
+/* Called per seek; a negative return stops the walk and is returned.
+ * k is borrowed for the call. */
+typedef int (*store_seek_fn)(void *ctx, const struct store_seek *k);
+
+/* The open seeks as of now_ms, oldest first: of game `rules_id` (NULL:
+ * every game), after seek `after` (NULL: from the first; BD_ENOTFOUND
+ * when no seek has that id), at most `limit` (1..100). */
+int store_seeks_open(struct store *s, const char *rules_id, const char *after,
+                     int limit, int64_t now_ms, store_seek_fn fn, void *ctx);
+
+/* Every seek of player_key (any state), oldest first (the export). */
+int store_seeks_of_player(struct store *s, int64_t player_key, int64_t now_ms,
+                          store_seek_fn fn, void *ctx);
+
 /* ---- rematches (store_rematch.c, sql/0027_rematch.sql;
  * docs/matchmaking.md, "Rematch") ----
  *

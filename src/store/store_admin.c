@@ -224,6 +224,10 @@ static int ban_tx(struct conn *c, void *ctx)
 		                      before by the caller) */
 	if (rc == 0)
 		rc = end_waiting(c, x->key, &x->ended);
+	if (rc == 0) /* quick match: never paired again (docs/matchmaking.md) */
+		rc = store__run(c, ST_SEEKS_CANCEL_PLAYER,
+		                ARGS(A_I64(x->key), A_I64(store__now_ms())), NULL,
+		                NULL);
 	if (rc == 0)
 		rc = log_row(c, "ban", x->id, NULL, x->why);
 	return rc;
@@ -390,7 +394,7 @@ static int erase_tx(struct conn *c, void *ctx)
 	    ST_ERASE_CHAT,       ST_ERASE_BLOCKS,          ST_ERASE_INVITES,
 	    ST_ERASE_DELIVERIES, ST_ERASE_PUSH_DELIVERIES, ST_ERASE_EVENTS,
 	    ST_ERASE_HORIZON,    ST_ERASE_HOOK,            ST_ERASE_PUSH,
-	    ST_ERASE_SEATS_BUMP};
+	    ST_ERASE_SEATS_BUMP, ST_ERASE_SEEKS};
 	for (size_t i = 0; rc == 0 && i < sizeof erase / sizeof *erase; i++)
 		rc = store__run(c, erase[i], ARGS(A_I64(x->key)), NULL, NULL);
 	if (rc == 0)

@@ -173,6 +173,20 @@ enum stmt {
 	ST_REMATCH_LINK,
 	ST_REMATCH_OF,
 	ST_EV_REMATCH,
+	/* store_seeks.c: quick match (sql/0029_seeks.sql) */
+	ST_SEEK_LOCK,
+	ST_SEEK_OPEN_COUNT,
+	ST_SEEK_SAME_POOL,
+	ST_SEEK_INSERT,
+	ST_SEEK_CANDIDATES,
+	ST_SEEK_MATCH,
+	ST_EV_SEEK_MATCHED,
+	ST_SEEK_GET,
+	ST_SEEK_CANCEL,
+	ST_SEEK_KEY,
+	ST_SEEKS_OPEN,
+	ST_SEEKS_OF_PLAYER,
+	ST_SEEKS_CANCEL_PLAYER,
 	/* store_admin.c: boardd admin and a player's own data
 	 * (sql/0024_admin.sql) */
 	ST_ADMIN_PLAYERS,
@@ -197,6 +211,7 @@ enum stmt {
 	ST_ERASE_HOOK,
 	ST_ERASE_PUSH,
 	ST_ERASE_SEATS_BUMP,
+	ST_ERASE_SEEKS,
 	ST_PRUNE_CHAT,
 	/* store_ratings.c (sql/0025_ratings.sql) */
 	ST_GAME_UNRATED,

@@ -430,6 +430,51 @@ const char *const store__sql[ST_COUNT] = {
                         "rematch IS NULL",
     /* ?1 the new game, ?2 the finished game's id (unique) */
     [ST_REMATCH_OF] = "UPDATE games SET rematch_of = ?2 WHERE key = ?1",
+    /* store_seeks.c (sql/0029_seeks.sql).  A seek as store_seek_read
+     * reads it; ?1 is always now (an open seek past expires_ms reads
+     * "expired"). */
+#define SEEK_COLS                                                              \
+	"k.id, p.id, p.name, k.rules_id, k.seats, k.options, k.clock, "        \
+	"k.rated, k.rating, k.rating_min, k.rating_max, k.created_ms, "        \
+	"k.expires_ms, CASE WHEN k.state = 'open' AND k.expires_ms <= ?1 "     \
+	"THEN 'expired' ELSE k.state END, coalesce(k.game, ''), "              \
+	"coalesce(k.ended_ms, 0), k.player_key"
+    /* ?1 player, ?2 now */
+    [ST_SEEK_OPEN_COUNT] = "SELECT count(*) FROM seeks WHERE player_key = "
+                           "?1 AND state = 'open' AND expires_ms > ?2",
+    /* ?1 player, ?2 pool, ?3 now */
+    [ST_SEEK_SAME_POOL] = "SELECT count(*) FROM seeks WHERE player_key = ?1 "
+                          "AND pool = ?2 AND state = 'open' AND "
+                          "expires_ms > ?3",
+    [ST_SEEK_INSERT] =
+        "INSERT INTO seeks (id, player_key, pool, rules_id, seats, options, "
+        "clock, rated, rating, rating_min, rating_max, created_ms, "
+        "expires_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
+        "?12, ?13) RETURNING key",
+    /* ?1 seek, ?2 the game's id, ?3 now */
+    [ST_SEEK_MATCH] = "UPDATE seeks SET state = 'matched', game = ?2, "
+                      "ended_ms = ?3 WHERE key = ?1 AND state = 'open'",
+    /* ?1 now, ?2 id */
+    [ST_SEEK_GET] = "SELECT " SEEK_COLS " FROM seeks k JOIN players p ON "
+                    "p.key = k.player_key WHERE k.id = ?2",
+    /* ?1 id, ?2 player, ?3 now */
+    [ST_SEEK_CANCEL] = "UPDATE seeks SET state = 'cancelled', ended_ms = ?3 "
+                       "WHERE id = ?1 AND player_key = ?2 AND state = "
+                       "'open' AND expires_ms > ?3",
+    [ST_SEEK_KEY] = "SELECT key FROM seeks WHERE id = ?1",
+    /* ?1 now, ?2 rules id ('': every game), ?3 after key, ?4 limit */
+    [ST_SEEKS_OPEN] = "SELECT " SEEK_COLS " FROM seeks k JOIN players p ON "
+                      "p.key = k.player_key WHERE k.state = 'open' AND "
+                      "k.expires_ms > ?1 AND (?2 = '' OR k.rules_id = ?2) "
+                      "AND k.key > ?3 ORDER BY k.key LIMIT ?4",
+    /* ?1 player, ?2 now: a banned player's open seeks pair no more */
+    [ST_SEEKS_CANCEL_PLAYER] = "UPDATE seeks SET state = 'cancelled', "
+                               "ended_ms = ?2 WHERE player_key = ?1 AND "
+                               "state = 'open'",
+    /* ?1 now, ?2 player */
+    [ST_SEEKS_OF_PLAYER] = "SELECT " SEEK_COLS " FROM seeks k JOIN players "
+                           "p ON p.key = k.player_key WHERE k.player_key = "
+                           "?2 ORDER BY k.key",
     /* store_admin.c.  A player as boardd admin lists one (ADMIN_COLS). */
 #define ADMIN_COLS                                                             \
 	"p.key, p.id, p.name, p.created_ms, coalesce(p.banned_ms, 0), "        \
@@ -490,6 +535,7 @@ const char *const store__sql[ST_COUNT] = {
     [ST_ERASE_CHAT] = "DELETE FROM chat_messages WHERE player_key = ?1",
     [ST_ERASE_BLOCKS] = "DELETE FROM blocks WHERE player_key = ?1 "
                         "OR blocked_key = ?1",
+    [ST_ERASE_SEEKS] = "DELETE FROM seeks WHERE player_key = ?1",
     [ST_ERASE_INVITES] = "UPDATE seats SET invited = NULL WHERE invited = ?1",
     [ST_ERASE_DELIVERIES] = "DELETE FROM deliveries WHERE player_key = ?1",
     /* sql/0026_push_deliveries.sql: rows naming the player's events or

@@ -1031,6 +1031,41 @@ def cases(r, op):
         r.send("good", "GET", p, {200})
         r.send("a page", "GET", p + "?after=0&limit=1", {200})
         generic(r, op, p, None, None)
+    elif name == "createSeek":
+        (_, fay_tok), (_, gus_tok) = player(r, "Fay"), player(r, "Gus")
+        p = "/v1/seeks"
+        body = {"game": "quantum", "seats": 2, "rating_range": [-200, 300]}
+        r.send("good", "POST", p, {201}, token=fay_tok, body=body)
+        r.send("the same again", "POST", p, {409}, token=fay_tok, body=body)
+        r.send("paired", "POST", p, {201}, token=gus_tok, body=body)
+        r.send("impossible range", "POST", p, {400}, token=gus_tok,
+               body={"game": AA, "rating_range": [300, -200]})
+        r.send("unknown options", "POST", p, {422}, token=gus_tok,
+               body={"game": AA, "options": {"colour": "red"}})
+        r.send("a seat token", "POST", p, {403}, token=F["aa_tok"][0], body={"game": AA})
+        (_, hal_tok) = player(r, "Hal")
+        generic(r, op, p, hal_tok, lambda: {"game": AA, "seats": 3, "expires_in": 60})
+    elif name in ("listSeeks", "getSeek", "cancelSeek"):
+        (_, ida_tok), (_, jon_tok) = player(r, "Ida"), player(r, "Jon")
+        k = post(r, "/v1/seeks", {"game": AA, "seats": 4, "expires_in": 60}, token=ida_tok)
+        p = "/v1/seeks/" + k["id"]
+        if name == "listSeeks":
+            r.send("good", "GET", "/v1/seeks", {200})
+            r.send("a page", "GET", "/v1/seeks?limit=1&game=" + AA, {200})
+            r.send("after", "GET", "/v1/seeks?after=" + k["id"], {200})
+            r.send("after no seek", "GET", "/v1/seeks?after=0123456789abcdef", {400})
+            r.send("unknown game", "GET", "/v1/seeks?game=chess", {422})
+            generic(r, op, "/v1/seeks", None, None)
+        elif name == "getSeek":
+            r.send("good", "GET", p, {200})
+            r.send("unknown", "GET", "/v1/seeks/0123456789abcdef", {404})
+            generic(r, op, p, None, None)
+        else:
+            r.send("another's", "DELETE", p, {403}, token=jon_tok)
+            r.send("unknown", "DELETE", "/v1/seeks/0123456789abcdef", {404}, token=ida_tok)
+            generic(r, op, p, ida_tok, None)
+            r.send("good", "DELETE", p, {204}, token=ida_tok)
+            r.send("again", "DELETE", p, {404}, token=ida_tok)
     else:
         raise Failure("no requests written for operation %s: add them here" % name)
     # streams stay open; a random DELETE /v1/players/me with a fixture's

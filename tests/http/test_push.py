@@ -518,6 +518,48 @@ def a_seat_taken_in_a_waiting_game_is_pushed(binary):
 
 
 @test
+def a_quick_match_is_pushed_to_each_seeker(binary):
+    """Two seeks pair (docs/matchmaking.md, "Quick match"): each seeker
+    gets a seek.matched push naming the new game (Alice in French, Bob in
+    English, urgency high), whichever seat moves first."""
+    raw = RawPush()
+    try:
+        with server(binary, extra=CONTACT + FAST) as s:
+            _, at = player(s, "Alice")
+            _, bt = player(s, "Bob")
+            subs = {}
+            for who, tok, lang in (("alice", at, "fr"), ("bob", bt, "en")):
+                ua_key, keys = browser_keys()
+                subs[who] = (ua_key, keys)
+                subscribe(s, tok, {"endpoint": raw.url("/push/" + who), "keys": keys}, lang=lang)
+            r = s.request("POST", "/v1/seeks", {"game": AA}, token=at)
+            check(r.status == 201 and r.json["state"] == "open", "Alice seeks: %r" % r)
+            r = s.request("POST", "/v1/seeks", {"game": AA}, token=bt)
+            check(r.status == 201 and r.json["state"] == "matched", "Bob's pairs: %r" % r)
+            gid = r.json["game_id"]
+
+            def matched(who):
+                ua_key, keys = subs[who]
+                out = []
+                for head, path, body in raw.got():
+                    if path.endswith("/" + who):
+                        m = json.loads(decrypt(ua_key, unb64u(keys["auth"]), body))
+                        if m["kind"] == "seek.matched":
+                            out.append((head, m))
+                return out
+            wait_for(lambda: matched("alice") and matched("bob"), "both seek.matched pushes")
+            (head, msg), = matched("alice")
+            check(msg == {"game_id": gid, "kind": "seek.matched", "title": "Partie rapide trouvée",
+                          "body": "Votre recherche a abouti : la partie %s (%s) a commencé."
+                                  % (gid, AA)}, "Alice's, in French: %r" % msg)
+            check(head["urgency"] == "high", "Urgency high: %r" % head)
+            (_, msg), = matched("bob")
+            check(msg["title"] == "Quick match found" and msg["game_id"] == gid, "Bob's: %r" % msg)
+    finally:
+        raw.close()
+
+
+@test
 def a_clock_running_low_and_a_game_ended_are_pushed(binary):
     """A timed game (move_seconds 4, --clock-min-seconds 1): the seat to
     act gets the server's deadline.soon as a push ("Your clock is low",
