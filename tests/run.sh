@@ -180,6 +180,7 @@ records test_records.py
 chat test_chat.py
 rematch test_rematch.py
 push test_push.py
+mail test_mail.py
 admin test_admin.py
 ratings test_ratings.py
 "

@@ -33,6 +33,8 @@ struct service {
 	                         now, 1 listening (remote.c) */
 	int push_on; /* 1: Web Push is configured (service_push_config) */
 	uint8_t push_key[65]; /* the VAPID public key, uncompressed point */
+	int mail_on;          /* 1: email is configured (service_mail_config) */
+	int64_t mail_code_ms; /* a confirmation code's life, ms */
 };
 
 /* BD_EBADREQUEST (with why) unless url is an absolute http(s) URL of at

@@ -173,6 +173,10 @@ static int prune_tx(struct conn *c, void *ctx)
 		                ARGS(A_I64(x->before_ms), A_I64(x->limit)),
 		                NULL, NULL);
 	if (rc == 0)
+		rc = store__run(c, ST_PRUNE_MAIL_DELIVERIES,
+		                ARGS(A_I64(x->before_ms), A_I64(x->limit)),
+		                NULL, NULL);
+	if (rc == 0)
 		rc = store__run(c, ST_PRUNE_EVENTS,
 		                ARGS(A_I64(x->before_ms), A_I64(x->limit)),
 		                NULL, NULL);
