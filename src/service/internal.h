@@ -144,6 +144,11 @@ json_t *svc__rematch_json(const struct store_game *row);
  * reference. */
 json_t *svc__rematch_of_json(const struct store_game *row);
 
+/* A player's email address as GET /v1/players/me/email and the export
+ * show it (mail.c): {"address", "language", "confirmed", "mode",
+ * "created"}; new reference, NULL when out of memory. */
+json_t *svc__mail_json(const struct store_mail *m);
+
 /* The player whose bearer token this is.  BD_EUNAUTHORIZED without a
  * token, BD_EFORBIDDEN when it is not a player's token. */
 int svc__player_of(struct service *svc, const char *token,

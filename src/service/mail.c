@@ -101,7 +101,7 @@ static int lang_of(const json_t *v, const char *dflt, char *out,
 	if (!l || (strcmp(l, "en") != 0 && strcmp(l, "fr") != 0))
 		return svc__fail(err, BD_EBADREQUEST,
 		                 "field 'language' must be \"en\" or \"fr\"");
-	snprintf(out, 8, "%s", l);
+	memmove(out, l, strlen(l) + 1); /* l may be out itself */
 	return 0;
 }
 
@@ -118,7 +118,7 @@ static void code_hash(const char *code, const char *address,
 	crypto_generichash_final(&st, out, STORE_MAIL_CODE_LEN);
 }
 
-static json_t *mail_json(const struct store_mail *m)
+json_t *svc__mail_json(const struct store_mail *m)
 {
 	return json_pack("{s:s,s:s,s:b,s:s,s:o}", "address", m->address,
 	                 "language", m->lang, "confirmed",
@@ -134,7 +134,7 @@ static int give_mail(struct service *svc, int64_t player_key, json_t **out,
 	int rc = store_mail_get(svc->st, player_key, &m);
 	if (rc == BD_ENOTFOUND)
 		return no_address(err);
-	return rc < 0 ? rc : svc__give(mail_json(&m), out);
+	return rc < 0 ? rc : svc__give(svc__mail_json(&m), out);
 }
 
 int service_mail_set(struct service *svc, const char *token, const json_t *body,

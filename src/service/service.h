@@ -715,7 +715,8 @@ int service_mail_unsubscribe(struct service *svc, const char *utoken,
 
 /* GET /v1/players/me/export: everything stored about the caller, as one
  * object {player, tokens, games, webhook (never its secret),
- * push_subscriptions, blocks, chat_messages, reports, events} (openapi's
+ * push_subscriptions, email (as GET /v1/players/me/email, or null),
+ * blocks, chat_messages, reports, events} (openapi's
  * PlayerExport).  New reference in *out. */
 int service_player_export(struct service *svc, const char *token, json_t **out,
                           struct svc_err *err);

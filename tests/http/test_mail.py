@@ -40,6 +40,7 @@ class Sink:
 
     def __init__(self, port=None):
         self.got = []
+        self.raw = []
         self.refuse = None
         self.lock = threading.Lock()
         self.port = port or free_port()
@@ -49,9 +50,10 @@ class Sink:
     async def handle_DATA(self, server, session, envelope):
         if self.refuse:
             return self.refuse
-        msg = email.message_from_bytes(envelope.original_content or envelope.content,
-                                       policy=email.policy.default)
+        raw = envelope.original_content or envelope.content
+        msg = email.message_from_bytes(raw, policy=email.policy.default)
         with self.lock:
+            self.raw.append(raw)
             self.got.append((envelope.mail_from, list(envelope.rcpt_tos), msg))
         return "250 OK"
 
@@ -199,6 +201,300 @@ def a_confirmed_address_gets_a_your_turn_mail(binary):
             path = unsubscribe_url(turn)
             check(path in text and path in html, "the unsubscribe link in both parts")
             check(all("alice" not in str(m["To"]) for m in sink.messages()), "Alice has no address")
+    finally:
+        sink.stop()
+
+
+@test
+def mail_is_off_without_an_smtp_url(binary):
+    """Without --smtp-url the email endpoints answer 404 with a detail
+    naming the flag; the unsubscribe URL answers 404 for any token."""
+    with server(binary) as s:
+        _, tok = player(s, "Off")
+        for method, path, body in (("GET", "/v1/players/me/email", None),
+                                   ("POST", "/v1/players/me/email", {"address": "a@b.example"}),
+                                   ("POST", "/v1/players/me/email/confirm", {"code": "12345678"}),
+                                   ("PATCH", "/v1/players/me/email", {"mode": "none"}),
+                                   ("DELETE", "/v1/players/me/email", None)):
+            r = s.request(method, path, body, token=tok)
+            check(r.status == 404 and "--smtp-url" in r.json["detail"], "%s %s: %r" % (method, path, r))
+        r = s.request("GET", "/v1/unsubscribe/abc")
+        check(r.status == 404, "unknown token: %r" % r)
+        check(s.query("SELECT count(*) FROM mail_deliveries")[0][0] == 0, "nothing queued")
+
+
+@test
+def codes_are_single_use_and_expire(binary):
+    """A wrong code, a replayed one and an expired one are 422
+    invalid-code and confirm nothing; the fifth wrong guess ends a
+    code.  --mail-code-seconds 1 makes codes expire in a second."""
+    sink = Sink()
+    try:
+        with server(binary, extra=mail_flags(sink.port, "--mail-code-seconds", "1")) as s:
+            _, tok = player(s, "Cleo")
+            add_address(s, tok, "cleo@example.com")
+            msg = wait_for(lambda: sink.messages("cleo@example.com"), "the code")[0]
+            code = code_of(msg)
+            time.sleep(1.2)  # past the code's one second
+            r = s.request("POST", "/v1/players/me/email/confirm", {"code": code}, token=tok)
+            check(r.status == 422 and r.json["type"] == "urn:boardd:problem:invalid-code",
+                  "expired: %r" % r)
+            r = s.request("GET", "/v1/players/me/email", token=tok)
+            check(r.json["confirmed"] is False, "still unconfirmed: %r" % r)
+        with server(binary, extra=mail_flags(sink.port)) as s:
+            _, tok = player(s, "Dan")
+            add_address(s, tok, "dan@example.com")
+            code = code_of(wait_for(lambda: sink.messages("dan@example.com"), "the code")[0])
+            wrong = "%08d" % ((int(code) + 1) % 100000000)
+            r = s.request("POST", "/v1/players/me/email/confirm", {"code": wrong}, token=tok)
+            check(r.status == 422, "a wrong code: %r" % r)
+            r = s.request("POST", "/v1/players/me/email/confirm", {"code": code}, token=tok)
+            check(r.status == 200 and r.json["confirmed"], "the right one after: %r" % r)
+            r = s.request("POST", "/v1/players/me/email/confirm", {"code": code}, token=tok)
+            check(r.status == 422, "replayed: %r" % r)
+            check(s.request("GET", "/v1/players/me/email", token=tok).json["confirmed"],
+                  "a replay changes nothing")
+            # five wrong guesses end a code: the right one is refused then
+            _, et = player(s, "Eve")
+            add_address(s, et, "eve@example.com")
+            code = code_of(wait_for(lambda: sink.messages("eve@example.com"), "the code")[0])
+            wrong = "%08d" % ((int(code) + 1) % 100000000)
+            for _ in range(5):
+                r = s.request("POST", "/v1/players/me/email/confirm", {"code": wrong}, token=et)
+                check(r.status == 422, "wrong: %r" % r)
+            r = s.request("POST", "/v1/players/me/email/confirm", {"code": code}, token=et)
+            check(r.status == 422, "the code ended after five misses: %r" % r)
+    finally:
+        sink.stop()
+
+
+@test
+def nobody_makes_the_server_mail_a_stranger_twice(binary):
+    """One code per address a day, whoever asks (a second player naming
+    it is 429 mail-rate-limited and nothing changes); a player asks for
+    at most 3 codes an hour."""
+    sink = Sink()
+    try:
+        with server(binary, extra=mail_flags(sink.port)) as s:
+            _, at = player(s, "Ann")
+            _, bt = player(s, "Bob")
+            add_address(s, at, "victim@example.com")
+            # a new address drops the mails not sent to the old one: each
+            # code is waited for
+            wait_for(lambda: sink.messages("victim@example.com"), "the first code")
+            r = add_address(s, bt, "Victim@example.com", status=429)
+            check(r.json["type"] == "urn:boardd:problem:mail-rate-limited", "type: %r" % r)
+            r = s.request("GET", "/v1/players/me/email", token=bt)
+            check(r.status == 404, "Bob has no address: %r" % r)
+            r = add_address(s, at, "victim@example.com", status=429)
+            add_address(s, at, "two@example.com")
+            wait_for(lambda: sink.messages("two@example.com"), "the second code")
+            add_address(s, at, "three@example.com")
+            add_address(s, at, "four@example.com", status=429)
+            r = s.request("GET", "/v1/players/me/email", token=at)
+            check(r.json["address"] == "three@example.com", "the last accepted: %r" % r)
+            wait_for(lambda: len(sink.messages()) == 3, "three codes mailed")
+            wait_for(lambda: not mails(s, "pending"), "nothing pending")
+            check(len(sink.messages("victim@example.com")) == 1, "the stranger got one mail")
+            check(sink.messages("four@example.com") == [], "none past the limit")
+    finally:
+        sink.stop()
+
+
+@test
+def bad_input_is_refused_and_changes_nothing(binary):
+    """Malformed addresses are 422 invalid-email-address, other bad
+    fields 400; nothing is stored or mailed.  A bad PATCH or code changes
+    nothing."""
+    sink = Sink()
+    try:
+        with server(binary, extra=mail_flags(sink.port)) as s:
+            _, tok = player(s, "Fay")
+            for bad in ("", "plain", "a@b", "a@@b.example", ".a@b.example", "a.@b.example",
+                        "a..b@c.example", "a b@c.example", "a@-b.example", "a@b-.example",
+                        "a@b.123", "a@b..example", "a@b.example.", "<a@b.example>",
+                        "a@b.example\r\nBcc: x@y.example", "\"q\"@b.example",
+                        "x" * 65 + "@b.example", "a@" + "b" * 250 + ".example", 12, None):
+                r = s.request("POST", "/v1/players/me/email", {"address": bad}, token=tok)
+                check(r.status == 422 and
+                      r.json["type"] == "urn:boardd:problem:invalid-email-address",
+                      "%r: %r" % (bad, r))
+            for body in ({"address": "f@b.example", "language": "de"},
+                         {"address": "f@b.example", "extra": 1}, {}):
+                r = s.request("POST", "/v1/players/me/email", body, token=tok)
+                check(r.status in (400, 422), "%r: %r" % (body, r))
+            check(s.request("GET", "/v1/players/me/email", token=tok).status == 404, "no address")
+            r = s.request("POST", "/v1/players/me/email/confirm", {"code": "12345678"}, token=tok)
+            check(r.status == 404, "nothing to confirm: %r" % r)
+            confirmed_address(s, sink, tok, "fay@b.example", language="fr")
+            before = s.request("GET", "/v1/players/me/email", token=tok).json
+            for body in ({"mode": "weekly"}, {"mode": "none", "language": "de"}, {"x": 1},
+                         {"mode": None}):
+                r = s.request("PATCH", "/v1/players/me/email", body, token=tok)
+                check(r.status == 400, "%r: %r" % (body, r))
+            for code in ("1234", "abcdefgh", 12345678, "123456789"):
+                r = s.request("POST", "/v1/players/me/email/confirm", {"code": code}, token=tok)
+                check(r.status == 400, "%r: %r" % (code, r))
+            check(s.request("GET", "/v1/players/me/email", token=tok).json == before,
+                  "unchanged")
+            check(s.query("SELECT count(*) FROM mail_deliveries")[0][0] == 1, "one mail: the code")
+            check(len(sink.messages()) == 1, "one mail received")
+            r = s.request("PATCH", "/v1/players/me/email", {"mode": "none"}, token=tok)
+            check(r.status == 200 and r.json["mode"] == "none" and r.json["language"] == "fr",
+                  "patched: %r" % r)
+            r = s.request("DELETE", "/v1/players/me/email", token=tok)
+            check(r.status == 204, "deleted: %r" % r)
+            check(s.request("DELETE", "/v1/players/me/email", token=tok).status == 404, "gone")
+    finally:
+        sink.stop()
+
+
+def game_with_turn_for(s, at, bt, bob_id):
+    """A game Alice invites Bob to, joined, and played until it is Bob's
+    turn."""
+    gid = invite_game(s, at, bob_id)
+    join(s, gid, bt)
+    if to_act(s, gid, at) == [0]:
+        play_once(s, gid, at)
+    return gid
+
+
+@test
+def one_click_unsubscribe_by_post_needs_no_login(binary):
+    """RFC 8058: the List-Unsubscribe URL answers a GET with what it is
+    for and changes nothing; a POST of List-Unsubscribe=One-Click with no
+    Authorization turns mail off: the next turn is not mailed.  A French
+    player's mail is in French, its subject RFC 2047-encoded."""
+    sink = Sink()
+    try:
+        with server(binary, extra=mail_flags(sink.port)) as s:
+            _, at = player(s, "Alice")
+            bob_id, bt = player(s, "Bob")
+            confirmed_address(s, sink, bt, "bob@example.com", language="fr")
+            gid = game_with_turn_for(s, at, bt, bob_id)
+            turn = wait_for(lambda: [m for m in sink.messages("bob@example.com")
+                                     if m["Subject"] == "À vous de jouer"], "Bob's turn, in French")[0]
+            check(any(b"Subject: =?UTF-8?B?" in raw for raw in sink.raw),
+                  "a non-ASCII subject is RFC 2047-encoded")
+            text, _ = parts(turn)
+            check("C’est votre tour" in text, "French text: %r" % text)
+            path = unsubscribe_url(turn)
+            r = s.request("GET", path)
+            check(r.status == 200 and r.json == {"address": "b***@example.com", "mode": "event"},
+                  "GET shows, does not unsubscribe: %r" % r)
+            check(s.request("GET", "/v1/players/me/email", token=bt).json["mode"] == "event",
+                  "still on after the GET")
+            r = s.request("POST", path, raw=b"List-Unsubscribe=One-Click",
+                          headers={"Content-Type": "application/x-www-form-urlencoded"})
+            check(r.status == 200 and r.json["mode"] == "none", "one click: %r" % r)
+            check(s.request("GET", "/v1/players/me/email", token=bt).json["mode"] == "none",
+                  "mail off")
+            before = len(mails(s))
+            play_once(s, gid, bt)
+            play_once(s, gid, at)
+            wait_for(lambda: not mails(s, "pending"), "nothing pending")
+            check(len(mails(s)) == before, "no mail queued after the unsubscribe: %r" % mails(s))
+            r = s.request("POST", "/v1/unsubscribe/" + "A" * 43)
+            check(r.status == 404, "unknown token: %r" % r)
+    finally:
+        sink.stop()
+
+
+class Hang:
+    """A TCP listener that accepts and never answers: an SMTP server that
+    hangs."""
+
+    def __init__(self, port):
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", port))
+        self.sock.listen(16)
+        self.conns = []
+        self.done = False
+        threading.Thread(target=self.run, daemon=True).start()
+
+    def run(self):
+        while not self.done:
+            try:
+                c, _ = self.sock.accept()
+            except OSError:
+                return
+            self.conns.append(c)
+
+    def stop(self):
+        self.done = True
+        self.sock.shutdown(socket.SHUT_RDWR)  # wakes the accept
+        self.sock.close()
+        for c in self.conns:
+            c.close()
+
+
+@test
+def a_refusing_or_hanging_smtp_server_loses_nothing(binary):
+    """An SMTP server that answers 451 to DATA: the mail is retried;
+    one that hangs: requests are still answered at once, the attempts
+    time out and are retried; the server restarts meanwhile; once a real
+    server listens, every mail arrives, once."""
+    port = free_port()
+    sink = Sink(port)
+    hang = None
+    try:
+        flags = mail_flags(port, "--webhook-timeout-ms", "300")
+        with server(binary, extra=flags) as s:
+            _, at = player(s, "Alice")
+            bob_id, bt = player(s, "Bob")
+            confirmed_address(s, sink, bt, "bob@example.com")
+            sink.refuse = "451 4.3.0 try again later"
+            gid = invite_game(s, at, bob_id)
+            wait_for(lambda: [r for r in mails(s) if r[0] == "event" and r[2] >= 2],
+                     "the invitation retried")
+            check(mails(s, "pending"), "still pending: %r" % mails(s))
+            sink.stop()
+            hang = Hang(port)
+            join(s, gid, bt)
+            if to_act(s, gid, at) == [0]:
+                play_once(s, gid, at)
+            wait_for(lambda: len(hang.conns) >= 1, "an attempt at the hanging server")
+            r = s.request("GET", "/v1/players/me/email", token=bt)
+            check(r.status == 200, "a request meanwhile: %r" % r)
+            s.stop()
+            s.start()
+            hang.stop()
+            hang = None
+            sink = Sink(port)
+            got = wait_for(lambda: len([m for m in sink.messages("bob@example.com")
+                                        if m["Subject"] in ("You are invited", "Your turn")]) >= 2
+                           and sink.messages("bob@example.com"), "the mails after all")
+            subjects = sorted(m["Subject"] for m in got)
+            check(subjects == ["You are invited", "Your turn"], "each once: %r" % subjects)
+            wait_for(lambda: not mails(s, "pending"), "nothing pending")
+            check(all(r[1] == "delivered" for r in mails(s)), "all delivered: %r" % mails(s))
+    finally:
+        if hang:
+            hang.stop()
+        sink.stop()
+
+
+@test
+def export_and_delete_include_the_address(binary):
+    """GET /v1/players/me/export shows the address; DELETE /v1/players/me
+    erases it, its codes and its mails."""
+    sink = Sink()
+    try:
+        with server(binary, extra=mail_flags(sink.port)) as s:
+            _, tok = player(s, "Gus")
+            confirmed_address(s, sink, tok, "gus@example.com")
+            r = s.request("GET", "/v1/players/me/export", token=tok)
+            check(r.status == 200 and r.json["email"]["address"] == "gus@example.com",
+                  "exported: %r" % r.json.get("email"))
+            _, other = player(s, "Hal")
+            r = s.request("GET", "/v1/players/me/export", token=other)
+            check(r.json["email"] is None, "none: %r" % r.json.get("email"))
+            r = s.request("DELETE", "/v1/players/me", token=tok)
+            check(r.status == 204, "delete: %r" % r)
+            for table in ("mail_addresses", "mail_codes_sent", "mail_deliveries"):
+                n = s.query("SELECT count(*) FROM %s" % table)[0][0]
+                check(n == 0, "%s erased: %d rows" % (table, n))
     finally:
         sink.stop()
 
