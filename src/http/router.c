@@ -1288,7 +1288,9 @@ void router_dispatch(struct service *svc, const struct http_req *req,
 			service_request_end(svc);
 			return;
 		}
-		allow = routes[i].allow;
+		if (!allow) /* the path's own routes come before a catch-all
+		               ("/v1/players/{tid}" after "/v1/players/me") */
+			allow = routes[i].allow;
 	}
 	if (!allow && web_file(req, rep))
 		return;

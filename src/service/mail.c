@@ -283,8 +283,9 @@ int service_mail_unsubscribe(struct service *svc, const char *utoken,
 	                                "klmnopqrstuvwxyz0123456789-_") == n
 	             ? store_mail_unsubscribe(svc->st, utoken, apply, &m)
 	             : BD_ENOTFOUND;
-	if (rc == BD_ENOTFOUND)
-		return svc__fail(err, BD_ENOROUTE,
+	if (rc == BD_ENOTFOUND) /* the address's player, told apart from an
+	                           unrouted path */
+		return svc__fail(err, BD_EUNKNOWNPLAYER,
 		                 "no address has that unsubscribe link (it "
 		                 "changes when the address does)");
 	if (rc < 0)

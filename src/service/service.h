@@ -705,8 +705,8 @@ int service_mail_delete(struct service *svc, const char *token,
 
 /* GET (apply 0) or POST (apply 1, RFC 8058 one-click: mode becomes
  * "none") /v1/unsubscribe/{token}, no login: *out = {"address" (masked:
- * its first letter and domain), "mode"}.  BD_ENOROUTE for an unknown
- * token. */
+ * its first letter and domain), "mode"}.  BD_EUNKNOWNPLAYER (404
+ * unknown-player) for a token no address has. */
 int service_mail_unsubscribe(struct service *svc, const char *utoken,
                              int apply, json_t **out, struct svc_err *err);
 
