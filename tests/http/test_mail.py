@@ -499,5 +499,64 @@ def export_and_delete_include_the_address(binary):
         sink.stop()
 
 
+def open_stream(s, gid, token):
+    """GET /v1/games/{id}/events with token, its head read: a live stream
+    until the socket is closed."""
+    sock = socket.create_connection(("127.0.0.1", s.port), timeout=10)
+    sock.sendall(("GET /v1/games/%s/events HTTP/1.1\r\nHost: x\r\n"
+                  "Authorization: Bearer %s\r\nAccept: text/event-stream\r\n\r\n"
+                  % (gid, token)).encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = sock.recv(4096)
+        check(chunk, "the stream's head")
+        head += chunk
+    check(head.startswith(b"HTTP/1.1 200"), "stream: %r" % head[:80])
+    return sock
+
+
+def open_streams(s):
+    r = s.request("GET", "/metrics")
+    for line in r.raw.decode().splitlines():
+        if line.startswith("boardd_open_streams "):
+            return int(float(line.split()[1]))
+    check(False, "no boardd_open_streams in /metrics")
+
+
+@test
+def nothing_is_mailed_while_the_player_is_live_on_the_game(binary):
+    """While Bob holds an event stream on the game his turn there is not
+    mailed (the mail is skipped); once the stream ended, his next turn
+    is."""
+    sink = Sink()
+    try:
+        with server(binary, extra=mail_flags(sink.port)) as s:
+            _, at = player(s, "Alice")
+            bob_id, bt = player(s, "Bob")
+            gid = invite_game(s, at, bob_id)
+            join(s, gid, bt)
+            confirmed_address(s, sink, bt, "bob@example.com")
+            if to_act(s, gid, at) != [0]:  # Bob first: he plays
+                play_once(s, gid, bt)
+            live = open_stream(s, gid, bt)
+            try:
+                play_once(s, gid, at)  # Bob's turn, while he is live
+                wait_for(lambda: mails(s, "skipped"), "the skipped mail")
+                check([m for m in sink.messages() if m["Subject"] == "Your turn"] == [],
+                      "nothing mailed while live")
+                play_once(s, gid, bt)
+            finally:
+                live.close()
+            wait_for(lambda: open_streams(s) == 0, "the stream to end")
+            play_once(s, gid, at)
+            wait_for(lambda: [m for m in sink.messages() if m["Subject"] == "Your turn"],
+                     "Bob's turn, mailed")
+            kinds = [(r[0], r[1]) for r in mails(s)]
+            check(kinds == [("confirm", "delivered"), ("event", "skipped"),
+                            ("event", "delivered")], "skipped, then delivered: %r" % kinds)
+    finally:
+        sink.stop()
+
+
 if __name__ == "__main__":
     run_all("mail")
