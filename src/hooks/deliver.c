@@ -538,6 +538,8 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&h->mu);
 		int64_t now = hooks__wall_ms(), next = 0;
 		prune_if_due(h, now);
+		if (h->mail_on)
+			hooks__mail_digests(h, now);
 		int rc = turn(h, now, &next);
 		pthread_mutex_lock(&h->mu);
 		if (rc == 0 || h->stop || pokes != h->pokes)

@@ -39,6 +39,8 @@ struct hooks {
 	char smtp_password[HOOKS_SMTP_MAX + 1]; /* wiped at the stop */
 	char mail_from[HOOKS_SMTP_MAX + 1];
 	char public_url[HOOKS_SMTP_MAX + 1];
+	int64_t digest_ms; /* when the next look for digests due is (unix
+	                      ms; guarded by mu) */
 	int nthreads;                       /* started */
 	pthread_t threads[MAX_WORKERS];
 };
@@ -90,6 +92,10 @@ CURLcode hooks__run(struct hooks *h, CURL *c, int *in_share,
 
 /* The word for a failed transfer's result (hooks.h's kinds). */
 const char *hooks__curl_kind(CURLcode rc);
+
+/* If a look is due (once a second, one worker), queues the daily
+ * digests due at now (mail_send.c; store_mail_digest_take). */
+void hooks__mail_digests(struct hooks *h, int64_t now);
 
 /* Makes one attempt at claimed mail d and records it (mail_send.c;
  * in_share as hooks__post's). */

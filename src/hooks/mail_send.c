@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "../common/log.h"
+#include "../common/tzhour.h"
 #include "../display/i18n.h"
 #include "hooks_int.h"
 
@@ -72,6 +73,33 @@ static char *html_escape(const char *s)
 	return o;
 }
 
+#define DIGEST_GAMES_MAX 50 /* games a digest lists */
+
+/* The games a digest lists, as one malloc'd text: "<link> (<rules>)"
+ * joined by ", ". */
+struct waiting {
+	struct hooks *h;
+	char *list;
+	size_t len;
+	int n;
+};
+
+static int add_waiting(void *ctx, const char *game_id, const char *rules_id)
+{
+	struct waiting *w = ctx;
+	size_t more = strlen(w->h->public_url) + strlen(game_id) +
+	              strlen(rules_id) + 32;
+	char *p = realloc(w->list, w->len + more);
+	if (!p)
+		return BD_ENOMEM;
+	w->list = p;
+	w->len += (size_t)snprintf(p + w->len, more, "%s%s/v1/games/%s (%s)",
+	                           w->n ? ", " : "", w->h->public_url, game_id,
+	                           rules_id);
+	w->n++;
+	return 0;
+}
+
 /* The subject, and the body's lines (each a paragraph) into t.  0, 1
  * (not a mailed event type) or -1 (out of memory, bad data). */
 static int text_of(struct hooks *h, const struct store_mail_delivery *d,
@@ -90,6 +118,21 @@ static int text_of(struct hooks *h, const struct store_mail_delivery *d,
 		json_object_set_new(params, "code", json_string(d->code));
 		subject = i18n_format(l, "mail.confirm.subject", params);
 		lines[0] = i18n_format(l, "mail.confirm.body", params);
+	} else if (d->kind == STORE_MAIL_DIGEST) {
+		struct waiting w = {h, NULL, 0, 0};
+		int rc2 = store_mail_waiting_each(h->st, d->player_key,
+		                                  DIGEST_GAMES_MAX, add_waiting,
+		                                  &w);
+		if (rc2 < 0 || w.n == 0) { /* none waits now: nothing to say */
+			free(w.list);
+			json_decref(params);
+			return rc2 < 0 ? -1 : 1;
+		}
+		json_object_set_new(params, "count", json_integer(w.n));
+		json_object_set_new(params, "games", json_string(w.list));
+		free(w.list);
+		subject = i18n_format(l, "mail.digest.subject", params);
+		lines[0] = i18n_format(l, "mail.digest.body", params);
 	} else {
 		size_t k = 0, n = sizeof kinds / sizeof *kinds;
 		while (k < n && strcmp(kinds[k].type, d->ev.type) != 0)
@@ -284,7 +327,8 @@ void hooks__mail_deliver(struct hooks *h, struct store_mail_delivery *d,
 	struct mail_text t = {0};
 	int made = skip ? 1 : text_of(h, d, &t);
 	if (made == 1 && !skip)
-		skip = "not-mailed";
+		skip = d->kind == STORE_MAIL_DIGEST ? "nothing-waits"
+		                                    : "not-mailed";
 	if (skip) {
 		text_free(&t);
 		store_mail_delivery_done(h->st, d->key, STORE_PUSH_SKIPPED,
@@ -357,3 +401,45 @@ void hooks__mail_deliver(struct hooks *h, struct store_mail_delivery *d,
 	                         answer, busy, &b);
 	hooks__outcome(2, HOOKS_DELIVERED);
 }
+
+struct digest_ctx {
+	struct hooks *h;
+	int64_t now;
+	int queued;
+};
+
+static int take_digest(void *ctx, const struct store_mail_digest *d)
+{
+	struct digest_ctx *x = ctx;
+	int64_t next = 0;
+	if (tzhour_next(d->tz, d->digest_hour, x->now, &next) < 0)
+		next = x->now + 86400000; /* a zone ICU lost: a day on */
+	int rc = store_mail_digest_take(x->h->st, d, next, x->now);
+	if (rc < 0)
+		log_error("mail",
+		          "queueing a digest failed (bd_err %d); it is tried "
+		          "again",
+		          rc);
+	else
+		x->queued++;
+	return 0;
+}
+
+void hooks__mail_digests(struct hooks *h, int64_t now)
+{
+	pthread_mutex_lock(&h->mu);
+	int due = now >= h->digest_ms;
+	if (due)
+		h->digest_ms = now + 1000;
+	pthread_mutex_unlock(&h->mu);
+	if (!due)
+		return;
+	struct digest_ctx x = {h, now, 0};
+	int rc = store_mail_digests_due(h->st, now, take_digest, &x);
+	if (rc < 0)
+		log_error("mail", "looking for digests due failed (bd_err %d)",
+		          rc);
+	if (x.queued)
+		hooks_poke(h);
+}
+

@@ -146,7 +146,8 @@ json_t *svc__rematch_of_json(const struct store_game *row);
 
 /* A player's email address as GET /v1/players/me/email and the export
  * show it (mail.c): {"address", "language", "confirmed", "mode",
- * "created"}; new reference, NULL when out of memory. */
+ * "digest_hour", "time_zone", "created"}; new reference, NULL when out
+ * of memory. */
 json_t *svc__mail_json(const struct store_mail *m);
 
 /* The player whose bearer token this is.  BD_EUNAUTHORIZED without a

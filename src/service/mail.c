@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../common/tzhour.h"
 #include "internal.h"
 
 #define CODE_DIGITS      8
@@ -120,9 +121,10 @@ static void code_hash(const char *code, const char *address,
 
 json_t *svc__mail_json(const struct store_mail *m)
 {
-	return json_pack("{s:s,s:s,s:b,s:s,s:o}", "address", m->address,
-	                 "language", m->lang, "confirmed",
-	                 m->confirmed_ms > 0, "mode", m->mode, "created",
+	return json_pack("{s:s,s:s,s:b,s:s,s:i,s:s,s:o}", "address",
+	                 m->address, "language", m->lang, "confirmed",
+	                 m->confirmed_ms > 0, "mode", m->mode, "digest_hour",
+	                 m->digest_hour, "time_zone", m->tz, "created",
 	                 svc__iso_time(m->created_ms));
 }
 
@@ -227,7 +229,8 @@ int service_mail_get(struct service *svc, const char *token, json_t **out,
 int service_mail_patch(struct service *svc, const char *token,
                        const json_t *body, json_t **out, struct svc_err *err)
 {
-	static const char *const fields[] = {"mode", "language", NULL};
+	static const char *const fields[] = {"mode", "language", "digest_hour",
+	                                     "time_zone", NULL};
 	struct store_player pl;
 	struct store_mail m;
 	if (!svc->mail_on)
@@ -243,19 +246,43 @@ int service_mail_patch(struct service *svc, const char *token,
 	if (rc < 0)
 		return rc;
 	const json_t *mode = json_object_get(body, "mode");
+	const json_t *hour = json_object_get(body, "digest_hour");
+	const json_t *zone = json_object_get(body, "time_zone");
 	if (mode) {
 		const char *v = json_string_value(mode);
-		if (!v || (strcmp(v, "event") != 0 && strcmp(v, "none") != 0))
+		if (!v || (strcmp(v, "event") != 0 && strcmp(v, "digest") != 0 &&
+		           strcmp(v, "none") != 0))
 			return svc__fail(err, BD_EBADREQUEST,
-			                 "field 'mode' must be \"event\" or "
-			                 "\"none\"");
+			                 "field 'mode' must be \"event\", "
+			                 "\"digest\" or \"none\"");
 		snprintf(m.mode, sizeof m.mode, "%s", v);
+	}
+	if (hour) {
+		if (!json_is_integer(hour) || json_integer_value(hour) < 0 ||
+		    json_integer_value(hour) > 23)
+			return svc__fail(err, BD_EBADREQUEST,
+			                 "field 'digest_hour' must be an integer "
+			                 "from 0 to 23");
+		m.digest_hour = (int)json_integer_value(hour);
+	}
+	if (zone) {
+		const char *z = json_string_value(zone);
+		if (!z || !tzhour_zone_ok(z))
+			return svc__fail(err, BD_EBADREQUEST,
+			                 "field 'time_zone' must be an IANA time "
+			                 "zone, such as \"Europe/Paris\"");
+		snprintf(m.tz, sizeof m.tz, "%s", z);
 	}
 	if ((rc = lang_of(json_object_get(body, "language"), m.lang, m.lang,
 	                  err)) < 0)
 		return rc;
+	/* the next digest: the first digest_hour:00 ahead in the zone */
+	int64_t due = 0;
+	if (strcmp(m.mode, "digest") == 0 &&
+	    tzhour_next(m.tz, m.digest_hour, svc__now_ms(), &due) < 0)
+		return BD_EINTERNAL; /* a zone checked above, or stored */
 	rc = store_mail_prefs(svc->st, pl.key, m.mode, m.digest_hour, m.tz,
-	                      m.lang);
+	                      m.lang, due);
 	if (rc == BD_ENOTFOUND)
 		return no_address(err);
 	return rc < 0 ? rc : give_mail(svc, pl.key, out, err);

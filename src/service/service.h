@@ -687,13 +687,15 @@ int service_mail_confirm(struct service *svc, const char *token,
                          struct svc_err *err);
 
 /* GET /v1/players/me/email: *out = {"address", "language", "confirmed"
- * (bool), "mode", "digest_hour", "time_zone", "created"}; BD_ENOROUTE
- * without one. */
+ * (bool), "mode", "digest_hour" (0..23), "time_zone", "created"};
+ * BD_ENOROUTE without one. */
 int service_mail_get(struct service *svc, const char *token, json_t **out,
                      struct svc_err *err);
 
-/* PATCH /v1/players/me/email: body {"mode"?: "event"|"none",
- * "language"?}; *out as GET.  BD_EBADREQUEST (nothing changes),
+/* PATCH /v1/players/me/email: body {"mode"?: "event"|"digest"|"none",
+ * "digest_hour"?: 0..23, "time_zone"?: an IANA zone, "language"?}; with
+ * mode "digest" the next digest is due at the first digest_hour:00 ahead
+ * in time_zone.  *out as GET.  BD_EBADREQUEST (nothing changes),
  * BD_ENOROUTE without an address. */
 int service_mail_patch(struct service *svc, const char *token,
                        const json_t *body, json_t **out, struct svc_err *err);

@@ -1610,10 +1610,40 @@ int store_mail_confirm(struct store *s, int64_t player_key,
                        const uint8_t *code_hash, int64_t now_ms);
 
 /* Sets the player's mode ("event", "digest", "none"), digest hour
- * (0..23), zone and lang, checked by the caller.  BD_ENOTFOUND when the
- * player has no address. */
+ * (0..23), zone and lang, checked by the caller, and when the next
+ * digest is due (unix ms; 0: none).  BD_ENOTFOUND when the player has no
+ * address. */
 int store_mail_prefs(struct store *s, int64_t player_key, const char *mode,
-                     int digest_hour, const char *tz, const char *lang);
+                     int digest_hour, const char *tz, const char *lang,
+                     int64_t digest_due_ms);
+
+/* A digest due: whose, in which zone at which hour, and when it was. */
+struct store_mail_digest {
+	int64_t player_key;
+	char tz[STORE_MAIL_TZ_MAX + 1];
+	int digest_hour;
+	int64_t due_ms;
+};
+
+/* Calls fn for each digest due at now_ms (mode "digest", confirmed), at
+ * most 100, the oldest first; a negative answer stops. */
+typedef int (*store_mail_digest_fn)(void *ctx,
+                                    const struct store_mail_digest *d);
+int store_mail_digests_due(struct store *s, int64_t now_ms,
+                           store_mail_digest_fn fn, void *ctx);
+
+/* Takes digest d (its due_ms still the address's: one node takes each):
+ * the next is due at next_ms, and, when a game waits for the player, a
+ * digest mail is queued at now_ms.  0 (also when another took it). */
+int store_mail_digest_take(struct store *s, const struct store_mail_digest *d,
+                           int64_t next_ms, int64_t now_ms);
+
+/* Calls fn with each game waiting for the player (a seat of theirs to
+ * act), the longest waiting first, at most `limit`: its id and rules. */
+typedef int (*store_mail_game_fn)(void *ctx, const char *game_id,
+                                  const char *rules_id);
+int store_mail_waiting_each(struct store *s, int64_t player_key, int limit,
+                            store_mail_game_fn fn, void *ctx);
 
 /* Removes the player's address and their mails not sent yet.
  * BD_ENOTFOUND when there was none. */

@@ -165,6 +165,7 @@ struct mail_prefs {
 	int64_t player_key;
 	const char *mode, *tz, *lang;
 	int hour;
+	int64_t due_ms;
 };
 
 static int mail_prefs_tx(struct conn *c, void *ctx)
@@ -173,7 +174,7 @@ static int mail_prefs_tx(struct conn *c, void *ctx)
 	int rc = store__run(c, ST_MAIL_PREFS,
 	                    ARGS(A_I64(x->player_key), A_TEXT(x->mode),
 	                         A_I64(x->hour), A_TEXT(x->tz),
-	                         A_TEXT(x->lang)),
+	                         A_TEXT(x->lang), A_I64(x->due_ms)),
 	                    NULL, NULL);
 	if (rc == 0 && store__changes(c) != 1)
 		rc = BD_ENOTFOUND;
@@ -181,9 +182,11 @@ static int mail_prefs_tx(struct conn *c, void *ctx)
 }
 
 int store_mail_prefs(struct store *s, int64_t player_key, const char *mode,
-                     int digest_hour, const char *tz, const char *lang)
+                     int digest_hour, const char *tz, const char *lang,
+                     int64_t digest_due_ms)
 {
-	struct mail_prefs x = {player_key, mode, tz, lang, digest_hour};
+	struct mail_prefs x = {player_key, mode,        tz,
+	                       lang,       digest_hour, digest_due_ms};
 	return store__write_tx(s, mail_prefs_tx, &x);
 }
 
@@ -232,6 +235,90 @@ int store_mail_unsubscribe(struct store *s, const char *token, int apply,
 	}
 	struct mail_unsub x = {token, out};
 	return store__write_tx(s, mail_unsub_tx, &x);
+}
+
+/* ---- digests ---- */
+
+struct digest_each {
+	store_mail_digest_fn fn;
+	void *ctx;
+};
+
+static int read_digest(const struct row *st, void *ctx)
+{
+	struct digest_each *x = ctx;
+	struct store_mail_digest d = {0};
+	d.player_key = store__col_i64(st, 0);
+	int rc = store__col_copy(st, 1, d.tz, sizeof d.tz);
+	d.digest_hour = store__col_int(st, 2);
+	d.due_ms = store__col_i64(st, 3);
+	if (rc == 0)
+		rc = x->fn(x->ctx, &d);
+	return rc < 0 ? rc : 0;
+}
+
+int store_mail_digests_due(struct store *s, int64_t now_ms,
+                           store_mail_digest_fn fn, void *ctx)
+{
+	struct digest_each x = {fn, ctx};
+	struct conn *c = store__checkout(s);
+	int rc = store__run(c, ST_MAIL_DIGESTS_DUE, ARGS(A_I64(now_ms)),
+	                    read_digest, &x);
+	store__checkin(s, c);
+	return rc;
+}
+
+struct digest_take {
+	const struct store_mail_digest *d;
+	int64_t next, now;
+};
+
+static int digest_take_tx(struct conn *c, void *ctx)
+{
+	struct digest_take *x = ctx;
+	int rc = store__run(c, ST_MAIL_DIGEST_NEXT,
+	                    ARGS(A_I64(x->d->player_key), A_I64(x->d->due_ms),
+	                         A_I64(x->next)),
+	                    NULL, NULL);
+	if (rc == 0 && store__changes(c) == 1) /* not taken by another */
+		rc = store__run(c, ST_MAIL_DIGEST_QUEUE,
+		                ARGS(A_I64(x->d->player_key), A_I64(x->now)),
+		                NULL, NULL);
+	return rc;
+}
+
+int store_mail_digest_take(struct store *s, const struct store_mail_digest *d,
+                           int64_t next_ms, int64_t now_ms)
+{
+	struct digest_take x = {d, next_ms, now_ms};
+	return store__write_tx(s, digest_take_tx, &x);
+}
+
+struct waiting_each {
+	store_mail_game_fn fn;
+	void *ctx;
+};
+
+static int read_waiting(const struct row *st, void *ctx)
+{
+	struct waiting_each *x = ctx;
+	const char *id = store__col_text(st, 0), *rules = store__col_text(st, 1);
+	if (!id || !rules)
+		return BD_EINTERNAL;
+	int rc = x->fn(x->ctx, id, rules);
+	return rc < 0 ? rc : 0;
+}
+
+int store_mail_waiting_each(struct store *s, int64_t player_key, int limit,
+                            store_mail_game_fn fn, void *ctx)
+{
+	struct waiting_each x = {fn, ctx};
+	struct conn *c = store__checkout(s);
+	int rc = store__run(c, ST_MAIL_WAITING,
+	                    ARGS(A_I64(player_key), A_I64(limit)), read_waiting,
+	                    &x);
+	store__checkin(s, c);
+	return rc;
 }
 
 /* ---- the outbox ---- */

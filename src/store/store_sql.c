@@ -209,9 +209,37 @@ const char *const store__sql[ST_COUNT] = {
                           "code_tries + 1, code_hash = CASE WHEN "
                           "code_tries + 1 >= 5 THEN NULL ELSE code_hash "
                           "END WHERE player_key = ?1",
-    /* ?1 player, ?2 mode, ?3 digest hour, ?4 tz, ?5 lang */
+    /* ?1 player, ?2 mode, ?3 digest hour, ?4 tz, ?5 lang, ?6 the next
+     * digest's time (0: none) */
     [ST_MAIL_PREFS] = "UPDATE mail_addresses SET mode = ?2, digest_hour = "
-                      "?3, tz = ?4, lang = ?5 WHERE player_key = ?1",
+                      "?3, tz = ?4, lang = ?5, digest_due_ms = ?6 "
+                      "WHERE player_key = ?1",
+    /* ?1 now: the digests due, oldest first, a page */
+    [ST_MAIL_DIGESTS_DUE] = "SELECT player_key, tz, digest_hour, "
+                            "digest_due_ms FROM mail_addresses WHERE "
+                            "mode = 'digest' AND confirmed_ms IS NOT NULL "
+                            "AND digest_due_ms > 0 AND digest_due_ms <= ?1 "
+                            "ORDER BY digest_due_ms LIMIT 100",
+    /* ?1 player, ?2 the due time read, ?3 the next: one node takes it */
+    [ST_MAIL_DIGEST_NEXT] = "UPDATE mail_addresses SET digest_due_ms = ?3 "
+                            "WHERE player_key = ?1 AND digest_due_ms = ?2 "
+                            "AND mode = 'digest'",
+    /* ?1 player, ?2 now: a digest, when a game waits for them */
+    [ST_MAIL_DIGEST_QUEUE] = "INSERT INTO mail_deliveries (player_key, kind, "
+                             "address, next_ms, created_ms) SELECT "
+                             "a.player_key, 'digest', a.address, ?2, ?2 "
+                             "FROM mail_addresses a WHERE a.player_key = ?1 "
+                             "AND EXISTS (SELECT 1 FROM seats s JOIN games "
+                             "g ON g.key = s.game_key WHERE s.player_key = "
+                             "?1 AND g.status = 'active' AND "
+                             "((g.to_act >> s.seat) & 1) <> 0)",
+    /* the games waiting for player ?1 (a seat of theirs to act), the
+     * longest waiting first, at most ?2 */
+    [ST_MAIL_WAITING] = "SELECT g.id, g.rules_id FROM seats s JOIN games g "
+                        "ON g.key = s.game_key WHERE s.player_key = ?1 AND "
+                        "g.status = 'active' AND "
+                        "((g.to_act >> s.seat) & 1) <> 0 "
+                        "ORDER BY g.updated_ms, g.key LIMIT ?2",
     [ST_MAIL_DELETE] = "DELETE FROM mail_addresses WHERE player_key = ?1",
     [ST_MAIL_BY_TOKEN] = "SELECT address, lang, confirmed_ms, mode, "
                          "digest_hour, tz, unsub_token, created_ms, "

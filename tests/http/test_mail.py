@@ -6,13 +6,17 @@ servers that refuse or hang.  The mails go to Debian's python3-aiosmtpd
 (a local SMTP server nobody here wrote), started by the test on a port
 of its own, and are read with Python's email package.  Real binary, real
 database.  Usage: test_mail.py BOARDD [test names...]"""
+import datetime
 import email
 import email.policy
+import os
 import re
+import tempfile
 import socket
 import threading
 import time
 import urllib.parse
+import zoneinfo
 
 from aiosmtpd.controller import Controller
 
@@ -146,13 +150,15 @@ def mails(s, state=None):
     return [r for r in rows if state is None or r[1] == state]
 
 
-def check_headers(msg, to):
+def check_headers(msg, to, now=None):
+    """From, To, Message-ID and a Date of `now` (unix s; None: the real
+    time) within an hour."""
     check(msg["From"] == "boardd@boardd.example", "From: %r" % msg["From"])
     check(msg["To"] == to, "To: %r" % msg["To"])
     check(re.fullmatch(r"<[0-9a-f]{32}@boardd\.example>", msg["Message-ID"] or ""),
           "Message-ID: %r" % msg["Message-ID"])
     check(msg["Date"] is not None and msg["Date"].datetime is not None, "Date: %r" % msg["Date"])
-    age = abs(time.time() - msg["Date"].datetime.timestamp())
+    age = abs((now or time.time()) - msg["Date"].datetime.timestamp())
     check(age < 3600, "a Date of now: %r" % msg["Date"])
 
 
@@ -551,10 +557,121 @@ def nothing_is_mailed_while_the_player_is_live_on_the_game(binary):
             play_once(s, gid, at)
             wait_for(lambda: [m for m in sink.messages() if m["Subject"] == "Your turn"],
                      "Bob's turn, mailed")
+            # the sink has it before the server records the answer
+            wait_for(lambda: not mails(s, "pending"), "the mail recorded")
             kinds = [(r[0], r[1]) for r in mails(s)]
             check(kinds == [("confirm", "delivered"), ("event", "skipped"),
                             ("event", "delivered")], "skipped, then delivered: %r" % kinds)
     finally:
+        sink.stop()
+
+
+FAKETIME_LIB = "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1"
+
+
+class TestClock:
+    """The server's wall clock, moved by the test: Debian's libfaketime
+    preloaded into the servers started while it is on, reading its
+    offset from a file at every call (FAKETIME_NO_CACHE); the monotonic
+    clock is left alone (timeouts stay real)."""
+
+    def __init__(self):
+        fd, self.path = tempfile.mkstemp(prefix="boardd-clock.")
+        os.close(fd)
+        self.set(0)
+        self.saved = {k: os.environ.get(k) for k in
+                      ("LD_PRELOAD", "FAKETIME_TIMESTAMP_FILE", "FAKETIME_NO_CACHE",
+                       "FAKETIME_DONT_FAKE_MONOTONIC", "ASAN_OPTIONS")}
+        os.environ.update({"LD_PRELOAD": FAKETIME_LIB, "FAKETIME_TIMESTAMP_FILE": self.path,
+                           "FAKETIME_NO_CACHE": "1", "FAKETIME_DONT_FAKE_MONOTONIC": "1",
+                           # ASan must come first unless told otherwise
+                           "ASAN_OPTIONS": (os.environ.get("ASAN_OPTIONS", "") +
+                                            ":verify_asan_link_order=0").lstrip(":")})
+
+    def set(self, offset_s):
+        with open(self.path + ".new", "w") as f:
+            f.write("%+.3fs\n" % offset_s)
+        os.replace(self.path + ".new", self.path)
+
+    def close(self):
+        for k, v in self.saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        os.unlink(self.path)
+
+
+def next_local_hour(zone, hour, after):
+    """The first instant after `after` (unix s) when a clock in zone shows
+    hour:00, by Python's zoneinfo (apart from the server's ICU)."""
+    tz = zoneinfo.ZoneInfo(zone)
+    local = datetime.datetime.fromtimestamp(after, tz)
+    t = local.replace(hour=hour, minute=0, second=0, microsecond=0)
+    if t.timestamp() <= after:
+        t = (local + datetime.timedelta(days=1)).replace(hour=hour, minute=0, second=0,
+                                                          microsecond=0)
+    return t.timestamp()
+
+
+@test
+def the_daily_digest_comes_at_the_players_hour_in_their_zone(binary):
+    """Mode digest at an hour in the player's IANA zone: nothing per
+    event, no digest before that hour (the server's clock moved by the
+    test to just before it), one digest once it passed, listing every
+    game waiting for the player, with a one-click unsubscribe; the next
+    is due a day later (by Python's zoneinfo, apart from the server's
+    ICU); a bad zone or hour is 400 and changes nothing."""
+    sink = Sink()
+    clock = TestClock()
+    try:
+        with server(binary, extra=mail_flags(sink.port)) as s:
+            _, at = player(s, "Alice")
+            bob_id, bt = player(s, "Bob")
+            confirmed_address(s, sink, bt, "bob@example.com")
+            zone = "Asia/Kolkata"  # UTC+5:30: the hour is not UTC's
+            hour = (datetime.datetime.now(zoneinfo.ZoneInfo(zone)).hour + 2) % 24
+            for bad in ({"mode": "digest", "time_zone": "Mars/Olympus"},
+                        {"mode": "digest", "time_zone": "../etc/passwd"},
+                        {"mode": "digest", "digest_hour": 24}, {"digest_hour": "8"}):
+                r = s.request("PATCH", "/v1/players/me/email", bad, token=bt)
+                check(r.status == 400, "%r: %r" % (bad, r))
+            r = s.request("PATCH", "/v1/players/me/email",
+                          {"mode": "digest", "digest_hour": hour, "time_zone": zone}, token=bt)
+            check(r.status == 200 and r.json["mode"] == "digest" and
+                  r.json["digest_hour"] == hour and r.json["time_zone"] == zone, "digest: %r" % r)
+            before = time.time()
+            due = s.query("SELECT digest_due_ms FROM mail_addresses")[0][0] / 1000
+            check(due == next_local_hour(zone, hour, before) or
+                  due == next_local_hour(zone, hour, before - 5), "due at %r" % due)
+            gid = invite_game(s, at, bob_id)
+            join(s, gid, bt)
+            if to_act(s, gid, at) == [0]:
+                play_once(s, gid, at)
+            gid2 = invite_game(s, at, bob_id)  # a second game, waiting for Bob to join
+            check(to_act(s, gid, bt) != [], "Bob is to act in the first game")
+            clock.set(due - time.time() - 3)  # three seconds before the hour
+            time.sleep(2)
+            check([r for r in mails(s) if r[0] != "confirm"] == [],
+                  "no event mail, no digest yet: %r" % mails(s))
+            clock.set(due - time.time() + 1)  # past the hour
+            got = wait_for(lambda: [m for m in sink.messages("bob@example.com")
+                                    if m["Subject"] == "Games waiting for you"], "the digest")
+            text, html = parts(got[0])
+            check("https://play.boardd.example/v1/games/%s" % gid in text and gid in html,
+                  "the waiting game listed: %r" % text)
+            check(gid2 not in text, "a game Bob has not joined is not waiting for him")
+            check("It is your turn in 1 game(s)" in text, "the count: %r" % text)
+            unsubscribe_url(got[0])
+            check_headers(got[0], "bob@example.com", now=due)  # the server's clock
+            nxt = s.query("SELECT digest_due_ms FROM mail_addresses")[0][0] / 1000
+            check(nxt == next_local_hour(zone, hour, due), "the next a day later: %r" % nxt)
+            time.sleep(2)
+            digests = [r for r in mails(s) if r[0] == "digest"]
+            check(len(digests) == 1, "once a day: %r" % digests)
+            check([r for r in mails(s) if r[0] == "event"] == [], "nothing per event")
+    finally:
+        clock.close()
         sink.stop()
 
 
