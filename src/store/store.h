@@ -922,8 +922,11 @@ int store_event_deadline_soon(struct store *s, int64_t game_key, uint64_t seq,
 /* Prunes the outbox: deletes the events created before before_ms (unix
  * ms) that have no pending delivery, their deliveries, and the
  * deadline.soon records of deadlines before it, and the breakers
- * (store_breaker) last failed and closed before it; each player's newest
- * deleted key is kept (store_events_horizon).  At most `limit` events
+ * (store_breaker) last failed and closed before it, the mails that name
+ * no event (a code, a digest) sent or given up before it, and the
+ * records of confirmation codes mailed more than a day ago (their rate
+ * limit's window); each player's newest deleted key is kept
+ * (store_events_horizon).  At most `limit` events
  * per call (1..100000); *pruned (may be NULL) gets how many. */
 int store_events_prune(struct store *s, int64_t before_ms, int limit,
                        int *pruned);

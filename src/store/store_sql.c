@@ -336,6 +336,12 @@ const char *const store__sql[ST_COUNT] = {
         "DELETE FROM push_deliveries WHERE event_key IN (" PRUNABLE ")",
     [ST_PRUNE_MAIL_DELIVERIES] =
         "DELETE FROM mail_deliveries WHERE event_key IN (" PRUNABLE ")",
+    /* ?1 before: the mails naming no event (codes, digests) that ended */
+    [ST_PRUNE_MAIL_OTHERS] = "DELETE FROM mail_deliveries WHERE event_key "
+                             "IS NULL AND state <> 'pending' AND "
+                             "created_ms < ?1",
+    /* ?1: a day ago (the codes' rate limit looks back a day) */
+    [ST_PRUNE_MAIL_CODES] = "DELETE FROM mail_codes_sent WHERE sent_ms < ?1",
     [ST_PRUNE_EVENTS] = "DELETE FROM events WHERE key IN (" PRUNABLE ")",
     [ST_PRUNE_WARNINGS] = "DELETE FROM deadline_warnings "
                           "WHERE deadline_ms < ?1",
