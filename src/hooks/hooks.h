@@ -190,6 +190,10 @@ void hooks_sign(const uint8_t *secret, size_t secret_len, const char *id,
  * <public_url/v1/unsubscribe/TOKEN> and List-Unsubscribe-Post:
  * List-Unsubscribe=One-Click (RFC 8058).  An attempt that fails (no
  * connection, a refusal, a timeout) is retried with the webhook backoff
- * for 25 hours; a mail about a game the player is live on is skipped. */
+ * for 25 hours; a mail about a game the player is live on is skipped.
+ * Once a second one worker also queues the daily digests due
+ * (store_mail_digests_due, store_mail_digest_take: the next a day on, by
+ * tzhour_next in the player's zone); a digest lists the games waiting
+ * for the player when it is sent, and is skipped when none waits. */
 
 #endif
