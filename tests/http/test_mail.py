@@ -19,6 +19,7 @@ import urllib.parse
 import zoneinfo
 
 from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult
 
 from harness import check, free_port, run_all, test
 from gamehelp import AA, actions, move, server
@@ -42,13 +43,24 @@ class Sink:
     recipients, parsed message); refuse = an SMTP reply to give DATA
     instead of accepting (e.g. "451 4.3.0 try later")."""
 
-    def __init__(self, port=None):
+    def __init__(self, port=None, login=None):
+        """login: (user, password) the server requires (AUTH over plain
+        SMTP, allowed on loopback here); self.logins the ones tried."""
         self.got = []
         self.raw = []
+        self.logins = []
         self.refuse = None
         self.lock = threading.Lock()
         self.port = port or free_port()
-        self.ctl = Controller(self, hostname="127.0.0.1", port=self.port)
+        kw = {}
+        if login:
+            def authenticator(server, session, envelope, mechanism, data):
+                tried = (data.login.decode(), data.password.decode())
+                self.logins.append((mechanism, tried))
+                return AuthResult(success=tried == login)
+            kw = {"auth_required": True, "auth_require_tls": False,
+                  "authenticator": authenticator}
+        self.ctl = Controller(self, hostname="127.0.0.1", port=self.port, **kw)
         self.ctl.start()
 
     async def handle_DATA(self, server, session, envelope):
@@ -679,6 +691,39 @@ def the_daily_digest_comes_at_the_players_hour_in_their_zone(binary):
             check([r for r in mails(s) if r[0] == "event"] == [], "nothing per event")
     finally:
         clock.close()
+        sink.stop()
+
+
+@test
+def credentials_are_read_from_a_file_and_never_logged(binary):
+    """--smtp-credentials FILE (user:password, mode 0600): the SMTP server
+    that requires a login gets it and takes the mail; the password is in
+    no log line; a file group or others may read is refused at start."""
+    sink = Sink(login=("boardd", "s3cret-pass"))
+    d = tempfile.mkdtemp(prefix="boardd-mail.")
+    path = os.path.join(d, "smtp.credentials")
+    try:
+        with open(path, "w") as f:
+            f.write("boardd:s3cret-pass\n")
+        os.chmod(path, 0o644)
+        with server(binary, extra=mail_flags(sink.port, "--smtp-credentials", path)) as s:
+            pass
+        check(False, "a readable credentials file must be refused")
+    except RuntimeError as e:
+        check("chmod 600" in str(e), "refused at start: %s" % str(e)[-300:])
+    try:
+        os.chmod(path, 0o600)
+        with server(binary, extra=mail_flags(sink.port, "--smtp-credentials", path)) as s:
+            _, tok = player(s, "Ida")
+            confirmed_address(s, sink, tok, "ida@example.com")
+            check(sink.logins and sink.logins[-1][1] == ("boardd", "s3cret-pass"),
+                  "logged in: %r" % sink.logins)
+            s.stop()
+            log = open(s.log).read()
+            check("s3cret-pass" not in log, "the password is never logged")
+    finally:
+        os.unlink(path)
+        os.rmdir(d)
         sink.stop()
 
 
