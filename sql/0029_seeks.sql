@@ -89,3 +89,15 @@ BEGIN
 	AND p.clock_low_s > 0 AND t.d IS NOT NULL
 	AND t.d - p.clock_low_s * 1000 > NEW.created_ms;
 END;
+-- And the mail one of sql/0028_mail.sql, unchanged (a quick match is
+-- told by stream, webhook and push, not mailed).
+CREATE TRIGGER events_mail AFTER INSERT ON events
+WHEN NEW.type IN ('turn', 'game.finished', 'invited', 'seat.taken')
+BEGIN
+	INSERT INTO mail_deliveries (player_key, event_key, kind, address,
+	                             next_ms, created_ms)
+	SELECT NEW.player_key, NEW.key, 'event', address, NEW.created_ms,
+	       NEW.created_ms
+	FROM mail_addresses WHERE player_key = NEW.player_key
+	AND confirmed_ms IS NOT NULL AND mode = 'event';
+END;

@@ -78,6 +78,24 @@
  *                                            server key file); every node
  *                                            on a PostgreSQL database
  *                                            must use the same file
+ *   --smtp-url URL  BOARDD_SMTP_URL  (none: email off)  the SMTP server,
+ *                                            smtp://host:port or
+ *                                            smtps://host:port; turns
+ *                                            email on
+ *   --smtp-credentials FILE  BOARDD_SMTP_CREDENTIALS  (none)  a file
+ *                                            holding user:password for
+ *                                            the SMTP server, read at
+ *                                            start, never logged; not
+ *                                            readable by group or others
+ *   --mail-from ADDR  BOARDD_MAIL_FROM  (needed with --smtp-url)  the
+ *                                            envelope and From address
+ *   --public-url URL  BOARDD_PUBLIC_URL  http://ADDR:PORT  the server's
+ *                                            address as players reach
+ *                                            it, for links in mails
+ *                                            (unsubscribe, games)
+ *   --mail-code-seconds S  BOARDD_MAIL_CODE_SECONDS  1800  how long an
+ *                                            email confirmation code
+ *                                            lasts (1-86400)
  *   --event-retention S  BOARDD_EVENT_RETENTION  604800 (7 days)  how
  *                                            long delivered events stay
  *                                            in the outbox (1 s-1 year)
@@ -138,6 +156,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <systemd/sd-daemon.h>
 #include <unistd.h>
 
@@ -172,6 +191,11 @@ struct config {
 	const char *key_path;     /* the server key file; NULL: db + ".key" */
 	const char *push_contact; /* VAPID sub, or NULL: Web Push off */
 	const char *push_key;   /* VAPID key file; NULL: key file + ".vapid" */
+	const char *smtp_url;   /* the SMTP server, or NULL: email off */
+	const char *smtp_creds; /* a user:password file, or NULL */
+	const char *mail_from;  /* From address (needed with smtp_url) */
+	const char *public_url; /* links' base; NULL: http://addr:port */
+	long mail_code_s;       /* a confirmation code's life, seconds */
 	const char *log_format; /* "text" or "json" (log.h) */
 	const char *log_level;  /* "debug", "info" or "error" (log.h) */
 	const char *metrics;    /* "loopback", "any" or "off" (metrics.h) */
@@ -313,6 +337,17 @@ static void usage(FILE *f)
 	    "                 created 0600 at first start; every node on"
 	    " one database\n"
 	    "                 must use the same file)\n"
+	    "  --smtp-url URL  turns email on: smtp://host:port or"
+	    " smtps://host:port\n"
+	    "  --smtp-credentials FILE  user:password for the SMTP server"
+	    " (mode 0600)\n"
+	    "  --mail-from ADDR  the From address of mails (needed with"
+	    " --smtp-url)\n"
+	    "  --public-url URL  the server as players reach it, for links"
+	    " in mails\n"
+	    "                 (default http://ADDR:PORT)\n"
+	    "  --mail-code-seconds S  an email confirmation code's life"
+	    " (1-86400, 1800)\n"
 	    "  --secret-key PATH  the server key file, which seals webhook"
 	    " secrets in\n"
 	    "                 the database (default: the database path +"
@@ -413,6 +448,11 @@ static int takes_value(const char *a)
 	                                   "--config",
 	                                   "--push-contact",
 	                                   "--push-key",
+	                                   "--smtp-url",
+	                                   "--smtp-credentials",
+	                                   "--mail-from",
+	                                   "--public-url",
+	                                   "--mail-code-seconds",
 	                                   "--port",
 	                                   "--db",
 	                                   "--threads",
@@ -533,6 +573,11 @@ static int parse_args(int argc, char **argv, const struct conffile *f,
 	c->key_path = env_or(f, "BOARDD_SECRET_KEY", NULL);
 	c->push_contact = env_or(f, "BOARDD_PUSH_CONTACT", NULL);
 	c->push_key = env_or(f, "BOARDD_PUSH_KEY", NULL);
+	c->smtp_url = env_or(f, "BOARDD_SMTP_URL", NULL);
+	c->smtp_creds = env_or(f, "BOARDD_SMTP_CREDENTIALS", NULL);
+	c->mail_from = env_or(f, "BOARDD_MAIL_FROM", NULL);
+	c->public_url = env_or(f, "BOARDD_PUBLIC_URL", NULL);
+	const char *mail_code = env_or(f, "BOARDD_MAIL_CODE_SECONDS", "1800");
 	c->log_format = env_or(f, "BOARDD_LOG_FORMAT", "text");
 	c->log_level = env_or(f, "BOARDD_LOG_LEVEL", "info");
 	c->metrics = env_or(f, "BOARDD_METRICS", "loopback");
@@ -603,6 +648,16 @@ static int parse_args(int argc, char **argv, const struct conffile *f,
 			c->push_contact = v;
 		else if (strcmp(a, "--push-key") == 0)
 			c->push_key = v;
+		else if (strcmp(a, "--smtp-url") == 0)
+			c->smtp_url = v;
+		else if (strcmp(a, "--smtp-credentials") == 0)
+			c->smtp_creds = v;
+		else if (strcmp(a, "--mail-from") == 0)
+			c->mail_from = v;
+		else if (strcmp(a, "--public-url") == 0)
+			c->public_url = v;
+		else if (strcmp(a, "--mail-code-seconds") == 0)
+			mail_code = v;
 		else if (strcmp(a, "--event-retention") == 0)
 			retention = v;
 		else if (strcmp(a, "--bot-workers") == 0)
@@ -708,6 +763,7 @@ static int parse_args(int argc, char **argv, const struct conffile *f,
 	    parse_long(write_workers, 0, 256, &c->write_workers) < 0 ||
 	    parse_long(cache_games, 1, 10000000, &c->cache_games) < 0 ||
 	    parse_long(drain, 0, 3600, &c->drain_s) < 0 ||
+	    parse_long(mail_code, 1, 86400, &c->mail_code_s) < 0 ||
 	    (strcmp(c->sync, "full") != 0 && strcmp(c->sync, "normal") != 0) ||
 	    log_parse_format(c->log_format, &c->log) < 0 ||
 	    log_parse_level(c->log_level, &c->level) < 0 ||
@@ -766,6 +822,54 @@ static void on_change(void *ctx, int64_t player_key)
 	struct wakers *w = ctx;
 	hub_on_move(w->hub, HUB_PLAYER_KEY(player_key), 1);
 	hooks_poke(w->hooks);
+}
+
+/* Reads the SMTP credentials file `path` ("user:password", one line,
+ * a trailing newline dropped) into user and password (HOOKS_SMTP_MAX + 1
+ * bytes each).  0, or -1 after logging why (never the content). */
+static int smtp_credentials(const char *path, char *user, char *password)
+{
+	char buf[2 * HOOKS_SMTP_MAX + 4];
+	struct stat sb;
+	FILE *f = fopen(path, "r");
+	if (!f || fstat(fileno(f), &sb) != 0) {
+		log_error("boardd", "--smtp-credentials %s: %s", path,
+		          strerror(errno));
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	if (sb.st_mode & 077) {
+		log_error("boardd",
+		          "--smtp-credentials %s may be read by group or "
+		          "others: chmod 600 it",
+		          path);
+		fclose(f);
+		return -1;
+	}
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	int more = fgetc(f) != EOF;
+	fclose(f);
+	buf[n] = '\0';
+	buf[strcspn(buf, "\r\n")] = '\0';
+	char *colon = strchr(buf, ':');
+	int rc = -1;
+	if (more || !colon || colon == buf ||
+	    (size_t)(colon - buf) > HOOKS_SMTP_MAX ||
+	    strlen(colon + 1) > HOOKS_SMTP_MAX)
+		log_error("boardd",
+		          "--smtp-credentials %s must hold one line "
+		          "user:password (each at most %d bytes)",
+		          path, HOOKS_SMTP_MAX);
+	else {
+		size_t un = (size_t)(colon - buf);
+		memcpy(user, buf, un);
+		user[un] = '\0';
+		memcpy(password, colon + 1, strlen(colon + 1) + 1);
+		rc = 0;
+	}
+	sodium_memzero(buf, sizeof buf);
+	return rc;
 }
 
 /* hooks_config.push_live: whether the player holds a live stream on the
@@ -1151,6 +1255,43 @@ int main(int argc, char **argv)
 		                    "or https: URI of at most 256 bytes");
 		return 2;
 	}
+	/* Email: checked before any key file is made, as push is. */
+	char smtp_user[HOOKS_SMTP_MAX + 1] = "",
+	                                  smtp_pass[HOOKS_SMTP_MAX + 1] = "";
+	char public_url[HOOKS_SMTP_MAX + 1];
+	if (c.smtp_url) {
+		if ((strncmp(c.smtp_url, "smtp://", 7) != 0 &&
+		     strncmp(c.smtp_url, "smtps://", 8) != 0) ||
+		    strlen(c.smtp_url) > HOOKS_SMTP_MAX) {
+			log_error("boardd", "--smtp-url must be smtp://host:port "
+			                    "or smtps://host:port");
+			return 2;
+		}
+		if (!c.mail_from || !strchr(c.mail_from, '@') ||
+		    strlen(c.mail_from) > HOOKS_SMTP_MAX) {
+			log_error("boardd", "--smtp-url needs --mail-from, an "
+			                    "email address");
+			return 2;
+		}
+		if (c.smtp_creds &&
+		    smtp_credentials(c.smtp_creds, smtp_user, smtp_pass) < 0)
+			return 2;
+	}
+	if (c.public_url &&
+	    ((strncmp(c.public_url, "http://", 7) != 0 &&
+	      strncmp(c.public_url, "https://", 8) != 0) ||
+	     strlen(c.public_url) > HOOKS_SMTP_MAX)) {
+		log_error("boardd", "--public-url must be an http(s) URL");
+		return 2;
+	}
+	if (c.public_url)
+		snprintf(public_url, sizeof public_url, "%s", c.public_url);
+	else
+		snprintf(public_url, sizeof public_url, "http://%s:%ld",
+		         c.addr, c.port);
+	/* the links append "/v1/...": no trailing slash */
+	for (size_t n = strlen(public_url); n > 0 && public_url[n - 1] == '/';)
+		public_url[--n] = '\0';
 	uint8_t key[STORE_KEY_LEN];
 	char key_path[4096];
 	snprintf(key_path, sizeof key_path, "%s%s",
@@ -1239,10 +1380,16 @@ int main(int argc, char **argv)
 	                          .push_key = c.push_contact ? vapid : NULL,
 	                          .push_contact = c.push_contact,
 	                          .push_live = push_live,
-	                          .push_live_ctx = hub};
+	                          .push_live_ctx = hub,
+	                          .smtp_url = c.smtp_url,
+	                          .smtp_user = smtp_user[0] ? smtp_user : NULL,
+	                          .smtp_password = smtp_pass,
+	                          .mail_from = c.mail_from,
+	                          .public_url = public_url};
 	struct hooks *hooks =
 	    hub ? hooks_start(st, &hk, err, sizeof err) : NULL;
 	sodium_memzero(vapid, sizeof vapid); /* hooks_start copied it */
+	sodium_memzero(smtp_pass, sizeof smtp_pass); /* and this */
 	struct wakers wakers = {hub, hooks};
 	if (hub && !hooks) {
 		log_error("boardd", "%s", err);
@@ -1253,6 +1400,8 @@ int main(int argc, char **argv)
 		service_webhook_policy(svc, c.hook_private);
 		if (c.push_contact)
 			service_push_config(svc, vapid_pub);
+		if (c.smtp_url)
+			service_mail_config(svc, (unsigned)c.mail_code_s);
 		store_on_change(st, on_change, &wakers);
 		_Static_assert(SVC_EVERY_GAME == HUB_EVERY_KEY,
 		               "one key for every game");

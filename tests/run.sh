@@ -181,6 +181,7 @@ chat test_chat.py
 rematch test_rematch.py
 seeks test_seeks.py
 push test_push.py
+mail test_mail.py
 admin test_admin.py
 ratings test_ratings.py
 "

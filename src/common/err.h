@@ -64,6 +64,14 @@ enum bd_err {
 	                        (docs/matchmaking.md, "Rematch"): 409 */
 	BD_ENOREMATCH = -45, /* the game cannot be rematched: a seat is held
 	                        by no player (a seat token, an import): 409 */
+	BD_EMAILLIMIT = -46, /* a confirmation code was mailed to that address
+	                        in the last day, or the player asked for too
+	                        many this hour (docs/notifications.md,
+	                        "Email"): 429 */
+	BD_EMAILCODE = -47,  /* the confirmation code is wrong, spent or
+	                        expired, or none is pending: 422 */
+	BD_EMAILADDR = -48,  /* not an email address boardd mails
+	                        (docs/notifications.md, "Email"): 422 */
 	BD_ESEEKSFULL = -49, /* the player holds as many open seeks as
 	                        allowed (docs/matchmaking.md, "Quick
 	                        match"): 409 */

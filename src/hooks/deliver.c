@@ -180,7 +180,7 @@ static size_t discard(char *p, size_t size, size_t n, void *ctx)
 /* The kind of a failed transfer, as a delivery's error shows it
  * (hooks.h): never libcurl's text, which tells what the server's
  * resolver and network know; that goes to the log only. */
-static const char *curl_kind(CURLcode rc)
+const char *hooks__curl_kind(CURLcode rc)
 {
 	switch (rc) {
 	case CURLE_OPERATION_TIMEDOUT:
@@ -249,7 +249,7 @@ long hooks__post(struct hooks *h, const char *url, struct curl_slist *hd,
 	/* a refused address reads as any failed connection: the kind must
 	 * not tell which names resolve to private addresses */
 	*kind = at.refused                     ? "connect-failed"
-	        : rc != CURLE_OK               ? curl_kind(rc)
+	        : rc != CURLE_OK               ? hooks__curl_kind(rc)
 	        : status < 200 || status > 299 ? "http-status"
 	                                       : NULL;
 	/* a status answered is the receiver's; no answer is the host's */
@@ -267,6 +267,22 @@ long hooks__post(struct hooks *h, const char *url, struct curl_slist *hd,
 		             : "the answer was not 2xx",
 		         status);
 	return status;
+}
+
+CURLcode hooks__run(struct hooks *h, CURL *c, int *in_share,
+                    enum store_dest_answer *answer, int *cut)
+{
+	struct attempt at = {h, 0, in_share, 0, 0};
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_NOPROXY, "*");
+	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)h->cfg.timeout_ms);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, (long)h->cfg.timeout_ms);
+	CURLcode rc = perform(&at, c);
+	*answer = at.cut || (rc == CURLE_OK && at.slow) ? STORE_DEST_SLOW
+	          : rc == CURLE_OK                      ? STORE_DEST_FAST
+	                                                : STORE_DEST_FAILED;
+	*cut = at.cut;
+	return rc;
 }
 
 /* POSTs d's event to its webhook (hooks__post: in_share, kind and
@@ -335,8 +351,9 @@ int64_t hooks__next_attempt(const struct hooks *h, int attempts,
 	return now + (delay - half) + randombytes_uniform(span);
 }
 
-/* hooks_outcomes's [0] and hooks_push_outcomes's [1] */
-static _Atomic uint64_t outcomes[2][HOOKS_OUTCOMES];
+/* hooks_outcomes's [0], hooks_push_outcomes's [1], hooks_mail_outcomes's
+ * [2] */
+static _Atomic uint64_t outcomes[3][HOOKS_OUTCOMES];
 
 static void outcomes_of(int push, uint64_t out[HOOKS_OUTCOMES])
 {
@@ -355,9 +372,14 @@ void hooks_push_outcomes(uint64_t out[HOOKS_OUTCOMES])
 	outcomes_of(1, out);
 }
 
+void hooks_mail_outcomes(uint64_t out[HOOKS_OUTCOMES])
+{
+	outcomes_of(2, out);
+}
+
 void hooks__outcome(int push, enum hooks_outcome o)
 {
-	atomic_fetch_add_explicit(&outcomes[push != 0][o], 1,
+	atomic_fetch_add_explicit(&outcomes[push < 0 || push > 2 ? 1 : push][o], 1,
 	                          memory_order_relaxed);
 }
 
@@ -440,36 +462,43 @@ static int64_t earlier(int64_t a, int64_t b)
 }
 
 /* A worker's turn: claims a delivery its destination's share allows
- * (webhook and Web Push ones turn about, hooks.h) and makes the attempt.
- * The workers on destinations whose attempts failed or were slow are at
- * most failing_share: a place is taken before the claim, and given back
- * at once if the delivery claimed goes to a healthy destination; an
- * attempt there that turns slow takes one then (perform).  0 if one was
- * made. */
+ * (webhook, Web Push and mail ones turn about, hooks.h) and makes the
+ * attempt.  The workers on destinations whose attempts failed or were
+ * slow are at most failing_share: a place is taken before the claim, and
+ * given back at once if the delivery claimed goes to a healthy
+ * destination; an attempt there that turns slow takes one then
+ * (perform).  0 if one was made. */
 static int turn(struct hooks *h, int64_t now, int64_t *next)
 {
+	enum { HOOK, PUSH, MAIL, KINDS };
 	struct store_delivery d;
 	struct store_push_delivery p;
+	struct store_mail_delivery m;
 	int failing = share_take(h);
 	const struct store_claim_rules rules = {h->cfg.per_dest, 1, failing};
-	int64_t lease = h->cfg.timeout_ms * 2 + 60000, next_hook = 0,
-	        next_push = 0;
-	int rc = BD_ENOTFOUND, push = 0;
+	int64_t lease = h->cfg.timeout_ms * 2 + 60000, due[KINDS] = {0};
+	int rc = BD_ENOTFOUND, kind = HOOK;
 	pthread_mutex_lock(&h->mu);
-	int push_first = h->push_on && (h->turns++ & 1);
+	unsigned first = h->turns++ % KINDS;
 	pthread_mutex_unlock(&h->mu);
-	for (int i = 0; i < 2 && rc == BD_ENOTFOUND; i++) {
-		push = (i == 0) == push_first;
-		if (push && h->push_on)
+	for (int i = 0; i < KINDS && rc == BD_ENOTFOUND; i++) {
+		kind = (int)((first + (unsigned)i) % KINDS);
+		if (kind == PUSH && h->push_on)
 			rc = store_push_delivery_claim(h->st, now, lease,
-			                               &rules, &p, &next_push);
-		else if (!push)
+			                               &rules, &p, &due[PUSH]);
+		else if (kind == MAIL && h->mail_on)
+			rc = store_mail_delivery_claim(h->st, now, lease,
+			                               &rules, &m, &due[MAIL]);
+		else if (kind == HOOK)
 			rc = store_delivery_claim(h->st, now, lease, &rules, &d,
-			                          &next_hook);
+			                          &due[HOOK]);
 	}
-	*next = earlier(next_hook, next_push);
-	int keep =
-	    rc == 0 && failing && (push ? p.dest_limited : d.dest_limited);
+	*next = earlier(earlier(due[HOOK], due[PUSH]), due[MAIL]);
+	int keep = 0;
+	if (rc == 0 && failing)
+		keep = kind == PUSH   ? p.dest_limited
+		       : kind == MAIL ? m.dest_limited
+		                      : d.dest_limited;
 	if (failing && !keep)
 		share_give(h);
 	if (rc < 0)
@@ -480,9 +509,12 @@ static int turn(struct hooks *h, int64_t now, int64_t *next)
 	h->pokes++;
 	pthread_cond_signal(&h->cv);
 	pthread_mutex_unlock(&h->mu);
-	if (push) {
+	if (kind == PUSH) {
 		hooks__push_deliver(h, &p, &keep);
 		store_push_delivery_release(&p);
+	} else if (kind == MAIL) {
+		hooks__mail_deliver(h, &m, &keep);
+		store_mail_delivery_release(&m);
 	} else {
 		deliver(h, &d, &keep);
 		store_delivery_release(&d);
@@ -506,6 +538,8 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&h->mu);
 		int64_t now = hooks__wall_ms(), next = 0;
 		prune_if_due(h, now);
+		if (h->mail_on)
+			hooks__mail_digests(h, now);
 		int rc = turn(h, now, &next);
 		pthread_mutex_lock(&h->mu);
 		if (rc == 0 || h->stop || pokes != h->pokes)
@@ -567,13 +601,44 @@ struct hooks *hooks_start(struct store *st, const struct hooks_config *cfg,
 	}
 	h->cfg.push_key = NULL; /* copied, not kept */
 	h->cfg.push_contact = NULL;
+	if (cfg->smtp_url) {
+		const char *const in[] = {cfg->smtp_url, cfg->smtp_user,
+		                          cfg->smtp_password, cfg->mail_from,
+		                          cfg->public_url};
+		for (size_t i = 0; i < sizeof in / sizeof *in; i++)
+			if (in[i] && strlen(in[i]) > HOOKS_SMTP_MAX) {
+				snprintf(err, errlen, "an SMTP setting is over "
+				                      "%d bytes", HOOKS_SMTP_MAX);
+				free(h);
+				return NULL;
+			}
+		if (!cfg->mail_from || !cfg->public_url) {
+			snprintf(err, errlen, "mail needs a From address and "
+			                      "the public URL");
+			free(h);
+			return NULL;
+		}
+		snprintf(h->smtp_url, sizeof h->smtp_url, "%s", cfg->smtp_url);
+		snprintf(h->smtp_user, sizeof h->smtp_user, "%s",
+		         cfg->smtp_user ? cfg->smtp_user : "");
+		snprintf(h->smtp_password, sizeof h->smtp_password, "%s",
+		         cfg->smtp_password ? cfg->smtp_password : "");
+		snprintf(h->mail_from, sizeof h->mail_from, "%s",
+		         cfg->mail_from);
+		snprintf(h->public_url, sizeof h->public_url, "%s",
+		         cfg->public_url);
+		h->mail_on = 1;
+	}
+	h->cfg.smtp_url = h->cfg.smtp_user = h->cfg.smtp_password = NULL;
+	h->cfg.mail_from = h->cfg.public_url = NULL;
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
 		snprintf(err, errlen, "libcurl failed to initialise");
 		free(h);
 		return NULL;
 	}
 	if (store_deliveries_requeue(st) < 0 ||
-	    store_push_deliveries_requeue(st) < 0) {
+	    store_push_deliveries_requeue(st) < 0 ||
+	    store_mail_deliveries_requeue(st) < 0) {
 		snprintf(err, errlen, "cannot requeue webhook deliveries");
 		curl_global_cleanup();
 		free(h);
@@ -618,5 +683,6 @@ void hooks_stop(struct hooks *h)
 	pthread_mutex_destroy(&h->mu);
 	curl_global_cleanup();
 	sodium_memzero(h->vapid, sizeof h->vapid);
+	sodium_memzero(h->smtp_password, sizeof h->smtp_password);
 	free(h);
 }

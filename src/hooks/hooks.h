@@ -91,7 +91,20 @@ struct hooks_config {
 	const char *push_contact;
 	int (*push_live)(void *ctx, int64_t game_key, int64_t player_key);
 	void *push_live_ctx;
+	/* Email (mail_send.c; NULL smtp_url: off), all copied by
+	 * hooks_start: the SMTP server (smtp://host:port or smtps://...,
+	 * at most HOOKS_SMTP_MAX bytes each), its user and password (NULL:
+	 * none), the envelope and From address, and the server's public
+	 * base URL for links (https://host[:port], no trailing slash).
+	 * push_live is asked before each mail about a game too. */
+	const char *smtp_url;
+	const char *smtp_user;
+	const char *smtp_password;
+	const char *mail_from;
+	const char *public_url;
 };
+
+#define HOOKS_SMTP_MAX 255 /* longest smtp_url, user, password, from, URL */
 
 struct hooks;
 
@@ -129,6 +142,9 @@ void hooks_outcomes(uint64_t out[HOOKS_OUTCOMES]);
  * 404 or 410 and the subscription was deleted).  Thread-safe. */
 void hooks_push_outcomes(uint64_t out[HOOKS_OUTCOMES]);
 
+/* The same for mails (HOOKS_GONE unused).  Thread-safe. */
+void hooks_mail_outcomes(uint64_t out[HOOKS_OUTCOMES]);
+
 /* The webhook-signature value for one attempt: "v1," + base64 of the
  * HMAC-SHA256 of "<id>.<timestamp>.<body>" keyed with secret[0..len).
  * `out` needs HOOKS_SIGNATURE_LEN bytes. */
@@ -159,5 +175,25 @@ void hooks_sign(const uint8_t *secret, size_t secret_len, const char *id,
  * deletes the subscription and its deliveries (store_push_sub_gone, outcome
  * HOOKS_GONE); anything else is retried as a webhook delivery is (same backoff,
  * 25 hours), and errors use the same words. */
+
+/* ---- Email delivery (mail_send.c) ----
+ *
+ * With smtp_url set, the same workers also claim mails (store.h,
+ * "email"), turn about with webhook and push ones, under the same
+ * per-destination rules (the SMTP server is one destination, "smtp").
+ * Each attempt is one SMTP transaction by libcurl (MAIL FROM mail_from,
+ * RCPT TO the address) of a MIME message (curl_mime_*): multipart/mixed
+ * holding one multipart/alternative of text/plain and text/html (UTF-8),
+ * in the address's language, with From, To, Subject (RFC 2047 when not
+ * ASCII), Date, Message-ID (<random hex@mail_from's domain>), and for
+ * every mail but a confirmation List-Unsubscribe:
+ * <public_url/v1/unsubscribe/TOKEN> and List-Unsubscribe-Post:
+ * List-Unsubscribe=One-Click (RFC 8058).  An attempt that fails (no
+ * connection, a refusal, a timeout) is retried with the webhook backoff
+ * for 25 hours; a mail about a game the player is live on is skipped.
+ * Once a second one worker also queues the daily digests due
+ * (store_mail_digests_due, store_mail_digest_take: the next a day on, by
+ * tzhour_next in the player's zone); a digest lists the games waiting
+ * for the player when it is sent, and is skipped when none waits. */
 
 #endif

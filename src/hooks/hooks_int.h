@@ -33,6 +33,14 @@ struct hooks {
 	int push_on;    /* 1: Web Push deliveries are claimed too */
 	uint8_t vapid[PUSH_PRIV_LEN];       /* cfg.push_key's copy */
 	char contact[PUSH_CONTACT_MAX + 1]; /* cfg.push_contact's */
+	int mail_on; /* 1: mails are claimed too (cfg.smtp_url set) */
+	char smtp_url[HOOKS_SMTP_MAX + 1];      /* cfg's copies */
+	char smtp_user[HOOKS_SMTP_MAX + 1];     /* "" : none */
+	char smtp_password[HOOKS_SMTP_MAX + 1]; /* wiped at the stop */
+	char mail_from[HOOKS_SMTP_MAX + 1];
+	char public_url[HOOKS_SMTP_MAX + 1];
+	int64_t digest_ms; /* when the next look for digests due is (unix
+	                      ms; guarded by mu) */
 	int nthreads;                       /* started */
 	pthread_t threads[MAX_WORKERS];
 };
@@ -48,8 +56,9 @@ int64_t hooks__mono_ms(void);
 int64_t hooks__next_attempt(const struct hooks *h, int attempts,
                             int64_t created_ms, int64_t now);
 
-/* Counts one attempt's outcome: a webhook's (push 0, hooks_outcomes) or
- * a Web Push one's (push 1, hooks_push_outcomes). */
+/* Counts one attempt's outcome: a webhook's (push 0, hooks_outcomes),
+ * a Web Push one's (push 1, hooks_push_outcomes) or a mail's (push 2,
+ * hooks_mail_outcomes). */
 void hooks__outcome(int push, enum hooks_outcome o);
 
 /* A libcurl header list of lines[0..n) (free with curl_slist_free_all),
@@ -71,6 +80,26 @@ long hooks__post(struct hooks *h, const char *url, struct curl_slist *hd,
 /* Makes one attempt at claimed Web Push delivery d and records it
  * (push_send.c; in_share as hooks__post's). */
 void hooks__push_deliver(struct hooks *h, struct store_push_delivery *d,
+                         int *in_share);
+
+/* Runs transfer c (set up by the caller but for its timeouts and
+ * signals) under the workers' rules: the timeout, the stop, and the
+ * slow share (in_share as hooks__post's).  Returns libcurl's result;
+ * *answer how the destination answered; *cut 1 if it was cut short at
+ * the slow threshold. */
+CURLcode hooks__run(struct hooks *h, CURL *c, int *in_share,
+                    enum store_dest_answer *answer, int *cut);
+
+/* The word for a failed transfer's result (hooks.h's kinds). */
+const char *hooks__curl_kind(CURLcode rc);
+
+/* If a look is due (once a second, one worker), queues the daily
+ * digests due at now (mail_send.c; store_mail_digest_take). */
+void hooks__mail_digests(struct hooks *h, int64_t now);
+
+/* Makes one attempt at claimed mail d and records it (mail_send.c;
+ * in_share as hooks__post's). */
+void hooks__mail_deliver(struct hooks *h, struct store_mail_delivery *d,
                          int *in_share);
 
 #endif

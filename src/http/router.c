@@ -765,6 +765,81 @@ static void h_push_sub_delete(struct service *svc, const struct http_req *req,
 	call_finish(&c, req, rep, rc, 204);
 }
 
+static void path_segment(const struct http_req *req, size_t prefix,
+                         char *buf, size_t len);
+
+/* ---- email (docs/notifications.md, "Email") ---- */
+
+static void h_mail_get(struct service *svc, const struct http_req *req,
+                       const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct call c = {0};
+	int rc = service_mail_get(svc, req->token, &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 200);
+}
+
+static void h_mail_set(struct service *svc, const struct http_req *req,
+                       const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct call c = {0};
+	if (!call_open(&c, req, rep, LIMITS_WEBHOOKS, NEEDS_BODY))
+		return;
+	int rc = service_mail_set(svc, req->token, req->body, &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 202);
+}
+
+static void h_mail_patch(struct service *svc, const struct http_req *req,
+                         const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct call c = {0};
+	if (!call_open(&c, req, rep, LIMITS_WEBHOOKS, NEEDS_BODY))
+		return;
+	int rc =
+	    service_mail_patch(svc, req->token, req->body, &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 200);
+}
+
+static void h_mail_delete(struct service *svc, const struct http_req *req,
+                          const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct call c = {0};
+	int rc = service_mail_delete(svc, req->token, &c.err);
+	call_finish(&c, req, rep, rc, 204);
+}
+
+static void h_mail_confirm(struct service *svc, const struct http_req *req,
+                           const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct call c = {0};
+	if (!call_open(&c, req, rep, LIMITS_WEBHOOKS, NEEDS_BODY))
+		return;
+	int rc =
+	    service_mail_confirm(svc, req->token, req->body, &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 200);
+}
+
+#define UNSUB_PATH "/v1/unsubscribe/"
+
+/* GET shows, POST (RFC 8058: a mail client's one click, its body
+ * "List-Unsubscribe=One-Click", form-encoded, not read) turns mail off;
+ * no login. */
+static void h_unsubscribe(struct service *svc, const struct http_req *req,
+                          const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct call c = {0};
+	char tok[STORE_MAIL_TOKEN_MAX + 2];
+	path_segment(req, sizeof UNSUB_PATH - 1, tok, sizeof tok);
+	int rc = service_mail_unsubscribe(
+	    svc, tok, strcmp(req->method, "POST") == 0, &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 200);
+}
+
 static void h_events(struct service *svc, const struct http_req *req,
                      const struct route_args *a, struct http_reply *rep)
 {
@@ -1115,6 +1190,14 @@ static const struct route routes[] = {
     {"/v1/players/me/push-subscriptions", "POST", h_push_sub_add,
      "GET, HEAD, POST", 1},
     {PUSH_SUBS_PATH "{tid}", "DELETE", h_push_sub_delete, "DELETE", 1},
+#define MAIL_ALLOW "DELETE, GET, HEAD, PATCH, POST"
+    {"/v1/players/me/email", "GET", h_mail_get, MAIL_ALLOW, 1},
+    {"/v1/players/me/email", "POST", h_mail_set, MAIL_ALLOW, 1},
+    {"/v1/players/me/email", "PATCH", h_mail_patch, MAIL_ALLOW, 1},
+    {"/v1/players/me/email", "DELETE", h_mail_delete, MAIL_ALLOW, 1},
+    {"/v1/players/me/email/confirm", "POST", h_mail_confirm, "POST", 1},
+    {UNSUB_PATH "{tid}", "GET", h_unsubscribe, "GET, HEAD, POST", 0},
+    {UNSUB_PATH "{tid}", "POST", h_unsubscribe, "GET, HEAD, POST", 0},
     /* after every /v1/players/me... path: "me" is no player's id */
     {PLAYERS_PATH "{tid}", "GET", h_profile, "GET, HEAD", 0},
     {PLAYERS_PATH "{tid}/rating-history", "GET", h_rating_history,

@@ -836,14 +836,16 @@ static int dispatch(struct http_server *s, struct req_ctx *ctx,
 	return 0;
 }
 
-/* 1 for the methods whose request body is read (POST, and PUT for
- * PUT /v1/players/me/webhook); others' bodies are discarded unread. */
+/* 1 for the methods whose request body is read (POST, PUT for
+ * PUT /v1/players/me/webhook, PATCH for PATCH /v1/players/me/email);
+ * others' bodies are discarded unread. */
 static int reads_body(const char *method)
 {
-	return strcmp(method, "POST") == 0 || strcmp(method, "PUT") == 0;
+	return strcmp(method, "POST") == 0 || strcmp(method, "PUT") == 0 ||
+	       strcmp(method, "PATCH") == 0;
 }
 
-/* 1 for the methods that write (POST, PUT, DELETE): run by a write
+/* 1 for the methods that write (POST, PUT, PATCH, DELETE): run by a write
  * worker while their connection is suspended, when there are workers. */
 static int writes_store(const char *method)
 {

@@ -105,11 +105,11 @@ static int export_of(struct service *svc, int64_t key,
                      const struct store_player *p, json_t **out)
 {
 	json_t *o = json_pack(
-	    "{s:{s:s,s:s,s:o},s:[],s:[],s:n,s:[],s:[],s:[],s:[],s:[],s:[]}",
+	    "{s:{s:s,s:s,s:o},s:[],s:[],s:n,s:[],s:n,s:[],s:[],s:[],s:[],s:[]}",
 	    "player", "id", p->id, "name", p->name, "created",
 	    svc__iso_time(p->created_ms), "tokens", "games", "webhook",
-	    "push_subscriptions", "blocks", "chat_messages", "reports",
-	    "events", "seeks");
+	    "push_subscriptions", "email", "blocks", "chat_messages",
+	    "reports", "events", "seeks");
 	if (!o)
 		return BD_ENOMEM;
 	struct store *st = svc->st;
@@ -142,6 +142,14 @@ static int export_of(struct service *svc, int64_t key,
 	if (rc == 0)
 		rc = store_push_subs_each(
 		    st, key, add_sub, json_object_get(o, "push_subscriptions"));
+	if (rc == 0) {
+		struct store_mail m;
+		int r2 = store_mail_get(st, key, &m);
+		if (r2 == 0)
+			json_object_set_new(o, "email", svc__mail_json(&m));
+		else if (r2 != BD_ENOTFOUND)
+			rc = r2;
+	}
 	if (rc == 0)
 		rc = store_blocks_each(st, key, add_block,
 		                       json_object_get(o, "blocks"));

@@ -33,6 +33,8 @@ struct service {
 	                         now, 1 listening (remote.c) */
 	int push_on; /* 1: Web Push is configured (service_push_config) */
 	uint8_t push_key[65]; /* the VAPID public key, uncompressed point */
+	int mail_on;          /* 1: email is configured (service_mail_config) */
+	int64_t mail_code_ms; /* a confirmation code's life, ms */
 };
 
 /* BD_EBADREQUEST (with why) unless url is an absolute http(s) URL of at
@@ -145,6 +147,11 @@ json_t *svc__rematch_of_json(const struct store_game *row);
 /* seeks.c: seek k as GET /v1/seeks/{id} shows it (and the export);
  * new reference, or NULL. */
 json_t *svc__seek_json(const struct store_seek *k);
+/* A player's email address as GET /v1/players/me/email and the export
+ * show it (mail.c): {"address", "language", "confirmed", "mode",
+ * "digest_hour", "time_zone", "created"}; new reference, NULL when out
+ * of memory. */
+json_t *svc__mail_json(const struct store_mail *m);
 
 /* The player whose bearer token this is.  BD_EUNAUTHORIZED without a
  * token, BD_EFORBIDDEN when it is not a player's token. */

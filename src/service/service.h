@@ -702,12 +702,65 @@ int service_push_subs_list(struct service *svc, const char *token, json_t **out,
 int service_push_sub_delete(struct service *svc, const char *token,
                             const char *id, struct svc_err *err);
 
+/* ---- email (mail.c; docs/notifications.md, "Email") ---- */
+
+/* Turns email on (--smtp-url): a confirmation code lives code_s seconds
+ * (>= 1).  Call before serving; without it the email endpoints answer
+ * BD_ENOROUTE ("email is off"), but for the unsubscribe ones. */
+void service_mail_config(struct service *svc, unsigned code_s);
+
+/* POST /v1/players/me/email: body {"address", "language"?: "en"|"fr"}.
+ * The address (lower-cased) replaces the caller's, unconfirmed, and a
+ * single-use code is mailed to it (mail outbox).  *out = the address as
+ * GET shows it.  BD_EMAILADDR for an address boardd does not mail (not
+ * a plain local@domain.tld of at most 254 bytes), BD_EBADREQUEST for
+ * other bad fields, BD_EMAILLIMIT (a code went to that address in the
+ * last day, or the caller asked for 3 this hour); nothing written on an
+ * error. */
+int service_mail_set(struct service *svc, const char *token, const json_t *body,
+                     json_t **out, struct svc_err *err);
+
+/* POST /v1/players/me/email/confirm: body {"code"}.  *out = the address
+ * as GET shows it, now confirmed.  BD_EMAILCODE when the code is wrong,
+ * expired or spent, or none is pending (a wrong one counts: the fifth
+ * ends the code); BD_ENOROUTE without an address. */
+int service_mail_confirm(struct service *svc, const char *token,
+                         const json_t *body, json_t **out,
+                         struct svc_err *err);
+
+/* GET /v1/players/me/email: *out = {"address", "language", "confirmed"
+ * (bool), "mode", "digest_hour" (0..23), "time_zone", "created"};
+ * BD_ENOROUTE without one. */
+int service_mail_get(struct service *svc, const char *token, json_t **out,
+                     struct svc_err *err);
+
+/* PATCH /v1/players/me/email: body {"mode"?: "event"|"digest"|"none",
+ * "digest_hour"?: 0..23, "time_zone"?: an IANA zone, "language"?}; with
+ * mode "digest" the next digest is due at the first digest_hour:00 ahead
+ * in time_zone.  *out as GET.  BD_EBADREQUEST (nothing changes),
+ * BD_ENOROUTE without an address. */
+int service_mail_patch(struct service *svc, const char *token,
+                       const json_t *body, json_t **out, struct svc_err *err);
+
+/* DELETE /v1/players/me/email: the address and its unsent mails go.
+ * BD_ENOROUTE without one. */
+int service_mail_delete(struct service *svc, const char *token,
+                        struct svc_err *err);
+
+/* GET (apply 0) or POST (apply 1, RFC 8058 one-click: mode becomes
+ * "none") /v1/unsubscribe/{token}, no login: *out = {"address" (masked:
+ * its first letter and domain), "mode"}.  BD_EUNKNOWNPLAYER (404
+ * unknown-player) for a token no address has. */
+int service_mail_unsubscribe(struct service *svc, const char *utoken,
+                             int apply, json_t **out, struct svc_err *err);
+
 /* ---- a player's own data and boardd admin (account.c;
  * docs/operations.md, "A player's data" and "Admin commands") ---- */
 
 /* GET /v1/players/me/export: everything stored about the caller, as one
  * object {player, tokens, games, webhook (never its secret),
- * push_subscriptions, blocks, chat_messages, reports, events} (openapi's
+ * push_subscriptions, email (as GET /v1/players/me/email, or null),
+ * blocks, chat_messages, reports, events} (openapi's
  * PlayerExport).  New reference in *out. */
 int service_player_export(struct service *svc, const char *token, json_t **out,
                           struct svc_err *err);

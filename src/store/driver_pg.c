@@ -230,6 +230,11 @@ static const char *const pg_sql[ST_COUNT] = {
                      "FOR UPDATE OF d SKIP LOCKED) "
                      "AND state = 'pending' AND next_ms <= ?1 "
                      "RETURNING event_key",
+    /* ?1 now, ?2 lease end, ?3..?5 MAIL_CLAIMABLE's */
+    [ST_MAIL_DLV_CLAIM] = "UPDATE mail_deliveries SET in_flight = 1, "
+                          "next_ms = ?2 WHERE key = (" MAIL_CLAIMABLE
+                          " LIMIT 1 FOR UPDATE OF d SKIP LOCKED) "
+                          "AND state = 'pending' AND next_ms <= ?1 RETURNING key",
     /* ?1 now, ?2 lease end, ?3..?5 PUSH_CLAIMABLE's */
     [ST_PUSH_DLV_CLAIM] = "UPDATE push_deliveries SET in_flight = 1, "
                           "next_ms = ?2 WHERE key = (" PUSH_CLAIMABLE

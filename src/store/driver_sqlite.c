@@ -236,6 +236,11 @@ static const char *const lite_sql[ST_COUNT] = {
                      "WHERE event_key = (" DLV_CLAIMABLE " LIMIT 1) "
                      "RETURNING event_key",
     /* ?1 event, ?2 ok, ?3 status, ?4 error, ?5 next (0: end), ?6 now */
+    /* ?1 now, ?2 lease end, ?3..?5 MAIL_CLAIMABLE's */
+    [ST_MAIL_DLV_CLAIM] = "UPDATE mail_deliveries SET in_flight = 1, "
+                          "next_ms = ?2 WHERE key = (" MAIL_CLAIMABLE
+                          " LIMIT 1) "
+                          "AND state = 'pending' AND next_ms <= ?1 RETURNING key",
     /* ?1 now, ?2 lease end, ?3..?5 PUSH_CLAIMABLE's */
     [ST_PUSH_DLV_CLAIM] = "UPDATE push_deliveries SET in_flight = 1, "
                           "next_ms = ?2 WHERE key = (" PUSH_CLAIMABLE

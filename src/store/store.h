@@ -922,8 +922,11 @@ int store_event_deadline_soon(struct store *s, int64_t game_key, uint64_t seq,
 /* Prunes the outbox: deletes the events created before before_ms (unix
  * ms) that have no pending delivery, their deliveries, and the
  * deadline.soon records of deadlines before it, and the breakers
- * (store_breaker) last failed and closed before it; each player's newest
- * deleted key is kept (store_events_horizon).  At most `limit` events
+ * (store_breaker) last failed and closed before it, the mails that name
+ * no event (a code, a digest) sent or given up before it, and the
+ * records of confirmation codes mailed more than a day ago (their rate
+ * limit's window); each player's newest deleted key is kept
+ * (store_events_horizon).  At most `limit` events
  * per call (1..100000); *pruned (may be NULL) gets how many. */
 int store_events_prune(struct store *s, int64_t before_ms, int limit,
                        int *pruned);
@@ -1657,5 +1660,156 @@ int store_push_sub_gone(struct store *s, int64_t sub_key, const char *dest,
 /* At start, on SQLite: the Web Push deliveries a crash left in flight
  * are due now (as store_deliveries_requeue; nothing on PostgreSQL). */
 int store_push_deliveries_requeue(struct store *s);
+
+/* ---- email (store_mail.c; sql/0028_mail.sql) ----
+ *
+ * A player keeps at most one address.  It is stored unconfirmed with a
+ * single-use code's hash; a mail carrying the code goes through the mail
+ * outbox (below) in the same transaction; the player confirms by sending
+ * the code back.  Events of the mailed types ("turn", "game.finished",
+ * "invited", "seat.taken") become, in the transaction that writes them,
+ * one pending mail for a player whose address is confirmed and whose mode
+ * is "event". */
+
+#define STORE_MAIL_ADDR_MAX  254 /* RFC 5321's longest path, bytes */
+#define STORE_MAIL_CODE_LEN  32  /* the code hash's bytes (BLAKE2b-256) */
+#define STORE_MAIL_TOKEN_MAX 64  /* the unsubscribe token's characters */
+#define STORE_MAIL_TZ_MAX    64  /* an IANA zone name's bytes */
+
+/* A player's address and settings. */
+struct store_mail {
+	char address[STORE_MAIL_ADDR_MAX + 1];
+	char lang[8];            /* "en" or "fr" */
+	int64_t confirmed_ms;    /* unix ms, 0: not confirmed */
+	char mode[8];            /* "event", "digest" or "none" */
+	int digest_hour;         /* 0..23, in tz */
+	char tz[STORE_MAIL_TZ_MAX + 1];             /* IANA zone name */
+	char unsub_token[STORE_MAIL_TOKEN_MAX + 1]; /* RFC 8058 URL's */
+	int64_t created_ms;      /* when the address was set, unix ms */
+	int64_t code_expires_ms; /* the pending code's end, 0: none */
+};
+
+/* The player's address into *out: 0, or BD_ENOTFOUND (none). */
+int store_mail_get(struct store *s, int64_t player_key, struct store_mail *out);
+
+/* The rate limits of store_mail_set (docs/notifications.md, "Email"). */
+struct store_mail_limits {
+	int64_t addr_window_ms;   /* one code per address in this window */
+	int64_t player_window_ms; /* at most player_max codes a player asks */
+	int player_max;           /* for in this window */
+};
+
+/* Sets the player's address (m->address lower-cased by the caller, m's
+ * lang, unsub_token, code_expires_ms and created_ms used; it becomes
+ * unconfirmed, its mode kept) with the pending code's hash
+ * code_hash[STORE_MAIL_CODE_LEN], records a code sent, drops the
+ * player's mails not sent yet and queues the confirmation mail carrying
+ * `code` (text, kept in the outbox row until it is sent), all in one
+ * transaction.  BD_EMAILLIMIT (nothing changes) when a code went to
+ * that address within lim->addr_window_ms, by anyone, or the player
+ * asked for lim->player_max within lim->player_window_ms. */
+int store_mail_set(struct store *s, int64_t player_key,
+                   const struct store_mail *m, const uint8_t *code_hash,
+                   const char *code, const struct store_mail_limits *lim);
+
+/* Confirms the player's address if code_hash[STORE_MAIL_CODE_LEN] is
+ * its pending code's and that has not expired at now_ms: the code is
+ * spent.  BD_EMAILCODE when none is pending, it expired, or it differs
+ * (a miss is counted: the fifth ends the code; nothing else changes). */
+int store_mail_confirm(struct store *s, int64_t player_key,
+                       const uint8_t *code_hash, int64_t now_ms);
+
+/* Sets the player's mode ("event", "digest", "none"), digest hour
+ * (0..23), zone and lang, checked by the caller, and when the next
+ * digest is due (unix ms; 0: none).  BD_ENOTFOUND when the player has no
+ * address. */
+int store_mail_prefs(struct store *s, int64_t player_key, const char *mode,
+                     int digest_hour, const char *tz, const char *lang,
+                     int64_t digest_due_ms);
+
+/* A digest due: whose, in which zone at which hour, and when it was. */
+struct store_mail_digest {
+	int64_t player_key;
+	char tz[STORE_MAIL_TZ_MAX + 1];
+	int digest_hour;
+	int64_t due_ms;
+};
+
+/* Calls fn for each digest due at now_ms (mode "digest", confirmed), at
+ * most 100, the oldest first; a negative answer stops. */
+typedef int (*store_mail_digest_fn)(void *ctx,
+                                    const struct store_mail_digest *d);
+int store_mail_digests_due(struct store *s, int64_t now_ms,
+                           store_mail_digest_fn fn, void *ctx);
+
+/* Takes digest d (its due_ms still the address's: one node takes each):
+ * the next is due at next_ms, and, when a game waits for the player, a
+ * digest mail is queued at now_ms.  0 (also when another took it). */
+int store_mail_digest_take(struct store *s, const struct store_mail_digest *d,
+                           int64_t next_ms, int64_t now_ms);
+
+/* Calls fn with each game waiting for the player (a seat of theirs to
+ * act), the longest waiting first, at most `limit`: its id and rules. */
+typedef int (*store_mail_game_fn)(void *ctx, const char *game_id,
+                                  const char *rules_id);
+int store_mail_waiting_each(struct store *s, int64_t player_key, int limit,
+                            store_mail_game_fn fn, void *ctx);
+
+/* Removes the player's address and their mails not sent yet.
+ * BD_ENOTFOUND when there was none. */
+int store_mail_delete(struct store *s, int64_t player_key);
+
+/* The address whose unsubscribe token is `token` into *out; with
+ * apply, its mode becomes "none" first (RFC 8058's one-click POST).
+ * BD_ENOTFOUND when no address has it. */
+int store_mail_unsubscribe(struct store *s, const char *token, int apply,
+                           struct store_mail *out);
+
+/* What a claimed mail is. */
+enum store_mail_kind {
+	STORE_MAIL_EVENT,   /* about ev */
+	STORE_MAIL_CONFIRM, /* carries a confirmation code */
+	STORE_MAIL_DIGEST,  /* the games waiting for the player */
+};
+
+/* A claimed mail. */
+struct store_mail_delivery {
+	int64_t key;                /* the delivery's */
+	enum store_mail_kind kind;
+	char address[STORE_MAIL_ADDR_MAX + 1]; /* the recipient */
+	char code[16];              /* STORE_MAIL_CONFIRM's code */
+	int attempts;               /* made so far */
+	int64_t created_ms;         /* when it was queued, unix ms */
+	int64_t player_key;
+	struct store_event ev;      /* STORE_MAIL_EVENT's (ev.data malloc'd,
+	                               store_mail_delivery_release) */
+	int64_t game_key;           /* the event's game, 0 for others */
+	char lang[8];               /* the address's language */
+	char unsub_token[STORE_MAIL_TOKEN_MAX + 1]; /* its token ("" when
+	                               the address went meanwhile) */
+	int dest_failures;          /* the SMTP server's breaker's */
+	int dest_limited;           /* 1 if its last attempt failed or was
+	                               slow */
+};
+
+/* Frees d->ev.data and wipes the code. */
+void store_mail_delivery_release(struct store_mail_delivery *d);
+
+/* As store_push_delivery_claim, for mails (destination "smtp"). */
+int store_mail_delivery_claim(struct store *s, int64_t now_ms, int64_t lease_ms,
+                              const struct store_claim_rules *rules,
+                              struct store_mail_delivery *out,
+                              int64_t *next_ms);
+
+/* Records the end of claimed mail `key` as store_push_delivery_done
+ * does (STORE_PUSH_* ends; no HTTP status); a confirmation's code is
+ * wiped once it ends.  BD_EBADREQUEST for bad arguments. */
+int store_mail_delivery_done(struct store *s, int64_t key,
+                             enum store_push_end end, const char *error,
+                             int64_t next_ms, enum store_dest_answer answer,
+                             int64_t busy_ms, const struct store_breaker *b);
+
+/* At start, on SQLite: mails a crash left in flight are due now. */
+int store_mail_deliveries_requeue(struct store *s);
 
 #endif

@@ -392,7 +392,9 @@ static int erase_tx(struct conn *c, void *ctx)
 		rc = end_waiting(c, x->key, &x->ended);
 	static const enum stmt erase[] = {
 	    ST_ERASE_CHAT,       ST_ERASE_BLOCKS,          ST_ERASE_INVITES,
-	    ST_ERASE_DELIVERIES, ST_ERASE_PUSH_DELIVERIES, ST_ERASE_EVENTS,
+	    ST_ERASE_DELIVERIES, ST_ERASE_PUSH_DELIVERIES,
+	    ST_ERASE_MAIL_DELIVERIES, ST_ERASE_MAIL, ST_ERASE_MAIL_CODES,
+	    ST_ERASE_EVENTS,
 	    ST_ERASE_HORIZON,    ST_ERASE_HOOK,            ST_ERASE_PUSH,
 	    ST_ERASE_SEATS_BUMP, ST_ERASE_SEEKS};
 	for (size_t i = 0; rc == 0 && i < sizeof erase / sizeof *erase; i++)

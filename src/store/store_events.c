@@ -173,6 +173,17 @@ static int prune_tx(struct conn *c, void *ctx)
 		                ARGS(A_I64(x->before_ms), A_I64(x->limit)),
 		                NULL, NULL);
 	if (rc == 0)
+		rc = store__run(c, ST_PRUNE_MAIL_DELIVERIES,
+		                ARGS(A_I64(x->before_ms), A_I64(x->limit)),
+		                NULL, NULL);
+	if (rc == 0)
+		rc = store__run(c, ST_PRUNE_MAIL_OTHERS, ARGS(A_I64(x->before_ms)),
+		                NULL, NULL);
+	if (rc == 0) /* the codes' rate limit looks back a day */
+		rc = store__run(c, ST_PRUNE_MAIL_CODES,
+		                ARGS(A_I64(store__now_ms() - 86400000)), NULL,
+		                NULL);
+	if (rc == 0)
 		rc = store__run(c, ST_PRUNE_EVENTS,
 		                ARGS(A_I64(x->before_ms), A_I64(x->limit)),
 		                NULL, NULL);

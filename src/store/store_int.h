@@ -229,6 +229,36 @@ enum stmt {
 	ST_BOARD_SUB,
 	ST_RATING_ONE,
 	ST_RATING_HISTORY,
+	/* store_mail.c: email over SMTP (sql/0028_mail.sql) */
+	ST_MAIL_GET,
+	ST_MAIL_CODES_BY_ADDR,
+	ST_MAIL_CODES_BY_PLAYER,
+	ST_MAIL_SET,
+	ST_MAIL_CODE_SENT,
+	ST_MAIL_DLV_DROP,
+	ST_MAIL_DLV_CONFIRM,
+	ST_MAIL_CODE_GET,
+	ST_MAIL_CONFIRM,
+	ST_MAIL_CODE_MISS,
+	ST_MAIL_PREFS,
+	ST_MAIL_DELETE,
+	ST_MAIL_BY_TOKEN,
+	ST_MAIL_UNSUBSCRIBE,
+	ST_MAIL_DIGESTS_DUE,
+	ST_MAIL_DIGEST_NEXT,
+	ST_MAIL_DIGEST_QUEUE,
+	ST_MAIL_WAITING,
+	ST_MAIL_DLV_CLAIM,
+	ST_MAIL_DLV_GET,
+	ST_MAIL_DLV_NEXT,
+	ST_MAIL_DLV_DONE,
+	ST_MAIL_DLV_REQUEUE,
+	ST_PRUNE_MAIL_DELIVERIES,
+	ST_PRUNE_MAIL_OTHERS,
+	ST_PRUNE_MAIL_CODES,
+	ST_ERASE_MAIL_DELIVERIES,
+	ST_ERASE_MAIL,
+	ST_ERASE_MAIL_CODES,
 	ST_COUNT
 };
 
@@ -298,7 +328,8 @@ enum game_col {
 	"(SELECT 1 FROM deliveries d WHERE d.event_key = e.key AND "           \
 	"d.state = 'pending') AND NOT EXISTS (SELECT 1 FROM push_deliveries "  \
 	"p WHERE p.event_key = e.key AND p.state = 'pending') "                \
-	"ORDER BY key LIMIT ?2"
+	"AND NOT EXISTS (SELECT 1 FROM mail_deliveries m WHERE "               \
+	"m.event_key = e.key AND m.state = 'pending') ORDER BY key LIMIT ?2"
 
 /* The deliveries in flight to webhook w's destination (?1 now: a lease
  * that ended is no longer in flight), and its breaker's row (ds). */
@@ -354,6 +385,18 @@ enum game_col {
 	"WHERE d.state = 'pending' AND d.next_ms <= ?1 AND "                   \
 	"(ds.dest IS NULL OR (?5 <> 0 AND ds.open_until_ms <= ?1)) AND "       \
 	"(SELECT count(*) FROM push_deliveries f WHERE f.dest = d.dest AND "   \
+	"f.in_flight = 1 AND f.state = 'pending' AND f.next_ms > ?1) < CASE "  \
+	"WHEN ds.dest IS NULL THEN ?3 ELSE ?4 END ORDER BY CASE WHEN u.dest "  \
+	"IS NULL THEN 0 ELSE " DEST_USE_AT("?1") " END, d.next_ms"
+
+/* The mail delivery the SMTP server's share allows (as PUSH_CLAIMABLE,
+ * on mail_deliveries: every mail's dest is 'smtp', one destination). */
+#define MAIL_CLAIMABLE                                                         \
+	"SELECT d.key FROM mail_deliveries d LEFT JOIN destinations ds ON "    \
+	"ds.dest = d.dest LEFT JOIN destination_use u ON u.dest = d.dest "     \
+	"WHERE d.state = 'pending' AND d.next_ms <= ?1 AND "                   \
+	"(ds.dest IS NULL OR (?5 <> 0 AND ds.open_until_ms <= ?1)) AND "       \
+	"(SELECT count(*) FROM mail_deliveries f WHERE f.dest = d.dest AND "   \
 	"f.in_flight = 1 AND f.state = 'pending' AND f.next_ms > ?1) < CASE "  \
 	"WHEN ds.dest IS NULL THEN ?3 ELSE ?4 END ORDER BY CASE WHEN u.dest "  \
 	"IS NULL THEN 0 ELSE " DEST_USE_AT("?1") " END, d.next_ms"

@@ -170,6 +170,112 @@ const char *const store__sql[ST_COUNT] = {
     [ST_PUSH_DLV_REQUEUE] = "UPDATE push_deliveries SET in_flight = 0, "
                             "next_ms = CASE WHEN next_ms < ?1 THEN next_ms "
                             "ELSE ?1 END WHERE in_flight = 1",
+    /* store_mail.c (sql/0028_mail.sql) */
+    [ST_MAIL_GET] = "SELECT address, lang, confirmed_ms, mode, digest_hour, "
+                    "tz, unsub_token, created_ms, code_expires_ms "
+                    "FROM mail_addresses WHERE player_key = ?1",
+    /* ?1 address (lower-cased) or player, ?2 since (unix ms) */
+    [ST_MAIL_CODES_BY_ADDR] = "SELECT count(*) FROM mail_codes_sent "
+                              "WHERE address = ?1 AND sent_ms > ?2",
+    [ST_MAIL_CODES_BY_PLAYER] = "SELECT count(*) FROM mail_codes_sent "
+                                "WHERE player_key = ?1 AND sent_ms > ?2",
+    /* ?1 player, ?2 address, ?3 lang, ?4 code hash, ?5 code expiry,
+     * ?6 unsubscribe token, ?7 now: unconfirmed, mode kept */
+    [ST_MAIL_SET] = "INSERT INTO mail_addresses (player_key, address, lang, "
+                    "code_hash, code_expires_ms, unsub_token, created_ms) "
+                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT "
+                    "(player_key) DO UPDATE SET address = ?2, lang = ?3, "
+                    "confirmed_ms = NULL, code_hash = ?4, "
+                    "code_expires_ms = ?5, code_tries = 0, unsub_token = ?6, "
+                    "digest_due_ms = 0, created_ms = ?7",
+    [ST_MAIL_CODE_SENT] = "INSERT INTO mail_codes_sent (address, "
+                          "player_key, sent_ms) VALUES (?1, ?2, ?3)",
+    /* the player's mails not sent yet: to an address no longer theirs */
+    [ST_MAIL_DLV_DROP] = "DELETE FROM mail_deliveries WHERE player_key = ?1 "
+                         "AND state = 'pending'",
+    /* ?1 player, ?2 address, ?3 code, ?4 now */
+    [ST_MAIL_DLV_CONFIRM] = "INSERT INTO mail_deliveries (player_key, kind, "
+                            "address, code, next_ms, created_ms) VALUES "
+                            "(?1, 'confirm', ?2, ?3, ?4, ?4)",
+    [ST_MAIL_CODE_GET] = "SELECT code_hash, code_expires_ms FROM "
+                         "mail_addresses WHERE player_key = ?1 AND "
+                         "confirmed_ms IS NULL AND code_hash IS NOT NULL",
+    /* ?1 player, ?2 now: the code is spent */
+    [ST_MAIL_CONFIRM] = "UPDATE mail_addresses SET confirmed_ms = ?2, "
+                        "code_hash = NULL, code_expires_ms = 0 "
+                        "WHERE player_key = ?1",
+    /* a wrong guess; the fifth ends the code */
+    [ST_MAIL_CODE_MISS] = "UPDATE mail_addresses SET code_tries = "
+                          "code_tries + 1, code_hash = CASE WHEN "
+                          "code_tries + 1 >= 5 THEN NULL ELSE code_hash "
+                          "END WHERE player_key = ?1",
+    /* ?1 player, ?2 mode, ?3 digest hour, ?4 tz, ?5 lang, ?6 the next
+     * digest's time (0: none) */
+    [ST_MAIL_PREFS] = "UPDATE mail_addresses SET mode = ?2, digest_hour = "
+                      "?3, tz = ?4, lang = ?5, digest_due_ms = ?6 "
+                      "WHERE player_key = ?1",
+    /* ?1 now: the digests due, oldest first, a page */
+    [ST_MAIL_DIGESTS_DUE] = "SELECT player_key, tz, digest_hour, "
+                            "digest_due_ms FROM mail_addresses WHERE "
+                            "mode = 'digest' AND confirmed_ms IS NOT NULL "
+                            "AND digest_due_ms > 0 AND digest_due_ms <= ?1 "
+                            "ORDER BY digest_due_ms LIMIT 100",
+    /* ?1 player, ?2 the due time read, ?3 the next: one node takes it */
+    [ST_MAIL_DIGEST_NEXT] = "UPDATE mail_addresses SET digest_due_ms = ?3 "
+                            "WHERE player_key = ?1 AND digest_due_ms = ?2 "
+                            "AND mode = 'digest'",
+    /* ?1 player, ?2 now: a digest, when a game waits for them */
+    [ST_MAIL_DIGEST_QUEUE] = "INSERT INTO mail_deliveries (player_key, kind, "
+                             "address, next_ms, created_ms) SELECT "
+                             "a.player_key, 'digest', a.address, ?2, ?2 "
+                             "FROM mail_addresses a WHERE a.player_key = ?1 "
+                             "AND EXISTS (SELECT 1 FROM seats s JOIN games "
+                             "g ON g.key = s.game_key WHERE s.player_key = "
+                             "?1 AND g.status = 'active' AND "
+                             "((g.to_act >> s.seat) & 1) <> 0)",
+    /* the games waiting for player ?1 (a seat of theirs to act), the
+     * longest waiting first, at most ?2 */
+    [ST_MAIL_WAITING] = "SELECT g.id, g.rules_id FROM seats s JOIN games g "
+                        "ON g.key = s.game_key WHERE s.player_key = ?1 AND "
+                        "g.status = 'active' AND "
+                        "((g.to_act >> s.seat) & 1) <> 0 "
+                        "ORDER BY g.updated_ms, g.key LIMIT ?2",
+    [ST_MAIL_DELETE] = "DELETE FROM mail_addresses WHERE player_key = ?1",
+    [ST_MAIL_BY_TOKEN] = "SELECT address, lang, confirmed_ms, mode, "
+                         "digest_hour, tz, unsub_token, created_ms, "
+                         "code_expires_ms FROM mail_addresses "
+                         "WHERE unsub_token = ?1",
+    [ST_MAIL_UNSUBSCRIBE] = "UPDATE mail_addresses SET mode = 'none' "
+                            "WHERE unsub_token = ?1",
+    [ST_MAIL_DLV_GET] = "SELECT d.key, d.kind, d.address, "
+                        "coalesce(d.code, ''), d.attempts, d.created_ms, "
+                        "d.player_key, coalesce(e.id, ''), "
+                        "coalesce(e.type, ''), coalesce(e.data, '{}'), "
+                        "coalesce(e.game_key, 0), coalesce(a.lang, 'en'), "
+                        "coalesce(a.unsub_token, ''), "
+                        "coalesce((SELECT failures FROM destinations "
+                        "WHERE dest = d.dest), 0), (SELECT count(*) FROM "
+                        "destinations WHERE dest = d.dest) "
+                        "FROM mail_deliveries d LEFT JOIN events e ON "
+                        "e.key = d.event_key LEFT JOIN mail_addresses a ON "
+                        "a.player_key = d.player_key WHERE d.key = ?1",
+    [ST_MAIL_DLV_NEXT] = "SELECT coalesce(min(CASE WHEN ds.open_until_ms > "
+                         "d.next_ms THEN ds.open_until_ms ELSE d.next_ms "
+                         "END), 0) FROM mail_deliveries d LEFT JOIN "
+                         "destinations ds ON ds.dest = d.dest "
+                         "WHERE d.state = 'pending'",
+    /* ?1 key, ?2 state, ?3 error, ?4 next (0: keep), ?5 now, ?6 attempts
+     * made (0: skipped); a confirmation's code goes once it ends */
+    [ST_MAIL_DLV_DONE] = "UPDATE mail_deliveries SET attempts = attempts + "
+                         "?6, in_flight = 0, last_ms = ?5, "
+                         "last_error = nullif(?3, ''), next_ms = CASE "
+                         "WHEN ?4 > 0 THEN ?4 ELSE next_ms END, "
+                         "code = CASE WHEN ?2 = 'pending' THEN code "
+                         "ELSE NULL END, state = ?2 "
+                         "WHERE key = ?1 AND state = 'pending'",
+    [ST_MAIL_DLV_REQUEUE] = "UPDATE mail_deliveries SET in_flight = 0, "
+                            "next_ms = CASE WHEN next_ms < ?1 THEN next_ms "
+                            "ELSE ?1 END WHERE in_flight = 1",
     /* ?1 player, ?2 why */
     [ST_HOOK_ORPHANS] = "UPDATE deliveries SET state = 'failed', "
                         "in_flight = 0, last_error = ?2 "
@@ -228,6 +334,14 @@ const char *const store__sql[ST_COUNT] = {
         "DELETE FROM deliveries WHERE event_key IN (" PRUNABLE ")",
     [ST_PRUNE_PUSH_DELIVERIES] =
         "DELETE FROM push_deliveries WHERE event_key IN (" PRUNABLE ")",
+    [ST_PRUNE_MAIL_DELIVERIES] =
+        "DELETE FROM mail_deliveries WHERE event_key IN (" PRUNABLE ")",
+    /* ?1 before: the mails naming no event (codes, digests) that ended */
+    [ST_PRUNE_MAIL_OTHERS] = "DELETE FROM mail_deliveries WHERE event_key "
+                             "IS NULL AND state <> 'pending' AND "
+                             "created_ms < ?1",
+    /* ?1: a day ago (the codes' rate limit looks back a day) */
+    [ST_PRUNE_MAIL_CODES] = "DELETE FROM mail_codes_sent WHERE sent_ms < ?1",
     [ST_PRUNE_EVENTS] = "DELETE FROM events WHERE key IN (" PRUNABLE ")",
     [ST_PRUNE_WARNINGS] = "DELETE FROM deadline_warnings "
                           "WHERE deadline_ms < ?1",
@@ -545,6 +659,11 @@ const char *const store__sql[ST_COUNT] = {
                                  "push_subscriptions WHERE player_key = ?1) "
                                  "OR event_key IN (SELECT key FROM events "
                                  "WHERE player_key = ?1)",
+    [ST_ERASE_MAIL_DELIVERIES] = "DELETE FROM mail_deliveries WHERE "
+                                 "player_key = ?1 OR event_key IN (SELECT "
+                                 "key FROM events WHERE player_key = ?1)",
+    [ST_ERASE_MAIL] = "DELETE FROM mail_addresses WHERE player_key = ?1",
+    [ST_ERASE_MAIL_CODES] = "DELETE FROM mail_codes_sent WHERE player_key = ?1",
     [ST_ERASE_EVENTS] = "DELETE FROM events WHERE player_key = ?1",
     [ST_ERASE_HORIZON] = "DELETE FROM event_horizons WHERE player_key = ?1",
     [ST_ERASE_HOOK] = "DELETE FROM webhooks WHERE player_key = ?1",

@@ -25,11 +25,12 @@ import json
 import os
 import random
 import re
+import time
 import urllib.parse
 
 from gamehelp import read_stream
 from streams import parse as parse_stream
-from harness import (ROOT, SPEC, Failure, Server, _resolve, _validate, check, run_all, test,
+from harness import (ROOT, SPEC, Failure, Server, _resolve, _validate, check, free_port, run_all, test,
                      validate_response)
 
 # Random requests per operation, and their seed (a long run: more).
@@ -55,8 +56,12 @@ class Runner:
     per operation the statuses seen and what went wrong."""
 
     def __init__(self, binary):
+        # email on, its SMTP server a port nobody listens on: mails stay
+        # queued (the confirmation code is read from the outbox)
         self.s = Server(binary, extra=["--keepalive", "3600", "--webhook-allow-private",
-                                       "--push-contact", "mailto:ops@boardd.example"])
+                                       "--push-contact", "mailto:ops@boardd.example",
+                                       "--smtp-url", "smtp://127.0.0.1:%d" % free_port(),
+                                       "--mail-from", "boardd@boardd.example"])
         self.requests = 0
         self.seen = {op: set() for op in OPS}
         self.problems = {op: [] for op in OPS}
@@ -841,6 +846,60 @@ def cases(r, op):
             r.send("good", "DELETE", p + "/" + sid, {204}, token=F["bob_tok"])
             r.send("again", "DELETE", p + "/" + sid, {404}, token=F["bob_tok"])
             generic(r, op, p + "/" + sid, F["bob_tok"], None)
+    elif name in ("getEmail", "setEmail", "patchEmail", "deleteEmail", "confirmEmail",
+                  "showUnsubscribe", "unsubscribe"):
+        p = "/v1/players/me/email"
+        _, tok = player(r, "Mail" + name)
+        address = lambda: {"address": "%s@example.com" % name.lower(), "language": "en"}
+
+        def queued_code():
+            return r.s.query("SELECT code FROM mail_deliveries WHERE kind = 'confirm' "
+                             "ORDER BY key DESC LIMIT 1")[0][0]
+        if name == "getEmail":
+            r.send("none", "GET", p, {404}, token=tok)
+            post_status = r.s.request("POST", p, address(), token=tok).status
+            check(post_status == 202, "fixture address: %r" % post_status)
+            r.send("good", "GET", p, {200}, token=tok)
+            generic(r, op, p, tok, None)
+        elif name == "setEmail":
+            r.send("good", "POST", p, {202}, token=tok, body=address())
+            r.send("the same address again", "POST", p, {429}, token=tok, body=address())
+            r.send("malformed", "POST", p, {422}, token=tok, body={"address": "a@b"})
+            r.send("a bad language", "POST", p, {400}, token=tok,
+                   body={"address": "x@example.com", "language": "de"})
+            generic(r, op, p, tok, lambda: {"address": "g%s@example.com" % time.time_ns()})
+        elif name == "patchEmail":
+            r.send("none", "PATCH", p, {404}, token=tok, body={"mode": "none"})
+            r.s.request("POST", p, address(), token=tok)
+            r.send("good", "PATCH", p, {200}, token=tok, body={"mode": "none", "language": "fr"})
+            r.send("a bad mode", "PATCH", p, {400}, token=tok, body={"mode": "weekly"})
+            generic(r, op, p, tok, lambda: {"mode": "event"})
+        elif name == "deleteEmail":
+            r.s.request("POST", p, address(), token=tok)
+            r.send("good", "DELETE", p, {204}, token=tok)
+            r.send("again", "DELETE", p, {404}, token=tok)
+            generic(r, op, p, tok, None)
+        elif name == "confirmEmail":
+            c = p + "/confirm"
+            r.send("no address", "POST", c, {404}, token=tok, body={"code": "12345678"})
+            r.s.request("POST", p, address(), token=tok)
+            code = queued_code()
+            wrong = "%08d" % ((int(code) + 1) % 100000000)
+            r.send("wrong", "POST", c, {422}, token=tok, body={"code": wrong})
+            r.send("not 8 digits", "POST", c, {400}, token=tok, body={"code": "123"})
+            r.send("good", "POST", c, {200}, token=tok, body={"code": code})
+            r.send("replayed", "POST", c, {422}, token=tok, body={"code": code})
+            generic(r, op, c, tok, lambda: {"code": "12345678"})
+        else:
+            r.s.request("POST", p, address(), token=tok)
+            utok = r.s.query("SELECT unsub_token FROM mail_addresses WHERE address = ?",
+                             ("%s@example.com" % name.lower(),))[0][0]
+            u = "/v1/unsubscribe/" + utok
+            method = "GET" if name == "showUnsubscribe" else "POST"
+            r.send("good", method, u, {200}, raw=b"List-Unsubscribe=One-Click",
+                   headers={"Content-Type": "application/x-www-form-urlencoded"})
+            r.send("unknown", method, "/v1/unsubscribe/" + "B" * 43, {404})
+            generic(r, op, u, None, None)
     elif name == "createTicket":
         p = "/v1/tickets"
         acct = lambda: {"url": "/v1/players/me/events"}
