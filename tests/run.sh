@@ -179,7 +179,7 @@ history test_history.py
 records test_records.py
 chat test_chat.py
 rematch test_rematch.py
-push test_push.py
+push-http test_push.py
 admin test_admin.py
 ratings test_ratings.py
 "
