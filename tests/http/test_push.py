@@ -850,4 +850,4 @@ def nothing_is_pushed_while_the_player_is_live_on_the_game(binary):
 
 
 if __name__ == "__main__":
-    run_all("push")
+    run_all("push-http")
