@@ -179,13 +179,9 @@ history test_history.py
 records test_records.py
 chat test_chat.py
 rematch test_rematch.py
-<<<<<<< HEAD
 seeks test_seeks.py
-push test_push.py
-mail test_mail.py
-=======
 push-http test_push.py
->>>>>>> m
+mail test_mail.py
 admin test_admin.py
 ratings test_ratings.py
 "

@@ -396,4 +396,4 @@ def concurrent_tables_of_four_fill_each_at_most_once(binary):
 
 
 if __name__ == "__main__":
-    run_all("test_seeks")
+    run_all("seeks")
