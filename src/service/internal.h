@@ -31,6 +31,8 @@ struct service {
 	atomic_int listening; /* service_stats's: -1 no listener (one
 	                         process owns the store), 0 not listening
 	                         now, 1 listening (remote.c) */
+	atomic_int backs; /* listening sessions begun, each counted once
+	                     its look-again wake is sent (remote.c) */
 	int push_on; /* 1: Web Push is configured (service_push_config) */
 	uint8_t push_key[65]; /* the VAPID public key, uncompressed point */
 	int mail_on;          /* 1: email is configured (service_mail_config) */

@@ -13,7 +13,12 @@
  * nothing: a load brings a cached state older than the row forward from
  * the log (load.c).  Account streams hear of the other nodes' events
  * through the store's change listener (store_on_change). */
+#include <time.h>
+
 #include "internal.h"
+
+/* How long service_listen waits for the first listening session, ms. */
+#define LISTEN_FIRST_MS 10000
 
 static void remote_game(void *ctx, int64_t key, const char *id, uint64_t seq)
 {
@@ -42,6 +47,7 @@ static void remote_back(void *ctx)
 	hot_write_end_all(svc->hot, NULL);
 	/* what changed while nobody told: every waiter looks again */
 	svc__moved(svc, SVC_EVERY_GAME, UINT64_MAX);
+	atomic_fetch_add(&svc->backs, 1);
 }
 
 static const struct store_remote remote = {remote_game, remote_lost,
@@ -53,7 +59,19 @@ int service_listen(struct service *svc)
 		return store_listen(svc->st, &remote, svc);
 	atomic_store(&svc->listening, 0);
 	int rc = store_listen(svc->st, &remote, svc);
-	if (rc < 0)
+	if (rc < 0) {
 		atomic_store(&svc->listening, -1);
-	return rc;
+		return rc;
+	}
+	/* The first session's look-again wake (remote_back) is for waiters
+	 * that joined before it; sent after the server opens, it would
+	 * answer every long-poll of its first moments with an unchanged
+	 * game.  So the server opens once it is listening, or after
+	 * LISTEN_FIRST_MS if PostgreSQL is slow to take the session (it
+	 * then serves as while the listening connection is lost). */
+	const struct timespec step = {0, 10 * 1000 * 1000};
+	for (int ms = 0; ms < LISTEN_FIRST_MS && atomic_load(&svc->backs) == 0;
+	     ms += 10)
+		nanosleep(&step, NULL);
+	return 0;
 }

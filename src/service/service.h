@@ -359,8 +359,10 @@ void service_on_move(struct service *svc, service_move_fn fn, void *ctx);
  * the move listener hears of their moves, which wakes this node's
  * long-polls and streams.  Call once, after service_on_move and
  * store_on_change; stop it with store_unlisten before the service and
- * the listeners go.  On SQLite it does nothing.  0 or store_listen's
- * error. */
+ * the listeners go.  On PostgreSQL it returns once the first listening
+ * session has begun (at most 10 s: remote.c's LISTEN_FIRST_MS), so that
+ * its look-again wake reaches no waiter of the open server.  On SQLite
+ * it does nothing.  0 or store_listen's error. */
 int service_listen(struct service *svc);
 
 /* For a long-poll: game `id`'s store key, current seq and whether it is

@@ -11,6 +11,7 @@ void svc__stats_init(struct service *svc)
 {
 	atomic_init(&svc->moves_committed, 0);
 	atomic_init(&svc->listening, -1);
+	atomic_init(&svc->backs, 0);
 	histo_init(&svc->deadline_lag, lag_bounds,
 	           sizeof lag_bounds / sizeof *lag_bounds);
 }
