@@ -53,6 +53,7 @@ count_suite() {
 	line=$(grep -E "^$name: [0-9]+ passed, [0-9]+ failed$" "$3" | tail -n 1)
 	if [ -z "$line" ]; then
 		echo "$name: no summary line (exit $status): counted as 1 failure"
+		echo "$name: no summary line (exit $status); its last line: $(tail -n 1 "$3" | cut -c1-200)" >>"$outdir/failures"
 		failed=$((failed + 1))
 		return
 	fi
@@ -64,6 +65,9 @@ count_suite() {
 	fi
 	passed=$((passed + p))
 	failed=$((failed + f))
+	# the failed checks again at the end, where a cut log still shows them
+	[ "$f" -eq 0 ] || grep -E "^FAIL|FAILED|^Traceback" "$3" | head -n 5 |
+		cut -c1-240 | sed "s/^/$name: /" >>"$outdir/failures"
 }
 
 # timed NAME OUT CMD...: runs CMD with its output in OUT and returns its
@@ -236,5 +240,9 @@ sort -k2,2nr "$outdir/times" | head -n 10 | awk '{ printf "  %-24s %7.1f %7.1f\n
 awk '{ c += $3 } END { printf "suites: %d, cpu %.1f s in all; run wall %d s\n", NR, c, '"$SECONDS"' }' "$outdir/times"
 # BOARDD_TEST_TIMES=FILE keeps every suite's line.
 [ -z "${BOARDD_TEST_TIMES:-}" ] || cp "$outdir/times" "$BOARDD_TEST_TIMES"
+if [ -s "$outdir/failures" ]; then
+	echo "failed checks (the first 5 lines of each suite's):"
+	sed 's/^/  /' "$outdir/failures"
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
