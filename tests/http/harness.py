@@ -232,7 +232,11 @@ class Server:
         self.extra = ([] if limits else LIMITS_OFF) + list(extra)
         self.proc = None
         self.log = os.path.join(self.dir, "server.log")
-        self.start()
+        try:
+            self.start()
+        except BaseException:
+            self.cleanup()  # nobody holds a Server that never started
+            raise
 
     def start(self):
         """Starts the server with --port 0: it binds a free port itself

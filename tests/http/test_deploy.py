@@ -236,38 +236,41 @@ def a_bad_file_refuses_to_start(binary):
     and no database made (bad input changes nothing)."""
     d = tempfile.mkdtemp(prefix="boardd-deploy-")
     db = os.path.join(d, "never.db")
-    cases = [
-        (["port = 0", "prot = 8081"], r":2: unknown setting \"prot\""),
-        (["port = 0", "just words"], r":2: not a setting \(expected name = value\)"),
-        (["port = 0", "port = 1"], r":2: \"port\" is set twice"),
-        (["quiet = yes"], r":1: \"quiet\" is a switch: true or false"),
-        (["threads ="], r":1: a setting without a value"),
-        (["config = other.conf"], r":1: unknown setting \"config\""),
-        (["--port = 0"], r":1: unknown setting \"--port\""),
-    ]
-    for lines, want in cases:
-        conf = os.path.join(d, "bad.conf")
-        write(conf, ["db = " + db] + lines)
-        p = Process(binary, ["--config", conf], directory=d)
-        rc = p.proc.wait(timeout=60 * SLOW)
-        out = read(p.log)
-        check(rc == 2, "%r: exit %r: %s" % (lines, rc, out))
-        # the line numbers count the db line first
-        n = int(re.search(r":(\d+):", want).group(1)) + 1
-        check(re.search(re.escape(conf) + ":%d:" % n + want.split(":", 2)[2], out),
-              "%r: the message: %s" % (lines, out))
-        check(not os.path.exists(db), "%r: a database was made" % lines)
-    # a value the flags would refuse is refused from the file too
-    write(os.path.join(d, "bad.conf"), ["db = " + db, "port = 70000"])
-    p = Process(binary, ["--config", os.path.join(d, "bad.conf")], directory=d)
-    check(p.proc.wait(timeout=60 * SLOW) == 2 and "out of range" in read(p.log) and
-          os.path.join(d, "bad.conf") in read(p.log), "port 70000: %s" % read(p.log))
-    # a file that is not there
-    p = Process(binary, ["--config", os.path.join(d, "missing.conf")], directory=d)
-    check(p.proc.wait(timeout=60 * SLOW) == 2 and
-          re.search(r"missing\.conf: cannot read the config file: No such file", read(p.log)),
-          "missing: %s" % read(p.log))
-    check(not os.path.exists(db), "a database was made")
+    try:
+        cases = [
+            (["port = 0", "prot = 8081"], r":2: unknown setting \"prot\""),
+            (["port = 0", "just words"], r":2: not a setting \(expected name = value\)"),
+            (["port = 0", "port = 1"], r":2: \"port\" is set twice"),
+            (["quiet = yes"], r":1: \"quiet\" is a switch: true or false"),
+            (["threads ="], r":1: a setting without a value"),
+            (["config = other.conf"], r":1: unknown setting \"config\""),
+            (["--port = 0"], r":1: unknown setting \"--port\""),
+        ]
+        for lines, want in cases:
+            conf = os.path.join(d, "bad.conf")
+            write(conf, ["db = " + db] + lines)
+            p = Process(binary, ["--config", conf], directory=d)
+            rc = p.proc.wait(timeout=60 * SLOW)
+            out = read(p.log)
+            check(rc == 2, "%r: exit %r: %s" % (lines, rc, out))
+            # the line numbers count the db line first
+            n = int(re.search(r":(\d+):", want).group(1)) + 1
+            check(re.search(re.escape(conf) + ":%d:" % n + want.split(":", 2)[2], out),
+                  "%r: the message: %s" % (lines, out))
+            check(not os.path.exists(db), "%r: a database was made" % lines)
+        # a value the flags would refuse is refused from the file too
+        write(os.path.join(d, "bad.conf"), ["db = " + db, "port = 70000"])
+        p = Process(binary, ["--config", os.path.join(d, "bad.conf")], directory=d)
+        check(p.proc.wait(timeout=60 * SLOW) == 2 and "out of range" in read(p.log) and
+              os.path.join(d, "bad.conf") in read(p.log), "port 70000: %s" % read(p.log))
+        # a file that is not there
+        p = Process(binary, ["--config", os.path.join(d, "missing.conf")], directory=d)
+        check(p.proc.wait(timeout=60 * SLOW) == 2 and
+              re.search(r"missing\.conf: cannot read the config file: No such file", read(p.log)),
+              "missing: %s" % read(p.log))
+        check(not os.path.exists(db), "a database was made")
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
 
 
 @test
