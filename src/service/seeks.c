@@ -3,8 +3,8 @@
  *
  * A seek names a game as POST /v1/games does (game, seats, options,
  * clock, on_timeout, rated) and the opponents' ratings it takes; seeks
- * that name the same game exactly (the "pool": options compared as
- * written, keys sorted) and whose ratings each fall in the other's
+ * that name the same game exactly (the "pool": options compared with
+ * the catalog's defaults filled in, keys sorted) and whose ratings each fall in the other's
  * bounds are paired oldest first by the store, in the transaction that
  * inserts the seek completing a table (store_seek_create).  The game is
  * planned here before that write: its state does not depend on who sits
@@ -193,6 +193,37 @@ static void plan_release(struct seek_plan *p)
 	engine_game_free(p->g);
 }
 
+/* The options a seek's pool compares and its game gets: `options`
+ * (borrowed, or NULL) with each option the game's catalog declares
+ * (rules' catalog "options") and `options` leaves out set to its
+ * "default" for `seats` seats (a default keyed by seat count, as
+ * Quantum's map, is that count's), so that {} and the same options spelt
+ * out with their defaults pair.  JSON text, keys sorted (malloc'd), or
+ * NULL (no memory). */
+static char *pool_options(const struct rules *r, int seats,
+                          const json_t *options)
+{
+	json_t *out = options ? json_deep_copy(options) : json_object();
+	json_t *cat = r->catalog ? r->catalog() : NULL;
+	const char *name;
+	json_t *o;
+	json_object_foreach(json_object_get(cat, "options"), name, o) {
+		json_t *def = json_object_get(o, "default");
+		if (json_is_object(def)) {
+			char n[16];
+			snprintf(n, sizeof n, "%d", seats);
+			def = json_object_get(def, n);
+		}
+		if (out && def && !json_object_get(out, name))
+			json_object_set(out, name, def);
+	}
+	json_decref(cat);
+	char *text = out ? json_dumps(out, JSON_COMPACT | JSON_SORT_KEYS)
+	                 : NULL;
+	json_decref(out);
+	return text;
+}
+
 static int plan_game(struct service *svc, const struct seek_req *q,
                      int64_t player_key, const char *client,
                      struct seek_plan *p, struct svc_err *err)
@@ -220,9 +251,7 @@ static int plan_game(struct service *svc, const struct seek_req *q,
 	snprintf(p->row.status, sizeof p->row.status, "%s",
 	         svc__status(p->g, 0));
 	p->row.to_act = engine_game_to_act(p->g);
-	p->row.options =
-	    q->options ? json_dumps(q->options, JSON_COMPACT | JSON_SORT_KEYS)
-	               : strdup("{}");
+	p->row.options = pool_options(q->rules, q->seats, q->options);
 	p->row.creator_key = player_key;
 	p->row.creator_addr = client;
 	int side[ENGINE_MAX_SEATS] = {0}, sides = 0;

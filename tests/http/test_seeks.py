@@ -155,6 +155,29 @@ def only_the_same_game_options_clock_and_rated_flag_pair(binary):
 
 
 @test
+def options_left_out_pair_with_their_defaults_spelt_out(binary):
+    """A seek's options are compared with the catalog's defaults filled
+    in (for its seat count: Quantum's map default is per seat count), so
+    `{}` pairs with the defaults spelt out, and the game gets them."""
+    with server(binary) as s:
+        _, at = player(s, "Alice")
+        _, bt = player(s, "Bob")
+        check(seek(s, at, {"game": AA})["state"] == "open", "Alice seeks AA {}")
+        k = seek(s, bt, {"game": AA, "options": {"mode": "base"}})
+        check(k["state"] == "matched" and k["options"] == {"mode": "base"},
+              "mode base spelt out pairs with {}: %r" % k)
+        check(game(s, k["game_id"], bt)["view"]["mode"] == "base", "the game's mode")
+        cat = [e for e in s.request("GET", "/v1/catalog").json["games"] if e["id"] == QT][0]
+        spelt = {name: (o["default"]["2"] if isinstance(o["default"], dict) else o["default"])
+                 for name, o in cat["options"].items()}
+        check(seek(s, at, {"game": QT, "seats": 2, "options": spelt})["state"] == "open",
+              "Alice seeks Quantum with every default spelt out")
+        k = seek(s, bt, {"game": QT, "seats": 2})
+        check(k["state"] == "matched" and k["options"] == spelt,
+              "Bob's Quantum seek without options pairs: %r" % k)
+
+
+@test
 def seeks_expire(binary):
     with server(binary) as s:
         _, at = player(s, "Alice")
