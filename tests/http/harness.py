@@ -278,6 +278,32 @@ class Server:
         self.proc.wait()
         raise RuntimeError("server did not start (%s): %s" % (why, open(self.log).read()))
 
+    def client_connections(self):
+        """The TCP connections the server holds on its port (accepted
+        ones, in any state but LISTEN: a client's closed connection the
+        server has not closed yet counts), from /proc: its sockets'
+        inodes matched against /proc/net/tcp and tcp6.  Unlike a count of
+        all its descriptors, it does not move when the store opens a
+        connection or a file."""
+        inodes = set()
+        fds = "/proc/%d/fd" % self.proc.pid
+        for fd in os.listdir(fds):
+            try:
+                target = os.readlink(os.path.join(fds, fd))
+            except OSError:
+                continue  # closed meanwhile
+            if target.startswith("socket:["):
+                inodes.add(target[8:-1])
+        n = 0
+        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+            with open(table) as f:
+                for line in f.readlines()[1:]:
+                    cols = line.split()
+                    port = int(cols[1].rsplit(":", 1)[1], 16)
+                    if port == self.port and cols[3] != "0A" and cols[9] in inodes:
+                        n += 1
+        return n
+
     def kill(self):
         """SIGKILL: no chance to clean up, as in a crash."""
         self.proc.send_signal(signal.SIGKILL)
