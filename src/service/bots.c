@@ -521,7 +521,10 @@ static int timeout_once(struct svc_bots *b, struct loaded *l,
 	if (rc == 0 &&
 	    (rc = svc__timeout_as(b->svc, l, seat, action, &err)) ==
 	        BD_EVACATIONBEGAN)
+	{
+		svc__vacation_changed(b->svc);
 		rc = BD_ESTALE; /* no timeout: look again (its new deadline) */
+	}
 	else if (rc < 0)
 		snprintf(why->detail, sizeof why->detail,
 		         "its timeout was refused (bd_err %d): %.200s", rc,

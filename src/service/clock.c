@@ -110,6 +110,8 @@ int svc__clock_parse(const json_t *clock, const json_t *on_timeout,
 	    json_pack("{s:I,s:I,s:I,s:s}", "move_ms", (json_int_t)c.move_ms,
 	              "bank_ms", (json_int_t)c.bank_ms, "increment_ms",
 	              (json_int_t)c.increment_ms, "on_timeout", how);
+	if (o && json_is_false(vac)) /* (absent: vacations stop it) */
+		json_object_set_new(o, "vacation", json_false());
 	*text = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 	json_decref(o);
 	return *text ? 0 : BD_ENOMEM;

@@ -345,6 +345,11 @@ char *svc__clock_state_text(const struct svc_clock *c,
  * reference; NULL when out of memory or the stored clock does not read. */
 json_t *svc__clock_json(struct service *svc, const struct store_game *row);
 
+/* After a write that began or ended a vacation (which the views of the
+ * player's games show, their stored seats_version bumped): this process's
+ * hot table forgets every game row it holds. */
+void svc__vacation_changed(struct service *svc);
+
 /* Reads into *v the vacations that may stop row's clocks (c, s: as
  * svc__clock_load read them): each seated player's that end after the
  * earliest pending decision began (or after now).  Nothing read (v

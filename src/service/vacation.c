@@ -11,6 +11,13 @@
 /* The shortest, seconds. */
 #define VAC_MIN_S 3600
 
+void svc__vacation_changed(struct service *svc)
+{
+	hot_write_begin_all(svc->hot);
+	hot_clear(svc->hot);
+	hot_write_end_all(svc->hot, NULL);
+}
+
 /* The answer of every vacation endpoint: *v as GET shows it. */
 static int give_vacation(const struct store_vacation *v, json_t **out)
 {
@@ -97,6 +104,8 @@ int service_vacation_take(struct service *svc, const char *token,
 		len = v.left_ms; /* (a race: the store refuses it) */
 	}
 	rc = store_vacation_take(svc->st, pl.key, now, len, &v);
+	if (rc == 0)
+		svc__vacation_changed(svc);
 	if (rc == BD_EVACATIONLEFT &&
 	    store_vacation_get(svc->st, pl.key, now, &v) < 0)
 		v.left_ms = 0;
@@ -111,8 +120,10 @@ int service_vacation_end(struct service *svc, const char *token,
 	int rc = svc__player_of(svc, token, &pl, err);
 	if (rc == 0)
 		rc = store_vacation_end(svc->st, pl.key, svc__now_ms(), &v);
-	if (rc == 0) /* the deadlines it brought nearer: look now */
+	if (rc == 0) { /* the deadlines it brought nearer: look now */
+		svc__vacation_changed(svc);
 		svc__clock_wake(svc, svc__now_ms());
+	}
 	return rc < 0 ? refused(rc, &v, err) : give_vacation(&v, out);
 }
 

@@ -776,6 +776,12 @@ const char *const store__sql[ST_COUNT] = {
     [ST_VAC_POKE] = "UPDATE games SET deadline_ms = ?2 WHERE deadline_ms "
                     "IS NOT NULL AND key IN (SELECT game_key FROM seats "
                     "WHERE player_key = ?1)",
+    /* the views of the player's running timed games show their vacation
+     * (cached under seats_version; on PostgreSQL the update tells the
+     * other nodes) */
+    [ST_VAC_BUMP] = "UPDATE games SET seats_version = seats_version + 1 "
+                    "WHERE status = 'active' AND clock IS NOT NULL AND key "
+                    "IN (SELECT game_key FROM seats WHERE player_key = ?1)",
     /* ?1 game, ?2 after: each seat a player holds, with every vacation of
      * theirs that ends after ?2 (or none), in seat and start order, and
      * their latest vacation's key */

@@ -113,6 +113,9 @@ static int vac_tx(struct conn *c, void *ctx)
 			                ARGS(A_I64(x->player), A_I64(x->now),
 			                     A_I64(x->now + x->len), A_I64(0)),
 			                NULL, NULL);
+		if (rc == 0)
+			rc = store__run(c, ST_VAC_BUMP, ARGS(A_I64(x->player)),
+			                NULL, NULL);
 		v->left_ms -= x->len;
 		v->start_ms = x->now;
 		v->end_ms = x->now + x->len;
@@ -127,6 +130,9 @@ static int vac_tx(struct conn *c, void *ctx)
 		if (rc == 0)
 			rc = store__run(c, ST_VAC_POKE,
 			                ARGS(A_I64(x->player), A_I64(x->now)),
+			                NULL, NULL);
+		if (rc == 0)
+			rc = store__run(c, ST_VAC_BUMP, ARGS(A_I64(x->player)),
 			                NULL, NULL);
 		v->left_ms += cur[2] - x->now;
 		if (v->left_ms > STORE_VAC_CAP_MS)
@@ -195,6 +201,9 @@ int store__vacation_check(struct conn *c, const struct store_move *m,
 	v.left_ms = 0;
 	if (rc == 0)
 		rc = put_account(c, m->vac_player, &v);
+	if (rc == 0)
+		rc = store__run(c, ST_VAC_BUMP, ARGS(A_I64(m->vac_player)), NULL,
+		                NULL);
 	*began = rc == 0;
 	return rc;
 }
