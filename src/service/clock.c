@@ -372,6 +372,13 @@ json_t *svc__clock_json(struct service *svc, const struct store_game *row)
 	return o;
 }
 
+void svc__vacation_changed(struct service *svc)
+{
+	hot_write_begin_all(svc->hot);
+	hot_clear(svc->hot);
+	hot_write_end_all(svc->hot, NULL);
+}
+
 /* store_vacation_seats' callback: one row into struct svc_vacations. */
 static int vacation_row(void *ctx, const struct store_vacation_row *r)
 {

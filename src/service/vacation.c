@@ -11,13 +11,6 @@
 /* The shortest, seconds. */
 #define VAC_MIN_S 3600
 
-void svc__vacation_changed(struct service *svc)
-{
-	hot_write_begin_all(svc->hot);
-	hot_clear(svc->hot);
-	hot_write_end_all(svc->hot, NULL);
-}
-
 /* The answer of every vacation endpoint: *v as GET shows it. */
 static int give_vacation(const struct store_vacation *v, json_t **out)
 {
