@@ -20,7 +20,7 @@ import calendar
 import time
 
 from gamehelp import AA, server
-from harness import check, run_all, test
+from harness import POSTGRES, Server, check, run_all, test
 from testclock import TestClock
 
 DAY = 86400
@@ -55,15 +55,20 @@ def problem(r, status, kind):
         "%d %s: %r" % (status, kind, r))
 
 
-def two_player_game(s, clock, on_timeout="forfeit"):
-    """Alice invites Bob to a game with `clock`; Bob joins.  Returns
-    (game id, [seat 0's token, seat 1's token], the seat to act)."""
+def week_old_pair(s, clock):
+    """Alice and Bob made now, then the server's clock 8 days on: a day of
+    vacation each.  Returns (when they were made, unix s, Alice's token,
+    Bob's id, Bob's token)."""
+    start = time.time()
     _, at = player(s, "Alice")
     bob, bt = player(s, "Bob")
-    return game_of(s, at, bob, bt, clock, on_timeout)
+    at_offset(clock, start, 8)
+    return start, at, bob, bt
 
 
 def game_of(s, at, bob, bt, clock, on_timeout="forfeit"):
+    """Alice invites Bob to a game with `clock`; Bob joins.  Returns (game
+    id, the seat to act, its token, the other seat's token)."""
     r = s.request("POST", "/v1/games", {"game": AA, "seats": 2, "clock": clock,
                                          "on_timeout": on_timeout,
                                          "seating": ["me", {"invite": bob}]}, token=at)
@@ -73,7 +78,8 @@ def game_of(s, at, bob, bt, clock, on_timeout="forfeit"):
     check(r.status == 200 and r.json["status"] == "active", "join: %r" % r)
     to_act = view(s, gid, bt)["to_act"]
     check(len(to_act) == 1, "one seat to act: %r" % to_act)
-    return gid, [at, bt], to_act[0]
+    toks = [at, bt]
+    return gid, to_act[0], toks[to_act[0]], toks[1 - to_act[0]]
 
 
 def view(s, gid, tok):
@@ -166,12 +172,8 @@ def a_vacation_by_hand_stops_the_clock_and_ending_it_early_resumes_it_exactly(bi
     clock = TestClock()
     try:
         with server(binary) as s:
-            start = time.time()
-            _, at = player(s, "Alice")
-            bob, bt = player(s, "Bob")
-            at_offset(clock, start, 8)  # both have a day
-            gid, toks, seat = game_of(s, at, bob, bt, CORRESPONDENCE)
-            me, them = toks[seat], toks[1 - seat]
+            start, at, bob, bt = week_old_pair(s, clock)  # both have a day
+            gid, seat, me, them = game_of(s, at, bob, bt, CORRESPONDENCE)
             g = view(s, gid, them)
             check(g["clock"]["vacation"] is True, "a correspondence clock: %r" % g["clock"])
             d0 = ms(g["clock"]["seats"][seat]["deadline"])
@@ -221,12 +223,8 @@ def auto_vacation_begins_instead_of_the_timeout_then_the_days_run_out(binary):
     clock = TestClock()
     try:
         with server(binary) as s:
-            start = time.time()
-            _, at = player(s, "Alice")
-            bob, bt = player(s, "Bob")
-            at_offset(clock, start, 8)
-            gid, toks, seat = game_of(s, at, bob, bt, CORRESPONDENCE)
-            me, them = toks[seat], toks[1 - seat]
+            start, at, bob, bt = week_old_pair(s, clock)
+            gid, seat, me, them = game_of(s, at, bob, bt, CORRESPONDENCE)
             r = s.request("PATCH", "/v1/players/me/vacation", {"auto": True}, token=me)
             check(r.status == 200 and r.json["auto"] is True and r.json["left_seconds"] == DAY,
                   "auto on, a day: %r" % r)
@@ -264,20 +262,16 @@ def a_game_created_with_vacation_disallowed_times_out(binary):
     clock = TestClock()
     try:
         with server(binary) as s:
-            start = time.time()
-            _, at = player(s, "Alice")
-            bob, bt = player(s, "Bob")
-            at_offset(clock, start, 8)
+            start, at, bob, bt = week_old_pair(s, clock)
             r = s.request("POST", "/v1/games", {"game": AA, "clock": {"move_seconds": DAY,
                                                                       "vacation": "no"}})
             problem(r, 422, "bad-options")
-            gid, toks, seat = game_of(s, at, bob, bt, {"move_seconds": DAY, "vacation": False})
-            me, them = toks[seat], toks[1 - seat]
+            gid, seat, me, them = game_of(s, at, bob, bt, {"move_seconds": DAY, "vacation": False})
             g = view(s, gid, them)
             check(g["clock"]["vacation"] is False and g["clock"]["move_seconds"] == DAY,
                   "vacation disallowed: %r" % g["clock"])
             d0 = ms(g["clock"]["seats"][seat]["deadline"])
-            live, _, _ = game_of(s, at, bob, bt, {"move_seconds": DAY - 1})
+            live = game_of(s, at, bob, bt, {"move_seconds": DAY - 1})[0]
             check(view(s, live, at)["clock"]["vacation"] is False, "a live clock never stops")
             r = s.request("PATCH", "/v1/players/me/vacation", {"auto": True}, token=me)
             check(r.status == 200, "auto: %r" % r)
@@ -332,6 +326,68 @@ def bad_vacation_requests_are_refused_and_change_nothing(binary):
             check(r.status == 201 and r.json["left_seconds"] == 0 and
                   ms(r.json["until"]) - ms(r.json["since"]) == DAY_MS, "the whole day: %r" % r)
     finally:
+        clock.close()
+
+
+@test
+def two_nodes_show_the_vacation_and_apply_one_automatic_vacation_then_one_timeout(binary):
+    """On PostgreSQL two nodes of one database (on SQLite one node): a
+    view read on node B before a vacation taken on node A shows it after
+    (B's cached answer renewed); ended on A, B shows it ended.  With auto
+    on and both nodes' clock workers woken past the deadline, exactly one
+    automatic vacation begins and no move is made; once it ran out,
+    exactly one timeout."""
+    clock = TestClock()
+    a = b = None
+    try:
+        a = Server(binary)
+        b = Server(binary, db=a.db) if POSTGRES else a
+        start, at, bob, bt = week_old_pair(a, clock)
+        gid, seat, me, them = game_of(a, at, bob, bt, CORRESPONDENCE)
+        d0 = ms(view(b, gid, them)["clock"]["seats"][seat]["deadline"])
+        check(view(b, gid, them)["clock"]["seats"][seat]["vacation"] is None, "not away yet")
+        r = a.request("POST", "/v1/players/me/vacation", {"seconds": 3600}, token=me)
+        check(r.status == 201, "taken on A: %r" % r)
+        sc = view(b, gid, them)["clock"]["seats"][seat]
+        check(sc["vacation"] == {"since": r.json["since"], "until": r.json["until"]} and
+              ms(sc["deadline"]) == d0 + 3600 * 1000, "B shows it: %r" % sc)
+        r = a.request("DELETE", "/v1/players/me/vacation", token=me)
+        check(r.status == 200, "ended on A: %r" % r)
+        (x, y), = a.query("SELECT start_ms, end_ms FROM vacations")
+        sc = view(b, gid, them)["clock"]["seats"][seat]
+        check(sc["vacation"] is None and ms(sc["deadline"]) == d0 + (y - x),
+              "B shows it ended: %r" % sc)
+        r = b.request("PATCH", "/v1/players/me/vacation", {"auto": True}, token=me)
+        check(r.status == 200 and r.json["left_seconds"] == (DAY_MS - (y - x)) // 1000,
+              "auto on B: %r" % r)
+        d1 = d0 + (y - x)
+        clock.set(d1 / 1000 + 30 - time.time())
+
+        def away():
+            nudge(b)
+            return a.query("SELECT count(*) FROM vacations WHERE auto = 1")[0][0] > 0
+        wait_for(a, "the automatic vacation", away)
+        time.sleep(1)  # both workers had their chance
+        rows = a.query("SELECT start_ms, end_ms FROM vacations WHERE auto = 1")
+        check(len(rows) == 1 and rows[0][0] == d1, "one automatic vacation, from the deadline: %r"
+              % rows)
+        check(moves(a, gid) == [], "no move")
+        clock.set(rows[0][1] / 1000 + 30 - time.time())
+
+        def over():
+            nudge(b)
+            return view(a, gid, them)["status"] == "finished"
+        wait_for(a, "the timeout", over)
+        time.sleep(1)
+        m = moves(b, gid)
+        check(len(m) == 1 and m[0]["by"] == "timeout" and m[0]["seat"] == seat,
+              "exactly one timeout: %r" % m)
+        check(a.query("SELECT count(*) FROM vacations WHERE auto = 1")[0][0] == 1,
+              "no second automatic vacation")
+    finally:
+        for n in {id(x): x for x in (b, a) if x is not None}.values():
+            n.stop()
+            n.cleanup()
         clock.close()
 
 
