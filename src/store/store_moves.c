@@ -147,8 +147,16 @@ static int append_tx(struct conn *c, void *ctx)
 {
 	struct append_ctx *x = ctx;
 	struct one_i64 seq = {0};
-	int rc = store__run(c, ST_GAME_SEQ, ARGS(A_I64(x->key)),
-	                    store__read_i64, &seq);
+	/* A timeout's player is locked before its game, as the vacation
+	 * writes lock the player before the player's games (PostgreSQL: no
+	 * lock order that could deadlock them). */
+	int rc = x->m->vac_player ? store__run(c, ST_VAC_LOCK,
+	                                       ARGS(A_I64(x->m->vac_player)),
+	                                       NULL, NULL)
+	                          : 0;
+	if (rc == 0)
+		rc = store__run(c, ST_GAME_SEQ, ARGS(A_I64(x->key)),
+		                store__read_i64, &seq);
 	if (rc < 0)
 		return rc;
 	if (!seq.found)
