@@ -340,9 +340,12 @@ char *svc__clock_state_text(const struct svc_clock *c,
                             const struct svc_clock_state *s, int seats);
 
 /* The game object's "clock": null for an untimed game, else
- * {move_seconds?, bank_seconds?, increment_seconds?, on_timeout,
- * seats:[{seat, deadline (RFC 3339 or null), bank_ms?}]}.  New
- * reference; NULL when out of memory or the stored clock does not read. */
+ * {move_seconds?, bank_seconds?, increment_seconds?, on_timeout, vacation
+ * (whether vacations stop it), seats:[{seat, deadline (RFC 3339 or null,
+ * moved by the seat's player's vacations), bank_ms?, vacation ({since,
+ * until} of the one being taken, or null)}]}.  svc NULL (a seek's clock):
+ * no vacation is read.  New reference; NULL when out of memory, the
+ * stored clock does not read or the vacations cannot be read. */
 json_t *svc__clock_json(struct service *svc, const struct store_game *row);
 
 /* After a write that began or ended a vacation (which the views of the
