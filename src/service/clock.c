@@ -160,8 +160,8 @@ int svc__clock_load(const struct store_game *row, struct svc_clock *c,
 	c->increment_ms = ms_field(o, "increment_ms");
 	const char *how = json_string_value(json_object_get(o, "on_timeout"));
 	c->forfeit = how && strcmp(how, "forfeit") == 0;
-	c->vacation = c->move_ms >= SVC_CORRESPONDENCE_MS &&
-	              !json_is_false(json_object_get(o, "vacation"));
+	c->vacation_off = json_is_false(json_object_get(o, "vacation"));
+	c->vacation = c->move_ms >= SVC_CORRESPONDENCE_MS && !c->vacation_off;
 	int ok = how && c->move_ms >= 0 && c->bank_ms >= 0 &&
 	         c->increment_ms >= 0 && row->seats <= ENGINE_MAX_SEATS;
 	json_decref(o);
@@ -340,9 +340,11 @@ json_t *svc__clock_json(struct service *svc, const struct store_game *row)
 		return NULL;
 	}
 	svc__clock_vacation(&c, &s, row->seats, v, -1, INT64_MAX);
-	json_t *o = json_pack("{s:s,s:b}", "on_timeout",
-	                      c.forfeit ? "forfeit" : "bot", "vacation",
-	                      c.vacation);
+	json_t *o =
+	    json_pack("{s:s}", "on_timeout", c.forfeit ? "forfeit" : "bot");
+	/* (a seek's clock, svc NULL, is shown as asked) */
+	if (o && (svc || c.vacation_off))
+		json_object_set_new(o, "vacation", json_boolean(c.vacation));
 	if (o && c.move_ms)
 		json_object_set_new(o, "move_seconds",
 		                    json_integer(c.move_ms / 1000));
@@ -360,7 +362,7 @@ json_t *svc__clock_json(struct service *svc, const struct store_game *row)
 		if (e && c.bank_ms)
 			json_object_set_new(e, "bank_ms",
 			                    json_integer(s.bank[i]));
-		if (e)
+		if (e && svc)
 			json_object_set_new(e, "vacation", vacation_json(v, i));
 		json_array_append_new(seats, e);
 	}

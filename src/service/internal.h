@@ -253,6 +253,7 @@ struct svc_clock {
 	int vacation;         /* 1: a correspondence clock (move_ms of at
 	                         least SVC_CORRESPONDENCE_MS) that vacations
 	                         stop (not created with "vacation": false) */
+	int vacation_off;     /* 1: created with "vacation": false */
 };
 
 /* A correspondence game's clock gives each decision at least a day; its
