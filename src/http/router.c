@@ -635,6 +635,15 @@ static void body_etag(const struct http_req *req, struct http_reply *rep)
 	}
 }
 
+/* finish with 200 and, once it succeeded, body_etag. */
+static void finish_etag(struct http_reply *rep, const struct http_req *req,
+                        int rc, json_t *out, const struct svc_err *err)
+{
+	finish(rep, req, rc, 200, out, err);
+	if (rc == 0)
+		body_etag(req, rep);
+}
+
 static void h_player_games(struct service *svc, const struct http_req *req,
                            const struct route_args *a, struct http_reply *rep)
 {
@@ -1082,9 +1091,7 @@ static void h_profile(struct service *svc, const struct http_req *req,
 	json_t *out = NULL;
 	int rc = service_player_profile(svc, id, http_query(req, "limit"),
 	                                http_query(req, "cursor"), &out, &err);
-	finish(rep, req, rc, 200, out, &err);
-	if (rc == 0)
-		body_etag(req, rep);
+	finish_etag(rep, req, rc, out, &err);
 }
 
 static void h_rating_history(struct service *svc, const struct http_req *req,
@@ -1099,9 +1106,7 @@ static void h_rating_history(struct service *svc, const struct http_req *req,
 	int rc = service_rating_history(
 	    svc, id, http_query(req, "category"), http_query(req, "after"),
 	    http_query(req, "limit"), &out, &err);
-	finish(rep, req, rc, 200, out, &err);
-	if (rc == 0)
-		body_etag(req, rep);
+	finish_etag(rep, req, rc, out, &err);
 }
 
 static void h_leaderboard(struct service *svc, const struct http_req *req,
@@ -1114,9 +1119,7 @@ static void h_leaderboard(struct service *svc, const struct http_req *req,
 	json_t *out = NULL;
 	int rc = service_leaderboard(svc, category, http_query(req, "after"),
 	                             http_query(req, "limit"), &out, &err);
-	finish(rep, req, rc, 200, out, &err);
-	if (rc == 0)
-		body_etag(req, rep);
+	finish_etag(rep, req, rc, out, &err);
 }
 
 #define SEEKS_PATH "/v1/seeks/"

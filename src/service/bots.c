@@ -14,29 +14,7 @@
  * move the game goes to the back of the queue if a bot is still to act, so
  * bot-vs-bot games share the workers.
  *
- * Fair shares.  Each queued game carries its share (svc__bot_share): the
- * network that created it (IPv4 /24, IPv6 /64), its owner (the player
- * who created it, else the address that did) and whether a person still
- * plays in it.  Two tiers: the games where a person still plays (a seat
- * neither a bot's nor resigned) go before every game where only bots
- * play (games of bots only, and games whose every person resigned and
- * whose bots play them out, which need no token and count against no
- * cap); and the games of the second tier take at most all workers but
- * one (one when there is one), so a person's bot never waits for a
- * worker that bots-only games hold, where there are two or more.  Within
- * a tier the workers take the networks in turn, then the owners within
- * each network, not the games: a worker takes the oldest game of a
- * network not yet served in this round (a new round begins when every
- * network with a game queued in the tier was), and of that network the
- * oldest game of an owner not yet served in the network's own round.  So
- * one owner's many games (a player's bot-only games, capped by
- * --bot-games-per-player, or many games an address created), or many
- * accounts' games created from one network, delay another network's next
- * decision by at most the decisions the workers are making (one each, at
- * most --bot-ms), and with k networks waiting each gets 1/k of the
- * workers.  The games whose deadline passed go before every bot decision
- * (`due` is taken first): a timeout waits for a free worker only, never
- * behind queued bot decisions.
+ * Fair shares: which queued game a worker takes next is botqueue.c's.
  *
  * No game is played by two workers at once: each worker claims the key
  * it took (`playing`); a worker that takes a key another one holds drops
@@ -84,330 +62,11 @@
 
 #include "../common/log.h"
 #include "../bot/bot.h"
+#include "bots.h"
 #include "internal.h"
 
-#define BOTS_STOPPED 256  /* games whose bots failed, remembered */
 #define BOTS_PAGE    1000 /* most games one store scan returns */
 #define BOTS_RETRIES 8    /* lost races or a busy store, per decision */
-
-#define BOTS_MAX_WORKERS 64
-
-struct svc_bots;
-
-/* One worker thread and its claim. */
-struct bot_worker {
-	struct svc_bots *b;
-	pthread_t thread;
-	int64_t playing; /* the game it plays, 0: none; under b->mu */
-	struct svc_bot_share share; /* of `playing`; under mu */
-	int bots_only; /* 1: `playing` is a second-tier game; under mu */
-	int again;     /* 1: queue `playing` again when done; under mu */
-};
-
-/* A game queued for a bot decision, and whose share it takes. */
-struct bot_job {
-	int64_t key;                /* the game */
-	struct svc_bot_share share; /* svc__bot_share of it */
-};
-
-/* An owner served in its network's round. */
-struct bot_served {
-	int64_t net, owner;
-};
-
-/* The tiers (fair shares, above): games a person still plays, then games
- * only bots play. */
-enum { TIER_PEOPLE, TIER_BOTS, TIERS };
-
-/* One tier's round: the networks served in it, and each network's owners
- * served in the network's own round.  `cap` slots each. */
-struct bot_round {
-	int64_t *nets;
-	size_t nnets;
-	struct bot_served *owners;
-	size_t nowners;
-};
-
-struct svc_bots {
-	struct service *svc; /* borrowed */
-	unsigned max_ms;     /* each decision's wall-clock cap; 0: level's */
-	int nworkers;        /* started */
-	struct bot_worker workers[BOTS_MAX_WORKERS];
-	pthread_mutex_t mu; /* guards everything below and each worker's
-	                       playing and again */
-	pthread_cond_t wake;
-	struct bot_job *jobs; /* games a bot is to act in, oldest first, each
-	                         at most once; `cap` slots, `len` used */
-	size_t cap, len;
-	int64_t *due; /* games whose deadline passed, taken before `jobs`,
-	                 oldest first, each at most once; `cap` slots */
-	size_t ndue;  /* used slots of due */
-	struct bot_round rounds[TIERS]; /* fair shares, above */
-	size_t queued[TIERS];           /* the games of `jobs` in each tier */
-	int bots_playing;               /* workers playing a TIER_BOTS game */
-	int rescan;         /* 1: scan the store once the queue is empty */
-	int64_t scan_after; /* the scan pass's cursor: keys above it are
-	                       next; 0: the next page starts a pass */
-	int dropped;        /* 1: a wake-up was dropped during this pass */
-	int64_t due_ms;     /* the earliest deadline known (unix ms), 0:
-	                       none; the clock pass runs once it passes */
-	int due_scan;       /* 1: run the clock pass now (at start, or a
-	                       page was full) */
-	int64_t pass_ms;    /* when the last clock pass began (unix ms) */
-	int passing;        /* 1: a worker runs a scan or a clock pass */
-	int64_t shared_ms;  /* a shared store: when the last periodic look
-	                       for other nodes' left work was asked (unix
-	                       ms) */
-	int stopping;       /* 1: the threads are to return */
-	/* The games whose bots failed (a ring; the oldest is forgotten
-	 * first). */
-	int64_t stopped[BOTS_STOPPED];
-	size_t nstopped;
-};
-
-size_t svc__bots_queued(struct service *svc)
-{
-	struct svc_bots *b = svc->bots;
-	if (!b)
-		return 0;
-	pthread_mutex_lock(&b->mu);
-	size_t n = b->len + b->ndue;
-	pthread_mutex_unlock(&b->mu);
-	return n;
-}
-
-/* The key that makes an address an owner or a network (svc__bot_share):
- * random per run, so nobody can pick an address whose owner is another's. */
-static unsigned char owner_key[crypto_shorthash_KEYBYTES];
-static pthread_once_t owner_key_once = PTHREAD_ONCE_INIT;
-
-static void owner_key_init(void)
-{
-	randombytes_buf(owner_key, sizeof owner_key);
-}
-
-/* The keyed hash of the `len` bytes of address text at addr, from
- * INT64_MIN up: apart from players (> 0) and games (-key). */
-static int64_t addr_hash(const char *addr, size_t len)
-{
-	unsigned char h[crypto_shorthash_BYTES];
-	uint64_t v = 0;
-	pthread_once(&owner_key_once, owner_key_init);
-	crypto_shorthash(h, (const unsigned char *)addr, len, owner_key);
-	for (size_t i = 0; i < sizeof h && i < sizeof v; i++)
-		v = v << 8 | h[i];
-	return INT64_MIN + (int64_t)(v >> 2);
-}
-
-struct svc_bot_share svc__bot_share(const struct store_game *row,
-                                    unsigned resigned)
-{
-	const char *addr =
-	    row->creator_from[0] ? row->creator_from : row->creator_addr;
-	struct svc_bot_share sh = {0};
-	unsigned seats =
-	    row->seats > 0 && row->seats < 32 ? (1u << row->seats) - 1 : 0;
-	sh.people = (seats & ~row->bot_seats & ~resigned) != 0;
-	if (!addr || !addr[0]) {
-		sh.owner = row->creator_key > 0 ? row->creator_key : -row->key;
-		sh.net = sh.owner; /* a network of its own */
-		return sh;
-	}
-	/* An address's text is limits_addr_text's: an IPv4 one's network
-	 * is its /24 (the text to its last dot); an IPv6 one is already
-	 * its /64 ("2001:db8:1:2::/64"), "local" itself. */
-	size_t len = strlen(addr);
-	const char *dot = strrchr(addr, '.');
-	sh.net = addr_hash(
-	    addr, dot && !strchr(addr, ':') ? (size_t)(dot - addr) : len);
-	sh.owner =
-	    row->creator_key > 0 ? row->creator_key : addr_hash(addr, len);
-	return sh;
-}
-
-static int tier_of(const struct svc_bot_share *sh)
-{
-	return sh->people ? TIER_PEOPLE : TIER_BOTS;
-}
-
-/* The job of key in jobs, or NULL.  Under b->mu. */
-static struct bot_job *queued(struct svc_bots *b, int64_t key)
-{
-	for (size_t i = 0; i < b->len; i++)
-		if (b->jobs[i].key == key)
-			return &b->jobs[i];
-	return NULL;
-}
-
-/* Queues key (of `share`) unless it is there, when its share becomes
- * this one (the latest wake-up knows best: a person may have resigned
- * since); a full queue asks for a rescan.  Under b->mu. */
-static void push(struct svc_bots *b, int64_t key,
-                 const struct svc_bot_share *share)
-{
-	struct bot_job *j = queued(b, key);
-	if (j) {
-		b->queued[tier_of(&j->share)]--;
-		j->share = *share;
-		b->queued[tier_of(share)]++;
-		return;
-	}
-	if (b->len == b->cap) {
-		b->rescan = 1;
-		b->dropped = 1;
-		return;
-	}
-	b->jobs[b->len++] = (struct bot_job){key, *share};
-	b->queued[tier_of(share)]++;
-}
-
-/* Queues key in due unless it is there (the clock pass leaves room).
- * Under b->mu. */
-static void push_due(struct svc_bots *b, int64_t key)
-{
-	for (size_t i = 0; i < b->ndue; i++)
-		if (b->due[i] == key)
-			return;
-	if (b->ndue < b->cap)
-		b->due[b->ndue++] = key;
-}
-
-/* 1 if net was served in round r. */
-static int net_served(const struct bot_round *r, int64_t net)
-{
-	for (size_t i = 0; i < r->nnets; i++)
-		if (r->nets[i] == net)
-			return 1;
-	return 0;
-}
-
-/* 1 if owner was served in its network's round of r. */
-static int owner_served(const struct bot_round *r, int64_t net, int64_t owner)
-{
-	for (size_t i = 0; i < r->nowners; i++)
-		if (r->owners[i].net == net && r->owners[i].owner == owner)
-			return 1;
-	return 0;
-}
-
-/* Begins a new round of net's owners in r: forgets those served. */
-static void net_round(struct bot_round *r, int64_t net)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < r->nowners; i++)
-		if (r->owners[i].net != net)
-			r->owners[n++] = r->owners[i];
-	r->nowners = n;
-}
-
-/* The tier a worker takes its next game from: a due game first (-1),
- * else TIER_PEOPLE's, else TIER_BOTS' while fewer than all workers but
- * one play such games; TIERS: nothing it may take.  Under b->mu. */
-static int next_tier(const struct svc_bots *b)
-{
-	int bots_max = b->nworkers > 1 ? b->nworkers - 1 : 1;
-	if (b->ndue)
-		return -1;
-	if (b->queued[TIER_PEOPLE])
-		return TIER_PEOPLE;
-	if (b->queued[TIER_BOTS] && b->bots_playing < bots_max)
-		return TIER_BOTS;
-	return TIERS;
-}
-
-/* Takes the next game of `tier` (next_tier's, not TIERS): the oldest due
- * one (-1), else the oldest one of the tier's next network in its round,
- * and of that network's next owner in the network's round (fair shares,
- * above).  Under b->mu. */
-static struct bot_job take(struct svc_bots *b, int tier)
-{
-	struct bot_job j = {0};
-	if (tier < 0) {
-		j.key = b->due[0];
-		memmove(b->due, b->due + 1, --b->ndue * sizeof *b->due);
-		j.share.people = 1; /* not known here: the game itself */
-		j.share.net = j.share.owner = -j.key;
-		return j;
-	}
-	struct bot_round *r = &b->rounds[tier];
-	size_t i, first = b->len;
-	for (i = 0; i < b->len; i++) {
-		if (tier_of(&b->jobs[i].share) != tier)
-			continue;
-		if (first == b->len)
-			first = i;
-		if (!net_served(r, b->jobs[i].share.net))
-			break;
-	}
-	if (i == b->len) { /* a new round */
-		r->nnets = 0;
-		i = first;
-	}
-	/* (no game before i is of its network: each was served) */
-	int64_t net = b->jobs[i].share.net;
-	size_t k;
-	for (k = i; k < b->len; k++)
-		if (tier_of(&b->jobs[k].share) == tier &&
-		    b->jobs[k].share.net == net &&
-		    !owner_served(r, net, b->jobs[k].share.owner))
-			break;
-	if (k == b->len) { /* a new round of the network's owners */
-		net_round(r, net);
-		k = i;
-	}
-	j = b->jobs[k];
-	memmove(b->jobs + k, b->jobs + k + 1,
-	        (b->len - k - 1) * sizeof *b->jobs);
-	b->len--;
-	b->queued[tier]--;
-	/* New networks or owners kept coming all round: a new round. */
-	if (r->nnets == b->cap)
-		r->nnets = 0;
-	r->nets[r->nnets++] = net;
-	if (r->nowners == b->cap)
-		r->nowners = 0;
-	r->owners[r->nowners++] = (struct bot_served){net, j.share.owner};
-	return j;
-}
-
-void svc__bots_wake(struct service *svc, int64_t key,
-                    const struct svc_bot_share *share)
-{
-	struct svc_bots *b = svc->bots;
-	if (!b)
-		return;
-	pthread_mutex_lock(&b->mu);
-	if (!b->stopping) {
-		push(b, key, share);
-		pthread_cond_signal(&b->wake);
-	}
-	pthread_mutex_unlock(&b->mu);
-}
-
-void svc__clock_wake(struct service *svc, int64_t deadline_ms)
-{
-	struct svc_bots *b = svc->bots;
-	if (!b || deadline_ms <= 0)
-		return;
-	pthread_mutex_lock(&b->mu);
-	if (!b->due_ms || deadline_ms < b->due_ms) {
-		b->due_ms = deadline_ms;
-		pthread_cond_signal(&b->wake);
-	}
-	pthread_mutex_unlock(&b->mu);
-}
-
-void svc__bots_rescan(struct service *svc)
-{
-	struct svc_bots *b = svc->bots;
-	if (!b)
-		return;
-	pthread_mutex_lock(&b->mu);
-	b->rescan = 1;
-	b->due_scan = 1;
-	pthread_cond_signal(&b->wake);
-	pthread_mutex_unlock(&b->mu);
-}
 
 int svc__bot_of(const char *bots, int seat, struct bot_spec *out)
 {
@@ -530,7 +189,8 @@ static int timeout_once(struct svc_bots *b, struct loaded *l,
 		         "its timeout was refused (bd_err %d): %.200s", rc,
 		         err.detail);
 	if (rc == 0) /* applied: how late (the deadline lag metric) */
-		svc__deadline_lag(b->svc, svc__now_ms() - due);
+		histo_observe(&b->svc->deadline_lag,
+		              (double)(svc__now_ms() - due) / 1000.0);
 	json_decref(action);
 	return rc;
 }
@@ -710,8 +370,8 @@ static void scan(struct svc_bots *b, struct scan_ctx *x)
 	 * re-queues it under its own share (svc__move_as). */
 	for (int i = 0; i < x->n; i++) {
 		struct svc_bot_share sh = {0, -x->keys[i], 1};
-		if (!queued(b, x->keys[i])) /* a wake-up's share knows more */
-			push(b, x->keys[i], &sh);
+		if (!botq_queued(b, x->keys[i])) /* a wake-up's share knows more */
+			botq_push(b, x->keys[i], &sh);
 	}
 	if (x->n == room) { /* a full page: more may follow */
 		b->scan_after = x->keys[x->n - 1];
@@ -750,7 +410,7 @@ static void clock_pass(struct svc_bots *b, struct scan_ctx *x)
 	}
 	pthread_mutex_lock(&b->mu);
 	for (int i = 0; i < x->n; i++)
-		push_due(b, x->keys[i]);
+		botq_push_due(b, x->keys[i]);
 	if (room <= 0 || x->n == room)
 		b->due_scan = 1; /* more may be due: once there is room */
 	if (next && (!b->due_ms || next < b->due_ms))
@@ -842,12 +502,12 @@ static void *worker_main(void *arg)
 			pass(b, x, 0);
 			continue;
 		}
-		int tier = next_tier(b);
+		int tier = botq_next_tier(b);
 		if (tier == TIERS) {
 			wait_wake(b);
 			continue;
 		}
-		struct bot_job j = take(b, tier);
+		struct bot_job j = botq_take(b, tier);
 		struct bot_worker *other = holder(b, j.key);
 		if (other) { /* never two at once: its holder goes again */
 			other->again = 1;
@@ -864,7 +524,7 @@ static void *worker_main(void *arg)
 		b->bots_playing -= w->bots_only;
 		if (w->again) {
 			w->again = 0;
-			push(b, j.key, &w->share);
+			botq_push(b, j.key, &w->share);
 			pthread_cond_signal(&b->wake);
 		} else if (w->bots_only && b->queued[TIER_BOTS]) {
 			/* a worker held back by the bound may go now */

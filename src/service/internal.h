@@ -27,7 +27,9 @@ struct service {
 	                            (service_ticket_ttl) */
 	size_t cache_games;      /* the state cache's capacity */
 	_Atomic uint64_t moves_committed; /* service_stats's */
-	struct histo deadline_lag;        /* service_stats's (stats.c) */
+	struct histo deadline_lag;        /* how late each timeout was
+	                                     applied, seconds: observed by
+	                                     bots.c, read by stats.c */
 	atomic_int listening; /* service_stats's: -1 no listener (one
 	                         process owns the store), 0 not listening
 	                         now, 1 listening (remote.c) */
@@ -57,6 +59,8 @@ int svc__url_check(const char *url, int allow_private, char *dest,
 int svc__name_enforce(const json_t *v, const char *field, char out[65],
                       struct svc_err *err);
 
+/* The request's input and its refusals (input.c). */
+
 /* Writes a printf-style detail into err and returns code. */
 int svc__fail(struct svc_err *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -72,20 +76,20 @@ int svc__body_keys(const json_t *obj, const char *const *keys,
 /* Parses a decimal in [lo, hi]; 1 on success. */
 int svc__parse_uint(const char *s, int64_t lo, int64_t hi, int64_t *v);
 
-/* Unix time in milliseconds. */
+/* Unix time in milliseconds (walltime.c). */
 int64_t svc__now_ms(void);
 
 /* Sets up svc's statistics (service_stats); in service_new. */
 void svc__stats_init(struct service *svc);
 
-/* A timeout was applied `late_ms` after its deadline (stats.c). */
-void svc__deadline_lag(struct service *svc, int64_t late_ms);
-
 /* Games queued for the bot workers now (bots.c); 0 without them. */
 size_t svc__bots_queued(struct service *svc);
 
-/* New references: [seats in bits]; an ISO 8601 UTC time. */
+/* New reference: [seats in bits] (json.c). */
 json_t *svc__seat_list(unsigned bits);
+
+/* New reference: ms (Unix) as an ISO 8601 UTC time, e.g.
+ * "2026-12-06T02:40:00.123Z" (walltime.c). */
 json_t *svc__iso_time(int64_t ms);
 
 /* When g is over: *out, how its seats placed and its rating category

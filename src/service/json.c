@@ -1,84 +1,15 @@
 /* json.c: JSON pieces the endpoints share, above all the game body. */
 #include <inttypes.h>
 #include <sodium.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "../common/decimal.h"
 #include "internal.h"
-
-int svc__fail(struct svc_err *err, int code, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err->detail, sizeof err->detail, fmt, ap);
-	va_end(ap);
-	return code;
-}
-
-int svc__give(json_t *v, json_t **out)
-{
-	if (!v)
-		return BD_ENOMEM;
-	*out = v;
-	return 0;
-}
-
-int svc__body_keys(const json_t *obj, const char *const *keys,
-                   struct svc_err *err)
-{
-	if (!json_is_object(obj))
-		return svc__fail(err, BD_EBADREQUEST,
-		                 "the body must be an object");
-	const char *k;
-	json_t *v;
-	json_object_foreach((json_t *)obj, k, v) {
-		int known = 0;
-		for (const char *const *p = keys; *p && !known; p++)
-			known = strcmp(*p, k) == 0;
-		if (!known)
-			return svc__fail(err, BD_EBADREQUEST,
-			                 "unknown field '%s' in the request "
-			                 "body",
-			                 k);
-	}
-	return 0;
-}
-
-int svc__parse_uint(const char *s, int64_t lo, int64_t hi, int64_t *v)
-{
-	uint64_t n;
-	if (!s || decimal_parse(s, strlen(s), &n) || (int64_t)n < lo ||
-	    (int64_t)n > hi)
-		return 0;
-	*v = (int64_t)n;
-	return 1;
-}
 
 json_t *svc__seat_list(unsigned bits)
 {
 	return engine_seats_json(bits);
-}
-
-int64_t svc__now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-json_t *svc__iso_time(int64_t ms)
-{
-	time_t t = (time_t)(ms / 1000);
-	struct tm tm;
-	char buf[40];
-	gmtime_r(&t, &tm);
-	size_t n = strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(buf + n, sizeof buf - n, ".%03dZ", (int)(ms % 1000));
-	return json_string(buf);
 }
 
 json_t *svc__result_json(const struct engine_game *g)

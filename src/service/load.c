@@ -4,71 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h" /* svc__now_ms; load.h, token.h */
-
-static int fail(struct svc_err *err, int code, const char *detail)
-{
-	snprintf(err->detail, sizeof err->detail, "%s", detail);
-	return code;
-}
-
-void load_secret(const struct store_game *row, struct engine_secret *out)
-{
-	memset(out, 0, sizeof *out);
-	out->format =
-	    row->seed_format == 2 ? ENGINE_SEED_SECRET : ENGINE_SEED_64;
-	out->seed = row->seed;
-	memcpy(out->secret, row->secret, sizeof out->secret);
-	memcpy(out->salt, row->salt, sizeof out->salt);
-}
-
-int load_fresh(const struct store_game *row, const struct rules *r,
-               struct engine_game **out, struct svc_err *err)
-{
-	json_t *options = json_loads(row->options, 0, NULL);
-	json_t *setup = row->setup ? json_loads(row->setup, 0, NULL) : NULL;
-	struct rules_why why;
-	int rc = BD_EINTERNAL;
-	if (!options || (row->setup && !setup))
-		goto out_decref;
-	struct engine_secret secret;
-	struct rng start;
-	load_secret(row, &secret);
-	engine_secret_rng(&secret, &start);
-	rc = engine_game_new_rng(r, row->seats, options, setup, &start, out,
-	                         &why);
-	if (rc == 0) /* how its resigned seats are played */
-		engine_game_stored_under(*out, row->rules_version);
-	if (rc == BD_ENOMEM)
-		goto out_decref;
-	if (rc < 0)
-		rc = BD_EINTERNAL; /* it was valid when the game was created */
-out_decref:
-	json_decref(options);
-	json_decref(setup);
-	if (rc == BD_EINTERNAL)
-		fail(err, rc, "the stored game no longer sets up");
-	return rc;
-}
-
-int load_apply_logged(struct engine_game *g, uint64_t seq, int seat,
-                      const char *action, struct svc_err *err)
-{
-	if (seq != g->seq + 1)
-		return fail(err, BD_EINTERNAL, "the move log has a gap");
-	json_t *a = json_loads(action, 0, NULL);
-	if (!a)
-		return fail(err, BD_EINTERNAL, "a logged move is not JSON");
-	struct rules_why why;
-	int rc = engine_game_apply(g, seat, a, &why);
-	json_decref(a);
-	if (rc == BD_ENOMEM)
-		return rc;
-	if (rc < 0)
-		return fail(err, BD_EINTERNAL,
-		            "a logged move no longer replays");
-	return 0;
-}
+#include "internal.h" /* svc__fail, svc__now_ms; load.h, token.h */
 
 struct tail_ctx {
 	struct engine_game *g;
@@ -107,7 +43,7 @@ static int attach_script(const struct store_game *row, struct engine_game *g,
 	if (rc < 0)
 		engine_game_free(g);
 	return rc == BD_ENOMEM ? rc
-	       : rc < 0        ? fail(err, BD_EINTERNAL,
+	       : rc < 0        ? svc__fail(err, BD_EINTERNAL,
 	                              "the stored setup no longer sets up")
 	                       : 0;
 }
@@ -140,7 +76,7 @@ int load_at(struct store *st, const struct store_game *row,
 	struct tail_ctx t = {g, err, 1, g->seq, NULL, 0};
 	rc = store_moves_range(st, row->key, g->seq, seq, apply_tail, &t);
 	if (rc == 0 && g->seq != seq)
-		rc = fail(err, BD_EINTERNAL, "the move log has a gap");
+		rc = svc__fail(err, BD_EINTERNAL, "the move log has a gap");
 	if (rc == 0 && t.snap) {
 		struct store_snapshot sn = {r->version, t.snap,
 		                            engine_snapshot_size(r)};
@@ -203,14 +139,16 @@ int load_row(struct store *st, const char *id, struct loaded *out,
 {
 	struct loaded l = {0};
 	if (!token_is_game_id(id))
-		return fail(err, BD_ENOTFOUND, "no game has that id");
+		return svc__fail(err, BD_ENOTFOUND, "no game has that id");
 	int rc = store_game_get(st, id, &l.row);
 	if (rc == BD_ENOTFOUND)
-		return fail(err, rc, "no game has that id");
+		return svc__fail(err, rc, "no game has that id");
 	if (rc < 0)
 		return rc;
 	if ((rc = load_rules(st, &l, err)) == 0)
 		*out = l;
+	else
+		loaded_release(&l);
 	return rc;
 }
 
@@ -218,7 +156,7 @@ int load_row_hot(struct store *st, struct hot_table *hot, const char *id,
                  struct loaded *out, struct svc_err *err)
 {
 	if (!token_is_game_id(id))
-		return fail(err, BD_ENOTFOUND, "no game has that id");
+		return svc__fail(err, BD_ENOTFOUND, "no game has that id");
 	struct hot_ticket ticket;
 	const struct hot_game *e = hot_get(hot, id, &ticket);
 	if (!e) {
@@ -238,7 +176,10 @@ int load_row_hot(struct store *st, struct hot_table *hot, const char *id,
 		loaded_release(out);
 	}
 	*out = (struct loaded){.row = e->row, .hot = e};
-	return load_rules(st, out, err);
+	int rc = load_rules(st, out, err);
+	if (rc < 0)
+		loaded_release(out);
+	return rc;
 }
 
 int load_game(struct store *st, struct engine_cache *cache, const char *id,
@@ -309,11 +250,14 @@ int load_game_key(struct store *st, struct engine_cache *cache, int64_t key,
 	struct loaded l = {0};
 	int rc = store_game_by_key(st, key, &l.row);
 	if (rc == BD_ENOTFOUND)
-		return fail(err, rc, "no game has that key");
+		return svc__fail(err, rc, "no game has that key");
 	if (rc < 0)
 		return rc;
-	if ((rc = load_rules(st, &l, err)) == 0 &&
-	    (rc = load_state(st, cache, &l, err)) == 0)
+	if ((rc = load_rules(st, &l, err)) < 0) {
+		loaded_release(&l);
+		return rc;
+	}
+	if ((rc = load_state(st, cache, &l, err)) == 0)
 		*out = l;
 	return rc;
 }
@@ -353,7 +297,7 @@ int load_seat_as(struct store *st, const struct loaded *l, const char *token,
 	int rc;
 	if (!token) {
 		if (required)
-			return fail(err, BD_EUNAUTHORIZED,
+			return svc__fail(err, BD_EUNAUTHORIZED,
 			            "this needs a seat's or a player's bearer "
 			            "token");
 		*seat = ENGINE_SPECTATOR;
@@ -407,10 +351,10 @@ static int seat_of(struct store *st, int64_t key, const struct hot_game *e,
 	struct store_player p;
 	rc = store_player_by_token(st, hash, &p);
 	if (rc == BD_ENOTFOUND)
-		return fail(err, BD_EFORBIDDEN,
+		return svc__fail(err, BD_EFORBIDDEN,
 		            "that token holds no seat in this game");
 	if (rc == BD_EUNAUTHORIZED)
-		return fail(err, rc, LOAD_REVOKED);
+		return svc__fail(err, rc, LOAD_REVOKED);
 	if (rc == 0) {
 		load_token_seen(st, &p);
 		rc = e ? hot_seat_of(e, 0, NULL, p.key, seat)
@@ -421,7 +365,7 @@ static int seat_of(struct store *st, int64_t key, const struct hot_game *e,
 		return 0;
 	}
 	if (rc == BD_ENOTFOUND)
-		return fail(err, BD_EFORBIDDEN,
+		return svc__fail(err, BD_EFORBIDDEN,
 		            "you hold no seat in this game");
 	return rc;
 }

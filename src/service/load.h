@@ -94,14 +94,16 @@ int load_game_key(struct store *st, struct engine_cache *cache, int64_t key,
  * state hashes under it (the row is then moved to the current version,
  * in the store and in l->row), else the older version the module keeps
  * for it.  The replay is made once per game and version (the outcome is
- * stored).  BD_EINTERNAL (l released) when no rules here can play it. */
+ * stored).  BD_EINTERNAL when no rules here can play it (l stays the
+ * caller's to release). */
 int load_rules(struct store *st, struct loaded *l, struct svc_err *err);
 
 /* Frees what load_game gave. */
 void loaded_release(struct loaded *l);
 
 /* The secret that seeds the generator of row's game, in its seed format
- * (src/engine/secret.h). */
+ * (src/engine/secret.h).  load_secret, load_fresh and load_apply_logged
+ * are replay.c's. */
 void load_secret(const struct store_game *row, struct engine_secret *out);
 
 /* A fresh engine game at seq 0 from a stored row (options, setup, seed).

@@ -16,11 +16,6 @@ void svc__stats_init(struct service *svc)
 	           sizeof lag_bounds / sizeof *lag_bounds);
 }
 
-void svc__deadline_lag(struct service *svc, int64_t late_ms)
-{
-	histo_observe(&svc->deadline_lag, (double)late_ms / 1000.0);
-}
-
 int service_ready(struct service *svc, struct svc_err *err)
 {
 	int rc = store_ping(svc->st);

@@ -137,10 +137,8 @@ int load_rules(struct store *st, struct loaded *l, struct svc_err *err)
 		goto out_differed; /* tried before: go on as it started */
 	struct store_rules_check c;
 	int rc = replay_compare(st, row, cur, old, &c, err);
-	if (rc < 0) {
-		loaded_release(l);
+	if (rc < 0)
 		return rc;
-	}
 	/* Best effort: a check not recorded is made again next time. */
 	int settled = store_rules_settle(st, &c);
 	free((void *)c.fill);
@@ -160,7 +158,6 @@ out_differed:
 		return 0;
 	}
 out_refuse:
-	loaded_release(l);
 	return svc__fail(err, BD_EINTERNAL,
 	                 "the game's rules version is not served here");
 }
