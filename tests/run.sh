@@ -186,6 +186,7 @@ rematch test_rematch.py
 seeks test_seeks.py
 push-http test_push.py
 mail test_mail.py
+vacation test_vacation.py
 admin test_admin.py
 ratings test_ratings.py
 "

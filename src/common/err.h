@@ -79,6 +79,14 @@ enum bd_err {
 	                        pool: the new one could only pair with
 	                        their own: 409 */
 	BD_EUNKNOWNSEEK = -51, /* no seek has that id: 404 */
+	BD_EVACATIONLEFT = -52,  /* a vacation longer than the player has
+	                            left (docs/notifications.md, "Vacation"):
+	                            409 */
+	BD_EONVACATION = -53,    /* the player is on vacation already: 409 */
+	BD_ENOTONVACATION = -54, /* the player is not on vacation: 409 */
+	BD_EVACATIONBEGAN = -55, /* store_move_append: an automatic vacation
+	                            began instead of the timeout (the clock
+	                            scheduler's, never an answer): 409 */
 };
 
 /* Longest human-readable detail an error carries, including the NUL. */

@@ -777,6 +777,53 @@ static void h_push_sub_delete(struct service *svc, const struct http_req *req,
 static void path_segment(const struct http_req *req, size_t prefix,
                          char *buf, size_t len);
 
+/* ---- vacation (docs/notifications.md, "Vacation") ---- */
+
+static void h_vacation_get(struct service *svc, const struct http_req *req,
+                           const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct call c = {0};
+	int rc = service_vacation_get(svc, req->token, &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 200);
+}
+
+static void h_vacation_take(struct service *svc, const struct http_req *req,
+                            const struct route_args *a,
+                            struct http_reply *rep)
+{
+	(void)a;
+	struct call c = {0};
+	if (!call_open(&c, req, rep, LIMITS_WEBHOOKS, BODY_OPTIONAL))
+		return;
+	int rc = service_vacation_take(svc, req->token,
+	                               req->body_empty ? NULL : req->body,
+	                               &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 201);
+}
+
+static void h_vacation_patch(struct service *svc, const struct http_req *req,
+                             const struct route_args *a,
+                             struct http_reply *rep)
+{
+	(void)a;
+	struct call c = {0};
+	if (!call_open(&c, req, rep, LIMITS_WEBHOOKS, NEEDS_BODY))
+		return;
+	int rc =
+	    service_vacation_patch(svc, req->token, req->body, &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 200);
+}
+
+static void h_vacation_end(struct service *svc, const struct http_req *req,
+                           const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct call c = {0};
+	int rc = service_vacation_end(svc, req->token, &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 200);
+}
+
 /* ---- email (docs/notifications.md, "Email") ---- */
 
 static void h_mail_get(struct service *svc, const struct http_req *req,
@@ -1194,6 +1241,11 @@ static const struct route routes[] = {
      "GET, HEAD, POST", 1},
     {PUSH_SUBS_PATH "{tid}", "DELETE", h_push_sub_delete, "DELETE", 1},
 #define MAIL_ALLOW "DELETE, GET, HEAD, PATCH, POST"
+#define VAC_ALLOW "DELETE, GET, HEAD, PATCH, POST"
+    {"/v1/players/me/vacation", "GET", h_vacation_get, VAC_ALLOW, 1},
+    {"/v1/players/me/vacation", "POST", h_vacation_take, VAC_ALLOW, 1},
+    {"/v1/players/me/vacation", "PATCH", h_vacation_patch, VAC_ALLOW, 1},
+    {"/v1/players/me/vacation", "DELETE", h_vacation_end, VAC_ALLOW, 1},
     {"/v1/players/me/email", "GET", h_mail_get, MAIL_ALLOW, 1},
     {"/v1/players/me/email", "POST", h_mail_set, MAIL_ALLOW, 1},
     {"/v1/players/me/email", "PATCH", h_mail_patch, MAIL_ALLOW, 1},

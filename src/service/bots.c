@@ -136,14 +136,35 @@ static int timeout_once(struct svc_bots *b, struct loaded *l,
 		         "its stored clock does not read");
 		return BD_EINTERNAL;
 	}
+	/* A correspondence clock stops while its player is on vacation: the
+	 * stored deadline (never later than the true one) is put right. */
+	struct svc_vacations *v = c.vacation ? malloc(sizeof *v) : NULL;
+	if (c.vacation && !v)
+		return BD_ENOMEM;
+	int rc = v ? svc__vacations_load(b->svc, &l->row, &c, &s, v) : 0;
+	if (rc < 0) {
+		free(v);
+		snprintf(why->detail, sizeof why->detail,
+		         "its players' vacations do not read (bd_err %d)", rc);
+		return rc;
+	}
+	svc__clock_vacation(&c, &s, l->g->seats, v, -1, INT64_MAX);
 	/* Only seats to act (and not a bot's) have begun a decision. */
 	int seat = -1;
 	int64_t due = svc__clock_earliest(&c, &s, l->g->seats, &seat);
-	if (!due || due > svc__now_ms())
-		return 1;
+	if (!due || due > svc__now_ms()) {
+		if (v && due != l->row.deadline_ms) {
+			rc = store_game_deadline(b->svc->st, l->row.key,
+			                         l->row.seq, l->row.deadline_ms,
+			                         due);
+			svc__clock_wake(b->svc, due);
+		}
+		free(v);
+		return rc < 0 ? rc : 1;
+	}
+	free(v);
 	why->seat = seat;
 	json_t *action = NULL;
-	int rc = 0;
 	if (c.forfeit) {
 		action = json_pack("{s:s}", "type", "resign");
 		rc = action ? 0 : BD_ENOMEM;
@@ -157,7 +178,13 @@ static int timeout_once(struct svc_bots *b, struct loaded *l,
 		snprintf(why->detail, sizeof why->detail,
 		         "no timeout move was chosen (bd_err %d)", rc);
 	if (rc == 0 &&
-	    (rc = svc__timeout_as(b->svc, l, seat, action, &err)) < 0)
+	    (rc = svc__timeout_as(b->svc, l, seat, action, &err)) ==
+	        BD_EVACATIONBEGAN)
+	{
+		svc__vacation_changed(b->svc);
+		rc = BD_ESTALE; /* no timeout: look again (its new deadline) */
+	}
+	else if (rc < 0)
 		snprintf(why->detail, sizeof why->detail,
 		         "its timeout was refused (bd_err %d): %.200s", rc,
 		         err.detail);

@@ -40,7 +40,8 @@ int svc__clock_parse(const json_t *clock, const json_t *on_timeout,
                      unsigned min_s, char **text, struct svc_err *err)
 {
 	static const char *const keys[] = {"move_seconds", "bank_seconds",
-	                                   "increment_seconds", NULL};
+	                                   "increment_seconds", "vacation",
+	                                   NULL};
 	*text = NULL;
 	if (!clock || json_is_null(clock)) {
 		if (on_timeout)
@@ -64,7 +65,7 @@ int svc__clock_parse(const json_t *clock, const json_t *on_timeout,
 			return svc__fail(
 			    err, BD_EBADOPTIONS,
 			    "clock has no field '%.64s' (move_seconds, "
-			    "bank_seconds, increment_seconds)",
+			    "bank_seconds, increment_seconds, vacation)",
 			    k);
 	}
 	struct svc_clock c = {0};
@@ -76,6 +77,12 @@ int svc__clock_parse(const json_t *clock, const json_t *on_timeout,
 		              err);
 	if (rc < 0)
 		return rc;
+	json_t *vac = json_object_get(clock, "vacation");
+	if (vac && !json_is_boolean(vac))
+		return svc__fail(err, BD_EBADOPTIONS,
+		                 "clock.vacation must be true (a player's "
+		                 "vacation stops a correspondence clock) or "
+		                 "false (it never stops)");
 	if (!c.move_ms && !c.bank_ms)
 		return svc__fail(err, BD_EBADOPTIONS,
 		                 "a clock needs move_seconds, bank_seconds or "
@@ -103,6 +110,8 @@ int svc__clock_parse(const json_t *clock, const json_t *on_timeout,
 	    json_pack("{s:I,s:I,s:I,s:s}", "move_ms", (json_int_t)c.move_ms,
 	              "bank_ms", (json_int_t)c.bank_ms, "increment_ms",
 	              (json_int_t)c.increment_ms, "on_timeout", how);
+	if (o && json_is_false(vac)) /* (absent: vacations stop it) */
+		json_object_set_new(o, "vacation", json_false());
 	*text = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 	json_decref(o);
 	return *text ? 0 : BD_ENOMEM;
@@ -151,6 +160,8 @@ int svc__clock_load(const struct store_game *row, struct svc_clock *c,
 	c->increment_ms = ms_field(o, "increment_ms");
 	const char *how = json_string_value(json_object_get(o, "on_timeout"));
 	c->forfeit = how && strcmp(how, "forfeit") == 0;
+	c->vacation_off = json_is_false(json_object_get(o, "vacation"));
+	c->vacation = c->move_ms >= SVC_CORRESPONDENCE_MS && !c->vacation_off;
 	int ok = how && c->move_ms >= 0 && c->bank_ms >= 0 &&
 	         c->increment_ms >= 0 && row->seats <= ENGINE_MAX_SEATS;
 	json_decref(o);
@@ -253,8 +264,13 @@ int svc__clock_warn(struct service *svc, const struct loaded *l)
 		return 0;
 	if (svc__clock_load(&l->row, &c, &s) < 0)
 		return BD_EINTERNAL;
+	struct svc_vacations *v = c.vacation ? malloc(sizeof *v) : NULL;
+	int rc = c.vacation && !v ? BD_ENOMEM : 0;
+	if (v && rc == 0)
+		rc = svc__vacations_load(svc, &l->row, &c, &s, v);
+	svc__clock_vacation(&c, &s, l->row.seats, v, -1, INT64_MAX);
+	free(v);
 	int64_t now = svc__now_ms(), next = 0;
-	int rc = 0;
 	for (int i = 0; rc == 0 && i < l->row.seats; i++) {
 		int64_t d = svc__clock_deadline(&c, &s, i);
 		int64_t w = svc__clock_soon(&c, &s, i);
@@ -294,16 +310,41 @@ char *svc__clock_state_text(const struct svc_clock *c,
 	return text;
 }
 
-json_t *svc__clock_json(const struct store_game *row)
+/* Seat's vacation being taken at v->now_ms as the view shows it,
+ * {"since", "until"}, or null. */
+static json_t *vacation_json(const struct svc_vacations *v, int seat)
+{
+	for (int k = 0; v && k < v->n[seat]; k++)
+		if (v->start[seat][k] <= v->now_ms &&
+		    v->end[seat][k] > v->now_ms)
+			return json_pack("{s:o,s:o}", "since",
+			                 svc__iso_time(v->start[seat][k]),
+			                 "until",
+			                 svc__iso_time(v->end[seat][k]));
+	return json_null();
+}
+
+json_t *svc__clock_json(struct service *svc, const struct store_game *row)
 {
 	struct svc_clock c;
 	struct svc_clock_state s;
+	struct svc_vacations *v = NULL;
 	if (!row->clock)
 		return json_null();
 	if (svc__clock_load(row, &c, &s) < 0)
 		return NULL;
+	if (svc && (v = malloc(sizeof *v)) == NULL)
+		return NULL;
+	if (v && svc__vacations_load(svc, row, &c, &s, v) < 0) {
+		free(v);
+		return NULL;
+	}
+	svc__clock_vacation(&c, &s, row->seats, v, -1, INT64_MAX);
 	json_t *o =
 	    json_pack("{s:s}", "on_timeout", c.forfeit ? "forfeit" : "bot");
+	/* (a seek's clock, svc NULL, is shown as asked) */
+	if (o && (svc || c.vacation_off))
+		json_object_set_new(o, "vacation", json_boolean(c.vacation));
 	if (o && c.move_ms)
 		json_object_set_new(o, "move_seconds",
 		                    json_integer(c.move_ms / 1000));
@@ -321,11 +362,80 @@ json_t *svc__clock_json(const struct store_game *row)
 		if (e && c.bank_ms)
 			json_object_set_new(e, "bank_ms",
 			                    json_integer(s.bank[i]));
+		if (e && svc)
+			json_object_set_new(e, "vacation", vacation_json(v, i));
 		json_array_append_new(seats, e);
 	}
+	free(v);
 	if (o && json_object_set_new(o, "seats", seats) < 0) {
 		json_decref(o);
 		return NULL;
 	}
 	return o;
+}
+
+void svc__vacation_changed(struct service *svc)
+{
+	hot_write_begin_all(svc->hot);
+	hot_clear(svc->hot);
+	hot_write_end_all(svc->hot, NULL);
+}
+
+/* store_vacation_seats' callback: one row into struct svc_vacations. */
+static int vacation_row(void *ctx, const struct store_vacation_row *r)
+{
+	struct svc_vacations *v = ctx;
+	if (r->seat < 0 || r->seat >= ENGINE_MAX_SEATS)
+		return 0;
+	v->player[r->seat] = r->player_key;
+	v->last[r->seat] = r->last_key;
+	int k = v->n[r->seat];
+	if (r->end_ms && k < SVC_VAC_MAX) {
+		v->start[r->seat][k] = r->start_ms;
+		v->end[r->seat][k] = r->end_ms;
+		v->n[r->seat] = k + 1;
+	}
+	return 0;
+}
+
+int svc__vacations_load(struct service *svc, const struct store_game *row,
+                        const struct svc_clock *c,
+                        const struct svc_clock_state *s,
+                        struct svc_vacations *v)
+{
+	memset(v, 0, sizeof *v);
+	v->now_ms = svc__now_ms();
+	if (!c->on)
+		return 0;
+	int64_t after = v->now_ms;
+	for (int i = 0; i < row->seats && i < ENGINE_MAX_SEATS; i++)
+		if (s->since[i] && s->since[i] < after)
+			after = s->since[i];
+	return store_vacation_seats(svc->st, row->key, after, vacation_row, v);
+}
+
+void svc__clock_vacation(const struct svc_clock *c, struct svc_clock_state *s,
+                         int seats, const struct svc_vacations *v, int seat,
+                         int64_t clip_ms)
+{
+	if (!c->on || !c->vacation || !v)
+		return;
+	for (int i = 0; i < seats && i < ENGINE_MAX_SEATS; i++) {
+		int64_t since = s->since[i];
+		if ((seat >= 0 && i != seat) || !since)
+			continue;
+		/* d: the deadline moved by the whole vacations so far */
+		int64_t d = since + c->move_ms + s->bank[i], shift = 0;
+		for (int k = 0; k < v->n[i]; k++) {
+			int64_t a = v->start[i][k], b = v->end[i][k];
+			int64_t lo = a > since ? a : since;
+			if (b <= since || a > d)
+				continue;
+			d += b - lo;
+			int64_t hi = b < clip_ms ? b : clip_ms;
+			if (hi > lo)
+				shift += hi - lo;
+		}
+		s->since[i] = since + shift;
+	}
 }

@@ -254,6 +254,30 @@ struct svc_clock {
 	int64_t bank_ms;      /* each seat's bank at the start, or 0 */
 	int64_t increment_ms; /* added to the bank after each move */
 	int forfeit;          /* 1: a timeout resigns; 0: the mcts bot plays */
+	int vacation;         /* 1: a correspondence clock (move_ms of at
+	                         least SVC_CORRESPONDENCE_MS) that vacations
+	                         stop (not created with "vacation": false) */
+	int vacation_off;     /* 1: created with "vacation": false */
+};
+
+/* A correspondence game's clock gives each decision at least a day; its
+ * clocks stop for a player on vacation (docs/notifications.md,
+ * "Vacation").  Live games' never do. */
+#define SVC_CORRESPONDENCE_MS 86400000LL
+/* The most vacations of one seat's player the clocks read (those ending
+ * after its decision began; store.h's STORE_VAC_BEGUN_MAX a week keeps
+ * them fewer). */
+#define SVC_VAC_MAX 64
+
+/* The vacations of a game's seated players that end after `after_ms`
+ * (svc__vacations_load), by start: what stops their clocks. */
+struct svc_vacations {
+	int64_t now_ms;                      /* when they were read */
+	int64_t player[ENGINE_MAX_SEATS];    /* the seat's player, 0: none */
+	int64_t last[ENGINE_MAX_SEATS];      /* their latest vacation's key */
+	int n[ENGINE_MAX_SEATS];             /* vacations read per seat */
+	int64_t start[ENGINE_MAX_SEATS][SVC_VAC_MAX];
+	int64_t end[ENGINE_MAX_SEATS][SVC_VAC_MAX];
 };
 
 /* Each seat's clock: since[s] is when its pending decision began (unix
@@ -264,7 +288,8 @@ struct svc_clock_state {
 };
 
 /* Reads POST /v1/games' "clock" and "on_timeout" (borrowed, either may
- * be NULL) with durations of at least min_s seconds.  0 with *text the
+ * be NULL) with durations of at least min_s seconds; clock.vacation
+ * (default true) false keeps its clocks running through vacations.  0 with *text the
  * stored clock (malloc'd JSON text), or *text NULL for an untimed game;
  * BD_EBADOPTIONS with err saying what is wrong; BD_ENOMEM. */
 int svc__clock_parse(const json_t *clock, const json_t *on_timeout,
@@ -320,10 +345,38 @@ char *svc__clock_state_text(const struct svc_clock *c,
                             const struct svc_clock_state *s, int seats);
 
 /* The game object's "clock": null for an untimed game, else
- * {move_seconds?, bank_seconds?, increment_seconds?, on_timeout,
- * seats:[{seat, deadline (RFC 3339 or null), bank_ms?}]}.  New
- * reference; NULL when out of memory or the stored clock does not read. */
-json_t *svc__clock_json(const struct store_game *row);
+ * {move_seconds?, bank_seconds?, increment_seconds?, on_timeout, vacation
+ * (whether vacations stop it), seats:[{seat, deadline (RFC 3339 or null,
+ * moved by the seat's player's vacations), bank_ms?, vacation ({since,
+ * until} of the one being taken, or null)}]}.  svc NULL (a seek's clock):
+ * no vacation is read.  New reference; NULL when out of memory, the
+ * stored clock does not read or the vacations cannot be read. */
+json_t *svc__clock_json(struct service *svc, const struct store_game *row);
+
+/* After a write that began or ended a vacation (which the views of the
+ * player's games show, their stored seats_version bumped): this process's
+ * hot table forgets every game row it holds. */
+void svc__vacation_changed(struct service *svc);
+
+/* Reads into *v the vacations that may stop row's clocks (c, s: as
+ * svc__clock_load read them): each seated player's that end after the
+ * earliest pending decision began (or after now).  Nothing read (v
+ * zeroed) for an untimed game.  0 or a store error. */
+int svc__vacations_load(struct service *svc, const struct store_game *row,
+                        const struct svc_clock *c,
+                        const struct svc_clock_state *s,
+                        struct svc_vacations *v);
+
+/* Moves the start of each pending decision of s (of `seat` only, or
+ * every seat for -1) later by the time its player spent on vacation
+ * during it, up to clip_ms (INT64_MAX: their whole vacations, planned
+ * ends included), so that svc__clock_deadline and the bank arithmetic
+ * count only the time off vacation.  A vacation counts when it began
+ * at or before the deadline as moved so far; nothing moves unless
+ * c->vacation.  The result is for reading: never stored. */
+void svc__clock_vacation(const struct svc_clock *c, struct svc_clock_state *s,
+                         int seats, const struct svc_vacations *v, int seat,
+                         int64_t clip_ms);
 
 /* Tells the scheduler (the bot worker) that a deadline falls at
  * deadline_ms (unix ms): it wakes then, or now if that has passed. */

@@ -164,7 +164,7 @@ json_t *svc__game_json(struct service *svc, const struct loaded *l, int viewer)
 	    "you", viewer >= 0 ? json_integer(viewer) : json_null(), "players",
 	    seats_json(svc, l), "view",
 	    svc__view(l->g, viewer, l->row.open_seats), "result",
-	    svc__result_json(l->g), "clock", svc__clock_json(&l->row),
+	    svc__result_json(l->g), "clock", svc__clock_json(svc, &l->row),
 	    "created", svc__iso_time(l->row.created_ms), "updated",
 	    svc__iso_time(l->row.updated_ms), "imported", l->row.imported);
 	if (o && (json_object_set_new(o, "rematch",

@@ -168,18 +168,24 @@ static int write_move(void *ctx, const struct store_idem *rec)
 	return rc;
 }
 
+/* A timeout's vacation check (struct store_move's vac_player, vac_last,
+ * vac_start; all 0: none). */
+struct vac_guard {
+	int64_t player, last, start;
+};
+
 /* Appends the move l->g has just taken (with `reason`, the seats' clocks
  * `clock_state`, the next deadline and `soon_ms`, the next deadline.soon:
  * struct store_move's; `hash`, ENGINE_STATE_HASH_BYTES, the hash of the
- * state it led to; seat_token: struct store_move's) and the resigned
- * seats' moves *rs that followed it,
+ * state it led to; seat_token: struct store_move's; *vg the vacation
+ * check of a timeout) and the resigned seats' moves *rs that followed it,
  * with `answer` (owned) recorded for idem; *out = answer on success. */
 static int append(struct service *svc, struct loaded *l, uint64_t before,
                   int seat, const uint8_t *seat_token, const json_t *action,
                   const char *reason, const unsigned char *hash,
                   const struct resigned_moves *rs, int64_t soon_ms,
-                  json_t *answer, struct svc_idem *idem, uint64_t *current,
-                  json_t **out)
+                  const struct vac_guard *vg, json_t *answer,
+                  struct svc_idem *idem, uint64_t *current, json_t **out)
 {
 	char *text = json_dumps(action, JSON_COMPACT | JSON_SORT_KEYS);
 	json_t *res = svc__result_json(l->g);
@@ -220,7 +226,10 @@ static int append(struct service *svc, struct loaded *l, uint64_t before,
 		                            i ? rs->hash[i - 1] : hash,
 		                            i + 1 < n ? &mv[i + 1] : NULL,
 		                            i ? NULL : seat_token,
-		                            i == n - 1 && ends ? &rating : NULL};
+		                            i == n - 1 && ends ? &rating : NULL,
+		                            i ? 0 : vg->player,
+		                            i ? 0 : vg->last,
+		                            i ? 0 : vg->start};
 	}
 	struct move_write w = {svc, &l->row, before, mv, current};
 	int rc;
@@ -241,17 +250,22 @@ static int append(struct service *svc, struct loaded *l, uint64_t before,
 
 /* The clock checks and bookkeeping of a move by `seat` of l, about to be
  * applied (reason "timeout": the server's, for a passed deadline; NULL: the
- * seat's own).  Reads the clock into *c and *s and *until the moment the
- * seat's decision ends (now, or its deadline for a timeout).
+ * seat's own).  Reads the clock into *c and *s, the seated players'
+ * vacations into *v, and *until the moment the seat's decision ends (now,
+ * or its deadline, moved by its player's vacations, for a timeout; *vg
+ * then gets the vacation check of the timeout's transaction).
  * BD_EDEADLINE when the seat's own move comes after its deadline,
  * BD_ESTALE when a timeout is no longer due, BD_ECONFLICT when l's row
  * is behind its state (load again). */
 static int clock_check(struct service *svc, struct loaded *l, int seat,
                        const json_t *action, const char *reason,
                        struct svc_clock *c, struct svc_clock_state *s,
+                       struct svc_vacations *v, struct vac_guard *vg,
                        int64_t now, int64_t *until, struct svc_err *err)
 {
 	*until = now;
+	memset(v, 0, sizeof *v);
+	memset(vg, 0, sizeof *vg);
 	if (!l->row.clock)
 		return reason ? BD_ESTALE : 0;
 	if (l->row.seq != l->g->seq)
@@ -259,12 +273,21 @@ static int clock_check(struct service *svc, struct loaded *l, int seat,
 	if (svc__clock_load(&l->row, c, s) < 0)
 		return svc__fail(err, BD_EINTERNAL,
 		                 "the game's stored clock does not read");
+	int rc = c->vacation ? svc__vacations_load(svc, &l->row, c, s, v) : 0;
+	if (rc < 0)
+		return rc;
+	struct svc_clock_state moved = *s;
+	svc__clock_vacation(c, &moved, l->g->seats, v, seat, INT64_MAX);
 	unsigned timed = svc__clock_timed(&l->row, engine_game_to_act(l->g));
-	int64_t due = (timed >> seat) & 1 ? svc__clock_deadline(c, s, seat) : 0;
+	int64_t due =
+	    (timed >> seat) & 1 ? svc__clock_deadline(c, &moved, seat) : 0;
 	if (reason) {
 		if (!due || due > now)
 			return BD_ESTALE;
 		*until = due;
+		if (c->vacation && v->player[seat])
+			*vg = (struct vac_guard){v->player[seat], v->last[seat],
+			                         due};
 		return 0;
 	}
 	if (due && due <= now && !engine_action_is_resign(action)) {
@@ -283,15 +306,18 @@ static int clock_check(struct service *svc, struct loaded *l, int seat,
 }
 
 /* Advances l->row's clocks over the move just applied to l->g by `seat`
- * (clock_check's c, s and until), for the answer and the log; *soon_ms
- * gets the next deadline.soon time (0: none). */
+ * (clock_check's c, s, v and until: the mover's time on vacation is not
+ * paid for), for the answer and the log; *soon_ms gets the next
+ * deadline.soon time (0: none). */
 static int clock_advance(struct loaded *l, int seat, struct svc_clock *c,
-                         struct svc_clock_state *s, int64_t until, int64_t now,
-                         int64_t *soon_ms)
+                         struct svc_clock_state *s,
+                         const struct svc_vacations *v, int64_t until,
+                         int64_t now, int64_t *soon_ms)
 {
 	*soon_ms = 0;
 	if (!c->on)
 		return 0;
+	svc__clock_vacation(c, s, l->g->seats, v, seat, until);
 	unsigned after = svc__clock_timed(&l->row, engine_game_to_act(l->g));
 	svc__clock_advance(c, s, l->g->seats, seat, until, now, after);
 	char *text = svc__clock_state_text(c, s, l->g->seats);
@@ -322,13 +348,15 @@ static int try_move(struct service *svc, struct loaded *l, int seat,
 	uint64_t before = l->g->seq, current = 0;
 	struct svc_clock c = {0};
 	struct svc_clock_state cs;
+	struct svc_vacations vac;
+	struct vac_guard vg;
 	int64_t now = svc__now_ms(), until, soon = 0;
 	/* only a timeout is checked against its deadline ("bot": a seat
 	 * whose bot moves has none) */
 	const char *timeout =
 	    reason && strcmp(reason, "timeout") == 0 ? reason : NULL;
-	int rc = clock_check(svc, l, seat, m->action, timeout, &c, &cs, now,
-	                     &until, err);
+	int rc = clock_check(svc, l, seat, m->action, timeout, &c, &cs, &vac,
+	                     &vg, now, &until, err);
 	if (rc < 0)
 		return rc; /* BD_ECONFLICT: move_loop loads again */
 	struct rules_why why;
@@ -346,14 +374,16 @@ static int try_move(struct service *svc, struct loaded *l, int seat,
 		return rc;
 	}
 	l->row.updated_ms = now; /* the answer shows this move's time */
-	if ((rc = clock_advance(l, seat, &c, &cs, until, now, &soon)) < 0) {
+	if ((rc = clock_advance(l, seat, &c, &cs, &vac, until, now, &soon)) <
+	    0) {
 		resigned_release(&rs);
 		return rc;
 	}
 	json_t *ignored = NULL;
 	rc =
 	    append(svc, l, before, seat, m->seat_token, m->action, reason, hash,
-	           &rs, soon, out ? svc__game_json(svc, l, seat) : json_null(),
+	           &rs, soon, &vg,
+	           out ? svc__game_json(svc, l, seat) : json_null(),
 	           idem, &current, out ? out : &ignored);
 	resigned_release(&rs);
 	if (rc == BD_EFORBIDDEN) /* attached to a player meanwhile */

@@ -38,7 +38,7 @@ json_t *svc__seek_json(const struct store_seek *k)
 	/* the clock as POST /v1/games takes it (as a game's view shows it,
 	 * without the seats' deadlines) */
 	struct store_game timed = {.clock = k->clock};
-	json_t *clock = svc__clock_json(&timed);
+	json_t *clock = svc__clock_json(NULL, &timed);
 	if (json_is_object(clock))
 		json_object_del(clock, "seats");
 	return json_pack(

@@ -704,6 +704,37 @@ int service_push_subs_list(struct service *svc, const char *token, json_t **out,
 int service_push_sub_delete(struct service *svc, const char *token,
                             const char *id, struct svc_err *err);
 
+/* ---- vacation (vacation.c; docs/notifications.md, "Vacation") ----
+ *
+ * Each answers *out = the player's vacation: {"left_seconds", "on_vacation",
+ * "since" and "until" (RFC 3339, or null when not on vacation), "auto",
+ * "began_automatically", "next_accrual" (RFC 3339, or null at the cap)}.
+ * BD_EUNAUTHORIZED / BD_EFORBIDDEN as svc__player_of. */
+
+/* GET /v1/players/me/vacation. */
+int service_vacation_get(struct service *svc, const char *token,
+                         json_t **out, struct svc_err *err);
+
+/* POST /v1/players/me/vacation: body {"seconds"?: 3600..2592000} or none:
+ * a vacation begins now, of that length or of all that is left.
+ * BD_EBADREQUEST for a bad body (nothing changes), BD_EVACATIONLEFT for
+ * more than is left, BD_EONVACATION while one is taken, BD_ELIMIT after
+ * STORE_VAC_BEGUN_MAX in a week. */
+int service_vacation_take(struct service *svc, const char *token,
+                          const json_t *body, json_t **out,
+                          struct svc_err *err);
+
+/* DELETE /v1/players/me/vacation: ends it now, giving back the unused
+ * time; the clocks it stopped run again.  BD_ENOTONVACATION if none. */
+int service_vacation_end(struct service *svc, const char *token,
+                         json_t **out, struct svc_err *err);
+
+/* PATCH /v1/players/me/vacation: body {"auto": true|false}.
+ * BD_EBADREQUEST for a bad body (nothing changes). */
+int service_vacation_patch(struct service *svc, const char *token,
+                           const json_t *body, json_t **out,
+                           struct svc_err *err);
+
 /* ---- email (mail.c; docs/notifications.md, "Email") ---- */
 
 /* Turns email on (--smtp-url): a confirmation code lives code_s seconds

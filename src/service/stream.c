@@ -520,7 +520,7 @@ static int add_clock(struct service *svc, const struct svc_stream *st,
 	json_t *seq = json_object_get(e, "seq");
 	if (rc == 0 && json_is_integer(seq) &&
 	    (uint64_t)json_integer_value(seq) == row.seq) {
-		json_t *clock = svc__clock_json(&row);
+		json_t *clock = svc__clock_json(svc, &row);
 		rc = clock && json_object_set_new(e, "clock", clock) == 0
 		         ? 0
 		         : BD_ENOMEM;

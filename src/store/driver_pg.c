@@ -173,6 +173,9 @@ static const char *const pg_sql[ST_COUNT] = {
      * nodes' batches waiting for each other's would deadlock; false
      * when another transaction holds it (the caller retries). */
     [ST_SEEK_LOCK] = "SELECT pg_try_advisory_xact_lock(hashtext(?1))",
+    /* a player's vacation writes (and a timeout of theirs: the vacation
+     * check) one after the other, on every node */
+    [ST_VAC_LOCK] = "SELECT key FROM players WHERE key = ?1 FOR UPDATE",
     /* driver_sqlite.c's; a seek being cancelled (its row locked) is
      * skipped */
     [ST_SEEK_CANDIDATES] = "SELECT key, player_key, rating, rating_min, "

@@ -181,6 +181,8 @@ static const char *const lite_sql[ST_COUNT] = {
     /* ?1 pool: SQLite's one writer serialises the seeks already (true,
      * as driver_pg.c's when it took the lock) */
     [ST_SEEK_LOCK] = "SELECT length(?1) > 0",
+    /* the write transaction holds the database */
+    [ST_VAC_LOCK] = "SELECT key FROM players WHERE key = ?1",
     /* ?1 pool, ?2 now, ?3 the seeker: the oldest open seeks of others */
     [ST_SEEK_CANDIDATES] = "SELECT key, player_key, rating, rating_min, "
                            "rating_max FROM seeks WHERE pool = ?1 AND "

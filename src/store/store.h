@@ -608,6 +608,18 @@ struct store_move {
 	                              seats placed, to rate it in the same
 	                              transaction (store_ratings.c); NULL:
 	                              it does not end, nothing to rate */
+	int64_t vac_player; /* a timeout's vacation check (first move only;
+	                       0: none): the player of the seat timed out.
+	                       The transaction locks the player, refuses the
+	                       append with BD_ESTALE unless their latest
+	                       vacation is still vac_last, and if their
+	                       automatic vacation is on with time left, begins
+	                       a vacation of all that is left at vac_start
+	                       (or when their latest ended, if later) instead
+	                       of the move: store_move_append then answers
+	                       BD_EVACATIONBEGAN, the move not appended */
+	int64_t vac_last;   /* the latest vacation's key the caller read */
+	int64_t vac_start;  /* the deadline that passed (unix ms) */
 };
 
 /* Appends move expected_seq+1 to game `key` (and the moves chained on
@@ -1811,5 +1823,81 @@ int store_mail_delivery_done(struct store *s, int64_t key,
 
 /* At start, on SQLite: mails a crash left in flight are due now. */
 int store_mail_deliveries_requeue(struct store *s);
+
+/* ---- vacation (store_vacation.c, sql/0030_vacation.sql;
+ * docs/notifications.md, "Vacation") ----
+ *
+ * A player's balance accrues STORE_VAC_DAY_MS for every full
+ * STORE_VAC_WEEK_MS since the account was made (or since the last
+ * accrual), to at most STORE_VAC_CAP_MS; the weeks spent at the cap add
+ * nothing.  A vacation taken reserves its length from the balance when
+ * it begins; ending it early gives the rest back.  A player's vacations
+ * never overlap.  All times are unix ms. */
+
+#define STORE_VAC_DAY_MS  86400000LL
+#define STORE_VAC_WEEK_MS (7 * STORE_VAC_DAY_MS)
+#define STORE_VAC_CAP_MS  (30 * STORE_VAC_DAY_MS)
+/* The most vacations a player may begin within STORE_VAC_WEEK_MS: each
+ * one is read by the clocks of every game it overlaps. */
+#define STORE_VAC_BEGUN_MAX 10
+
+/* A player's vacation as of now_ms (the accrual applied). */
+struct store_vacation {
+	int64_t left_ms;    /* time left to take (0..STORE_VAC_CAP_MS) */
+	int64_t accrued_ms; /* start of the current accrual week */
+	int auto_on;        /* 1: a clock about to run out starts one */
+	int64_t start_ms;   /* the vacation being taken: its start, or 0 */
+	int64_t end_ms;     /* and its (planned) end, or 0 */
+	int auto_began;     /* 1: a clock began the one being taken */
+};
+
+/* *out = player_key's vacation at now_ms (nothing written).
+ * BD_ENOTFOUND for an unknown player. */
+int store_vacation_get(struct store *s, int64_t player_key, int64_t now_ms,
+                       struct store_vacation *out);
+
+/* Begins a vacation of len_ms (> 0) at now_ms for player_key, taken from
+ * the balance; *out as store_vacation_get after it.  BD_EONVACATION if
+ * one is being taken, BD_EVACATIONLEFT if len_ms is more than is left,
+ * BD_ELIMIT if STORE_VAC_BEGUN_MAX began in the last week. */
+int store_vacation_take(struct store *s, int64_t player_key, int64_t now_ms,
+                        int64_t len_ms, struct store_vacation *out);
+
+/* Ends the vacation being taken at now_ms, giving back what is unused (to
+ * the cap); the deadlines of every game the player sits in are looked at
+ * again (games.deadline_ms set to now_ms: the clock scheduler finds them
+ * and stores their true deadlines).  BD_ENOTONVACATION if none is. */
+int store_vacation_end(struct store *s, int64_t player_key, int64_t now_ms,
+                       struct store_vacation *out);
+
+/* Sets automatic vacation on (1) or off (0); *out as store_vacation_get. */
+int store_vacation_auto(struct store *s, int64_t player_key, int64_t now_ms,
+                        int on, struct store_vacation *out);
+
+/* One seat of store_vacation_seats: a seat a player holds, and one of
+ * that player's vacations (start_ms = end_ms = 0: none). */
+struct store_vacation_row {
+	int seat;
+	int64_t player_key;
+	int64_t last_key; /* the key of the player's latest vacation, 0: none
+	                     (store_move.vac_last) */
+	int64_t start_ms, end_ms;
+};
+typedef int (*store_vacation_fn)(void *ctx,
+                                 const struct store_vacation_row *r);
+
+/* Calls fn for each seat of game `key` a player holds, once per vacation
+ * of theirs ending after after_ms (once with none if there is none), in
+ * seat order and each seat's vacations by start. */
+int store_vacation_seats(struct store *s, int64_t key, int64_t after_ms,
+                         store_vacation_fn fn, void *ctx);
+
+/* Sets game `key`'s stored deadline to deadline_ms (0: none), if it is
+ * still at `seq` with the stored deadline `seen_ms` (else nothing: a move
+ * or a vacation's end changed it).  The clock scheduler's correction of
+ * a deadline a vacation moved later (store_game.deadline_ms is never
+ * later than the true one). */
+int store_game_deadline(struct store *s, int64_t key, uint64_t seq,
+                        int64_t seen_ms, int64_t deadline_ms);
 
 #endif

@@ -259,6 +259,20 @@ enum stmt {
 	ST_ERASE_MAIL_DELIVERIES,
 	ST_ERASE_MAIL,
 	ST_ERASE_MAIL_CODES,
+	/* store_vacation.c: vacation (sql/0030_vacation.sql) */
+	ST_VAC_LOCK,
+	ST_VAC_ACCOUNT,
+	ST_VAC_ACCOUNT_PUT,
+	ST_VAC_CURRENT,
+	ST_VAC_INSERT,
+	ST_VAC_END,
+	ST_VAC_BEGUN,
+	ST_VAC_LAST,
+	ST_VAC_LATEST_END,
+	ST_VAC_POKE,
+	ST_VAC_BUMP,
+	ST_VAC_SEATS,
+	ST_GAME_DEADLINE,
 	ST_COUNT
 };
 
@@ -660,6 +674,13 @@ int store__hooks_seal(struct store *s, char *err, size_t errlen);
  * a timed game that has just started (active, nobody moved yet); else
  * changes nothing. */
 int store__clock_start(struct conn *c, int64_t key);
+
+/* store_move_append's vacation check of a timeout (struct store_move's
+ * vac_player, vac_last, vac_start), in its transaction: BD_ESTALE if the
+ * player's latest vacation is no longer vac_last; else *began = 1 if an
+ * automatic vacation began (0: the timeout goes on). */
+int store__vacation_check(struct conn *c, const struct store_move *m,
+                          int *began);
 
 /* Inside a write transaction: records idem (NULL: nothing).  BD_EREPLAY
  * if its scope is already there. */

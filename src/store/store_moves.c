@@ -139,14 +139,24 @@ struct append_ctx {
 	uint64_t expected;             /* the seq the caller saw */
 	const struct store_move *m;    /* the move */
 	uint64_t found;                /* out: the game's seq at BEGIN */
+	int vacation;                  /* out: 1 when an automatic vacation
+	                                  began instead (store_move.vac_*) */
 };
 
 static int append_tx(struct conn *c, void *ctx)
 {
 	struct append_ctx *x = ctx;
 	struct one_i64 seq = {0};
-	int rc = store__run(c, ST_GAME_SEQ, ARGS(A_I64(x->key)),
-	                    store__read_i64, &seq);
+	/* A timeout's player is locked before its game, as the vacation
+	 * writes lock the player before the player's games (PostgreSQL: no
+	 * lock order that could deadlock them). */
+	int rc = x->m->vac_player ? store__run(c, ST_VAC_LOCK,
+	                                       ARGS(A_I64(x->m->vac_player)),
+	                                       NULL, NULL)
+	                          : 0;
+	if (rc == 0)
+		rc = store__run(c, ST_GAME_SEQ, ARGS(A_I64(x->key)),
+		                store__read_i64, &seq);
 	if (rc < 0)
 		return rc;
 	if (!seq.found)
@@ -162,6 +172,10 @@ static int append_tx(struct conn *c, void *ctx)
 		if (rc < 0)
 			return rc;
 	}
+	if (x->m->vac_player &&
+	    ((rc = store__vacation_check(c, x->m, &x->vacation)) < 0 ||
+	     x->vacation))
+		return rc; /* a vacation began: it commits, no move */
 	if ((rc = store__idem_put(c, x->idem)) < 0)
 		return rc;
 	int64_t next = seq.v;
@@ -210,6 +224,8 @@ int store_move_append(struct store *s, int64_t key, uint64_t expected_seq,
 	struct append_ctx x = {
 	    .idem = idem, .key = key, .expected = expected_seq, .m = m};
 	int rc = store__write_tx(s, append_tx, &x);
+	if (rc == 0 && x.vacation)
+		return BD_EVACATIONBEGAN;
 	/* The one out-parameter written on failure, by contract.  Only a
 	 * stale expected_seq reports it: a conflict from the primary key
 	 * backstop (log and games.seq disagree) has no seq to report. */

@@ -742,5 +742,58 @@ const char *const store__sql[ST_COUNT] = {
         "FROM rating_history h JOIN games g ON g.key = h.game_key "
         "WHERE h.subject = ?1 AND (?2 = '' OR h.category = ?2) AND "
         "h.key > ?3 ORDER BY h.key LIMIT ?4",
+    /* store_vacation.c (sql/0030_vacation.sql); ?1 is the player.  The
+     * account as of its last write (no row: as the player was made) */
+    [ST_VAC_ACCOUNT] =
+        "SELECT coalesce(a.left_ms, 0), coalesce(a.accrued_ms, "
+        "p.created_ms), coalesce(a.auto, 0) FROM players p LEFT JOIN "
+        "vacation_accounts a ON a.player_key = p.key WHERE p.key = ?1",
+    /* ?2 left, ?3 accrued, ?4 auto */
+    [ST_VAC_ACCOUNT_PUT] =
+        "INSERT INTO vacation_accounts (player_key, left_ms, accrued_ms, "
+        "auto) VALUES (?1, ?2, ?3, ?4) ON CONFLICT (player_key) DO UPDATE "
+        "SET left_ms = excluded.left_ms, accrued_ms = excluded.accrued_ms, "
+        "auto = excluded.auto",
+    /* ?2 now: the vacation being taken (its vacations never overlap) */
+    [ST_VAC_CURRENT] = "SELECT key, start_ms, end_ms, auto FROM vacations "
+                       "WHERE player_key = ?1 AND start_ms <= ?2 AND "
+                       "end_ms > ?2 ORDER BY start_ms LIMIT 1",
+    /* ?2 start, ?3 end, ?4 auto */
+    [ST_VAC_INSERT] = "INSERT INTO vacations (player_key, start_ms, end_ms, "
+                      "auto) VALUES (?1, ?2, ?3, ?4)",
+    /* ?2 the vacation, ?3 its new end */
+    [ST_VAC_END] = "UPDATE vacations SET end_ms = ?3 WHERE key = ?2 AND "
+                   "player_key = ?1",
+    /* ?2 since: how many vacations began after it */
+    [ST_VAC_BEGUN] = "SELECT count(*) FROM vacations WHERE player_key = ?1 "
+                     "AND start_ms > ?2",
+    [ST_VAC_LAST] =
+        "SELECT coalesce(max(key), 0) FROM vacations WHERE player_key = ?1",
+    [ST_VAC_LATEST_END] = "SELECT coalesce(max(end_ms), 0) FROM vacations "
+                          "WHERE player_key = ?1",
+    /* ?2 now: the player's games with a deadline are looked at again by
+     * the clock scheduler (their deadlines come earlier) */
+    [ST_VAC_POKE] = "UPDATE games SET deadline_ms = ?2 WHERE deadline_ms "
+                    "IS NOT NULL AND key IN (SELECT game_key FROM seats "
+                    "WHERE player_key = ?1)",
+    /* the views of the player's running timed games show their vacation
+     * (cached under seats_version; on PostgreSQL the update tells the
+     * other nodes) */
+    [ST_VAC_BUMP] = "UPDATE games SET seats_version = seats_version + 1 "
+                    "WHERE status = 'active' AND clock IS NOT NULL AND key "
+                    "IN (SELECT game_key FROM seats WHERE player_key = ?1)",
+    /* ?1 game, ?2 after: each seat a player holds, with every vacation of
+     * theirs that ends after ?2 (or none), in seat and start order, and
+     * their latest vacation's key */
+    [ST_VAC_SEATS] =
+        "SELECT s.seat, s.player_key, (SELECT coalesce(max(key), 0) FROM "
+        "vacations WHERE player_key = s.player_key), coalesce(v.start_ms, "
+        "0), coalesce(v.end_ms, 0) FROM seats s LEFT JOIN vacations v ON "
+        "v.player_key = s.player_key AND v.end_ms > ?2 WHERE s.game_key = "
+        "?1 AND s.player_key IS NOT NULL ORDER BY s.seat, v.start_ms",
+    /* ?1 game, ?2 seq, ?3 the deadline read, ?4 the new one (0: none):
+     * only if no move and no vacation's end changed it meanwhile */
+    [ST_GAME_DEADLINE] = "UPDATE games SET deadline_ms = nullif(?4, 0) "
+                         "WHERE key = ?1 AND seq = ?2 AND deadline_ms = ?3",
 };
 /* clang-format on */

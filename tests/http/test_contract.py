@@ -846,6 +846,33 @@ def cases(r, op):
             r.send("good", "DELETE", p + "/" + sid, {204}, token=F["bob_tok"])
             r.send("again", "DELETE", p + "/" + sid, {404}, token=F["bob_tok"])
             generic(r, op, p + "/" + sid, F["bob_tok"], None)
+    elif name in ("getVacation", "takeVacation", "setVacationAuto", "endVacation"):
+        p = "/v1/players/me/vacation"
+        pid, tok = player(r, "Away" + name)
+        # 30 days to take at once (accruing them needs 30 weeks: test_vacation
+        # moves the server's clock instead)
+        r.s.query("INSERT INTO vacation_accounts (player_key, left_ms, accrued_ms, auto) "
+                  "SELECT key, 2592000000, created_ms, 0 FROM players WHERE id = ?", (pid,))
+        if name == "getVacation":
+            r.send("good", "GET", p, {200}, token=tok)
+            r.send("a seat token", "GET", p, {403}, token=F["aa_tok"][0])
+            generic(r, op, p, tok, None)
+        elif name == "takeVacation":
+            r.send("good", "POST", p, {201}, token=tok, body={"seconds": 3600})
+            r.send("again", "POST", p, {409}, token=tok, body={"seconds": 3600})
+            r.send("too short", "POST", p, {400}, token=tok, body={"seconds": 60})
+            _, none = player(r, "Away" + name + "2")
+            r.send("more than left", "POST", p, {409}, token=none, body={"seconds": 3600})
+            generic(r, op, p, tok, lambda: {"seconds": 3600})
+        elif name == "setVacationAuto":
+            r.send("good", "PATCH", p, {200}, token=tok, body={"auto": True})
+            r.send("not a boolean", "PATCH", p, {400}, token=tok, body={"auto": 1})
+            generic(r, op, p, tok, lambda: {"auto": False})
+        else:
+            r.send("none", "DELETE", p, {409}, token=tok)
+            r.s.request("POST", p, {"seconds": 7200}, token=tok)
+            r.send("good", "DELETE", p, {200}, token=tok)
+            generic(r, op, p, tok, None)
     elif name in ("getEmail", "setEmail", "patchEmail", "deleteEmail", "confirmEmail",
                   "showUnsubscribe", "unsubscribe"):
         p = "/v1/players/me/email"

@@ -1046,7 +1046,7 @@ static void test_idempotency_records(void)
 	                       NULL,     NULL,
 	                       0,        0,
 	                       NULL,     NULL,
-	                       NULL,     NULL, NULL};
+	                       NULL,     NULL, NULL, 0, 0, 0};
 	test_cond("idem: recorded with the move",
 	          store_move_append(s, key, 0, &m, &rec, NULL) == 0);
 	uint64_t cur = 0;
@@ -1320,7 +1320,7 @@ static void test_events(void)
 	                       NULL,     NULL,
 	                       0,        0,
 	                       NULL,     NULL,
-	                       NULL,     NULL, NULL};
+	                       NULL,     NULL, NULL, 0, 0, 0};
 	store_move_append(s, key, 0, &m, NULL, NULL);
 	m = (struct store_move){1,        "{\"type\":\"x\"}",
 	                        "active", 2,
@@ -1328,7 +1328,7 @@ static void test_events(void)
 	                        NULL,     NULL,
 	                        0,        0,
 	                        NULL,     NULL,
-	                        NULL,     NULL, NULL};
+	                        NULL,     NULL, NULL, 0, 0, 0};
 	store_move_append(s, key, 1, &m, NULL, NULL);
 	b = events_of(s, bob);
 	test_cond("events: a turn when the seat comes to act, not again while "
@@ -1348,7 +1348,7 @@ static void test_events(void)
 	                        NULL,
 	                        NULL,
 	                        NULL,
-	                        NULL};
+	                        NULL, 0, 0, 0};
 	store_move_append(s, key, 2, &m, NULL, NULL);
 	b = events_of(s, bob);
 	h = events_of(s, host);

@@ -1,0 +1,395 @@
+"""test_vacation.py: vacation over real HTTP, against the real server
+(issue 32 goal 3; docs/notifications.md, "Vacation").
+
+A player accrues a day of vacation for every full 7 days since the account
+was made, to at most 30; takes it by hand (POST /v1/players/me/vacation)
+or automatically when a correspondence clock would otherwise run out
+(PATCH {"auto": true}); ends it early (DELETE), getting back what was not
+used.  While it lasts, the clocks of their correspondence games
+(move_seconds of a day or more, not created with clock.vacation false)
+stop, and resume with the time they had.
+
+The days pass on the server's wall clock, moved by the test (libfaketime:
+testclock.py); the clock scheduler, which waits on the real monotonic
+clock, is woken after each step by a move elsewhere (a timed game created:
+`nudge`).  Every time compared is the server's own, to the millisecond.
+
+Usage: test_vacation.py BOARDD [test names...]"""
+
+import calendar
+import time
+
+from gamehelp import AA, server
+from harness import POSTGRES, Server, check, run_all, test
+from testclock import TestClock
+
+DAY = 86400
+DAY_MS = DAY * 1000
+# A liveness bound for "the scheduler acted", not a latency claim.
+STUCK_S = 60
+CORRESPONDENCE = {"move_seconds": DAY}
+
+
+def ms(stamp):
+    """RFC 3339 UTC with milliseconds (as the server writes) -> unix ms."""
+    check(isinstance(stamp, str) and stamp.endswith("Z"), "a UTC time: %r" % stamp)
+    t = calendar.timegm(time.strptime(stamp[:19], "%Y-%m-%dT%H:%M:%S"))
+    return t * 1000 + int(stamp[20:23])
+
+
+def player(s, name):
+    r = s.request("POST", "/v1/players", {"name": name})
+    check(r.status == 201, "player: %r" % r)
+    return r.json["id"], r.json["token"]
+
+
+def vacation(s, tok):
+    r = s.request("GET", "/v1/players/me/vacation", token=tok)
+    check(r.status == 200, "vacation: %r" % r)
+    return r.json
+
+
+def problem(r, status, kind):
+    check(r.status == status and r.headers.get("content-type", "").startswith(
+        "application/problem+json") and r.json["type"] == "urn:boardd:problem:" + kind,
+        "%d %s: %r" % (status, kind, r))
+
+
+def week_old_pair(s, clock):
+    """Alice and Bob made now, then the server's clock 8 days on: a day of
+    vacation each.  Returns (when they were made, unix s, Alice's token,
+    Bob's id, Bob's token)."""
+    start = time.time()
+    _, at = player(s, "Alice")
+    bob, bt = player(s, "Bob")
+    at_offset(clock, start, 8)
+    return start, at, bob, bt
+
+
+def game_of(s, at, bob, bt, clock, on_timeout="forfeit"):
+    """Alice invites Bob to a game with `clock`; Bob joins.  Returns (game
+    id, the seat to act, its token, the other seat's token)."""
+    r = s.request("POST", "/v1/games", {"game": AA, "seats": 2, "clock": clock,
+                                         "on_timeout": on_timeout,
+                                         "seating": ["me", {"invite": bob}]}, token=at)
+    check(r.status == 201, "create: %r" % r)
+    gid = r.json["id"]
+    r = s.request("POST", "/v1/games/%s/join" % gid, token=bt)
+    check(r.status == 200 and r.json["status"] == "active", "join: %r" % r)
+    to_act = view(s, gid, bt)["to_act"]
+    check(len(to_act) == 1, "one seat to act: %r" % to_act)
+    toks = [at, bt]
+    return gid, to_act[0], toks[to_act[0]], toks[1 - to_act[0]]
+
+
+def view(s, gid, tok):
+    r = s.request("GET", "/v1/games/%s" % gid, token=tok)
+    check(r.status == 200, "game: %r" % r)
+    return r.json
+
+
+def nudge(s):
+    """Wakes the clock scheduler now, so that it looks at the deadlines
+    the moved clock passed: a game of two bots does (each bot decision
+    signals the scheduler's workers, which then find the passed deadline;
+    a clock created, or a deadline lowered, does not wake a scheduler
+    already due, which a step of the wall clock leaves asleep for up to
+    a minute: docs/notifications.md, "Vacation")."""
+    _, t = player(s, "Nudge")  # (a player runs few games of bots only)
+    r = s.request("POST", "/v1/games", {"game": AA, "seating": [{"bot": "random"},
+                                                                {"bot": "random"}]}, token=t)
+    check(r.status == 201, "nudge: %r" % r)
+
+
+def wait_for(s, what, fn):
+    end = time.monotonic() + STUCK_S
+    while True:
+        v = fn()
+        if v:
+            return v
+        check(time.monotonic() < end, "stuck waiting for %s" % what)
+        nudge(s)
+        time.sleep(0.3)
+
+
+def moves(s, gid):
+    r = s.request("GET", "/v1/games/%s/moves" % gid)
+    check(r.status == 200, "moves: %r" % r)
+    return r.json["moves"]
+
+
+def at_offset(clock, start, days):
+    """Sets the server's clock to `days` days after `start` (unix s)."""
+    clock.set(start + days * DAY - time.time())
+
+
+@test
+def days_accrue_one_a_week_to_thirty(binary):
+    """A new player has none; a day after each full 7 days since the
+    account was made (not before); at most 30 days, next_accrual null
+    then; auto is a setting, its bad values refused."""
+    clock = TestClock()
+    try:
+        with server(binary) as s:
+            start = time.time()
+            _, t = player(s, "Alice")
+            made = s.query("SELECT created_ms FROM players")[0][0]
+            v = vacation(s, t)
+            check(v == {"left_seconds": 0, "on_vacation": False, "since": None, "until": None,
+                        "auto": False, "began_automatically": False,
+                        "next_accrual": v["next_accrual"]}, "a new player: %r" % v)
+            check(ms(v["next_accrual"]) == made + 7 * DAY_MS, "the first in 7 days: %r" % v)
+            at_offset(clock, start, 7 - 1 / 24)
+            check(vacation(s, t)["left_seconds"] == 0, "none an hour before the week")
+            at_offset(clock, start, 7 + 1 / 24)
+            v = vacation(s, t)
+            check(v["left_seconds"] == DAY and ms(v["next_accrual"]) == made + 14 * DAY_MS,
+                  "a day after a week: %r" % v)
+            at_offset(clock, start, 20)
+            check(vacation(s, t)["left_seconds"] == 2 * DAY, "two after 20 days")
+            at_offset(clock, start, 400)
+            v = vacation(s, t)
+            check(v["left_seconds"] == 30 * DAY and v["next_accrual"] is None,
+                  "30 days at most: %r" % v)
+            r = s.request("PATCH", "/v1/players/me/vacation", {"auto": True}, token=t)
+            check(r.status == 200 and r.json["auto"] is True, "auto on: %r" % r)
+            for bad in ({"auto": "yes"}, {"auto": None}, {}, {"auto": False, "days": 3}):
+                problem(s.request("PATCH", "/v1/players/me/vacation", bad, token=t),
+                        400, "bad-request")
+            check(vacation(s, t)["auto"] is True, "a refused PATCH changes nothing")
+            problem(s.request("GET", "/v1/players/me/vacation"), 401, "unauthorized")
+    finally:
+        clock.close()
+
+
+@test
+def a_vacation_by_hand_stops_the_clock_and_ending_it_early_resumes_it_exactly(binary):
+    """The seat to act takes 2 hours: its deadline moves 2 hours later
+    and its opponent sees the vacation; an hour later it ends it: the
+    deadline is the old one plus the hour taken (the time left when it
+    began is the time left when it ended), the unused hour is given
+    back, and a second DELETE is a 409."""
+    clock = TestClock()
+    try:
+        with server(binary) as s:
+            start, at, bob, bt = week_old_pair(s, clock)  # both have a day
+            gid, seat, me, them = game_of(s, at, bob, bt, CORRESPONDENCE)
+            g = view(s, gid, them)
+            check(g["clock"]["vacation"] is True, "a correspondence clock: %r" % g["clock"])
+            d0 = ms(g["clock"]["seats"][seat]["deadline"])
+            r = s.request("POST", "/v1/players/me/vacation", {"seconds": 7200}, token=me)
+            check(r.status == 201 and r.json["on_vacation"] is True and
+                  r.json["left_seconds"] == DAY - 7200 and
+                  ms(r.json["until"]) - ms(r.json["since"]) == 7200 * 1000, "taken: %r" % r)
+            since = ms(r.json["since"])
+            g = view(s, gid, them)
+            sc = g["clock"]["seats"][seat]
+            check(sc["vacation"] == {"since": r.json["since"], "until": r.json["until"]},
+                  "the opponent sees the vacation: %r" % sc)
+            check(ms(sc["deadline"]) == d0 + 7200 * 1000, "the deadline 2 h later: %r" % sc)
+            check(g["clock"]["seats"][1 - seat]["vacation"] is None, "the other seat is not away")
+            problem(s.request("POST", "/v1/players/me/vacation", token=me), 409, "on-vacation")
+            at_offset(clock, start, 8 + 1 / 24)
+            r = s.request("DELETE", "/v1/players/me/vacation", token=me)
+            check(r.status == 200 and r.json["on_vacation"] is False and
+                  r.json["since"] is None, "ended: %r" % r)
+            (a, b), = s.query("SELECT start_ms, end_ms FROM vacations")
+            # (an hour on the moved clock, less the real seconds since `start`)
+            check(a == since and 3500 * 1000 <= b - a <= 3600 * 1000,
+                  "an hour taken: %r" % ((a, b),))
+            left = s.query("SELECT left_ms FROM vacation_accounts")[0][0]
+            check(left == DAY_MS - (b - a) and r.json["left_seconds"] == left // 1000,
+                  "the unused time given back: %r, %r" % (left, r.json))
+            sc = view(s, gid, them)["clock"]["seats"][seat]
+            check(sc["vacation"] is None, "no vacation shown: %r" % sc)
+            check(ms(sc["deadline"]) == d0 + (b - a), "the deadline moved by the hour taken")
+            check(ms(sc["deadline"]) - b == d0 - a,
+                  "the time left when it ended is the time left when it began")
+            problem(s.request("DELETE", "/v1/players/me/vacation", token=me), 409,
+                    "not-on-vacation")
+            # the player's move pays nothing for the hour away: an untimed
+            # bank has nothing to pay, and the move is not late
+            check(view(s, gid, me)["status"] == "active", "the game goes on")
+    finally:
+        clock.close()
+
+
+@test
+def auto_vacation_begins_instead_of_the_timeout_then_the_days_run_out(binary):
+    """Auto on, a day left: when the deadline passes, a vacation of that
+    day begins at the deadline instead of the timeout (no move, the game
+    goes on, the deadline a day later); when it runs out the timeout
+    happens: the seat forfeits at that later deadline."""
+    clock = TestClock()
+    try:
+        with server(binary) as s:
+            start, at, bob, bt = week_old_pair(s, clock)
+            gid, seat, me, them = game_of(s, at, bob, bt, CORRESPONDENCE)
+            r = s.request("PATCH", "/v1/players/me/vacation", {"auto": True}, token=me)
+            check(r.status == 200 and r.json["auto"] is True and r.json["left_seconds"] == DAY,
+                  "auto on, a day: %r" % r)
+            d0 = ms(view(s, gid, them)["clock"]["seats"][seat]["deadline"])
+            clock.set(d0 / 1000 + 30 - time.time())  # 30 s past the deadline
+            v = wait_for(s, "the automatic vacation",
+                         lambda: vacation(s, me)["on_vacation"] and vacation(s, me))
+            check(ms(v["since"]) == d0 and ms(v["until"]) == d0 + DAY_MS and
+                  v["began_automatically"] is True and v["left_seconds"] == 0,
+                  "a day's vacation from the deadline: %r" % v)
+            g = view(s, gid, them)
+            check(g["status"] == "active" and g["seq"] == 0 and moves(s, gid) == [],
+                  "no timeout: %r" % g)
+            sc = g["clock"]["seats"][seat]
+            check(ms(sc["deadline"]) == d0 + DAY_MS and sc["vacation"] is not None,
+                  "the deadline a day later, the vacation shown: %r" % sc)
+            clock.set((d0 + DAY_MS) / 1000 + 30 - time.time())  # the day ran out
+            g = wait_for(s, "the timeout", lambda: (lambda x: x["status"] == "finished" and x)(
+                view(s, gid, them)))
+            check(g["result"] == {"winners": [1 - seat], "reason": "resignation"},
+                  "the seat forfeited: %r" % g["result"])
+            m = moves(s, gid)
+            check(len(m) == 1 and m[0]["by"] == "timeout" and m[0]["seat"] == seat,
+                  "one timeout: %r" % m)
+            check(not vacation(s, me)["on_vacation"], "the vacation is over")
+    finally:
+        clock.close()
+
+
+@test
+def a_game_created_with_vacation_disallowed_times_out(binary):
+    """clock.vacation false: the clock never stops, neither for a
+    vacation taken by hand nor by auto vacation; a live clock (under a
+    day) never stops either; a bad clock.vacation is a 422."""
+    clock = TestClock()
+    try:
+        with server(binary) as s:
+            start, at, bob, bt = week_old_pair(s, clock)
+            r = s.request("POST", "/v1/games", {"game": AA, "clock": {"move_seconds": DAY,
+                                                                      "vacation": "no"}})
+            problem(r, 422, "bad-options")
+            gid, seat, me, them = game_of(s, at, bob, bt, {"move_seconds": DAY, "vacation": False})
+            g = view(s, gid, them)
+            check(g["clock"]["vacation"] is False and g["clock"]["move_seconds"] == DAY,
+                  "vacation disallowed: %r" % g["clock"])
+            d0 = ms(g["clock"]["seats"][seat]["deadline"])
+            live = game_of(s, at, bob, bt, {"move_seconds": DAY - 1})[0]
+            check(view(s, live, at)["clock"]["vacation"] is False, "a live clock never stops")
+            r = s.request("PATCH", "/v1/players/me/vacation", {"auto": True}, token=me)
+            check(r.status == 200, "auto: %r" % r)
+            r = s.request("POST", "/v1/players/me/vacation", {"seconds": 3600}, token=me)
+            check(r.status == 201, "taken: %r" % r)
+            sc = view(s, gid, them)["clock"]["seats"][seat]
+            check(ms(sc["deadline"]) == d0 and sc["vacation"] is not None,
+                  "the deadline stays; the vacation is shown: %r" % sc)
+            clock.set(d0 / 1000 + 30 - time.time())
+            g = wait_for(s, "the timeout", lambda: (lambda x: x["status"] == "finished" and x)(
+                view(s, gid, them)))
+            check(g["result"] == {"winners": [1 - seat], "reason": "resignation"},
+                  "forfeited at its deadline: %r" % g["result"])
+            check(s.query("SELECT count(*) FROM vacations WHERE auto = 1")[0][0] == 0,
+                  "no automatic vacation began")
+    finally:
+        clock.close()
+
+
+@test
+def bad_vacation_requests_are_refused_and_change_nothing(binary):
+    """Negative, too short, too long, non-integer and unknown fields are
+    400; more than is left is 409 not-enough-vacation; no token 401.
+    Each leaves no vacation and the balance as it was."""
+    clock = TestClock()
+    try:
+        with server(binary) as s:
+            start = time.time()
+            _, t = player(s, "Alice")
+            problem(s.request("POST", "/v1/players/me/vacation", {"seconds": 3600}, token=t),
+                    409, "not-enough-vacation")
+            problem(s.request("POST", "/v1/players/me/vacation", token=t), 409,
+                    "not-enough-vacation")
+            at_offset(clock, start, 8)
+            for bad in ({"seconds": -3600}, {"seconds": 0}, {"seconds": 3599},
+                        {"seconds": 30 * DAY + 1}, {"seconds": "7200"}, {"seconds": 7200.5},
+                        {"seconds": 7200, "reason": "beach"}, [7200]):
+                problem(s.request("POST", "/v1/players/me/vacation", bad, token=t),
+                        400, "bad-request")
+            r = s.request("POST", "/v1/players/me/vacation", {"seconds": DAY + 3600}, token=t)
+            problem(r, 409, "not-enough-vacation")
+            check("86400" in r.json.get("detail", ""), "says what is left: %r" % r.json)
+            problem(s.request("POST", "/v1/players/me/vacation", {"seconds": 3600}), 401,
+                    "unauthorized")
+            problem(s.request("DELETE", "/v1/players/me/vacation", token=t), 409,
+                    "not-on-vacation")
+            check(s.query("SELECT count(*) FROM vacations")[0][0] == 0, "no vacation stored")
+            v = vacation(s, t)
+            check(v["left_seconds"] == DAY and not v["on_vacation"], "unchanged: %r" % v)
+            # all that is left, without a body
+            r = s.request("POST", "/v1/players/me/vacation", token=t)
+            check(r.status == 201 and r.json["left_seconds"] == 0 and
+                  ms(r.json["until"]) - ms(r.json["since"]) == DAY_MS, "the whole day: %r" % r)
+    finally:
+        clock.close()
+
+
+@test
+def two_nodes_show_the_vacation_and_apply_one_automatic_vacation_then_one_timeout(binary):
+    """On PostgreSQL two nodes of one database (on SQLite one node): a
+    view read on node B before a vacation taken on node A shows it after
+    (B's cached answer renewed); ended on A, B shows it ended.  With auto
+    on and both nodes' clock workers woken past the deadline, exactly one
+    automatic vacation begins and no move is made; once it ran out,
+    exactly one timeout."""
+    clock = TestClock()
+    a = b = None
+    try:
+        a = Server(binary)
+        b = Server(binary, db=a.db) if POSTGRES else a
+        start, at, bob, bt = week_old_pair(a, clock)
+        gid, seat, me, them = game_of(a, at, bob, bt, CORRESPONDENCE)
+        d0 = ms(view(b, gid, them)["clock"]["seats"][seat]["deadline"])
+        check(view(b, gid, them)["clock"]["seats"][seat]["vacation"] is None, "not away yet")
+        r = a.request("POST", "/v1/players/me/vacation", {"seconds": 3600}, token=me)
+        check(r.status == 201, "taken on A: %r" % r)
+        sc = view(b, gid, them)["clock"]["seats"][seat]
+        check(sc["vacation"] == {"since": r.json["since"], "until": r.json["until"]} and
+              ms(sc["deadline"]) == d0 + 3600 * 1000, "B shows it: %r" % sc)
+        r = a.request("DELETE", "/v1/players/me/vacation", token=me)
+        check(r.status == 200, "ended on A: %r" % r)
+        (x, y), = a.query("SELECT start_ms, end_ms FROM vacations")
+        sc = view(b, gid, them)["clock"]["seats"][seat]
+        check(sc["vacation"] is None and ms(sc["deadline"]) == d0 + (y - x),
+              "B shows it ended: %r" % sc)
+        r = b.request("PATCH", "/v1/players/me/vacation", {"auto": True}, token=me)
+        check(r.status == 200 and r.json["left_seconds"] == (DAY_MS - (y - x)) // 1000,
+              "auto on B: %r" % r)
+        d1 = d0 + (y - x)
+        clock.set(d1 / 1000 + 30 - time.time())
+
+        def away():
+            nudge(b)
+            return a.query("SELECT count(*) FROM vacations WHERE auto = 1")[0][0] > 0
+        wait_for(a, "the automatic vacation", away)
+        time.sleep(1)  # both workers had their chance
+        rows = a.query("SELECT start_ms, end_ms FROM vacations WHERE auto = 1")
+        check(len(rows) == 1 and rows[0][0] == d1, "one automatic vacation, from the deadline: %r"
+              % rows)
+        check(moves(a, gid) == [], "no move")
+        clock.set(rows[0][1] / 1000 + 30 - time.time())
+
+        def over():
+            nudge(b)
+            return view(a, gid, them)["status"] == "finished"
+        wait_for(a, "the timeout", over)
+        time.sleep(1)
+        m = moves(b, gid)
+        check(len(m) == 1 and m[0]["by"] == "timeout" and m[0]["seat"] == seat,
+              "exactly one timeout: %r" % m)
+        check(a.query("SELECT count(*) FROM vacations WHERE auto = 1")[0][0] == 1,
+              "no second automatic vacation")
+    finally:
+        for n in {id(x): x for x in (b, a) if x is not None}.values():
+            n.stop()
+            n.cleanup()
+        clock.close()
+
+
+if __name__ == "__main__":
+    run_all("vacation")
