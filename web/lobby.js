@@ -231,7 +231,7 @@ function createForm() {
  * for a boolean, Quantum's map from the maps for that seat count.
  * @param {CatalogGame} info @param {number} seats
  */
-function optionFields(info, seats) {
+export function optionFields(info, seats) {
   /** @type {Record<string, any>} */
   const opts = info.options;
   /** @type {Record<string, {name: string}[]> | undefined} */
@@ -283,7 +283,7 @@ const CLOCK_FIELDS = [
  * per move, a bank and its increment, and what a timeout does. All empty:
  * an untimed game. The server checks the values (422 with its detail).
  */
-function clockFields() {
+export function clockFields() {
   return h(
     "fieldset",
     { class: "clock-fields" },
@@ -352,18 +352,45 @@ function seatFields(seats) {
 }
 
 /**
- * The request body of the create form.
- * @param {string} game @param {number} seats @param {HTMLElement} options @param {HTMLElement} seating
- * @param {HTMLElement} clock the clock's fields (clockFields)
- * @returns {CreateGame}
+ * The options of an options block (optionFields) as the API takes them.
+ * @param {HTMLElement} options @returns {Record<string, string | boolean>}
  */
-function readForm(game, seats, options, seating, clock) {
+export function readOptions(options) {
   /** @type {Record<string, string | boolean>} */
   const opts = {};
   for (const el of options.querySelectorAll("[data-option]")) {
     const i = /** @type {HTMLInputElement} */ (el);
     opts[/** @type {string} */ (i.dataset.option)] = i.dataset.kind === "boolean" ? i.checked : i.value;
   }
+  return opts;
+}
+
+/**
+ * The clock of clockFields as the API takes it: `{clock, on_timeout}`, or
+ * {} when every field is empty (an untimed game).
+ * @param {HTMLElement} clock
+ * @returns {{clock?: Record<string, number>, on_timeout?: "bot" | "forfeit"}}
+ */
+export function readClock(clock) {
+  /** @type {Record<string, number>} */
+  const spec = {};
+  for (const el of clock.querySelectorAll("input[data-clock]")) {
+    const i = /** @type {HTMLInputElement} */ (el);
+    if (i.value.trim() !== "") spec[/** @type {string} */ (i.dataset.clock)] = Number(i.value);
+  }
+  const onTimeout = /** @type {"bot" | "forfeit"} */ (
+    /** @type {HTMLSelectElement} */ (clock.querySelector("#clock-on-timeout")).value
+  );
+  return Object.keys(spec).length > 0 ? { clock: spec, on_timeout: onTimeout } : {};
+}
+
+/**
+ * The request body of the create form.
+ * @param {string} game @param {number} seats @param {HTMLElement} options @param {HTMLElement} seating
+ * @param {HTMLElement} clock the clock's fields (clockFields)
+ * @returns {CreateGame}
+ */
+function readForm(game, seats, options, seating, clock) {
   /** @type {any[]} */
   const seatList = ["me"];
   for (const el of seating.querySelectorAll("select[data-seat]")) {
@@ -379,20 +406,12 @@ function readForm(game, seats, options, seating, clock) {
             : "open",
     );
   }
-  /** @type {Record<string, number>} */
-  const spec = {};
-  for (const el of clock.querySelectorAll("input[data-clock]")) {
-    const i = /** @type {HTMLInputElement} */ (el);
-    if (i.value.trim() !== "") spec[/** @type {string} */ (i.dataset.clock)] = Number(i.value);
-  }
-  const timed = Object.keys(spec).length > 0;
-  const onTimeout = /** @type {HTMLSelectElement} */ (clock.querySelector("#clock-on-timeout")).value;
   return /** @type {CreateGame} */ ({
     game,
     seats,
-    options: opts,
+    options: readOptions(options),
     seating: seatList,
-    ...(timed ? { clock: spec, on_timeout: onTimeout } : {}),
+    ...readClock(clock),
   });
 }
 
@@ -491,7 +510,7 @@ function finishedLine(result, g) {
 }
 
 /** @param {number} a @param {number} b @returns {number[]} a..b */
-function range(a, b) {
+export function range(a, b) {
   const out = [];
   for (let i = a; i <= b; i++) out.push(i);
   return out;
