@@ -91,11 +91,13 @@ async function drawPush(sec) {
   );
   toggle.addEventListener("change", async () => {
     const want = toggle.checked;
-    toggle.checked = !want; // until the server says so
     const done = await act(/** @type {any} */ (toggle), () =>
       want ? subscribe(reg, key, low) : unsubscribe(reg),
     );
-    if (done === undefined) return;
+    if (done === undefined) {
+      toggle.checked = !want; // refused: as it was
+      return;
+    }
     await drawPush(sec);
     status(want ? "Notifications on." : "Notifications off.");
   });
