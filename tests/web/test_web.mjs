@@ -1152,14 +1152,26 @@ test("notifications: the settings page turns Web Push on (permission granted) an
     await p.addInitScript(
       ([id, endpoint]) => {
         localStorage.setItem("boardd.identity", id);
-        /** @type {any} */
-        let sub = null;
         const b64u = (/** @type {ArrayBuffer} */ b) =>
           btoa(String.fromCharCode(...new Uint8Array(b)))
             .replace(/\+/g, "-")
             .replace(/\//g, "_")
             .replace(/=+$/, "");
-        PushManager.prototype.getSubscription = async () => sub;
+        // Kept across reloads, as a browser keeps its subscriptions.
+        const KEY = "test.push-subscription";
+        const made = (/** @type {any} */ j) => ({
+          endpoint: j.endpoint,
+          expirationTime: null,
+          toJSON: () => j,
+          unsubscribe: async () => {
+            localStorage.removeItem(KEY);
+            return true;
+          },
+        });
+        PushManager.prototype.getSubscription = async () => {
+          const j = localStorage.getItem(KEY);
+          return j ? made(JSON.parse(j)) : null;
+        };
         PushManager.prototype.subscribe = async (opts) => {
           window.__applicationServerKey = b64u(opts.applicationServerKey);
           const pair = await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, [
@@ -1167,17 +1179,9 @@ test("notifications: the settings page turns Web Push on (permission granted) an
           ]);
           const p256dh = b64u(await crypto.subtle.exportKey("raw", pair.publicKey));
           const auth = b64u(crypto.getRandomValues(new Uint8Array(16)).buffer);
-          const url = `${endpoint}/${auth}`;
-          sub = {
-            endpoint: url,
-            expirationTime: null,
-            toJSON: () => ({ endpoint: url, expirationTime: null, keys: { p256dh, auth } }),
-            unsubscribe: async () => {
-              sub = null;
-              return true;
-            },
-          };
-          return sub;
+          const j = { endpoint: `${endpoint}/${auth}`, expirationTime: null, keys: { p256dh, auth } };
+          localStorage.setItem(KEY, JSON.stringify(j));
+          return made(j);
         };
       },
       [identity, `http://127.0.0.1:${receiver.port}/push`],
