@@ -22,6 +22,42 @@ export const CATEGORIES = [
   ["quantum-4p", "Quantum, 4 players"],
 ];
 
+/**
+ * The rating category of a game (docs/ratings.md, "Categories"): Agent
+ * Avenue's by its mode with two seats, its team category with three or
+ * four; any other game's `<game>-<seats>p`.
+ * @param {string} game @param {number} seats @param {Record<string, unknown>} options
+ */
+export function categoryOf(game, seats, options) {
+  if (game === "agent-avenue")
+    return seats === 2 ? `agent-avenue-${options.mode ?? "base"}` : "agent-avenue-team";
+  return `${game}-${seats}p`;
+}
+
+/**
+ * The ratings of game `id`'s players in the game's category, by player id,
+ * as their public profiles give them (GET /v1/players/{id}; the game's
+ * options, which name Agent Avenue's mode, from the profile's listing of
+ * the game). A player without a rating there is left out; a profile that
+ * cannot be read too (the ratings are a courtesy: no error is shown).
+ * @param {string} id the game's id @param {string} game @param {{player: {id: string} | null}[]} players its seats
+ * @returns {Promise<Map<string, Rating>>}
+ */
+export async function seatRatings(id, game, players) {
+  /** @type {Map<string, Rating>} */
+  const out = new Map();
+  const ids = [...new Set(players.flatMap((p) => (p.player ? [p.player.id] : [])))];
+  const profiles = await Promise.all(ids.map((pid) => api.profile(pid).catch(() => null)));
+  const listed = profiles.flatMap((p) => (p ? [...p.current, ...p.finished] : [])).find((g) => g.id === id);
+  if (!listed) return out;
+  const category = categoryOf(game, listed.seats, listed.options ?? {});
+  profiles.forEach((p, i) => {
+    const r = p?.ratings.find((x) => x.category === category);
+    if (r) out.set(ids[i], r);
+  });
+  return out;
+}
+
 /** Players a leaderboard page holds. */
 const PAGE = 25;
 

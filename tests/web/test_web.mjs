@@ -1013,11 +1013,15 @@ test("ratings: the quick-matched game rated; profiles, rating history and the le
   await alice.getByRole("button", { name: "Resign" }).click();
   await bob.locator(".result", { hasText: "Game over" }).waitFor({ timeout: 10000 });
   const cat = "agent-avenue-advanced";
-  // Bob's profile, from the page: his rating, games, the game in his history.
-  await bob.goto(`${base}/#/player/${ctx.bobId}`);
-  await bob.getByRole("heading", { name: "Bob" }).waitFor({ timeout: 10000 });
   const prof = await apiGet(base, `/v1/players/${ctx.bobId}`);
   const r = prof.ratings.find((x) => x.category === cat);
+  // The ratings beside the players' names in the game, once it ended.
+  const after = `(${Math.round(r.rating)}?)`;
+  const seat = bob.locator("ol.players li", { has: bob.getByRole("link", { name: "Bob" }) });
+  await seat.locator(".seat-rating", { hasText: after }).waitFor({ timeout: 10000 });
+  // Bob's profile, from the page: his rating, games, the game in his history.
+  await seat.getByRole("link", { name: "Bob" }).click();
+  await bob.getByRole("heading", { name: "Bob" }).waitFor({ timeout: 10000 });
   check(
     r && r.games === 1 && r.wins === 1 && r.rating > 1500 && r.provisional,
     `Bob's rating: ${JSON.stringify(r)}`,
