@@ -49,6 +49,9 @@ async function route() {
   try {
     if (!ui.catalog) ui.catalog = await api.catalog();
     main.lang = ui.catalog.language; // the game texts' language
+    // A game's screen needs the whole height for its board (it links back
+    // to the lobby): the navigation is shown on the other screens.
+    /** @type {HTMLElement} */ (document.getElementById("nav")).hidden = location.hash.startsWith("#/game/");
     leave = await screen(main, location.hash);
   } catch (e) {
     showError(e);

@@ -933,6 +933,7 @@ async function playUntilEachMoved(id, pages, each) {
 test("quick match: a seek cancelled; two players' seeks paired, both screens open the same game", async () => {
   const { alice, bob, base } = ctx;
   for (const p of [alice, bob]) {
+    await p.getByRole("link", { name: "boardd", exact: true }).click(); // (a game's screen has no navigation)
     await p.getByRole("link", { name: "Quick match" }).click();
     await p.getByRole("heading", { name: "Players seeking a game" }).waitFor();
   }
