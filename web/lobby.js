@@ -170,19 +170,54 @@ function account(id) {
   );
 }
 
-/** The create-a-game form, drawn from the catalog: games, seat counts, options. */
-function createForm() {
+/**
+ * The game, seats and options fields of a form, drawn from the catalog:
+ * choosing another game or seat count redraws the seat counts and the
+ * options, then calls `also` with the seat count.
+ * @param {string} prefix the fields' id prefix ("new": #new-game, #new-seats)
+ * @param {(seats: number) => void} [also]
+ * @returns {{game: HTMLSelectElement, seats: HTMLSelectElement, options: HTMLElement, fields: HTMLElement[]}}
+ */
+export function gameFields(prefix, also = () => {}) {
   const games = ui.catalog?.games ?? [];
-  const gameSel = /** @type {HTMLSelectElement} */ (
+  const game = /** @type {HTMLSelectElement} */ (
     h(
       "select",
-      { id: "new-game", name: "game" },
+      { id: `${prefix}-game`, name: "game" },
       games.map((g) => h("option", { value: g.id }, g.title)),
     )
   );
-  const seatsSel = /** @type {HTMLSelectElement} */ (h("select", { id: "new-seats", name: "seats" }));
+  const seats = /** @type {HTMLSelectElement} */ (h("select", { id: `${prefix}-seats`, name: "seats" }));
   const options = h("div", { class: "options" });
+  const redraw = () => {
+    const info = gameInfo(game.value);
+    if (!info) return;
+    const n = Number(seats.value) || info.min_seats;
+    mount(
+      seats,
+      range(info.min_seats, info.max_seats).map((k) => h("option", { value: k, selected: k === n }, k)),
+    );
+    mount(options, optionFields(info, Number(seats.value)));
+    also(Number(seats.value));
+  };
+  game.addEventListener("change", () => {
+    seats.value = "";
+    redraw();
+  });
+  seats.addEventListener("change", redraw);
+  redraw();
+  const fields = [
+    h("div", { class: "field" }, h("label", { for: `${prefix}-game` }, "Game"), game),
+    h("div", { class: "field" }, h("label", { for: `${prefix}-seats` }, "Seats"), seats),
+    options,
+  ];
+  return { game, seats, options, fields };
+}
+
+/** The create-a-game form, drawn from the catalog: games, seat counts, options, seating, clock. */
+function createForm() {
   const seating = h("div", { class: "seating" });
+  const g = gameFields("new", (n) => mount(seating, seatFields(n)));
   const clock = clockFields();
   const form = h(
     "form",
@@ -191,38 +226,18 @@ function createForm() {
       "aria-labelledby": "create-h",
       onsubmit: async (ev) => {
         ev.preventDefault();
-        const body = readForm(gameSel.value, Number(seatsSel.value), options, seating, clock);
+        const body = readForm(g.game.value, Number(g.seats.value), g.options, seating, clock);
         const b = /** @type {HTMLButtonElement} */ (form.querySelector("button[type=submit]"));
-        const g = await act(b, () => api.createGame(body));
-        if (g) go(`#/game/${g.id}`);
+        const made = await act(b, () => api.createGame(body));
+        if (made) go(`#/game/${made.id}`);
       },
     },
     h("h2", { id: "create-h" }, "New game"),
-    h("div", { class: "field" }, h("label", { for: "new-game" }, "Game"), gameSel),
-    h("div", { class: "field" }, h("label", { for: "new-seats" }, "Seats"), seatsSel),
-    options,
+    g.fields,
     seating,
     clock,
     h("button", { type: "submit" }, "Create game"),
   );
-
-  const redraw = () => {
-    const info = gameInfo(gameSel.value);
-    if (!info) return;
-    const n = Number(seatsSel.value) || info.min_seats;
-    mount(
-      seatsSel,
-      range(info.min_seats, info.max_seats).map((k) => h("option", { value: k, selected: k === n }, k)),
-    );
-    mount(options, optionFields(info, Number(seatsSel.value)));
-    mount(seating, seatFields(Number(seatsSel.value)));
-  };
-  gameSel.addEventListener("change", () => {
-    seatsSel.value = "";
-    redraw();
-  });
-  seatsSel.addEventListener("change", redraw);
-  redraw();
   return form;
 }
 

@@ -11,8 +11,8 @@
 import * as api from "./api.js";
 import * as session from "./session.js";
 import { h, mount } from "./dom.js";
-import { gameInfo, act, go, status, showError, clearOffline, ui } from "./ui.js";
-import { optionFields, clockFields, readOptions, readClock, range } from "./lobby.js";
+import { gameInfo, act, go, status, showError, clearOffline, needPlayer } from "./ui.js";
+import { gameFields, clockFields, readOptions, readClock } from "./lobby.js";
 
 /** @typedef {import("./types.js").Seek} Seek */
 /** @typedef {import("./types.js").CreateSeek} CreateSeek */
@@ -27,15 +27,7 @@ const POLL_MS = 1500;
 export async function quickMatch(main) {
   const id = session.identity();
   if (!id) {
-    mount(
-      main,
-      h(
-        "section",
-        { class: "card" },
-        h("h2", {}, "Quick match"),
-        h("p", {}, "Become a player in the ", h("a", { href: "#/" }, "lobby"), " first."),
-      ),
-    );
+    needPlayer(main, "Quick match");
     return () => {};
   }
   const mine = h("section", { class: "card", "aria-labelledby": "my-seeks-h" });
@@ -116,16 +108,7 @@ export async function quickMatch(main) {
  * @param {(s: Seek) => void} posted called with the seek the server made
  */
 function seekForm(posted) {
-  const games = ui.catalog?.games ?? [];
-  const gameSel = /** @type {HTMLSelectElement} */ (
-    h(
-      "select",
-      { id: "seek-game", name: "game" },
-      games.map((g) => h("option", { value: g.id }, g.title)),
-    )
-  );
-  const seatsSel = /** @type {HTMLSelectElement} */ (h("select", { id: "seek-seats", name: "seats" }));
-  const options = h("div", { class: "options" });
+  const g = gameFields("seek");
   const clock = clockFields();
   const rated = /** @type {HTMLInputElement} */ (
     h("input", { type: "checkbox", id: "seek-rated", checked: true })
@@ -157,9 +140,9 @@ function seekForm(posted) {
         ev.preventDefault();
         /** @type {CreateSeek} */
         const body = {
-          game: gameSel.value,
-          seats: Number(seatsSel.value),
-          options: /** @type {CreateSeek["options"]} */ (readOptions(options)),
+          game: g.game.value,
+          seats: Number(g.seats.value),
+          options: /** @type {CreateSeek["options"]} */ (readOptions(g.options)),
           rated: rated.checked,
           ...readClock(clock),
         };
@@ -175,30 +158,12 @@ function seekForm(posted) {
     },
     h("h2", { id: "seek-h" }, "Quick match"),
     h("p", { class: "hint" }, "The server pairs you with players seeking the very same game."),
-    h("div", { class: "field" }, h("label", { for: "seek-game" }, "Game"), gameSel),
-    h("div", { class: "field" }, h("label", { for: "seek-seats" }, "Seats"), seatsSel),
-    options,
+    g.fields,
     clock,
     h("div", { class: "field check" }, rated, h("label", { for: "seek-rated" }, "Rated")),
     h("fieldset", {}, h("legend", {}, "Opponents' rating (empty: any)"), below, above),
     h("button", { type: "submit" }, "Seek a game"),
   );
-  const redraw = () => {
-    const info = gameInfo(gameSel.value);
-    if (!info) return;
-    const n = Number(seatsSel.value) || info.min_seats;
-    mount(
-      seatsSel,
-      range(info.min_seats, info.max_seats).map((k) => h("option", { value: k, selected: k === n }, k)),
-    );
-    mount(options, optionFields(info, Number(seatsSel.value)));
-  };
-  gameSel.addEventListener("change", () => {
-    seatsSel.value = "";
-    redraw();
-  });
-  seatsSel.addEventListener("change", redraw);
-  redraw();
   return form;
 }
 
@@ -291,7 +256,15 @@ function seekList(seeks, mine, posted, changed) {
             ` (${s.rating})`,
           ),
         ),
-        h("div", { class: "game-options" }, seekWords(s), ` · opponents ${s.rating_min} to ${s.rating_max}`),
+        h(
+          "div",
+          { class: "game-options" },
+          seekWords(s),
+          // The widest range the API takes is any rating.
+          s.rating_max - s.rating_min >= 200000
+            ? " · any opponent"
+            : ` · opponents rated ${s.rating_min} to ${s.rating_max}`,
+        ),
         button,
       );
     }),

@@ -8,7 +8,7 @@
 import * as api from "./api.js";
 import * as session from "./session.js";
 import { h, mount } from "./dom.js";
-import { act, status, showError } from "./ui.js";
+import { act, status, showError, needPlayer } from "./ui.js";
 
 /** @typedef {import("./types.js").EmailAddress} EmailAddress */
 
@@ -19,15 +19,7 @@ import { act, status, showError } from "./ui.js";
  */
 export async function settings(main) {
   if (!session.identity()) {
-    mount(
-      main,
-      h(
-        "section",
-        { class: "card" },
-        h("h2", {}, "Notifications"),
-        h("p", {}, "Become a player in the ", h("a", { href: "#/" }, "lobby"), " first."),
-      ),
-    );
+    needPlayer(main, "Notifications");
     return () => {};
   }
   const push = h("section", { class: "card", "aria-labelledby": "push-h" });

@@ -958,8 +958,13 @@ test("quick match: a seek cancelled; two players' seeks paired, both screens ope
   await alice.locator("#seek-seats").selectOption("2");
   await alice.locator("#opt-mode").selectOption("advanced");
   await alice.getByLabel("Seconds per move").fill("600");
-  await alice.getByLabel("Points below your rating").fill("300");
-  await alice.getByLabel("Points above your rating").fill("300");
+  // Their ratings after the games before: Alice takes Bob's with 100 to spare.
+  const ratingIn = async (pid) =>
+    (await apiGet(base, `/v1/players/${pid}`)).ratings.find((x) => x.category === "agent-avenue-advanced")
+      ?.rating ?? 1500;
+  const gap = Math.ceil(Math.abs((await ratingIn(ctx.bobId)) - (await ratingIn(ctx.aliceId)))) + 100;
+  await alice.getByLabel("Points below your rating").fill(String(gap));
+  await alice.getByLabel("Points above your rating").fill(String(gap));
   check(await alice.getByLabel("Rated").isChecked(), "rated by default");
   await alice.getByRole("button", { name: "Seek a game" }).click();
   await mine.first().waitFor({ timeout: 10000 });
@@ -971,8 +976,8 @@ test("quick match: a seek cancelled; two players' seeks paired, both screens ope
       a.options.mode === "advanced" &&
       a.clock?.move_seconds === 600 &&
       a.rated === true &&
-      a.rating_min === a.rating - 300 &&
-      a.rating_max === a.rating + 300,
+      a.rating_min === a.rating - gap &&
+      a.rating_max === a.rating + gap,
     `Alice's seek: ${JSON.stringify(a)}`,
   );
   // Bob answers it from the list: his seek of the same game pairs them.
@@ -1008,42 +1013,46 @@ test("ratings: the quick-matched game rated; profiles, rating history and the le
   check(gid, "the quick match test made a game");
   await alice.goto(`${base}/#/game/${gid}`);
   await bob.goto(`${base}/#/game/${gid}`);
+  const cat = "agent-avenue-advanced";
+  const before = (await apiGet(base, `/v1/players/${ctx.bobId}`)).ratings.find((x) => x.category === cat) ?? {
+    rating: 1500,
+    games: 0,
+    wins: 0,
+  };
   await playUntilEachMoved(gid, [alice, bob], 2);
   await alice.getByRole("button", { name: "Resign" }).waitFor({ timeout: 10000 });
   alice.once("dialog", (d) => d.accept());
   await alice.getByRole("button", { name: "Resign" }).click();
   await bob.locator(".result", { hasText: "Game over" }).waitFor({ timeout: 10000 });
-  const cat = "agent-avenue-advanced";
   const prof = await apiGet(base, `/v1/players/${ctx.bobId}`);
   const r = prof.ratings.find((x) => x.category === cat);
   // The ratings beside the players' names in the game, once it ended.
-  const after = `(${Math.round(r.rating)}?)`;
+  const after = `(${Math.round(r.rating)}${r.provisional ? "?" : ""})`;
   const seat = bob.locator("ol.players li", { has: bob.getByRole("link", { name: "Bob" }) });
   await seat.locator(".seat-rating", { hasText: after }).waitFor({ timeout: 10000 });
   // Bob's profile, from the page: his rating, games, the game in his history.
   await seat.getByRole("link", { name: "Bob" }).click();
   await bob.getByRole("heading", { name: "Bob" }).waitFor({ timeout: 10000 });
   check(
-    r && r.games === 1 && r.wins === 1 && r.rating > 1500 && r.provisional,
-    `Bob's rating: ${JSON.stringify(r)}`,
+    r && r.games === before.games + 1 && r.wins === before.wins + 1 && r.rating > before.rating,
+    `Bob's rating: ${JSON.stringify(before)} then ${JSON.stringify(r)}`,
   );
+  const totals = prof.rated_games;
   const row = bob.locator(`tr[data-category="${cat}"]`);
   const rowText = await row.innerText();
   check(rowText.includes(String(Math.round(r.rating))), `the profile's row: ${rowText}`);
-  check(rowText.includes("–"), `provisional: no rank shown: ${rowText}`);
-  check((await bob.locator(".rated-played").innerText()) === "1", "rated games played");
-  check((await bob.locator(".rated-won").innerText()) === "1", "rated games won");
+  check(rowText.includes(r.rank === null ? "–" : `#${r.rank}`), `the rank: ${rowText}`);
+  check((await bob.locator(".rated-played").innerText()) === String(totals.played), "rated games played");
+  check((await bob.locator(".rated-won").innerText()) === String(totals.won), "rated games won");
   const hist = bob.locator(`ol.history li[data-game="${gid}"]`);
   check((await hist.innerText()).includes("won"), `the history: ${await hist.innerText()}`);
-  // The leaderboard: both provisional after one game, so nobody yet.
+  // The leaderboard: only established players (none yet, after a few games).
   await bob.getByRole("link", { name: "Leaderboards" }).click();
   await bob.locator("#board-category").selectOption(cat);
   await bob.getByRole("heading", { name: "Leaderboard: Agent Avenue, advanced mode" }).waitFor();
-  check(
-    (await apiGet(base, `/v1/leaderboards/${cat}`)).players.length === 0,
-    "the API's board is empty after one game",
-  );
-  await bob.getByText("Nobody on this leaderboard yet.").waitFor();
+  const first = await apiGet(base, `/v1/leaderboards/${cat}?limit=25`);
+  if (first.players.length === 0) await bob.getByText("Nobody on this leaderboard yet.").waitFor();
+  else await bob.locator("table.board tbody tr").first().waitFor();
   // Bob established (as after dozens of games), and 30 more established
   // players: two pages of 25.
   const now = Date.now();
