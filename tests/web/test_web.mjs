@@ -1233,6 +1233,45 @@ test("notifications: the settings page turns Web Push on (permission granted) an
         subs[0].lang === "en",
       `the server's subscriptions: ${JSON.stringify(subs)}`,
     );
+    // The service worker shows a push (delivered through the DevTools
+    // protocol, as the push service would): its title and body, tagged
+    // with its game.
+    const cdp = await c.newCDPSession(p);
+    const regs = [];
+    cdp.on("ServiceWorker.workerRegistrationUpdated", (e) => regs.push(...e.registrations));
+    await cdp.send("ServiceWorker.enable");
+    for (let i = 0; i < 50 && !regs.some((x) => x.scopeURL === base + "/"); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    const swReg = regs.find((x) => x.scopeURL === base + "/" && !x.isDeleted);
+    check(swReg, `the service worker's registration: ${JSON.stringify(regs)}`);
+    const payload = { game_id: "0123456789abcdef", kind: "turn", title: "Your turn", body: "Bob moved." };
+    await cdp.send("ServiceWorker.deliverPushMessage", {
+      origin: base,
+      registrationId: swReg.registrationId,
+      data: JSON.stringify(payload),
+    });
+    const shownN = await p.evaluate(async () => {
+      const reg = await navigator.serviceWorker.ready;
+      for (let i = 0; i < 50; i++) {
+        const ns = await reg.getNotifications();
+        if (ns.length) return ns.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data }));
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return [];
+    });
+    check(
+      JSON.stringify(shownN) ===
+        JSON.stringify([
+          {
+            title: "Your turn",
+            body: "Bob moved.",
+            tag: payload.game_id,
+            data: { game_id: payload.game_id },
+          },
+        ]),
+      `the notification shown: ${JSON.stringify(shownN)}`,
+    );
+    await cdp.detach();
     // The server pushes to it: Bob invites Alice.
     const inv = await fetch(base + "/v1/games", {
       method: "POST",
