@@ -67,6 +67,11 @@ function startServer(dir, port = 0) {
       "--push-contact",
       "mailto:web@boardd.example",
       "--webhook-allow-private",
+      // Email on, to the suite's own SMTP sink (smtpSink).
+      "--smtp-url",
+      `smtp://127.0.0.1:${ctx.smtp.port}`,
+      "--mail-from",
+      "boardd@web.example",
     ],
     { stdio: ["ignore", "ignore", "pipe"] },
   );
@@ -1298,11 +1303,39 @@ test("notifications: the settings page turns Web Push on (permission granted) an
       (await apiGet(base, "/v1/players/me/push-subscriptions", token)).subscriptions.length === 0,
       "off: deleted from the server",
     );
-    // Email: this server has no SMTP (email off): the form says so.
+    // Email: an address, the code mailed to it typed back, a daily digest.
     await p.getByLabel("Email address").fill("alice@example.org");
     await p.getByRole("button", { name: "Send a confirmation code" }).click();
-    await p.locator("#error").waitFor({ state: "visible", timeout: 10000 });
+    await p.locator(".mail-address", { hasText: "not confirmed yet" }).waitFor({ timeout: 10000 });
+    for (let i = 0; i < 200 && !ctx.smtp.mails.some((x) => x.to.includes("alice@example.org")); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    const mail = ctx.smtp.mails.find((x) => x.to.includes("alice@example.org"));
+    const code = mail?.text.match(/\b(\d{8})\b/)?.[1];
+    check(code, `the code's mail: ${JSON.stringify(mail)}`);
+    await p.getByLabel("Code from the email").fill(code);
+    await p.getByRole("button", { name: "Confirm", exact: true }).click();
+    await p.locator(".mail-address", { hasText: "(confirmed)" }).waitFor({ timeout: 10000 });
+    await p.getByLabel("Mail", { exact: true }).selectOption("digest");
+    await p.getByLabel("Digest hour").fill("9");
+    await p.getByLabel("Time zone").fill("Europe/Paris");
+    await p.getByRole("button", { name: "Save" }).click();
+    await p.getByText("Mail settings saved.").waitFor({ timeout: 10000 });
+    const addr = await apiGet(base, "/v1/players/me/email", token);
+    check(
+      addr.address === "alice@example.org" &&
+        addr.confirmed &&
+        addr.mode === "digest" &&
+        addr.digest_hour === 9 &&
+        addr.time_zone === "Europe/Paris",
+      `the address: ${JSON.stringify(addr)}`,
+    );
     await fitsPhone(p, "the settings page");
+    await p.getByRole("button", { name: "Remove the address" }).click();
+    await p.locator(".mail-address").waitFor({ state: "detached", timeout: 10000 });
+    const gone = await fetch(base + "/v1/players/me/email", {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    check(gone.status === 404, `the address removed: ${gone.status}`);
   } finally {
     await c.close();
     await receiver.close();
@@ -1342,8 +1375,51 @@ async function shoot(name, pages) {
   }
 }
 
+/**
+ * Debian's python3-aiosmtpd on a loopback port: each mail received is
+ * kept in `mails` as {to, text} (its text/plain part). Resolves to
+ * {port, mails, stop}.
+ */
+function smtpSink() {
+  const script = `
+import email, json, socket, sys
+from aiosmtpd.controller import Controller
+class Keep:
+    async def handle_DATA(self, server, session, envelope):
+        m = email.message_from_bytes(envelope.content)
+        text = "".join(p.get_payload(decode=True).decode("utf-8", "replace")
+                       for p in m.walk() if p.get_content_type() == "text/plain")
+        print(json.dumps({"to": envelope.rcpt_tos, "text": text}), flush=True)
+        return "250 OK"
+s = socket.socket(); s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]; s.close()
+c = Controller(Keep(), hostname="127.0.0.1", port=port); c.start()
+print(json.dumps({"port": port}), flush=True)
+sys.stdin.read()
+c.stop()
+`;
+  const proc = spawn("/usr/bin/python3", ["-c", script], { stdio: ["pipe", "pipe", "inherit"] });
+  const mails = [];
+  let buf = "";
+  return new Promise((ok, fail) => {
+    const t = setTimeout(() => fail(new Error("the SMTP sink did not start")), 20000);
+    proc.stdout.on("data", (d) => {
+      buf += d;
+      let i;
+      while ((i = buf.indexOf("\n")) >= 0) {
+        const line = JSON.parse(buf.slice(0, i));
+        buf = buf.slice(i + 1);
+        if (line.port) {
+          clearTimeout(t);
+          ok({ port: line.port, mails, stop: () => proc.stdin.end() });
+        } else mails.push(line);
+      }
+    });
+  });
+}
+
 async function main() {
   ctx.dir = mkdtempSync(join(tmpdir(), "boardd-web-"));
+  ctx.smtp = await smtpSink();
   ctx.server = await startServer(ctx.dir);
   ctx.base = ctx.server.base;
   const browser = (ctx.browser = await chromium.launch({
@@ -1392,6 +1468,7 @@ async function main() {
     );
   await browser.close();
   const code = await ctx.server.stop();
+  ctx.smtp.stop();
   rmSync(ctx.dir, { recursive: true, force: true });
   if (code !== 0) {
     console.log(`web: boardd exited ${code} at stop: ${ctx.server.log().slice(-2000)}`);
