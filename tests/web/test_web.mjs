@@ -5,7 +5,11 @@
 // tapping the board and its current choices only (never the fallback
 // list of actions): a whole Agent Avenue game (advanced mode), and a Quantum
 // game (an invitation accepted) for several turns, across a restart of
-// the server (both screens reconnect); then French texts. Every check
+// the server (both screens reconnect); a quick match between the two
+// (their seeks paired into one game), that game's ratings on the profiles
+// and the leaderboard's pages, the notifications settings (Web Push with a
+// stand-in push service, email against an SMTP sink of the suite's own);
+// then French texts. Every check
 // reads the page; the API is read only to compare the page with it. A
 // failed test keeps a screenshot of each page in build/web/screens/ (the
 // paths are printed; WEB_SCREENS=1 keeps them for every test, and one in
