@@ -135,6 +135,8 @@ function account(id) {
       h("strong", {}, id.name),
       " · player id (for invitations): ",
       h("code", { class: "player-id" }, id.id),
+      " · ",
+      h("a", { href: `#/player/${id.id}` }, "your profile and ratings"),
     ),
     h(
       "p",
