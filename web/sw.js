@@ -54,9 +54,13 @@ sw.addEventListener("notificationclick", (ev) => {
       const open = await sw.clients.matchAll({ type: "window", includeUncontrolled: true });
       for (const c of open) {
         if (new URL(c.url).origin !== new URL(url).origin) continue;
-        const w = await c.focus();
-        await w.navigate(url);
-        return;
+        try {
+          const w = await c.focus();
+          await w.navigate(url); // refused for a window this worker does not control
+          return;
+        } catch {
+          // a new window instead (below)
+        }
       }
       await sw.clients.openWindow(url);
     })(),
