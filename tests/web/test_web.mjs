@@ -1254,20 +1254,27 @@ test("notifications: the settings page turns Web Push on (permission granted) an
     const swReg = regs.find((x) => x.scopeURL === base + "/" && !x.isDeleted);
     check(swReg, `the service worker's registration: ${JSON.stringify(regs)}`);
     const payload = { game_id: "0123456789abcdef", kind: "turn", title: "Your turn", body: "Bob moved." };
-    await cdp.send("ServiceWorker.deliverPushMessage", {
-      origin: base,
-      registrationId: swReg.registrationId,
-      data: JSON.stringify(payload),
-    });
-    const shownN = await p.evaluate(async () => {
-      const reg = await navigator.serviceWorker.ready;
-      for (let i = 0; i < 50; i++) {
-        const ns = await reg.getNotifications();
-        if (ns.length) return ns.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data }));
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      return [];
-    });
+    // Delivered again while none is shown (a busy machine's worker may
+    // still be starting): the same tag, so never more than one.
+    let shownN = [];
+    let round = 0;
+    for (; round < 4 && !shownN.length; round++) {
+      await cdp.send("ServiceWorker.deliverPushMessage", {
+        origin: base,
+        registrationId: swReg.registrationId,
+        data: JSON.stringify(payload),
+      });
+      shownN = await p.evaluate(async () => {
+        const reg = await navigator.serviceWorker.ready;
+        for (let i = 0; i < 50; i++) {
+          const ns = await reg.getNotifications();
+          if (ns.length) return ns.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data }));
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        return [];
+      });
+    }
+    if (round > 1) console.log(`     the push was shown after ${round} deliveries`);
     check(
       JSON.stringify(shownN) ===
         JSON.stringify([
