@@ -89,6 +89,7 @@ files)
 		*.css) t="text/css; charset=utf-8" ;;
 		*.svg) t="image/svg+xml" ;;
 		*.json) t="application/json" ;;
+		*.webmanifest) t="application/manifest+json" ;;
 		*.png) t="image/png" ;;
 		*) echo "embed.sh: no Content-Type known for $b" >&2; exit 1 ;;
 		esac

@@ -19,6 +19,17 @@
 /** @typedef {import("./types.js").NewToken} NewToken */
 /** @typedef {import("./types.js").Problem} Problem */
 /** @typedef {import("./types.js").MoveList} MoveList */
+/** @typedef {import("./types.js").Seek} Seek */
+/** @typedef {import("./types.js").CreateSeek} CreateSeek */
+/** @typedef {import("./types.js").SeekList} SeekList */
+/** @typedef {import("./types.js").Leaderboard} Leaderboard */
+/** @typedef {import("./types.js").Profile} Profile */
+/** @typedef {import("./types.js").RatingHistory} RatingHistory */
+/** @typedef {import("./types.js").PushKey} PushKey */
+/** @typedef {import("./types.js").PushSubscription} PushSubscription */
+/** @typedef {import("./types.js").PushSubscriptionList} PushSubscriptionList */
+/** @typedef {import("./types.js").NewPushSubscription} NewPushSubscription */
+/** @typedef {import("./types.js").EmailAddress} EmailAddress */
 
 /** A refusal of the server (or no answer at all). */
 export class ApiError extends Error {
@@ -148,3 +159,64 @@ export const declineRematch = (id) => request("DELETE", `/v1/games/${encodeURICo
 
 /** A single-use ticket for one event stream (EventSource cannot send Authorization). @param {string} url @returns {Promise<Ticket>} */
 export const ticket = (url) => request("POST", "/v1/tickets", { url });
+
+/** Quick match: posts a seek (matched at once, with its game_id, when it completes a table). @param {CreateSeek} body @returns {Promise<Seek>} */
+export const createSeek = (body) => request("POST", "/v1/seeks", body);
+
+/** One page of the open seeks, oldest first (`after`: the previous page's next_after). @param {string | null} [after] @returns {Promise<SeekList>} */
+export const seeks = (after = null) =>
+  request("GET", "/v1/seeks?limit=100" + (after ? `&after=${encodeURIComponent(after)}` : ""));
+
+/** One seek, in any state (open, matched with its game_id, cancelled, expired). @param {string} id @returns {Promise<Seek>} */
+export const seek = (id) => request("GET", `/v1/seeks/${encodeURIComponent(id)}`);
+
+/** Cancels one of the caller's open seeks. @param {string} id @returns {Promise<null>} */
+export const cancelSeek = (id) => request("DELETE", `/v1/seeks/${encodeURIComponent(id)}`);
+
+/**
+ * One page of a rating category's leaderboard, best first.
+ * @param {string} category @param {string | null} after the previous page's next_after, or null for the top
+ * @param {number} limit players a page holds (1-100)
+ * @returns {Promise<Leaderboard>}
+ */
+export const leaderboard = (category, after, limit) =>
+  request(
+    "GET",
+    `/v1/leaderboards/${encodeURIComponent(category)}?limit=${limit}` +
+      (after ? `&after=${encodeURIComponent(after)}` : ""),
+  );
+
+/** A player's public profile (ratings, rated games, current and finished games). @param {string} id @returns {Promise<Profile>} */
+export const profile = (id) => request("GET", `/v1/players/${encodeURIComponent(id)}`);
+
+/** One page of a player's rating changes, oldest first. @param {string} id @param {number} after @returns {Promise<RatingHistory>} */
+export const ratingHistory = (id, after = 0) =>
+  request("GET", `/v1/players/${encodeURIComponent(id)}/rating-history?limit=100&after=${after}`);
+
+/** The server's VAPID public key (base64url); 404 when Web Push is off. @returns {Promise<PushKey>} */
+export const pushKey = () => request("GET", "/v1/push/key");
+
+/** @returns {Promise<PushSubscriptionList>} */
+export const pushSubscriptions = () => request("GET", "/v1/players/me/push-subscriptions");
+
+/** Registers a browser's PushSubscription.toJSON() (with the messages' language). @param {NewPushSubscription} body @returns {Promise<PushSubscription>} */
+export const addPushSubscription = (body) => request("POST", "/v1/players/me/push-subscriptions", body);
+
+/** @param {string} id @returns {Promise<null>} */
+export const deletePushSubscription = (id) =>
+  request("DELETE", `/v1/players/me/push-subscriptions/${encodeURIComponent(id)}`);
+
+/** The caller's address and mail settings; 404 when none (or email is off). @returns {Promise<EmailAddress>} */
+export const email = () => request("GET", "/v1/players/me/email");
+
+/** Sets the caller's address, unconfirmed: a code is mailed to it. @param {string} address @param {"en" | "fr"} language @returns {Promise<EmailAddress>} */
+export const setEmail = (address, language) => request("POST", "/v1/players/me/email", { address, language });
+
+/** Confirms the address with the 8-digit code mailed to it. @param {string} code @returns {Promise<EmailAddress>} */
+export const confirmEmail = (code) => request("POST", "/v1/players/me/email/confirm", { code });
+
+/** Changes the mail settings. @param {{mode?: "event" | "digest" | "none", digest_hour?: number, time_zone?: string}} body @returns {Promise<EmailAddress>} */
+export const patchEmail = (body) => request("PATCH", "/v1/players/me/email", body);
+
+/** Removes the caller's address. @returns {Promise<null>} */
+export const deleteEmail = () => request("DELETE", "/v1/players/me/email");

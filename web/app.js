@@ -1,11 +1,41 @@
 // app.js: the reference web client's entry point. Routes by the URL's
-// hash (#/ the lobby, #/game/<id> a game) and draws the header.
+// hash (#/ the lobby, #/game/<id> a game, #/play quick match,
+// #/leaderboards/<category> a leaderboard, #/player/<id> a profile,
+// #/settings notifications) and draws the header.
 import * as api from "./api.js";
 import * as session from "./session.js";
 import { h, mount } from "./dom.js";
 import { ui, showError, clearError, status } from "./ui.js";
 import { lobby } from "./lobby.js";
 import { gameScreen } from "./game.js";
+import { quickMatch } from "./matchmaking.js";
+import { leaderboardScreen, profileScreen, CATEGORIES } from "./ratings.js";
+import { settings } from "./settings.js";
+
+/**
+ * The screen of the URL's hash.
+ * @param {HTMLElement} main @param {string} hash
+ * @returns {Promise<() => void>} the screen's cleanup
+ */
+function screen(main, hash) {
+  const m = hash.match(/^#\/game\/([^/?]+)(?:\?at=(\d+))?/);
+  if (m) return gameScreen(main, decodeURIComponent(m[1]), m[2] === undefined ? null : Number(m[2]));
+  if (hash === "#/play") return quickMatch(main);
+  if (hash === "#/settings") return settings(main);
+  const p = hash.match(/^#\/player\/([^/?]+)/);
+  if (p) return profileScreen(main, decodeURIComponent(p[1]));
+  const b = hash.match(/^#\/leaderboards(?:\/([^/?]+))?(?:\?after=([^&]*)&back=(.*))?$/);
+  if (b) {
+    const back = b[3] ? b[3].split(",").filter(Boolean).map(decodeURIComponent) : [];
+    return leaderboardScreen(
+      main,
+      b[1] ? decodeURIComponent(b[1]) : CATEGORIES[0][0],
+      b[2] ? decodeURIComponent(b[2]) : null,
+      back,
+    );
+  }
+  return lobby(main);
+}
 
 /** @type {(() => void) | null} the current screen's cleanup */
 let leave = null;
@@ -16,13 +46,13 @@ async function route() {
   clearError();
   status("");
   const main = /** @type {HTMLElement} */ (document.getElementById("main"));
-  const m = location.hash.match(/^#\/game\/([^/?]+)(?:\?at=(\d+))?/);
   try {
     if (!ui.catalog) ui.catalog = await api.catalog();
     main.lang = ui.catalog.language; // the game texts' language
-    leave = m
-      ? await gameScreen(main, decodeURIComponent(m[1]), m[2] === undefined ? null : Number(m[2]))
-      : await lobby(main);
+    // A game's screen needs the whole height for its board (it links back
+    // to the lobby): the navigation is shown on the other screens.
+    /** @type {HTMLElement} */ (document.getElementById("nav")).hidden = location.hash.startsWith("#/game/");
+    leave = await screen(main, location.hash);
   } catch (e) {
     showError(e);
   }

@@ -16,6 +16,7 @@ import { gameInfo, act, go, status, showError, clearOffline, seatName, resultWor
 import { follow } from "./events.js";
 import { agentAvenue } from "./aa.js";
 import { quantum } from "./quantum.js";
+import { seatRatings, points } from "./ratings.js";
 
 /** @typedef {import("./types.js").Game} Game */
 /** @typedef {import("./types.js").Action} Action */
@@ -437,8 +438,34 @@ export async function gameScreen(main, id, at = null) {
     return [back, row];
   }
 
+  /** @type {Map<string, import("./types.js").Rating> | null} the players' ratings, once read */
+  let ratings = null;
+  /** A seated player's rating, shown beside their name. @param {string | undefined} pid */
+  const ratingOf = (pid) => {
+    const r = pid ? ratings?.get(pid) : undefined;
+    return r
+      ? h(
+          "span",
+          { class: "seat-rating", title: r.provisional ? "rating (provisional)" : "rating" },
+          ` (${points(r.rating, r.system)}${r.provisional ? "?" : ""})`,
+        )
+      : null;
+  };
+  /** @type {string} the game's status when the ratings were read */
+  let ratingsAt = "";
+  /** Reads the players' ratings once every seat is held (and again once the game ended: it rated them), then redraws. */
+  const readRatings = () => {
+    if (!g || g.status === "waiting" || ratingsAt === g.status) return;
+    ratingsAt = g.status;
+    seatRatings(id, g.game, g.players).then((m) => {
+      ratings = m;
+      draw();
+    });
+  };
+
   function draw() {
     if (!g) return;
+    readRatings();
     const gm = g;
     const info = gameInfo(g.game);
     const me = session.identity();
@@ -468,8 +495,11 @@ export async function gameScreen(main, id, at = null) {
             },
             h("span", { class: `dot seat${p.seat}`, "aria-hidden": "true" }),
             `Seat ${p.seat}: `,
-            seatName(p),
+            p.player
+              ? h("a", { href: `#/player/${p.player.id}`, class: "seat-player" }, seatName(p))
+              : seatName(p),
             p.seat === gm.you ? " (you)" : "",
+            ratingOf(p.player?.id),
             p.resigned ? " — resigned" : "",
             seatClock(gm, p.seat),
             gm.to_act.includes(p.seat) && gm.status === "active"

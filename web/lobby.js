@@ -135,6 +135,8 @@ function account(id) {
       h("strong", {}, id.name),
       " · player id (for invitations): ",
       h("code", { class: "player-id" }, id.id),
+      " · ",
+      h("a", { href: `#/player/${id.id}` }, "your profile and ratings"),
     ),
     h(
       "p",
@@ -170,19 +172,54 @@ function account(id) {
   );
 }
 
-/** The create-a-game form, drawn from the catalog: games, seat counts, options. */
-function createForm() {
+/**
+ * The game, seats and options fields of a form, drawn from the catalog:
+ * choosing another game or seat count redraws the seat counts and the
+ * options, then calls `also` with the seat count.
+ * @param {string} prefix the fields' id prefix ("new": #new-game, #new-seats)
+ * @param {(seats: number) => void} [also]
+ * @returns {{game: HTMLSelectElement, seats: HTMLSelectElement, options: HTMLElement, fields: HTMLElement[]}}
+ */
+export function gameFields(prefix, also = () => {}) {
   const games = ui.catalog?.games ?? [];
-  const gameSel = /** @type {HTMLSelectElement} */ (
+  const game = /** @type {HTMLSelectElement} */ (
     h(
       "select",
-      { id: "new-game", name: "game" },
+      { id: `${prefix}-game`, name: "game" },
       games.map((g) => h("option", { value: g.id }, g.title)),
     )
   );
-  const seatsSel = /** @type {HTMLSelectElement} */ (h("select", { id: "new-seats", name: "seats" }));
+  const seats = /** @type {HTMLSelectElement} */ (h("select", { id: `${prefix}-seats`, name: "seats" }));
   const options = h("div", { class: "options" });
+  const redraw = () => {
+    const info = gameInfo(game.value);
+    if (!info) return;
+    const n = Number(seats.value) || info.min_seats;
+    mount(
+      seats,
+      range(info.min_seats, info.max_seats).map((k) => h("option", { value: k, selected: k === n }, k)),
+    );
+    mount(options, optionFields(info, Number(seats.value)));
+    also(Number(seats.value));
+  };
+  game.addEventListener("change", () => {
+    seats.value = "";
+    redraw();
+  });
+  seats.addEventListener("change", redraw);
+  redraw();
+  const fields = [
+    h("div", { class: "field" }, h("label", { for: `${prefix}-game` }, "Game"), game),
+    h("div", { class: "field" }, h("label", { for: `${prefix}-seats` }, "Seats"), seats),
+    options,
+  ];
+  return { game, seats, options, fields };
+}
+
+/** The create-a-game form, drawn from the catalog: games, seat counts, options, seating, clock. */
+function createForm() {
   const seating = h("div", { class: "seating" });
+  const g = gameFields("new", (n) => mount(seating, seatFields(n)));
   const clock = clockFields();
   const form = h(
     "form",
@@ -191,38 +228,18 @@ function createForm() {
       "aria-labelledby": "create-h",
       onsubmit: async (ev) => {
         ev.preventDefault();
-        const body = readForm(gameSel.value, Number(seatsSel.value), options, seating, clock);
+        const body = readForm(g.game.value, Number(g.seats.value), g.options, seating, clock);
         const b = /** @type {HTMLButtonElement} */ (form.querySelector("button[type=submit]"));
-        const g = await act(b, () => api.createGame(body));
-        if (g) go(`#/game/${g.id}`);
+        const made = await act(b, () => api.createGame(body));
+        if (made) go(`#/game/${made.id}`);
       },
     },
     h("h2", { id: "create-h" }, "New game"),
-    h("div", { class: "field" }, h("label", { for: "new-game" }, "Game"), gameSel),
-    h("div", { class: "field" }, h("label", { for: "new-seats" }, "Seats"), seatsSel),
-    options,
+    g.fields,
     seating,
     clock,
     h("button", { type: "submit" }, "Create game"),
   );
-
-  const redraw = () => {
-    const info = gameInfo(gameSel.value);
-    if (!info) return;
-    const n = Number(seatsSel.value) || info.min_seats;
-    mount(
-      seatsSel,
-      range(info.min_seats, info.max_seats).map((k) => h("option", { value: k, selected: k === n }, k)),
-    );
-    mount(options, optionFields(info, Number(seatsSel.value)));
-    mount(seating, seatFields(Number(seatsSel.value)));
-  };
-  gameSel.addEventListener("change", () => {
-    seatsSel.value = "";
-    redraw();
-  });
-  seatsSel.addEventListener("change", redraw);
-  redraw();
   return form;
 }
 
@@ -231,7 +248,7 @@ function createForm() {
  * for a boolean, Quantum's map from the maps for that seat count.
  * @param {CatalogGame} info @param {number} seats
  */
-function optionFields(info, seats) {
+export function optionFields(info, seats) {
   /** @type {Record<string, any>} */
   const opts = info.options;
   /** @type {Record<string, {name: string}[]> | undefined} */
@@ -283,7 +300,7 @@ const CLOCK_FIELDS = [
  * per move, a bank and its increment, and what a timeout does. All empty:
  * an untimed game. The server checks the values (422 with its detail).
  */
-function clockFields() {
+export function clockFields() {
   return h(
     "fieldset",
     { class: "clock-fields" },
@@ -352,18 +369,45 @@ function seatFields(seats) {
 }
 
 /**
- * The request body of the create form.
- * @param {string} game @param {number} seats @param {HTMLElement} options @param {HTMLElement} seating
- * @param {HTMLElement} clock the clock's fields (clockFields)
- * @returns {CreateGame}
+ * The options of an options block (optionFields) as the API takes them.
+ * @param {HTMLElement} options @returns {Record<string, string | boolean>}
  */
-function readForm(game, seats, options, seating, clock) {
+export function readOptions(options) {
   /** @type {Record<string, string | boolean>} */
   const opts = {};
   for (const el of options.querySelectorAll("[data-option]")) {
     const i = /** @type {HTMLInputElement} */ (el);
     opts[/** @type {string} */ (i.dataset.option)] = i.dataset.kind === "boolean" ? i.checked : i.value;
   }
+  return opts;
+}
+
+/**
+ * The clock of clockFields as the API takes it: `{clock, on_timeout}`, or
+ * {} when every field is empty (an untimed game).
+ * @param {HTMLElement} clock
+ * @returns {{clock?: Record<string, number>, on_timeout?: "bot" | "forfeit"}}
+ */
+export function readClock(clock) {
+  /** @type {Record<string, number>} */
+  const spec = {};
+  for (const el of clock.querySelectorAll("input[data-clock]")) {
+    const i = /** @type {HTMLInputElement} */ (el);
+    if (i.value.trim() !== "") spec[/** @type {string} */ (i.dataset.clock)] = Number(i.value);
+  }
+  const onTimeout = /** @type {"bot" | "forfeit"} */ (
+    /** @type {HTMLSelectElement} */ (clock.querySelector("#clock-on-timeout")).value
+  );
+  return Object.keys(spec).length > 0 ? { clock: spec, on_timeout: onTimeout } : {};
+}
+
+/**
+ * The request body of the create form.
+ * @param {string} game @param {number} seats @param {HTMLElement} options @param {HTMLElement} seating
+ * @param {HTMLElement} clock the clock's fields (clockFields)
+ * @returns {CreateGame}
+ */
+function readForm(game, seats, options, seating, clock) {
   /** @type {any[]} */
   const seatList = ["me"];
   for (const el of seating.querySelectorAll("select[data-seat]")) {
@@ -379,20 +423,12 @@ function readForm(game, seats, options, seating, clock) {
             : "open",
     );
   }
-  /** @type {Record<string, number>} */
-  const spec = {};
-  for (const el of clock.querySelectorAll("input[data-clock]")) {
-    const i = /** @type {HTMLInputElement} */ (el);
-    if (i.value.trim() !== "") spec[/** @type {string} */ (i.dataset.clock)] = Number(i.value);
-  }
-  const timed = Object.keys(spec).length > 0;
-  const onTimeout = /** @type {HTMLSelectElement} */ (clock.querySelector("#clock-on-timeout")).value;
   return /** @type {CreateGame} */ ({
     game,
     seats,
-    options: opts,
+    options: readOptions(options),
     seating: seatList,
-    ...(timed ? { clock: spec, on_timeout: onTimeout } : {}),
+    ...readClock(clock),
   });
 }
 
@@ -491,7 +527,7 @@ function finishedLine(result, g) {
 }
 
 /** @param {number} a @param {number} b @returns {number[]} a..b */
-function range(a, b) {
+export function range(a, b) {
   const out = [];
   for (let i = a; i <= b; i++) out.push(i);
   return out;

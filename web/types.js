@@ -27,5 +27,17 @@
 /** @typedef {import("boardd-openapi").operations["createToken"]["responses"]["201"]["content"]["application/json"]} NewToken */
 /** @typedef {import("boardd-openapi").operations["listMoves"]["responses"]["200"]["content"]["application/json"]} MoveList */
 /** @typedef {MoveList["moves"][number]} LoggedMove */
+/** @typedef {Schemas["Seek"]} Seek */
+/** @typedef {Schemas["CreateSeek"]} CreateSeek */
+/** @typedef {Schemas["Rating"]} Rating */
+/** @typedef {Schemas["PushSubscription"]} PushSubscription */
+/** @typedef {Schemas["EmailAddress"]} EmailAddress */
+/** @typedef {import("boardd-openapi").operations["listSeeks"]["responses"]["200"]["content"]["application/json"]} SeekList */
+/** @typedef {import("boardd-openapi").operations["getLeaderboard"]["responses"]["200"]["content"]["application/json"]} Leaderboard */
+/** @typedef {import("boardd-openapi").operations["getPlayerProfile"]["responses"]["200"]["content"]["application/json"]} Profile */
+/** @typedef {import("boardd-openapi").operations["getRatingHistory"]["responses"]["200"]["content"]["application/json"]} RatingHistory */
+/** @typedef {import("boardd-openapi").operations["getPushKey"]["responses"]["200"]["content"]["application/json"]} PushKey */
+/** @typedef {import("boardd-openapi").operations["listPushSubscriptions"]["responses"]["200"]["content"]["application/json"]} PushSubscriptionList */
+/** @typedef {import("boardd-openapi").operations["addPushSubscription"]["requestBody"]["content"]["application/json"]} NewPushSubscription */
 
 export {};

@@ -136,3 +136,16 @@ export async function act(button, fn) {
     if (button) button.disabled = false;
   }
 }
+
+/** A screen for players only, seen by a visitor: says so, with a link to the lobby. @param {HTMLElement} main @param {string} title */
+export function needPlayer(main, title) {
+  mount(
+    main,
+    h(
+      "section",
+      { class: "card" },
+      h("h2", {}, title),
+      h("p", {}, "Become a player in the ", h("a", { href: "#/" }, "lobby"), " first."),
+    ),
+  );
+}

@@ -573,6 +573,9 @@ def cases(r, op):
                 want_type = types.get(os.path.splitext(f)[1])
                 if want_type and y.headers.get("content-type") != want_type + "; charset=utf-8":
                     r.note(op, "GET /%s: Content-Type %s" % (f, y.headers.get("content-type")))
+                # The web app manifest (W3C Web Application Manifest, §1.2)
+                if f.endswith(".webmanifest") and y.headers.get("content-type") != "application/manifest+json":
+                    r.note(op, "GET /%s: Content-Type %s" % (f, y.headers.get("content-type")))
         generic(r, op, p, None, None)
     elif name == "getCatalog":
         r.send("good", "GET", "/v1/catalog", {200})

@@ -5,14 +5,19 @@
 // tapping the board and its current choices only (never the fallback
 // list of actions): a whole Agent Avenue game (advanced mode), and a Quantum
 // game (an invitation accepted) for several turns, across a restart of
-// the server (both screens reconnect); then French texts. Every check
+// the server (both screens reconnect); a quick match between the two
+// (their seeks paired into one game), that game's ratings on the profiles
+// and the leaderboard's pages, the notifications settings (Web Push with a
+// stand-in push service, email against an SMTP sink of the suite's own);
+// then French texts. Every check
 // reads the page; the API is read only to compare the page with it. A
 // failed test keeps a screenshot of each page in build/web/screens/ (the
 // paths are printed; WEB_SCREENS=1 keeps them for every test, and one in
 // the middle of the Agent Avenue game). Prints "web: <test> ok|FAILED"
 // lines, then "web-browser: N passed, N failed". WEB_ONLY=regex runs only
 // the tests it matches (after the first, which signs the players up).
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { createServer } from "node:http";
 import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -61,6 +66,16 @@ function startServer(dir, port = 0) {
       "50",
       "--clock-min-seconds",
       "1",
+      // Web Push on (the settings test), to the suite's own receiver on
+      // loopback (pushReceiver).
+      "--push-contact",
+      "mailto:web@boardd.example",
+      "--webhook-allow-private",
+      // Email on, to the suite's own SMTP sink (smtpSink).
+      "--smtp-url",
+      `smtp://127.0.0.1:${ctx.smtp.port}`,
+      "--mail-from",
+      "boardd@web.example",
     ],
     { stdio: ["ignore", "ignore", "pipe"] },
   );
@@ -897,6 +912,447 @@ test("clocks: the form's clock, time left counting down, low time, a timeout mar
   }
 });
 
+/**
+ * Runs SQL on the suite's SQLite database (through /usr/bin/python3's
+ * sqlite3), beside the running server: for what only many weeks of play
+ * would make (an established rating), as tests/http/test_ratings.py does.
+ */
+function sql(script) {
+  execFileSync("/usr/bin/python3", [
+    "-c",
+    "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1], timeout=10)\nc.executescript(sys.argv[2])\nc.commit()",
+    join(ctx.dir, "web.db"),
+    script,
+  ]);
+}
+
+/** Taps on both pages until each seat of game `id` has made `each` moves (its log says so). */
+async function playUntilEachMoved(id, pages, each) {
+  for (let i = 0; i < 60; i++) {
+    const log = await apiGet(ctx.base, `/v1/games/${id}/moves?after=0`, await tokenOf(pages[0]));
+    const made = [0, 0];
+    for (const m of log.moves) if (typeof m.seat === "number") made[m.seat]++;
+    if (Math.min(...made) >= each) return;
+    check((await apiGet(ctx.base, `/v1/games/${id}`)).status === "active", "the game ended early");
+    check((await tapSomething(pages)) !== null, "nobody could move");
+  }
+  throw new Failure(`each seat did not make ${each} moves`);
+}
+
+test("quick match: a seek cancelled; two players' seeks paired, both screens open the same game", async () => {
+  const { alice, bob, base } = ctx;
+  for (const p of [alice, bob]) {
+    await p.getByRole("link", { name: "boardd", exact: true }).click(); // (a game's screen has no navigation)
+    await p.getByRole("link", { name: "Quick match" }).click();
+    await p.getByRole("heading", { name: "Players seeking a game" }).waitFor();
+  }
+  // A seek of Quantum, then cancelled: gone from the page and the API.
+  await alice.locator("#seek-game").selectOption("quantum");
+  await alice.getByRole("button", { name: "Seek a game" }).click();
+  const mine = alice.locator("section[aria-labelledby=my-seeks-h] li.seek");
+  await mine.first().waitFor({ timeout: 10000 });
+  const sid = await mine.first().getAttribute("data-seek");
+  const s0 = await apiGet(base, `/v1/seeks/${sid}`);
+  check(
+    s0.state === "open" && s0.game === "quantum" && s0.player.id === ctx.aliceId,
+    `the seek: ${JSON.stringify(s0)}`,
+  );
+  await bob.locator(`li.seek[data-seek="${sid}"]`).waitFor({ timeout: 10000 }); // Bob sees it
+  await alice.getByRole("button", { name: "Cancel the seek for Quantum" }).click();
+  await mine.first().waitFor({ state: "detached", timeout: 10000 });
+  check((await apiGet(base, `/v1/seeks/${sid}`)).state === "cancelled", "the seek is cancelled");
+  await bob.locator(`li.seek[data-seek="${sid}"]`).waitFor({ state: "detached", timeout: 10000 });
+  // Alice seeks rated Agent Avenue (advanced, a clock, opponents 300 points around her).
+  await alice.locator("#seek-game").selectOption("agent-avenue");
+  await alice.locator("#seek-seats").selectOption("2");
+  await alice.locator("#opt-mode").selectOption("advanced");
+  await alice.getByLabel("Seconds per move").fill("600");
+  // Their ratings after the games before: Alice takes Bob's with 100 to spare.
+  const ratingIn = async (pid) =>
+    (await apiGet(base, `/v1/players/${pid}`)).ratings.find((x) => x.category === "agent-avenue-advanced")
+      ?.rating ?? 1500;
+  const gap = Math.ceil(Math.abs((await ratingIn(ctx.bobId)) - (await ratingIn(ctx.aliceId)))) + 100;
+  await alice.getByLabel("Points below your rating").fill(String(gap));
+  await alice.getByLabel("Points above your rating").fill(String(gap));
+  check(await alice.getByLabel("Rated").isChecked(), "rated by default");
+  await alice.getByRole("button", { name: "Seek a game" }).click();
+  await mine.first().waitFor({ timeout: 10000 });
+  const aid = await mine.first().getAttribute("data-seek");
+  const a = await apiGet(base, `/v1/seeks/${aid}`);
+  check(
+    a.game === "agent-avenue" &&
+      a.seats === 2 &&
+      a.options.mode === "advanced" &&
+      a.clock?.move_seconds === 600 &&
+      a.rated === true &&
+      a.rating_min === a.rating - gap &&
+      a.rating_max === a.rating + gap,
+    `Alice's seek: ${JSON.stringify(a)}`,
+  );
+  // Bob answers it from the list: his seek of the same game pairs them.
+  const theirs = bob.locator(`li.seek[data-seek="${aid}"]`);
+  await theirs.getByRole("button", { name: "Play Agent Avenue with Alice" }).click({ timeout: 10000 });
+  await bob.waitForURL(/#\/game\//, { timeout: 10000 });
+  await alice.waitForURL(/#\/game\//, { timeout: 10000 }); // her screen looks at her seek
+  const gid = decodeURIComponent(alice.url().split("#/game/")[1]);
+  check(decodeURIComponent(bob.url().split("#/game/")[1]) === gid, "both screens show the same game");
+  const matched = await apiGet(base, `/v1/seeks/${aid}`);
+  check(matched.state === "matched" && matched.game_id === gid, `Alice's seek: ${JSON.stringify(matched)}`);
+  const g = await apiGet(base, `/v1/games/${gid}`, await tokenOf(alice));
+  const ids = g.players.map((p) => p.player?.id).sort();
+  check(
+    JSON.stringify(ids) === JSON.stringify([ctx.aliceId, ctx.bobId].sort()) &&
+      (await apiGet(base, "/v1/players/me/games?limit=50", await tokenOf(alice))).games.find(
+        (x) => x.id === gid,
+      )?.options?.mode === "advanced",
+    `the game's players and mode: ${JSON.stringify(g.players)}`,
+  );
+  for (const p of [alice, bob])
+    await p
+      .locator("section.actions h2")
+      .filter({ hasText: /Your move|Not your turn/ })
+      .waitFor({ timeout: 10000 });
+  await fitsPhone(bob, "a game opened by quick match");
+  ctx.matchedGame = gid;
+});
+
+test("ratings: the quick-matched game rated; profiles, rating history and the leaderboard's pages", async () => {
+  const { alice, bob, base } = ctx;
+  const gid = ctx.matchedGame;
+  check(gid, "the quick match test made a game");
+  await alice.goto(`${base}/#/game/${gid}`);
+  await bob.goto(`${base}/#/game/${gid}`);
+  const cat = "agent-avenue-advanced";
+  const before = (await apiGet(base, `/v1/players/${ctx.bobId}`)).ratings.find((x) => x.category === cat) ?? {
+    rating: 1500,
+    games: 0,
+    wins: 0,
+  };
+  await playUntilEachMoved(gid, [alice, bob], 2);
+  await alice.getByRole("button", { name: "Resign" }).waitFor({ timeout: 10000 });
+  alice.once("dialog", (d) => d.accept());
+  await alice.getByRole("button", { name: "Resign" }).click();
+  await bob.locator(".result", { hasText: "Game over" }).waitFor({ timeout: 10000 });
+  const prof = await apiGet(base, `/v1/players/${ctx.bobId}`);
+  const r = prof.ratings.find((x) => x.category === cat);
+  // The ratings beside the players' names in the game, once it ended.
+  const after = `(${Math.round(r.rating)}${r.provisional ? "?" : ""})`;
+  const seat = bob.locator("ol.players li", { has: bob.getByRole("link", { name: "Bob" }) });
+  await seat.locator(".seat-rating", { hasText: after }).waitFor({ timeout: 10000 });
+  // Bob's profile, from the page: his rating, games, the game in his history.
+  await seat.getByRole("link", { name: "Bob" }).click();
+  await bob.getByRole("heading", { name: "Bob" }).waitFor({ timeout: 10000 });
+  check(
+    r && r.games === before.games + 1 && r.wins === before.wins + 1 && r.rating > before.rating,
+    `Bob's rating: ${JSON.stringify(before)} then ${JSON.stringify(r)}`,
+  );
+  const totals = prof.rated_games;
+  const row = bob.locator(`tr[data-category="${cat}"]`);
+  const rowText = await row.innerText();
+  check(rowText.includes(String(Math.round(r.rating))), `the profile's row: ${rowText}`);
+  check(rowText.includes(r.rank === null ? "–" : `#${r.rank}`), `the rank: ${rowText}`);
+  check((await bob.locator(".rated-played").innerText()) === String(totals.played), "rated games played");
+  check((await bob.locator(".rated-won").innerText()) === String(totals.won), "rated games won");
+  const hist = bob.locator(`ol.history li[data-game="${gid}"]`);
+  check((await hist.innerText()).includes("won"), `the history: ${await hist.innerText()}`);
+  // The leaderboard: only established players (none yet, after a few games).
+  await bob.getByRole("link", { name: "Leaderboards" }).click();
+  await bob.locator("#board-category").selectOption(cat);
+  await bob.getByRole("heading", { name: "Leaderboard: Agent Avenue, advanced mode" }).waitFor();
+  const first = await apiGet(base, `/v1/leaderboards/${cat}?limit=25`);
+  if (first.players.length === 0) await bob.getByText("Nobody on this leaderboard yet.").waitFor();
+  else await bob.locator("table.board tbody tr").first().waitFor();
+  // Bob established (as after dozens of games), and 30 more established
+  // players: two pages of 25.
+  const now = Date.now();
+  const others = [];
+  for (let i = 0; i < 30; i++) {
+    const res = await fetch(base + "/v1/players", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ name: `Ranked ${i}` }),
+    });
+    others.push((await res.json()).id);
+  }
+  const rows = others
+    .map(
+      (id, i) =>
+        `INSERT INTO ratings (category, subject, player_key, system, rating, deviation, volatility, shown, ` +
+        `bucket, provisional, games, wins, last_ms) SELECT '${cat}', id, key, 'glicko2', ${1700 - i * 7}, 50, ` +
+        `0.06, ${1700 - i * 7}, ${Math.floor((1700 - i * 7) / 10)}, 0, 20, 10, ${now} FROM players WHERE id = '${id}';`,
+    )
+    .join("\n");
+  sql(
+    `${rows}
+     UPDATE ratings SET deviation = 50, provisional = 0, last_ms = ${now}, bucket = CAST(shown / 10 AS INTEGER)
+       WHERE subject = '${ctx.bobId}' AND category = '${cat}';
+     INSERT INTO board_counts (category, day, bucket, n) SELECT category, last_ms / 86400000, bucket, count(*)
+       FROM ratings WHERE category = '${cat}' AND provisional = 0 GROUP BY 1, 2, 3
+       ON CONFLICT (category, day, bucket) DO UPDATE SET n = excluded.n;`,
+  );
+  const top = await apiGet(base, `/v1/leaderboards/${cat}?limit=25`);
+  check(top.players.length === 25 && top.next_after, `the API's first page: ${top.players.length}`);
+  const rest = await apiGet(base, `/v1/leaderboards/${cat}?limit=25&after=${top.next_after}`);
+  check(
+    rest.players.length === 6 && rest.next_after === null,
+    `the API's second page: ${rest.players.length}`,
+  );
+  const pageRows = async () =>
+    (await bob.locator("table.board tbody tr").allInnerTexts()).map((t) =>
+      t.split("\t").map((x) => x.trim()),
+    );
+  const expect = (list) => list.map((p) => [String(p.rank), p.player.name, String(Math.round(p.rating))]);
+  await bob.reload();
+  await bob.locator("table.board tbody tr").first().waitFor({ timeout: 10000 });
+  let shown = (await pageRows()).map((x) => x.slice(0, 3));
+  check(JSON.stringify(shown) === JSON.stringify(expect(top.players)), `page 1: ${JSON.stringify(shown)}`);
+  await bob.getByRole("link", { name: "Next page" }).click();
+  await bob.locator('table.board tbody tr[data-rank="26"]').waitFor({ timeout: 10000 });
+  shown = (await pageRows()).map((x) => x.slice(0, 3));
+  check(JSON.stringify(shown) === JSON.stringify(expect(rest.players)), `page 2: ${JSON.stringify(shown)}`);
+  check(!(await bob.getByRole("link", { name: "Next page" }).count()), "no page after the last");
+  const bobRank = rest.players.concat(top.players).find((p) => p.player?.id === ctx.bobId)?.rank;
+  check(bobRank, "Bob is on the board");
+  await bob.getByRole("link", { name: "Previous page" }).click();
+  await bob.locator('table.board tbody tr[data-rank="1"]').waitFor({ timeout: 10000 });
+  // His rank on his profile, as the API gives it.
+  await bob
+    .getByRole("link", { name: "Bob", exact: true })
+    .first()
+    .click()
+    .catch(() => {});
+  await bob.goto(`${base}/#/player/${ctx.bobId}`);
+  await bob
+    .locator(`tr[data-category="${cat}"]`)
+    .filter({ hasText: `#${bobRank}` })
+    .waitFor({ timeout: 10000 });
+  await fitsPhone(bob, "a profile");
+  await noError(bob, "bob");
+});
+
+/**
+ * A stand-in for the browser's push service: headless Chromium cannot
+ * subscribe (its push service is Google's, out of reach here, and it
+ * refuses headless pages), so the page's PushManager is replaced, before
+ * any script runs, by one that makes a subscription the way a browser
+ * does (a fresh P-256 key pair and a 16-byte auth secret) to an endpoint
+ * on this suite's own HTTP receiver, which records what boardd posts to
+ * it. Everything else is the real thing: the permission grant, the
+ * service worker's registration, the page's code and the server.
+ */
+async function pushReceiver() {
+  const got = [];
+  const srv = createServer((req, res) => {
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      got.push({ url: req.url, headers: req.headers, body: Buffer.concat(chunks) });
+      res.writeHead(201).end();
+    });
+  });
+  await new Promise((ok) => srv.listen(0, "127.0.0.1", ok));
+  return { port: srv.address().port, got, close: () => new Promise((ok) => srv.close(ok)) };
+}
+
+test("notifications: the settings page turns Web Push on (permission granted) and off; the manifest", async () => {
+  const { base } = ctx;
+  const m = await fetch(base + "/manifest.webmanifest");
+  check(/^application\/manifest\+json/.test(m.headers.get("content-type") || ""), "the manifest's type");
+  const man = await m.json();
+  check(
+    man.name === "boardd" && man.display === "standalone" && man.start_url && man.icons?.length,
+    `the manifest: ${JSON.stringify(man)}`,
+  );
+  const w = await fetch(base + "/sw.js");
+  check(w.status === 200 && /^text\/javascript/.test(w.headers.get("content-type") || ""), "sw.js's type");
+  const receiver = await pushReceiver();
+  const identity = await ctx.alice.evaluate(() => localStorage.getItem("boardd.identity"));
+  const c = await ctx.browser.newContext({ viewport: PHONE, locale: "en-US" });
+  try {
+    await c.grantPermissions(["notifications"], { origin: base });
+    const p = await c.newPage();
+    await watch(p, "alice's laptop");
+    await p.addInitScript(
+      ([id, endpoint]) => {
+        localStorage.setItem("boardd.identity", id);
+        const b64u = (/** @type {ArrayBuffer} */ b) =>
+          btoa(String.fromCharCode(...new Uint8Array(b)))
+            .replace(/\+/g, "-")
+            .replace(/\//g, "_")
+            .replace(/=+$/, "");
+        // Kept across reloads, as a browser keeps its subscriptions.
+        const KEY = "test.push-subscription";
+        const made = (/** @type {any} */ j) => ({
+          endpoint: j.endpoint,
+          expirationTime: null,
+          toJSON: () => j,
+          unsubscribe: async () => {
+            localStorage.removeItem(KEY);
+            return true;
+          },
+        });
+        PushManager.prototype.getSubscription = async () => {
+          const j = localStorage.getItem(KEY);
+          return j ? made(JSON.parse(j)) : null;
+        };
+        PushManager.prototype.subscribe = async (opts) => {
+          window.__applicationServerKey = b64u(opts.applicationServerKey);
+          const pair = await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, [
+            "deriveBits",
+          ]);
+          const p256dh = b64u(await crypto.subtle.exportKey("raw", pair.publicKey));
+          const auth = b64u(crypto.getRandomValues(new Uint8Array(16)).buffer);
+          const j = { endpoint: `${endpoint}/${auth}`, expirationTime: null, keys: { p256dh, auth } };
+          localStorage.setItem(KEY, JSON.stringify(j));
+          return made(j);
+        };
+      },
+      [identity, `http://127.0.0.1:${receiver.port}/push`],
+    );
+    await p.goto(base + "/");
+    const link = await p.evaluate(() => document.querySelector('link[rel="manifest"]')?.getAttribute("href"));
+    check(link === "manifest.webmanifest", `the page's manifest link: ${link}`);
+    await p.getByRole("link", { name: "Settings" }).click();
+    const toggle = p.getByRole("switch", { name: "Push notifications" });
+    await toggle.waitFor({ timeout: 10000 });
+    check(!(await toggle.isChecked()), "off at first");
+    const token = JSON.parse(identity).token;
+    check(
+      (await apiGet(base, "/v1/players/me/push-subscriptions", token)).subscriptions.length === 0,
+      "none yet",
+    );
+    await p.getByLabel(/Also when my clock has/).fill("30");
+    await toggle.check();
+    await p.locator(".push-state", { hasText: "On:" }).waitFor({ timeout: 10000 });
+    check((await p.evaluate(() => Notification.permission)) === "granted", "the permission is granted");
+    const sw = await p.evaluate(
+      async () => (await navigator.serviceWorker.getRegistration())?.active?.scriptURL,
+    );
+    check(sw === base + "/sw.js", `the service worker: ${sw}`);
+    const key = (await apiGet(base, "/v1/push/key")).key;
+    check(
+      (await p.evaluate(() => window.__applicationServerKey)) === key,
+      "subscribed with the server's key",
+    );
+    const subs = (await apiGet(base, "/v1/players/me/push-subscriptions", token)).subscriptions;
+    check(
+      subs.length === 1 &&
+        subs[0].endpoint.startsWith(`http://127.0.0.1:${receiver.port}/push/`) &&
+        subs[0].clock_low_seconds === 30 &&
+        subs[0].lang === "en",
+      `the server's subscriptions: ${JSON.stringify(subs)}`,
+    );
+    // The service worker shows a push (delivered through the DevTools
+    // protocol, as the push service would): its title and body, tagged
+    // with its game.
+    const cdp = await c.newCDPSession(p);
+    const regs = [];
+    cdp.on("ServiceWorker.workerRegistrationUpdated", (e) => regs.push(...e.registrations));
+    await cdp.send("ServiceWorker.enable");
+    for (let i = 0; i < 50 && !regs.some((x) => x.scopeURL === base + "/"); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    const swReg = regs.find((x) => x.scopeURL === base + "/" && !x.isDeleted);
+    check(swReg, `the service worker's registration: ${JSON.stringify(regs)}`);
+    const payload = { game_id: "0123456789abcdef", kind: "turn", title: "Your turn", body: "Bob moved." };
+    // Delivered again while none is shown (a busy machine's worker may
+    // still be starting): the same tag, so never more than one.
+    let shownN = [];
+    let round = 0;
+    for (; round < 4 && !shownN.length; round++) {
+      await cdp.send("ServiceWorker.deliverPushMessage", {
+        origin: base,
+        registrationId: swReg.registrationId,
+        data: JSON.stringify(payload),
+      });
+      shownN = await p.evaluate(async () => {
+        const reg = await navigator.serviceWorker.ready;
+        for (let i = 0; i < 50; i++) {
+          const ns = await reg.getNotifications();
+          if (ns.length) return ns.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data }));
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        return [];
+      });
+    }
+    if (round > 1) console.log(`     the push was shown after ${round} deliveries`);
+    check(
+      JSON.stringify(shownN) ===
+        JSON.stringify([
+          {
+            title: "Your turn",
+            body: "Bob moved.",
+            tag: payload.game_id,
+            data: { game_id: payload.game_id },
+          },
+        ]),
+      `the notification shown: ${JSON.stringify(shownN)}`,
+    );
+    await cdp.detach();
+    // The server pushes to it: Bob invites Alice.
+    const inv = await fetch(base + "/v1/games", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${await tokenOf(ctx.bob)}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ game: "agent-avenue", seating: ["me", { invite: ctx.aliceId }] }),
+    });
+    check(inv.status === 201, `the invitation: ${inv.status}`);
+    for (let i = 0; i < 100 && !receiver.got.length; i++) await new Promise((r) => setTimeout(r, 100));
+    const push = receiver.got[0];
+    check(
+      push &&
+        push.headers["content-encoding"] === "aes128gcm" &&
+        /^vapid t=.*, k=/.test(push.headers.authorization || "") &&
+        push.body.length > 0,
+      `a push received: ${JSON.stringify(push && push.headers)}`,
+    );
+    // Reloaded, the page shows it on; off deletes it from the server.
+    await p.reload();
+    await toggle.waitFor({ timeout: 10000 });
+    check(await toggle.isChecked(), "on after a reload");
+    await toggle.uncheck();
+    await p.locator(".push-state", { hasText: "Off." }).waitFor({ timeout: 10000 });
+    check(
+      (await apiGet(base, "/v1/players/me/push-subscriptions", token)).subscriptions.length === 0,
+      "off: deleted from the server",
+    );
+    // Email: an address, the code mailed to it typed back, a daily digest.
+    await p.getByLabel("Email address").fill("alice@example.org");
+    await p.getByRole("button", { name: "Send a confirmation code" }).click();
+    await p.locator(".mail-address", { hasText: "not confirmed yet" }).waitFor({ timeout: 10000 });
+    for (let i = 0; i < 200 && !ctx.smtp.mails.some((x) => x.to.includes("alice@example.org")); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    const mail = ctx.smtp.mails.find((x) => x.to.includes("alice@example.org"));
+    const code = mail?.text.match(/\b(\d{8})\b/)?.[1];
+    check(code, `the code's mail: ${JSON.stringify(mail)}`);
+    await p.getByLabel("Code from the email").fill(code);
+    await p.getByRole("button", { name: "Confirm", exact: true }).click();
+    await p.locator(".mail-address", { hasText: "(confirmed)" }).waitFor({ timeout: 10000 });
+    await p.getByLabel("Mail", { exact: true }).selectOption("digest");
+    await p.getByLabel("Digest hour").fill("9");
+    await p.getByLabel("Time zone").fill("Europe/Paris");
+    await p.getByRole("button", { name: "Save" }).click();
+    await p.getByText("Mail settings saved.").waitFor({ timeout: 10000 });
+    const addr = await apiGet(base, "/v1/players/me/email", token);
+    check(
+      addr.address === "alice@example.org" &&
+        addr.confirmed &&
+        addr.mode === "digest" &&
+        addr.digest_hour === 9 &&
+        addr.time_zone === "Europe/Paris",
+      `the address: ${JSON.stringify(addr)}`,
+    );
+    await fitsPhone(p, "the settings page");
+    await p.getByRole("button", { name: "Remove the address" }).click();
+    await p.locator(".mail-address").waitFor({ state: "detached", timeout: 10000 });
+    const gone = await fetch(base + "/v1/players/me/email", {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    check(gone.status === 404, `the address removed: ${gone.status}`);
+  } finally {
+    await c.close();
+    await receiver.close();
+  }
+});
+
 test("languages: French names and labels from the API", async () => {
   const { bob, base } = ctx;
   const id = await createGame(bob, "agent-avenue", 2, "random");
@@ -930,8 +1386,51 @@ async function shoot(name, pages) {
   }
 }
 
+/**
+ * Debian's python3-aiosmtpd on a loopback port: each mail received is
+ * kept in `mails` as {to, text} (its text/plain part). Resolves to
+ * {port, mails, stop}.
+ */
+function smtpSink() {
+  const script = `
+import email, json, socket, sys
+from aiosmtpd.controller import Controller
+class Keep:
+    async def handle_DATA(self, server, session, envelope):
+        m = email.message_from_bytes(envelope.content)
+        text = "".join(p.get_payload(decode=True).decode("utf-8", "replace")
+                       for p in m.walk() if p.get_content_type() == "text/plain")
+        print(json.dumps({"to": envelope.rcpt_tos, "text": text}), flush=True)
+        return "250 OK"
+s = socket.socket(); s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]; s.close()
+c = Controller(Keep(), hostname="127.0.0.1", port=port); c.start()
+print(json.dumps({"port": port}), flush=True)
+sys.stdin.read()
+c.stop()
+`;
+  const proc = spawn("/usr/bin/python3", ["-c", script], { stdio: ["pipe", "pipe", "inherit"] });
+  const mails = [];
+  let buf = "";
+  return new Promise((ok, fail) => {
+    const t = setTimeout(() => fail(new Error("the SMTP sink did not start")), 20000);
+    proc.stdout.on("data", (d) => {
+      buf += d;
+      let i;
+      while ((i = buf.indexOf("\n")) >= 0) {
+        const line = JSON.parse(buf.slice(0, i));
+        buf = buf.slice(i + 1);
+        if (line.port) {
+          clearTimeout(t);
+          ok({ port: line.port, mails, stop: () => proc.stdin.end() });
+        } else mails.push(line);
+      }
+    });
+  });
+}
+
 async function main() {
   ctx.dir = mkdtempSync(join(tmpdir(), "boardd-web-"));
+  ctx.smtp = await smtpSink();
   ctx.server = await startServer(ctx.dir);
   ctx.base = ctx.server.base;
   const browser = (ctx.browser = await chromium.launch({
@@ -980,6 +1479,7 @@ async function main() {
     );
   await browser.close();
   const code = await ctx.server.stop();
+  ctx.smtp.stop();
   rmSync(ctx.dir, { recursive: true, force: true });
   if (code !== 0) {
     console.log(`web: boardd exited ${code} at stop: ${ctx.server.log().slice(-2000)}`);
