@@ -678,7 +678,9 @@ int store__clock_start(struct conn *c, int64_t key);
 /* store_move_append's vacation check of a timeout (struct store_move's
  * vac_player, vac_last, vac_start), in its transaction: BD_ESTALE if the
  * player's latest vacation is no longer vac_last; else *began = 1 if an
- * automatic vacation began (0: the timeout goes on). */
+ * automatic vacation began (0: the timeout goes on: auto off, none left,
+ * or a vacation of the player's ends after vac_start, the deadline: it
+ * began after it, and one after it could not move it). */
 int store__vacation_check(struct conn *c, const struct store_move *m,
                           int *began);
 

@@ -192,12 +192,16 @@ int store__vacation_check(struct conn *c, const struct store_move *m,
 		return rc;
 	rc = store__lookup_i64(c, ST_VAC_LATEST_END, ARGS(A_I64(m->vac_player)),
 	                       &latest);
-	int64_t start = latest > m->vac_start ? latest : m->vac_start;
-	if (rc == 0)
-		rc = store__run(c, ST_VAC_INSERT,
-		                ARGS(A_I64(m->vac_player), A_I64(start),
-		                     A_I64(start + v.left_ms), A_I64(1)),
-		                NULL, NULL);
+	/* A vacation ending after the deadline began after it (one begun
+	 * before moved the deadline past its end): an automatic one after
+	 * it could not move the deadline either, so the timeout happens and
+	 * the balance is kept. */
+	if (rc < 0 || latest > m->vac_start)
+		return rc;
+	rc = store__run(c, ST_VAC_INSERT,
+	                ARGS(A_I64(m->vac_player), A_I64(m->vac_start),
+	                     A_I64(m->vac_start + v.left_ms), A_I64(1)),
+	                NULL, NULL);
 	v.left_ms = 0;
 	if (rc == 0)
 		rc = put_account(c, m->vac_player, &v);

@@ -255,6 +255,39 @@ def auto_vacation_begins_instead_of_the_timeout_then_the_days_run_out(binary):
 
 
 @test
+def a_vacation_taken_after_a_passed_deadline_spends_no_automatic_days(binary):
+    """Auto on, a day left: the deadline passes, then (before the clock
+    worker looks) the seat's player takes an hour by hand.  That vacation
+    began after the deadline, so it cannot move it, nor could an
+    automatic one beginning after it: the timeout happens at the
+    deadline and the rest of the balance is kept (no automatic vacation
+    spends it)."""
+    clock = TestClock()
+    try:
+        with server(binary) as s:
+            start, at, bob, bt = week_old_pair(s, clock)
+            gid, seat, me, them = game_of(s, at, bob, bt, CORRESPONDENCE)
+            r = s.request("PATCH", "/v1/players/me/vacation", {"auto": True}, token=me)
+            check(r.status == 200 and r.json["left_seconds"] == DAY, "auto on: %r" % r)
+            d0 = ms(view(s, gid, them)["clock"]["seats"][seat]["deadline"])
+            clock.set(d0 / 1000 + 30 - time.time())  # 30 s past the deadline
+            r = s.request("POST", "/v1/players/me/vacation", {"seconds": 3600}, token=me)
+            check(r.status == 201 and r.json["left_seconds"] == DAY - 3600, "an hour: %r" % r)
+            g = wait_for(s, "the timeout", lambda: (lambda x: x["status"] == "finished" and x)(
+                view(s, gid, them)))
+            m = moves(s, gid)
+            check(len(m) == 1 and m[0]["by"] == "timeout" and m[0]["seat"] == seat,
+                  "one timeout: %r" % m)
+            v = vacation(s, me)
+            check(v["left_seconds"] == DAY - 3600 and not v["began_automatically"],
+                  "the rest of the day kept: %r" % v)
+            check(s.query("SELECT count(*) FROM vacations")[0][0] == 1,
+                  "no automatic vacation stored: %r" % (s.query("SELECT * FROM vacations"),))
+    finally:
+        clock.close()
+
+
+@test
 def a_game_created_with_vacation_disallowed_times_out(binary):
     """clock.vacation false: the clock never stops, neither for a
     vacation taken by hand nor by auto vacation; a live clock (under a
