@@ -137,7 +137,9 @@ static int timeout_once(struct svc_bots *b, struct loaded *l,
 		return BD_EINTERNAL;
 	}
 	/* A correspondence clock stops while its player is on vacation: the
-	 * stored deadline (never later than the true one) is put right. */
+	 * stored deadline (never later than the true one) is put right; so
+	 * is any other game's that a vacation's end set to now (ST_VAC_POKE):
+	 * left passed, every clock pass would load it again. */
 	struct svc_vacations *v = c.vacation ? malloc(sizeof *v) : NULL;
 	if (c.vacation && !v)
 		return BD_ENOMEM;
@@ -153,7 +155,7 @@ static int timeout_once(struct svc_bots *b, struct loaded *l,
 	int seat = -1;
 	int64_t due = svc__clock_earliest(&c, &s, l->g->seats, &seat);
 	if (!due || due > svc__now_ms()) {
-		if (v && due != l->row.deadline_ms) {
+		if ((v || due) && due != l->row.deadline_ms) {
 			rc = store_game_deadline(b->svc->st, l->row.key,
 			                         l->row.seq, l->row.deadline_ms,
 			                         due);

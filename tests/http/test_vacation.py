@@ -325,6 +325,32 @@ def a_game_created_with_vacation_disallowed_times_out(binary):
 
 
 @test
+def ending_a_vacation_leaves_a_live_games_stored_deadline_right(binary):
+    """Ending a vacation early sets the stored deadline (the scheduler's
+    index) of the player's games to now, to be looked at again; a live
+    game's (which no vacation stops) is then put back to its true
+    deadline, as a correspondence game's is: left at the moment the
+    vacation ended, every clock pass would load the game again."""
+    clock = TestClock()
+    try:
+        with server(binary) as s:
+            start, at, bob, bt = week_old_pair(s, clock)
+            gid, seat, me, them = game_of(s, at, bob, bt, {"move_seconds": 3600})
+            d0 = ms(view(s, gid, them)["clock"]["seats"][seat]["deadline"])
+            stored = lambda: s.query("SELECT deadline_ms FROM games WHERE id = ?", (gid,))[0][0]
+            check(stored() == d0, "stored as shown: %r %r" % (stored(), d0))
+            r = s.request("POST", "/v1/players/me/vacation", {"seconds": 7200}, token=me)
+            check(r.status == 201, "taken: %r" % r)
+            r = s.request("DELETE", "/v1/players/me/vacation", token=me)
+            check(r.status == 200, "ended: %r" % r)
+            wait_for(s, "the stored deadline put back", lambda: stored() == d0)
+            check(ms(view(s, gid, them)["clock"]["seats"][seat]["deadline"]) == d0,
+                  "the live clock did not stop")
+    finally:
+        clock.close()
+
+
+@test
 def bad_vacation_requests_are_refused_and_change_nothing(binary):
     """Negative, too short, too long, non-integer and unknown fields are
     400; more than is left is 409 not-enough-vacation; no token 401.
