@@ -181,8 +181,13 @@ static const char *const pg_sql[ST_COUNT] = {
     [ST_SEEK_CANDIDATES] = "SELECT key, player_key, rating, rating_min, "
                            "rating_max FROM seeks WHERE pool = ?1 AND "
                            "state = 'open' AND expires_ms > ?2 AND "
-                           "player_key <> ?3 ORDER BY key LIMIT 64 FOR "
-                           "UPDATE SKIP LOCKED",
+                           "player_key <> ?3 AND rating_min <= ?4 AND "
+                           "rating_max >= ?4 AND rating BETWEEN ?5 AND ?6 "
+                           "AND NOT EXISTS (SELECT 1 FROM blocks b WHERE "
+                           "(b.player_key = ?3 AND b.blocked_key = "
+                           "seeks.player_key) OR (b.player_key = "
+                           "seeks.player_key AND b.blocked_key = ?3)) "
+                           "ORDER BY key LIMIT 64 FOR UPDATE SKIP LOCKED",
     /* driver_sqlite.c's */
     [ST_EV_SEEK_MATCHED] =
         "INSERT INTO events (id, player_key, game_key, type, data, "

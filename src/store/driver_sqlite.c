@@ -183,11 +183,20 @@ static const char *const lite_sql[ST_COUNT] = {
     [ST_SEEK_LOCK] = "SELECT length(?1) > 0",
     /* the write transaction holds the database */
     [ST_VAC_LOCK] = "SELECT key FROM players WHERE key = ?1",
-    /* ?1 pool, ?2 now, ?3 the seeker: the oldest open seeks of others */
+    /* ?1 pool, ?2 now, ?3 the seeker, ?4 its rating, ?5 ?6 its bounds:
+     * the oldest open seeks of others compatible with it (its rating in
+     * their bounds and theirs in its, no block either way: seeks that
+     * fit nobody must not fill the 64) */
     [ST_SEEK_CANDIDATES] = "SELECT key, player_key, rating, rating_min, "
                            "rating_max FROM seeks WHERE pool = ?1 AND "
                            "state = 'open' AND expires_ms > ?2 AND "
-                           "player_key <> ?3 ORDER BY key LIMIT 64",
+                           "player_key <> ?3 AND rating_min <= ?4 AND "
+                           "rating_max >= ?4 AND rating BETWEEN ?5 AND ?6 "
+                           "AND NOT EXISTS (SELECT 1 FROM blocks b WHERE "
+                           "(b.player_key = ?3 AND b.blocked_key = "
+                           "seeks.player_key) OR (b.player_key = "
+                           "seeks.player_key AND b.blocked_key = ?3)) "
+                           "ORDER BY key LIMIT 64",
     /* ?1 the new game's id, ?2 now: a "seek.matched" event to each
      * player of its seeks */
     [ST_EV_SEEK_MATCHED] =

@@ -200,7 +200,8 @@ static int seek_tx(struct conn *c, void *ctx)
 	struct candidates all = {.n = 0};
 	rc = store__run(
 	    c, ST_SEEK_CANDIDATES,
-	    ARGS(A_TEXT(k->pool), A_I64(x->now), A_I64(k->player_key)),
+	    ARGS(A_TEXT(k->pool), A_I64(x->now), A_I64(k->player_key),
+	         A_I64(k->rating), A_I64(k->rating_min), A_I64(k->rating_max)),
 	    read_candidate, &all);
 	struct candidate me = {key.v, k->player_key, k->rating, k->rating_min,
 	                       k->rating_max};

@@ -137,6 +137,24 @@ def rating_ranges_are_checked_both_ways(binary):
 
 
 @test
+def seeks_nobody_fits_do_not_hide_a_compatible_one(binary):
+    """70 older seeks of the pool whose range no rating reaches are not
+    candidates: more than the 64 the pairing reads must not keep two
+    compatible seeks apart (a few accounts could otherwise stop a pool's
+    quick match)."""
+    with server(binary) as s:
+        for i in range(70):
+            _, t = player(s, "Odd%d" % i)
+            seek(s, t, {"game": AA, "rating_min": 99999, "rating_max": 100000})
+        _, at = player(s, "Alice")
+        _, bt = player(s, "Bob")
+        a = seek(s, at, {"game": AA})
+        b = seek(s, bt, {"game": AA})
+        check(b["state"] == "matched" and get(s, a["id"])["game_id"] == b["game_id"],
+              "Bob pairs with Alice: %r" % b)
+
+
+@test
 def only_the_same_game_options_clock_and_rated_flag_pair(binary):
     with server(binary) as s:
         bodies = [{"game": AA}, {"game": AA, "options": {"mode": "advanced"}},
