@@ -6,7 +6,8 @@
 // one of the server's listed actions, unchanged: the board only filters
 // the list by what was tapped (the client computes no rules). The screen
 // follows the game's event stream (events.js) and redraws on every event.
-// Once the game is over its players may offer, accept or decline a
+// Under the history, the game's chat (chat.js): the players' channel for
+// its seats, the spectators' for everyone else. Once the game is over its players may offer, accept or decline a
 // rematch (the page then looks at the game every 2 s until the rematch
 // starts, and links to it).
 import * as api from "./api.js";
@@ -17,6 +18,7 @@ import { follow } from "./events.js";
 import { agentAvenue } from "./aa.js";
 import { quantum } from "./quantum.js";
 import { seatRatings, points } from "./ratings.js";
+import { chatPanel } from "./chat.js";
 
 /** @typedef {import("./types.js").Game} Game */
 /** @typedef {import("./types.js").Action} Action */
@@ -751,13 +753,28 @@ export async function gameScreen(main, id, at = null) {
 
   await refresh();
   if (at !== null) await replay(at);
+  // The chat: a seat's holder reads the players' channel, anyone else the
+  // spectators' (docs/matchmaking.md, "Chat").
+  const chat = g ? chatPanel(id, /** @type {Game} */ (g).you !== null ? "players" : "spectators") : null;
+  const readChat = () => chat?.load().catch(showError);
+  if (chat) {
+    main.append(chat.el);
+    readChat();
+  }
   const events = follow(
     id,
-    () => refresh(),
+    (e) => {
+      if (e.event === "chat")
+        chat?.add(/** @type {import("./types.js").ChatMessage} */ (/** @type {unknown} */ (e)));
+      else refresh();
+    },
     (s) => {
       link.textContent = s;
       link.dataset.state = s;
-      if (s === "live") refresh(); // back after a cut: what the screen missed
+      if (s === "live") {
+        refresh(); // back after a cut: what the screen missed
+        readChat();
+      }
     },
   );
   stream = events;
@@ -770,9 +787,14 @@ export async function gameScreen(main, id, at = null) {
   const rematchWatch = setInterval(() => {
     if (g && g.status === "finished" && g.you !== null && !g.rematch?.game && !document.hidden) refresh();
   }, 2000);
+  // Once the game is over its stream has ended: post-game chat is read.
+  const chatWatch = setInterval(() => {
+    if (g && g.status === "finished" && !document.hidden) readChat();
+  }, 5000);
   return () => {
     clearInterval(ticker);
     clearInterval(rematchWatch);
+    clearInterval(chatWatch);
     document.documentElement.style.scrollPaddingBottom = "";
     events.stop();
   };
