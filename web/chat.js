@@ -24,8 +24,8 @@ const MAX_TEXT = 500;
  * seat's holder, the spectators' for everyone else).
  * @param {string} id the game's id
  * @param {Channel} channel
- * @returns {{el: HTMLElement, add: (m: ChatMessage) => void, load: () => Promise<void>, reload: () => Promise<void>}}
- *   `el` the panel (a section), to mount once; `add(m)` shows message `m`
+ * @returns {{channel: Channel, el: HTMLElement, add: (m: ChatMessage) => void, load: () => Promise<void>, reload: () => Promise<void>}}
+ *   `channel` as given; `el` the panel (a section), to mount once; `add(m)` shows message `m`
  *   (a stream's `chat` event, or the answer of a POST), once, in order;
  *   `load()` reads the messages after the last one shown; `reload()`
  *   forgets them and reads the channel again (after a block: the server
@@ -34,7 +34,7 @@ const MAX_TEXT = 500;
  */
 export function chatPanel(id, channel) {
   const el = h("section", { class: "card chat", "aria-labelledby": "chat-h" });
-  const list = h("ol", { class: "chat-log", role: "log", "aria-label": "Chat messages" });
+  const list = h("ol", { class: "chat-log", role: "log", "aria-label": "Chat messages", tabindex: 0 });
   /** @type {ChatMessage[]} the messages shown, in `n` order */
   const shown = [];
   const me = session.identity();
@@ -50,6 +50,7 @@ export function chatPanel(id, channel) {
     const next = list.children[at] ?? null;
     list.insertBefore(li, next);
     list.querySelector(".empty")?.remove();
+    list.scrollTop = list.scrollHeight; // the newest in view
   }
 
   async function load() {
@@ -178,5 +179,5 @@ export function chatPanel(id, channel) {
     form,
   );
   list.append(h("li", { class: "empty" }, "No messages yet."));
-  return { el, add, load, reload };
+  return { channel, el, add, load, reload };
 }

@@ -153,6 +153,24 @@ export async function gameScreen(main, id, at = null) {
 
   /** @type {Game | null} */
   let g = null;
+  /** @type {ReturnType<typeof chatPanel> | null} the chat panel, once the game is read */
+  let chat = null;
+  const readChat = () => chat?.load().catch(showError);
+  /**
+   * The chat of the caller's channel: a seat's holder reads the players',
+   * anyone else the spectators' (docs/matchmaking.md, "Chat"); a panel
+   * made anew when that changes (a spectator who took a seat).
+   */
+  function ensureChat() {
+    if (!g) return;
+    const want = g.you !== null ? "players" : "spectators";
+    if (chat?.channel === want) return;
+    const next = chatPanel(id, want);
+    if (chat) chat.el.replaceWith(next.el);
+    else main.append(next.el);
+    chat = next;
+    readChat();
+  }
   /** @type {ActionList | null} */
   let list = null;
   /** @type {((a: Action) => boolean) | null} */
@@ -256,6 +274,7 @@ export async function gameScreen(main, id, at = null) {
       g = ng;
       list = nl;
       draw();
+      ensureChat();
       if (g.status === "finished") stream?.end();
     } catch (e) {
       showError(e);
@@ -753,14 +772,6 @@ export async function gameScreen(main, id, at = null) {
 
   await refresh();
   if (at !== null) await replay(at);
-  // The chat: a seat's holder reads the players' channel, anyone else the
-  // spectators' (docs/matchmaking.md, "Chat").
-  const chat = g ? chatPanel(id, /** @type {Game} */ (g).you !== null ? "players" : "spectators") : null;
-  const readChat = () => chat?.load().catch(showError);
-  if (chat) {
-    main.append(chat.el);
-    readChat();
-  }
   const events = follow(
     id,
     (e) => {
