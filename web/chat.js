@@ -11,7 +11,7 @@
 import * as api from "./api.js";
 import * as session from "./session.js";
 import { h, mount } from "./dom.js";
-import { act, status } from "./ui.js";
+import { act, status, showError } from "./ui.js";
 
 /** @typedef {import("./types.js").ChatMessage} ChatMessage */
 /** @typedef {"players" | "spectators"} Channel */
@@ -97,7 +97,8 @@ export function chatPanel(id, channel) {
                   );
                   if (r === undefined) return;
                   status(`${other.name} is blocked.`);
-                  await reload().catch(() => {});
+                  await reload().catch(showError);
+                  input.focus(); // the button left with the message: the focus stays in the panel
                 },
               },
               "Block",
@@ -133,6 +134,7 @@ export function chatPanel(id, channel) {
               if (r === undefined) return;
               details.open = false;
               reason.value = "";
+              /** @type {HTMLElement} */ (details.querySelector("summary")).focus();
               status(`Report ${r.report} sent to the operators.`);
             },
           },

@@ -1476,6 +1476,10 @@ test("chat: two players talk live; a message reported; the other player blocked,
   await line.getByRole("button", { name: "Block Bob" }).click();
   await line.waitFor({ state: "detached", timeout: 10000 });
   await chatLine(alice, "Hello Bob").waitFor();
+  // (the Block button went with the message: the focus is on the field)
+  await alice.waitForFunction(() => document.activeElement?.id === "chat-text-players", null, {
+    timeout: 10000,
+  });
   const blocks = await apiGet(base, "/v1/players/me/blocks", await tokenOf(alice));
   check(
     blocks.blocks.length === 1 && blocks.blocks[0].player.id === ctx.bobId,
