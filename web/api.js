@@ -30,6 +30,11 @@
 /** @typedef {import("./types.js").PushSubscriptionList} PushSubscriptionList */
 /** @typedef {import("./types.js").NewPushSubscription} NewPushSubscription */
 /** @typedef {import("./types.js").EmailAddress} EmailAddress */
+/** @typedef {import("./types.js").ChatMessage} ChatMessage */
+/** @typedef {import("./types.js").ChatPage} ChatPage */
+/** @typedef {import("./types.js").NewReport} NewReport */
+/** @typedef {import("./types.js").Report} Report */
+/** @typedef {import("./types.js").Vacation} Vacation */
 
 /** A refusal of the server (or no answer at all). */
 export class ApiError extends Error {
@@ -220,3 +225,32 @@ export const patchEmail = (body) => request("PATCH", "/v1/players/me/email", bod
 
 /** Removes the caller's address. @returns {Promise<null>} */
 export const deleteEmail = () => request("DELETE", "/v1/players/me/email");
+
+/**
+ * One page of a game's chat channel after message number `after`, oldest
+ * first (blocked players' messages left out by the server).
+ * @param {string} path the channel's path, "/v1/games/<id>/chat/players" or "…/spectators"
+ * @param {number} after @returns {Promise<ChatPage>}
+ */
+export const chat = (path, after) => request("GET", `${path}?after=${after}&limit=100`);
+
+/** Writes `text` (1-500 code points) in a chat channel. @param {string} path as chat()'s @param {string} text @returns {Promise<ChatMessage>} */
+export const postChat = (path, text) => request("POST", path, { text });
+
+/** Blocks a player (their messages are no longer shown to the caller). @param {string} id @returns {Promise<null>} */
+export const blockPlayer = (id) => request("PUT", `/v1/players/me/blocks/${encodeURIComponent(id)}`);
+
+/** Reports a player or a chat message to the operators. @param {NewReport} body @returns {Promise<Report>} */
+export const report = (body) => request("POST", "/v1/reports", body);
+
+/** The caller's vacation balance and the vacation being taken. @returns {Promise<Vacation>} */
+export const vacation = () => request("GET", "/v1/players/me/vacation");
+
+/** Begins a vacation now of `seconds` (3,600 to 2,592,000) from the balance. @param {number} seconds @returns {Promise<Vacation>} */
+export const takeVacation = (seconds) => request("POST", "/v1/players/me/vacation", { seconds });
+
+/** Ends the vacation being taken, giving back what was not used. @returns {Promise<Vacation>} */
+export const endVacation = () => request("DELETE", "/v1/players/me/vacation");
+
+/** Turns automatic vacation on or off. @param {boolean} auto @returns {Promise<Vacation>} */
+export const setVacationAuto = (auto) => request("PATCH", "/v1/players/me/vacation", { auto });

@@ -16,7 +16,8 @@ import * as api from "./api.js";
  * asked again after the end answers 204, which EventSource reports as
  * a mere error).
  * @param {string} id
- * @param {(e: GameEvent) => void} onEvent each state, move and end event
+ * @param {(e: GameEvent) => void} onEvent each state, move, end and chat
+ *   event (a chat event's `seq` is the last move's the stream told)
  * @param {(s: LinkState) => void} onLink the connection's state, for the screen
  * @returns {{stop: () => void, end: () => void}}
  */
@@ -56,8 +57,8 @@ export function follow(id, onEvent, onLink) {
       onLink("live");
     };
     /**
-     * One event. Its kind is the SSE event name (`m.type`: state, move or
-     * end); the data is a GameEvent without its `event` member (openapi
+     * One event. Its kind is the SSE event name (`m.type`: state, move,
+     * end or chat); the data is a GameEvent without its `event` member (openapi
      * streamEvents), so the kind is put back from the name.
      * @param {MessageEvent} m
      */
@@ -68,7 +69,7 @@ export function follow(id, onEvent, onLink) {
       onEvent(e);
       if (e.event === "end") end();
     };
-    for (const name of ["state", "move", "end"]) es.addEventListener(name, handle);
+    for (const name of ["state", "move", "end", "chat"]) es.addEventListener(name, handle);
     es.onerror = () => {
       // The ticket is spent: close this one and open anew from `last`.
       es?.close();

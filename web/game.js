@@ -6,7 +6,8 @@
 // one of the server's listed actions, unchanged: the board only filters
 // the list by what was tapped (the client computes no rules). The screen
 // follows the game's event stream (events.js) and redraws on every event.
-// Once the game is over its players may offer, accept or decline a
+// Under the history, the game's chat (chat.js): the players' channel for
+// its seats, the spectators' for everyone else. Once the game is over its players may offer, accept or decline a
 // rematch (the page then looks at the game every 2 s until the rematch
 // starts, and links to it).
 import * as api from "./api.js";
@@ -17,6 +18,7 @@ import { follow } from "./events.js";
 import { agentAvenue } from "./aa.js";
 import { quantum } from "./quantum.js";
 import { seatRatings, points } from "./ratings.js";
+import { chatPanel } from "./chat.js";
 
 /** @typedef {import("./types.js").Game} Game */
 /** @typedef {import("./types.js").Action} Action */
@@ -151,6 +153,24 @@ export async function gameScreen(main, id, at = null) {
 
   /** @type {Game | null} */
   let g = null;
+  /** @type {ReturnType<typeof chatPanel> | null} the chat panel, once the game is read */
+  let chat = null;
+  const readChat = () => chat?.load().catch(showError);
+  /**
+   * The chat of the caller's channel: a seat's holder reads the players',
+   * anyone else the spectators' (docs/matchmaking.md, "Chat"); a panel
+   * made anew when that changes (a spectator who took a seat).
+   */
+  function ensureChat() {
+    if (!g) return;
+    const want = g.you !== null ? "players" : "spectators";
+    if (chat?.channel === want) return;
+    const next = chatPanel(id, want);
+    if (chat) chat.el.replaceWith(next.el);
+    else main.append(next.el);
+    chat = next;
+    readChat();
+  }
   /** @type {ActionList | null} */
   let list = null;
   /** @type {((a: Action) => boolean) | null} */
@@ -254,6 +274,7 @@ export async function gameScreen(main, id, at = null) {
       g = ng;
       list = nl;
       draw();
+      ensureChat();
       if (g.status === "finished") stream?.end();
     } catch (e) {
       showError(e);
@@ -753,11 +774,18 @@ export async function gameScreen(main, id, at = null) {
   if (at !== null) await replay(at);
   const events = follow(
     id,
-    () => refresh(),
+    (e) => {
+      if (e.event === "chat")
+        chat?.add(/** @type {import("./types.js").ChatMessage} */ (/** @type {unknown} */ (e)));
+      else refresh();
+    },
     (s) => {
       link.textContent = s;
       link.dataset.state = s;
-      if (s === "live") refresh(); // back after a cut: what the screen missed
+      if (s === "live") {
+        refresh(); // back after a cut: what the screen missed
+        readChat();
+      }
     },
   );
   stream = events;
@@ -770,9 +798,14 @@ export async function gameScreen(main, id, at = null) {
   const rematchWatch = setInterval(() => {
     if (g && g.status === "finished" && g.you !== null && !g.rematch?.game && !document.hidden) refresh();
   }, 2000);
+  // Once the game is over its stream has ended: post-game chat is read.
+  const chatWatch = setInterval(() => {
+    if (g && g.status === "finished" && !document.hidden) readChat();
+  }, 5000);
   return () => {
     clearInterval(ticker);
     clearInterval(rematchWatch);
+    clearInterval(chatWatch);
     document.documentElement.style.scrollPaddingBottom = "";
     events.stop();
   };

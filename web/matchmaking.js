@@ -138,14 +138,15 @@ function seekForm(posted) {
       "aria-labelledby": "seek-h",
       onsubmit: async (ev) => {
         ev.preventDefault();
-        /** @type {CreateSeek} */
-        const body = {
+        // (a cast, as lobby.js's readForm: the generated ClockSpec has
+        // `vacation` required, for its default; the server fills it in)
+        const body = /** @type {CreateSeek} */ ({
           game: g.game.value,
           seats: Number(g.seats.value),
           options: /** @type {CreateSeek["options"]} */ (readOptions(g.options)),
           rated: rated.checked,
           ...readClock(clock),
-        };
+        });
         const lo = /** @type {HTMLInputElement} */ (below.querySelector("input")).value.trim();
         const hi = /** @type {HTMLInputElement} */ (above.querySelector("input")).value.trim();
         // Either bound left empty: as wide as the API takes.

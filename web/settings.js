@@ -4,13 +4,17 @@
 // VAPID key (GET /v1/push/key) and posts the subscription's toJSON()
 // (POST /v1/players/me/push-subscriptions); off deletes it from the
 // server and unsubscribes. Email: an address, the code mailed to it to
-// confirm it, then one mail per event, a daily digest or none.
+// confirm it, then one mail per event, a daily digest or none. Vacation
+// (docs/notifications.md, "Vacation"): the time left, the vacation being
+// taken and until when, automatic vacation on or off, take N days or end
+// it now.
 import * as api from "./api.js";
 import * as session from "./session.js";
 import { h, mount } from "./dom.js";
 import { act, status, showError, needPlayer } from "./ui.js";
 
 /** @typedef {import("./types.js").EmailAddress} EmailAddress */
+/** @typedef {import("./types.js").Vacation} Vacation */
 
 /**
  * Draws the settings screen into `main`.
@@ -24,8 +28,9 @@ export async function settings(main) {
   }
   const push = h("section", { class: "card", "aria-labelledby": "push-h" });
   const mail = h("section", { class: "card", "aria-labelledby": "mail-h" });
-  mount(main, push, mail);
-  await Promise.all([drawPush(push), drawMail(mail)]);
+  const away = h("section", { class: "card vacation", "aria-labelledby": "vacation-h" });
+  mount(main, push, mail, away);
+  await Promise.all([drawPush(push), drawMail(mail), drawVacation(away)]);
   return () => {};
 }
 
@@ -276,5 +281,93 @@ function mailSettings(addr, then) {
     h("div", { class: "field" }, h("label", { for: "mail-hour" }, "Digest hour"), hour),
     h("div", { class: "field" }, h("label", { for: "mail-zone" }, "Time zone"), zone),
     h("button", { type: "submit" }, "Save"),
+  );
+}
+
+/** One day, seconds (vacation is taken by the day here; the API counts seconds). */
+const DAY_S = 86400;
+
+/** Seconds as days and hours for people: "3 d 4 h", "0 h". @param {number} sec */
+function daysHours(sec) {
+  const d = Math.floor(sec / DAY_S),
+    hh = Math.floor((sec % DAY_S) / 3600);
+  return d ? `${d} d ${hh} h` : `${hh} h`;
+}
+
+/** The vacation section. @param {HTMLElement} sec */
+async function drawVacation(sec) {
+  const head = h("h2", { id: "vacation-h" }, "Vacation");
+  /** @type {Vacation} */
+  let v;
+  try {
+    v = await api.vacation();
+  } catch (e) {
+    showError(e);
+    mount(sec, head, h("p", { class: "empty" }, "The vacation could not be read."));
+    return;
+  }
+  const redraw = () => drawVacation(sec);
+  const auto = /** @type {HTMLInputElement} */ (
+    h("input", { type: "checkbox", role: "switch", id: "vacation-auto", checked: v.auto })
+  );
+  auto.addEventListener("change", async () => {
+    const want = auto.checked;
+    if ((await act(/** @type {any} */ (auto), () => api.setVacationAuto(want))) === undefined) {
+      auto.checked = !want; // refused: as it was
+      return;
+    }
+    status(want ? "Automatic vacation on." : "Automatic vacation off.");
+    redraw();
+  });
+  mount(
+    sec,
+    head,
+    h(
+      "p",
+      { class: "vacation-state", "aria-live": "polite" },
+      v.on_vacation && v.until
+        ? [
+            `On vacation until ${new Date(v.until).toLocaleString()}`,
+            v.began_automatically ? " (begun by a clock running out)" : "",
+            ". ",
+          ]
+        : "Not on vacation. ",
+      h("span", { class: "vacation-left" }, `Left to take: ${daysHours(v.left_seconds)}.`),
+      v.next_accrual ? ` One more day on ${new Date(v.next_accrual).toLocaleDateString()}.` : "",
+    ),
+    h(
+      "div",
+      { class: "field check" },
+      auto,
+      h("label", { for: "vacation-auto" }, "Automatic vacation when a correspondence clock would run out"),
+    ),
+    v.on_vacation
+      ? h(
+          "button",
+          {
+            type: "button",
+            class: "secondary",
+            onclick: async (ev) => {
+              const r = await act(/** @type {HTMLButtonElement} */ (ev.currentTarget), () =>
+                api.endVacation(),
+              );
+              if (r === undefined) return;
+              status("Vacation ended.");
+              redraw();
+            },
+          },
+          "End vacation now",
+        )
+      : oneField(
+          "vacation-days",
+          "Days to take",
+          { type: "number", min: 1, max: 30, step: 1, inputmode: "numeric", value: 1 },
+          "Take vacation",
+          (d) => api.takeVacation(Number(d) * DAY_S),
+          () => {
+            status("Vacation begun.");
+            redraw();
+          },
+        ),
   );
 }

@@ -32,6 +32,11 @@
 /** @typedef {Schemas["Rating"]} Rating */
 /** @typedef {Schemas["PushSubscription"]} PushSubscription */
 /** @typedef {Schemas["EmailAddress"]} EmailAddress */
+/** @typedef {Schemas["ChatMessage"]} ChatMessage */
+/** @typedef {Schemas["Vacation"]} Vacation */
+/** @typedef {import("boardd-openapi").operations["listPlayersChat"]["responses"]["200"]["content"]["application/json"]} ChatPage */
+/** @typedef {import("boardd-openapi").operations["createReport"]["requestBody"]["content"]["application/json"]} NewReport */
+/** @typedef {import("boardd-openapi").operations["createReport"]["responses"]["201"]["content"]["application/json"]} Report */
 /** @typedef {import("boardd-openapi").operations["listSeeks"]["responses"]["200"]["content"]["application/json"]} SeekList */
 /** @typedef {import("boardd-openapi").operations["getLeaderboard"]["responses"]["200"]["content"]["application/json"]} Leaderboard */
 /** @typedef {import("boardd-openapi").operations["getPlayerProfile"]["responses"]["200"]["content"]["application/json"]} Profile */

@@ -9,7 +9,8 @@
 // (their seeks paired into one game), that game's ratings on the profiles
 // and the leaderboard's pages, the notifications settings (Web Push with a
 // stand-in push service, email against an SMTP sink of the suite's own);
-// then French texts. Every check
+// then French texts; the game's chat (a message reported, a player
+// blocked) and the settings' vacation. Every check
 // reads the page; the API is read only to compare the page with it. A
 // failed test keeps a screenshot of each page in build/web/screens/ (the
 // paths are printed; WEB_SCREENS=1 keeps them for every test, and one in
@@ -752,10 +753,19 @@ test("leave: a waiting game's creator leaving cancels it", async () => {
 test("focus: a move made with the keyboard leaves the focus on a control", async () => {
   const { bob } = ctx;
   await createGame(bob, "agent-avenue", 2, "random");
+  let games = 1;
   for (let i = 0; i < 3; i++) {
     // The board's controls by the keyboard alone: focus one, Enter, until a
-    // move is posted (a first card picks, a second plays).
-    await bob.locator(TAPPABLE).first().waitFor({ timeout: 15000 });
+    // move is posted (a first card picks, a second plays). The random bot
+    // may win before the third move (it caught Bob on the track in turn
+    // 2 once): then the moves go on in a new game.
+    await bob.locator(`${TAPPABLE}, .game-top .result`).first().waitFor({ timeout: 15000 });
+    if (await bob.locator(".game-top .result").isVisible()) {
+      check(games++ < 4, "every game ended before three moves by the keyboard");
+      await createGame(bob, "agent-avenue", 2, "random");
+      i--;
+      continue;
+    }
     let handle = null;
     for (let tries = 0; tries < 40 && !handle; tries++) {
       const controls = bob.locator(TAPPABLE);
@@ -1374,6 +1384,183 @@ test("languages: French names and labels from the API", async () => {
   check(JSON.stringify(en) !== JSON.stringify(labels), "the French labels differ from the English ones");
   await bob.getByLabel("Language of game texts").selectOption("en");
   await bob.locator('main[lang="en"]').waitFor();
+});
+
+/** A chat message's line on a page's chat panel, by its text. */
+const chatLine = (page, text) => page.locator("section.chat li.chat-message", { hasText: text });
+
+/** Types `text` in the chat panel's labelled field and sends it (the button, or Enter with `enter`). */
+async function say(page, text, enter = false) {
+  const field = page.locator("section.chat").getByLabel("Message", { exact: true });
+  await field.fill(text);
+  if (enter) await field.press("Enter");
+  else await page.locator("section.chat").getByRole("button", { name: "Send", exact: true }).click();
+}
+
+test("chat: two players talk live; a message reported; the other player blocked, their next message not shown", async () => {
+  const { alice, bob, base } = ctx;
+  const id = await createGame(alice, "agent-avenue", 2, "open");
+  await alice.getByRole("heading", { name: "Waiting for players" }).waitFor();
+  await bob.getByRole("link", { name: "boardd", exact: true }).click();
+  await bob
+    .locator(`li.game[data-game="${id}"]`)
+    .getByRole("button", { name: "Join" })
+    .click({ timeout: 15000 });
+  await bob.waitForURL(new RegExp(`#/game/${id}`));
+  for (const p of [alice, bob]) {
+    await p.getByRole("heading", { name: "Chat (players)" }).waitFor({ timeout: 10000 });
+    check((await p.locator("section.chat [role=log]").count()) === 1, `${p.__name}: the chat's log region`);
+    await p.locator(".link-state[data-state=live]").waitFor({ timeout: 10000 });
+  }
+  // Each message on both screens: the writer's from the POST's answer, the
+  // other's live from the game's event stream (no reload).
+  await say(alice, "Hello Bob");
+  await say(bob, "Hello Alice", true); // the keyboard alone: Enter sends
+  for (const p of [alice, bob])
+    for (const [who, text] of [
+      ["Alice", "Hello Bob"],
+      ["Bob", "Hello Alice"],
+    ])
+      await chatLine(p, text).locator(".chat-who", { hasText: who }).waitFor({ timeout: 10000 });
+  const bobToken = await tokenOf(bob);
+  const listed = await apiGet(base, `/v1/games/${id}/chat/players`, bobToken);
+  const hers = listed.messages.find((m) => m.text === "Hello Bob");
+  check(
+    listed.messages.length === 2 && hers && hers.player.id === ctx.aliceId,
+    `the channel: ${JSON.stringify(listed)}`,
+  );
+  const time = await chatLine(bob, "Hello Bob").locator("time").getAttribute("datetime");
+  check(time === hers.time, `the message's time shown: ${time}, the API's ${hers.time}`);
+  check(
+    (await chatLine(alice, "Hello Bob")
+      .getByRole("button", { name: /^Block/ })
+      .count()) === 0,
+    "no Block on one's own",
+  );
+  // A refusal (only spaces) shows the problem's detail; nothing is written.
+  await say(alice, "   ");
+  const banner = alice.locator("#error");
+  await banner.waitFor({ state: "visible", timeout: 10000 });
+  const r = await fetch(`${base}/v1/games/${id}/chat/players`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${await tokenOf(alice)}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ text: "   " }),
+  });
+  const problem = await r.json();
+  check(r.status === 400 && problem.detail, `the API refuses spaces: ${r.status}`);
+  check(
+    (await banner.locator(".detail").innerText()).trim() === problem.detail,
+    `banner: "${problem.detail}"`,
+  );
+  await banner.getByRole("button", { name: "Dismiss" }).click();
+  // Alice reports Bob's message, with a reason: the operators' list has it.
+  const line = chatLine(alice, "Hello Alice");
+  await line.getByText("Report", { exact: true }).click();
+  await line.getByLabel("Reason").fill("rude greeting");
+  await line.getByRole("button", { name: "Send report" }).click();
+  await alice.getByText(/Report \d+ sent to the operators/).waitFor({ timeout: 10000 });
+  const reports = await apiGet(base, "/v1/reports?limit=100");
+  const rep = reports.reports.find((x) => x.reason === "rude greeting");
+  check(
+    rep &&
+      rep.reporter.id === ctx.aliceId &&
+      rep.player?.id === ctx.bobId &&
+      rep.message?.game === id &&
+      rep.message.channel === "players" &&
+      rep.message.text === "Hello Alice",
+    `the report: ${JSON.stringify(reports)}`,
+  );
+  // Alice blocks Bob: his messages leave her screen (the server leaves them
+  // out), and the block is the API's.
+  alice.once("dialog", (d) => d.accept());
+  await line.getByRole("button", { name: "Block Bob" }).click();
+  await line.waitFor({ state: "detached", timeout: 10000 });
+  await chatLine(alice, "Hello Bob").waitFor();
+  // (the Block button went with the message: the focus is on the field)
+  await alice.waitForFunction(() => document.activeElement?.id === "chat-text-players", null, {
+    timeout: 10000,
+  });
+  const blocks = await apiGet(base, "/v1/players/me/blocks", await tokenOf(alice));
+  check(
+    blocks.blocks.length === 1 && blocks.blocks[0].player.id === ctx.bobId,
+    `Alice's blocks: ${JSON.stringify(blocks)}`,
+  );
+  // Bob's next message: on his screen, never on hers. His resignation
+  // comes after it on her stream, so once her screen shows the game over,
+  // the message would have come before.
+  await say(bob, "Are you there?");
+  await chatLine(bob, "Are you there?").waitFor({ timeout: 10000 });
+  bob.once("dialog", (d) => d.accept());
+  await bob.getByRole("button", { name: "Resign" }).click();
+  for (const p of [alice, bob])
+    await p.locator(".result", { hasText: "Game over" }).waitFor({ timeout: 10000 });
+  check(
+    (await chatLine(alice, "Are you there?").count()) === 0,
+    "Bob's message shown live to Alice, who blocks him",
+  );
+  // Read again (a reload: the listing, the game over): still not shown.
+  await alice.reload();
+  await chatLine(alice, "Hello Bob").waitFor({ timeout: 10000 });
+  check(
+    (await chatLine(alice, "Are you there?").count()) === 0,
+    "Bob's message listed to Alice, who blocks him",
+  );
+  check((await chatLine(alice, "Hello Alice").count()) === 0, "Bob's earlier message listed to Alice");
+  const bobs = await apiGet(base, `/v1/games/${id}/chat/players`, bobToken);
+  check(
+    bobs.messages.some((m) => m.text === "Are you there?"),
+    "Bob's message written",
+  );
+  await fitsPhone(alice, "the game's chat");
+  await noError(alice, "alice");
+  await noError(bob, "bob");
+});
+
+test("vacation: the settings' vacation section refuses one with nothing left, takes 2 days and ends it", async () => {
+  const { alice, base } = ctx;
+  const token = await tokenOf(alice);
+  await alice.goto(base + "/#/settings");
+  const sec = alice.locator("section.vacation");
+  await sec.getByRole("heading", { name: "Vacation" }).waitFor({ timeout: 10000 });
+  await sec.locator(".vacation-left", { hasText: "Left to take: 0 h." }).waitFor();
+  // Nothing left (a new player): the API's refusal, as the banner shows it.
+  await sec.getByLabel("Days to take").fill("1");
+  await sec.getByRole("button", { name: "Take vacation" }).click();
+  const banner = alice.locator("#error");
+  await banner.waitFor({ state: "visible", timeout: 10000 });
+  check(/vacation/i.test(await banner.locator(".detail").innerText()), "the refusal's detail");
+  check(!(await apiGet(base, "/v1/players/me/vacation", token)).on_vacation, "refused: not on vacation");
+  await banner.getByRole("button", { name: "Dismiss" }).click();
+  // Three days (what three weeks would accrue), from now on.
+  sql(
+    `INSERT OR REPLACE INTO vacation_accounts (player_key, left_ms, accrued_ms, auto)
+     SELECT key, ${3 * 86400000}, ${Date.now()}, 0 FROM players WHERE id = '${ctx.aliceId}';`,
+  );
+  await alice.reload();
+  await sec.locator(".vacation-left", { hasText: "Left to take: 3 d 0 h." }).waitFor({ timeout: 10000 });
+  await sec.getByLabel("Days to take").fill("2");
+  await sec.getByRole("button", { name: "Take vacation" }).click();
+  await sec.locator(".vacation-state", { hasText: "On vacation until" }).waitFor({ timeout: 10000 });
+  const v = await apiGet(base, "/v1/players/me/vacation", token);
+  check(
+    v.on_vacation && v.left_seconds === 86400 && Date.parse(v.until) - Date.parse(v.since) === 2 * 86400000,
+    `on vacation: ${JSON.stringify(v)}`,
+  );
+  await sec.locator(".vacation-left", { hasText: "Left to take: 1 d 0 h." }).waitFor();
+  // Automatic vacation on, with the switch.
+  await sec.getByLabel(/Automatic vacation/).check();
+  await alice.getByText("Automatic vacation on.").waitFor({ timeout: 10000 });
+  check((await apiGet(base, "/v1/players/me/vacation", token)).auto === true, "auto on");
+  await sec.getByRole("button", { name: "End vacation now" }).click();
+  await sec.locator(".vacation-state", { hasText: "Not on vacation" }).waitFor({ timeout: 10000 });
+  const e = await apiGet(base, "/v1/players/me/vacation", token);
+  check(
+    !e.on_vacation && e.left_seconds > 2 * 86400 && e.left_seconds <= 3 * 86400 && e.auto,
+    `ended, the rest given back: ${JSON.stringify(e)}`,
+  );
+  check(await sec.getByLabel(/Automatic vacation/).isChecked(), "the switch shows auto on");
+  await fitsPhone(alice, "the settings' vacation");
+  await noError(alice, "alice");
 });
 
 /** Keeps a full-page screenshot of each page in build/web/screens/, printing its path. */
