@@ -351,22 +351,35 @@ def team_games_rate_by_weng_lin(binary):
     rng = random.Random(21)
     with server(binary) as s:
         ps = [new_player(s, n) for n in ("Ann", "Ben", "Cat", "Dov")]
-        r = s.request("POST", "/v1/games", {"game": AA, "seats": 4, "seating": ["me", "open", "open", "open"]},
-                      token=ps[0][1])
-        check(r.status == 201, "create: %r" % r)
-        gid = r.json["id"]
-        for p in ps[1:]:
-            check(s.request("POST", "/v1/games/%s/join" % gid, token=p[1]).status == 200, "join")
         toks = [p[1] for p in ps]
-        for _ in range(2000):
+        # A game's deal is random: one that ends before every seat made
+        # two moves of its own is aborted (docs/ratings.md) and rates
+        # nobody; then another game, until one counts.
+        for attempt in range(6):
+            r = s.request("POST", "/v1/games", {"game": AA, "seats": 4,
+                                                "seating": ["me", "open", "open", "open"]},
+                          token=toks[0])
+            check(r.status == 201, "create: %r" % r)
+            gid = r.json["id"]
+            for p in ps[1:]:
+                check(s.request("POST", "/v1/games/%s/join" % gid, token=p[1]).status == 200, "join")
+            for _ in range(2000):
+                g = game(s, gid, toks[0])
+                if g["status"] == "finished":
+                    break
+                seat = g["to_act"][0]
+                acts = actions(s, gid, toks[seat])
+                check(move(s, gid, toks[seat], rng.choice(acts)).status == 201, "move")
             g = game(s, gid, toks[0])
-            if g["status"] == "finished":
+            check(g["status"] == "finished", "the team game ended")
+            by_seat = dict(s.query("SELECT m.seat, count(*) FROM moves m JOIN games g ON "
+                                   "g.key = m.game_key WHERE g.id = '%s' GROUP BY m.seat" % gid))
+            if all(by_seat.get(k, 0) >= 2 for k in range(4)):
                 break
-            seat = g["to_act"][0]
-            acts = actions(s, gid, toks[seat])
-            check(move(s, gid, toks[seat], rng.choice(acts)).status == 201, "move")
-        g = game(s, gid, toks[0])
-        check(g["status"] == "finished", "the team game ended")
+            check(all(rating_of(profile(s, p[0]), "agent-avenue-team") is None for p in ps),
+                  "an aborted team game (moves by seat %r) rates nobody" % by_seat)
+        else:
+            check(False, "six team games in a row were aborted")
         winners = g["result"]["winners"]
         ranks = [1 if t in [w % 2 for w in winners] else 2 for t in (0, 1)]
         # sides: team 0 = seats 0 and 2, team 1 = seats 1 and 3
