@@ -34,6 +34,7 @@ import tempfile
 import time
 import traceback
 
+import fastjsonschema
 import jsonschema
 import shlex
 import yaml
@@ -542,22 +543,84 @@ def validate_response(method, path, resp):
         _validate(resp.json, content[ctype]["schema"])
 
 
-# One validator per schema object of SPEC (by identity: they live as
-# long as SPEC), built at its first use: building one per response cost
-# about a third of each validation.
+# Responses are checked by fastjsonschema (Debian's python3-fastjsonschema),
+# which compiles each schema to Python once: python3-jsonschema's
+# interpreter took about 30 ms a Quantum view, most of the HTTP suites'
+# CPU time (tests/README.md, "make test's time").  fastjsonschema knows
+# draft 7, not the 2020-12 of OpenAPI 3.1, so each schema is rewritten
+# into draft 7 first (draft7_of: the spec's only 2020-12 keyword,
+# prefixItems, becomes draft 7's array `items` and `additionalItems`),
+# and `format` stays an annotation as it is for python3-jsonschema
+# without a format checker.  SCHEMA_CROSSCHECK (set by test_contract.py)
+# also runs python3-jsonschema's Draft202012Validator on every response
+# and fails when the two disagree.  use_default=False: fastjsonschema
+# would otherwise write each absent property's `default` into the answer
+# being checked.
+SCHEMA_CROSSCHECK = False
+_FORMATS = {f: (lambda _v: True) for f in ("date-time", "email", "uri", "hostname",
+                                           "ipv4", "ipv6", "regex", "uuid")}
+_ANNOTATIONS_2020 = ("contentSchema",)  # annotations draft 7 does not know
+
+
+def draft7_of(node):
+    """A copy of a 2020-12 schema (a SPEC node) as draft 7 says it.
+    Raises ValueError on a 2020-12 keyword it does not rewrite, so that a
+    new one in the spec cannot pass unchecked."""
+    if isinstance(node, list):
+        return [draft7_of(x) for x in node]
+    if not isinstance(node, dict):
+        return node
+    unknown = {"$defs", "unevaluatedProperties", "unevaluatedItems", "dependentRequired",
+               "dependentSchemas", "$dynamicRef", "$anchor", "minContains", "maxContains"} & set(node)
+    if unknown:
+        raise ValueError("2020-12 keywords draft7_of does not rewrite: %s" % sorted(unknown))
+    out = {}
+    for k, v in node.items():
+        if k in _ANNOTATIONS_2020:
+            continue
+        if k == "$ref" and len(node) > 1:
+            # 2020-12 applies $ref's siblings too; draft 7 ignores them
+            out.setdefault("allOf", []).append({"$ref": v})
+            continue
+        out[k] = draft7_of(v)
+    if "prefixItems" in out:
+        rest = out.pop("items", True)
+        out["items"] = out.pop("prefixItems")
+        out["additionalItems"] = rest
+    return out
+
+
+# One compiled validator per schema object of SPEC (by identity: they
+# live as long as SPEC), built at its first use.
 _validators = {}
+_draft7_components = None
 
 
 def _validate(instance, schema):
+    global _draft7_components
     v = _validators.get(id(schema))
     if v is None or v[0] is not schema:
-        full = dict(schema)
-        full["components"] = SPEC["components"]
-        v = _validators[id(schema)] = (schema, jsonschema.Draft202012Validator(full))
+        if _draft7_components is None:
+            _draft7_components = draft7_of(SPEC["components"])
+        full = draft7_of(schema)
+        full["$schema"] = "http://json-schema.org/draft-07/schema#"
+        full["components"] = _draft7_components
+        slow = dict(schema)
+        slow["components"] = SPEC["components"]
+        v = _validators[id(schema)] = (schema, fastjsonschema.compile(full, formats=_FORMATS, use_default=False),
+                                       jsonschema.Draft202012Validator(slow))
     try:
-        v[1].validate(instance)
-    except jsonschema.ValidationError as e:
-        raise Failure("schema: %s at %s" % (e.message, list(e.absolute_path)))
+        v[1](instance)
+        fast = None
+    except fastjsonschema.JsonSchemaValueException as e:
+        fast = "schema: %s at %s" % (e.message, e.path)
+    if SCHEMA_CROSSCHECK:
+        slow = next(iter(v[2].iter_errors(instance)), None)
+        check((slow is None) == (fast is None),
+              "the two schema validators disagree: fastjsonschema %r, jsonschema %r on %.300r"
+              % (fast, slow and slow.message, instance))
+    if fast is not None:
+        raise Failure(fast)
 
 
 # ---- raw sockets: for what http.client will not send ----

@@ -28,6 +28,7 @@ import re
 import time
 import urllib.parse
 
+import harness
 from gamehelp import read_stream
 from streams import parse as parse_stream
 from harness import (ROOT, SPEC, Failure, Server, _resolve, _validate, check, free_port, run_all, test,
@@ -1183,6 +1184,47 @@ for _op in OPS:
 
 
 @test
+def the_fast_schema_validator_judges_as_the_reference(binary):
+    """harness.py checks answers with fastjsonschema over the spec
+    rewritten to draft 7 (draft7_of); here both it and python3-jsonschema
+    (2020-12, the reference) judge hand-made instances of the schemas that
+    rewrite touches (prefixItems, a $ref with siblings) and a few others,
+    and must give the expected verdict."""
+    del binary
+    sch = SPEC["components"]["schemas"]
+    square, seek = sch["Square"], sch["CreateSeek"]
+    cases = [
+        (square, [6, 7], True), (square, [0, 0], True), (square, [6, 7, 8], False),
+        (square, [6], False), (square, ["6", 7], False), (square, [-1, 7], False),
+        (square, {"row": 6}, False),
+        (seek, {"game": AA, "rating_range": [-200, 300]}, True),
+        (seek, {"game": AA, "rating_range": [-200, 300, 5]}, False),
+        (seek, {"game": AA, "rating_range": [-200]}, False),
+        (seek, {"game": AA, "rating_range": [-200, 100001]}, False),
+        (sch["Problem"], {"type": "about:blank", "title": "x", "status": 400, "detail": "d",
+                          "request_id": "r"}, None),
+        (sch["Problem"], {"title": 5}, False),
+        # a schema with a `default`: judged, never filled in
+        (sch["BotSpec"], {"bot": "random"}, True), (sch["BotSpec"], {"bot": "mcts", "level": 9}, False),
+    ]
+    saved = harness.SCHEMA_CROSSCHECK
+    harness.SCHEMA_CROSSCHECK = True  # a disagreement fails the check
+    try:
+        for schema, instance, want in cases:
+            before = json.dumps(instance, sort_keys=True)
+            try:
+                _validate(instance, schema)
+                got = True
+            except Failure as e:
+                check("disagree" not in str(e), str(e))
+                got = False
+            check(want is None or got == want, "%r judged %s, expected %s" % (instance, got, want))
+            check(json.dumps(instance, sort_keys=True) == before, "the instance changed: %r" % instance)
+    finally:
+        harness.SCHEMA_CROSSCHECK = saved
+
+
+@test
 def unknown_paths_are_404(binary):
     r = runner(binary)
     for p in ("/v1", "/v1/", "/v1/catalog/", "//v1/catalog", "/V1/CATALOG", "/v1/games/",
@@ -1222,4 +1264,8 @@ def server_stops_cleanly(binary):
 
 
 if __name__ == "__main__":
+    # Every answer here is checked by both schema validators, which must
+    # agree (harness.py, SCHEMA_CROSSCHECK): the other suites use the
+    # fast one alone.
+    harness.SCHEMA_CROSSCHECK = True
     run_all("contract")
