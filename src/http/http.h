@@ -124,7 +124,7 @@ struct http_reply {
 	struct engine_bytes *json;  /* JSON body as shared bytes (a
 	                               reference, released with the reply;
 	                               src/engine/cache.h), or NULL */
-	char etag[48];              /* ETag value with quotes, or "":
+	char etag[80];              /* ETag value with quotes, or "":
 	                               room for a coding's suffix
 	                               (encoding.h) */
 	char location[64];          /* Location path, or "" */

@@ -35,22 +35,48 @@ static void reply_json(struct http_reply *rep, unsigned status, json_t *body)
 	rep->body = body;
 }
 
-/* rep's ETag: "<seq>", a strong validator (written without snprintf: it
- * is set on every read of a game, its 304s included). */
-static void reply_seq_etag(struct http_reply *rep, uint64_t seq)
+/* rep's ETag: "<seq>", a strong validator, or "<seq>-s<gen>" once the
+ * game's seats changed without a move (gen: its seats_version, 0 until
+ * then: a seat token attached to a player, a player erased, a vacation
+ * begun or ended, each of which the view shows).  Written without
+ * snprintf: it is set on every read of a game, its 304s included. */
+static void reply_seq_etag(struct http_reply *rep, uint64_t seq,
+                           uint64_t gen)
 {
 	char digits[20];
-	int n = 0;
-	do
-		digits[n++] = (char)('0' + seq % 10);
-	while ((seq /= 10) != 0);
-	_Static_assert(sizeof rep->etag >= 20 + 3, "an ETag holds a u64");
 	char *e = rep->etag;
+	_Static_assert(sizeof rep->etag >= 2 * 20 + 5,
+	               "an ETag holds two u64s");
 	*e++ = '"';
-	while (n)
-		*e++ = digits[--n];
+	for (int part = 0; part < 2; part++) {
+		uint64_t v = part ? gen : seq;
+		int n = 0;
+		if (part) {
+			if (!gen)
+				break;
+			*e++ = '-';
+			*e++ = 's';
+		}
+		do
+			digits[n++] = (char)('0' + v % 10);
+		while ((v /= 10) != 0);
+		while (n)
+			*e++ = digits[--n];
+	}
 	*e++ = '"';
 	*e = '\0';
+}
+
+/* The length of a game ETag's seq part: opaque[0..len) without its
+ * "-s<gen>" (reply_seq_etag), if any. */
+static size_t etag_seq_len(const char *opaque, size_t len)
+{
+	size_t k = len;
+	while (k > 0 && opaque[k - 1] >= '0' && opaque[k - 1] <= '9')
+		k--;
+	if (k >= 3 && k < len && opaque[k - 1] == 's' && opaque[k - 2] == '-')
+		return k - 2;
+	return len;
 }
 
 /* Answers a service call: the body with `ok` status, or the problem. */
@@ -83,8 +109,11 @@ static int if_match_seq(const char *v, int *any, uint64_t *seq, char *detail,
 	while ((rc = etag_list_next(&v, &t)) == 1) {
 		uint64_t s;
 		n++;
-		/* "<seq>-gzip": the tag of a coded answer, the same state. */
-		t.len = http_etag_uncoded_len(t.opaque, t.len);
+		/* "<seq>-gzip": the tag of a coded answer, the same state;
+		 * "<seq>-s<gen>": seats changed since, not the game's seq,
+		 * which alone If-Match guards. */
+		t.len = etag_seq_len(t.opaque,
+		                     http_etag_uncoded_len(t.opaque, t.len));
 		if (t.weak || decimal_parse(t.opaque, t.len, &s) < 0 ||
 		    (t.len > 1 && t.opaque[0] == '0'))
 			continue; /* never equal to a "<seq>" we send */
@@ -365,11 +394,15 @@ static int game_want_body(void *ctx, const struct svc_view *v)
 	if (v->open_seats)
 		snprintf(w->rep->etag, sizeof w->rep->etag,
 		         "W/\"%" PRIu64 "-open-%d\"", v->seq, v->open_seats);
-	else if (v->rematch) /* a finished game's rematch: no move */
+	else if (v->rematch && v->seats_gen) /* a rematch: no move */
+		snprintf(w->rep->etag, sizeof w->rep->etag,
+		         "W/\"%" PRIu64 "-rematch-%x-s%" PRIu64 "\"", v->seq,
+		         v->rematch, v->seats_gen);
+	else if (v->rematch)
 		snprintf(w->rep->etag, sizeof w->rep->etag,
 		         "W/\"%" PRIu64 "-rematch-%x\"", v->seq, v->rematch);
 	else
-		reply_seq_etag(w->rep, v->seq);
+		reply_seq_etag(w->rep, v->seq, v->seats_gen);
 	return !inm_holds(w->inm, w->ae, w->rep);
 }
 
@@ -402,7 +435,7 @@ static void h_game(struct service *svc, const struct http_req *req,
 		return;
 	}
 	if (!v.open_seats && !v.rematch)
-		reply_seq_etag(rep, v.seq); /* the seq the body shows */
+		reply_seq_etag(rep, v.seq, v.seats_gen); /* what the body shows */
 	rep->status = 200;
 	rep->json = v.body;
 }
@@ -443,7 +476,7 @@ static void h_move(struct service *svc, const struct http_req *req,
 	                 c.idemp, &c.out, &seq, &c.err);
 	call_finish(&c, req, rep, rc, 201);
 	if (rc == 0)
-		reply_seq_etag(rep, seq);
+		reply_seq_etag(rep, seq, 0);
 }
 
 static void h_moves(struct service *svc, const struct http_req *req,
@@ -561,7 +594,7 @@ static void h_resign(struct service *svc, const struct http_req *req,
 	                        &c.err);
 	call_finish(&c, req, rep, rc, 201);
 	if (rc == 0)
-		reply_seq_etag(rep, seq);
+		reply_seq_etag(rep, seq, 0);
 }
 
 static void h_join(struct service *svc, const struct http_req *req,

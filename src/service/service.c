@@ -308,7 +308,8 @@ static int game_bytes_round(struct service *svc, const char *id,
 	*out = (struct svc_view){.seq = l.row.seq,
 	                         .open_seats = l.row.open_seats,
 	                         .rematch = l.row.rematch_seats |
-	                                    (l.row.rematch[0] ? 1u << 31 : 0)};
+	                                    (l.row.rematch[0] ? 1u << 31 : 0),
+	                         .seats_gen = (uint64_t)l.row.seats_version};
 	uint64_t tag = row_tag(&l.row);
 	if (want && !want(ctx, out)) {
 		loaded_release(&l); /* e.g. 304: no state, no JSON */

@@ -179,6 +179,11 @@ struct svc_view {
 	unsigned rematch;          /* a finished game's rematch as a tag
 	                              (its accepted seats, bit 31: made),
 	                              0: none offered */
+	uint64_t seats_gen;        /* the row's seats_version: bumped by
+	                              each change of what the view shows of
+	                              its seats without a move (a token
+	                              attached, a player erased, a vacation
+	                              begun or ended), 0 before any */
 	struct engine_bytes *body; /* a reference, or NULL when want said no */
 };
 typedef int (*svc_want_fn)(void *ctx, const struct svc_view *v);

@@ -17,9 +17,10 @@ clock, is woken after each step by a move elsewhere (a timed game created:
 Usage: test_vacation.py BOARDD [test names...]"""
 
 import calendar
+import re
 import time
 
-from gamehelp import AA, server
+from gamehelp import AA, actions, move, server
 from harness import POSTGRES, Server, check, run_all, test
 from testclock import TestClock
 
@@ -220,6 +221,45 @@ def a_vacation_by_hand_stops_the_clock_and_ending_it_early_resumes_it_exactly(bi
             # the player's move pays nothing for the hour away: an untimed
             # bank has nothing to pay, and the move is not late
             check(view(s, gid, me)["status"] == "active", "the game goes on")
+    finally:
+        clock.close()
+
+
+@test
+def the_games_etag_changes_with_a_vacation_and_if_match_still_takes_it(binary):
+    """A vacation changes the view without a move: the ETag a client
+    holds no longer matches (a 200 with the vacation, never a stale 304),
+    the new one is "<seq>-s<n>", and If-Match takes it, or the plain
+    "<seq>", as the seq it names (openapi.yaml, "Concurrency")."""
+    clock = TestClock()
+    try:
+        with server(binary) as s:
+            _, at, bob, bt = week_old_pair(s, clock)
+            gid, seat, me, them = game_of(s, at, bob, bt, CORRESPONDENCE)
+            r0 = s.request("GET", "/v1/games/%s" % gid, token=them)
+            e0, seq = r0.headers["etag"], r0.json["seq"]
+            check(e0 == '"%d"' % seq, "before: %r" % e0)
+            check(s.request("GET", "/v1/games/%s" % gid, token=them,
+                            headers={"If-None-Match": e0}).status == 304, "unchanged: 304")
+            r = s.request("POST", "/v1/players/me/vacation", {"seconds": 3600}, token=me)
+            check(r.status == 201, "taken: %r" % r)
+            r1 = s.request("GET", "/v1/games/%s" % gid, token=them, headers={"If-None-Match": e0})
+            e1 = r1.headers.get("etag")
+            check(r1.status == 200 and r1.json["clock"]["seats"][seat]["vacation"] is not None,
+                  "the old ETag no longer matches: %r" % r1)
+            check(re.fullmatch(r'"%d-s[1-9][0-9]*"' % seq, e1 or ""), "the new ETag: %r" % e1)
+            check(s.request("GET", "/v1/games/%s" % gid, token=them,
+                            headers={"If-None-Match": e1}).status == 304, "the new one: 304")
+            r = s.request("DELETE", "/v1/players/me/vacation", token=me)
+            check(r.status == 200, "ended: %r" % r)
+            r2 = s.request("GET", "/v1/games/%s" % gid, token=them, headers={"If-None-Match": e1})
+            check(r2.status == 200 and r2.json["clock"]["seats"][seat]["vacation"] is None and
+                  r2.headers.get("etag") not in (e0, e1), "ended: another ETag: %r" % r2)
+            act = actions(s, gid, me)[0]
+            bad = move(s, gid, me, act, headers={"If-Match": '"%d-s1"' % (seq + 1)})
+            check(bad.status == 412, "another seq's tag: 412: %r" % bad)
+            ok = move(s, gid, me, act, headers={"If-Match": r2.headers["etag"]})
+            check(ok.status == 201, "If-Match takes \"<seq>-s<n>\": %r" % ok)
     finally:
         clock.close()
 
