@@ -752,6 +752,11 @@ def sighup_reopens_the_log_file(binary):
             wait_until("/healthz", lambda: s.request("GET", "/healthz").status == 200)
             os.rename(logf, logf + ".1")  # logrotate
             s.request("GET", "/v1/catalog", headers={"X-Request-Id": "before-hup"})
+            # The access line is written when libmicrohttpd reports the
+            # request completed, which may be after the client has the
+            # answer: a SIGHUP sent at once could move it to the new file.
+            wait_until("the access line in the rotated file", lambda:
+                       "GET /v1/catalog 200" in open(logf + ".1").read())
             p.send_signal(signal.SIGHUP)
             wait_until("the new file", lambda: os.path.exists(logf) and
                        "SIGHUP: reopened the log file" in open(logf).read())
