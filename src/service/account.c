@@ -94,6 +94,15 @@ static int add_event(void *ctx, const struct store_event *e)
 	                   svc__iso_time(e->created_ms)));
 }
 
+static int add_vacation(void *ctx, int64_t start_ms, int64_t end_ms,
+                        int automatic)
+{
+	return json_array_append_new(
+	    ctx, json_pack("{s:o,s:o,s:b}", "since", svc__iso_time(start_ms),
+	                   "until", svc__iso_time(end_ms), "automatic",
+	                   automatic));
+}
+
 static int add_seek(void *ctx, const struct store_seek *k)
 {
 	return json_array_append_new(ctx, svc__seek_json(k)) == 0 ? 0
@@ -105,11 +114,12 @@ static int export_of(struct service *svc, int64_t key,
                      const struct store_player *p, json_t **out)
 {
 	json_t *o = json_pack(
-	    "{s:{s:s,s:s,s:o},s:[],s:[],s:n,s:[],s:n,s:[],s:[],s:[],s:[],s:[]}",
+	    "{s:{s:s,s:s,s:o},s:[],s:[],s:n,s:[],s:n,s:[],s:[],s:[],s:[],s:[],"
+	    "s:n,s:[]}",
 	    "player", "id", p->id, "name", p->name, "created",
 	    svc__iso_time(p->created_ms), "tokens", "games", "webhook",
 	    "push_subscriptions", "email", "blocks", "chat_messages",
-	    "reports", "events", "seeks");
+	    "reports", "events", "seeks", "vacation", "vacations");
 	if (!o)
 		return BD_ENOMEM;
 	struct store *st = svc->st;
@@ -162,6 +172,15 @@ static int export_of(struct service *svc, int64_t key,
 	if (rc == 0)
 		rc = store_seeks_of_player(st, key, svc__now_ms(), add_seek,
 		                           json_object_get(o, "seeks"));
+	if (rc == 0) {
+		struct store_vacation v;
+		rc = store_vacation_get(st, key, svc__now_ms(), &v);
+		if (rc == 0)
+			json_object_set_new(o, "vacation", svc__vacation_json(&v));
+	}
+	if (rc == 0)
+		rc = store_vacations_each(st, key, add_vacation,
+		                          json_object_get(o, "vacations"));
 	if (rc == 0)
 		rc = store_events_each(st, key, 0, EXPORT_EVENTS_MAX, add_event,
 		                       json_object_get(o, "events"));

@@ -159,6 +159,10 @@ json_t *svc__seek_json(const struct store_seek *k);
  * of memory. */
 json_t *svc__mail_json(const struct store_mail *m);
 
+/* A player's vacation *v as GET /v1/players/me/vacation shows it
+ * (openapi.yaml's Vacation), new (NULL: out of memory); vacation.c. */
+json_t *svc__vacation_json(const struct store_vacation *v);
+
 /* The player whose bearer token this is.  BD_EUNAUTHORIZED without a
  * token, BD_EFORBIDDEN when it is not a player's token. */
 int svc__player_of(struct service *svc, const char *token,

@@ -11,11 +11,10 @@
 /* The shortest, seconds. */
 #define VAC_MIN_S 3600
 
-/* The answer of every vacation endpoint: *v as GET shows it. */
-static int give_vacation(const struct store_vacation *v, json_t **out)
+json_t *svc__vacation_json(const struct store_vacation *v)
 {
 	int on = v->end_ms != 0;
-	json_t *o = json_pack(
+	return json_pack(
 	    "{s:I,s:b,s:o,s:o,s:b,s:b,s:o}", "left_seconds",
 	    (json_int_t)(v->left_ms / 1000), "on_vacation", on, "since",
 	    on ? svc__iso_time(v->start_ms) : json_null(), "until",
@@ -24,7 +23,12 @@ static int give_vacation(const struct store_vacation *v, json_t **out)
 	    v->left_ms < STORE_VAC_CAP_MS
 	        ? svc__iso_time(v->accrued_ms + STORE_VAC_WEEK_MS)
 	        : json_null());
-	return svc__give(o, out);
+}
+
+/* The answer of every vacation endpoint: *v as GET shows it. */
+static int give_vacation(const struct store_vacation *v, json_t **out)
+{
+	return svc__give(svc__vacation_json(v), out);
 }
 
 int service_vacation_get(struct service *svc, const char *token,

@@ -1892,6 +1892,17 @@ typedef int (*store_vacation_fn)(void *ctx,
 int store_vacation_seats(struct store *s, int64_t key, int64_t after_ms,
                          store_vacation_fn fn, void *ctx);
 
+/* One vacation of store_vacations_each: [start_ms, end_ms) in unix ms
+ * (end_ms: its planned end, or when it was ended early), automatic 1 when
+ * a clock running out began it. */
+typedef int (*store_vacation_each_fn)(void *ctx, int64_t start_ms,
+                                      int64_t end_ms, int automatic);
+
+/* Calls fn for every vacation player_key took or takes, oldest first (a
+ * player's export); stops at fn's first negative return and returns it. */
+int store_vacations_each(struct store *s, int64_t player_key,
+                         store_vacation_each_fn fn, void *ctx);
+
 /* Sets game `key`'s stored deadline to deadline_ms (0: none), if it is
  * still at `seq` with the stored deadline `seen_ms` (else nothing: a move
  * or a vacation's end changed it).  The clock scheduler's correction of

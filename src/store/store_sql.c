@@ -668,6 +668,11 @@ const char *const store__sql[ST_COUNT] = {
     [ST_ERASE_HORIZON] = "DELETE FROM event_horizons WHERE player_key = ?1",
     [ST_ERASE_HOOK] = "DELETE FROM webhooks WHERE player_key = ?1",
     [ST_ERASE_PUSH] = "DELETE FROM push_subscriptions WHERE player_key = ?1",
+    /* after ST_ERASE_SEATS_BUMP: a vacation ending meanwhile changes nothing
+     * a game shows (the games in progress were resigned) */
+    [ST_ERASE_VACATIONS] = "DELETE FROM vacations WHERE player_key = ?1",
+    [ST_ERASE_VACATION_ACCOUNT] = "DELETE FROM vacation_accounts WHERE "
+                                  "player_key = ?1",
     /* the answers that name the player's seats are cached by it */
     [ST_ERASE_SEATS_BUMP] = "UPDATE games SET seats_version = "
                             "seats_version + 1 WHERE key IN (SELECT "
@@ -791,6 +796,9 @@ const char *const store__sql[ST_COUNT] = {
         "0), coalesce(v.end_ms, 0) FROM seats s LEFT JOIN vacations v ON "
         "v.player_key = s.player_key AND v.end_ms > ?2 WHERE s.game_key = "
         "?1 AND s.player_key IS NOT NULL ORDER BY s.seat, v.start_ms",
+    /* every vacation of player ?1, oldest first (an export) */
+    [ST_VAC_LIST] = "SELECT start_ms, end_ms, auto FROM vacations WHERE "
+                    "player_key = ?1 ORDER BY start_ms, key",
     /* ?1 game, ?2 seq, ?3 the deadline read, ?4 the new one (0: none):
      * only if no move and no vacation's end changed it meanwhile */
     [ST_GAME_DEADLINE] = "UPDATE games SET deadline_ms = nullif(?4, 0) "

@@ -238,6 +238,30 @@ int store_vacation_seats(struct store *s, int64_t key, int64_t after_ms,
 	return rc;
 }
 
+/* store_vacations_each's row reader. */
+struct list_ctx {
+	store_vacation_each_fn fn;
+	void *ctx;
+};
+
+static int read_vacation(const struct row *st, void *ctx)
+{
+	struct list_ctx *x = ctx;
+	return x->fn(x->ctx, store__col_i64(st, 0), store__col_i64(st, 1),
+	             store__col_int(st, 2));
+}
+
+int store_vacations_each(struct store *s, int64_t player_key,
+                         store_vacation_each_fn fn, void *ctx)
+{
+	struct list_ctx x = {fn, ctx};
+	struct conn *c = store__checkout(s);
+	int rc = store__run(c, ST_VAC_LIST, ARGS(A_I64(player_key)),
+	                    read_vacation, &x);
+	store__checkin(s, c);
+	return rc;
+}
+
 /* The arguments of store_game_deadline's transaction. */
 struct deadline_ctx {
 	int64_t key, seq, seen, deadline;

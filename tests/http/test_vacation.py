@@ -401,6 +401,43 @@ def ending_a_vacation_leaves_a_live_games_stored_deadline_right(binary):
 
 
 @test
+def the_export_lists_the_vacations_and_a_deleted_account_keeps_none(binary):
+    """GET /v1/players/me/export shows the balance (as GET .../vacation)
+    and every vacation taken, oldest first (issue 35's "everything stored
+    about them"); DELETE /v1/players/me erases both."""
+    clock = TestClock()
+    try:
+        with server(binary) as s:
+            _, at, bob, bt = week_old_pair(s, clock)
+            e = s.request("GET", "/v1/players/me/export", token=at).json
+            check(e["vacations"] == [] and e["vacation"] == vacation(s, at),
+                  "none taken yet: %r" % e)
+            r = s.request("POST", "/v1/players/me/vacation", {"seconds": 7200}, token=at)
+            check(r.status == 201, "taken: %r" % r)
+            r = s.request("DELETE", "/v1/players/me/vacation", token=at)
+            check(r.status == 200, "ended: %r" % r)
+            r = s.request("POST", "/v1/players/me/vacation", {"seconds": 3600}, token=at)
+            check(r.status == 201, "taken again: %r" % r)
+            taken = r.json
+            e = s.request("GET", "/v1/players/me/export", token=at).json
+            check(e["vacation"] == vacation(s, at), "the balance: %r" % e["vacation"])
+            v = e["vacations"]
+            check(len(v) == 2 and not v[0]["automatic"] and not v[1]["automatic"],
+                  "two by hand: %r" % v)
+            check(ms(v[0]["since"]) <= ms(v[0]["until"]) <= ms(v[1]["since"]) and
+                  v[1]["since"] == taken["since"] and v[1]["until"] == taken["until"],
+                  "oldest first, the second as taken: %r / %r" % (v, taken))
+            check(s.request("GET", "/v1/players/me/export", token=bt).json["vacations"] == [],
+                  "Bob's export has none of Alice's")
+            check(s.request("DELETE", "/v1/players/me", token=at).status == 204, "deleted")
+            left = s.query("SELECT count(*) FROM vacations")[0][0] + \
+                s.query("SELECT count(*) FROM vacation_accounts")[0][0]
+            check(left == 0, "her vacations and balance are gone: %d rows" % left)
+    finally:
+        clock.close()
+
+
+@test
 def bad_vacation_requests_are_refused_and_change_nothing(binary):
     """Negative, too short, too long, non-integer and unknown fields are
     400; more than is left is 409 not-enough-vacation; no token 401.
