@@ -435,6 +435,48 @@ export function clockFields() {
   );
 }
 
+/**
+ * A name field with a list of the players whose name starts with what is
+ * typed (GET /v1/players?name=): choosing one fills the player id field.
+ * @param {number} i the seat @param {HTMLInputElement} who its player id field
+ */
+function inviteByName(i, who) {
+  const list = h("datalist", { id: `invite-list-${i}` });
+  const name = /** @type {HTMLInputElement} */ (
+    h("input", {
+      id: `invite-name-${i}`,
+      list: `invite-list-${i}`,
+      placeholder: "player name",
+      hidden: true,
+      autocomplete: "off",
+      "aria-label": `Name of the player to invite to seat ${i}`,
+    })
+  );
+  let asked = "";
+  name.addEventListener("input", async () => {
+    const v = name.value;
+    const chosen = /#([0-9a-f]{16})$/.exec(v);
+    if (chosen) {
+      who.value = chosen[1];
+      return;
+    }
+    const prefix = v.trim();
+    if (!prefix || prefix === asked) return;
+    asked = prefix;
+    try {
+      const r = await api.findPlayers(prefix);
+      if (asked !== prefix) return; /* a newer search went out */
+      mount(
+        list,
+        r.players.map((p) => h("option", { value: `${p.name} #${p.id}` })),
+      );
+    } catch {
+      /* no matches shown; the id field still takes an id */
+    }
+  });
+  return { name, list };
+}
+
 /** The seats after the caller's (seat 0): open, invited, or a bot. @param {number} seats */
 function seatFields(seats) {
   return range(1, seats - 1).map((i) => {
@@ -459,11 +501,13 @@ function seatFields(seats) {
         "aria-label": `Player id for seat ${i}`,
       })
     );
+    const { name, list } = inviteByName(i, who);
     kind.addEventListener("change", () => {
       who.hidden = kind.value !== "invite";
       who.required = !who.hidden;
+      name.hidden = who.hidden;
     });
-    return h("div", { class: "field" }, h("label", { for: `seat-${i}` }, `Seat ${i}`), kind, who);
+    return h("div", { class: "field" }, h("label", { for: `seat-${i}` }, `Seat ${i}`), kind, name, list, who);
   });
 }
 

@@ -351,6 +351,13 @@ test("identity: sign-out warns; a link code made on one device signs another in 
     await b.getByRole("heading", { name: "Your games" }).waitFor();
     check((await b.locator(".player-id").innerText()).trim() === id, "the laptop is Dora");
     await noError(b, "dora's laptop");
+    // Invitations by name: typing a prefix lists the matches; choosing one fills the id.
+    await b.locator("#seat-1").selectOption("invite");
+    await b.getByLabel("Name of the player to invite to seat 1").fill("dor");
+    const option = b.locator(`#invite-list-1 option[value="Dora #${id}"]`);
+    await option.waitFor({ state: "attached" });
+    await b.getByLabel("Name of the player to invite to seat 1").fill(`Dora #${id}`);
+    check((await b.locator("#invite-1").inputValue()) === id, "the chosen name filled the player id");
     // Used once: a third try is refused with the problem's detail.
     const c = await two.newPage();
     await c.goto(ctx.base + "/");
