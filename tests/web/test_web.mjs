@@ -358,6 +358,28 @@ test("identity: sign-out warns; a link code made on one device signs another in 
     await option.waitFor({ state: "attached" });
     await b.getByLabel("Name of the player to invite to seat 1").fill(`Dora #${id}`);
     check((await b.locator("#invite-1").inputValue()) === id, "the chosen name filled the player id");
+    // A visitor on a shared link of a waiting game: one step to a seat.
+    const made = await (
+      await fetch(ctx.base + "/v1/games", {
+        method: "POST",
+        headers: { Authorization: `Bearer ${await tokenOf(b)}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ game: "agent-avenue", seats: 2, seating: ["me", "open"] }),
+      })
+    ).json();
+    const visitor = await ctx.browser.newContext({ viewport: PHONE });
+    const v = await visitor.newPage();
+    await watch(v, "a visitor");
+    await v.goto(`${ctx.base}/#/game/${made.id}`);
+    await v.getByLabel("Your name").fill("Vera");
+    await v.getByRole("button", { name: "Become a player and join" }).click();
+    await v.getByRole("button", { name: "Become a player and join" }).waitFor({ state: "detached" });
+    const seated = await apiGet(ctx.base, `/v1/games/${made.id}`);
+    check(
+      seated.players.some((p) => p.player && p.player.name === "Vera"),
+      `the visitor holds a seat: ${JSON.stringify(seated.players)}`,
+    );
+    await noError(v, "a visitor");
+    await visitor.close();
     // Used once: a third try is refused with the problem's detail.
     const c = await two.newPage();
     await c.goto(ctx.base + "/");
