@@ -106,6 +106,24 @@ export const me = () => request("GET", "/v1/players/me");
 /** @param {string} label @returns {Promise<NewToken>} */
 export const createToken = (label) => request("POST", "/v1/players/me/tokens", { label });
 
+/**
+ * Players whose name starts with `prefix` (GET /v1/players?name=).
+ * @param {string} prefix @param {number} [limit]
+ * @returns {Promise<{players: {id: string, name: string, created: string}[]}>}
+ */
+export const findPlayers = (prefix, limit = 10) =>
+  request("GET", `/v1/players?name=${encodeURIComponent(prefix)}&limit=${limit}`);
+
+/** A code that signs another device in as you, once, for 10 minutes. @returns {Promise<{code: string, expires_at: string}>} */
+export const createLinkCode = () => request("POST", "/v1/players/me/link-codes");
+
+/**
+ * Uses a link code made on another device: a token of that player.
+ * @param {string} code
+ * @returns {Promise<{token: string, token_id: string, player: {id: string, name: string, created: string}}>}
+ */
+export const claimLinkCode = (code) => request("POST", "/v1/link-codes/claim", { code });
+
 /** Games with an open seat. @returns {Promise<GameList>} */
 export const openGames = () => request("GET", "/v1/games?status=waiting&limit=50");
 

@@ -13,7 +13,7 @@
 import * as api from "./api.js";
 import * as session from "./session.js";
 import { h, mount } from "./dom.js";
-import { gameInfo, act, go, status, showError, clearOffline, seatName, resultWords } from "./ui.js";
+import { ui, gameInfo, act, go, status, showError, clearOffline, seatName, resultWords } from "./ui.js";
 import { follow } from "./events.js";
 import { agentAvenue } from "./aa.js";
 import { quantum } from "./quantum.js";
@@ -495,6 +495,8 @@ export async function gameScreen(main, id, at = null) {
       g.you === null &&
       me &&
       g.players.some((p) => p.open && (p.invited === null || p.invited === me.id));
+    /* A visitor on a shared link: become a player and join in one step. */
+    const visitorJoins = g.status === "waiting" && !me && g.players.some((p) => p.open && p.invited === null);
     mount(
       head,
       h(
@@ -562,6 +564,7 @@ export async function gameScreen(main, id, at = null) {
               "Join this game",
             )
           : null,
+        visitorJoins ? visitorJoin(id, refresh) : null,
         g.status === "waiting" && g.you !== null
           ? h(
               "button",
@@ -809,4 +812,37 @@ export async function gameScreen(main, id, at = null) {
     document.documentElement.style.scrollPaddingBottom = "";
     events.stop();
   };
+}
+
+/**
+ * The form a visitor gets on a waiting game's shared link: a name, and one
+ * button that signs up (POST /v1/players) and takes the open seat (POST
+ * …/join).
+ * @param {string} id the game @param {() => void} refresh redraws the game
+ */
+function visitorJoin(id, refresh) {
+  const name = /** @type {HTMLInputElement} */ (
+    h("input", { id: "visitor-name", name: "name", required: true, maxlength: 64, autocomplete: "nickname" })
+  );
+  return h(
+    "form",
+    {
+      class: "visitor-join",
+      onsubmit: async (ev) => {
+        ev.preventDefault();
+        const b = /** @type {HTMLButtonElement} */ (
+          /** @type {HTMLFormElement} */ (ev.target).querySelector("button")
+        );
+        const joined = await act(b, async () => {
+          await session.signUp(name.value.trim());
+          ui.header();
+          return api.joinGame(id);
+        });
+        if (joined) refresh();
+      },
+    },
+    h("label", { for: "visitor-name" }, "Your name"),
+    name,
+    h("button", { type: "submit" }, "Become a player and join"),
+  );
 }

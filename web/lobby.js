@@ -118,12 +118,106 @@ function identityForm() {
         h("button", { type: "submit" }, "Use this token"),
       ),
     ),
+    linkCodeForm(),
   );
+}
+
+/** "I have a link code": signs this device in as the player who made it. */
+function linkCodeForm() {
+  const code = /** @type {HTMLInputElement} */ (
+    h("input", { id: "link-code", name: "link-code", required: true, autocomplete: "off", maxlength: 64 })
+  );
+  return h(
+    "form",
+    {
+      class: "link-code-form",
+      onsubmit: async (ev) => {
+        ev.preventDefault();
+        const b = /** @type {HTMLButtonElement} */ (
+          /** @type {HTMLFormElement} */ (ev.target).querySelector("button")
+        );
+        if (await act(b, () => session.useLinkCode(code.value.trim()))) {
+          ui.header();
+          go("#/");
+        }
+      },
+    },
+    h("label", { for: "link-code" }, "Link code from your other device"),
+    code,
+    h("button", { type: "submit" }, "Sign in with this code"),
+  );
+}
+
+/**
+ * Sign-out, after a warning: this device's token is its only copy, so
+ * the dialog offers a link code first (to sign in again elsewhere).
+ * @param {HTMLElement} out where a made code is shown
+ */
+function signOutDialog(out) {
+  const dialog = /** @type {HTMLDialogElement} */ (
+    h(
+      "dialog",
+      { class: "sign-out-dialog", "aria-labelledby": "sign-out-title" },
+      h("h2", { id: "sign-out-title" }, "Sign out on this device?"),
+      h(
+        "p",
+        {},
+        "This device forgets your token. Without another signed-in device or a link code you cannot come back as this player.",
+      ),
+      h(
+        "p",
+        { class: "row" },
+        h(
+          "button",
+          {
+            type: "button",
+            onclick: async (ev) => {
+              dialog.close();
+              await showLinkCode(/** @type {HTMLButtonElement} */ (ev.currentTarget), out);
+            },
+          },
+          "Make a link code first",
+        ),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "secondary",
+            onclick: () => {
+              dialog.close();
+              session.signOut();
+              ui.header();
+              go("#/");
+            },
+          },
+          "Sign out on this device",
+        ),
+        h("button", { type: "button", class: "secondary", onclick: () => dialog.close() }, "Cancel"),
+      ),
+    )
+  );
+  return dialog;
+}
+
+/**
+ * Makes a link code and shows it with its expiry.
+ * @param {HTMLButtonElement} b @param {HTMLElement} out
+ */
+async function showLinkCode(b, out) {
+  const c = await act(b, () => api.createLinkCode());
+  if (c)
+    mount(
+      out,
+      "On your other device, open this page and type the link code ",
+      h("code", { class: "link-code" }, c.code),
+      ` (valid once, until ${new Date(c.expires_at).toLocaleTimeString()}).`,
+    );
 }
 
 /** The caller's identity: id to share for invitations, a token for another device. @param {session.Identity} id */
 function account(id) {
   const out = h("p", { class: "token-out", "aria-live": "polite" });
+  const dialog = signOutDialog(out);
   return h(
     "section",
     { class: "card" },
@@ -158,17 +252,22 @@ function account(id) {
         "button",
         {
           type: "button",
+          onclick: (ev) => showLinkCode(/** @type {HTMLButtonElement} */ (ev.currentTarget), out),
+        },
+        "Link another device",
+      ),
+      h(
+        "button",
+        {
+          type: "button",
           class: "secondary",
-          onclick: () => {
-            session.signOut();
-            ui.header();
-            go("#/");
-          },
+          onclick: () => dialog.showModal(),
         },
         "Sign out",
       ),
     ),
     out,
+    dialog,
   );
 }
 
@@ -336,6 +435,48 @@ export function clockFields() {
   );
 }
 
+/**
+ * A name field with a list of the players whose name starts with what is
+ * typed (GET /v1/players?name=): choosing one fills the player id field.
+ * @param {number} i the seat @param {HTMLInputElement} who its player id field
+ */
+function inviteByName(i, who) {
+  const list = h("datalist", { id: `invite-list-${i}` });
+  const name = /** @type {HTMLInputElement} */ (
+    h("input", {
+      id: `invite-name-${i}`,
+      list: `invite-list-${i}`,
+      placeholder: "player name",
+      hidden: true,
+      autocomplete: "off",
+      "aria-label": `Name of the player to invite to seat ${i}`,
+    })
+  );
+  let asked = "";
+  name.addEventListener("input", async () => {
+    const v = name.value;
+    const chosen = /#([0-9a-f]{16})$/.exec(v);
+    if (chosen) {
+      who.value = chosen[1];
+      return;
+    }
+    const prefix = v.trim();
+    if (!prefix || prefix === asked) return;
+    asked = prefix;
+    try {
+      const r = await api.findPlayers(prefix);
+      if (asked !== prefix) return; /* a newer search went out */
+      mount(
+        list,
+        r.players.map((p) => h("option", { value: `${p.name} #${p.id}` })),
+      );
+    } catch {
+      /* no matches shown; the id field still takes an id */
+    }
+  });
+  return { name, list };
+}
+
 /** The seats after the caller's (seat 0): open, invited, or a bot. @param {number} seats */
 function seatFields(seats) {
   return range(1, seats - 1).map((i) => {
@@ -360,11 +501,13 @@ function seatFields(seats) {
         "aria-label": `Player id for seat ${i}`,
       })
     );
+    const { name, list } = inviteByName(i, who);
     kind.addEventListener("change", () => {
       who.hidden = kind.value !== "invite";
       who.required = !who.hidden;
+      name.hidden = who.hidden;
     });
-    return h("div", { class: "field" }, h("label", { for: `seat-${i}` }, `Seat ${i}`), kind, who);
+    return h("div", { class: "field" }, h("label", { for: `seat-${i}` }, `Seat ${i}`), kind, name, list, who);
   });
 }
 

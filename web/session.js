@@ -44,6 +44,19 @@ export async function useToken(token) {
   }
 }
 
+/** Signs this device in with a link code another device made. @param {string} code @returns {Promise<Identity>} */
+export async function useLinkCode(code) {
+  const before = api.config.token;
+  api.config.token = null; /* the claim needs no token */
+  try {
+    const r = await api.claimLinkCode(code);
+    return save({ id: r.player.id, name: r.player.name, token: r.token });
+  } catch (e) {
+    api.config.token = before;
+    throw e;
+  }
+}
+
 /** Forgets this device's identity (the token stays valid on the server). */
 export function signOut() {
   localStorage.removeItem(KEY);

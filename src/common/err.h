@@ -87,6 +87,12 @@ enum bd_err {
 	BD_EVACATIONBEGAN = -55, /* store_move_append: an automatic vacation
 	                            began instead of the timeout (the clock
 	                            scheduler's, never an answer): 409 */
+	BD_ELINKCODE = -56,      /* the link code is wrong, used or expired,
+	                            or its player may not sign in: one answer
+	                            for all (docs/matchmaking.md, "Finding
+	                            players, linking devices"): 422 */
+	BD_ELINKCODESFULL = -57, /* the player holds as many live link codes
+	                            as allowed (STORE_LINK_CODES_MAX): 409 */
 };
 
 /* Longest human-readable detail an error carries, including the NUL. */

@@ -1017,6 +1017,45 @@ static void h_token_create(struct service *svc, const struct http_req *req,
 	call_finish(&c, req, rep, rc, 201);
 }
 
+/* GET /v1/players?name=PREFIX (identity.c): no token, no rate limit of
+ * its own (a read, as a profile). */
+static void h_players_find(struct service *svc, const struct http_req *req,
+                           const struct route_args *a, struct http_reply *rep)
+{
+	(void)a;
+	struct call c = {0};
+	int rc = service_players_find(svc, http_query(req, "name"),
+	                              http_query(req, "limit"), &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 200);
+}
+
+/* POST /v1/players/me/link-codes, rate-limited as making a token. */
+static void h_link_code_create(struct service *svc, const struct http_req *req,
+                               const struct route_args *a,
+                               struct http_reply *rep)
+{
+	(void)a;
+	struct call c = {0};
+	if (!call_open(&c, req, rep, LIMITS_TOKENS, 0))
+		return;
+	int rc = service_link_code_create(svc, req->token, &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 201);
+}
+
+/* POST /v1/link-codes/claim: no token, so only the address's budget of
+ * making tokens holds guessing back (40 bits a code, 10 minutes each). */
+static void h_link_code_claim(struct service *svc, const struct http_req *req,
+                              const struct route_args *a,
+                              struct http_reply *rep)
+{
+	(void)a;
+	struct call c = {0};
+	if (!call_open(&c, req, rep, LIMITS_TOKENS, NEEDS_BODY))
+		return;
+	int rc = service_link_code_claim(svc, req->body, &c.out, &c.err);
+	call_finish(&c, req, rep, rc, 201);
+}
+
 #define TOKENS_PATH "/v1/players/me/tokens/"
 
 static void h_token_revoke(struct service *svc, const struct http_req *req,
@@ -1250,7 +1289,9 @@ static const struct route routes[] = {
     {"/v1/reports", "GET", h_reports, "GET, HEAD, POST", 0},
     {"/v1/reports", "POST", h_report, "GET, HEAD, POST", 1},
     {"/v1/tickets", "POST", h_ticket, "POST", 1},
-    {"/v1/players", "POST", h_player_create, "POST", 0},
+    {"/v1/players", "GET", h_players_find, "GET, HEAD, POST", 0},
+    {"/v1/players", "POST", h_player_create, "GET, HEAD, POST", 0},
+    {"/v1/link-codes/claim", "POST", h_link_code_claim, "POST", 0},
     {"/v1/players/me", "GET", h_player_me, "DELETE, GET, HEAD", 1},
     {"/v1/players/me", "DELETE", h_player_delete, "DELETE, GET, HEAD", 1},
     {"/v1/players/me/export", "GET", h_player_export, "GET, HEAD", 1},
@@ -1259,6 +1300,7 @@ static const struct route routes[] = {
     {"/v1/players/me/tokens", "GET", h_tokens, "GET, HEAD, POST", 1},
     {"/v1/players/me/tokens", "POST", h_token_create, "GET, HEAD, POST", 1},
     {TOKENS_PATH "{tid}", "DELETE", h_token_revoke, "DELETE", 1},
+    {"/v1/players/me/link-codes", "POST", h_link_code_create, "POST", 1},
     {"/v1/players/me/seats", "POST", h_attach, "POST", 1},
     {"/v1/players/me/blocks", "GET", h_blocks, "GET, HEAD", 1},
     {BLOCKS_PATH "{tid}", "PUT", h_block_put, "DELETE, PUT", 1},

@@ -532,6 +532,39 @@ int service_leave(struct service *svc, const char *id, const char *token,
 int service_token_create(struct service *svc, const char *token,
                          const json_t *body, json_t **out, struct svc_err *err);
 
+/* ---- finding players, linking devices (identity.c; docs/matchmaking.md,
+ * "Finding players, linking devices") ---- */
+
+/* GET /v1/players?name=PREFIX&limit=N (no token needed): *out (new) =
+ * {"players": [{id, name, created}]}, the players whose name starts with
+ * PREFIX, case folded (ASCII on SQLite, all of Unicode on PostgreSQL)
+ * once the prefix is enforced as a name is (RFC 8266), ordered by that
+ * folded name then age; deleted and banned players are not found.
+ * `name` (1..64 bytes once enforced) and `limit` (1..50, NULL: 10) are
+ * the query's, borrowed.  BD_EBADREQUEST for either out of shape. */
+int service_players_find(struct service *svc, const char *name,
+                         const char *limit, json_t **out, struct svc_err *err);
+
+/* POST /v1/players/me/link-codes (no body): a code that signs another
+ * device in as the calling player, once, for 10 minutes: *out (new) =
+ * {"code": "XXXX-XXXX" (Crockford base32, 40 random bits from
+ * libsodium), "expires_at": RFC 3339}.  Only its SHA-256 is kept.
+ * BD_ELINKCODESFULL when the player holds STORE_LINK_CODES_MAX live
+ * codes; a player token's refusals (401, 403). */
+int service_link_code_create(struct service *svc, const char *token,
+                             json_t **out, struct svc_err *err);
+
+/* POST /v1/link-codes/claim {"code": text} (no token needed): uses the
+ * code (case-insensitive, dashes and spaces ignored, O read as 0, I and
+ * L as 1) and gives a new token of its player, labelled "linked device":
+ * *out (new) = {"token" (shown once), "token_id", "player": {id, name,
+ * created}}.  BD_ELINKCODE, one answer for a code wrong, used, expired or
+ * of a deleted or banned player; BD_EBADREQUEST when the body is not
+ * {"code": string of at most 64 bytes}; BD_ELIMIT when the player holds
+ * STORE_TOKENS_MAX tokens. */
+int service_link_code_claim(struct service *svc, const json_t *body,
+                            json_t **out, struct svc_err *err);
+
 /* GET /v1/players/me/tokens: {"tokens": [{id, label, created, last_used
  * (RFC 3339 or null; written at most once a minute), current (the one
  * asking)}]}, oldest first, never the tokens themselves. */

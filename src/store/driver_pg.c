@@ -284,6 +284,13 @@ static const char *const pg_sql[ST_COUNT] = {
         ") GROUP BY player_key ON CONFLICT (player_key) DO UPDATE SET "
         "pruned_key = GREATEST(event_horizons.pruned_key, "
         "excluded.pruned_key)",
+    /* driver_sqlite.c's, in the "C" collation that the index
+     * players_by_lower_name is built in (sql/postgres/0017) */
+    [ST_PLAYERS_BY_NAME] =
+        "SELECT key, id, name, created_ms FROM players WHERE lower(name) "
+        "COLLATE \"C\" >= lower(?1) AND lower(name) COLLATE \"C\" < "
+        "lower(?1) || chr(1114111) AND deleted_ms IS NULL AND banned_ms IS "
+        "NULL ORDER BY lower(name) COLLATE \"C\", key LIMIT ?2",
 };
 /* clang-format on */
 

@@ -297,6 +297,14 @@ static const char *const lite_sql[ST_COUNT] = {
         "SELECT player_key, max(key) FROM events WHERE key IN (" PRUNABLE
         ") GROUP BY player_key ON CONFLICT (player_key) DO UPDATE SET "
         "pruned_key = max(pruned_key, excluded.pruned_key)",
+    /* a prefix's range of lower(name), in BINARY (byte) order: the
+     * prefix, up to the prefix followed by U+10FFFF, the greatest
+     * character (sql/0031_link_codes.sql's players_by_lower_name) */
+    [ST_PLAYERS_BY_NAME] = "SELECT key, id, name, created_ms FROM players "
+                           "WHERE lower(name) >= lower(?1) AND lower(name) "
+                           "< lower(?1) || char(1114111) AND deleted_ms IS "
+                           "NULL AND banned_ms IS NULL ORDER BY "
+                           "lower(name), key LIMIT ?2",
 };
 
 /* ---- errors ---------------------------------------------------------- */

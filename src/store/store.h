@@ -798,6 +798,46 @@ int store_tokens_each(struct store *s, int64_t player_key, store_token_fn fn,
  * BD_ENOTFOUND if the player holds no such token (or it was revoked). */
 int store_token_revoke(struct store *s, int64_t player_key, const char *id);
 
+/* ---- finding players, linking devices (store_links.c,
+ * sql/0031_link_codes.sql; docs/matchmaking.md, "Finding players, linking
+ * devices") ---- */
+
+/* Calls fn for each player (key, id, name, created_ms; borrowed for the
+ * call) whose lower(name) starts with lower(prefix) (`prefix`: UTF-8,
+ * borrowed; SQLite's lower() folds ASCII only, PostgreSQL's the whole of
+ * Unicode), in the order of lower(name) bytes then key, at most `limit`
+ * (1..100); players deleted or banned are not found.  fn's negative code
+ * stops the walk and is returned.  BD_EBADREQUEST for a bad limit. */
+typedef int (*store_player_fn)(void *ctx, const struct store_player *p);
+int store_players_find(struct store *s, const char *prefix, int limit,
+                       store_player_fn fn, void *ctx);
+
+/* Most link codes a player holds alive at once. */
+#define STORE_LINK_CODES_MAX 5
+
+/* Keeps a link code (its SHA-256, `hash`) for player `player_key`, alive
+ * until expires_ms (unix ms), made at now_ms; in the same transaction
+ * every expired code (anyone's) is deleted.  BD_ELIMIT when the player
+ * holds STORE_LINK_CODES_MAX live codes; BD_ECONFLICT when a code hashes
+ * alike (make another).  Nothing changes on an error. */
+int store_link_code_put(struct store *s, int64_t player_key,
+                        const uint8_t hash[STORE_TOKEN_HASH_LEN],
+                        int64_t now_ms, int64_t expires_ms);
+
+/* Uses the link code hashing to code_hash, in one transaction: the code
+ * is deleted (used once) and token t (id, label, created_ms) hashing to
+ * token_hash is added to its player, who is written to *out (key, id,
+ * name, created_ms).  BD_ENOTFOUND when no live code hashes so (never
+ * made, used, expired) or its player is deleted or banned: one answer
+ * for all; BD_ECONFLICT if the token's id or hash is taken (pick
+ * another); BD_ELIMIT when the player holds STORE_TOKENS_MAX tokens.
+ * Nothing changes on an error. */
+int store_link_code_claim(struct store *s,
+                          const uint8_t code_hash[STORE_TOKEN_HASH_LEN],
+                          int64_t now_ms, const struct store_token *t,
+                          const uint8_t token_hash[STORE_TOKEN_HASH_LEN],
+                          struct store_player *out);
+
 /* Cancels game `key` for player `player_key`, who must be its creator,
  * while it waits or once it started but nobody moved yet (a seat taken by
  * someone who never moves must not hold the game): from the commit on it

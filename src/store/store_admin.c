@@ -397,7 +397,7 @@ static int erase_tx(struct conn *c, void *ctx)
 	    ST_ERASE_EVENTS,
 	    ST_ERASE_HORIZON,    ST_ERASE_HOOK,            ST_ERASE_PUSH,
 	    ST_ERASE_SEATS_BUMP, ST_ERASE_SEEKS,      ST_ERASE_VACATIONS,
-	    ST_ERASE_VACATION_ACCOUNT};
+	    ST_ERASE_VACATION_ACCOUNT,                ST_ERASE_LINK_CODES};
 	for (size_t i = 0; rc == 0 && i < sizeof erase / sizeof *erase; i++)
 		rc = store__run(c, erase[i], ARGS(A_I64(x->key)), NULL, NULL);
 	if (rc == 0)

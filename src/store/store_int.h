@@ -276,6 +276,15 @@ enum stmt {
 	ST_VAC_SEATS,
 	ST_VAC_LIST,
 	ST_GAME_DEADLINE,
+	/* store_links.c: finding players by name, link codes
+	 * (sql/0031_link_codes.sql) */
+	ST_PLAYERS_BY_NAME,
+	ST_PLAYER_BY_KEY,
+	ST_LINK_PRUNE,
+	ST_LINK_COUNT,
+	ST_LINK_INSERT,
+	ST_LINK_CLAIM,
+	ST_ERASE_LINK_CODES,
 	ST_COUNT
 };
 
@@ -593,6 +602,12 @@ const char *store__stmt_sql(enum stmt id);
  * rating), at `now_ms`.  0 also when the game is not rated. */
 int store__rate_game(struct conn *c, int64_t key,
                      const struct store_rating_game *rg, int64_t now_ms);
+
+/* store_token_add's work on c, inside the caller's transaction
+ * (store_lobby.c; store_links.c's claim adds one too): the same errors. */
+int store__token_add(struct conn *c, int64_t player_key,
+                     const struct store_token *t,
+                     const uint8_t hash[STORE_TOKEN_HASH_LEN]);
 
 /* row_fn reading column 0 into a struct one_i64. */
 int store__read_i64(const struct row *st, void *ctx);

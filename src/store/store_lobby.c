@@ -112,24 +112,30 @@ struct token_add {
 	const uint8_t *hash;
 };
 
-static int token_add_tx(struct conn *c, void *ctx)
+int store__token_add(struct conn *c, int64_t player_key,
+                     const struct store_token *t,
+                     const uint8_t hash[STORE_TOKEN_HASH_LEN])
 {
-	struct token_add *x = ctx;
 	int64_t n = 0;
-	int rc = store__lookup_i64(c, ST_TOKENS_COUNT,
-	                           ARGS(A_I64(x->player_key)), &n);
+	int rc =
+	    store__lookup_i64(c, ST_TOKENS_COUNT, ARGS(A_I64(player_key)), &n);
 	if (rc == 0 && n >= STORE_TOKENS_MAX)
 		rc = BD_ELIMIT;
 	if (rc == 0)
 		rc = store__run(
 		    c, ST_TOKEN_INSERT,
-		    ARGS(A_TEXT(x->t->id), A_I64(x->player_key),
-		         A_BLOB(x->hash, STORE_TOKEN_HASH_LEN),
-		         A_TEXT(x->t->label),
-		         A_I64(x->t->created_ms > 0 ? x->t->created_ms
-		                                    : store__now_ms())),
+		    ARGS(A_TEXT(t->id), A_I64(player_key),
+		         A_BLOB(hash, STORE_TOKEN_HASH_LEN), A_TEXT(t->label),
+		         A_I64(t->created_ms > 0 ? t->created_ms
+		                                 : store__now_ms())),
 		    NULL, NULL);
 	return rc;
+}
+
+static int token_add_tx(struct conn *c, void *ctx)
+{
+	struct token_add *x = ctx;
+	return store__token_add(c, x->player_key, x->t, x->hash);
 }
 
 int store_token_add(struct store *s, int64_t player_key,

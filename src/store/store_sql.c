@@ -803,5 +803,22 @@ const char *const store__sql[ST_COUNT] = {
      * only if no move and no vacation's end changed it meanwhile */
     [ST_GAME_DEADLINE] = "UPDATE games SET deadline_ms = nullif(?4, 0) "
                          "WHERE key = ?1 AND seq = ?2 AND deadline_ms = ?3",
+    /* store_links.c (sql/0031_link_codes.sql).  ST_PLAYERS_BY_NAME
+     * (?1 the prefix, ?2 the limit) is each driver's: a range of
+     * lower(name) that players_by_lower_name serves. */
+    [ST_PLAYER_BY_KEY] = "SELECT key, id, name, created_ms FROM players "
+                         "WHERE key = ?1",
+    [ST_LINK_PRUNE] = "DELETE FROM link_codes WHERE expires_ms <= ?1",
+    [ST_LINK_COUNT] = "SELECT count(*) FROM link_codes "
+                      "WHERE player_key = ?1 AND expires_ms > ?2",
+    [ST_LINK_INSERT] = "INSERT INTO link_codes (code_hash, player_key, "
+                       "expires_ms, created_ms) VALUES (?1, ?2, ?3, ?4)",
+    /* once: the row goes; only a live code of a player in good
+     * standing (neither deleted nor banned) */
+    [ST_LINK_CLAIM] = "DELETE FROM link_codes WHERE code_hash = ?1 "
+                      "AND expires_ms > ?2 AND player_key IN (SELECT key "
+                      "FROM players WHERE deleted_ms IS NULL AND "
+                      "banned_ms IS NULL) RETURNING player_key",
+    [ST_ERASE_LINK_CODES] = "DELETE FROM link_codes WHERE player_key = ?1",
 };
 /* clang-format on */

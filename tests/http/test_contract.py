@@ -1018,6 +1018,34 @@ def cases(r, op):
         r.send("a control character", "POST", p, {400}, token=F["carol_tok"], body={"label": "a\u0085b"})
         r.send("a seat token", "POST", p, {403}, token=F["aa_tok"][0], body={"label": "x"})
         generic(r, op, p, F["carol_tok"], lambda: {"label": "laptop"})
+    elif name == "findPlayers":
+        r.send("good", "GET", "/v1/players?name=a", {200})
+        r.send("a limit", "GET", "/v1/players?name=A&limit=2", {200})
+        r.send("none found", "GET", "/v1/players?name=qqqq", {200})
+        r.send("no name", "GET", "/v1/players", {400})
+        r.send("only spaces", "GET", "/v1/players?name=%20", {400})
+        r.send("limit 51", "GET", "/v1/players?name=a&limit=51", {400})
+        generic(r, op, "/v1/players?name=a", None, None)
+    elif name == "createLinkCode":
+        p = "/v1/players/me/link-codes"
+        _, t = player(r, "Linking")
+        r.send("good", "POST", p, {201}, token=t)
+        r.send("a seat token", "POST", p, {403}, token=F["aa_tok"][0])
+        for i in range(4):
+            r.send("live %d" % (i + 2), "POST", p, {201}, token=t)
+        r.send("a sixth live", "POST", p, {409}, token=t)
+        _, t = player(r, "Linking too")
+        generic(r, op, p, t, None)
+    elif name == "claimLinkCode":
+        p = "/v1/link-codes/claim"
+        _, t = player(r, "Claiming")
+        code = post(r, "/v1/players/me/link-codes", None, token=t)["code"]
+        r.send("good", "POST", p, {201}, body={"code": code.lower()})
+        r.send("used", "POST", p, {422}, body={"code": code})
+        r.send("wrong", "POST", p, {422}, body={"code": "ZZZZ-ZZZZ"})
+        r.send("not a string", "POST", p, {400}, body={"code": 12345678})
+        code = post(r, "/v1/players/me/link-codes", None, token=t)["code"]
+        generic(r, op, p, None, lambda: {"code": code})
     elif name == "revokeToken":
         p = "/v1/players/me/tokens/"
         t = post(r, p[:-1], {"label": "throwaway"}, token=F["bob_tok"])

@@ -315,5 +315,87 @@ def bad_player_requests(binary):
         check(s.request("GET", "/v1/games/%s/actions" % r.json["id"], token=pt).status == 403, "but has no actions")
 
 
+
+@test
+def players_are_found_by_a_prefix_of_their_name(binary):
+    """Issue 31 goal 6: an invitation names a player found by name, not a
+    16-digit id.  GET /v1/players?name=PREFIX: case-insensitive prefix,
+    ordered, limited; deleted players are not found; bad input is 400."""
+    with server(binary) as s:
+        ids = {n: new_player(s, n)[0] for n in ("Alice", "alina", "Bob", "ALBERT", "Zed")}
+        r = s.request("GET", "/v1/players?name=al")
+        check(r.status == 200, "find: %r" % r)
+        check([p["name"] for p in r.json["players"]] == ["ALBERT", "Alice", "alina"], "%r" % r.json)
+        check(r.json["players"][1]["id"] == ids["Alice"] and "token" not in r.json["players"][1],
+              "id, name, created, no token: %r" % r.json)
+        r = s.request("GET", "/v1/players?name=AL&limit=1")
+        check([p["name"] for p in r.json["players"]] == ["ALBERT"], "limit: %r" % r.json)
+        check(s.request("GET", "/v1/players?name=q").json["players"] == [], "none")
+        _, zt = new_player(s, "Zoe")
+        check(len(s.request("GET", "/v1/players?name=z").json["players"]) == 2, "two Z")
+        check(s.request("DELETE", "/v1/players/me", token=zt).status == 204, "delete")
+        check([p["name"] for p in s.request("GET", "/v1/players?name=z").json["players"]] == ["Zed"],
+              "a deleted player is not found")
+        for q in ("", "?name=", "?name=%20", "?name=a&limit=0", "?name=a&limit=51", "?name=a&limit=x",
+                  "?name=" + "a" * 65):
+            r = s.request("GET", "/v1/players" + q)
+            check(r.status == 400 and r.json["type"] == "urn:boardd:problem:bad-request", "%s: %r" % (q, r))
+
+
+@test
+def a_link_code_signs_another_device_in_once(binary):
+    """Issue 31 goal 6: a signed-in player makes a short code; another
+    device claims it (no token) and gets a token of its own for the same
+    player.  Once only; case, dashes and look-alikes (O, I, L) forgiven;
+    wrong, used and expired codes get one answer; at most 5 live."""
+    with server(binary) as s:
+        pid, t = new_player(s, "Ann")
+        r = s.request("POST", "/v1/players/me/link-codes", token=t)
+        check(r.status == 201 and len(r.json["code"]) == 9 and r.json["code"][4] == "-", "code: %r" % r)
+        check(set(r.json["code"].replace("-", "")) <= set("0123456789ABCDEFGHJKMNPQRSTVWXYZ"), "%r" % r.json)
+        check(s.request("POST", "/v1/players/me/link-codes").status == 401, "making one needs a token")
+        code = r.json["code"]
+        typed = code.replace("-", "").lower().replace("0", "o").replace("1", "l")
+        r = s.request("POST", "/v1/link-codes/claim", {"code": typed})
+        check(r.status == 201 and r.json["player"]["id"] == pid and r.json["player"]["name"] == "Ann",
+              "claim: %r" % r)
+        t2 = r.json["token"]
+        check(t2 != t and s.request("GET", "/v1/players/me", token=t2).json["id"] == pid, "the same player")
+        labels = [x["label"] for x in s.request("GET", "/v1/players/me/tokens", token=t).json["tokens"]]
+        check("linked device" in labels, "listed among the tokens: %r" % labels)
+        wrong = []
+        for body in ({"code": code}, {"code": "ZZZZ-ZZZZ"}, {"code": "UUUU-UUUU"}, {"code": "12345"}):
+            r = s.request("POST", "/v1/link-codes/claim", body)
+            check(r.status == 422 and r.json["type"] == "urn:boardd:problem:invalid-link-code", "%r: %r" % (body, r))
+            wrong.append(r.json["detail"])
+        check(len(set(wrong)) == 1, "one answer for all: %r" % wrong)
+        # expired: the code's row moved into the past
+        code = s.request("POST", "/v1/players/me/link-codes", token=t).json["code"]
+        s.query("UPDATE link_codes SET expires_ms = 1")
+        r = s.request("POST", "/v1/link-codes/claim", {"code": code})
+        check(r.status == 422 and r.json["detail"] == wrong[0], "expired: %r" % r)
+        for i in range(5):
+            check(s.request("POST", "/v1/players/me/link-codes", token=t).status == 201, "live %d" % i)
+        r = s.request("POST", "/v1/players/me/link-codes", token=t)
+        check(r.status == 409 and r.json["type"] == "urn:boardd:problem:too-many-link-codes", "sixth: %r" % r)
+        check(s.query("SELECT count(*) FROM link_codes")[0][0] == 5, "the expired one pruned, nothing added")
+        for body in ({}, {"code": 3}, {"code": "x" * 65}, {"code": "ABCD-EFGH", "x": 1}):
+            r = s.request("POST", "/v1/link-codes/claim", body)
+            check(r.status == 400, "%r: %r" % (body, r))
+
+
+@test
+def an_erased_players_link_codes_go_with_them(binary):
+    """The link codes go with the account (DELETE /v1/players/me)."""
+    with server(binary) as s:
+        _, t = new_player(s, "Ann")
+        code = s.request("POST", "/v1/players/me/link-codes", token=t).json["code"]
+        _, other = new_player(s, "Bea")
+        s.request("POST", "/v1/players/me/link-codes", token=other)
+        check(s.request("DELETE", "/v1/players/me", token=t).status == 204, "delete")
+        check(s.query("SELECT count(*) FROM link_codes")[0][0] == 1, "only Bea's left")
+        r = s.request("POST", "/v1/link-codes/claim", {"code": code})
+        check(r.status == 422, "gone: %r" % r)
+
 if __name__ == "__main__":
     run_all("players")

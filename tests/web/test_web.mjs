@@ -322,6 +322,82 @@ test("lobby: two players sign up on phone screens, one adds a device", async () 
   }
 });
 
+test("identity: sign-out warns; a link code made on one device signs another in as the same player", async () => {
+  const one = await ctx.browser.newContext({ viewport: PHONE });
+  const two = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  try {
+    const a = await one.newPage();
+    await watch(a, "dora's phone");
+    const id = await signUp(a, ctx.base, "Dora");
+    // Sign out warns first; Cancel keeps this device signed in.
+    await a.getByRole("button", { name: "Sign out" }).click();
+    const dialog = a.getByRole("dialog", { name: "Sign out on this device?" });
+    await dialog.waitFor();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    check(!(await dialog.isVisible()), "the dialog closed");
+    check((await a.locator(".player-id").innerText()).trim() === id, "still Dora after Cancel");
+    // "Make a link code first" shows a code and its expiry.
+    await a.getByRole("button", { name: "Sign out" }).click();
+    await dialog.getByRole("button", { name: "Make a link code first" }).click();
+    const code = (await a.locator(".token-out code.link-code").innerText()).trim();
+    check(/^[0-9A-Z]{4}-[0-9A-Z]{4}$/.test(code), `a link code: ${code}`);
+    check(/valid once, until/.test(await a.locator(".token-out").innerText()), "its expiry shown");
+    // The other device types it (lower case, no dash) and is Dora.
+    const b = await two.newPage();
+    await watch(b, "dora's laptop");
+    await b.goto(ctx.base + "/");
+    await b.getByLabel("Link code from your other device").fill(code.replace("-", "").toLowerCase());
+    await b.getByRole("button", { name: "Sign in with this code" }).click();
+    await b.getByRole("heading", { name: "Your games" }).waitFor();
+    check((await b.locator(".player-id").innerText()).trim() === id, "the laptop is Dora");
+    await noError(b, "dora's laptop");
+    // Invitations by name: typing a prefix lists the matches; choosing one fills the id.
+    await b.locator("#seat-1").selectOption("invite");
+    await b.getByLabel("Name of the player to invite to seat 1").fill("dor");
+    const option = b.locator(`#invite-list-1 option[value="Dora #${id}"]`);
+    await option.waitFor({ state: "attached" });
+    await b.getByLabel("Name of the player to invite to seat 1").fill(`Dora #${id}`);
+    check((await b.locator("#invite-1").inputValue()) === id, "the chosen name filled the player id");
+    // A visitor on a shared link of a waiting game: one step to a seat.
+    const made = await (
+      await fetch(ctx.base + "/v1/games", {
+        method: "POST",
+        headers: { Authorization: `Bearer ${await tokenOf(b)}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ game: "agent-avenue", seats: 2, seating: ["me", "open"] }),
+      })
+    ).json();
+    const visitor = await ctx.browser.newContext({ viewport: PHONE });
+    const v = await visitor.newPage();
+    await watch(v, "a visitor");
+    await v.goto(`${ctx.base}/#/game/${made.id}`);
+    await v.getByLabel("Your name").fill("Vera");
+    await v.getByRole("button", { name: "Become a player and join" }).click();
+    await v.getByRole("button", { name: "Become a player and join" }).waitFor({ state: "detached" });
+    const seated = await apiGet(ctx.base, `/v1/games/${made.id}`);
+    check(
+      seated.players.some((p) => p.player && p.player.name === "Vera"),
+      `the visitor holds a seat: ${JSON.stringify(seated.players)}`,
+    );
+    await noError(v, "a visitor");
+    await visitor.close();
+    // Used once: a third try is refused with the problem's detail.
+    const c = await two.newPage();
+    await c.goto(ctx.base + "/");
+    await c.evaluate(() => localStorage.clear());
+    await c.reload();
+    await c.getByLabel("Link code from your other device").fill(code);
+    await c.getByRole("button", { name: "Sign in with this code" }).click();
+    await c.locator("#error").getByText("wrong, used or expired").waitFor();
+    // Now sign out for real on the phone.
+    await a.getByRole("button", { name: "Sign out" }).click();
+    await dialog.getByRole("button", { name: "Sign out on this device" }).click();
+    await a.getByRole("button", { name: "Become a player" }).waitFor();
+  } finally {
+    await one.close();
+    await two.close();
+  }
+});
+
 test("errors: a refusal shows the problem's detail", async () => {
   const page = ctx.alice;
   await page.locator("#new-game").selectOption("agent-avenue");
