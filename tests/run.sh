@@ -172,6 +172,7 @@ faults test_faults.py
 properties-http test_properties.py
 bots-http test_bots.py
 contract test_contract.py
+compression test_compression.py
 limits-http test_limits.py
 clocks test_clocks.py
 notify test_notify.py

@@ -12,7 +12,10 @@
 #                                     catalog per language, src/display/i18n.h)
 #   embed.sh files FILE...         -> const struct static_file static_files[];
 #                                     (the web client's files, served at
-#                                     /NAME: src/http/static_files.h)
+#                                     /NAME: src/http/static_files.h),
+#                                     each also compressed here, at build
+#                                     time, by `gzip -9n` and `brotli -q 11`
+#                                     (Debian's gzip and brotli)
 # Output goes to stdout.  Every array ends with a NUL not counted in _len.
 set -eu
 
@@ -78,6 +81,22 @@ files)
 	shift
 	echo '#include "http/static_files.h"'
 	arrays f "$@"
+	# Each file coded (gzip, br) once here: kept only when smaller.
+	z=$(mktemp -d)
+	trap 'rm -rf "$z"' EXIT
+	i=0
+	for f in "$@"; do
+		gzip -9n -c "$f" > "$z/$i.gzip"
+		brotli -q 11 -c "$f" > "$z/$i.br"
+		for c in gzip br; do
+			[ "$(wc -c < "$z/$i.$c")" -lt "$(wc -c < "$f")" ] || rm "$z/$i.$c"
+			[ -f "$z/$i.$c" ] || continue
+			echo "static const char ${c}_$i[] = {"
+			bytes "$z/$i.$c"
+			echo "};"
+		done
+		i=$((i + 1))
+	done
 	echo "const struct static_file static_files[] = {"
 	i=0
 	for f in "$@"; do
@@ -95,7 +114,16 @@ files)
 		esac
 		# A strong ETag: the first 96 bits of the file's SHA-256.
 		h=$(sha256sum "$f" | cut -c1-24)
-		echo "	{\"/$b\", \"$t\", \"\\\"$h\\\"\", f$i, sizeof f$i - 1},"
+		echo "	{\"/$b\", \"$t\", \"\\\"$h\\\"\", f$i, sizeof f$i - 1, {{0},"
+		# the coded ones, with their tags (encoding.h: "\"<h>-gzip\"")
+		for c in gzip br; do
+			if [ -f "$z/$i.$c" ]; then
+				echo "		{${c}_$i, sizeof ${c}_$i - 1, \"\\\"$h-$c\\\"\"},"
+			else
+				echo "		{0},"
+			fi
+		done
+		echo "	}},"
 		i=$((i + 1))
 	done
 	echo "};"

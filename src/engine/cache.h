@@ -51,7 +51,7 @@ void engine_cache_put(struct engine_cache *c, int64_t key,
 struct engine_bytes;
 
 /* Something built from a struct engine_bytes by whoever serves it (the
- * HTTP layer's prepared response, src/http/server.c), kept with the bytes
+ * HTTP layer's gzipped copy, src/http/server.c), kept with the bytes
  * and freed with them: `free` is called once, when the bytes' last
  * reference goes, by whichever thread releases it (while it may hold a
  * cache shard's lock: free must not call into the cache). */

@@ -1,6 +1,7 @@
 /* encoding.c: content codings (encoding.h). */
 #include <brotli/encode.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,27 @@
 #include "encoding.h"
 
 static const char *const names[HTTP_CODINGS] = {NULL, "gzip", "br"};
+
+/* /metrics' counters (http_coding_counts), relaxed: counts, not order. */
+static _Atomic unsigned long long compressions[HTTP_CODINGS];
+static _Atomic unsigned long long sent[HTTP_CODINGS];
+
+void http_coding_sent(enum http_coding c)
+{
+	if (c > HTTP_IDENTITY && c < HTTP_CODINGS)
+		atomic_fetch_add_explicit(&sent[c], 1, memory_order_relaxed);
+}
+
+void http_coding_counts(unsigned long long compressions_out[HTTP_CODINGS],
+                        unsigned long long sent_out[HTTP_CODINGS])
+{
+	for (int c = 0; c < HTTP_CODINGS; c++) {
+		compressions_out[c] = atomic_load_explicit(
+		    &compressions[c], memory_order_relaxed);
+		sent_out[c] =
+		    atomic_load_explicit(&sent[c], memory_order_relaxed);
+	}
+}
 
 const char *http_coding_name(enum http_coding c)
 {
@@ -106,6 +128,9 @@ int http_compress(enum http_coding c, const void *in, size_t len, int level,
 	/* zlib counts in uInt: a body this server sends is far below. */
 	if (len > (size_t)UINT32_MAX / 2)
 		return -1;
+	if (c > HTTP_IDENTITY && c < HTTP_CODINGS)
+		atomic_fetch_add_explicit(&compressions[c], 1,
+		                          memory_order_relaxed);
 	if (c == HTTP_GZIP)
 		return gzip_bytes(in, len, level, out, out_len);
 	if (c == HTTP_BR)

@@ -46,6 +46,18 @@ const char *http_coding_name(enum http_coding c);
 int http_compress(enum http_coding c, const void *in, size_t len, int level,
                   char **out, size_t *out_len);
 
+/* Counts one answer sent coded with c (not identity), for
+ * boardd_http_coded_answers_total.  Lock-free; any thread. */
+void http_coding_sent(enum http_coding c);
+
+/* The counters of /metrics (metrics.c), each indexed by coding
+ * (HTTP_IDENTITY's always 0): compressions[c], the bodies http_compress
+ * coded with c since the start (a failure counts too: the time was spent;
+ * the web client's files, compressed at build time, never count), and
+ * sent[c], the answers sent coded with c (http_coding_sent). */
+void http_coding_counts(unsigned long long compressions[HTTP_CODINGS],
+                        unsigned long long sent[HTTP_CODINGS]);
+
 /* [in, in + len), a body that lives as long as the process (the OpenAPI
  * document, the catalog, a web client file), coded with c as
  * http_compress does, once: the first call compresses it and keeps the

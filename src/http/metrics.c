@@ -10,6 +10,7 @@
 #include "../common/version.h"
 #include "../hooks/hooks.h"
 #include "conns.h"
+#include "encoding.h"
 #include "hub.h"
 #include "metrics.h"
 
@@ -330,6 +331,21 @@ static void service_part(FILE *f, struct service *svc, struct hub *hub)
 	for (int i = 0; i < HOOKS_OUTCOMES; i++)
 		fprintf(f, "boardd_push_attempts_total{outcome=\"%s\"} %llu\n",
 		        outcome[i], (unsigned long long)ends[i]);
+	unsigned long long made[HTTP_CODINGS], coded[HTTP_CODINGS];
+	http_coding_counts(made, coded);
+	help(f, "boardd_http_compressions_total", "counter",
+	     "Bodies compressed by the server, by content coding (the web "
+	     "client's files are compressed at build time and never count; a "
+	     "cached game view is compressed once per version).");
+	for (int c = HTTP_GZIP; c < HTTP_CODINGS; c++)
+		fprintf(f, "boardd_http_compressions_total{coding=\"%s\"} %llu\n",
+		        http_coding_name((enum http_coding)c), made[c]);
+	help(f, "boardd_http_coded_answers_total", "counter",
+	     "Answers sent with a Content-Encoding, by coding.");
+	for (int c = HTTP_GZIP; c < HTTP_CODINGS; c++)
+		fprintf(f,
+		        "boardd_http_coded_answers_total{coding=\"%s\"} %llu\n",
+		        http_coding_name((enum http_coding)c), coded[c]);
 	gauge_or_nan(f, "boardd_store_database_bytes",
 	             "The database's size on disk: SQLite's pages, PostgreSQL's "
 	             "pg_database_size (NaN: the store did not answer).",

@@ -1406,7 +1406,7 @@ static int web_file(const struct http_req *req, struct http_reply *rep)
 		rep->allow = "GET, HEAD";
 		return 1;
 	}
-	/* The smallest coding the client takes (prepared at start). */
+	/* The smallest coding the client takes (compressed at build time). */
 	enum http_coding c =
 	    http_coding_choose(http_header(req, "Accept-Encoding"),
 	                       (1u << HTTP_GZIP) | (1u << HTTP_BR));

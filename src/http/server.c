@@ -558,8 +558,11 @@ static void add_common_headers(struct MHD_Response *r,
 	                            : "Authorization, Accept-Encoding");
 	if (rep->language)
 		MHD_add_response_header(r, "Content-Language", rep->language);
-	if (rep->encoding)
+	if (rep->encoding) {
 		MHD_add_response_header(r, "Content-Encoding", rep->encoding);
+		http_coding_sent(strcmp(rep->encoding, "br") == 0 ? HTTP_BR
+		                                                  : HTTP_GZIP);
+	}
 	if (rep->etag[0])
 		MHD_add_response_header(r, "ETag", rep->etag);
 	if (rep->location[0])
@@ -605,6 +608,65 @@ static struct MHD_Response *head_of_stream(struct http_reply *rep)
 	return r;
 }
 
+/* The free callback of a response sent from shared JSON bytes: drops
+ * the reference the response held while the library sent them. */
+static void release_bytes(void *bytes)
+{
+	engine_bytes_release(bytes);
+}
+
+/* A JSON answer's bytes gzipped (struct engine_bytes' attachment): made
+ * by the first coded answer of them, kept with them and freed with them,
+ * so that a game view or action list kept in the state cache
+ * (docs/read-path.md) is compressed once per version, not per request. */
+struct gz_attachment {
+	struct engine_attachment base; /* first: freed through it */
+	size_t len;                    /* bytes of p */
+	char p[];
+};
+
+static void gz_attachment_free(struct engine_attachment *a)
+{
+	free(a);
+}
+
+/* The gzip coding of shared bytes b (level 6), made once and kept with
+ * them: borrowed (valid while b is), NULL when gzip made them no smaller
+ * or memory ran out. */
+static const struct gz_attachment *gz_of_bytes(struct engine_bytes *b)
+{
+	struct engine_attachment *a = engine_bytes_attachment(b);
+	if (a)
+		return a->free == gz_attachment_free
+		           ? (const struct gz_attachment *)a
+		           : NULL;
+	char *out;
+	size_t n;
+	size_t len = engine_bytes_len(b);
+	if (http_compress(HTTP_GZIP, engine_bytes_data(b), len, 6, &out,
+	                  &n) < 0)
+		return NULL;
+	/* no smaller: kept as such (len 0), so it is not tried again */
+	size_t keep = n < len ? n : 0;
+	struct gz_attachment *g = malloc(sizeof *g + keep);
+	if (!g) {
+		free(out);
+		return NULL;
+	}
+	g->base.free = gz_attachment_free;
+	g->len = keep;
+	memcpy(g->p, out, keep);
+	free(out);
+	if (!engine_bytes_attach(b, &g->base)) { /* another thread's won */
+		free(g);
+		a = engine_bytes_attachment(b);
+		g = a && a->free == gz_attachment_free
+		        ? (struct gz_attachment *)a
+		        : NULL;
+	}
+	return g && g->len ? g : NULL;
+}
+
 /* rep's body (JSON, or raw: the catalog, the OpenAPI document, the
  * metrics) gzipped, when it has HTTP_COMPRESS_MIN bytes or more and
  * gzip makes it smaller: a response (rep->encoding and rep->etag set
@@ -643,7 +705,14 @@ static struct MHD_Response *gzipped(struct http_reply *rep, long long *bytes)
 	    (rep->etag[0] &&
 	     http_etag_coded(tag, sizeof tag, rep->etag, HTTP_GZIP) < 0))
 		goto out;
-	if (persistent) {
+	if (rep->json) {
+		/* Once per version of the bytes, kept with them. */
+		const struct gz_attachment *g = gz_of_bytes(rep->json);
+		if (g && (r = MHD_create_response_from_buffer_with_free_callback_cls(
+		              g->len, (void *)g->p, release_bytes, rep->json)))
+			rep->json = NULL; /* the response's reference now */
+		n = g ? g->len : 0;
+	} else if (persistent) {
 		/* Once per body: level 9, as the web client's files. */
 		if (http_compress_kept(HTTP_GZIP, data, len, 9, &coded, &n) != 0)
 			goto out;
@@ -669,13 +738,6 @@ out:
 	free(out);
 	free(text);
 	return r;
-}
-
-/* The free callback of a response sent from shared JSON bytes: drops
- * the reference the response held while the library sent them. */
-static void release_bytes(void *bytes)
-{
-	engine_bytes_release(bytes);
 }
 
 /* The response for rep, the caller's to destroy once queued, with the

@@ -1,56 +1,15 @@
 /* static_files.c: finds the embedded web client file of a request path,
- * and keeps each file compressed (static_files.h). */
-#include <pthread.h>
-#include <stdlib.h>
+ * and its build-time codings (static_files.h). */
 #include <string.h>
 
 #include "static_files.h"
 
-/* Files are compressed once, with the codings' best settings: the time
- * is spent once, for every client after. */
-#define GZIP_LEVEL 9
-#define BR_QUALITY 11
-
-/* coded[i * HTTP_CODINGS + c]: file i in coding c (len 0: not kept). */
-static struct static_coded *coded;
-static pthread_once_t prepared = PTHREAD_ONCE_INIT;
-
-static void prepare(void)
-{
-	static const int level[HTTP_CODINGS] = {0, GZIP_LEVEL, BR_QUALITY};
-	coded = calloc(static_files_count * HTTP_CODINGS, sizeof *coded);
-	if (!coded)
-		return; /* every file is served as it is */
-	for (size_t i = 0; i < static_files_count; i++) {
-		const struct static_file *f = &static_files[i];
-		for (int c = HTTP_GZIP; c < HTTP_CODINGS; c++) {
-			struct static_coded *k = &coded[i * HTTP_CODINGS + c];
-			char *out;
-			size_t n;
-			if (http_compress((enum http_coding)c, f->bytes, f->len,
-			                  level[c], &out, &n) < 0)
-				continue;
-			if (n >= f->len ||
-			    http_etag_coded(k->etag, sizeof k->etag, f->etag,
-			                    (enum http_coding)c) < 0) {
-				free(out);
-				continue;
-			}
-			k->bytes = out;
-			k->len = n;
-		}
-	}
-}
-
 const struct static_coded *static_file_coded(const struct static_file *f,
                                              enum http_coding c)
 {
-	pthread_once(&prepared, prepare);
-	if (!coded || c <= HTTP_IDENTITY || c >= HTTP_CODINGS)
+	if (c <= HTTP_IDENTITY || c >= HTTP_CODINGS || !f->coded[c].bytes)
 		return NULL;
-	const struct static_coded *k =
-	    &coded[(size_t)(f - static_files) * HTTP_CODINGS + c];
-	return k->len ? k : NULL;
+	return &f->coded[c];
 }
 
 const struct static_file *static_file_find(const char *path)

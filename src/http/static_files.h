@@ -10,17 +10,27 @@
  * browser revalidates with If-None-Match and gets 304 while the binary is
  * the same.
  *
- * Each file is also kept compressed with gzip and br (encoding.h),
- * computed once, when the first file is asked for (so that a server no
- * browser visits never spends the time): a client gets the smallest its
+ * Each file is also compressed with gzip and br at build time
+ * (tools/embed.sh: `gzip -9n`, `brotli -q 11`), a coding kept only when
+ * it makes the file smaller: a client gets the smallest its
  * Accept-Encoding takes, with Content-Encoding, the coded entity-tag and
- * Vary: Accept-Encoding (router.c web_file). */
+ * Vary: Accept-Encoding (router.c web_file); serving them compresses
+ * nothing. */
 #ifndef BD_HTTP_STATIC_FILES_H
 #define BD_HTTP_STATIC_FILES_H
 
 #include <stddef.h>
 
 #include "encoding.h"
+
+/* A file's bytes in one content coding. */
+struct static_coded {
+	const char *bytes; /* the coded bytes, or NULL: that coding made the
+	                      file no smaller, not kept */
+	size_t len;        /* bytes of bytes */
+	const char *etag;  /* the file's ETag for that coding
+	                      (http_etag_coded's form: "\"<h>-br\"") */
+};
 
 struct static_file {
 	const char *path;  /* "/app.js": "/" + the file's name in web/ (a
@@ -29,6 +39,8 @@ struct static_file {
 	const char *etag;  /* strong ETag value, with its quotes */
 	const char *bytes; /* the file's bytes (NUL after, not counted) */
 	size_t len;        /* bytes of bytes */
+	struct static_coded coded[HTTP_CODINGS]; /* by coding (encoding.h);
+	                                            [HTTP_IDENTITY] unused */
 };
 
 /* Generated (gen/web.c): every file of web/, in name order. */
@@ -40,19 +52,8 @@ extern const size_t static_files_count;
  * Borrowed: static, lives as long as the program. */
 const struct static_file *static_file_find(const char *path);
 
-/* A file's bytes in one content coding. */
-struct static_coded {
-	const char *bytes; /* the coded bytes (malloc'd once, kept for the
-	                      program's life) */
-	size_t len;        /* bytes of bytes */
-	char etag[48];     /* the file's ETag for that coding
-	                      (http_etag_coded) */
-};
-
-/* File f coded with c (HTTP_GZIP or HTTP_BR), or NULL for identity, when
- * that coding would not make it smaller, or when memory ran out.
- * Borrowed: lives as long as the program.  The first call compresses
- * every file with every coding (thread-safe: other callers wait). */
+/* File f coded with c (HTTP_GZIP or HTTP_BR), or NULL for identity or
+ * when that coding would not make it smaller.  Borrowed: static. */
 const struct static_coded *static_file_coded(const struct static_file *f,
                                              enum http_coding c);
 

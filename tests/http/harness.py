@@ -114,6 +114,9 @@ class Response:
         body = raw
         if raw and self.headers.get("content-encoding") == "gzip":
             body = gzip.decompress(raw)
+        elif raw and self.headers.get("content-encoding") == "br":
+            import brotli  # Debian's python3-brotli (tools/deps.sh)
+            body = brotli.decompress(raw)
         self.json = json.loads(body) if body and "json" in ctype else None
 
     def __repr__(self):

@@ -1592,6 +1592,48 @@ test("chat: two players talk live; a message reported; the other player blocked,
   await noError(bob, "bob");
 });
 
+test("compression: a first load of / is under 72 KB transferred, its files br-coded", async () => {
+  // Issue 31 goal 8: every request of a fresh visitor's first load (headers
+  // and coded bodies, as Chromium counts them; WEB_SIZES=1 lists them).
+  // 2026-12-06: 66,986 bytes in 20 requests (17 files, 161 KB as they are,
+  // 46 KB br; ~14.5 KB of headers). The issue's 40 KB is not met: the
+  // bound guards against losing the codings, not the goal.
+  const c = await ctx.browser.newContext({ viewport: { width: 390, height: 800 } });
+  try {
+    const p = await c.newPage();
+    await watch(p, "a first visitor");
+    /** @type {Promise<void>[]} */
+    const sized = [];
+    let total = 0;
+    let requests = 0;
+    /** @type {string[]} */
+    const plain = [];
+    p.on("requestfinished", (rq) => {
+      sized.push(
+        rq.sizes().then(async (z) => {
+          requests++;
+          if (process.env.WEB_SIZES)
+            console.log(`     ${rq.url()} ${z.responseHeadersSize}+${z.responseBodySize}`);
+          total += z.responseHeadersSize + z.responseBodySize;
+          const r = await rq.response();
+          const h = r ? await r.allHeaders() : {};
+          if (/\.(js|css|html)$|\/$/.test(new URL(rq.url()).pathname) && h["content-encoding"] !== "br")
+            plain.push(rq.url());
+        }),
+      );
+    });
+    await p.goto(ctx.base + "/");
+    await p.getByLabel("Your name").waitFor();
+    await p.waitForLoadState("networkidle");
+    await Promise.all(sized);
+    console.log(`     first load: ${total} bytes in ${requests} requests`);
+    check(!plain.length, `not br-coded: ${plain.join(", ")}`);
+    check(total > 0 && total < 72 * 1024, `first load: ${total} bytes in ${requests} requests`);
+  } finally {
+    await c.close();
+  }
+});
+
 test("vacation: the settings' vacation section refuses one with nothing left, takes 2 days and ends it", async () => {
   const { alice, base } = ctx;
   const token = await tokenOf(alice);
