@@ -13,6 +13,10 @@
 #   embed.sh files FILE...         -> const struct static_file static_files[];
 #                                     (the web client's files, served at
 #                                     /NAME: src/http/static_files.h)
+#   embed.sh rules FILE...         -> const struct static_file rules_pages[];
+#                                     (tools/rules.sh's HTML pages: NAME.html
+#                                     served at /rules/NAME, index.html at
+#                                     /rules)
 # Output goes to stdout.  Every array ends with a NUL not counted in _len.
 set -eu
 
@@ -101,8 +105,25 @@ files)
 	echo "};"
 	echo "const size_t static_files_count = $i;"
 	;;
+rules)
+	shift
+	echo '#include "http/static_files.h"'
+	arrays r "$@"
+	echo "const struct static_file rules_pages[] = {"
+	i=0
+	for f in "$@"; do
+		b=$(basename "$f" .html)
+		p=/rules/$b
+		[ "$b" = index ] && p=/rules
+		h=$(sha256sum "$f" | cut -c1-24)
+		echo "	{\"$p\", \"text/html; charset=utf-8\", \"\\\"$h\\\"\", r$i, sizeof r$i - 1},"
+		i=$((i + 1))
+	done
+	echo "};"
+	echo "const size_t rules_pages_count = $i;"
+	;;
 *)
-	echo "usage: embed.sh blob NAME FILE | migrations FILE... | pg-migrations FILE... | languages FILE... | files FILE..." >&2
+	echo "usage: embed.sh blob NAME FILE | migrations FILE... | pg-migrations FILE... | languages FILE... | files FILE... | rules FILE..." >&2
 	exit 2
 	;;
 esac

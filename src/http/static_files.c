@@ -11,18 +11,27 @@
 #define GZIP_LEVEL 9
 #define BR_QUALITY 11
 
-/* coded[i * HTTP_CODINGS + c]: file i in coding c (len 0: not kept). */
+/* coded[i * HTTP_CODINGS + c]: file i in coding c (len 0: not kept); the
+ * rules pages numbered after the web client's files (file_at). */
 static struct static_coded *coded;
 static pthread_once_t prepared = PTHREAD_ONCE_INIT;
+
+/* File i of the web client's files then the rules pages. */
+static const struct static_file *file_at(size_t i)
+{
+	return i < static_files_count ? &static_files[i]
+	                              : &rules_pages[i - static_files_count];
+}
 
 static void prepare(void)
 {
 	static const int level[HTTP_CODINGS] = {0, GZIP_LEVEL, BR_QUALITY};
-	coded = calloc(static_files_count * HTTP_CODINGS, sizeof *coded);
+	size_t files = static_files_count + rules_pages_count;
+	coded = calloc(files * HTTP_CODINGS, sizeof *coded);
 	if (!coded)
 		return; /* every file is served as it is */
-	for (size_t i = 0; i < static_files_count; i++) {
-		const struct static_file *f = &static_files[i];
+	for (size_t i = 0; i < files; i++) {
+		const struct static_file *f = file_at(i);
 		for (int c = HTTP_GZIP; c < HTTP_CODINGS; c++) {
 			struct static_coded *k = &coded[i * HTTP_CODINGS + c];
 			char *out;
@@ -48,8 +57,12 @@ const struct static_coded *static_file_coded(const struct static_file *f,
 	pthread_once(&prepared, prepare);
 	if (!coded || c <= HTTP_IDENTITY || c >= HTTP_CODINGS)
 		return NULL;
-	const struct static_coded *k =
-	    &coded[(size_t)(f - static_files) * HTTP_CODINGS + c];
+	size_t i = 0, files = static_files_count + rules_pages_count;
+	while (i < files && file_at(i) != f)
+		i++;
+	if (i == files)
+		return NULL;
+	const struct static_coded *k = &coded[i * HTTP_CODINGS + c];
 	return k->len ? k : NULL;
 }
 
@@ -65,5 +78,8 @@ const struct static_file *static_file_find(const char *path)
 	for (size_t i = 0; i < static_files_count; i++)
 		if (strcmp(static_files[i].path, path) == 0)
 			return &static_files[i];
+	for (size_t i = 0; i < rules_pages_count; i++)
+		if (strcmp(rules_pages[i].path, path) == 0)
+			return &rules_pages[i];
 	return NULL;
 }
