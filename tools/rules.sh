@@ -7,7 +7,7 @@
 # its table extension; raw HTML in a document is left out (cmark-gfm's
 # safe default).  A link to another rules file (NAME.md) becomes a link
 # to its page, README.md to the list.  A table sits in a scrollable,
-# focusable region, so that a phone scrolls it alone and a keyboard can.
+# focusable region ("Table N"), so that a phone scrolls it alone and a keyboard can.
 # The pages take their style from the web client's /rules.css (no inline
 # style: the server's Content-Security-Policy forbids it).
 set -eu
@@ -53,9 +53,10 @@ for f in "$@"; do
 		page_head "$(esc "$game") rules · boardd"
 		cmark-gfm -e table --to html "$f" |
 			sed -E 's#href="README\.md"#href="/rules"#g;
-				s#href="([a-z0-9-]+)\.md"#href="/rules/\1"#g;
-				s#^<table>#<div class="table" role="region" aria-label="Table" tabindex="0"><table>#;
-				s#^</table>#</table></div>#'
+				s#href="([a-z0-9-]+)\.md"#href="/rules/\1"#g' |
+			awk '/^<table>/ { n++; printf "<div class=\"table\" role=\"region\" aria-label=\"Table %d\" tabindex=\"0\">", n }
+				{ print }
+				/^<\/table>/ { print "</div>" }'
 		page_tail
 	} >"$dir/$name.html"
 	list="$list<li><a href=\"/rules/$name\">$(esc "$game")</a>: $(esc "$title")</li>
