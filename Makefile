@@ -44,7 +44,7 @@ LIB_SRC := $(wildcard src/common/*.c src/engine/*.c src/store/*.c \
 	$(foreach g,$(GAMES),$(wildcard src/games/$(g)/*.c))
 GEN_SRC := $(BUILD)/gen/migrations.c $(BUILD)/gen/pg_migrations.c \
 	$(BUILD)/gen/openapi.c $(BUILD)/gen/i18n.c \
-	$(BUILD)/gen/web.c $(BUILD)/gen/version.c
+	$(BUILD)/gen/web.c $(BUILD)/gen/version.c $(BUILD)/gen/rules.c
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:.c=.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 TESTS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
@@ -92,6 +92,14 @@ $(BUILD)/gen/i18n.c: $(sort $(wildcard i18n/*.json)) tools/embed.sh
 $(BUILD)/gen/web.c: $(sort $(wildcard web/*)) tools/embed.sh
 	@mkdir -p $(dir $@)
 	./tools/embed.sh files $(sort $(wildcard web/*)) > $@
+
+# The rules of each game (docs/rules/NAME.md) as HTML pages, converted by
+# cmark-gfm (tools/rules.sh) and served at /rules/NAME, listed at /rules.
+RULES_MD := docs/rules/agent-avenue.md docs/rules/quantum.md
+$(BUILD)/gen/rules.c: $(RULES_MD) tools/rules.sh tools/embed.sh
+	@rm -rf $(BUILD)/gen/rules
+	./tools/rules.sh $(BUILD)/gen/rules $(RULES_MD)
+	./tools/embed.sh rules $(BUILD)/gen/rules/*.html > $@
 
 # The version and the commit `boardd --version` prints and /metrics shows
 # (boardd_build_info; src/common/version.h).  VERSION is the release's;

@@ -10,9 +10,9 @@ set -eu
 
 PKGS="gcc make libc6-dev libmicrohttpd-dev libjansson-dev libsqlite3-dev \
 libpq-dev libsodium-dev libssl-dev libcurl4-openssl-dev zlib1g-dev libbrotli-dev libjemalloc-dev libicu-dev python3 python3-yaml python3-jsonschema python3-fastjsonschema python3-cryptography python3-aiosmtpd libfaketime curl jq \
-postgresql python3-psycopg2 python3-prometheus-client libsystemd-dev age sqlite3"
-# brotli: tools/embed.sh compresses the web client at build time;
-# python3-brotli: test_compression decodes br answers.
+postgresql python3-psycopg2 python3-prometheus-client libsystemd-dev age sqlite3 cmark-gfm"
+# brotli: tools/embed.sh compresses the web client and the rules pages at
+# build time; python3-brotli: test_compression decodes br answers.
 PKGS="$PKGS brotli python3-brotli"
 for group in "$@"; do
 	case "$group" in

@@ -12,10 +12,15 @@
 #                                     catalog per language, src/display/i18n.h)
 #   embed.sh files FILE...         -> const struct static_file static_files[];
 #                                     (the web client's files, served at
-#                                     /NAME: src/http/static_files.h),
-#                                     each also compressed here, at build
-#                                     time, by `gzip -9n` and `brotli -q 11`
-#                                     (Debian's gzip and brotli)
+#                                     /NAME: src/http/static_files.h)
+#   embed.sh rules FILE...         -> const struct static_file rules_pages[];
+#                                     (tools/rules.sh's HTML pages: NAME.html
+#                                     served at /rules/NAME, index.html at
+#                                     /rules)
+#                                     Both: each file also compressed here,
+#                                     at build time, by `gzip -9n` and
+#                                     `brotli -q 11` (Debian's gzip and
+#                                     brotli), a coding kept when smaller
 # Output goes to stdout.  Every array ends with a NUL not counted in _len.
 set -eu
 
@@ -77,31 +82,44 @@ languages)
 	echo "};"
 	echo "const size_t i18n_files_count = $i;"
 	;;
-files)
+files | rules)
+	mode=$1
 	shift
 	echo '#include "http/static_files.h"'
-	arrays f "$@"
+	p=f
+	[ "$mode" = rules ] && p=r
+	arrays "$p" "$@"
 	# Each file coded (gzip, br) once here: kept only when smaller.
 	z=$(mktemp -d)
 	trap 'rm -rf "$z"' EXIT
 	i=0
 	for f in "$@"; do
+		[ -f "$f" ] || { echo "embed.sh: $f is not a file (web/ is flat)" >&2; exit 1; }
 		gzip -9n -c "$f" > "$z/$i.gzip"
 		brotli -q 11 -c "$f" > "$z/$i.br"
 		for c in gzip br; do
 			[ "$(wc -c < "$z/$i.$c")" -lt "$(wc -c < "$f")" ] || rm "$z/$i.$c"
 			[ -f "$z/$i.$c" ] || continue
-			echo "static const char ${c}_$i[] = {"
+			echo "static const char ${p}${c}_$i[] = {"
 			bytes "$z/$i.$c"
 			echo "};"
 		done
 		i=$((i + 1))
 	done
-	echo "const struct static_file static_files[] = {"
+	if [ "$mode" = rules ]; then
+		echo "const struct static_file rules_pages[] = {"
+	else
+		echo "const struct static_file static_files[] = {"
+	fi
 	i=0
 	for f in "$@"; do
 		b=$(basename "$f")
-		[ -f "$f" ] || { echo "embed.sh: $f is not a file (web/ is flat)" >&2; exit 1; }
+		if [ "$mode" = rules ]; then
+			u=/rules/$(basename "$f" .html)
+			[ "$b" = index.html ] && u=/rules
+		else
+			u=/$b
+		fi
 		case "$b" in
 		*.html) t="text/html; charset=utf-8" ;;
 		*.js) t="text/javascript; charset=utf-8" ;;
@@ -114,11 +132,11 @@ files)
 		esac
 		# A strong ETag: the first 96 bits of the file's SHA-256.
 		h=$(sha256sum "$f" | cut -c1-24)
-		echo "	{\"/$b\", \"$t\", \"\\\"$h\\\"\", f$i, sizeof f$i - 1, {{0},"
+		echo "	{\"$u\", \"$t\", \"\\\"$h\\\"\", $p$i, sizeof $p$i - 1, {{0},"
 		# the coded ones, with their tags (encoding.h: "\"<h>-gzip\"")
 		for c in gzip br; do
 			if [ -f "$z/$i.$c" ]; then
-				echo "		{${c}_$i, sizeof ${c}_$i - 1, \"\\\"$h-$c\\\"\"},"
+				echo "		{${p}${c}_$i, sizeof ${p}${c}_$i - 1, \"\\\"$h-$c\\\"\"},"
 			else
 				echo "		{0},"
 			fi
@@ -127,10 +145,14 @@ files)
 		i=$((i + 1))
 	done
 	echo "};"
-	echo "const size_t static_files_count = $i;"
+	if [ "$mode" = rules ]; then
+		echo "const size_t rules_pages_count = $i;"
+	else
+		echo "const size_t static_files_count = $i;"
+	fi
 	;;
 *)
-	echo "usage: embed.sh blob NAME FILE | migrations FILE... | pg-migrations FILE... | languages FILE... | files FILE..." >&2
+	echo "usage: embed.sh blob NAME FILE | migrations FILE... | pg-migrations FILE... | languages FILE... | files FILE... | rules FILE..." >&2
 	exit 2
 	;;
 esac

@@ -34,7 +34,8 @@ const MAX_TEXT = 500;
  */
 export function chatPanel(id, channel) {
   const el = h("section", { class: "card chat", "aria-labelledby": "chat-h" });
-  const list = h("ol", { class: "chat-log", role: "log", "aria-label": "Chat messages", tabindex: 0 });
+  // The live region around the list (role log is not allowed on an <ol>).
+  const list = h("ol", { class: "chat-log", "aria-label": "Messages", tabindex: 0 });
   /** @type {ChatMessage[]} the messages shown, in `n` order */
   const shown = [];
   const me = session.identity();
@@ -177,7 +178,7 @@ export function chatPanel(id, channel) {
   mount(
     el,
     h("h2", { id: "chat-h" }, channel === "players" ? "Chat (players)" : "Chat (spectators)"),
-    list,
+    h("div", { role: "log", "aria-label": "Chat messages" }, list),
     form,
   );
   list.append(h("li", { class: "empty" }, "No messages yet."));

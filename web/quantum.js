@@ -305,7 +305,8 @@ function draw(g, ui) {
     s("g", { class: "hl-layer" }),
     ships,
   );
-  const frame = h("div", { class: "qmap-frame" }, map);
+  // Scrolls on a phone: focusable, so that the keyboard scrolls it too.
+  const frame = h("div", { class: "qmap-frame", tabindex: 0, role: "region", "aria-label": "Map" }, map);
   highlight(map);
   /** My ships off the map (reserve, scrapyard): buttons that select them when a listed action names them. */
   const offMap = (/** @type {View["players"][number]} */ pl) =>

@@ -24,5 +24,8 @@ const struct static_file *static_file_find(const char *path)
 	for (size_t i = 0; i < static_files_count; i++)
 		if (strcmp(static_files[i].path, path) == 0)
 			return &static_files[i];
+	for (size_t i = 0; i < rules_pages_count; i++)
+		if (strcmp(rules_pages[i].path, path) == 0)
+			return &rules_pages[i];
 	return NULL;
 }

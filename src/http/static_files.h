@@ -47,8 +47,15 @@ struct static_file {
 extern const struct static_file static_files[];
 extern const size_t static_files_count;
 
+/* Generated (gen/rules.c, tools/rules.sh): the rules of each game as an
+ * HTML page, "/rules/agent-avenue" from docs/rules/agent-avenue.md, and
+ * "/rules", the list of them; served like the files above. */
+extern const struct static_file rules_pages[];
+extern const size_t rules_pages_count;
+
 /* The file served at request path `path` ("/" is "/index.html",
- * "/favicon.ico" the client's icon "/favicon.svg"), or NULL.
+ * "/favicon.ico" the client's icon "/favicon.svg"; "/rules" and
+ * "/rules/NAME" the rules pages), or NULL.
  * Borrowed: static, lives as long as the program. */
 const struct static_file *static_file_find(const char *path);
 

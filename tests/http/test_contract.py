@@ -578,6 +578,26 @@ def cases(r, op):
                 if f.endswith(".webmanifest") and y.headers.get("content-type") != "application/manifest+json":
                     r.note(op, "GET /%s: Content-Type %s" % (f, y.headers.get("content-type")))
         generic(r, op, p, None, None)
+    elif name in ("rulesList", "rulesPage"):
+        # The rules pages, made from docs/rules/NAME.md at build time.
+        games = ("agent-avenue", "quantum")
+        for g in games if name == "rulesPage" else ("",):
+            p = "/rules/" + g if g else "/rules"
+            x = r.send("good", "GET", p, {200})
+            if x is None or x.status != 200:
+                continue
+            html = x.raw.decode("utf-8")
+            if g:
+                with open(os.path.join(ROOT, "docs", "rules", g + ".md"), encoding="utf-8") as f:
+                    h1 = f.readline()[2:].strip()
+                if "<h1>%s</h1>" % h1 not in html or 'lang="en"' not in html:
+                    r.note(op, "GET %s is not docs/rules/%s.md's page" % (p, g))
+            elif any('href="/rules/%s"' % x not in html for x in games):
+                r.note(op, "GET /rules does not link every game's rules")
+            r.send("not modified", "GET", p, {304}, headers={"If-None-Match": x.headers["etag"]})
+        if name == "rulesPage":
+            r.send("no such rules", "GET", "/rules/chess", {404})
+        generic(r, op, "/rules/quantum" if name == "rulesPage" else "/rules", None, None)
     elif name == "getCatalog":
         r.send("good", "GET", "/v1/catalog", {200})
         generic(r, op, "/v1/catalog", None, None)
@@ -1190,11 +1210,11 @@ def cases(r, op):
     # token would delete the player every later case uses (its own cases
     # above use throwaway players)
     if name not in ("streamEvents", "streamAccountEvents", "deleteMe"):
-        random_requests(r, op, op[0].replace("{file}", "app.js"), RANDOM,
+        random_requests(r, op, op[0].replace("{file}", "app.js").replace("{game}", "quantum"), RANDOM,
                         random.Random("%s %d" % (name, SEED)))
     # (An event stream of a game still running stays open: the finished one.)
     wrong_methods(r, op, op[0].replace("{id}", F["done"] if name == "streamEvents" else F["aa"])
-                  .replace("{file}", "app.js"))
+                  .replace("{file}", "app.js").replace("{game}", "quantum"))
 
 
 def op_test(op):

@@ -23,6 +23,7 @@ import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
+import axe from "axe-core";
 
 const binary = process.argv[2];
 if (!binary) {
@@ -1682,6 +1683,116 @@ test("vacation: the settings' vacation section refuses one with nothing left, ta
 });
 
 /** Keeps a full-page screenshot of each page in build/web/screens/, printing its path. */
+/**
+ * axe-core's checks (every rule of the default set: WCAG 2.x A and AA,
+ * colour contrast 4.5:1 included, and the best practices) on the page as
+ * it is; fails with each violation's rule, impact and first elements. The
+ * engine is put into the page through the DevTools protocol (evaluate),
+ * which the page's Content-Security-Policy does not govern.
+ */
+async function axeClean(page, where) {
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axe.source);
+  const found = await page.evaluate(async () => {
+    // @ts-ignore: axe-core's global, put in above
+    const r = await window.axe.run(document, { resultTypes: ["violations"] });
+    return r.violations.map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.nodes
+          .slice(0, 3)
+          .map(
+            (n) =>
+              n.target.join(" ") + (n.failureSummary ? ` [${n.failureSummary.split("\n")[1]?.trim()}]` : ""),
+          )
+          .join("; ")}`,
+    );
+  });
+  check(!found.length, `${where}: axe: ${found.length} violation(s):\n       ${found.join("\n       ")}`);
+}
+
+test("accessibility: axe finds nothing on every screen at 390 and 1280 px; a board control by Tab and Enter", async () => {
+  for (const width of [390, 1280]) {
+    const c = await ctx.browser.newContext({ viewport: { width, height: 800 }, locale: "en-US" });
+    try {
+      const p = await c.newPage();
+      await watch(p, `axe ${width}`);
+      await p.goto(ctx.base + "/");
+      await axeClean(p, `${width} px: the lobby, a visitor`);
+      await p.getByLabel("Your name").fill(`Axe ${width}`);
+      await p.getByRole("button", { name: "Become a player" }).click();
+      await p.getByRole("heading", { name: "Your games" }).waitFor();
+      await axeClean(p, `${width} px: the lobby`);
+      const aa = await createGame(p, "agent-avenue", 2, "random");
+      await p.locator(TAPPABLE).first().waitFor({ timeout: 15000 });
+      await axeClean(p, `${width} px: Agent Avenue`);
+      // A board control reached by Tab alone, its focus ring drawn, Enter
+      // taking it (a first card picks: the board's choices change, or a
+      // move is posted).
+      await p.locator("section.board").evaluate((b) => b.scrollIntoView());
+      await p.evaluate(() => /** @type {HTMLElement} */ (document.activeElement)?.blur());
+      let on = "";
+      for (let i = 0; i < 80 && !on; i++) {
+        await p.keyboard.press("Tab");
+        on = await p.evaluate(() => {
+          const a = document.activeElement;
+          return a && a.closest("section.board") && a.matches("[data-pick]")
+            ? a.getAttribute("aria-label") || a.textContent || "?"
+            : "";
+        });
+      }
+      check(on, `${width} px: no board control reached by Tab`);
+      const ring = await p.evaluate(() => {
+        const s = getComputedStyle(/** @type {Element} */ (document.activeElement));
+        return s.outlineStyle !== "none" && parseFloat(s.outlineWidth) >= 2 ? s.outlineColor : "";
+      });
+      check(ring, `${width} px: the focused board control (${on}) shows no focus ring`);
+      const before = await p.evaluate(() => [
+        window.__moves,
+        document.querySelector("section.board")?.innerHTML,
+      ]);
+      await p.keyboard.press("Enter");
+      await p.waitForTimeout(300);
+      const after = await p.evaluate(() => [
+        window.__moves,
+        document.querySelector("section.board")?.innerHTML,
+      ]);
+      check(
+        after[0] !== before[0] || after[1] !== before[1],
+        `${width} px: Enter on the board control ${on} did nothing`,
+      );
+      // A move made (then the bot's), for a replay to show a past move.
+      check(await tapSomething([p]), `${width} px: no move made`);
+      await p.goto(`${ctx.base}/#/game/${encodeURIComponent(aa)}?at=0`);
+      await p.getByRole("heading", { name: /Replay/ }).waitFor();
+      await axeClean(p, `${width} px: Agent Avenue's replay at move 0`);
+      await createGame(p, "quantum", 2, "random");
+      await p.locator("section.board svg").first().waitFor({ timeout: 15000 });
+      await p.waitForTimeout(500);
+      await axeClean(p, `${width} px: Quantum`);
+      for (const [hash, what, sel] of [
+        ["#/play", "quick match", "main h2"],
+        ["#/leaderboards", "the leaderboards", "main table, main h2"],
+        ["#/settings", "settings", "main h2"],
+      ]) {
+        await p.goto(ctx.base + "/" + hash);
+        await p.locator(sel).first().waitFor();
+        await p.waitForTimeout(300);
+        await axeClean(p, `${width} px: ${what}`);
+      }
+      await p.goto(`${ctx.base}/#/player/${encodeURIComponent(ctx.bobId ?? "")}`);
+      await p.waitForTimeout(800);
+      await axeClean(p, `${width} px: a profile`);
+      for (const path of ["/rules", "/rules/agent-avenue", "/rules/quantum"]) {
+        await p.goto(ctx.base + path);
+        await axeClean(p, `${width} px: ${path}`);
+        const w = await p.evaluate(() => document.documentElement.scrollWidth);
+        check(w <= width, `${path} is ${w}px wide at ${width} px`);
+      }
+    } finally {
+      await c.close();
+    }
+  }
+});
+
 async function shoot(name, pages) {
   mkdirSync(SCREENS, { recursive: true });
   for (const p of pages) {
