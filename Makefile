@@ -88,10 +88,12 @@ $(BUILD)/gen/i18n.c: $(sort $(wildcard i18n/*.json)) tools/embed.sh
 	./tools/embed.sh languages $(sort $(wildcard i18n/*.json)) > $@
 
 # The reference web client (web/: plain HTML, CSS, JavaScript modules),
-# served at / (src/http/static_files.h).
-$(BUILD)/gen/web.c: $(sort $(wildcard web/*)) tools/embed.sh
+# served at / (src/http/static_files.h); web/README.md is for people
+# reading the source, neither embedded nor served.
+WEB_FILES := $(sort $(filter-out web/README.md,$(wildcard web/*)))
+$(BUILD)/gen/web.c: $(WEB_FILES) tools/embed.sh
 	@mkdir -p $(dir $@)
-	./tools/embed.sh files $(sort $(wildcard web/*)) > $@
+	./tools/embed.sh files $(WEB_FILES) > $@
 
 # The rules of each game (docs/rules/NAME.md) as HTML pages, converted by
 # cmark-gfm (tools/rules.sh) and served at /rules/NAME, listed at /rules.

@@ -69,7 +69,9 @@ function selected(ui) {
 
 /**
  * A command or gambit card by id: name, with its text as a tooltip; a
- * button when a listed action names it (take it from the row, discard it).
+ * button when a listed action names it (take it from the row, discard it)
+ * or is its power (an action whose type is the card's id): a tap offers
+ * those actions as the choices, or posts the only one.
  * @param {string | null} id @param {BoardUi} ui
  */
 function cardChip(id, ui) {
@@ -78,7 +80,8 @@ function cardChip(id, ui) {
   const face = h("span", { class: "agent", title: c.text, "data-card": id }, c.name);
   return tapCard(
     face,
-    ui.actions.filter((a) => /** @type {any} */ (a).card === id),
+    // (a command card's power: the listed actions of its type, e.g. cerebral)
+    ui.actions.filter((a) => /** @type {any} */ (a).card === id || a.type === id),
     `${c.name}: ${c.text}`,
     ui,
   );

@@ -1799,6 +1799,15 @@ async function shoot(name, pages) {
     const file = join(SCREENS, `${name.split(":")[0].replace(/\W+/g, "-")}-${p.__name}.png`);
     await p.screenshot({ path: file, fullPage: true }).catch(() => {});
     console.log(`     screenshot: ${file}`);
+    // WEB_SCREENS: the same screen at a desktop width too (web/README.md).
+    if (process.env.WEB_SCREENS) {
+      const size = p.viewportSize();
+      const wide = file.replace(/\.png$/, "-desktop.png");
+      await p.setViewportSize({ width: 1280, height: 800 });
+      await p.screenshot({ path: wide, fullPage: true }).catch(() => {});
+      await p.setViewportSize(size);
+      console.log(`     screenshot: ${wide}`);
+    }
   }
 }
 
