@@ -76,7 +76,10 @@ def counter(s, name, coding):
 
 
 def web_files():
-    return sorted(f for f in os.listdir(WEB) if os.path.isfile(os.path.join(WEB, f)))
+    """The files of web/ the server serves: all but README.md, which is for
+    people reading the source (the Makefile's WEB_FILES)."""
+    return sorted(f for f in os.listdir(WEB)
+                  if os.path.isfile(os.path.join(WEB, f)) and f != "README.md")
 
 
 @test
