@@ -132,6 +132,30 @@ def web_files_come_precompressed_in_both_codings(binary):
 
 
 @test
+def rules_pages_come_precompressed_too(binary):
+    """The rules pages (/rules, /rules/agent-avenue, /rules/quantum: HTML
+    made by tools/rules.sh at build time) are coded at build time like
+    web/'s files: br and gzip decode to the identity page, each coding its
+    own ETag, a 304 for it, and no request compresses anything."""
+    with server(binary) as s:
+        before = {c: counter(s, "boardd_http_compressions_total", c) for c in ("gzip", "br")}
+        for path in ("/rules", "/rules/agent-avenue", "/rules/quantum"):
+            st, ih, ident = get(s, path)
+            check(st == 200 and ih.get("content-type", "").startswith("text/html")
+                  and "content-encoding" not in ih and varies(ih), "%s: %d %r" % (path, st, ih))
+            for c in ("gzip", "br"):
+                st, h, body = get(s, path, ae=c)
+                check(st == 200 and h.get("content-encoding") == c and len(body) < len(ident),
+                      "%s %s: %d %r, %d of %d bytes" % (path, c, st, h, len(body), len(ident)))
+                check(decode(h, body) == ident, "%s %s: decodes to other bytes" % (path, c))
+                check(h["etag"] == ih["etag"][:-1] + "-%s\"" % c, "%s %s ETag %s" % (path, c, h["etag"]))
+                st, _, _ = get(s, path, ae=c, headers={"If-None-Match": h["etag"]})
+                check(st == 304, "%s %s If-None-Match: %d" % (path, c, st))
+        after = {c: counter(s, "boardd_http_compressions_total", c) for c in ("gzip", "br")}
+        check(after == before, "serving the rules pages compressed: %r -> %r" % (before, after))
+
+
+@test
 def q_values_choose_the_coding(binary):
     """RFC 9110 §12.5.3: the coding of highest nonzero q among those the
     server has (br before gzip at equal q); q=0 refuses; "*" stands for
