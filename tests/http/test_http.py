@@ -53,7 +53,7 @@ def every_spec_path_is_served(binary):
                                "--mail-from", "boardd@boardd.example"]) as s:
         gid, tok = create(s)
         for template, item in SPEC["paths"].items():
-            path = template.replace("{id}", gid).replace("{file}", "app.js")
+            path = template.replace("{id}", gid).replace("{file}", "app.js").replace("{game}", "quantum")
             if path.endswith("/events"):
                 path += "?after=x"  # a live stream never ends; a 400 shows it is routed
             for method in ("get", "post"):
