@@ -37,6 +37,8 @@ from harness import (Server, check, is_library_refusal, parse_responses,
 TIMEOUT = 2        # the server's --timeout, seconds
 KEEPALIVE = 3      # its --keepalive, seconds
 ATTACK_S = 1.5     # how long the repeated attacks last, at least
+GOOD_ROUNDS = 3    # ... and until the good client played this many through them
+STUCK_S = 60       # a liveness bound on that, not a latency
 AA = "agent-avenue"
 LATENCIES = []     # (attack, {kind: slowest seconds}, rounds): the summary
 
@@ -139,12 +141,18 @@ def refused(r, status):
           "want the library's %d refusal, got %r %r" % (status, r, r.headers))
 
 
-def until(seconds):
-    """Iterates until `seconds` have passed (at least once)."""
-    end = time.monotonic() + seconds
-    yield
-    while time.monotonic() < end:
+def attacking(s):
+    """Iterates while attack s lasts: ATTACK_S at least, and until the
+    good client has played GOOD_ROUNDS rounds since the attack began (on
+    a loaded machine the rounds are slower, so the attack lasts longer:
+    what GoodClient.finish checks is that the client was served through
+    the attack, not how fast), STUCK_S at most."""
+    while True:
         yield
+        spent = time.monotonic() - s.t0
+        if spent >= STUCK_S or (spent >= ATTACK_S and
+                                s.good.rounds_since(s.t0) >= GOOD_ROUNDS):
+            return
 
 
 def in_threads(n, fn):
@@ -252,7 +260,7 @@ class GoodClient(threading.Thread):
               flush=True)
         # Served during the attack; how fast is not asserted (make test
         # never asserts a latency): the rounds and their answers are.
-        check(len(during) >= 3, "the good client barely ran: %d rounds" % len(during))
+        check(len(during) >= GOOD_ROUNDS, "the good client barely ran: %d rounds" % len(during))
 
     def check_logs(self):
         """Every acknowledged move is in its log once, at its seq, as
@@ -548,7 +556,7 @@ def oversized_headers(binary):
                  (req("GET", "/v1/catalog",
                       headers=[("X-H%d" % i, "v") for i in range(1000)]), 431),
                  (req("GET", "/v1/games/" + "a" * 100 * 1024), 414)]
-        for _ in until(ATTACK_S):
+        for _ in attacking(s):
             for r, status in cases:
                 rs = send(s, r)
                 check(len(rs) == 1, "answers: %r" % rs)
@@ -569,7 +577,7 @@ def oversized_bodies(binary):
         big = b'{"action":' + b" " * (200 * 1024) + b"{}}"
         chunks = b"".join(b"%x\r\n" % len(big[i:i + 65536]) + big[i:i + 65536] + b"\r\n"
                           for i in range(0, len(big), 65536)) + b"0\r\n\r\n"
-        for _ in until(ATTACK_S):
+        for _ in attacking(s):
             r = req("POST", path, headers=[auth, ("Expect", "100-continue"),
                                            ("Content-Length", str(10 ** 9))])
             c = connect(s)
@@ -622,7 +630,7 @@ def deeply_nested_json(binary):
 
         def hammer(i):
             path = ("/v1/games/%s/moves" % gid) if i % 2 else "/v1/players"
-            for _ in until(ATTACK_S):
+            for _ in attacking(s):
                 for body, status in cases:
                     problem(one(s, "POST", path, body, headers=[
                         ("Authorization", "Bearer " + tok[0]),
@@ -644,7 +652,7 @@ def invalid_utf8(binary):
         gid, tok = game_for(s)
         auth = ("Authorization", "Bearer " + tok[0])
         moves = "/v1/games/%s/moves" % gid
-        for _ in until(ATTACK_S):
+        for _ in attacking(s):
             problem(one(s, "POST", "/v1/players", b'{"name":"\xff\xfe"}'), 400, "malformed-json")
             problem(one(s, "POST", "/v1/games", b'{"game":"agent-\xc3"}'), 400, "malformed-json")
             problem(one(s, "POST", moves, b'{"action":{"type":"play","face_up":"\xed\xa0\x80"}}',
@@ -679,7 +687,7 @@ def content_types_on_posts(binary):
     anything else is 415 and changes nothing."""
     with attack(binary, "wrong Content-Type") as s:
         body = b'{"name":"ct"}'
-        for _ in until(ATTACK_S):
+        for _ in attacking(s):
             for ct, status in ((None, 201), ("application/json", 201),
                                ("application/json; charset=utf-8", 201),
                                ("APPLICATION/JSON", 201),
@@ -739,7 +747,7 @@ def garbage_request_lines(binary):
 
         def garbage(i):
             method, path, data = GARBAGE[i]
-            for _ in until(ATTACK_S):
+            for _ in attacking(s):
                 t0 = time.monotonic()
                 rs = send(s, (method, path, data), timeout=TIMEOUT + 3)
                 check(time.monotonic() - t0 < TIMEOUT + 2.5, "no end to %r" % data[:40])
@@ -757,7 +765,7 @@ def http_1_0_clients(binary):
     with attack(binary, "HTTP/1.0") as s:
         gid, tok = game_for(s)
         catalog = ("GET", "/v1/catalog", b"GET /v1/catalog HTTP/1.0\r\n\r\n")
-        for _ in until(ATTACK_S):
+        for _ in attacking(s):
             rs = send(s, catalog)
             check([r.status for r in rs] == [200], "1.0 catalog: %r" % rs)
             c = connect(s)
@@ -782,7 +790,7 @@ def pipelined_requests(binary):
     in the middle (malformed JSON, an unknown path) are answered and the
     rest still are."""
     with attack(binary, "pipelining") as s:
-        for _ in until(ATTACK_S):
+        for _ in attacking(s):
             gid, tok = game_for(s)
             seat, act = first_action(s, gid, tok)
             move = req("POST", "/v1/games/%s/moves" % gid,
@@ -816,7 +824,7 @@ def request_flood(binary):
     a write transaction: the good client is still answered before --timeout."""
     with attack(binary, "write flood") as s:
         def flood(i):
-            for _ in until(ATTACK_S):
+            for _ in attacking(s):
                 if i % 2:
                     r = s.request("POST", "/v1/games", {"game": AA, "seats": 2})
                 else:
