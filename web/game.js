@@ -93,6 +93,24 @@ function seatClock(g, seat) {
   return h("span", { class: "clock", "data-seat": seat }, ` · bank ${duration(c.bank_ms)}`);
 }
 
+/**
+ * Seat `seat`'s vacation as the server gives it (`clock.seats[].vacation`,
+ * docs/notifications.md "Vacation"): " · on vacation until <date>" while
+ * it lasts (its clock is stopped), else null.
+ * @param {Game} g @param {number} seat
+ */
+function seatVacation(g, seat) {
+  const v = g.clock?.seats.find((x) => x.seat === seat)?.vacation;
+  if (!v || g.status !== "active" || Date.parse(v.until) <= Date.now()) return null;
+  const until = new Date(v.until);
+  return h(
+    "span",
+    { class: "vacation", "data-seat": seat },
+    " · on vacation until ",
+    h("time", { datetime: v.until }, until.toLocaleString()),
+  );
+}
+
 /** Redraws every running clock in `el`: time left, and the low-time warning. @param {HTMLElement} el */
 function tick(el) {
   for (const c of el.querySelectorAll(".clock[data-deadline]")) {
@@ -525,6 +543,7 @@ export async function gameScreen(main, id, at = null) {
             ratingOf(p.player?.id),
             p.resigned ? " — resigned" : "",
             seatClock(gm, p.seat),
+            seatVacation(gm, p.seat),
             gm.to_act.includes(p.seat) && gm.status === "active"
               ? h("strong", { class: "to-act" }, " — to act")
               : null,

@@ -331,6 +331,13 @@ static void service_part(FILE *f, struct service *svc, struct hub *hub)
 	for (int i = 0; i < HOOKS_OUTCOMES; i++)
 		fprintf(f, "boardd_push_attempts_total{outcome=\"%s\"} %llu\n",
 		        outcome[i], (unsigned long long)ends[i]);
+	hooks_mail_outcomes(ends);
+	help(f, "boardd_mail_attempts_total", "counter",
+	     "Mail delivery attempts over SMTP by how they ended: delivered "
+	     "(the server took it), retried, failed (the last attempt).");
+	for (int i = 0; i < HOOKS_GONE; i++) /* (a mail is never "gone") */
+		fprintf(f, "boardd_mail_attempts_total{outcome=\"%s\"} %llu\n",
+		        outcome[i], (unsigned long long)ends[i]);
 	unsigned long long made[HTTP_CODINGS], coded[HTTP_CODINGS];
 	http_coding_counts(made, coded);
 	help(f, "boardd_http_compressions_total", "counter",

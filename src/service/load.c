@@ -134,6 +134,13 @@ out_release:
 	return rc;
 }
 
+/* Whether row's view has changed by itself since it was stored: a
+ * vacation it shows ran out (store_game.seats_until_ms). */
+static int seats_expired(const struct store_game *row, int64_t now_ms)
+{
+	return row->seats_until_ms && row->seats_until_ms <= now_ms;
+}
+
 int load_row(struct store *st, const char *id, struct loaded *out,
              struct svc_err *err)
 {
@@ -141,6 +148,15 @@ int load_row(struct store *st, const char *id, struct loaded *out,
 	if (!token_is_game_id(id))
 		return svc__fail(err, BD_ENOTFOUND, "no game has that id");
 	int rc = store_game_get(st, id, &l.row);
+	int64_t now = svc__now_ms();
+	if (rc == 0 && seats_expired(&l.row, now)) {
+		/* its seats_version moves on, and the row is read again: no
+		 * view or ETag cached under the old one is answered */
+		rc = store_game_seats_expire(st, l.row.key, now);
+		store_game_release(&l.row);
+		if (rc == 0)
+			rc = store_game_get(st, id, &l.row);
+	}
 	if (rc == BD_ENOTFOUND)
 		return svc__fail(err, rc, "no game has that id");
 	if (rc < 0)
@@ -159,6 +175,16 @@ int load_row_hot(struct store *st, struct hot_table *hot, const char *id,
 		return svc__fail(err, BD_ENOTFOUND, "no game has that id");
 	struct hot_ticket ticket;
 	const struct hot_game *e = hot_get(hot, id, &ticket);
+	if (e && seats_expired(&e->row, svc__now_ms())) {
+		/* A vacation the entry's view shows ran out: load_row moves
+		 * the stored seats_version on, inside a write's marks so that
+		 * the old entry is dropped and nothing read before is kept. */
+		hot_release(e);
+		hot_write_begin(hot, id);
+		int rc = load_row(st, id, out, err);
+		hot_write_end(hot, id);
+		return rc;
+	}
 	if (!e) {
 		/* The ticket was taken before these reads: hot_put keeps
 		 * them only if no write of the game began since. */

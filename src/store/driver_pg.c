@@ -61,7 +61,8 @@
 	"deadline_ms, seats_version, seed_format, secret, salt, imported, "    \
 	"coalesce(creator_player, 0), coalesce(creator_addr, ''), "           \
 	"coalesce(rematch_seats, 0), coalesce(rematch_by, -1), "               \
-	"coalesce(rematch, ''), coalesce(rematch_of, '')"
+	"coalesce(rematch, ''), coalesce(rematch_of, ''), "                    \
+	"coalesce(seats_until_ms, 0)"
 
 /* driver_sqlite.c's PLAYERS_JSON. */
 #define PG_PLAYERS_JSON(gk)                                                    \

@@ -58,7 +58,7 @@
 	"seed_format, secret, salt, imported, coalesce(creator_player, 0), " \
 	"coalesce(creator_addr, ''), coalesce(rematch_seats, 0), "            \
 	"coalesce(rematch_by, -1), coalesce(rematch, ''), "                   \
-	"coalesce(rematch_of, '')"
+	"coalesce(rematch_of, ''), coalesce(seats_until_ms, 0)"
 
 /* The players of game `gk` (an SQL expression of its key) as a lobby
  * listing shows them: a JSON array of {seat, open, player ({id, name} or

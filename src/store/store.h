@@ -368,7 +368,12 @@ struct store_game {
 	                          to act (unix ms), or 0: none */
 	int64_t seats_version; /* read back: bumped when a seat's holder
 	                          changes without a move or a join (a seat
-	                          left, a seat token attached) */
+	                          left, a seat token attached), and when a
+	                          vacation of a player begins or ends */
+	int64_t seats_until_ms; /* read back: when the view next changes by
+	                           itself (the earliest planned end of a
+	                           vacation of one of its players, unix ms),
+	                           or 0: never; store_game_seats_expire */
 	char *players;  /* read back by the listings only (store_games_each,
 	                   store_player_games_each): JSON array text of the
 	                   seats, each {seat, open, player ({id, name} or
@@ -1950,5 +1955,15 @@ int store_vacations_each(struct store *s, int64_t player_key,
  * later than the true one). */
 int store_game_deadline(struct store *s, int64_t key, uint64_t seq,
                         int64_t seen_ms, int64_t deadline_ms);
+
+/* A vacation shown in game `key`'s view ran out by itself (its
+ * seats_until_ms is at or before now_ms, unix ms): bumps the game's
+ * seats_version (so that a view cached under it, and its ETag, are no
+ * longer used) and sets seats_until_ms to the next planned end of a
+ * vacation one of its players is taking after now_ms, or none
+ * (sql/0032_seats_until.sql).  Nothing when seats_until_ms is no longer
+ * passed (another reader, or another node, did it first).  0 or a store
+ * error. */
+int store_game_seats_expire(struct store *s, int64_t key, int64_t now_ms);
 
 #endif

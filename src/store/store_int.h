@@ -276,6 +276,7 @@ enum stmt {
 	ST_VAC_SEATS,
 	ST_VAC_LIST,
 	ST_GAME_DEADLINE,
+	ST_GAME_SEATS_EXPIRE,
 	/* store_links.c: finding players by name, link codes
 	 * (sql/0031_link_codes.sql) */
 	ST_PLAYERS_BY_NAME,
@@ -322,6 +323,7 @@ enum game_col {
 	GC_REMATCH_BY,
 	GC_REMATCH,
 	GC_REMATCH_OF,
+	GC_SEATS_UNTIL,
 	GC_COUNT /* the first column after GAME_COLS */
 };
 

@@ -16,6 +16,12 @@
     "r.volatility, r.shown, r.provisional, r.games, r.wins, r.last_ms, " \
     "coalesce(p.id, ''), coalesce(p.name, ''), r.bucket FROM ratings r " \
     "LEFT JOIN players p ON p.key = r.player_key "
+/* The earliest planned end after NOW of a vacation that a player of the
+ * games row being updated is taking (sql/0032_seats_until.sql), or NULL. */
+#define SEATS_UNTIL(now) \
+    "(SELECT min(v.end_ms) FROM vacations v JOIN seats s ON s.player_key " \
+    "= v.player_key WHERE s.game_key = games.key AND v.start_ms <= " now \
+    " AND v.end_ms > " now ")"
 
 const char *const store__sql[ST_COUNT] = {
     [ST_COMMIT] = "COMMIT",
@@ -784,9 +790,10 @@ const char *const store__sql[ST_COUNT] = {
     /* the views of the player's running timed games show their vacation
      * (cached under seats_version; on PostgreSQL the update tells the
      * other nodes) */
-    [ST_VAC_BUMP] = "UPDATE games SET seats_version = seats_version + 1 "
-                    "WHERE status = 'active' AND clock IS NOT NULL AND key "
-                    "IN (SELECT game_key FROM seats WHERE player_key = ?1)",
+    [ST_VAC_BUMP] = "UPDATE games SET seats_version = seats_version + 1, "
+                    "seats_until_ms = " SEATS_UNTIL("?2") " WHERE status = "
+                    "'active' AND clock IS NOT NULL AND key IN (SELECT "
+                    "game_key FROM seats WHERE player_key = ?1)",
     /* ?1 game, ?2 after: each seat a player holds, with every vacation of
      * theirs that ends after ?2 (or none), in seat and start order, and
      * their latest vacation's key */
@@ -803,6 +810,12 @@ const char *const store__sql[ST_COUNT] = {
      * only if no move and no vacation's end changed it meanwhile */
     [ST_GAME_DEADLINE] = "UPDATE games SET deadline_ms = nullif(?4, 0) "
                          "WHERE key = ?1 AND seq = ?2 AND deadline_ms = ?3",
+    /* ?1 game, ?2 now: a shown vacation ran out (only once: after it,
+     * seats_until_ms is none or later than ?2) */
+    [ST_GAME_SEATS_EXPIRE] = "UPDATE games SET seats_version = "
+                             "seats_version + 1, seats_until_ms = "
+                             SEATS_UNTIL("?2") " WHERE key = ?1 AND "
+                             "seats_until_ms <= ?2",
     /* store_links.c (sql/0031_link_codes.sql).  ST_PLAYERS_BY_NAME
      * (?1 the prefix, ?2 the limit) is each driver's: a range of
      * lower(name) that players_by_lower_name serves. */

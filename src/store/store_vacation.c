@@ -114,7 +114,8 @@ static int vac_tx(struct conn *c, void *ctx)
 			                     A_I64(x->now + x->len), A_I64(0)),
 			                NULL, NULL);
 		if (rc == 0)
-			rc = store__run(c, ST_VAC_BUMP, ARGS(A_I64(x->player)),
+			rc = store__run(c, ST_VAC_BUMP,
+			                ARGS(A_I64(x->player), A_I64(x->now)),
 			                NULL, NULL);
 		v->left_ms -= x->len;
 		v->start_ms = x->now;
@@ -132,7 +133,8 @@ static int vac_tx(struct conn *c, void *ctx)
 			                ARGS(A_I64(x->player), A_I64(x->now)),
 			                NULL, NULL);
 		if (rc == 0)
-			rc = store__run(c, ST_VAC_BUMP, ARGS(A_I64(x->player)),
+			rc = store__run(c, ST_VAC_BUMP,
+			                ARGS(A_I64(x->player), A_I64(x->now)),
 			                NULL, NULL);
 		v->left_ms += cur[2] - x->now;
 		if (v->left_ms > STORE_VAC_CAP_MS)
@@ -206,7 +208,8 @@ int store__vacation_check(struct conn *c, const struct store_move *m,
 	if (rc == 0)
 		rc = put_account(c, m->vac_player, &v);
 	if (rc == 0)
-		rc = store__run(c, ST_VAC_BUMP, ARGS(A_I64(m->vac_player)), NULL,
+		rc = store__run(c, ST_VAC_BUMP,
+		                ARGS(A_I64(m->vac_player), A_I64(now)), NULL,
 		                NULL);
 	*began = rc == 0;
 	return rc;
@@ -281,4 +284,22 @@ int store_game_deadline(struct store *s, int64_t key, uint64_t seq,
 {
 	struct deadline_ctx x = {key, (int64_t)seq, seen_ms, deadline_ms};
 	return store__write_tx(s, deadline_tx, &x);
+}
+
+/* The arguments of store_game_seats_expire's transaction. */
+struct expire_ctx {
+	int64_t key, now;
+};
+
+static int expire_tx(struct conn *c, void *ctx)
+{
+	const struct expire_ctx *x = ctx;
+	return store__run(c, ST_GAME_SEATS_EXPIRE,
+	                  ARGS(A_I64(x->key), A_I64(x->now)), NULL, NULL);
+}
+
+int store_game_seats_expire(struct store *s, int64_t key, int64_t now_ms)
+{
+	struct expire_ctx x = {key, now_ms};
+	return store__write_tx(s, expire_tx, &x);
 }

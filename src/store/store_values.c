@@ -152,6 +152,7 @@ int store__game_read(const struct row *st, struct store_game *g)
 		rc = store__col_strdup(st, GC_CLOCK_STATE, &g->clock_state);
 	g->deadline_ms = store__col_i64(st, GC_DEADLINE_MS);
 	g->seats_version = store__col_i64(st, GC_SEATS_VERSION);
+	g->seats_until_ms = store__col_i64(st, GC_SEATS_UNTIL);
 	g->seed_format = store__col_int(st, GC_SEED_FORMAT);
 	g->imported = store__col_int(st, GC_IMPORTED);
 	g->creator_key = store__col_i64(st, GC_CREATOR_KEY);

@@ -220,6 +220,10 @@ def a_confirmed_address_gets_a_your_turn_mail(binary):
             path = unsubscribe_url(turn)
             check(path in text and path in html, "the unsubscribe link in both parts")
             check(all("alice" not in str(m["To"]) for m in sink.messages()), "Alice has no address")
+            # the code, the invitation and the turn: three delivered in /metrics
+            n = wait_for(lambda: mail_attempts(s)["delivered"] >= 3 and mail_attempts(s),
+                         "three deliveries counted")
+            check(n == {"delivered": 3, "retried": 0, "failed": 0}, "/metrics: %r" % n)
     finally:
         sink.stop()
 
@@ -468,6 +472,7 @@ def a_refusing_or_hanging_smtp_server_loses_nothing(binary):
             wait_for(lambda: [r for r in mails(s) if r[0] == "event" and r[2] >= 2],
                      "the invitation retried")
             check(mails(s, "pending"), "still pending: %r" % mails(s))
+            wait_for(lambda: mail_attempts(s)["retried"] >= 2, "the retries in /metrics")
             sink.stop()
             hang = Hang(port)
             join(s, gid, bt)
@@ -532,6 +537,19 @@ def open_stream(s, gid, token):
         head += chunk
     check(head.startswith(b"HTTP/1.1 200"), "stream: %r" % head[:80])
     return sock
+
+
+def mail_attempts(s):
+    """GET /metrics' boardd_mail_attempts_total, {outcome: count}."""
+    r = s.request("GET", "/metrics")
+    check(r.status == 200, "metrics: %r" % r)
+    got = {}
+    for line in r.raw.decode().splitlines():
+        m = re.match(r'boardd_mail_attempts_total\{outcome="([a-z]+)"\} ([0-9]+)$', line)
+        if m:
+            got[m.group(1)] = int(m.group(2))
+    check(sorted(got) == ["delivered", "failed", "retried"], "the outcomes: %r" % got)
+    return got
 
 
 def open_streams(s):

@@ -265,6 +265,47 @@ def the_games_etag_changes_with_a_vacation_and_if_match_still_takes_it(binary):
 
 
 @test
+def a_vacation_that_runs_out_by_itself_leaves_no_stale_view_or_304(binary):
+    """A vacation taken for an hour: while it lasts the view shows it and
+    its ETag gives 304; once the server's clock passes its end (nothing
+    written: it ran out by itself), the same conditional GET is a 200 with
+    the seat's vacation null and another ETag, a hot read and a store read
+    alike, never the cached view (sql/0032_seats_until.sql)."""
+    clock = TestClock()
+    try:
+        with server(binary) as s:
+            start, at, bob, bt = week_old_pair(s, clock)
+            gid, seat, me, them = game_of(s, at, bob, bt, CORRESPONDENCE)
+            r = s.request("POST", "/v1/players/me/vacation", {"seconds": 3600}, token=me)
+            check(r.status == 201, "taken: %r" % r)
+            r1 = s.request("GET", "/v1/games/%s" % gid, token=them)
+            e1 = r1.headers.get("etag")
+            check(r1.status == 200 and r1.json["clock"]["seats"][seat]["vacation"] is not None,
+                  "on vacation: %r" % r1)
+            # twice: the second read is the hot table's
+            for _ in range(2):
+                check(s.request("GET", "/v1/games/%s" % gid, token=them,
+                                headers={"If-None-Match": e1}).status == 304, "while it lasts: 304")
+            until = ms(r1.json["clock"]["seats"][seat]["vacation"]["until"])
+            clock.set((until / 1000.0 + 60) - time.time())  # a minute after its end
+            r2 = s.request("GET", "/v1/games/%s" % gid, token=them, headers={"If-None-Match": e1})
+            check(r2.status == 200 and r2.json["clock"]["seats"][seat]["vacation"] is None,
+                  "ran out: the view without it: %r" % r2)
+            e2 = r2.headers.get("etag")
+            check(e2 not in (None, e1) and re.fullmatch(r'"%d-s[1-9][0-9]*"' % r2.json["seq"], e2),
+                  "ran out: another ETag: %r" % e2)
+            for tok in (them, me, None):
+                r3 = s.request("GET", "/v1/games/%s" % gid, token=tok)
+                check(r3.status == 200 and r3.json["clock"]["seats"][seat]["vacation"] is None
+                      and r3.headers.get("etag") == e2, "every viewer, the same ETag: %r" % r3)
+            check(s.request("GET", "/v1/games/%s" % gid, token=them,
+                            headers={"If-None-Match": e2}).status == 304, "the new one: 304")
+            check(vacation(s, me)["on_vacation"] is False, "the account: no vacation being taken")
+    finally:
+        clock.close()
+
+
+@test
 def auto_vacation_begins_instead_of_the_timeout_then_the_days_run_out(binary):
     """Auto on, a day left: when the deadline passes, a vacation of that
     day begins at the deadline instead of the timeout (no move, the game

@@ -1635,7 +1635,7 @@ test("compression: a first load of / is under 72 KB transferred, its files br-co
   }
 });
 
-test("vacation: the settings' vacation section refuses one with nothing left, takes 2 days and ends it", async () => {
+test("vacation: the settings' vacation section refuses one with nothing left, takes 2 days (shown on the opponent's game screen) and ends it", async () => {
   const { alice, base } = ctx;
   const token = await tokenOf(alice);
   await alice.goto(base + "/#/settings");
@@ -1660,6 +1660,29 @@ test("vacation: the settings' vacation section refuses one with nothing left, ta
   await sec.getByLabel("Days to take").fill("2");
   await sec.getByRole("button", { name: "Take vacation" }).click();
   await sec.locator(".vacation-state", { hasText: "On vacation until" }).waitFor({ timeout: 10000 });
+  // Her opponent's game screen shows it beside her seat (a correspondence game).
+  const post = async (path, tok, body) =>
+    fetch(base + path, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${tok}`, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  const made = await post("/v1/games", await tokenOf(ctx.bob), {
+    game: "agent-avenue",
+    clock: { move_seconds: 86400 },
+    seating: ["me", { invite: ctx.aliceId }],
+  });
+  check(made.status === 201, `a correspondence game: ${made.status}`);
+  const gid = (await made.json()).id;
+  check((await post(`/v1/games/${gid}/join`, token, {})).status === 200, "Alice joins");
+  const shown = (await apiGet(base, `/v1/games/${gid}`, token)).clock.seats[1].vacation;
+  check(shown && shown.until, `the view shows her vacation: ${JSON.stringify(shown)}`);
+  await ctx.bob.goto(base + `/#/game/${gid}`);
+  const away = ctx.bob.locator('.vacation[data-seat="1"]');
+  await away.waitFor({ timeout: 10000 });
+  check(/on vacation until/.test(await away.innerText()), "on vacation, in words");
+  check((await away.locator("time").getAttribute("datetime")) === shown.until, "until, as the API says");
+  check(!(await ctx.bob.locator('.vacation[data-seat="0"]').count()), "Bob is not on vacation");
   const v = await apiGet(base, "/v1/players/me/vacation", token);
   check(
     v.on_vacation && v.left_seconds === 86400 && Date.parse(v.until) - Date.parse(v.since) === 2 * 86400000,
