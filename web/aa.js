@@ -6,9 +6,11 @@
 // face up, the second face down), a played card tapped to recruit it, a
 // black-market card to take it, an agent in play or in hand for a card's
 // decision. Each tap narrows the server's listed actions (board.js).
+// Each card has an "i" button beside it that shows its text (sheet.js).
 import { h } from "./dom.js";
 import { card, gameInfo } from "./ui.js";
 import { offer, tapCard } from "./board.js";
+import { infoButton, withInfo } from "./sheet.js";
 
 /** @typedef {import("./types.js").Game} Game */
 /** @typedef {import("./types.js").Action} Action */
@@ -24,11 +26,37 @@ function agent(id, cls = "") {
   return h("span", { class: `agent ${cls}`, title: c.text, "data-card": id }, c.name);
 }
 
+/** A black-market card of the catalog (name, text, effect in the chosen language). @param {string} id */
+function marketCard(id) {
+  /** @type {{id: string, name: string, text: string, effect?: string}[]} */
+  const all = /** @type {any} */ (gameInfo(GAME))?.black_market ?? [];
+  return all.find((x) => x.id === id);
+}
+
+/**
+ * Card `face` (agent `id`) drawn at `key` with its "i" button: the agent's
+ * text from the catalog.
+ * @param {Node} face @param {string} key @param {string} id
+ */
+function agentWithInfo(face, key, id) {
+  const c = card(GAME, id);
+  return withInfo(face, infoButton(key, c.name, [c.text]));
+}
+
+/**
+ * Black-market card `face` (card `id`) drawn at `key` with its "i"
+ * button: the card's text and its precise effect, from the catalog.
+ * @param {Node} face @param {string} key @param {string} id
+ */
+function marketWithInfo(face, key, id) {
+  const c = marketCard(id);
+  const body = [c?.text ?? "", c?.effect ? h("p", { class: "small" }, c.effect) : ""].filter(Boolean);
+  return withInfo(face, infoButton(key, c?.name ?? id, body));
+}
+
 /** A black-market card: name and text from the catalog. @param {string} id */
 function market(id) {
-  /** @type {{id: string, name: string, text: string}[]} */
-  const all = /** @type {any} */ (gameInfo(GAME))?.black_market ?? [];
-  const c = all.find((x) => x.id === id);
+  const c = marketCard(id);
   return h(
     "span",
     { class: "agent market", title: c?.text ?? "", "data-card": id },
@@ -121,20 +149,24 @@ function handCards(hand, ui) {
     { class: "cards", role: "group", "aria-label": "Your hand" },
     hand.map((c, i) => {
       const face = agent(c);
-      if (!names(c)) return face;
+      if (!names(c)) return agentWithInfo(face, `hand-${i}`, c);
       const x = card(GAME, c);
-      return h(
-        "button",
-        {
-          type: "button",
-          class: "tap hand-card",
-          "data-hand": i,
-          "data-pick": "",
-          "aria-label": `${x.name}, in your hand: ${x.text}`,
-          onclick: () => tap(i),
-        },
-        face,
-        h("span", { class: "as" }),
+      return agentWithInfo(
+        h(
+          "button",
+          {
+            type: "button",
+            class: "tap hand-card",
+            "data-hand": i,
+            "data-pick": "",
+            "aria-label": `${x.name}, in your hand: ${x.text}`,
+            onclick: () => tap(i),
+          },
+          face,
+          h("span", { class: "as" }),
+        ),
+        `hand-${i}`,
+        c,
       );
     }),
   );
@@ -145,9 +177,9 @@ function handCards(hand, ui) {
 /**
  * The agents of an `in_play` map, with their counts; an agent a listed
  * decision names (Mind Control, Spycation) is a button.
- * @param {Record<string, number>} inPlay @param {BoardUi} ui
+ * @param {Record<string, number>} inPlay @param {BoardUi} ui @param {string} key where it is drawn ("team-0")
  */
-function inPlayList(inPlay, ui) {
+function inPlayList(inPlay, ui, key) {
   const e = Object.entries(inPlay).filter(([, n]) => n > 0);
   return e.length
     ? h(
@@ -157,11 +189,15 @@ function inPlayList(inPlay, ui) {
           h(
             "span",
             { class: "stack" },
-            tapCard(
-              agent(id),
-              ui.actions.filter((a) => IN_PLAY.includes(a.type) && /** @type {any} */ (a).card === id),
-              `${card(GAME, id).name}, in play`,
-              ui,
+            agentWithInfo(
+              tapCard(
+                agent(id),
+                ui.actions.filter((a) => IN_PLAY.includes(a.type) && /** @type {any} */ (a).card === id),
+                `${card(GAME, id).name}, in play`,
+                ui,
+              ),
+              `${key}-${id}`,
+              id,
             ),
             n > 1 ? ` ×${n}` : "",
           ),
@@ -219,7 +255,16 @@ function playedCards(v, ui) {
           "span",
           {},
           "face up: ",
-          tapCard(agent(p.face_up), recruit("face_up"), `Recruit ${card(GAME, p.face_up).name}, face up`, ui),
+          agentWithInfo(
+            tapCard(
+              agent(p.face_up),
+              recruit("face_up"),
+              `Recruit ${card(GAME, p.face_up).name}, face up`,
+              ui,
+            ),
+            "played-up",
+            p.face_up,
+          ),
         )
       : null,
     p.face_down_seat !== null
@@ -227,11 +272,13 @@ function playedCards(v, ui) {
           "span",
           {},
           "face down: ",
-          tapCard(
-            p.face_down ? agent(p.face_down, "down") : h("span", { class: "agent back" }, "?"),
-            recruit("face_down"),
-            `Recruit the face-down card${p.face_down ? ` (${card(GAME, p.face_down).name})` : ""}`,
-            ui,
+          ((face) => (p.face_down ? agentWithInfo(face, "played-down", p.face_down) : face))(
+            tapCard(
+              p.face_down ? agent(p.face_down, "down") : h("span", { class: "agent back" }, "?"),
+              recruit("face_down"),
+              `Recruit the face-down card${p.face_down ? ` (${card(GAME, p.face_down).name})` : ""}`,
+              ui,
+            ),
           ),
         )
       : null,
@@ -244,10 +291,7 @@ function draw(g, ui) {
   const you = g.you;
   const take = (/** @type {string} */ id) =>
     ui.actions.filter((a) => a.type === "take" && /** @type {any} */ (a).card === id);
-  const marketName = (/** @type {string} */ id) =>
-    /** @type {{id: string, name: string}[]} */ (
-      /** @type {any} */ (gameInfo(GAME))?.black_market ?? []
-    ).find((x) => x.id === id)?.name ?? id;
+  const marketName = (/** @type {string} */ id) => marketCard(id)?.name ?? id;
   return h(
     "div",
     { class: "aa" },
@@ -306,7 +350,9 @@ function draw(g, ui) {
           h(
             "div",
             { class: "cards" },
-            v.black_market.supply.map((id) => tapCard(market(id), take(id), `Take ${marketName(id)}`, ui)),
+            v.black_market.supply.map((id) =>
+              marketWithInfo(tapCard(market(id), take(id), `Take ${marketName(id)}`, ui), `market-${id}`, id),
+            ),
           ),
           h(
             "p",
@@ -339,13 +385,20 @@ function draw(g, ui) {
           { class: "small" },
           `space ${t.space} · progress ${t.progress} · ${t.distance_to_catch} to catch`,
         ),
-        h("div", {}, "In play: ", inPlayList(/** @type {Record<string, number>} */ (t.in_play), ui)),
+        h(
+          "div",
+          {},
+          "In play: ",
+          inPlayList(/** @type {Record<string, number>} */ (t.in_play), ui, `team-${t.team}`),
+        ),
         v.mode === "advanced"
           ? h(
               "div",
               {},
               "Black market: ",
-              t.black_market?.length ? t.black_market.map(market) : h("span", { class: "empty" }, "none"),
+              t.black_market?.length
+                ? t.black_market.map((id) => marketWithInfo(market(id), `team-${t.team}-bm-${id}`, id))
+                : h("span", { class: "empty" }, "none"),
             )
           : null,
         h(
@@ -383,6 +436,11 @@ function hint(actions) {
 /** @type {import("./game.js").Board} */
 export const agentAvenue = {
   draw,
+  // (the game's one option, rules §7: its view says it)
+  options: (g) => {
+    const mode = /** @type {View | null} */ (g.view)?.mode;
+    return mode ? { mode } : {};
+  },
   onBoard: (a) => ON_BOARD.includes(a.type),
   hint,
   clear: () => {

@@ -13,7 +13,20 @@
 import * as api from "./api.js";
 import * as session from "./session.js";
 import { h, mount } from "./dom.js";
-import { ui, gameInfo, act, go, status, showError, clearOffline, seatName, resultWords } from "./ui.js";
+import {
+  ui,
+  gameInfo,
+  act,
+  go,
+  status,
+  showError,
+  clearOffline,
+  seatName,
+  resultWords,
+  optionWords,
+  chosenOptions,
+  rulesLink,
+} from "./ui.js";
 import { follow } from "./events.js";
 import { agentAvenue } from "./aa.js";
 import { quantum } from "./quantum.js";
@@ -40,8 +53,9 @@ import { chatPanel } from "./chat.js";
  * name a listed action; `onBoard(a)` says that action `a` is chosen on the
  * board (the choices show the others until something is tapped); `hint`
  * tells the player, in words, what to tap; `clear()` forgets what was
- * tapped.
- * @typedef {{draw: (g: Game, ui: BoardUi) => Node, onBoard: (a: Action) => boolean, hint: (actions: Action[]) => string, clear: () => void}} Board
+ * tapped; `options(g)` the game's options, read from its view (the Game
+ * does not list them).
+ * @typedef {{draw: (g: Game, ui: BoardUi) => Node, onBoard: (a: Action) => boolean, hint: (actions: Action[]) => string, clear: () => void, options: (g: Game) => Record<string, unknown>}} Board
  */
 
 /** @type {Record<string, Board>} the board of each game id */
@@ -523,6 +537,14 @@ export async function gameScreen(main, id, at = null) {
         info?.title ?? g.game,
         " ",
         h("span", { class: `badge ${g.status}` }, g.status),
+      ),
+      // The options its creator chose, in words (the defaults left out:
+      // a phone's screen keeps room for the board), and its rules.
+      h(
+        "p",
+        { class: "game-options" },
+        optionWords(g.game, chosenOptions(g.game, BOARDS[g.game]?.options(g) ?? {}, g.seats)).join(" · "),
+        rulesLink(g.game, true),
       ),
       h(
         "ol",

@@ -5,7 +5,18 @@
 import * as api from "./api.js";
 import * as session from "./session.js";
 import { h, mount } from "./dom.js";
-import { ui, gameInfo, act, go, status, showError, clearOffline, resultWords } from "./ui.js";
+import {
+  ui,
+  gameInfo,
+  act,
+  go,
+  status,
+  showError,
+  clearOffline,
+  resultWords,
+  optionWords,
+  rulesLink,
+} from "./ui.js";
 
 /** @typedef {import("./types.js").GameSummary} GameSummary */
 /** @typedef {import("./types.js").MyGame} MyGame */
@@ -272,9 +283,10 @@ function account(id) {
 }
 
 /**
- * The game, seats and options fields of a form, drawn from the catalog:
- * choosing another game or seat count redraws the seat counts and the
- * options, then calls `also` with the seat count.
+ * The game, seats and options fields of a form, drawn from the catalog,
+ * with a link to the chosen game's rules: choosing another game or seat
+ * count redraws the seat counts, the options and the link, then calls
+ * `also` with the seat count.
  * @param {string} prefix the fields' id prefix ("new": #new-game, #new-seats)
  * @param {(seats: number) => void} [also]
  * @returns {{game: HTMLSelectElement, seats: HTMLSelectElement, options: HTMLElement, fields: HTMLElement[]}}
@@ -290,9 +302,11 @@ export function gameFields(prefix, also = () => {}) {
   );
   const seats = /** @type {HTMLSelectElement} */ (h("select", { id: `${prefix}-seats`, name: "seats" }));
   const options = h("div", { class: "options" });
+  const rules = h("span", { class: "small" });
   const redraw = () => {
     const info = gameInfo(game.value);
     if (!info) return;
+    mount(rules, rulesLink(info.id));
     const n = Number(seats.value) || info.min_seats;
     mount(
       seats,
@@ -308,7 +322,7 @@ export function gameFields(prefix, also = () => {}) {
   seats.addEventListener("change", redraw);
   redraw();
   const fields = [
-    h("div", { class: "field" }, h("label", { for: `${prefix}-game` }, "Game"), game),
+    h("div", { class: "field" }, h("label", { for: `${prefix}-game` }, "Game"), game, rules),
     h("div", { class: "field" }, h("label", { for: `${prefix}-seats` }, "Seats"), seats),
     options,
   ];
@@ -344,7 +358,8 @@ function createForm() {
 
 /**
  * One field per option of the catalog: a choice of its values, a checkbox
- * for a boolean, Quantum's map from the maps for that seat count.
+ * for a boolean, Quantum's map from the maps for that seat count; each
+ * option and value named in words as the catalog names them.
  * @param {CatalogGame} info @param {number} seats
  */
 export function optionFields(info, seats) {
@@ -365,7 +380,7 @@ export function optionFields(info, seats) {
           "data-kind": "boolean",
           checked: o.default === true,
         }),
-        h("label", { for: fid }, name),
+        h("label", { for: fid }, o.name ?? name),
       );
     /** @type {string[]} */
     let values = o.values ?? [];
@@ -377,11 +392,11 @@ export function optionFields(info, seats) {
     return h(
       "div",
       { class: "field" },
-      h("label", { for: fid }, name),
+      h("label", { for: fid }, o.name ?? name),
       h(
         "select",
         { id: fid, "data-option": name },
-        values.map((v) => h("option", { value: v, selected: v === def }, v)),
+        values.map((v) => h("option", { value: v, selected: v === def }, o.value_names?.[v] ?? v)),
       ),
     );
   });
@@ -636,13 +651,7 @@ function gameList(games, me, mine) {
         ),
         g.result ? finishedLine(g.result, g) : null,
         Object.keys(g.options || {}).length
-          ? h(
-              "div",
-              { class: "game-options" },
-              Object.entries(g.options)
-                .map(([k, v]) => `${k}: ${v}`)
-                .join(" · "),
-            )
+          ? h("div", { class: "game-options" }, optionWords(g.game, g.options).join(" · "))
           : null,
         me !== null && (!mine || invitation) ? join : null,
       );

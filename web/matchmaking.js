@@ -11,7 +11,7 @@
 import * as api from "./api.js";
 import * as session from "./session.js";
 import { h, mount } from "./dom.js";
-import { gameInfo, act, go, status, showError, clearOffline, needPlayer } from "./ui.js";
+import { gameInfo, act, go, status, showError, clearOffline, needPlayer, optionWords } from "./ui.js";
 import { gameFields, clockFields, readOptions, readClock } from "./lobby.js";
 
 /** @typedef {import("./types.js").Seek} Seek */
@@ -171,7 +171,7 @@ function seekForm(posted) {
 /** A seek's game in words: title, seats, options, clock, rated. @param {Seek} s */
 function seekWords(s) {
   const parts = [`${s.seats} seats`];
-  for (const [k, v] of Object.entries(s.options || {})) parts.push(`${k}: ${v}`);
+  parts.push(...optionWords(s.game, s.options));
   /** @type {Record<string, unknown> | null} */
   const c = /** @type {any} */ (s.clock);
   if (c)

@@ -10,10 +10,12 @@
 // planet, construct, infamy, relocation) are highlighted. Rows and columns
 // are numbered along the map's edges, as the labels name squares [row,col].
 // A card of the row to take, or a command card to discard, is tapped.
-// Names and texts from the catalog.
+// Names and texts from the catalog; each card, and the ship types, with
+// an "i" button that shows the text (sheet.js).
 import { h, s } from "./dom.js";
 import { card, gameInfo } from "./ui.js";
 import { offer, only, tapAttrs, tapCard } from "./board.js";
+import { infoButton, withInfo } from "./sheet.js";
 
 /** @typedef {import("./types.js").Game} Game */
 /** @typedef {import("./types.js").Action} Action */
@@ -68,22 +70,49 @@ function selected(ui) {
 }
 
 /**
- * A command or gambit card by id: name, with its text as a tooltip; a
- * button when a listed action names it (take it from the row, discard it)
- * or is its power (an action whose type is the card's id): a tap offers
- * those actions as the choices, or posts the only one.
- * @param {string | null} id @param {BoardUi} ui
+ * A command or gambit card by id: name, with its text as a tooltip and
+ * in the sheet of its "i" button (the printing the game's options chose);
+ * a button when a listed action names it (take it from the row, discard
+ * it) or is its power (an action whose type is the card's id): a tap
+ * offers those actions as the choices, or posts the only one.
+ * @param {string | null} id @param {Game} g @param {BoardUi} ui
+ * @param {string} key where it is drawn ("seat-0", "row-command")
  */
-function cardChip(id, ui) {
+function cardChip(id, g, ui, key) {
   if (!id) return h("span", { class: "agent back" }, "—");
-  const c = card(GAME, id);
+  const c = gameCard(id, g);
   const face = h("span", { class: "agent", title: c.text, "data-card": id }, c.name);
-  return tapCard(
-    face,
-    // (a command card's power: the listed actions of its type, e.g. cerebral)
-    ui.actions.filter((a) => /** @type {any} */ (a).card === id || a.type === id),
-    `${c.name}: ${c.text}`,
-    ui,
+  return withInfo(
+    tapCard(
+      face,
+      // (a command card's power: the listed actions of its type, e.g. cerebral)
+      ui.actions.filter((a) => /** @type {any} */ (a).card === id || a.type === id),
+      `${c.name}: ${c.text}`,
+      ui,
+    ),
+    cardInfo(id, g, key),
+  );
+}
+
+/** Card `id` of game `g`: its name, and its text in the printing the game's options (in its view) chose. @param {string} id @param {Game} g */
+const gameCard = (id, g) => card(GAME, id, options(g));
+
+/** The options of game `g`, as its view gives them all. @param {Game} g @returns {Record<string, unknown>} */
+const options = (g) => /** @type {View | null} */ (g.view)?.options ?? {};
+
+/** The "i" button of card `id` of game `g` drawn at `key`. @param {string} id @param {Game} g @param {string} key */
+function cardInfo(id, g, key) {
+  const c = gameCard(id, g);
+  return infoButton(`${key}-${id}`, c.name, [c.text]);
+}
+
+/** The "i" button of the six ship types: each one's name, die value and ability, from the catalog. */
+function shipsInfo() {
+  const types = [1, 2, 3, 4, 5, 6].map(shipType);
+  return infoButton(
+    "ships",
+    "Ships",
+    types.map((t) => h("p", {}, h("strong", {}, `${t.value} ${t.name}`), ` — ${t.ability}`)),
   );
 }
 
@@ -347,7 +376,12 @@ function draw(g, ui) {
         v.bonus_turn ? " · bonus turn" : "",
       ),
       frame,
-      v.last_dice.length ? h("p", { class: "small" }, "Last dice: ", v.last_dice.join(" ")) : null,
+      h(
+        "p",
+        { class: "small row" },
+        v.last_dice.length ? `Last dice: ${v.last_dice.join(" ")}` : null,
+        h("span", {}, "Ship types ", shipsInfo()),
+      ),
       v.battle
         ? h(
             "p",
@@ -396,10 +430,21 @@ function draw(g, ui) {
           {},
           "Commands: ",
           pl.commands.length
-            ? pl.commands.map((id) => cardChip(id, ui))
+            ? pl.commands.map((id) => cardChip(id, g, ui, `seat-${pl.seat}`))
             : h("span", { class: "empty" }, "none"),
           pl.commands_waking.length
-            ? h("small", {}, " (waking: ", pl.commands_waking.map((c) => card(GAME, c).name).join(", "), ")")
+            ? h(
+                "small",
+                {},
+                " (waking: ",
+                pl.commands_waking.map((id) =>
+                  withInfo(
+                    h("span", { class: "agent", "data-card": id }, gameCard(id, g).name),
+                    cardInfo(id, g, `waking-${pl.seat}`),
+                  ),
+                ),
+                ")",
+              )
             : null,
         ),
         h("div", { class: "small" }, "Off the map: ", offMap(pl)),
@@ -413,13 +458,13 @@ function draw(g, ui) {
         "div",
         {},
         "Command: ",
-        (v.row.command ?? []).map((id) => cardChip(id, ui)),
+        (v.row.command ?? []).map((id) => cardChip(id, g, ui, "row-command")),
       ),
       h(
         "div",
         {},
         "Gambit: ",
-        (v.row.gambit ?? []).map((id) => cardChip(id, ui)),
+        (v.row.gambit ?? []).map((id) => cardChip(id, g, ui, "row-gambit")),
       ),
       h("p", { class: "small" }, `Decks: ${v.decks.command} command, ${v.decks.gambit} gambit`),
     ),
@@ -435,6 +480,7 @@ function hint(actions) {
 /** @type {import("./game.js").Board} */
 export const quantum = {
   draw,
+  options,
   // A ship's actions and those aimed at a square are chosen on the map.
   onBoard: (a) => "ship" in a || "owner" in a || "card" in a || aim(a) !== null,
   hint,

@@ -6,6 +6,7 @@
 /** @typedef {import("boardd-openapi").components["schemas"]} Schemas */
 /** @typedef {Schemas["Catalog"]} Catalog */
 /** @typedef {Catalog["games"][number]} CatalogGame */
+/** @typedef {Schemas["CatalogOption"]} CatalogOption */
 /** @typedef {Schemas["Game"]} Game */
 /** @typedef {Schemas["GameSummary"]} GameSummary */
 /** @typedef {Schemas["Rematch"]} Rematch */

@@ -19,10 +19,70 @@ export function gameInfo(id) {
   return ui.catalog?.games.find((g) => g.id === id);
 }
 
-/** A card of game `game` by id: its name and text, as the catalog gives them. @param {string} game @param {string} id */
-export function card(game, id) {
+/**
+ * A card of game `game` by id: its name and text, as the catalog gives
+ * them. With a game's `options`, the text of the printing an option named
+ * after the card chooses (Quantum's curious, strategic and relocation,
+ * rules §9.4), from the catalog's `printings`.
+ * @param {string} game @param {string} id @param {Record<string, unknown>} [options]
+ */
+export function card(game, id, options) {
   const c = gameInfo(game)?.cards?.find((x) => x.id === id);
-  return { name: c?.name ?? id, text: c?.text ?? "" };
+  const printing = options?.[id];
+  const text = (typeof printing === "string" && c?.printings?.[printing]) || c?.text || "";
+  return { name: c?.name ?? id, text };
+}
+
+/**
+ * A game's options in words, in the catalog's language ("Mode: advanced
+ * (black market)"): each option's `name` and its value's `value_names`
+ * from the catalog; what the catalog does not name is shown as it is
+ * (Quantum's map: the map's own name).
+ * @param {string} game @param {Record<string, unknown> | null | undefined} options
+ * @returns {string[]}
+ */
+export function optionWords(game, options) {
+  /** @type {Record<string, import("./types.js").CatalogOption>} */
+  const known = gameInfo(game)?.options ?? {};
+  return Object.entries(options ?? {}).map(([k, v]) => {
+    const o = known[k];
+    return `${o?.name ?? k}: ${o?.value_names?.[String(v)] ?? String(v)}`;
+  });
+}
+
+/**
+ * The options of `options` that the catalog gives another default: those
+ * a game's creator chose (Quantum's map: the default for `seats` seats).
+ * @param {string} game @param {Record<string, unknown>} options @param {number} seats
+ * @returns {Record<string, unknown>}
+ */
+export function chosenOptions(game, options, seats) {
+  /** @type {Record<string, import("./types.js").CatalogOption>} */
+  const known = gameInfo(game)?.options ?? {};
+  return Object.fromEntries(
+    Object.entries(options).filter(([k, v]) => {
+      const d = known[k]?.default;
+      return v !== (d !== null && typeof d === "object" ? /** @type {any} */ (d)[String(seats)] : d);
+    }),
+  );
+}
+
+/**
+ * A link to game `game`'s rules page (boardd serves the project's rules
+ * documents at /rules/<game>), opened in a new tab: the game or the form
+ * the player is on stays as it is. `short`: "Rules" only on the screen
+ * (its whole name for assistive technology).
+ * @param {string} game @param {boolean} [short]
+ */
+export function rulesLink(game, short = false) {
+  const of = ` of ${gameInfo(game)?.title ?? game}`;
+  return h(
+    "a",
+    { class: "rules-link", href: `/rules/${encodeURIComponent(game)}`, target: "_blank", rel: "noopener" },
+    "Rules",
+    short ? null : of,
+    h("span", { class: "sr-only" }, `${short ? of : ""} (opens in a new tab)`),
+  );
 }
 
 /**

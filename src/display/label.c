@@ -398,10 +398,63 @@ static int agent_icons(size_t lang, json_t *cards)
 	return 0;
 }
 
+/* Sets "name" on every option of entry's `options` object, from
+ * PREFIX.option.NAME.name, and "value_names" {value: words} on those with
+ * a list of `values` (from PREFIX.option.NAME.value.VALUE) or of type
+ * boolean ("true", "false"): a client shows a game's options in words,
+ * never its keys.  A missing text falls back to the key or the value. */
+static int option_names(size_t lang, json_t *options, const char *prefix)
+{
+	const char *name;
+	json_t *o;
+	char key[KEY_MAX];
+	json_object_foreach(options, name, o) {
+		if (!json_is_object(o))
+			continue;
+		snprintf(key, sizeof key, "%s.option.%s.name", prefix, name);
+		const char *t = i18n_text(lang, key);
+		if (json_object_set_new(o, "name", json_string(t ? t : name)) <
+		    0)
+			return BD_ENOMEM;
+		const char *bools[] = {"true", "false", NULL};
+		const char *type =
+		    json_string_value(json_object_get(o, "type"));
+		json_t *values = json_object_get(o, "values");
+		if (!json_is_array(values) &&
+		    !(type && strcmp(type, "boolean") == 0))
+			continue;
+		json_t *words = json_object();
+		if (!words || json_object_set_new(o, "value_names", words) < 0)
+			return BD_ENOMEM;
+		size_t n = json_is_array(values) ? json_array_size(values) : 2;
+		for (size_t i = 0; i < n; i++) {
+			const char *v =
+			    json_is_array(values)
+			        ? json_string_value(json_array_get(values, i))
+			        : bools[i];
+			if (!v)
+				continue;
+			snprintf(key, sizeof key, "%s.option.%s.value.%s",
+			         prefix, name, v);
+			t = i18n_text(lang, key);
+			if (json_object_set_new(words, v,
+			                        json_string(t ? t : v)) < 0)
+				return BD_ENOMEM;
+		}
+	}
+	return 0;
+}
+
 int display_catalog_entry(size_t lang, const char *game, json_t *entry)
 {
 	static const char *const printings[] = {"revised", "first-printing",
 	                                        "addon", NULL};
+	const char *prefix = strcmp(game, "agent-avenue") == 0 ? "aa"
+	                     : strcmp(game, "quantum") == 0    ? "qt"
+	                                                       : NULL;
+	if (prefix &&
+	    option_names(lang, json_object_get(entry, "options"), prefix) < 0)
+		return BD_ENOMEM;
 	if (strcmp(game, "agent-avenue") == 0) {
 		if (card_texts(lang, json_object_get(entry, "cards"), "aa",
 		               "agent", NULL) < 0 ||

@@ -32,8 +32,11 @@ int display_label_actions(size_t lang, const char *game, const json_t *view,
 /* GET /v1/catalog's entry of rules `game` (borrowed object, changed in
  * place) in language `lang`: every card gets "name" and "text" (Agent
  * Avenue agents and black-market cards, Quantum command and gambit cards
- * with "printings" texts where printings differ), and Quantum's entry
- * "ships": the ship type of each die value.  0 or BD_ENOMEM. */
+ * with "printings" texts where printings differ), every option of its
+ * "options" "name" and, for one with a list of "values" or a boolean,
+ * "value_names" (value: words; PREFIX.option.NAME.name and
+ * PREFIX.option.NAME.value.VALUE), and Quantum's entry "ships": the ship
+ * type of each die value.  0 or BD_ENOMEM. */
 int display_catalog_entry(size_t lang, const char *game, json_t *entry);
 
 #endif

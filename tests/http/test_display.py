@@ -14,6 +14,9 @@
   cached bytes of one language never answer another.
 - catalog_texts: every card's name and text in both languages, Agent
   Avenue icons, Quantum printings and ship names by die value.
+- option_names: every option of the catalog named in words in both
+  languages, and each of its values (a boolean's true and false) too,
+  the words differing between English and French (issue 31 goal 5).
 - at_n_is_the_view_after_move_n: GET /v1/games/{id}?at=N equals what the
   caller saw live after move N (an unfinished game: redacted as then and
   now alike), and the final view of a finished game; out of range: 400.
@@ -202,6 +205,44 @@ def catalog_texts(binary):
               "le bénéficiaire recrute une Sentinelle de sa main", "French effects: %r" % pairs[8][1])
         check(en["agent-avenue"]["cards"][1]["name"] == "Enforcer", "English names")
     print("     %d card names and texts checked" % n)
+
+
+@test
+def option_names(binary):
+    with server(binary) as s:
+        cats = {}
+        for lang in ("en", "fr"):
+            r = s.request("GET", "/v1/catalog", headers={"Accept-Language": lang})
+            check(r.status == 200 and r.json["language"] == lang, "catalog in %s" % lang)
+            cats[lang] = {g["id"]: g["options"] for g in r.json["games"]}
+        n = 0
+        for lang, games in cats.items():
+            for game, opts in games.items():
+                check(opts, "%s: %s has options" % (lang, game))
+                for k, o in opts.items():
+                    check(o.get("name", "").strip() and o["name"] != k,
+                          "%s: %s option %s named in words: %r" % (lang, game, k, o))
+                    values = o.get("values") or (["true", "false"] if o.get("type") == "boolean" else [])
+                    words = o.get("value_names")
+                    if not values:
+                        check(words is None, "%s: %s option %s has no value words: %r" % (lang, game, k, o))
+                    else:
+                        check(isinstance(words, dict) and sorted(words) == sorted(values) and
+                              all(w.strip() and w != v for v, w in words.items()),
+                              "%s: %s option %s: each value in words: %r" % (lang, game, k, o))
+                    n += 1
+        en, fr = cats["en"], cats["fr"]
+        same = [(g, k, v) for g in en for k in en[g] for v in en[g][k].get("value_names", {})
+                if en[g][k]["value_names"][v] == fr[g][k]["value_names"][v]]
+        check(not same, "every option value translated: %r" % same)
+        check(en["agent-avenue"]["mode"]["value_names"] == {"base": "base game",
+                                                             "advanced": "advanced (black market)"} and
+              fr["agent-avenue"]["mode"]["value_names"]["advanced"] == "avancé (marché noir)" and
+              en["quantum"]["entanglement"]["name"] == "Quantum Entanglement" and
+              fr["quantum"]["entanglement"]["name"] == "Intrication quantique" and
+              fr["quantum"]["curious"]["value_names"]["first-printing"] == "première édition",
+              "the words of i18n/en.json and fr.json: %r %r" % (en["agent-avenue"], fr["quantum"]["entanglement"]))
+    print("     %d options named in words" % n)
 
 
 def live_keys(g):

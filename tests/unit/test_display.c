@@ -1,7 +1,8 @@
 /* test_display.c: the display layer (src/display/): every action form of
  * every game's catalog gets a label of its own in every language (never
  * the bare type, never a {placeholder} left), every card of the catalog
- * a name and a text, and Accept-Language negotiation (RFC 9110 §12.5.4).
+ * a name and a text, every option a name and its values words, and
+ * Accept-Language negotiation (RFC 9110 §12.5.4).
  * A new language file or a new action form is covered without a change
  * here. */
 #include <jansson.h>
@@ -103,6 +104,42 @@ static void check_card_list(size_t lang, const char *game, const json_t *list,
 	}
 }
 
+/* Every option of the entry has a name and each of its values (or both
+ * booleans) words: a text equal to the key or the value means the
+ * catalogs lack it (label.c falls back to those). */
+static void check_options(size_t lang, const char *game, const json_t *opts)
+{
+	const char *k;
+	json_t *o;
+	test_cond("the catalog lists options", json_object_size(opts) > 0);
+	json_object_foreach((json_t *)opts, k, o) {
+		char t[160];
+		const char *name =
+		    json_string_value(json_object_get(o, "name"));
+		snprintf(t, sizeof t, "%s %s option %s: a name", i18n_tag(lang),
+		         game, k);
+		test_cond(t, name && *name && strcmp(name, k) != 0);
+		const json_t *values = json_object_get(o, "values");
+		const json_t *words = json_object_get(o, "value_names");
+		const char *type =
+		    json_string_value(json_object_get(o, "type"));
+		size_t n = json_is_array(values) ? json_array_size(values)
+		           : type && strcmp(type, "boolean") == 0 ? 2
+		                                                  : 0;
+		for (size_t i = 0; i < n; i++) {
+			const char *v =
+			    json_is_array(values)
+			        ? json_string_value(json_array_get(values, i))
+			        : (i ? "false" : "true");
+			const char *w =
+			    json_string_value(json_object_get(words, v));
+			snprintf(t, sizeof t, "%s %s option %s=%s: in words",
+			         i18n_tag(lang), game, k, v ? v : "?");
+			test_cond(t, v && w && *w && strcmp(w, v) != 0);
+		}
+	}
+}
+
 static void labels_and_texts(void)
 {
 	size_t n;
@@ -126,6 +163,8 @@ static void labels_and_texts(void)
 			check_card_list(lang, all[g]->id,
 			                json_object_get(entry, "cards"),
 			                "card");
+			check_options(lang, all[g]->id,
+			              json_object_get(entry, "options"));
 			if (json_object_get(entry, "black_market"))
 				check_card_list(
 				    lang, all[g]->id,

@@ -1463,6 +1463,214 @@ test("languages: French names and labels from the API", async () => {
   await bob.locator('main[lang="en"]').waitFor();
 });
 
+/**
+ * The sheet (dialog) opened by the "i" button `info`, by a tap: checks
+ * that it is named by its heading `name`, that its first paragraph is
+ * `text`, and at 390 px that it is a bottom sheet (the screen's whole
+ * width, down to its bottom edge). Resolves to the dialog's locator.
+ */
+async function openSheet(page, info, name, text) {
+  await info.tap();
+  const d = page.getByRole("dialog", { name, exact: true });
+  await d.waitFor({ timeout: 5000 });
+  const shown = (await d.locator("p").first().innerText()).trim();
+  check(shown === text, `the sheet of ${name} says "${shown}", the catalog "${text}"`);
+  const vp = page.viewportSize();
+  if (vp.width <= 390) {
+    const box = await d.boundingBox();
+    check(
+      !!box &&
+        Math.abs(box.x) <= 1 &&
+        Math.abs(box.width - vp.width) <= 1 &&
+        Math.abs(box.y + box.height - vp.height) <= 1,
+      `the sheet at ${JSON.stringify(box)} is not a bottom sheet of a ${vp.width}×${vp.height} screen`,
+    );
+  }
+  return d;
+}
+
+test("cards: a card's text in a sheet by a tap at 390 px, closed by Escape, the focus back on its button", async () => {
+  const c = await ctx.browser.newContext({
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+    locale: "en-US",
+  });
+  try {
+    const p = await c.newPage();
+    await watch(p, "cards 390");
+    await p.goto(ctx.base + "/");
+    await p.getByLabel("Your name").fill("Carla");
+    await p.getByRole("button", { name: "Become a player" }).click();
+    await p.getByRole("heading", { name: "Your games" }).waitFor();
+    const cat = Object.fromEntries(
+      (await apiGet(ctx.base, "/v1/catalog", null, "en")).games.map((g) => [g.id, g]),
+    );
+    // Agent Avenue: the first card of the hand, its "i" button beside it.
+    await createGame(p, "agent-avenue", 2, "random");
+    const info = p.locator('.hand [data-info="hand-0"]');
+    await info.waitFor({ timeout: 15000 });
+    const id = await p
+      .locator(".hand .with-info")
+      .first()
+      .locator(".agent[data-card]")
+      .getAttribute("data-card");
+    const agent = cat["agent-avenue"].cards.find((x) => x.id === id);
+    check(
+      (await info.getAttribute("aria-label")) === `About ${agent.name}`,
+      `the "i" button is named ${await info.getAttribute("aria-label")}`,
+    );
+    await touchTargets(p.locator("section.board button.info"), 'the board\'s "i" buttons');
+    const d = await openSheet(p, info, agent.name, agent.text);
+    await axeClean(p, "390 px: Agent Avenue, a card's sheet");
+    await p.keyboard.press("Escape");
+    await d.waitFor({ state: "hidden", timeout: 5000 });
+    const back = await p.evaluate(() => /** @type {HTMLElement} */ (document.activeElement)?.dataset?.info);
+    check(back === "hand-0", `after Escape the focus is on ${back}, not the card's "i" button`);
+    // The card itself still plays: a tap picks it (its "i" button is another control).
+    const hand0 = p.locator('.hand button[data-hand="0"]');
+    await hand0.waitFor({ timeout: 8000 }).catch(() => {}); // (not while the bot's play waits for a recruit)
+    if (await hand0.count()) {
+      await hand0.tap();
+      await p.locator('.hand button[data-hand="0"][aria-pressed="true"]').waitFor({ timeout: 5000 });
+      check(!(await p.getByRole("dialog").isVisible()), "a tap on the card opened its sheet");
+    }
+    // Quantum: a command card of the row, in the printing the game's options chose, and the ship types.
+    await createGame(p, "quantum", 2, "random");
+    const row = p.locator('section.board [data-info^="row-command-"]').first();
+    await row.waitFor({ timeout: 15000 });
+    const cid = (await row.getAttribute("data-info")).slice("row-command-".length);
+    const q = cat.quantum.cards.find((x) => x.id === cid);
+    const d2 = await openSheet(p, row, q.name, q.printings?.revised ?? q.text);
+    await d2.getByRole("button", { name: "Close" }).tap();
+    await d2.waitFor({ state: "hidden", timeout: 5000 });
+    check(
+      (await p.evaluate(() => /** @type {HTMLElement} */ (document.activeElement)?.dataset?.info)) ===
+        `row-command-${cid}`,
+      "after Close the focus is back on the row card's button",
+    );
+    const d3 = await openSheet(
+      p,
+      p.locator('section.board [data-info="ships"]'),
+      "Ships",
+      `1 ${cat.quantum.ships[0].name} — ${cat.quantum.ships[0].ability}`,
+    );
+    const abilities = await d3.locator("p").allInnerTexts();
+    check(
+      cat.quantum.ships.every((x, i) => abilities[i]?.trim() === `${x.value} ${x.name} — ${x.ability}`),
+      `the ship types' sheet: ${abilities.join(" | ")}`,
+    );
+    await p.keyboard.press("Escape");
+    const w = await p.evaluate(() => document.documentElement.scrollWidth);
+    check(w <= 390, `a Quantum game with its cards' buttons is ${w}px wide at 390 px`);
+  } finally {
+    await c.close();
+  }
+});
+
+test("options: named in words in English and French, in the form, the lobby, the game and a seek", async () => {
+  const { bob, base } = ctx;
+  for (const lang of ["en", "fr"]) {
+    await bob.getByRole("link", { name: "boardd", exact: true }).click();
+    await bob.getByLabel("Language of game texts").selectOption(lang);
+    await bob.locator(`main[lang="${lang}"]`).waitFor();
+    const opts = (await apiGet(base, "/v1/catalog", null, lang)).games.find(
+      (g) => g.id === "quantum",
+    ).options;
+    // The form: each option's label and each value as the catalog names them.
+    await bob.locator("#new-game").selectOption("quantum");
+    check(
+      (await bob.locator('label[for="opt-entanglement"]').innerText()).trim() === opts.entanglement.name &&
+        (await bob.locator('label[for="opt-curious"]').innerText()).trim() === opts.curious.name,
+      `${lang}: the form's option labels ${await bob.locator(".options label").allInnerTexts()}`,
+    );
+    const values = (await bob.locator("#opt-curious option").allInnerTexts()).map((t) => t.trim());
+    check(
+      JSON.stringify(values) === JSON.stringify(opts.curious.values.map((v) => opts.curious.value_names[v])),
+      `${lang}: the curious values shown ${values}`,
+    );
+    await bob.locator("#opt-curious").selectOption("addon");
+    await bob.locator("#opt-entanglement").uncheck();
+    await bob.locator("#seat-1").selectOption("random");
+    await bob.getByRole("button", { name: "Create game" }).click();
+    await bob.waitForURL(/#\/game\//);
+    const id = decodeURIComponent(bob.url().split("#/game/")[1]);
+    const curious = `${opts.curious.name}: ${opts.curious.value_names.addon}`;
+    const entangled = `${opts.entanglement.name}: ${opts.entanglement.value_names.false}`;
+    // The game's header, then its line in the lobby.
+    const head = bob.locator(".game-top .game-options");
+    await head.waitFor({ timeout: 10000 });
+    const words = await head.innerText();
+    check(
+      words.includes(curious) &&
+        words.includes(entangled) &&
+        !/\bcurious:|\baddon\b|entanglement:/.test(words),
+      `${lang}: the game's options ${words}`,
+    );
+    await bob.getByRole("link", { name: "boardd", exact: true }).click();
+    const listed = bob.locator(`li.game[data-game="${id}"] .game-options`);
+    await listed.waitFor({ timeout: 10000 });
+    const line = await listed.innerText();
+    check(
+      line.includes(curious) && line.includes(entangled) && !/\bcurious:|\baddon\b/.test(line),
+      `${lang}: the lobby's line ${line}`,
+    );
+    // A seek of the same options, in the quick-match list, then cancelled.
+    await bob.getByRole("link", { name: "Quick match" }).click();
+    await bob.locator("#seek-game").selectOption("quantum");
+    await bob.locator("#opt-curious").selectOption("addon");
+    await bob.getByRole("button", { name: "Seek a game" }).click();
+    const mine = bob.locator("section[aria-labelledby=my-seeks-h] li.seek");
+    await mine.first().waitFor({ timeout: 10000 });
+    const seek = await mine.first().locator(".game-options").innerText();
+    check(seek.includes(curious) && !/\bcurious:/.test(seek), `${lang}: the seek's words ${seek}`);
+    await bob.getByRole("button", { name: "Cancel the seek for Quantum" }).click();
+    await mine.first().waitFor({ state: "detached", timeout: 10000 });
+  }
+  await bob.getByLabel("Language of game texts").selectOption("en");
+  await bob.locator('main[lang="en"]').waitFor();
+});
+
+test("rules: the header, the create form and a game link to the rules pages, which answer 200", async () => {
+  const { bob, base } = ctx;
+  await bob.getByRole("link", { name: "boardd", exact: true }).click();
+  // The form's link follows the game chosen.
+  await bob.locator("#new-game").selectOption("quantum");
+  const form = bob.locator("form .rules-link");
+  check(
+    (await form.getAttribute("href")) === "/rules/quantum",
+    `the form links to ${await form.getAttribute("href")}`,
+  );
+  await bob.locator("#new-game").selectOption("agent-avenue");
+  check(
+    (await form.getAttribute("href")) === "/rules/agent-avenue",
+    `the form links to ${await form.getAttribute("href")}`,
+  );
+  // A game's screen: its rules in a new tab (the game stays open).
+  await createGame(bob, "agent-avenue", 2, "random");
+  const link = bob.locator(".game-top .rules-link");
+  const [tab] = await Promise.all([bob.context().waitForEvent("page"), link.click()]);
+  try {
+    await tab.waitForLoadState();
+    check(new URL(tab.url()).pathname === "/rules/agent-avenue", `the game's link opened ${tab.url()}`);
+    const r = await fetch(tab.url());
+    check(r.status === 200, `${tab.url()}: ${r.status}`);
+    await tab.getByRole("heading", { level: 1 }).first().waitFor();
+  } finally {
+    await tab.close();
+  }
+  check(/#\/game\//.test(bob.url()), "the game stayed open");
+  // The header's navigation: every game's rules.
+  await bob.getByRole("link", { name: "boardd", exact: true }).click();
+  const res = await Promise.all([
+    bob.waitForResponse((x) => new URL(x.url()).pathname === "/rules"),
+    bob.locator("#nav").getByRole("link", { name: "Rules" }).click(),
+  ]);
+  check(res[0].status() === 200, `/rules: ${res[0].status()}`);
+  await bob.getByRole("heading", { name: "Rules of the games" }).waitFor();
+  await bob.goBack();
+  await bob.getByRole("heading", { name: "Your games" }).waitFor();
+});
+
 /** A chat message's line on a page's chat panel, by its text. */
 const chatLine = (page, text) => page.locator("section.chat li.chat-message", { hasText: text });
 
@@ -1747,6 +1955,12 @@ test("accessibility: axe finds nothing on every screen at 390 and 1280 px; a boa
       const aa = await createGame(p, "agent-avenue", 2, "random");
       await p.locator(TAPPABLE).first().waitFor({ timeout: 15000 });
       await axeClean(p, `${width} px: Agent Avenue`);
+      // A card's text in its sheet (issue 31 goal 5), open, then closed.
+      await p.locator("section.board button.info").first().click();
+      await p.getByRole("dialog").waitFor();
+      await axeClean(p, `${width} px: Agent Avenue, a card's sheet`);
+      await p.keyboard.press("Escape");
+      await p.getByRole("dialog").waitFor({ state: "hidden" });
       // A board control reached by Tab alone, its focus ring drawn, Enter
       // taking it (a first card picks: the board's choices change, or a
       // move is posted).
@@ -1791,6 +2005,11 @@ test("accessibility: axe finds nothing on every screen at 390 and 1280 px; a boa
       await p.locator("section.board svg").first().waitFor({ timeout: 15000 });
       await p.waitForTimeout(500);
       await axeClean(p, `${width} px: Quantum`);
+      await p.locator('section.board [data-info="ships"]').click();
+      await p.getByRole("dialog").waitFor();
+      await axeClean(p, `${width} px: Quantum, the ship types' sheet`);
+      await p.keyboard.press("Escape");
+      await p.getByRole("dialog").waitFor({ state: "hidden" });
       for (const [hash, what, sel] of [
         ["#/play", "quick match", "main h2"],
         ["#/leaderboards", "the leaderboards", "main table, main h2"],
