@@ -32,8 +32,12 @@ def catalog(binary):
         check(len(aa) == 1, "agent-avenue listed")
         aa = aa[0]
         check((aa["min_seats"], aa["max_seats"]) == (2, 4), "2 seats, 3-4 for the team variant")
-        check(aa["options"] == {"mode": {"values": ["base", "advanced"], "default": "base"}},
-              "one option: mode")
+        mode = aa["options"].get("mode", {})
+        check(list(aa["options"]) == ["mode"] and mode.get("values") == ["base", "advanced"]
+              and mode.get("default") == "base", "one option: mode: %r" % aa["options"])
+        # its name and its values' names in words (test_display.py checks them)
+        check(isinstance(mode.get("name"), str) and sorted(mode.get("value_names", {})) ==
+              ["advanced", "base"], "mode in words: %r" % mode)
         check(len(aa["black_market"]) == 15, "15 black-market cards")
         check(sum(c["copies"] for c in aa["cards"]) == 38, "38 agents")
         check({a["type"] for a in aa["actions"]} ==
