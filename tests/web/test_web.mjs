@@ -19,9 +19,11 @@
 // the tests it matches (after the first, which signs the players up).
 import { execFileSync, spawn } from "node:child_process";
 import { createServer } from "node:http";
-import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import vm from "node:vm";
 import { chromium } from "playwright-core";
 import axe from "axe-core";
 
@@ -1438,6 +1440,100 @@ test("notifications: the settings page turns Web Push on (permission granted) an
     await c.close();
     await receiver.close();
   }
+});
+
+test("notifications: a click on a notification opens its game (web/sw.js's handlers, run with stand-ins)", async () => {
+  // Headless Chromium shows no notification to click, and a click made by
+  // script is no user's (the worker could neither focus nor open a window):
+  // the worker's own file runs here in Node's vm, its scope a stand-in that
+  // records what it asks of the browser.
+  const code = readFileSync(join(dirname(fileURLToPath(import.meta.url)), "../../web/sw.js"), "utf8");
+  const scope = "https://play.example/";
+  const run = (windows) => {
+    const did = [];
+    const on = {};
+    const self = {
+      addEventListener: (type, f) => (on[type] = f),
+      skipWaiting: async () => {},
+      registration: {
+        scope,
+        showNotification: async (title, o) => did.push(["show", title, o]),
+      },
+      clients: {
+        claim: async () => {},
+        matchAll: async (o) => (did.push(["matchAll", o.type]), windows),
+        openWindow: async (url) => did.push(["open", url]),
+      },
+    };
+    vm.runInNewContext(code, { self, URL, encodeURIComponent });
+    const click = async (data) => {
+      let wait = Promise.resolve();
+      let closed = false;
+      on.notificationclick({
+        notification: { data, close: () => (closed = true) },
+        waitUntil: (p) => (wait = p),
+      });
+      await wait;
+      check(closed, "the notification closed on a click");
+      return did.filter((d) => d[0] !== "matchAll");
+    };
+    return { on, did, click };
+  };
+  const win = (url, navigable = true) => {
+    const w = { url, went: [] };
+    w.focus = async () => ({
+      navigate: async (u) => {
+        if (!navigable) throw new Error("not controlled");
+        w.went.push(u);
+      },
+    });
+    return w;
+  };
+  // A window of the client open: focused and taken to the game.
+  const open = win(scope + "#/");
+  let w = run([win("https://elsewhere.example/"), open]);
+  check((await w.click({ game_id: "0123456789abcdef" })).length === 0, "no new window");
+  check(open.went.join() === scope + "#/game/0123456789abcdef", `taken to the game: ${open.went}`);
+  // None open, or one that will not go: a new window at the game.
+  w = run([]);
+  let acts = await w.click({ game_id: "0123456789abcdef" });
+  check(
+    JSON.stringify(acts) === JSON.stringify([["open", scope + "#/game/0123456789abcdef"]]),
+    `opened: ${JSON.stringify(acts)}`,
+  );
+  w = run([win(scope, false)]);
+  acts = await w.click({ game_id: "0123456789abcdef" });
+  check(
+    acts.length === 1 && acts[0][1] === scope + "#/game/0123456789abcdef",
+    `a new one instead: ${JSON.stringify(acts)}`,
+  );
+  // A message about no game opens the lobby.
+  w = run([]);
+  acts = await w.click({ game_id: null });
+  check(acts.length === 1 && acts[0][1] === scope, `the lobby: ${JSON.stringify(acts)}`);
+  // The push handler: the payload's title and body, the game as tag and data.
+  w = run([]);
+  let shown = Promise.resolve();
+  w.on.push({
+    data: {
+      json: () => ({
+        game_id: "fedcba9876543210",
+        kind: "your_turn",
+        title: "Your turn",
+        body: "Alice moved",
+      }),
+    },
+    waitUntil: (p) => (shown = p),
+  });
+  await shown;
+  const [, title, o] = w.did.find((d) => d[0] === "show");
+  check(
+    title === "Your turn" &&
+      o.body === "Alice moved" &&
+      o.tag === "fedcba9876543210" &&
+      o.data.game_id === "fedcba9876543210",
+    `shown: ${JSON.stringify([title, o])}`,
+  );
 });
 
 test("languages: French names and labels from the API", async () => {
