@@ -7,26 +7,30 @@ import * as session from "./session.js";
 import { h, mount } from "./dom.js";
 import { ui, showError, clearError, status } from "./ui.js";
 import { lobby } from "./lobby.js";
-import { gameScreen } from "./game.js";
-import { quickMatch } from "./matchmaking.js";
-import { leaderboardScreen, profileScreen, CATEGORIES } from "./ratings.js";
-import { settings } from "./settings.js";
+// The other screens' modules are imported when their screen opens: a first
+// load (the lobby) fetches only what the lobby needs (issue 31 goal 8).
 
 /**
  * The screen of the URL's hash.
  * @param {HTMLElement} main @param {string} hash
  * @returns {Promise<() => void>} the screen's cleanup
  */
-function screen(main, hash) {
+async function screen(main, hash) {
   const m = hash.match(/^#\/game\/([^/?]+)(?:\?at=(\d+))?/);
-  if (m) return gameScreen(main, decodeURIComponent(m[1]), m[2] === undefined ? null : Number(m[2]));
-  if (hash === "#/play") return quickMatch(main);
-  if (hash === "#/settings") return settings(main);
+  if (m)
+    return (await import("./game.js")).gameScreen(
+      main,
+      decodeURIComponent(m[1]),
+      m[2] === undefined ? null : Number(m[2]),
+    );
+  if (hash === "#/play") return (await import("./matchmaking.js")).quickMatch(main);
+  if (hash === "#/settings") return (await import("./settings.js")).settings(main);
   const p = hash.match(/^#\/player\/([^/?]+)/);
-  if (p) return profileScreen(main, decodeURIComponent(p[1]));
+  if (p) return (await import("./ratings.js")).profileScreen(main, decodeURIComponent(p[1]));
   const b = hash.match(/^#\/leaderboards(?:\/([^/?]+))?(?:\?after=([^&]*)&back=(.*))?$/);
   if (b) {
     const back = b[3] ? b[3].split(",").filter(Boolean).map(decodeURIComponent) : [];
+    const { leaderboardScreen, CATEGORIES } = await import("./ratings.js");
     return leaderboardScreen(
       main,
       b[1] ? decodeURIComponent(b[1]) : CATEGORIES[0][0],

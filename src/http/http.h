@@ -145,6 +145,11 @@ struct http_reply {
 	                               Accept-Language: its tag, sent as
 	                               Content-Language with Vary:
 	                               Accept-Language; NULL: none (static) */
+	int subresource;            /* 1: a script or style sheet of the
+	                               web client (static_file_subresource):
+	                               sent without Content-Security-Policy
+	                               and X-Frame-Options, which apply only
+	                               to documents and workers (server.c) */
 	int route; /* router_dispatch's: the route whose path matched (1 +
 	              its index in the table, router_route_pattern), 0: none */
 };

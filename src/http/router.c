@@ -1418,6 +1418,7 @@ static int web_file(const struct http_req *req, struct http_reply *rep)
 		                           1u << HTTP_GZIP));
 	snprintf(rep->etag, sizeof rep->etag, "%s", f->etag);
 	rep->cache_control = "no-cache";
+	rep->subresource = static_file_subresource(f); /* its 304 too */
 	if (inm_holds(http_header(req, "If-None-Match"),
 	              http_header(req, "Accept-Encoding"), rep)) {
 		rep->status = 304; /* the tag of a coding it takes */

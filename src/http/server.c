@@ -525,7 +525,18 @@ static int check_framing(struct MHD_Connection *c, const char *method,
  * style (CSP Level 3: a style attribute in HTML or set with setAttribute
  * is blocked, one set through el.style is not), and no page may frame it,
  * since it keeps its token in localStorage.  The API's JSON answers get
- * the same: a browser that renders one runs nothing of it. */
+ * the same: a browser that renders one runs nothing of it.
+ *
+ * The client's scripts and style sheets (but the service worker) go
+ * without the CSP and X-Frame-Options (issue 31 goal 8: 227 bytes of
+ * each such answer): a browser applies both only to the document or
+ * worker a response creates (static_file_subresource), never to a script
+ * or style sheet a page loads, which the page's own CSP governs.  Opened
+ * by itself, such a file is shown as text (nosniff: never as HTML), with
+ * nothing to run or click, and its bytes are readable by any origin
+ * anyway (Access-Control-Allow-Origin: *).  nosniff and Referrer-Policy
+ * stay on every answer: nosniff is what keeps a script a script, and a
+ * module script's Referrer-Policy is that of the fetches it makes. */
 static const char csp[] =
     "default-src 'self'; script-src 'self'; style-src 'self'; "
     "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; "
@@ -536,9 +547,11 @@ static void add_common_headers(struct MHD_Response *r,
                                const char *request_id)
 {
 	MHD_add_response_header(r, "X-Request-Id", request_id);
-	MHD_add_response_header(r, "Content-Security-Policy", csp);
+	if (!rep->subresource)
+		MHD_add_response_header(r, "Content-Security-Policy", csp);
 	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
-	MHD_add_response_header(r, "X-Frame-Options", "DENY");
+	if (!rep->subresource)
+		MHD_add_response_header(r, "X-Frame-Options", "DENY");
 	MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
 	MHD_add_response_header(r, "Access-Control-Allow-Origin", "*");
 	MHD_add_response_header(r, "Access-Control-Expose-Headers",

@@ -12,6 +12,14 @@ const struct static_coded *static_file_coded(const struct static_file *f,
 	return &f->coded[c];
 }
 
+int static_file_subresource(const struct static_file *f)
+{
+	if (strcmp(f->path, "/sw.js") == 0) /* a worker: its own CSP */
+		return 0;
+	return strncmp(f->type, "text/javascript", 15) == 0 ||
+	       strncmp(f->type, "text/css", 8) == 0;
+}
+
 const struct static_file *static_file_find(const char *path)
 {
 	if (strcmp(path, "/") == 0)

@@ -59,6 +59,18 @@ extern const size_t rules_pages_count;
  * Borrowed: static, lives as long as the program. */
 const struct static_file *static_file_find(const char *path);
 
+/* 1 when f is a script or a style sheet that a page loads into itself
+ * (text/javascript, text/css), 0 for a document (HTML, SVG, the manifest)
+ * or the service worker (/sw.js).  Content-Security-Policy and
+ * X-Frame-Options apply to the document or worker a response creates
+ * (CSP3's "Initialize a Document's CSP list" and "Initialize a global
+ * object's CSP list"; HTML checks X-Frame-Options on the response of a
+ * navigation only): on a module script or a style sheet a browser ignores
+ * them, the page's own policy governs what it loads and runs.  A service
+ * worker is a global of its own whose CSP is that of its script's answer:
+ * sw.js keeps them. */
+int static_file_subresource(const struct static_file *f);
+
 /* File f coded with c (HTTP_GZIP or HTTP_BR), or NULL for identity or
  * when that coding would not make it smaller.  Borrowed: static. */
 const struct static_coded *static_file_coded(const struct static_file *f,

@@ -49,6 +49,18 @@ SECURITY_HEADERS = {
                          r"Referrer-Policy): ([^`]+)`",
                          re.sub(r"\s+", " ", SPEC["info"]["description"]))}
 assert len(SECURITY_HEADERS) == 4, SECURITY_HEADERS
+# ... but for the web client's scripts and style sheets (not the service
+# worker), which go without these two (info.description, issue 31 goal 8).
+DOCUMENT_ONLY = ("content-security-policy", "x-frame-options")
+
+
+def subresource(path):
+    """A web client file a page loads into itself: a script or a style
+    sheet, but sw.js (a worker, whose CSP is its script's own)."""
+    p = path.split("?")[0]
+    return p != "/sw.js" and p.endswith((".js", ".css"))
+
+
 AA = "agent-avenue"
 
 
@@ -96,7 +108,12 @@ class Runner:
             check(r.headers.get("access-control-allow-origin") == "*" and
                   r.headers.get("cache-control") == ("no-cache" if web else "no-store"),
                   "CORS or Cache-Control header missing")
+            loaded = web and subresource(path)
             for name, value in SECURITY_HEADERS.items():
+                if loaded and name in DOCUMENT_ONLY:
+                    check(r.headers.get(name) is None,
+                          "%s on a script or style sheet: %r" % (name, r.headers.get(name)))
+                    continue
                 check(r.headers.get(name) == value,
                       "%s: %r, not %r" % (name, r.headers.get(name), value))
             if op:

@@ -386,13 +386,23 @@ def security_headers_on_every_answer(binary):
     """Issue 34 finding 5: the page, the web client's files, API answers,
     problems, 304s and streams carried no Content-Security-Policy,
     X-Content-Type-Options, X-Frame-Options or Referrer-Policy (the page
-    keeps its token in localStorage and could be framed)."""
+    keeps its token in localStorage and could be framed).  Issue 31 goal
+    8: the client's scripts and style sheets go without the CSP and
+    X-Frame-Options, which browsers apply only to the document or worker a
+    response creates (CSP3 "Initialize a Document's CSP list" and "...a
+    global object's CSP list", HTML's X-Frame-Options check of navigation
+    responses), but keep nosniff and Referrer-Policy; the service worker
+    (sw.js) keeps them all, a worker's CSP being its script's own."""
     with server(binary) as s:
         gid, tok = create(s)
-        etag = s.request("GET", "/app.js").headers["etag"]
+        etag = s.request("GET", "/").headers["etag"]
         answers = {
             "/": s.request("GET", "/"),
-            "/app.js 304": s.request("GET", "/app.js", headers={"If-None-Match": etag}),
+            "/ 304": s.request("GET", "/", headers={"If-None-Match": etag}),
+            "/sw.js": s.request("GET", "/sw.js"),
+            "/favicon.svg": s.request("GET", "/favicon.svg"),
+            "/manifest.webmanifest": s.request("GET", "/manifest.webmanifest"),
+            "/rules": s.request("GET", "/rules"),
             "a game": s.request("GET", "/v1/games/%s" % gid, token=tok[0]),
             "a game 304": s.request("GET", "/v1/games/%s" % gid, token=tok[0],
                                     headers={"If-None-Match": '"0"'}),
@@ -407,6 +417,21 @@ def security_headers_on_every_answer(binary):
                   "%s: CSP %r" % (what, csp))
             check(r.headers.get("x-content-type-options") == "nosniff"
                   and r.headers.get("x-frame-options") == "DENY"
+                  and r.headers.get("referrer-policy") == "no-referrer",
+                  "%s: %r" % (what, r.headers))
+        etag = s.request("GET", "/app.js").headers["etag"]
+        loaded = {
+            "/app.js": s.request("GET", "/app.js"),
+            "/app.js 304": s.request("GET", "/app.js", headers={"If-None-Match": etag}),
+            "/lobby.js (br)": s.request("GET", "/lobby.js", headers={"Accept-Encoding": "br"}),
+            "/style.css": s.request("GET", "/style.css"),
+            "/rules.css": s.request("GET", "/rules.css"),
+        }
+        for what, r in loaded.items():
+            check(r.status in (200, 304), "%s: %d" % (what, r.status))
+            check("content-security-policy" not in r.headers
+                  and "x-frame-options" not in r.headers
+                  and r.headers.get("x-content-type-options") == "nosniff"
                   and r.headers.get("referrer-policy") == "no-referrer",
                   "%s: %r" % (what, r.headers))
 
