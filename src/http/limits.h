@@ -86,11 +86,18 @@ enum limits_action {
 	LIMITS_PLAYERS,  /* POST /v1/players */
 	LIMITS_GAMES,    /* POST /v1/games */
 	LIMITS_JOINS,    /* POST /v1/games/{id}/join, /leave, DELETE
-	                    /v1/games/{id}, POST /v1/players/me/seats */
+	                    /v1/games/{id}, POST and DELETE
+	                    /v1/games/{id}/rematch, POST /v1/seeks, DELETE
+	                    /v1/seeks/{id}, POST /v1/players/me/seats */
 	LIMITS_MOVES,    /* POST /v1/games/{id}/moves (and resign) */
-	LIMITS_WEBHOOKS, /* PUT /v1/players/me/webhook */
+	LIMITS_WEBHOOKS, /* PUT /v1/players/me/webhook, POST
+	                    /v1/players/me/push-subscriptions, POST and
+	                    PATCH /v1/players/me/vacation, POST and PATCH
+	                    /v1/players/me/email, POST .../email/confirm */
 	LIMITS_TICKETS,  /* POST /v1/tickets */
-	LIMITS_TOKENS,   /* POST /v1/players/me/tokens */
+	LIMITS_TOKENS,   /* POST /v1/players/me/tokens, POST
+	                    /v1/players/me/link-codes, POST
+	                    /v1/link-codes/claim */
 	LIMITS_CHAT,     /* POST /v1/games/{id}/chat/{channel}, POST
 	                    /v1/reports, PUT and DELETE
 	                    /v1/players/me/blocks/{player} */
