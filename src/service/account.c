@@ -181,6 +181,14 @@ static int export_of(struct service *svc, int64_t key,
 	if (rc == 0)
 		rc = store_vacations_each(st, key, add_vacation,
 		                          json_object_get(o, "vacations"));
+	if (rc == 0) {
+		json_t *ratings, *history;
+		rc = svc__rating_data(svc, key, p->id, &ratings, &history);
+		if (rc == 0) {
+			json_object_set_new(o, "ratings", ratings);
+			json_object_set_new(o, "rating_history", history);
+		}
+	}
 	if (rc == 0)
 		rc = store_events_each(st, key, 0, EXPORT_EVENTS_MAX, add_event,
 		                       json_object_get(o, "events"));

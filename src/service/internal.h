@@ -108,6 +108,15 @@ int svc__rating_category_check(const char *category, struct svc_err *err);
 int svc__profile_ratings(struct service *svc, int64_t player_key,
                          json_t **ratings, int64_t *games, int64_t *wins);
 
+/* For a player's export (account.c): *ratings as svc__profile_ratings
+ * gives them, and *history every change of player_id's ratings, oldest
+ * first, in GET /v1/players/{id}/rating-history's form (every page).
+ * Both new references, the caller's; on failure (a store error or
+ * BD_ENOMEM) neither is set. */
+int svc__rating_data(struct service *svc, int64_t player_key,
+                     const char *player_id, json_t **ratings,
+                     json_t **history);
+
 /* "waiting" (a seat is open), "active" or "finished". */
 const char *svc__status(const struct engine_game *g, int open_seats);
 

@@ -124,6 +124,33 @@ static int history_one(void *ctx, const struct store_rating_change *c)
 	return json_array_append_new(x->list, e) < 0 ? BD_ENOMEM : 0;
 }
 
+int svc__rating_data(struct service *svc, int64_t player_key,
+                     const char *player_id, json_t **ratings,
+                     json_t **history)
+{
+	int64_t games, wins;
+	int rc = svc__profile_ratings(svc, player_key, ratings, &games, &wins);
+	if (rc < 0)
+		return rc;
+	struct history_list x = {json_array(), 0};
+	rc = x.list ? 0 : BD_ENOMEM;
+	/* every page, RATINGS_PAGE_MAX at a time, until one comes short */
+	for (size_t had = 0; rc == 0; had = json_array_size(x.list)) {
+		rc = store_rating_history(svc->st, player_id, NULL, x.last,
+		                          RATINGS_PAGE_MAX, history_one, &x);
+		if (json_array_size(x.list) - had < RATINGS_PAGE_MAX)
+			break;
+	}
+	if (rc < 0) {
+		json_decref(x.list);
+		json_decref(*ratings);
+		*ratings = NULL;
+		return rc;
+	}
+	*history = x.list;
+	return 0;
+}
+
 int service_rating_history(struct service *svc, const char *player_id,
                            const char *category, const char *after,
                            const char *limit, json_t **out,

@@ -153,6 +153,36 @@ def resigning_loses_and_changes_both_ratings(binary):
 
 
 @test
+def the_export_holds_the_ratings_and_every_change(binary):
+    """A player's data export (GET /v1/players/me/export) holds their
+    ratings as their profile shows them and every rating change as the
+    rating-history pages give them (docs/operations.md, "A player's
+    data"); a player never rated has neither."""
+    rng = random.Random(11)
+    with server(binary) as s:
+        alice, at = new_player(s, "Alice")
+        bob, bt = new_player(s, "Bob")
+        _, ct = new_player(s, "Carol")
+        for _ in range(2):
+            gid = two_player_game(s, at, bt)
+            play_until_each_moved(s, gid, [at, bt], rng, 2)
+            r = s.request("POST", "/v1/games/%s/resign" % gid, token=bt)
+            check(r.status in (200, 201), "resign: %r" % r)
+        r = s.request("GET", "/v1/players/me/export", token=at)
+        check(r.status == 200, "export: %r" % r)
+        prof = profile(s, alice)
+        check(r.json["ratings"] == prof["ratings"], "ratings as the profile's: %r against %r"
+              % (r.json["ratings"], prof["ratings"]))
+        h = s.request("GET", "/v1/players/%s/rating-history" % alice)
+        check(h.status == 200 and len(h.json["changes"]) == 2, "history: %r" % h)
+        check(r.json["rating_history"] == h.json["changes"], "every change: %r against %r"
+              % (r.json["rating_history"], h.json["changes"]))
+        e = s.request("GET", "/v1/players/me/export", token=ct)
+        check(e.status == 200 and e.json["ratings"] == [] and e.json["rating_history"] == [],
+              "never rated: none: %r" % e)
+
+
+@test
 def timing_out_loses(binary):
     rng = random.Random(9)
     # --clock-min-seconds 1: a documented operator flag (test_clocks.py)
