@@ -8,6 +8,8 @@
 # safe default).  A link to another rules file (NAME.md) becomes a link
 # to its page, README.md to the list.  A table sits in a scrollable,
 # focusable region ("Table N"), so that a phone scrolls it alone and a keyboard can.
+# A numbered heading ("## 7.2 Research") gets the id "s7.2", so that a
+# refusal's "rule": "§7.2" links to /rules/NAME#s7.2.
 # The pages take their style from the web client's /rules.css (no inline
 # style: the server's Content-Security-Policy forbids it).
 set -eu
@@ -53,7 +55,8 @@ for f in "$@"; do
 		page_head "$(esc "$game") rules · boardd"
 		cmark-gfm -e table --to html "$f" |
 			sed -E 's#href="README\.md"#href="/rules"#g;
-				s#href="([a-z0-9-]+)\.md"#href="/rules/\1"#g' |
+				s#href="([a-z0-9-]+)\.md"#href="/rules/\1"#g;
+				s#^<h([2-4])>([0-9]+(\.[0-9]+)*)#<h\1 id="s\2">\2#' |
 			awk '/^<table>/ { n++; printf "<div class=\"table\" role=\"region\" aria-label=\"Table %d\" tabindex=\"0\">", n }
 				{ print }
 				/^<\/table>/ { print "</div>" }'

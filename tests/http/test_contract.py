@@ -613,6 +613,10 @@ def cases(r, op):
                     h1 = f.readline()[2:].strip()
                 if "<h1>%s</h1>" % h1 not in html or 'lang="en"' not in html:
                     r.note(op, "GET %s is not docs/rules/%s.md's page" % (p, g))
+                # each numbered heading an anchor: "§7.2" is #s7.2
+                for sec in {"agent-avenue": ("4", "7.2"), "quantum": ("7.2", "9.2", "14.1")}[g]:
+                    if re.search(r'<h[2-4] id="s%s">%s[ .]' % (re.escape(sec), re.escape(sec)), html) is None:
+                        r.note(op, "GET %s: no anchor #s%s on its section %s" % (p, sec, sec))
             elif any('href="/rules/%s"' % x not in html for x in games):
                 r.note(op, "GET /rules does not link every game's rules")
             r.send("not modified", "GET", p, {304}, headers={"If-None-Match": x.headers["etag"]})
