@@ -381,6 +381,8 @@ static int attach_tx(struct conn *c, void *ctx)
 		rc = store__run(c, ST_GAME_SEATS_BUMP, ARGS(A_I64(a.game_key)),
 		                NULL, NULL);
 	if (rc == 0)
+		rc = store__seats_until(c, a.game_key);
+	if (rc == 0)
 		rc = store__events_after(c, a.game_key, &before);
 	if (rc == 0)
 		*x->out = a;
