@@ -307,8 +307,9 @@ def a_vacation_that_runs_out_by_itself_leaves_no_stale_view_or_304(binary):
 
 @test
 def a_vacation_taken_before_the_game_began_runs_out_of_its_view_too(binary):
-    """Bob takes an hour of vacation, then joins Alice's timed game: its
-    view shows his vacation from the start.  Once the server's clock
+    """Bob takes an hour of vacation, then joins Alice's timed game, and
+    makes a seat token's seat of another timed game his (POST
+    /v1/players/me/seats): both views show his vacation from the start.  Once the server's clock
     passes its end, the ETag held while it lasted gets a 200 without it,
     and a plain GET shows none (before the fix: the game began after the
     vacation's bump, so nothing marked when its view would change, and
@@ -320,20 +321,32 @@ def a_vacation_taken_before_the_game_began_runs_out_of_its_view_too(binary):
             r = s.request("POST", "/v1/players/me/vacation", {"seconds": 3600}, token=bt)
             check(r.status == 201, "taken: %r" % r)
             gid, seat, me, them = game_of(s, at, bob, bt, CORRESPONDENCE)
-            bob_seat = seat if me == bt else 1 - seat
-            r1 = s.request("GET", "/v1/games/%s" % gid, token=at)
-            e1 = r1.headers.get("etag")
-            shown = r1.json["clock"]["seats"][bob_seat]["vacation"]
-            check(r1.status == 200 and shown is not None, "Bob's vacation shown: %r" % r1)
-            check(s.request("GET", "/v1/games/%s" % gid, token=at,
-                            headers={"If-None-Match": e1}).status == 304, "while it lasts: 304")
+            games = [(gid, seat if me == bt else 1 - seat)]
+            # and a game of seat tokens whose seat 1 Bob then makes his
+            r = s.request("POST", "/v1/games", {"game": AA, "seats": 2, "clock": CORRESPONDENCE})
+            check(r.status == 201, "create: %r" % r)
+            r2 = s.request("POST", "/v1/players/me/seats", {"token": r.json["seats"][1]["token"]},
+                           token=bt)
+            check(r2.status == 200, "attach: %r" % r2)
+            games.append((r.json["id"], 1))
+            held = []
+            for gid, bob_seat in games:
+                r1 = s.request("GET", "/v1/games/%s" % gid, token=at)
+                e1 = r1.headers.get("etag")
+                shown = r1.json["clock"]["seats"][bob_seat]["vacation"]
+                check(r1.status == 200 and shown is not None, "Bob's vacation shown: %r" % r1)
+                check(s.request("GET", "/v1/games/%s" % gid, token=at,
+                                headers={"If-None-Match": e1}).status == 304, "while it lasts: 304")
+                held.append(e1)
             clock.set((ms(shown["until"]) / 1000.0 + 60) - time.time())
-            r2 = s.request("GET", "/v1/games/%s" % gid, token=at, headers={"If-None-Match": e1})
-            check(r2.status == 200 and r2.json["clock"]["seats"][bob_seat]["vacation"] is None
-                  and r2.headers.get("etag") != e1, "ran out: the view without it: %r" % r2)
-            r3 = s.request("GET", "/v1/games/%s" % gid, token=None)
-            check(r3.status == 200 and r3.json["clock"]["seats"][bob_seat]["vacation"] is None,
-                  "ran out, a plain read: %r" % r3)
+            for (gid, bob_seat), e1 in zip(games, held):
+                r2 = s.request("GET", "/v1/games/%s" % gid, token=at,
+                               headers={"If-None-Match": e1})
+                check(r2.status == 200 and r2.json["clock"]["seats"][bob_seat]["vacation"] is None
+                      and r2.headers.get("etag") != e1, "ran out: the view without it: %r" % r2)
+                r3 = s.request("GET", "/v1/games/%s" % gid, token=None)
+                check(r3.status == 200 and r3.json["clock"]["seats"][bob_seat]["vacation"] is None,
+                      "ran out, a plain read: %r" % r3)
     finally:
         clock.close()
 
