@@ -352,6 +352,45 @@ def a_vacation_taken_before_the_game_began_runs_out_of_its_view_too(binary):
 
 
 @test
+def a_vacation_shows_only_in_running_games(binary):
+    """A waiting timed game and a finished one: a vacation their players
+    take changes neither (it stops no clock of theirs, and only running
+    games' seats_version moves with a vacation): every viewer's view
+    shows no vacation, under the ETag it had (before the fix: a view
+    first built during the vacation showed it under that same ETag, one
+    tag for two bodies, and kept showing it after it ended, since
+    nothing marked when it would)."""
+    clock = TestClock()
+    try:
+        with server(binary) as s:
+            _, at, bob, bt = week_old_pair(s, clock)
+            done, _, me, _ = game_of(s, at, bob, bt, CORRESPONDENCE)
+            r = s.request("POST", "/v1/games/%s/resign" % done, token=me)
+            check(r.status == 201, "resign: %r" % r)
+            r = s.request("POST", "/v1/games", {"game": AA, "seats": 2,
+                                                 "clock": CORRESPONDENCE}, token=at)
+            check(r.status == 201, "waiting: %r" % r)
+            waiting = r.json["id"]
+            before = {}
+            for gid in (done, waiting):
+                r = s.request("GET", "/v1/games/%s" % gid, token=at)
+                check(r.status == 200, "view: %r" % r)
+                before[gid] = r.headers.get("etag")
+            for tok in (at, bt):
+                r = s.request("POST", "/v1/players/me/vacation", {"seconds": 3600}, token=tok)
+                check(r.status == 201, "taken: %r" % r)
+            for gid in (done, waiting):
+                # Bob's and nobody's views: first built now
+                for tok in (bt, None, at):
+                    r = s.request("GET", "/v1/games/%s" % gid, token=tok)
+                    check(r.status == 200 and r.headers.get("etag") == before[gid] and
+                          all(x["vacation"] is None for x in r.json["clock"]["seats"]),
+                          "%s: no vacation shown, the same ETag: %r" % (gid, r))
+    finally:
+        clock.close()
+
+
+@test
 def auto_vacation_begins_instead_of_the_timeout_then_the_days_run_out(binary):
     """Auto on, a day left: when the deadline passes, a vacation of that
     day begins at the deadline instead of the timeout (no move, the game
