@@ -333,7 +333,13 @@ json_t *svc__clock_json(struct service *svc, const struct store_game *row)
 		return json_null();
 	if (svc__clock_load(row, &c, &s) < 0)
 		return NULL;
-	if (svc && (v = malloc(sizeof *v)) == NULL)
+	/* Vacations show only in a running game: only its seats_version
+	 * moves when one begins, ends or runs out (ST_VAC_BUMP,
+	 * games.seats_until_ms), and only its clocks stop.  A waiting or
+	 * finished game's view would show one under an ETag that does not
+	 * change with it. */
+	if (svc && strcmp(row->status, "active") == 0 &&
+	    (v = malloc(sizeof *v)) == NULL)
 		return NULL;
 	if (v && svc__vacations_load(svc, row, &c, &s, v) < 0) {
 		free(v);

@@ -228,6 +228,9 @@ static int ban_tx(struct conn *c, void *ctx)
 		rc = store__run(c, ST_SEEKS_CANCEL_PLAYER,
 		                ARGS(A_I64(x->key), A_I64(store__now_ms())), NULL,
 		                NULL);
+	if (rc == 0) /* its link codes: none left to use after an unban */
+		rc = store__run(c, ST_ERASE_LINK_CODES, ARGS(A_I64(x->key)),
+		                NULL, NULL);
 	if (rc == 0)
 		rc = log_row(c, "ban", x->id, NULL, x->why);
 	return rc;
@@ -273,6 +276,9 @@ static int revoke_all_tx(struct conn *c, void *ctx)
 	    store__run(c, ST_TOKENS_REVOKE_ALL,
 	               ARGS(A_I64(x->key), A_I64(store__now_ms())), NULL, NULL);
 	x->n = (int)store__changes(c);
+	if (rc == 0) /* a link code made with one would sign in again */
+		rc = store__run(c, ST_ERASE_LINK_CODES, ARGS(A_I64(x->key)),
+		                NULL, NULL);
 	if (rc == 0)
 		rc = log_row(c, "revoke", x->id, NULL, x->why);
 	return rc;

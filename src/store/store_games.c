@@ -157,6 +157,8 @@ static int create_tx(struct conn *c, void *ctx)
 		                NULL);
 	if (rc == 0 && g->clock)
 		rc = store__clock_start(c, x->key);
+	if (rc == 0 && g->clock)
+		rc = store__seats_until(c, x->key);
 	if (rc == 0 && g->seed_format == 2)
 		rc = store__run(c, ST_GAME_SECRET,
 		                ARGS(A_I64(x->key), A_I64(g->seed_format),

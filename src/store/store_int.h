@@ -277,6 +277,7 @@ enum stmt {
 	ST_VAC_LIST,
 	ST_GAME_DEADLINE,
 	ST_GAME_SEATS_EXPIRE,
+	ST_GAME_SEATS_UNTIL,
 	/* store_links.c: finding players by name, link codes
 	 * (sql/0031_link_codes.sql) */
 	ST_PLAYERS_BY_NAME,
@@ -694,6 +695,14 @@ int store__hooks_seal(struct store *s, char *err, size_t errlen);
  * a timed game that has just started (active, nobody moved yet); else
  * changes nothing. */
 int store__clock_start(struct conn *c, int64_t key);
+
+/* Inside a write transaction: game `key`'s players changed (it began, or
+ * a seat became a player's), so its view may show a vacation one of them
+ * is taking already: sets games.seats_until_ms to when the first ends
+ * (sql/0032_seats_until.sql), so that the view changes then
+ * (store_game_seats_expire).  Nothing for a game without a clock or not
+ * active. */
+int store__seats_until(struct conn *c, int64_t key);
 
 /* store_move_append's vacation check of a timeout (struct store_move's
  * vac_player, vac_last, vac_start), in its transaction: BD_ESTALE if the

@@ -208,6 +208,12 @@ static int token_revoke_tx(struct conn *c, void *ctx)
 	    NULL, NULL);
 	if (rc == 0 && store__changes(c) != 1)
 		rc = BD_ENOTFOUND;
+	/* and the player's live link codes: one made with this token would
+	 * sign its holder in again (a code does not say which token made
+	 * it, so all go; another is made in a tap) */
+	if (rc == 0)
+		rc = store__run(c, ST_ERASE_LINK_CODES, ARGS(A_I64(x->player_key)),
+		                NULL, NULL);
 	if (rc == 0) /* its account streams end (service_stream_next) */
 		store__note_player(c, x->player_key);
 	return rc;
@@ -380,6 +386,8 @@ static int attach_tx(struct conn *c, void *ctx)
 	if (rc == 0)
 		rc = store__run(c, ST_GAME_SEATS_BUMP, ARGS(A_I64(a.game_key)),
 		                NULL, NULL);
+	if (rc == 0)
+		rc = store__seats_until(c, a.game_key);
 	if (rc == 0)
 		rc = store__events_after(c, a.game_key, &before);
 	if (rc == 0)

@@ -270,6 +270,8 @@ static int claim_tx(struct conn *c, void *ctx)
 	if (rc == 0)
 		rc = store__clock_start(c, x->key);
 	if (rc == 0)
+		rc = store__seats_until(c, x->key);
+	if (rc == 0)
 		rc = store__events_after(c, x->key, &before);
 	/* the players already seated, while it still waits for others */
 	if (rc == 0)

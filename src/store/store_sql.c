@@ -816,6 +816,14 @@ const char *const store__sql[ST_COUNT] = {
                              "seats_version + 1, seats_until_ms = "
                              SEATS_UNTIL("?2") " WHERE key = ?1 AND "
                              "seats_until_ms <= ?2",
+    /* ?1 game, ?2 now: its seats' players changed (a timed game began, a
+     * seat attached to a player), and a vacation one of them is taking
+     * already shows in its view: when the first ends.  A passed end not
+     * yet read is kept (the next read bumps seats_version for it). */
+    [ST_GAME_SEATS_UNTIL] = "UPDATE games SET seats_until_ms = CASE WHEN "
+                            "seats_until_ms <= ?2 THEN seats_until_ms "
+                            "ELSE " SEATS_UNTIL("?2") " END WHERE key = ?1 "
+                            "AND status = 'active' AND clock IS NOT NULL",
     /* store_links.c (sql/0031_link_codes.sql).  ST_PLAYERS_BY_NAME
      * (?1 the prefix, ?2 the limit) is each driver's: a range of
      * lower(name) that players_by_lower_name serves. */

@@ -2,6 +2,7 @@
 player's games, Idempotency-Key retries, resigning.  Real binary, real
 SQLite file.  Usage: test_players.py BOARDD [test names...]"""
 import random
+import subprocess
 import threading
 import time
 
@@ -396,6 +397,43 @@ def an_erased_players_link_codes_go_with_them(binary):
         check(s.query("SELECT count(*) FROM link_codes")[0][0] == 1, "only Bea's left")
         r = s.request("POST", "/v1/link-codes/claim", {"code": code})
         check(r.status == 422, "gone: %r" % r)
+
+@test
+def revoking_a_token_or_banning_ends_the_players_link_codes(binary):
+    """A code made with a token that is then revoked (the owner's DELETE
+    .../tokens/{id} of a stolen token, `boardd admin revoke`) or by a
+    player then banned cannot be claimed: 422, and no token is made
+    (before the fix: the codes outlived the revocation, so a stolen
+    token's holder signed in again with one, and a ban's codes worked
+    again after the unban)."""
+    def admin(s, *args):
+        p = subprocess.run([binary, "admin"] + s.store_args() + list(args),
+                           capture_output=True, text=True, timeout=60)
+        check(p.returncode == 0, "admin %s: %s%s" % (args[0], p.stdout, p.stderr))
+
+    def refused(s, code, what):
+        r = s.request("POST", "/v1/link-codes/claim", {"code": code})
+        check(r.status == 422 and r.json["type"] == "urn:boardd:problem:invalid-link-code",
+              "%s: %r" % (what, r))
+
+    with server(binary) as s:
+        ann, t = new_player(s, "Ann")
+        r = s.request("POST", "/v1/players/me/tokens", {"label": "stolen"}, token=t)
+        check(r.status == 201, "token: %r" % r)
+        code = s.request("POST", "/v1/players/me/link-codes", token=r.json["token"]).json["code"]
+        check(s.request("DELETE", "/v1/players/me/tokens/" + r.json["id"], token=t).status == 204,
+              "revoked")
+        refused(s, code, "a revoked token's code")
+        code = s.request("POST", "/v1/players/me/link-codes", token=t).json["code"]
+        admin(s, "revoke", ann, "--reason", "stolen")
+        refused(s, code, "after admin revoke")
+        bea, bt = new_player(s, "Bea")
+        code = s.request("POST", "/v1/players/me/link-codes", token=bt).json["code"]
+        admin(s, "ban", bea, "--reason", "abuse")
+        admin(s, "unban", bea)
+        refused(s, code, "after a ban and an unban")
+        check(s.query("SELECT count(*) FROM link_codes")[0][0] == 0, "none left")
+
 
 if __name__ == "__main__":
     run_all("players")

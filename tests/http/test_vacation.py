@@ -306,6 +306,91 @@ def a_vacation_that_runs_out_by_itself_leaves_no_stale_view_or_304(binary):
 
 
 @test
+def a_vacation_taken_before_the_game_began_runs_out_of_its_view_too(binary):
+    """Bob takes an hour of vacation, then joins Alice's timed game, and
+    makes a seat token's seat of another timed game his (POST
+    /v1/players/me/seats): both views show his vacation from the start.  Once the server's clock
+    passes its end, the ETag held while it lasted gets a 200 without it,
+    and a plain GET shows none (before the fix: the game began after the
+    vacation's bump, so nothing marked when its view would change, and
+    the ended vacation stayed in the view and its 304s for good)."""
+    clock = TestClock()
+    try:
+        with server(binary) as s:
+            _, at, bob, bt = week_old_pair(s, clock)
+            r = s.request("POST", "/v1/players/me/vacation", {"seconds": 3600}, token=bt)
+            check(r.status == 201, "taken: %r" % r)
+            gid, seat, me, them = game_of(s, at, bob, bt, CORRESPONDENCE)
+            games = [(gid, seat if me == bt else 1 - seat)]
+            # and a game of seat tokens whose seat 1 Bob then makes his
+            r = s.request("POST", "/v1/games", {"game": AA, "seats": 2, "clock": CORRESPONDENCE})
+            check(r.status == 201, "create: %r" % r)
+            r2 = s.request("POST", "/v1/players/me/seats", {"token": r.json["seats"][1]["token"]},
+                           token=bt)
+            check(r2.status == 200, "attach: %r" % r2)
+            games.append((r.json["id"], 1))
+            held = []
+            for gid, bob_seat in games:
+                r1 = s.request("GET", "/v1/games/%s" % gid, token=at)
+                e1 = r1.headers.get("etag")
+                shown = r1.json["clock"]["seats"][bob_seat]["vacation"]
+                check(r1.status == 200 and shown is not None, "Bob's vacation shown: %r" % r1)
+                check(s.request("GET", "/v1/games/%s" % gid, token=at,
+                                headers={"If-None-Match": e1}).status == 304, "while it lasts: 304")
+                held.append(e1)
+            clock.set((ms(shown["until"]) / 1000.0 + 60) - time.time())
+            for (gid, bob_seat), e1 in zip(games, held):
+                r2 = s.request("GET", "/v1/games/%s" % gid, token=at,
+                               headers={"If-None-Match": e1})
+                check(r2.status == 200 and r2.json["clock"]["seats"][bob_seat]["vacation"] is None
+                      and r2.headers.get("etag") != e1, "ran out: the view without it: %r" % r2)
+                r3 = s.request("GET", "/v1/games/%s" % gid, token=None)
+                check(r3.status == 200 and r3.json["clock"]["seats"][bob_seat]["vacation"] is None,
+                      "ran out, a plain read: %r" % r3)
+    finally:
+        clock.close()
+
+
+@test
+def a_vacation_shows_only_in_running_games(binary):
+    """A waiting timed game and a finished one: a vacation their players
+    take changes neither (it stops no clock of theirs, and only running
+    games' seats_version moves with a vacation): every viewer's view
+    shows no vacation, under the ETag it had (before the fix: a view
+    first built during the vacation showed it under that same ETag, one
+    tag for two bodies, and kept showing it after it ended, since
+    nothing marked when it would)."""
+    clock = TestClock()
+    try:
+        with server(binary) as s:
+            _, at, bob, bt = week_old_pair(s, clock)
+            done, _, me, _ = game_of(s, at, bob, bt, CORRESPONDENCE)
+            r = s.request("POST", "/v1/games/%s/resign" % done, token=me)
+            check(r.status == 201, "resign: %r" % r)
+            r = s.request("POST", "/v1/games", {"game": AA, "seats": 2,
+                                                 "clock": CORRESPONDENCE}, token=at)
+            check(r.status == 201, "waiting: %r" % r)
+            waiting = r.json["id"]
+            before = {}
+            for gid in (done, waiting):
+                r = s.request("GET", "/v1/games/%s" % gid, token=at)
+                check(r.status == 200, "view: %r" % r)
+                before[gid] = r.headers.get("etag")
+            for tok in (at, bt):
+                r = s.request("POST", "/v1/players/me/vacation", {"seconds": 3600}, token=tok)
+                check(r.status == 201, "taken: %r" % r)
+            for gid in (done, waiting):
+                # Bob's and nobody's views: first built now
+                for tok in (bt, None, at):
+                    r = s.request("GET", "/v1/games/%s" % gid, token=tok)
+                    check(r.status == 200 and r.headers.get("etag") == before[gid] and
+                          all(x["vacation"] is None for x in r.json["clock"]["seats"]),
+                          "%s: no vacation shown, the same ETag: %r" % (gid, r))
+    finally:
+        clock.close()
+
+
+@test
 def auto_vacation_begins_instead_of_the_timeout_then_the_days_run_out(binary):
     """Auto on, a day left: when the deadline passes, a vacation of that
     day begins at the deadline instead of the timeout (no move, the game
