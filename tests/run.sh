@@ -138,23 +138,49 @@ wait_all() {
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-# The longest unit suites first (tests/README.md, "make test's time"):
-# started last, test_quantum alone outlasted most of the run.  Every
-# tests/unit/test_*.c is one suite, test_cases among them: the rule cases
-# of tests/cases/<game>/*.json, read by that one runner (suite "cases").
-for t in "$build"/tests/test_quantum "$build"/tests/test_native \
-	$(ls "$build"/tests/test_* | grep -v -e '/test_quantum$' -e '/test_native$'); do
+# queue_suite NAME CMD...: adds a suite to the list; start_queued starts
+# them all, the longest first.
+queued_names=()
+queued_cmds=()
+queue_suite() {
+	queued_names+=("$1")
+	shift
+	queued_cmds+=("$(printf '%q ' "$@")")
+}
+
+# start_queued: starts the queued suites, the longest first by
+# tests/suite-times.txt ("name wall cpu", a run's BOARDD_TEST_TIMES): a
+# long suite started late outlasts the rest of the run, two cores
+# finishing it alone (tests/README.md, "make test's time").  Suites the
+# file does not name follow in the order they were queued.
+start_queued() {
+	local i name order
+	order=$( (sort -k2,2nr "$here/suite-times.txt" 2>/dev/null | awk '{ print $1 }'
+		printf '%s\n' "${queued_names[@]}") | awk '!seen[$0]++')
+	for name in $order; do
+		for i in "${!queued_names[@]}"; do
+			[ "${queued_names[$i]}" = "$name" ] || continue
+			eval "start_suite \"\$name\" ${queued_cmds[$i]}"
+			break
+		done
+	done
+}
+
+# Every tests/unit/test_*.c is one suite, test_cases among them: the rule
+# cases of tests/cases/<game>/*.json, read by that one runner (suite
+# "cases").
+for t in "$build"/tests/test_*; do
 	[ -x "$t" ] || continue
 	suite=$(basename "$t" | sed 's/^test_//; s/_/-/g')
-	start_suite "$suite" "$t"
+	queue_suite "$suite" "$t"
 done
 # Layers call down: no two files of a layer's folder use each other both
 # ways (tests/callgraph.py over the objects just built; the pairs not yet
 # undone are listed in tests/callgraph-known.txt).
-start_suite callgraph /usr/bin/python3 "$here/callgraph.py" "$build"
+queue_suite callgraph /usr/bin/python3 "$here/callgraph.py" "$build"
 # The harness's own stream reader (tests/http/streams.py), cut at every
 # byte offset: every HTTP suite reads its streams with it.
-start_suite streams /usr/bin/python3 "$here/http/test_streams.py" "$build/boardd"
+queue_suite streams /usr/bin/python3 "$here/http/test_streams.py" "$build/boardd"
 # The HTTP suites, "name script" a line: run on SQLite, then again on
 # PostgreSQL as <name>-pg (the harness's BOARDD_TEST_BACKEND=postgres).
 http_suites="
@@ -200,7 +226,7 @@ http_pass() {
 	set -- $http_suites
 	set +f
 	while [ $# -ge 2 ]; do
-		start_suite "$1$suffix" env ${backend:+BOARDD_TEST_BACKEND=$backend} \
+		queue_suite "$1$suffix" env ${backend:+BOARDD_TEST_BACKEND=$backend} \
 			/usr/bin/python3 "$here/http/$2" "$build/boardd"
 		shift 2
 	done
@@ -215,14 +241,15 @@ if [ -n "${BOARDD_TEST_PG:-}" ]; then
 fi
 # src/rating against npm's glicko2 and openskill (tests/rating/: npm ci
 # into tests/rating/node_modules on first use).
-start_suite rating-oracle /bin/sh "$here/rating/run.sh" "$build/rating/rating_cli"
+queue_suite rating-oracle /bin/sh "$here/rating/run.sh" "$build/rating/rating_cli"
 # The spec through Redocly, swagger-parser and openapi-typescript (npm ci
 # into tools/openapi-lint/node_modules on first use).
-start_suite openapi-lint /bin/sh "$here/../tools/openapi-lint/lint.sh"
+queue_suite openapi-lint /bin/sh "$here/../tools/openapi-lint/lint.sh"
 # The web client (web/): type-checked against the spec's generated types,
 # then played in headless Chromium (npm ci into tests/web/node_modules and
 # Debian's chromium on first use).
-start_suite web /bin/sh "$here/web/run.sh" "$build/boardd"
+queue_suite web /bin/sh "$here/web/run.sh" "$build/boardd"
+start_queued
 wait_all
 if [ -n "${BOARDD_TEST_PG:-}" ]; then
 	# Two nodes on one database (PostgreSQL only), alone: it kills a
