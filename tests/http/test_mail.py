@@ -564,7 +564,7 @@ def open_streams(s):
 def nothing_is_mailed_while_the_player_is_live_on_the_game(binary):
     """While Bob holds an event stream on the game his turn there is not
     mailed (the mail is skipped); once the stream ended, his next turn
-    is."""
+    is (or the game's end, when the move before it ended the game)."""
     sink = Sink()
     try:
         with server(binary, extra=mail_flags(sink.port)) as s:
@@ -586,8 +586,11 @@ def nothing_is_mailed_while_the_player_is_live_on_the_game(binary):
                 live.close()
             wait_for(lambda: open_streams(s) == 0, "the stream to end")
             play_once(s, gid, at)
-            wait_for(lambda: [m for m in sink.messages() if m["Subject"] == "Your turn"],
-                     "Bob's turn, mailed")
+            # Bob's turn, or the end if that move ended the game (a random
+            # deal may let an agent be caught this early): his next event
+            wait_for(lambda: [m for m in sink.messages()
+                              if m["Subject"] in ("Your turn", "Game over")],
+                     "Bob's turn (or the game's end), mailed")
             # the sink has it before the server records the answer
             wait_for(lambda: not mails(s, "pending"), "the mail recorded")
             kinds = [(r[0], r[1]) for r in mails(s)]
