@@ -8,6 +8,14 @@
 
 /* ---- clocks ---------------------------------------------------------- */
 
+/* (beside store__clock_start, which the same writers call when a timed
+ * game's players change) */
+int store__seats_until(struct conn *c, int64_t key)
+{
+	return store__run(c, ST_GAME_SEATS_UNTIL,
+	                  ARGS(A_I64(key), A_I64(store__now_ms())), NULL, NULL);
+}
+
 int store__clock_start(struct conn *c, int64_t key)
 {
 	return store__run(c, ST_GAME_CLOCK_START, ARGS(A_I64(key)), NULL, NULL);

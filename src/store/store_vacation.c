@@ -298,12 +298,6 @@ static int expire_tx(struct conn *c, void *ctx)
 	                  ARGS(A_I64(x->key), A_I64(x->now)), NULL, NULL);
 }
 
-int store__seats_until(struct conn *c, int64_t key)
-{
-	return store__run(c, ST_GAME_SEATS_UNTIL,
-	                  ARGS(A_I64(key), A_I64(store__now_ms())), NULL, NULL);
-}
-
 int store_game_seats_expire(struct store *s, int64_t key, int64_t now_ms)
 {
 	struct expire_ctx x = {key, now_ms};
