@@ -1669,6 +1669,9 @@ test("options: named in words in English and French, in the form, the lobby, the
     await bob.getByRole("link", { name: "boardd", exact: true }).click();
     await bob.getByLabel("Language of game texts").selectOption(lang);
     await bob.locator(`main[lang="${lang}"]`).waitFor();
+    // The lobby redraws once its games and catalog arrive, and a redraw
+    // resets the create form (a choice made before it is lost): choose after.
+    await bob.waitForLoadState("networkidle");
     const opts = (await apiGet(base, "/v1/catalog", null, lang)).games.find(
       (g) => g.id === "quantum",
     ).options;
