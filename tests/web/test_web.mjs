@@ -241,14 +241,25 @@ async function onScreen(page, loc, what) {
   );
 }
 
-/** Every element of `loc` is a touch target of at least 44×44 px. */
+/**
+ * Every element of `loc` is a touch target of at least 44×44 px.
+ * Playwright's evaluateAll finds the elements and runs the function in two
+ * round trips: a redraw between them (a bot's move, the stream's next
+ * event) detaches them, and a detached element measures 0×0. Such a
+ * reading is taken again, up to 10 times.
+ */
 async function touchTargets(loc, what) {
-  const sizes = await loc.evaluateAll((els) =>
-    els.map((e) => {
-      const r = e.getBoundingClientRect();
-      return [Math.round(r.width * 10) / 10, Math.round(r.height * 10) / 10];
-    }),
-  );
+  let sizes = null;
+  for (let i = 0; i < 10 && !sizes; i++)
+    sizes = await loc.evaluateAll((els) =>
+      els.every((e) => e.isConnected)
+        ? els.map((e) => {
+            const r = e.getBoundingClientRect();
+            return [Math.round(r.width * 10) / 10, Math.round(r.height * 10) / 10];
+          })
+        : null,
+    );
+  check(sizes !== null, `${what}: redrawn during each of 10 readings`);
   check(sizes.length > 0, `no ${what}`);
   const small = sizes.filter(([w, h]) => w < 44 || h < 44);
   check(!small.length, `${what} under 44 px: ${JSON.stringify(small.slice(0, 5))}`);
