@@ -93,6 +93,9 @@ enum bd_err {
 	                            players, linking devices"): 422 */
 	BD_ELINKCODESFULL = -57, /* the player holds as many live link codes
 	                            as allowed (STORE_LINK_CODES_MAX): 409 */
+	BD_ETOKENSFULL = -58,    /* the player holds as many tokens as
+	                            allowed (STORE_TOKENS_MAX): 409, a cap
+	                            and not a rate (no Retry-After) */
 };
 
 /* Longest human-readable detail an error carries, including the NUL. */

@@ -64,6 +64,7 @@ static const struct problem_kind kinds[] = {
     {BD_EVACATIONBEGAN, 409, "vacation-began", "A vacation began instead"},
     {BD_ELINKCODE, 422, "invalid-link-code", "Invalid link code"},
     {BD_ELINKCODESFULL, 409, "too-many-link-codes", "Too many link codes"},
+    {BD_ETOKENSFULL, 409, "too-many-tokens", "Too many tokens"},
     {BD_EUNKNOWNCATEGORY, 404, "unknown-category",
      "Unknown rating category"},
     {BD_EUNKNOWNPLAYER, 404, "unknown-player", "Unknown player"},

@@ -120,8 +120,8 @@ int service_link_code_create(struct service *svc, const char *token,
 		                         now + LINK_TTL_MS);
 	}
 	sodium_memzero(canon, sizeof canon);
-	if (rc == BD_ELIMIT)
-		rc = svc__fail(err, BD_ELINKCODESFULL,
+	if (rc == BD_ELINKCODESFULL)
+		rc = svc__fail(err, rc,
 		               "a player holds at most %d live link codes: use "
 		               "one, or wait until one expires (10 minutes)",
 		               STORE_LINK_CODES_MAX);
@@ -132,6 +132,22 @@ int service_link_code_create(struct service *svc, const char *token,
 	                    : NULL;
 	sodium_memzero(code, sizeof code);
 	return rc < 0 ? rc : svc__give(o, out);
+}
+
+struct claim {
+	struct store *st;
+	const uint8_t *code_hash;
+	struct store_player player; /* out: the code's player */
+};
+
+/* token_mint's store step for POST /v1/link-codes/claim: ctx a struct
+ * claim. */
+static int claim_add(void *ctx, const struct store_token *t,
+                     const uint8_t hash[STORE_TOKEN_HASH_LEN])
+{
+	struct claim *x = ctx;
+	return store_link_code_claim(x->st, x->code_hash, t->created_ms, t,
+	                             hash, &x->player);
 }
 
 int service_link_code_claim(struct service *svc, const json_t *body,
@@ -160,28 +176,19 @@ int service_link_code_claim(struct service *svc, const json_t *body,
 	sodium_memzero(canon, sizeof canon);
 	struct store_token t = {0};
 	snprintf(t.label, sizeof t.label, "linked device");
+	t.created_ms = svc__now_ms();
 	char fresh[TOKEN_LEN + 1];
-	uint8_t hash[STORE_TOKEN_HASH_LEN];
-	struct store_player p;
-	rc = BD_ECONFLICT;
-	for (int attempt = 0; rc == BD_ECONFLICT && attempt < 4; attempt++) {
-		token_game_id(t.id);
-		token_new(fresh);
-		token_hash(fresh, hash);
-		t.created_ms = svc__now_ms();
-		rc = store_link_code_claim(svc->st, code_hash, t.created_ms, &t,
-		                           hash, &p);
-	}
+	struct claim claim = {svc->st, code_hash, {0}};
+	rc = token_mint(&t, fresh, claim_add, &claim);
+	struct store_player p = claim.player;
 	if (rc == BD_ENOTFOUND)
 		rc = svc__fail(err, BD_ELINKCODE,
 		               "that link code is wrong, used or expired");
-	else if (rc == BD_ELIMIT)
-		rc = svc__fail(err, BD_ELIMIT,
+	else if (rc == BD_ETOKENSFULL)
+		rc = svc__fail(err, rc,
 		               "that player holds %d tokens already: revoke "
 		               "one on a signed-in device first",
 		               STORE_TOKENS_MAX);
-	else if (rc == BD_ECONFLICT)
-		rc = BD_EINTERNAL;
 	json_t *o = NULL;
 	if (rc == 0)
 		o = json_pack("{s:s,s:{s:s,s:s,s:o},s:s}", "token", fresh,

@@ -293,6 +293,20 @@ static json_t *token_json(const struct store_token *t, int current)
 	    "current", current);
 }
 
+struct mint_add {
+	struct store *st;
+	int64_t player_key;
+};
+
+/* token_mint's store step for POST /v1/players/me/tokens: ctx a struct
+ * mint_add. */
+static int mint_add(void *ctx, const struct store_token *t,
+                     const uint8_t hash[STORE_TOKEN_HASH_LEN])
+{
+	struct mint_add *x = ctx;
+	return store_token_add(x->st, x->player_key, t, hash);
+}
+
 int service_token_create(struct service *svc, const char *token,
                          const json_t *body, json_t **out, struct svc_err *err)
 {
@@ -310,22 +324,14 @@ int service_token_create(struct service *svc, const char *token,
 	else if ((rc = svc__name_enforce(lv, "label", t.label, err)) < 0)
 		return rc;
 	char fresh[TOKEN_LEN + 1];
-	uint8_t hash[STORE_TOKEN_HASH_LEN];
-	rc = BD_ECONFLICT;
-	for (int attempt = 0; rc == BD_ECONFLICT && attempt < 4; attempt++) {
-		token_game_id(t.id);
-		token_new(fresh);
-		token_hash(fresh, hash);
-		t.created_ms = svc__now_ms();
-		rc = store_token_add(svc->st, p.key, &t, hash);
-	}
-	if (rc == BD_ELIMIT)
-		return svc__fail(err, rc,
-		                 "a player holds at most %d tokens: revoke one "
-		                 "first",
-		                 STORE_TOKENS_MAX);
-	if (rc == BD_ECONFLICT)
-		return BD_EINTERNAL;
+	t.created_ms = svc__now_ms();
+	struct mint_add add = {svc->st, p.key};
+	rc = token_mint(&t, fresh, mint_add, &add);
+	if (rc == BD_ETOKENSFULL)
+		rc = svc__fail(err, rc,
+		               "a player holds at most %d tokens: revoke one "
+		               "first",
+		               STORE_TOKENS_MAX);
 	json_t *o = rc == 0 ? token_json(&t, 0) : NULL;
 	if (o)
 		json_object_set_new(o, "token", json_string(fresh));

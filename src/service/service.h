@@ -527,8 +527,8 @@ int service_leave(struct service *svc, const char *id, const char *token,
 
 /* POST /v1/players/me/tokens {"label": 1..64 bytes, optional}: a new
  * token for the calling player; *out = {id, label, created, last_used
- * (null), current (false), token (shown once)}.  BD_ELIMIT past
- * STORE_TOKENS_MAX. */
+ * (null), current (false), token (shown once)}.  BD_ETOKENSFULL when
+ * the player holds STORE_TOKENS_MAX. */
 int service_token_create(struct service *svc, const char *token,
                          const json_t *body, json_t **out, struct svc_err *err);
 
@@ -560,8 +560,8 @@ int service_link_code_create(struct service *svc, const char *token,
  * *out (new) = {"token" (shown once), "token_id", "player": {id, name,
  * created}}.  BD_ELINKCODE, one answer for a code wrong, used, expired or
  * of a deleted or banned player; BD_EBADREQUEST when the body is not
- * {"code": string of at most 64 bytes}; BD_ELIMIT when the player holds
- * STORE_TOKENS_MAX tokens. */
+ * {"code": string of at most 64 bytes}; BD_ETOKENSFULL when the player
+ * holds STORE_TOKENS_MAX tokens. */
 int service_link_code_claim(struct service *svc, const json_t *body,
                             json_t **out, struct svc_err *err);
 

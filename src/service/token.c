@@ -2,6 +2,7 @@
 #include <sodium.h>
 #include <string.h>
 
+#include "../common/err.h"
 #include "token.h"
 
 void token_new(char out[TOKEN_LEN + 1])
@@ -16,6 +17,22 @@ void token_new(char out[TOKEN_LEN + 1])
 void token_hash(const char *token, uint8_t hash[STORE_TOKEN_HASH_LEN])
 {
 	crypto_hash_sha256(hash, (const unsigned char *)token, strlen(token));
+}
+
+int token_mint(struct store_token *t, char fresh[TOKEN_LEN + 1],
+               int (*add)(void *ctx, const struct store_token *t,
+                          const uint8_t hash[STORE_TOKEN_HASH_LEN]),
+               void *ctx)
+{
+	uint8_t hash[STORE_TOKEN_HASH_LEN];
+	int rc = BD_ECONFLICT;
+	for (int attempt = 0; rc == BD_ECONFLICT && attempt < 4; attempt++) {
+		token_game_id(t->id);
+		token_new(fresh);
+		token_hash(fresh, hash);
+		rc = add(ctx, t, hash);
+	}
+	return rc == BD_ECONFLICT ? BD_EINTERNAL : rc;
 }
 
 void token_game_id(char out[STORE_ID_LEN + 1])

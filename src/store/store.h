@@ -784,7 +784,7 @@ struct store_token {
 
 /* Adds token t (id, label, created_ms; 0: now) hashing to `hash` to
  * player `player_key`.  BD_ECONFLICT if the id or hash is taken (pick
- * another); BD_ELIMIT when the player holds STORE_TOKENS_MAX. */
+ * another); BD_ETOKENSFULL when the player holds STORE_TOKENS_MAX. */
 int store_token_add(struct store *s, int64_t player_key,
                     const struct store_token *t,
                     const uint8_t hash[STORE_TOKEN_HASH_LEN]);
@@ -822,7 +822,7 @@ int store_players_find(struct store *s, const char *prefix, int limit,
 
 /* Keeps a link code (its SHA-256, `hash`) for player `player_key`, alive
  * until expires_ms (unix ms), made at now_ms; in the same transaction
- * every expired code (anyone's) is deleted.  BD_ELIMIT when the player
+ * every expired code (anyone's) is deleted.  BD_ELINKCODESFULL when the player
  * holds STORE_LINK_CODES_MAX live codes; BD_ECONFLICT when a code hashes
  * alike (make another).  Nothing changes on an error. */
 int store_link_code_put(struct store *s, int64_t player_key,
@@ -835,7 +835,7 @@ int store_link_code_put(struct store *s, int64_t player_key,
  * name, created_ms).  BD_ENOTFOUND when no live code hashes so (never
  * made, used, expired) or its player is deleted or banned: one answer
  * for all; BD_ECONFLICT if the token's id or hash is taken (pick
- * another); BD_ELIMIT when the player holds STORE_TOKENS_MAX tokens.
+ * another); BD_ETOKENSFULL when the player holds STORE_TOKENS_MAX tokens.
  * Nothing changes on an error. */
 int store_link_code_claim(struct store *s,
                           const uint8_t code_hash[STORE_TOKEN_HASH_LEN],

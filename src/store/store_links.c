@@ -65,7 +65,7 @@ static int link_put_tx(struct conn *c, void *ctx)
 		    c, ST_LINK_COUNT,
 		    ARGS(A_I64(x->player_key), A_I64(x->now_ms)), &n);
 	if (rc == 0 && n >= STORE_LINK_CODES_MAX)
-		rc = BD_ELIMIT;
+		rc = BD_ELINKCODESFULL;
 	if (rc == 0)
 		rc = store__run(c, ST_LINK_INSERT,
 		                ARGS(A_BLOB(x->hash, STORE_TOKEN_HASH_LEN),

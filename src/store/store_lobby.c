@@ -120,7 +120,7 @@ int store__token_add(struct conn *c, int64_t player_key,
 	int rc =
 	    store__lookup_i64(c, ST_TOKENS_COUNT, ARGS(A_I64(player_key)), &n);
 	if (rc == 0 && n >= STORE_TOKENS_MAX)
-		rc = BD_ELIMIT;
+		rc = BD_ETOKENSFULL;
 	if (rc == 0)
 		rc = store__run(
 		    c, ST_TOKEN_INSERT,

@@ -386,6 +386,30 @@ def a_link_code_signs_another_device_in_once(binary):
 
 
 @test
+def a_link_code_of_a_player_with_every_token_gets_409_and_changes_nothing(binary):
+    """A player holding STORE_TOKENS_MAX (50) tokens cannot be given a
+    51st by a link code: 409 too-many-tokens (a cap, not a rate: no
+    Retry-After; before, 429 without one), and nothing changes: the code
+    is still there. A revocation ends every live code (the test below),
+    so a code made after one signs the device in."""
+    with server(binary) as s:
+        _, t = new_player(s, "Ann")
+        for i in range(49):
+            check(s.request("POST", "/v1/players/me/tokens", token=t).status == 201, "token %d" % i)
+        code = s.request("POST", "/v1/players/me/link-codes", token=t).json["code"]
+        r = s.request("POST", "/v1/link-codes/claim", {"code": code})
+        check(r.status == 409 and r.json["type"] == "urn:boardd:problem:too-many-tokens"
+              and "retry-after" not in r.headers, "full: %r" % r)
+        check(s.query("SELECT count(*) FROM link_codes")[0][0] == 1
+              and s.query("SELECT count(*) FROM player_tokens")[0][0] == 50, "nothing changed")
+        one = s.request("GET", "/v1/players/me/tokens", token=t).json["tokens"][1]["id"]
+        check(s.request("DELETE", "/v1/players/me/tokens/" + one, token=t).status == 204, "revoke one")
+        code = s.request("POST", "/v1/players/me/link-codes", token=t).json["code"]
+        r = s.request("POST", "/v1/link-codes/claim", {"code": code})
+        check(r.status == 201 and r.json["player"]["name"] == "Ann", "a new code, now: %r" % r)
+
+
+@test
 def an_erased_players_link_codes_go_with_them(binary):
     """The link codes go with the account (DELETE /v1/players/me)."""
     with server(binary) as s:
