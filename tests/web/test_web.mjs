@@ -171,6 +171,15 @@ async function tapSomething(pages, idleMs = 15000) {
   while (Date.now() < until) {
     for (const page of pages) {
       await noError(page, page.__name);
+      // Every listed action has its place on the board: before a tap the
+      // choices hold nothing (a redraw between the two readings may show
+      // a tap's choices: read again then).
+      const loose = await page.evaluate(() =>
+        document.querySelector("section.actions .picked")
+          ? []
+          : [...document.querySelectorAll("section.actions button.choice")].map((b) => b.textContent),
+      );
+      check(!loose.length, `${page.__name}: actions with no place on the board: ${loose.join(" | ")}`);
       const controls = page.locator(TAPPABLE);
       const n = await controls.count();
       if (!n) continue;
@@ -587,6 +596,53 @@ test("agent avenue: a whole game by clicking, live on both screens", async () =>
   await alice.locator(".replay-where", { hasText: "now" }).waitFor({ timeout: 10000 });
   check(alice.url().endsWith(`#/game/${id}`), `the address now: ${alice.url()}`);
   console.log(`     ${clicks} moves clicked; result ${JSON.stringify(g.result)}`);
+});
+
+test("agent avenue: a 4-seat team game with the black market to the end by tapping the board", async () => {
+  const { alice, bob, base } = ctx;
+  const started = Date.now();
+  // Alice (seat 0) and Bob (seat 2) are team 0; random bots hold team 1's
+  // seats 1 and 3 (the server's bots fill seats: two browsers play the
+  // team's every part, leads, hand_over, the face-up and face-down halves
+  // of a play, recruits and black-market takes, without two more screens
+  // to drive).
+  await alice.getByRole("link", { name: "boardd", exact: true }).click();
+  await alice.locator("#new-game").selectOption("agent-avenue");
+  await alice.locator("#new-seats").selectOption("4");
+  await alice.locator("#opt-mode").selectOption("advanced");
+  await alice.locator("#seat-1").selectOption("random");
+  await alice.locator("#seat-2").selectOption("invite");
+  await alice.locator("#invite-2").fill(ctx.bobId);
+  await alice.locator("#seat-3").selectOption("random");
+  await alice.getByRole("button", { name: "Create game" }).click();
+  await alice.waitForURL(/#\/game\//);
+  const id = decodeURIComponent(alice.url().split("#/game/")[1]);
+  await bob.getByRole("link", { name: "boardd", exact: true }).click();
+  await bob
+    .locator(`li.game[data-game="${id}"]`)
+    .getByRole("button", { name: "Accept invitation" })
+    .click({ timeout: 15000 });
+  await bob.waitForURL(new RegExp(`#/game/${id}`));
+  const token = await tokenOf(alice);
+  let clicks = 0;
+  const deadline = Date.now() + 180000;
+  for (;;) {
+    const g = await apiGet(base, `/v1/games/${id}`, token);
+    if (g.status === "finished") break;
+    check(Date.now() < deadline, `the team game did not end in 3 minutes (${clicks} moves clicked)`);
+    const action = await tapSomething([alice, bob], 4000);
+    if (action !== null) clicks++;
+  }
+  await alice.locator(".result").waitFor({ timeout: 20000 });
+  await bob.locator(".result").waitFor({ timeout: 20000 });
+  const g = await apiGet(base, `/v1/games/${id}`, token);
+  const moves = await apiGet(base, `/v1/games/${id}/moves?limit=200`, token);
+  const ours = moves.moves.filter((m) => m.seat === 0 || m.seat === 2);
+  check(ours.length === clicks, `${clicks} moves clicked, ${ours.length} logged for seats 0 and 2`);
+  const types = [...new Set(ours.map((m) => m.action.type))];
+  console.log(
+    `     ${clicks} moves clicked (${g.seq} in all) in ${Math.round((Date.now() - started) / 1000)} s: ${types.join(", ")}; result ${JSON.stringify(g.result)}`,
+  );
 });
 
 test("quantum: an invitation accepted, several turns by clicking", async () => {
