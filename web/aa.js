@@ -5,7 +5,8 @@
 // chosen on the board: the cards of a play tapped in the hand (the first
 // face up, the second face down), a played card tapped to recruit it, a
 // black-market card to take it, an agent in play or in hand for a card's
-// decision. Each tap narrows the server's listed actions (board.js).
+// decision, the partner's seat to hand it the face-up card (team
+// variant). Each tap narrows the server's listed actions (board.js).
 // Each card has an "i" button beside it that shows its text (sheet.js).
 import { h } from "./dom.js";
 import { card, gameInfo } from "./ui.js";
@@ -406,13 +407,24 @@ function draw(g, ui) {
           { class: "small seats" },
           v.players
             .filter((x) => x.team === t.team)
-            .map((x) =>
-              h(
+            .map((x) => {
+              const words = `seat ${x.seat}: ${x.hand_size} in hand, ${x.discards} discarded (${x.discards_left} left)`;
+              // §9.4: the lead hands the face-up card to its partner by a tap on the partner
+              const handOver = x.seat !== you ? ui.actions.filter((a) => a.type === "hand_over") : [];
+              return h(
                 "li",
                 {},
-                `seat ${x.seat}: ${x.hand_size} in hand, ${x.discards} discarded (${x.discards_left} left)`,
-              ),
-            ),
+                handOver.length
+                  ? tapCard(
+                      h("span", {}, words),
+                      handOver,
+                      `${words}: hand the face-up card to seat ${x.seat}`,
+                      ui,
+                      "partner",
+                    )
+                  : words,
+              );
+            }),
         ),
       ),
     ),
@@ -420,11 +432,12 @@ function draw(g, ui) {
 }
 
 /** Actions chosen by tapping a card of the board. */
-const ON_BOARD = ["play", "recruit", "take", ...HAND_CARD, ...IN_PLAY];
+const ON_BOARD = ["play", "recruit", "take", "hand_over", ...HAND_CARD, ...IN_PLAY];
 
 /** In words, what to tap for the listed actions. @param {Action[]} actions */
 function hint(actions) {
   const has = (/** @type {string} */ t) => actions.some((a) => a.type === t);
+  if (has("hand_over")) return "Tap a card in your hand to play it face up, or your partner to let them.";
   if (has("play")) return "Tap your play in your hand: face up first, then face down.";
   if (has("recruit")) return "Tap the played card to recruit.";
   if (has("take")) return "Tap a black-market card to take it.";

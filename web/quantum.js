@@ -7,9 +7,18 @@
 // squares its listed actions name (moves, deploys, attack targets…) are
 // highlighted; tapping one acts, its other abilities become the choices.
 // With no ship tapped, the squares of the other listed actions (choose a
-// planet, construct, infamy, relocation) are highlighted. Rows and columns
-// are numbered along the map's edges, as the labels name squares [row,col].
-// A card of the row to take, or a command card to discard, is tapped.
+// planet, construct, infamy) are highlighted; a starting arrangement is
+// tapped square by square (ship 0, 1, then 2); a relocation starts by a
+// tap on the planet whose cube moves. Rows and columns are numbered along
+// the map's edges, as the labels name squares [row,col]. A card of the
+// row to take, a command card to discard, or one whose power is listed
+// (CEREBRAL, or a CRUEL re-roll asked in a battle) is tapped. The rest
+// is on the board too: "End turn" by the actions left, "Research" by the
+// research track, "Refresh" on the card row, the starting ships' keep or
+// re-roll on the player's dice, the decision of a ship the view's first
+// pending decision names (advance or stay, a re-roll) on that ship, and a
+// REORGANIZATION's ships tapped one by one. Every action is the server's
+// (GET …/actions), whole: the list is only filtered by what was tapped.
 // Names and texts from the catalog; each card, and the ship types, with
 // an "i" button that shows the text (sheet.js).
 import { h, s } from "./dom.js";
@@ -50,23 +59,106 @@ function aim(a) {
 }
 
 /**
- * What was tapped, kept for the action list of seq `seq` only: one of the
- * caller's ships (`ship`), or a square some actions start from (`from`, a
- * relocation's), or nothing.
- * @type {{seq: number, ship: number | null, from: number[] | null}}
+ * The ship action `a` is about: its `ship`, or, for a decision that names
+ * none (advance, stay, a re-roll), the ship of the view's first pending
+ * decision when it is the caller's (the decision the list answers); else
+ * undefined. Read from the view, not worked out.
+ * @param {Action} a @param {View | null} v @param {number | null} you
+ * @returns {number | undefined}
  */
-let sel = { seq: -1, ship: null, from: null };
+function shipOf(a, v, you) {
+  const x = /** @type {any} */ (a);
+  if ("ship" in x) return x.ship;
+  const p = v?.pending[0];
+  if (p && p.seat === you && p.ship !== undefined && !aim(a) && !("card" in x) && !("ships" in x))
+    return p.ship;
+  return undefined;
+}
+
+/** The view and seat the board was last drawn for (shipOf reads them). @type {{v: View | null, you: number | null}} */
+let drawn = { v: null, you: null };
+
+/** Action types the board has a control of their own for (below). */
+const CONTROLS = [
+  "setup_keep",
+  "setup_reroll",
+  "arrange",
+  "research",
+  "end_turn",
+  "refresh_cards",
+  "reorganize",
+];
+
+/** 1 if action `a` is a command card's power: its type is a card's id (the catalog's). @param {Action} a */
+function isPower(a) {
+  /** @type {{id: string}[]} */
+  const cards = /** @type {any} */ (gameInfo(GAME))?.cards ?? [];
+  return cards.some((c) => c.id === a.type);
+}
+
+/**
+ * A control of the board for listed actions `matching` (none: nothing
+ * drawn): a tap offers them, or posts the only one.
+ * @param {string} text what it shows @param {Action[]} matching @param {string} label its name
+ * @param {BoardUi} ui
+ */
+function control(text, matching, label, ui) {
+  return matching.length
+    ? // (its name starts with the words shown, as speech input needs)
+      tapCard(h("span", { class: "agent" }, text), matching, `${text}: ${label}`, ui, "control")
+    : null;
+}
+
+/**
+ * What was tapped, kept for the action list of seq `seq` only: one of the
+ * caller's ships (`ship`), or a planet relocations start from (`from`),
+ * or nothing; the squares tapped so far for a starting arrangement
+ * (`arrange`, ship 0's first), the ships tapped for a REORGANIZATION
+ * (`reorg`).
+ * @type {{seq: number, ship: number | null, from: number[] | null, arrange: number[][], reorg: number[]}}
+ */
+let sel = { seq: -1, ship: null, from: null, arrange: [], reorg: [] };
 
 /** The listed actions of what is selected (all those of no ship when nothing is). @param {BoardUi} ui */
 function selected(ui) {
-  if (sel.seq !== ui.seq) sel = { seq: ui.seq, ship: null, from: null };
+  if (sel.seq !== ui.seq) sel = { seq: ui.seq, ship: null, from: null, arrange: [], reorg: [] };
   const f = sel.from;
   return ui.actions.filter((a) => {
     const x = /** @type {any} */ (a);
-    if (sel.ship !== null) return x.ship === sel.ship && !("owner" in x);
+    const ship = shipOf(a, drawn.v, drawn.you);
+    if (sel.ship !== null) return ship === sel.ship && !("owner" in x);
     if (f) return isSquare(x.from) && x.from[0] === f[0] && x.from[1] === f[1] && "owner" in x;
-    return !("ship" in x) && !("owner" in x);
+    return ship === undefined && !("owner" in x);
   });
+}
+
+/**
+ * The listed arrangements (§3.6) that start with the squares tapped so
+ * far, by the square they give the next ship: [row,col] key → actions.
+ * @param {BoardUi} ui @returns {Map<string, Action[]>}
+ */
+function arrangeAims(ui) {
+  const k = sel.arrange.length;
+  /** @type {Map<string, Action[]>} */
+  const by = new Map();
+  for (const a of ui.actions) {
+    if (a.type !== "arrange") continue;
+    const sqs = /** @type {number[][]} */ (/** @type {any} */ (a).ships);
+    if (!sel.arrange.every((t, i) => t[0] === sqs[i][0] && t[1] === sqs[i][1]) || k >= sqs.length) continue;
+    const key = `${sqs[k][0]},${sqs[k][1]}`;
+    by.set(key, [...(by.get(key) ?? []), a]);
+  }
+  return by;
+}
+
+/** The listed REORGANIZATION (§9.3) of exactly the ships tapped. @param {BoardUi} ui */
+function reorgMatch(ui) {
+  const want = [...sel.reorg].sort((x, y) => x - y).join(",");
+  return ui.actions.filter(
+    (a) =>
+      a.type === "reorganize" &&
+      [.../** @type {number[]} */ (/** @type {any} */ (a).ships)].sort((x, y) => x - y).join(",") === want,
+  );
 }
 
 /**
@@ -121,6 +213,10 @@ function draw(g, ui) {
   const v = /** @type {View} */ (g.view);
   const m = v.map;
   const you = g.you;
+  drawn = { v, you };
+  const reorganizing = ui.actions.some((a) => a.type === "reorganize");
+  /** The listed actions of type `t`. @param {string} t */
+  const listed = (t) => ui.actions.filter((a) => a.type === t);
   const W = m.cols * CELL,
     H = m.rows * CELL;
   const tr = m.tile_rows ?? m.rows / 3,
@@ -153,6 +249,8 @@ function draw(g, ui) {
       const sq = aim(a);
       if (sq) aimed.set(key(sq), [...(aimed.get(key(sq)) ?? []), a]);
     }
+    // A starting arrangement: the squares the next ship may take.
+    const arranging = sel.ship === null && !sel.from ? arrangeAims(ui) : new Map();
     svg.querySelectorAll(".hl").forEach((el) => el.remove());
     svg.querySelectorAll(".ship.chosen, .ship.aimed").forEach((el) => el.classList.remove("chosen", "aimed"));
     const layer = svg.querySelector(".hl-layer");
@@ -174,8 +272,55 @@ function draw(g, ui) {
       );
       svg.querySelector(`.ship[data-at="${k}"]`)?.classList.add("aimed");
     }
+    const next = sel.arrange.length;
+    for (const [k, as] of arranging) {
+      const [r, c] = k.split(",").map(Number);
+      const what = `ship ${next} (${shipType(v.players[you ?? 0]?.ships[next]?.value ?? null).name}) at [${r},${c}]`;
+      layer?.append(
+        s("rect", {
+          class: "hl to",
+          x: c * CELL,
+          y: r * CELL,
+          width: CELL,
+          height: CELL,
+          rx: 4,
+          "data-square": k,
+          ...tapAttrs(`Square [${r},${c}]: put your ${what}`, () => {
+            if (as.length === 1) return ui.act(as[0]);
+            sel.arrange.push([r, c]);
+            highlight(svg);
+            ui.pick(
+              only(as),
+              `your ${sel.arrange.map((t, i) => `ship ${i} at [${t[0]},${t[1]}]`).join(", ")}`,
+            );
+          }),
+        }),
+      );
+    }
     if (sel.ship !== null)
       svg.querySelector(`.ship[data-ship="${you}-${sel.ship}"]`)?.classList.add("chosen");
+    for (const n of sel.reorg) svg.querySelector(`.ship[data-ship="${you}-${n}"]`)?.classList.add("chosen");
+  };
+
+  /**
+   * Adds ship `ship` to the ships a REORGANIZATION rerolls, or takes it
+   * out; the listed reorganization of exactly those becomes the choice.
+   * @param {number} ship
+   */
+  const toggleReorg = (ship) => {
+    selected(ui); // (drops a selection of another list)
+    sel.reorg = sel.reorg.includes(ship) ? sel.reorg.filter((n) => n !== ship) : [...sel.reorg, ship];
+    highlight(/** @type {Element} */ (frame.querySelector("svg")));
+    frame.parentElement?.parentElement
+      ?.querySelectorAll("button.offmap")
+      .forEach((b) =>
+        b.setAttribute(
+          "aria-pressed",
+          String(sel.reorg.includes(Number(/** @type {HTMLElement} */ (b).dataset.ship?.split("-")[1]))),
+        ),
+      );
+    const names = sel.reorg.length ? `ships ${[...sel.reorg].sort().join(", ")}` : "no ship";
+    ui.pick(only(reorgMatch(ui)), `reroll ${names}`);
   };
 
   /**
@@ -186,7 +331,7 @@ function draw(g, ui) {
    */
   const choose = (ship, what) => {
     selected(ui); // (drops a selection of another list)
-    sel = { seq: ui.seq, ship, from: null };
+    sel = { ...sel, ship, from: null };
     // A ship with nothing listed: no selection, the choices as they were.
     if (ship !== null && !selected(ui).length) ship = sel.ship = null;
     const svg = /** @type {Element} */ (frame.querySelector("svg"));
@@ -200,7 +345,7 @@ function draw(g, ui) {
 
   /** Selects the square relocations start from (the revised rules' relocation). @param {number[]} sq */
   const chooseFrom = (sq) => {
-    sel = { seq: ui.seq, ship: null, from: sq };
+    sel = { ...sel, ship: null, from: sq };
     highlight(/** @type {Element} */ (frame.querySelector("svg")));
     ui.pick(() => false, `the ship at [${sq[0]},${sq[1]}]`);
   };
@@ -246,9 +391,24 @@ function draw(g, ui) {
     const [r, c] = p.at;
     const cx = c * CELL + CELL / 2,
       cy = r * CELL + CELL / 2;
+    // A relocation (§9.3) moves a cube from this planet: tap it first.
+    const relocations = ui.actions.filter((a) => {
+      const f = /** @type {any} */ (a).from;
+      return a.type === "relocate" && isSquare(f) && f[0] === r && f[1] === c;
+    });
     return s(
       "g",
-      { class: `planet ${p.start ? "start" : ""}`, "data-planet": `${r},${c}` },
+      {
+        class: `planet ${p.start ? "start" : ""}`,
+        "data-planet": `${r},${c}`,
+        ...(relocations.length
+          ? tapAttrs(`Planet ${p.number} at [${r},${c}]: move a cube from it`, () => chooseFrom([r, c]))
+          : {}),
+      },
+      // (the whole square, a 44 px target)
+      relocations.length
+        ? s("rect", { class: "sq", x: c * CELL, y: r * CELL, width: CELL, height: CELL })
+        : null,
       s(
         "title",
         {},
@@ -289,15 +449,9 @@ function draw(g, ui) {
         // select it; another's that relocations start from: select that.
         const tap = () => {
           const hl = /** @type {SVGElement | null} */ (frame.querySelector(`.hl[data-square="${r},${c}"]`));
-          const own = ui.actions.some((a) => /** @type {any} */ (a).ship === x.ship && !("owner" in a));
-          const from = ui.actions.some((a) => {
-            const f = /** @type {any} */ (a).from;
-            return "owner" in a && isSquare(f) && f[0] === r && f[1] === c;
-          });
           if (hl) hl.dispatchEvent(new MouseEvent("click"));
-          else if (mine && (own || !from))
-            choose(x.ship, `ship ${x.ship} (${t.name}, ${x.value}) at [${r},${c}]`);
-          else if (from) chooseFrom([r, c]);
+          else if (mine && reorganizing) toggleReorg(x.ship);
+          else if (mine) choose(x.ship, `ship ${x.ship} (${t.name}, ${x.value}) at [${r},${c}]`);
         };
         return s(
           "g",
@@ -346,8 +500,22 @@ function draw(g, ui) {
       .filter((x) => !isSquare(x.at))
       .map((x) => {
         const text = `ship ${x.ship} ${x.value === null ? "" : `${shipType(x.value).name} (${x.value})`} in ${x.at}`;
-        return pl.seat === you &&
-          ui.actions.some((a) => /** @type {any} */ (a).ship === x.ship && !("owner" in a))
+        const mine = pl.seat === you;
+        // (a REORGANIZATION rerolls scrapyard ships too, never reserve ones)
+        if (mine && reorganizing && x.at === "scrapyard")
+          return h(
+            "button",
+            {
+              type: "button",
+              class: "tap offmap",
+              "data-pick": "",
+              "data-ship": `${pl.seat}-${x.ship}`,
+              "aria-pressed": String(sel.reorg.includes(x.ship)),
+              onclick: () => toggleReorg(x.ship),
+            },
+            text,
+          );
+        return mine && ui.actions.some((a) => shipOf(a, v, you) === x.ship && !("owner" in a))
           ? h(
               "button",
               {
@@ -375,6 +543,9 @@ function draw(g, ui) {
         v.phase === "actions" ? ` · seat ${v.active}, ${v.actions_left} actions left` : "",
         v.bonus_turn ? " · bonus turn" : "",
       ),
+      listed("end_turn").length
+        ? h("p", { class: "row" }, control("End turn", listed("end_turn"), "end your turn", ui))
+        : null,
       frame,
       h(
         "p",
@@ -421,7 +592,15 @@ function draw(g, ui) {
           h("dt", {}, "Dominance"),
           h("dd", {}, h("meter", { min: 0, max: 6, value: pl.dominance }), ` ${pl.dominance}`),
           h("dt", {}, "Research"),
-          h("dd", {}, h("meter", { min: 0, max: 6, value: pl.research }), ` ${pl.research}`),
+          h(
+            "dd",
+            {},
+            h("meter", { min: 0, max: 6, value: pl.research }),
+            ` ${pl.research} `,
+            pl.seat === you
+              ? control("Research +1", listed("research"), "raise your research by 1", ui)
+              : null,
+          ),
           h("dt", {}, "Cubes"),
           h("dd", {}, `${pl.cubes_placed} placed, ${pl.cubes_left} left`),
         ),
@@ -448,6 +627,35 @@ function draw(g, ui) {
             : null,
         ),
         h("div", { class: "small" }, "Off the map: ", offMap(pl)),
+        pl.seat === you
+          ? h(
+              "p",
+              { class: "row" },
+              // §3.3: the starting ships, kept or all three re-rolled
+              control(
+                `Your starting ships: ${pl.ships
+                  .slice(0, 3)
+                  .map((x) => x.value)
+                  .join(" ")}`,
+                [...listed("setup_keep"), ...listed("setup_reroll")],
+                "keep them or reroll all three",
+                ui,
+              ),
+              // §9.3 REORGANIZATION: the ships tapped (none at first)
+              reorganizing
+                ? h(
+                    "button",
+                    {
+                      type: "button",
+                      class: "tap control",
+                      "data-pick": "",
+                      onclick: () => ui.pick(only(reorgMatch(ui)), "the ships tapped"),
+                    },
+                    "Reorganize the ships tapped",
+                  )
+                : null,
+            )
+          : null,
       ),
     ),
     h(
@@ -466,13 +674,28 @@ function draw(g, ui) {
         "Gambit: ",
         (v.row.gambit ?? []).map((id) => cardChip(id, g, ui, "row-gambit")),
       ),
-      h("p", { class: "small" }, `Decks: ${v.decks.command} command, ${v.decks.gambit} gambit`),
+      h(
+        "p",
+        { class: "small row" },
+        `Decks: ${v.decks.command} command, ${v.decks.gambit} gambit `,
+        control("Refresh the row", listed("refresh_cards"), "discard the six cards and deal new ones", ui),
+      ),
     ),
   );
 }
 
 /** In words, what to tap. @param {Action[]} actions */
 function hint(actions) {
+  const has = (/** @type {string} */ t) => actions.some((a) => a.type === t);
+  if (has("arrange")) return "Tap the lit squares for your ships 0, 1 and 2, in that order.";
+  if (has("reorganize")) return "Tap the ships to reroll, then “Reorganize the ships tapped”.";
+  if (has("setup_keep")) return "Tap your starting ships to keep or reroll them.";
+  if (has("take_card")) return "Tap a card of the row to take it.";
+  if (has("relocate")) return "Tap the planet of the cube to move, then a lit square.";
+  if (actions.some((a) => shipOf(a, drawn.v, drawn.you) !== undefined && !("ship" in a)))
+    return "Tap your ship for its decision.";
+  if (actions.some(isPower) && !actions.some((a) => "ship" in a || aim(a)))
+    return "Tap your command card for its decision.";
   if (!actions.some((a) => "ship" in a || aim(a))) return "";
   return "Tap your ship, then a lit square. Squares are [row,column].";
 }
@@ -481,10 +704,18 @@ function hint(actions) {
 export const quantum = {
   draw,
   options,
-  // A ship's actions and those aimed at a square are chosen on the map.
-  onBoard: (a) => "ship" in a || "owner" in a || "card" in a || aim(a) !== null,
+  // A ship's actions and those aimed at a square are chosen on the map,
+  // a card's on the card, the others on a control of their own.
+  onBoard: (a) =>
+    "ship" in a ||
+    "owner" in a ||
+    "card" in a ||
+    aim(a) !== null ||
+    CONTROLS.includes(a.type) ||
+    isPower(a) ||
+    shipOf(a, drawn.v, drawn.you) !== undefined,
   hint,
   clear: () => {
-    sel = { seq: -1, ship: null, from: null };
+    sel = { seq: -1, ship: null, from: null, arrange: [], reorg: [] };
   },
 };

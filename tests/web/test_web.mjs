@@ -3,9 +3,11 @@
 // own (a temporary database, --port 0). Two browser contexts, each a
 // phone-sized screen, become players through the lobby and play by
 // tapping the board and its current choices only (never the fallback
-// list of actions): a whole Agent Avenue game (advanced mode), and a Quantum
+// list of actions): a whole Agent Avenue game (advanced mode), a Quantum
 // game (an invitation accepted) for several turns, across a restart of
-// the server (both screens reconnect); a quick match between the two
+// the server (both screens reconnect), and a whole Quantum game from a
+// custom position at 390 and 1280 px, each move chosen by the test and
+// made by board gestures only; a quick match between the two
 // (their seeks paired into one game), that game's ratings on the profiles
 // and the leaderboard's pages, the notifications settings (Web Push with a
 // stand-in push service, email against an SMTP sink of the suite's own);
@@ -169,6 +171,15 @@ async function tapSomething(pages, idleMs = 15000) {
   while (Date.now() < until) {
     for (const page of pages) {
       await noError(page, page.__name);
+      // Every listed action has its place on the board: before a tap the
+      // choices hold nothing (a redraw between the two readings may show
+      // a tap's choices: read again then).
+      const loose = await page.evaluate(() =>
+        document.querySelector("section.actions .picked")
+          ? []
+          : [...document.querySelectorAll("section.actions button.choice")].map((b) => b.textContent),
+      );
+      check(!loose.length, `${page.__name}: actions with no place on the board: ${loose.join(" | ")}`);
       const controls = page.locator(TAPPABLE);
       const n = await controls.count();
       if (!n) continue;
@@ -587,6 +598,53 @@ test("agent avenue: a whole game by clicking, live on both screens", async () =>
   console.log(`     ${clicks} moves clicked; result ${JSON.stringify(g.result)}`);
 });
 
+test("agent avenue: a 4-seat team game with the black market to the end by tapping the board", async () => {
+  const { alice, bob, base } = ctx;
+  const started = Date.now();
+  // Alice (seat 0) and Bob (seat 2) are team 0; random bots hold team 1's
+  // seats 1 and 3 (the server's bots fill seats: two browsers play the
+  // team's every part, leads, hand_over, the face-up and face-down halves
+  // of a play, recruits and black-market takes, without two more screens
+  // to drive).
+  await alice.getByRole("link", { name: "boardd", exact: true }).click();
+  await alice.locator("#new-game").selectOption("agent-avenue");
+  await alice.locator("#new-seats").selectOption("4");
+  await alice.locator("#opt-mode").selectOption("advanced");
+  await alice.locator("#seat-1").selectOption("random");
+  await alice.locator("#seat-2").selectOption("invite");
+  await alice.locator("#invite-2").fill(ctx.bobId);
+  await alice.locator("#seat-3").selectOption("random");
+  await alice.getByRole("button", { name: "Create game" }).click();
+  await alice.waitForURL(/#\/game\//);
+  const id = decodeURIComponent(alice.url().split("#/game/")[1]);
+  await bob.getByRole("link", { name: "boardd", exact: true }).click();
+  await bob
+    .locator(`li.game[data-game="${id}"]`)
+    .getByRole("button", { name: "Accept invitation" })
+    .click({ timeout: 15000 });
+  await bob.waitForURL(new RegExp(`#/game/${id}`));
+  const token = await tokenOf(alice);
+  let clicks = 0;
+  const deadline = Date.now() + 180000;
+  for (;;) {
+    const g = await apiGet(base, `/v1/games/${id}`, token);
+    if (g.status === "finished") break;
+    check(Date.now() < deadline, `the team game did not end in 3 minutes (${clicks} moves clicked)`);
+    const action = await tapSomething([alice, bob], 4000);
+    if (action !== null) clicks++;
+  }
+  await alice.locator(".result").waitFor({ timeout: 20000 });
+  await bob.locator(".result").waitFor({ timeout: 20000 });
+  const g = await apiGet(base, `/v1/games/${id}`, token);
+  const moves = await apiGet(base, `/v1/games/${id}/moves?limit=200`, token);
+  const ours = moves.moves.filter((m) => m.seat === 0 || m.seat === 2);
+  check(ours.length === clicks, `${clicks} moves clicked, ${ours.length} logged for seats 0 and 2`);
+  const types = [...new Set(ours.map((m) => m.action.type))];
+  console.log(
+    `     ${clicks} moves clicked (${g.seq} in all) in ${Math.round((Date.now() - started) / 1000)} s: ${types.join(", ")}; result ${JSON.stringify(g.result)}`,
+  );
+});
+
 test("quantum: an invitation accepted, several turns by clicking", async () => {
   const { alice, bob, base } = ctx;
   const id = await createGame(alice, "quantum", 2, "invite", ctx.bobId);
@@ -642,6 +700,369 @@ test("quantum: an invitation accepted, several turns by clicking", async () => {
   const seats = new Set(moves.moves.map((m) => m.seat));
   check(seats.has(0) && seats.has(1), "both seats moved");
   console.log(`     ${clicks} moves clicked over ${turns + 1} turns, phase ${g.view.phase}`);
+});
+
+// ---- Quantum to the end by board gestures only (issue 31 goal 1) ----
+
+/**
+ * The position the Quantum game played to the end starts from (a custom
+ * setup, docs/rules/quantum.md §14.2), on Precis, the smallest map for
+ * two (6×9 squares, 4 cubes, the Void in the middle): each player has one
+ * cube left to place, which no ship yet orbits a free planet for, and
+ * holds cards whose decisions come up (SCRAPPY; DANGEROUS, CRUEL and
+ * TYRANNICAL: the defender's decisions off its turn); the card rows and
+ * decks and the first 64 dice are fixed, so that with the test's chooser
+ * (chooseQuantum) the game runs the same 62 moves every time: moves,
+ * deploys, warps, attacks, re-rolls, card picks, an EXPANSION ship, and
+ * an infamy cube ends it.
+ */
+const QUANTUM_END = {
+  ships: [
+    [
+      { value: 4, at: [4, 0] },
+      { value: 3, at: [5, 1] },
+      { value: 2, at: [3, 2] },
+      { value: 5, at: "scrapyard" },
+    ],
+    [
+      { value: 5, at: [4, 8] },
+      { value: 4, at: [5, 7] },
+      { value: 1, at: [3, 6] },
+      { value: 6, at: "scrapyard" },
+    ],
+  ],
+  cubes: [
+    { seat: 0, planet: [4, 1] },
+    { seat: 0, planet: [1, 7] },
+    { seat: 0, planet: [4, 7] },
+    { seat: 1, planet: [4, 7] },
+    { seat: 1, planet: [1, 1] },
+    { seat: 1, planet: [4, 1] },
+  ],
+  dominance: [2, 2],
+  research: [4, 4],
+  commands: [["scrappy"], ["dangerous", "cruel", "tyrannical"]],
+  row: {
+    command: ["flexible", "clever", "relentless"],
+    gambit: ["expansion", "relocation", "reorganization"],
+  },
+  decks: {
+    command: ["cerebral", "tactical", "nomadic", "resourceful", "warlike", "agile"],
+    gambit: ["sabotage", "momentum", "expansion", "expansion", "aggression"],
+  },
+  dice: [
+    5, 1, 4, 3, 1, 1, 2, 6, 5, 4, 6, 3, 3, 1, 3, 4, 2, 6, 4, 5, 5, 6, 1, 2, 5, 5, 6, 6, 3, 6, 5, 6, 1, 4, 3,
+    1, 3, 4, 3, 4, 6, 1, 2, 6, 6, 3, 1, 1, 5, 2, 6, 3, 4, 2, 5, 5, 6, 6, 5, 1, 6, 3, 2, 5,
+  ],
+};
+
+const isSq = (x) => Array.isArray(x) && typeof x[0] === "number";
+const sameSq = (a, b) => a[0] === b[0] && a[1] === b[1];
+/** The square a Quantum action is aimed at (to, target, planet), as the board lights it. */
+const aimOf = (a) => [a.to, a.target, a.planet].find(isSq) ?? null;
+
+/**
+ * How good seat `you`'s ships (positions and values) are for a construct:
+ * the best free planet's, by how near its orbital sum is to its number
+ * and how far the nearest other ship is from a free orbital square.
+ */
+function potential(v, you, ships) {
+  const mine = ships.filter((s) => isSq(s.at));
+  const others = v.players.filter((p) => p.seat !== you).flatMap((p) => p.ships.filter((s) => isSq(s.at)));
+  let best = -1e9;
+  for (const p of v.map.planets) {
+    if (p.cubes.length >= p.cube_spaces || p.cubes.includes(you)) continue;
+    const [r, c] = p.at;
+    const orbit = [
+      [r - 1, c],
+      [r + 1, c],
+      [r, c - 1],
+      [r, c + 1],
+    ];
+    const on = mine.filter((s) => orbit.some((o) => sameSq(o, s.at)));
+    const sum = on.reduce((t, s) => t + s.value, 0);
+    const free = orbit.filter(
+      (o) =>
+        o[0] >= 0 &&
+        o[1] >= 0 &&
+        o[0] < v.map.rows &&
+        o[1] < v.map.cols &&
+        ![...others, ...mine].some((s) => sameSq(s.at, o)),
+    );
+    let score =
+      sum === p.number
+        ? 100
+        : sum < p.number
+          ? 60 - (p.number - sum) * 3 - (free.length ? 0 : 30)
+          : 30 - (sum - p.number) * 6;
+    if (sum < p.number && free.length) {
+      const far = mine
+        .filter((s) => !on.includes(s))
+        .map((s) => Math.min(...free.map((o) => Math.abs(o[0] - s.at[0]) + Math.abs(o[1] - s.at[1]))));
+      score -= Math.min(99, ...far);
+    }
+    best = Math.max(best, score);
+  }
+  return best;
+}
+
+/** 1 if seat `you`'s ship `n` orbits a free planet whose orbital sum is not its number. */
+function offNumber(v, you, n) {
+  const ships = v.players[you].ships;
+  const s = ships.find((x) => x.ship === n);
+  if (!s || !isSq(s.at)) return false;
+  return v.map.planets.some((p) => {
+    if (p.cubes.length >= p.cube_spaces || p.cubes.includes(you)) return false;
+    const [r, c] = p.at;
+    const orbit = (x) => isSq(x.at) && Math.abs(x.at[0] - r) + Math.abs(x.at[1] - c) === 1;
+    return orbit(s) && ships.filter(orbit).reduce((t, x) => t + x.value, 0) !== p.number;
+  });
+}
+
+/**
+ * The test's Quantum player (the tests' own, not the client's: the client
+ * knows no rule): a construct or an infamy at once; the setup's choices;
+ * attacks; the card powers that help; else the action whose ships (where
+ * it moves or changes them) score best by potential(); the turn ended
+ * when nothing helps. The first best of the list, so the same list gives
+ * the same choice.
+ */
+function chooseQuantum(v, you, actions) {
+  const base = potential(v, you, v.players[you].ships);
+  const after = (a) => {
+    const ships = v.players[you].ships.map((s) => ({ ...s }));
+    const ship = ships.find((s) => s.ship === a.ship);
+    if (!ship) return null;
+    if (["move", "deploy", "nomadic", "tactical"].includes(a.type) && isSq(a.to)) ship.at = a.to;
+    else if (a.type === "transport") {
+      ship.at = a.to;
+      ships.find((s) => s.ship === a.passenger).at = a.drop;
+    } else if (a.type === "warp") {
+      const w = ships.find((s) => s.ship === a.with);
+      [ship.at, w.at] = [w.at, ship.at];
+    } else if (["modify", "flexible", "clever"].includes(a.type)) ship.value = a.value;
+    else return null;
+    return ships;
+  };
+  const value = (a) => {
+    switch (a.type) {
+      case "construct":
+      case "infamy":
+        return 1000;
+      case "setup_keep":
+      case "choose_planet":
+      case "arrange":
+      case "advance":
+        return 500;
+      case "attack":
+      case "strike":
+        return 40;
+      case "tyrannical":
+        return 10;
+      case "take_card":
+        return a.card === "aggression" ? 60 : a.card === "expansion" ? 50 : 30;
+      case "discard_command":
+      case "place_ship":
+      case "relocate":
+      case "dangerous":
+      case "cruel":
+      case "relentless":
+      case "scrappy":
+        return 20;
+      case "reorganize":
+        return a.ships.length ? -1 : 20;
+      case "research":
+        return 4;
+      case "reconfigure":
+        return offNumber(v, you, a.ship) ? 8 : -1;
+      case "end_turn":
+        return 0.1;
+      case "stay":
+      case "setup_reroll":
+      case "refresh_cards":
+        return -5;
+    }
+    const ships = after(a);
+    return ships ? potential(v, you, ships) - base + (a.curious ? 0.5 : 0) : -1;
+  };
+  let best = null,
+    bv = -Infinity;
+  for (const a of actions) {
+    const x = value(a);
+    if (x > bv) [best, bv] = [a, x];
+  }
+  return best;
+}
+
+/**
+ * The board gestures that choose Quantum action `a` on seat `you`'s screen
+ * (view `v`), as the client draws them: selectors to tap in turn. The
+ * choices a tap narrows to (several actions on one square, a ship's
+ * abilities) are then chosen by their label (playByBoard).
+ */
+function quantumGestures(a, v, you) {
+  const mine = `.qplayer[data-seat="${you}"]`;
+  const ship = (n) =>
+    isSq(v.players[you].ships[n].at)
+      ? `svg.qmap [data-ship="${you}-${n}"]`
+      : `${mine} button.offmap[data-ship="${you}-${n}"]`;
+  // (a lit square a ship stands on is tapped on the ship, drawn over it)
+  const square = (sq) =>
+    v.players.some((pl) => pl.ships.some((x) => isSq(x.at) && sameSq(x.at, sq)))
+      ? `svg.qmap .ship[data-at="${sq[0]},${sq[1]}"]`
+      : `svg.qmap .hl[data-square="${sq[0]},${sq[1]}"]`;
+  const card = (id, where) => `${where} button.tap:has([data-card="${id}"])`;
+  const p = v.pending[0];
+  if (a.type === "arrange") return a.ships.map(square);
+  if (a.type === "relocate") return [`svg.qmap [data-planet="${a.from[0]},${a.from[1]}"]`, square(a.to)];
+  if (a.type === "reorganize") return [...a.ships.map(ship), `${mine} button.control:text("Reorganize")`];
+  if (a.type === "take_card") return [card(a.card, ".card")];
+  if (a.type === "discard_command") return [card(a.card, mine)];
+  if (a.type === "research") return [`${mine} button[aria-label^="Research"]`];
+  if (a.type === "end_turn") return [`section.board button[aria-label^="End turn"]`];
+  if (a.type === "refresh_cards") return [`section.board button[aria-label^="Refresh"]`];
+  if (a.type === "setup_keep" || a.type === "setup_reroll")
+    return [`${mine} button[aria-label^="Your starting ships"]`];
+  const n =
+    "ship" in a ? a.ship : p && p.seat === you && p.ship !== undefined && !aimOf(a) ? p.ship : undefined;
+  if (n !== undefined) return [ship(n), ...(aimOf(a) ? [square(aimOf(a))] : [])];
+  if (v.players[you].commands.includes(a.type)) return [card(a.type, mine)];
+  if (aimOf(a)) return [square(aimOf(a))];
+  return [];
+}
+
+/**
+ * Makes `page` post listed action `a` by board gestures only: the taps
+ * `taps` (selectors), then, if no tap posted it, the choice the taps
+ * narrowed the list to whose label is `a`'s (never the list's buttons).
+ * Checks that the page posted exactly `a` and the server took it.
+ */
+async function playByBoard(page, a, taps, what) {
+  const before = await page.evaluate(() => window.__moves);
+  const posted = page.waitForResponse((r) => r.url().includes("/moves") && r.request().method() === "POST", {
+    timeout: 20000,
+  });
+  posted.catch(() => {});
+  check(taps.length, `${what}: no board gesture for ${JSON.stringify(a)}`);
+  for (const sel of taps) {
+    if ((await page.evaluate(() => window.__moves)) !== before) break;
+    const el = page.locator(sel).first();
+    try {
+      await el.click({ timeout: 10000 });
+    } catch (e) {
+      throw new Failure(`${what}: cannot tap ${sel} for ${a.label}: ${String(e).split("\n")[0]}`);
+    }
+  }
+  if ((await page.evaluate(() => window.__moves)) === before) {
+    const choice = page.locator("section.actions .choices button.choice").filter({ hasText: a.label });
+    check(
+      await page.locator("section.actions .picked").isVisible(),
+      `${what}: the taps ${taps.join(" → ")} posted nothing and narrowed nothing for ${a.label}`,
+    );
+    try {
+      await choice.first().click({ timeout: 10000 });
+    } catch {
+      const offered = await page.locator("section.actions button.choice").allInnerTexts();
+      throw new Failure(
+        `${what}: after ${taps.join(" → ")}, no choice ${a.label} among ${offered.join(" | ")}`,
+      );
+    }
+  }
+  const r = await posted;
+  check(r.status() === 201, `${what}: ${a.label} answered ${r.status()}`);
+  const sent = JSON.parse(r.request().postData() || "{}").action;
+  check(bare(sent) === bare(a), `${what}: posted ${JSON.stringify(sent)} for ${JSON.stringify(a)}`);
+}
+
+/**
+ * Waits until `page` shows game `id` at move `seq` with its list of
+ * actions drawn (the moves' count and "Your move"), and checks that
+ * nothing the list holds is left to the choices before a tap: every
+ * listed action has its place on the board.
+ */
+async function boardReady(page, seq, what) {
+  await page
+    .locator("section.history h2 .count", { hasText: `(${seq})` })
+    .waitFor({ timeout: 20000 })
+    .catch(() => {
+      throw new Failure(`${what}: the page did not reach move ${seq}`);
+    });
+  await page
+    .locator("section.actions h2", { hasText: "Your move" })
+    .waitFor({ timeout: 20000 })
+    .catch(() => {
+      throw new Failure(`${what}: the page shows no move to make at move ${seq}`);
+    });
+  if (!(await page.locator("section.actions .picked").count())) {
+    const left = await page.locator("section.actions button.choice").allInnerTexts();
+    check(!left.length, `${what}: actions with no place on the board: ${left.join(" | ")}`);
+  }
+}
+
+test("quantum: a whole game by board gestures only, at 390 and 1280 px", async () => {
+  const { alice, base } = ctx;
+  const started = Date.now();
+  await alice.setViewportSize({ width: 390, height: 844 });
+  // A custom setup needs every seat held at creation: seat 1's is a seat
+  // token (seating "token"), which a second browser, at a desktop width,
+  // keeps as its identity.
+  const wide = await ctx.browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-US" });
+  const bob = await wide.newPage();
+  bob.__name = "seat1";
+  await watch(bob, "seat1");
+  try {
+    // (the create form has no custom setup: the API's, as Alice)
+    const r = await fetch(base + "/v1/games", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${await tokenOf(alice)}` },
+      body: JSON.stringify({
+        game: "quantum",
+        options: { map: "Precis" },
+        seating: ["me", "token"],
+        setup: QUANTUM_END,
+      }),
+    });
+    const made = await r.json();
+    check(r.status === 201, `the game was not created: ${r.status} ${JSON.stringify(made)}`);
+    const id = made.id;
+    const seatToken = made.seats[1].token;
+    await bob.addInitScript((t) => {
+      localStorage.setItem("boardd.identity", JSON.stringify({ id: "", name: "Seat 1", token: t }));
+    }, seatToken);
+    await bob.goto(`${base}/#/game/${id}`);
+    await alice.goto(`${base}/#/game/${id}`);
+    const pages = [alice, bob];
+    const tokens = [await tokenOf(alice), seatToken];
+    const deadline = Date.now() + 240000;
+    let moves = 0;
+    const types = new Set();
+    for (;;) {
+      check(Date.now() < deadline, `the game did not end in 4 minutes (${moves} moves)`);
+      const g = await apiGet(base, `/v1/games/${id}`, tokens[0]);
+      if (g.status === "finished") break;
+      const seat = g.to_act[0];
+      const page = pages[seat];
+      const view = (await apiGet(base, `/v1/games/${id}`, tokens[seat])).view;
+      const list = await apiGet(base, `/v1/games/${id}/actions`, tokens[seat]);
+      const what = `${page.__name}, move ${g.seq + 1}`;
+      await boardReady(page, g.seq, what);
+      const a = chooseQuantum(view, seat, list.actions);
+      await playByBoard(page, a, quantumGestures(a, view, seat), what);
+      types.add(a.type);
+      moves++;
+    }
+    for (const p of pages) await p.locator(".result").waitFor({ timeout: 20000 });
+    const g = await apiGet(base, `/v1/games/${id}`, tokens[0]);
+    check(g.result.reason === "last_cube", `the game ended by ${g.result.reason}`);
+    check(g.seq === moves, `${moves} moves made on the boards, ${g.seq} logged`);
+    console.log(
+      `     ${moves} moves by board gestures in ${Math.round((Date.now() - started) / 1000)} s: ${[...types].join(", ")}`,
+    );
+  } finally {
+    await alice.setViewportSize(PHONE);
+    if (process.env.WEB_SCREENS) await shoot("quantum-end", [alice, bob]);
+    await wide.close();
+  }
 });
 
 /**
