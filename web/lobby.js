@@ -211,7 +211,10 @@ function signOutDialog(out) {
 }
 
 /**
- * Makes a link code and shows it with its expiry.
+ * Makes a link code and shows it with its expiry, and beside it the QR
+ * code of its claim URL (the server's SVG, as an image: a `data:` URL,
+ * which the page's Content-Security-Policy allows for images) for the
+ * other device's camera.
  * @param {HTMLButtonElement} b @param {HTMLElement} out
  */
 async function showLinkCode(b, out) {
@@ -219,10 +222,64 @@ async function showLinkCode(b, out) {
   if (c)
     mount(
       out,
-      "On your other device, open this page and type the link code ",
-      h("code", { class: "link-code" }, c.code),
-      ` (valid once, until ${new Date(c.expires_at).toLocaleTimeString()}).`,
+      h(
+        "span",
+        {},
+        "On your other device, scan this QR code, or open this page and type the link code ",
+        h("code", { class: "link-code" }, c.code),
+        ` (valid once, until ${new Date(c.expires_at).toLocaleTimeString()}).`,
+      ),
+      c.qr_svg
+        ? h("img", {
+            class: "link-qr",
+            src: `data:image/svg+xml,${encodeURIComponent(c.qr_svg)}`,
+            alt: `QR code of the link that signs your other device in (code ${c.code})`,
+          })
+        : null,
     );
+}
+
+/**
+ * The screen of a link code's claim URL (`#/link?code=XXXX-XXXX`, what
+ * the QR code of showLinkCode opens): claims the code and signs this
+ * device in as its player, then shows the lobby. A device already signed
+ * in is asked first (it would change player). The code leaves the
+ * address bar and the history at once (it is in the fragment, which no
+ * request carries).
+ * @param {HTMLElement} main @param {string} code
+ * @returns {Promise<() => void>}
+ */
+export async function linkScreen(main, code) {
+  history.replaceState(null, "", "#/link");
+  const signIn = async (/** @type {HTMLButtonElement} */ b) => {
+    if (await act(b, () => session.useLinkCode(code))) {
+      ui.header();
+      go("#/");
+    }
+  };
+  const b = /** @type {HTMLButtonElement} */ (
+    h("button", { type: "button", onclick: () => signIn(b) }, "Sign in with this code")
+  );
+  const me = session.identity();
+  mount(
+    main,
+    h(
+      "section",
+      { class: "card link-claim" },
+      h("h2", {}, "Link this device"),
+      me
+        ? h(
+            "p",
+            {},
+            `This device is signed in as ${me.name}. Sign in as the player who made the code instead?`,
+          )
+        : h("p", {}, "Signing in with the code from your other device…"),
+      b,
+      h("p", {}, h("a", { href: "#/" }, "Lobby")),
+    ),
+  );
+  if (!me) await signIn(b);
+  return () => {};
 }
 
 /** The caller's identity: id to share for invitations, a token for another device. @param {session.Identity} id */

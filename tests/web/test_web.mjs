@@ -412,6 +412,68 @@ test("identity: sign-out warns; a link code made on one device signs another in 
   }
 });
 
+test("link by QR: the link code's QR code, read by zbarimg, signs a second device in as the same player", async () => {
+  // On Alice's lobby (its screenshot shows the QR code): a code and its QR code.
+  const a = ctx.alice;
+  await a.getByRole("link", { name: "boardd", exact: true }).click();
+  await a.getByRole("button", { name: "Link another device" }).click();
+  const img = a.locator(".token-out img.link-qr");
+  await img.waitFor();
+  const code = (await a.locator(".token-out code.link-code").innerText()).trim();
+  const url = `${ctx.base}/#/link?code=${code}`;
+  // The server's SVG, as the image shows it: no style attribute (the
+  // page's CSP is style-src 'self'; watch() fails the test on a violation).
+  const src = await img.getAttribute("src");
+  check(src.startsWith("data:image/svg+xml,"), `the QR code's src: ${src.slice(0, 40)}`);
+  const svg = decodeURIComponent(src.slice("data:image/svg+xml,".length));
+  check(!/style|<script/.test(svg), `the SVG has no style or script: ${svg.slice(0, 200)}`);
+  // Modules big enough for a phone's camera: at least 5 CSS px each at 375 px.
+  const side = Number(svg.match(/viewBox="0 0 (\d+) /)[1]);
+  const box = await img.boundingBox();
+  check(
+    box && box.width / side >= 5 && box.x >= 0 && box.x + box.width <= PHONE.width,
+    `QR code drawn ${JSON.stringify(box)}, ${side} modules`,
+  );
+  await fitsPhone(a, "lobby with a QR code");
+  // Read off the screen by zbar (Debian's zbar-tools), a decoder nobody here wrote.
+  mkdirSync(SCREENS, { recursive: true });
+  const png = join(SCREENS, "link-qr.png");
+  await img.screenshot({ path: png });
+  const read = execFileSync("zbarimg", ["--quiet", "--raw", png], { stdio: ["ignore", "pipe", "ignore"] })
+    .toString()
+    .trim();
+  check(read === url, `the QR code reads ${JSON.stringify(read)}, not ${url}`);
+  // Opened on a second device: it claims the code and is Alice; the code leaves the address bar.
+  const other = await ctx.browser.newContext({ viewport: PHONE });
+  try {
+    const p = await other.newPage();
+    await watch(p, "alice's tablet");
+    await p.goto(read);
+    await p.locator(`.who .me[data-player="${ctx.aliceId}"]`).waitFor();
+    await p.getByRole("heading", { name: "Your games" }).waitFor();
+    check((await p.locator(".player-id").innerText()).trim() === ctx.aliceId, "the tablet is Alice");
+    check(!p.url().includes(code), `the code left the address bar: ${p.url()}`);
+    const tokens = await apiGet(ctx.base, "/v1/players/me/tokens", await tokenOf(p));
+    check(
+      tokens.tokens.some((t) => t.label === "linked device" && t.current),
+      "a token of its own, a linked device",
+    );
+    await noError(p, "alice's tablet");
+    // A device signed in already is asked before it changes player.
+    await a.getByRole("button", { name: "Link another device" }).click();
+    await a.locator(".token-out code.link-code", { hasNotText: code }).waitFor();
+    const again = (await a.locator(".token-out code.link-code").innerText()).trim();
+    await p.goto(`${ctx.base}/#/link?code=${again}`);
+    await p.getByText("This device is signed in as Alice").waitFor();
+    await p.getByRole("button", { name: "Sign in with this code" }).click();
+    await p.getByRole("heading", { name: "Your games" }).waitFor();
+    check((await p.locator(".player-id").innerText()).trim() === ctx.aliceId, "still Alice");
+    await noError(p, "alice's tablet");
+  } finally {
+    await other.close();
+  }
+});
+
 test("errors: a refusal shows the problem's detail", async () => {
   const page = ctx.alice;
   await page.locator("#new-game").selectOption("agent-avenue");
