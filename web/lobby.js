@@ -386,7 +386,60 @@ export function gameFields(prefix, also = () => {}) {
   return { game, seats, options, fields };
 }
 
-/** The create-a-game form, drawn from the catalog: games, seat counts, options, seating, clock. */
+/**
+ * What the player chose in the create form, by control id (a checkbox's
+ * `checked`, else its `value`), until a game is made with it: the lobby
+ * is drawn again whenever its route runs (the language changed, so the
+ * catalog came again; the lobby opened again), and a new form starts
+ * from these instead of the catalog's defaults.
+ * @type {Map<string, string | boolean>}
+ */
+const draft = new Map();
+
+/**
+ * Records each change of the form's controls into `draft`. A new game or
+ * seat count draws new options (their defaults): the options chosen for
+ * the old ones are forgotten.
+ * @param {HTMLElement} form
+ */
+function keepDraft(form) {
+  const save = (/** @type {Event} */ ev) => {
+    const el = /** @type {HTMLInputElement} */ (ev.target);
+    if (!el.id) return;
+    if (el.id === "new-game" || el.id === "new-seats")
+      for (const k of [...draft.keys()]) if (k.startsWith("opt-")) draft.delete(k);
+    draft.set(el.id, el.type === "checkbox" ? el.checked : el.value);
+  };
+  form.addEventListener("change", save);
+  form.addEventListener("input", save);
+}
+
+/**
+ * Puts `draft` back into a new create form: the game, then the seat count
+ * (each draws the fields that depend on it, as a player's choice does),
+ * then the options, the seats and the clock. A value the new form does
+ * not offer (a game gone from the catalog) is left at its default.
+ * @param {HTMLElement} form @param {HTMLSelectElement} game @param {HTMLSelectElement} seats
+ */
+function restoreDraft(form, game, seats) {
+  const saved = draft; // keepDraft listens only once this is done
+  const put = (/** @type {string} */ id) => {
+    const el = /** @type {HTMLInputElement | HTMLSelectElement | null} */ (
+      form.querySelector(`#${CSS.escape(id)}`)
+    );
+    const v = saved.get(id);
+    if (!el || v === undefined) return;
+    if (el instanceof HTMLInputElement && el.type === "checkbox") el.checked = v === true;
+    else if (!(el instanceof HTMLSelectElement) || [...el.options].some((o) => o.value === v))
+      el.value = String(v);
+    el.dispatchEvent(new Event("change", { bubbles: true }));
+  };
+  if (saved.get("new-game") !== undefined && saved.get("new-game") !== game.value) put("new-game");
+  if (saved.get("new-seats") !== undefined && saved.get("new-seats") !== seats.value) put("new-seats");
+  for (const id of saved.keys()) if (id !== "new-game" && id !== "new-seats") put(id);
+}
+
+/** The create-a-game form, drawn from the catalog: games, seat counts, options, seating, clock; the player's choices kept (draft). */
 function createForm() {
   const seating = h("div", { class: "seating" });
   const g = gameFields("new", (n) => mount(seating, seatFields(n)));
@@ -401,7 +454,10 @@ function createForm() {
         const body = readForm(g.game.value, Number(g.seats.value), g.options, seating, clock);
         const b = /** @type {HTMLButtonElement} */ (form.querySelector("button[type=submit]"));
         const made = await act(b, () => api.createGame(body));
-        if (made) go(`#/game/${made.id}`);
+        if (made) {
+          draft.clear(); // made: the next form starts from the defaults
+          go(`#/game/${made.id}`);
+        }
       },
     },
     h("h2", { id: "create-h" }, "New game"),
@@ -410,6 +466,8 @@ function createForm() {
     clock,
     h("button", { type: "submit" }, "Create game"),
   );
+  restoreDraft(form, g.game, g.seats);
+  keepDraft(form);
   return form;
 }
 

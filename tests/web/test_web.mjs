@@ -1742,9 +1742,8 @@ test("options: named in words in English and French, in the form, the lobby, the
     await bob.getByRole("link", { name: "boardd", exact: true }).click();
     await bob.getByLabel("Language of game texts").selectOption(lang);
     await bob.locator(`main[lang="${lang}"]`).waitFor();
-    // The lobby redraws once its games and catalog arrive, and a redraw
-    // resets the create form (a choice made before it is lost): choose after.
-    await bob.waitForLoadState("networkidle");
+    // No wait for the lobby's requests: a redraw keeps the form's choices
+    // (the "create form keeps its choices" test).
     const opts = (await apiGet(base, "/v1/catalog", null, lang)).games.find(
       (g) => g.id === "quantum",
     ).options;
@@ -1800,6 +1799,96 @@ test("options: named in words in English and French, in the form, the lobby, the
   }
   await bob.getByLabel("Language of game texts").selectOption("en");
   await bob.locator('main[lang="en"]').waitFor();
+});
+
+test("lobby: the create form keeps its choices when the lobby redraws (a new game listed, the language changed)", async () => {
+  const { bob, base } = ctx;
+  await bob.getByRole("link", { name: "boardd", exact: true }).click();
+  await bob.getByRole("heading", { name: "New game" }).waitFor();
+  // Choices of every kind: the game, its seats, options, a seat, the clock.
+  await bob.locator("#new-game").selectOption("quantum");
+  await bob.locator("#new-seats").selectOption("3");
+  await bob.locator("#opt-curious").selectOption("addon");
+  await bob.locator("#opt-entanglement").uncheck();
+  await bob.locator("#seat-2").selectOption("mcts");
+  await bob.locator("#clock-move_seconds").fill("3600");
+  const chosen = async (when) => {
+    const got = {
+      game: await bob.locator("#new-game").inputValue(),
+      seats: await bob.locator("#new-seats").inputValue(),
+      curious: await bob.locator("#opt-curious").inputValue(),
+      entanglement: await bob.locator("#opt-entanglement").isChecked(),
+      seat2: await bob.locator("#seat-2").inputValue(),
+      move: await bob.locator("#clock-move_seconds").inputValue(),
+    };
+    const want = {
+      game: "quantum",
+      seats: "3",
+      curious: "addon",
+      entanglement: false,
+      seat2: "mcts",
+      move: "3600",
+    };
+    check(JSON.stringify(got) === JSON.stringify(want), `${when}: the form shows ${JSON.stringify(got)}`);
+  };
+  // Another player's new game arrives: the lists are drawn again.
+  const made = await (
+    await fetch(base + "/v1/games", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${await tokenOf(ctx.alice)}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ game: "agent-avenue", seats: 2, seating: ["me", "open"] }),
+    })
+  ).json();
+  await bob.locator(`li.game[data-game="${made.id}"]`).waitFor({ timeout: 15000 });
+  await chosen("after a new game was listed");
+  // The language changed: the catalog comes again and the lobby is drawn anew.
+  for (const [lang, curious] of [
+    ["fr", "fr"],
+    ["en", "en"],
+  ]) {
+    const name = (await apiGet(base, "/v1/catalog", null, curious)).games.find((g) => g.id === "quantum")
+      .options.curious.name;
+    // The form on the page now is marked: the lobby drawn anew has another.
+    await bob.locator('form[aria-labelledby="create-h"]').evaluate((f) => f.setAttribute("data-old", ""));
+    await bob.getByLabel("Language of game texts").selectOption(lang);
+    await bob.locator(`main[lang="${lang}"] form[aria-labelledby="create-h"]:not([data-old])`).waitFor();
+    await chosen(`after the language became ${lang}`);
+    check(
+      (await bob.locator('label[for="opt-curious"]').innerText()).trim() === name,
+      `the option named in ${lang}: ${await bob.locator('label[for="opt-curious"]').innerText()}`,
+    );
+  }
+  // Made: the next form starts from the catalog's defaults.
+  await bob.getByRole("button", { name: "Create game" }).click();
+  await bob.waitForURL(/#\/game\//);
+  const id = decodeURIComponent(bob.url().split("#/game/")[1]);
+  const g = (await apiGet(base, "/v1/games?status=waiting&limit=50")).games.find((x) => x.id === id);
+  check(
+    g?.game === "quantum" &&
+      g.status === "waiting" &&
+      g.players.length === 3 &&
+      g.options.curious === "addon" &&
+      g.options.entanglement === false &&
+      g.players[2].bot?.bot === "mcts",
+    `the game made: ${JSON.stringify({ game: g.game, options: g.options, players: g.players })}`,
+  );
+  await bob.getByRole("link", { name: "boardd", exact: true }).click();
+  await bob.getByRole("heading", { name: "New game" }).waitFor();
+  check(
+    (await bob.locator("#new-game").inputValue()) !== "quantum",
+    "the form starts anew once a game was made",
+  );
+  // Both games wait for a player (seat 1 open): their creators leaving cancels them.
+  for (const [gid, page] of [
+    [made.id, ctx.alice],
+    [id, bob],
+  ]) {
+    const r = await fetch(`${base}/v1/games/${gid}/leave`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${await tokenOf(page)}` },
+    });
+    check(r.ok, `leaving ${gid}: ${r.status}`);
+  }
 });
 
 test("rules: the header, the create form and a game link to the rules pages, which answer 200", async () => {
