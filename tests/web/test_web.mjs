@@ -1703,6 +1703,24 @@ test("cards: a card's text in a sheet by a tap at 390 px, closed by Escape, the 
       await p.locator('.hand button[data-hand="0"][aria-pressed="true"]').waitFor({ timeout: 5000 });
       check(!(await p.getByRole("dialog").isVisible()), "a tap on the card opened its sheet");
     }
+    // "Last turn": each recruited card with its "i" button, once a turn is over.
+    const last = p.locator('section.board [data-info="last-0"]');
+    for (let i = 0; i < 40 && !(await last.count()); i++) await tapSomething([p], 5000);
+    await last.waitFor({ timeout: 15000 });
+    // Read in one round trip: the button's name and the card drawn beside it.
+    const [label, lastId] = await last.evaluate((b) => [
+      b.getAttribute("aria-label"),
+      /** @type {HTMLElement} */ (b.previousElementSibling)?.dataset?.card,
+    ]);
+    const recruited = cat["agent-avenue"].cards.find((x) => x.id === lastId);
+    check(
+      recruited && label === `About ${recruited.name}`,
+      `the last turn's "i" button is named ${label} beside ${lastId}`,
+    );
+    await touchTargets(
+      p.locator("section.board button.info"),
+      "the board's \"i\" buttons, the last turn's among them",
+    );
     // Quantum: a command card of the row, in the printing the game's options chose, and the ship types.
     await createGame(p, "quantum", 2, "random");
     const row = p.locator('section.board [data-info^="row-command-"]').first();
