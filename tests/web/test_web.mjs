@@ -19,7 +19,7 @@
 // the tests it matches (after the first, which signs the players up).
 import { execFileSync, spawn } from "node:child_process";
 import { createServer } from "node:http";
-import { mkdtempSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -2323,22 +2323,109 @@ test("accessibility: axe finds nothing on every screen at 390 and 1280 px; a boa
   }
 });
 
+/**
+ * The screens web/README.md shows (WEB_SCREENS=docs): the shot of test
+ * (or shoot() name) `test`'s page `page`, as docs/screens/<slug>-phone.jpg
+ * and <slug>-desktop.jpg, under `caption`.
+ */
+const DOC_SCREENS = [
+  { test: "lobby: two players sign up", page: "alice", slug: "lobby", caption: "The lobby" },
+  {
+    test: "link by QR",
+    page: "alice",
+    slug: "link-qr",
+    caption: "Linking a device: a link code and its QR code",
+  },
+  {
+    test: "agent-avenue-mid",
+    page: "alice",
+    slug: "agent-avenue",
+    caption: "Agent Avenue, in the middle of a game",
+  },
+  { test: "quantum-ship", page: "", slug: "quantum", caption: "Quantum: a ship chosen, its moves lit" },
+  { test: "clocks", page: "alice", slug: "clocks", caption: "A game with a clock" },
+  { test: "quick match", page: "alice", slug: "quick-match", caption: "Quick match" },
+  { test: "ratings", page: "alice", slug: "ratings", caption: "Ratings: a profile and the leaderboards" },
+  { test: "notifications: the settings page", page: "alice", slug: "settings", caption: "Settings" },
+  { test: "chat", page: "alice", slug: "chat", caption: "A game's chat" },
+];
+const DOCS_NEW = join(ROOT, "build", "web", "docs-screens"); // moved to docs/screens/ when all pass
+
 async function shoot(name, pages) {
   mkdirSync(SCREENS, { recursive: true });
   for (const p of pages) {
     const file = join(SCREENS, `${name.split(":")[0].replace(/\W+/g, "-")}-${p.__name}.png`);
     await p.screenshot({ path: file, fullPage: true }).catch(() => {});
     console.log(`     screenshot: ${file}`);
+    // WEB_SCREENS=docs: the screens web/README.md shows, as small JPEGs.
+    const doc =
+      process.env.WEB_SCREENS === "docs" &&
+      DOC_SCREENS.find((d) => name.startsWith(d.test) && (!d.page || d.page === p.__name));
+    const jpeg = async (suffix) => {
+      mkdirSync(DOCS_NEW, { recursive: true });
+      const path = join(DOCS_NEW, `${doc.slug}-${suffix}.jpg`);
+      await p.screenshot({ path, fullPage: true, type: "jpeg", quality: 45 });
+      ctx.docShots = (ctx.docShots || new Set()).add(doc);
+    };
+    if (doc) await jpeg("phone");
     // WEB_SCREENS: the same screen at a desktop width too (web/README.md).
     if (process.env.WEB_SCREENS) {
       const size = p.viewportSize();
       const wide = file.replace(/\.png$/, "-desktop.png");
       await p.setViewportSize({ width: 1280, height: 800 });
       await p.screenshot({ path: wide, fullPage: true }).catch(() => {});
+      if (doc) await jpeg("desktop");
       await p.setViewportSize(size);
       console.log(`     screenshot: ${wide}`);
     }
   }
+}
+
+/**
+ * WEB_SCREENS=docs, every test passed: the new JPEGs replace
+ * docs/screens/, and web/README.md's block between its `<!-- screens -->`
+ * markers shows them with the date and the commit they were taken at.
+ */
+function publishScreens() {
+  const docs = join(ROOT, "docs", "screens");
+  rmSync(docs, { recursive: true, force: true });
+  mkdirSync(docs, { recursive: true });
+  const git = (...a) =>
+    execFileSync("git", ["-C", ROOT, ...a])
+      .toString()
+      .trim();
+  const commit =
+    git("rev-parse", "--short=12", "HEAD") +
+    (git("status", "--porcelain", "--", "web", "src", ":!web/README.md") ? " with uncommitted changes" : "");
+  const lines = [
+    "<!-- screens: written by WEB_SCREENS=docs (tests/web/test_web.mjs, publishScreens) -->",
+    "",
+    `Taken on ${new Date().toISOString().slice(0, 10)} at commit ${commit}, at 375 px (phone) and 1280 px (desktop),`,
+    "whole pages as JPEG at quality 45. To take them again (every web test must pass):",
+    "",
+    "    WEB_SCREENS=docs sh tests/web/run.sh build/address-undefined/boardd",
+    "",
+  ];
+  for (const d of DOC_SCREENS) {
+    if (!ctx.docShots?.has(d)) continue;
+    for (const s of ["phone", "desktop"]) execFileSync("cp", [join(DOCS_NEW, `${d.slug}-${s}.jpg`), docs]);
+    lines.push(
+      `### ${d.caption}`,
+      "",
+      `<img src="../docs/screens/${d.slug}-phone.jpg" alt="${d.caption}, phone" width="188"> ` +
+        `<img src="../docs/screens/${d.slug}-desktop.jpg" alt="${d.caption}, desktop" width="560">`,
+      "",
+    );
+  }
+  lines.push("<!-- /screens -->");
+  const readme = join(ROOT, "web", "README.md");
+  const text = readFileSync(readme, "utf8");
+  const block = /<!-- screens[\s\S]*<!-- \/screens -->/;
+  check(block.test(text), "web/README.md has no <!-- screens --> block");
+  writeFileSync(readme, text.replace(block, lines.join("\n")));
+  console.log(
+    `     screens: ${ctx.docShots?.size ?? 0} of ${DOC_SCREENS.length} in docs/screens/, web/README.md`,
+  );
 }
 
 /**
@@ -2440,6 +2527,7 @@ async function main() {
     console.log(`web: boardd exited ${code} at stop: ${ctx.server.log().slice(-2000)}`);
     failed++;
   }
+  if (process.env.WEB_SCREENS === "docs" && !failed && !process.env.WEB_ONLY) publishScreens();
   console.log(`web-browser: ${passed} passed, ${failed} failed`);
   process.exit(failed ? 1 : 0);
 }
