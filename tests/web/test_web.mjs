@@ -2346,7 +2346,7 @@ const DOC_SCREENS = [
   { test: "clocks", page: "alice", slug: "clocks", caption: "A game with a clock" },
   { test: "quick match", page: "alice", slug: "quick-match", caption: "Quick match" },
   { test: "ratings", page: "alice", slug: "ratings", caption: "Ratings: a profile and the leaderboards" },
-  { test: "notifications: the settings page", page: "alice", slug: "settings", caption: "Settings" },
+  { test: "vacation", page: "alice", slug: "settings", caption: "Settings: notifications, email, vacation" },
   { test: "chat", page: "alice", slug: "chat", caption: "A game's chat" },
 ];
 const DOCS_NEW = join(ROOT, "build", "web", "docs-screens"); // moved to docs/screens/ when all pass
@@ -2364,7 +2364,7 @@ async function shoot(name, pages) {
     const jpeg = async (suffix) => {
       mkdirSync(DOCS_NEW, { recursive: true });
       const path = join(DOCS_NEW, `${doc.slug}-${suffix}.jpg`);
-      await p.screenshot({ path, fullPage: true, type: "jpeg", quality: 45 });
+      await p.screenshot({ path, fullPage: true, type: "jpeg", quality: 40 });
       ctx.docShots = (ctx.docShots || new Set()).add(doc);
     };
     if (doc) await jpeg("phone");
@@ -2401,7 +2401,7 @@ function publishScreens() {
     "<!-- screens: written by WEB_SCREENS=docs (tests/web/test_web.mjs, publishScreens) -->",
     "",
     `Taken on ${new Date().toISOString().slice(0, 10)} at commit ${commit}, at 375 px (phone) and 1280 px (desktop),`,
-    "whole pages as JPEG at quality 45. To take them again (every web test must pass):",
+    "whole pages as JPEG at quality 40. To take them again (every web test must pass):",
     "",
     "    WEB_SCREENS=docs sh tests/web/run.sh build/address-undefined/boardd",
     "",
