@@ -14,7 +14,7 @@ GAMES   := $(notdir $(patsubst %/,%,$(wildcard src/games/*/)))
 CFLAGS_COMMON := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
 	-Wstrict-prototypes -Wmissing-prototypes -Isrc -MMD -MP \
 	-I/usr/include/postgresql
-LDLIBS  = -lsystemd -lmicrohttpd -ljansson -lsqlite3 -lpq -lsodium -lcrypto -lcurl -lz -lbrotlienc -licui18n -licuuc -licudata \
+LDLIBS  = -lsystemd -lmicrohttpd -lqrencode -ljansson -lsqlite3 -lpq -lsodium -lcrypto -lcurl -lz -lbrotlienc -licui18n -licuuc -licudata \
 	-lpthread -lm \
 	$(MALLOC_LIB)
 

@@ -14,6 +14,10 @@ postgresql python3-psycopg2 python3-prometheus-client libsystemd-dev age sqlite3
 # brotli: tools/embed.sh compresses the web client and the rules pages at
 # build time; python3-brotli: test_compression decodes br answers.
 PKGS="$PKGS brotli python3-brotli"
+# libqrencode-dev: the QR code of a link code's claim URL (identity.c);
+# librsvg2-bin and zbar-tools: the tests render that SVG to PNG
+# (rsvg-convert) and decode it with an implementation not ours (zbarimg).
+PKGS="$PKGS libqrencode-dev librsvg2-bin zbar-tools"
 for group in "$@"; do
 	case "$group" in
 	fuzz) PKGS="$PKGS clang libclang-rt-14-dev" ;;

@@ -331,12 +331,12 @@ function draw(g, ui) {
             "p",
             { class: "small" },
             "Last turn: ",
-            v.last_turn.recruited.map((r) =>
+            v.last_turn.recruited.map((r, i) =>
               h(
                 "span",
                 {},
                 `team ${r.team} recruited `,
-                agent(r.card),
+                agentWithInfo(agent(r.card), `last-${i}`, r.card),
                 ` (${r.moved >= 0 ? "+" : ""}${r.moved}) `,
               ),
             ),

@@ -114,8 +114,13 @@ export const createToken = (label) => request("POST", "/v1/players/me/tokens", {
 export const findPlayers = (prefix, limit = 10) =>
   request("GET", `/v1/players?name=${encodeURIComponent(prefix)}&limit=${limit}`);
 
-/** A code that signs another device in as you, once, for 10 minutes. @returns {Promise<{code: string, expires_at: string}>} */
-export const createLinkCode = () => request("POST", "/v1/players/me/link-codes");
+/**
+ * A code that signs another device in as you, once, for 10 minutes, with
+ * its claim URL at this page's origin (`#/link?code=`) and that URL's QR
+ * code (an SVG document made by the server).
+ * @returns {Promise<{code: string, expires_at: string, claim_url?: string, qr_svg?: string}>}
+ */
+export const createLinkCode = () => request("POST", "/v1/players/me/link-codes", { origin: location.origin });
 
 /**
  * Uses a link code made on another device: a token of that player.

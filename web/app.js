@@ -1,12 +1,13 @@
 // app.js: the reference web client's entry point. Routes by the URL's
 // hash (#/ the lobby, #/game/<id> a game, #/play quick match,
 // #/leaderboards/<category> a leaderboard, #/player/<id> a profile,
-// #/settings notifications) and draws the header.
+// #/settings notifications, #/link?code= a link code's QR code opened on
+// another device) and draws the header.
 import * as api from "./api.js";
 import * as session from "./session.js";
 import { h, mount } from "./dom.js";
 import { ui, showError, clearError, status } from "./ui.js";
-import { lobby } from "./lobby.js";
+import { lobby, linkScreen } from "./lobby.js";
 // The other screens' modules are imported when their screen opens: a first
 // load (the lobby) fetches only what the lobby needs (issue 31 goal 8).
 
@@ -23,6 +24,8 @@ async function screen(main, hash) {
       decodeURIComponent(m[1]),
       m[2] === undefined ? null : Number(m[2]),
     );
+  const l = hash.match(/^#\/link\?code=([^&]+)/);
+  if (l) return linkScreen(main, decodeURIComponent(l[1]));
   if (hash === "#/play") return (await import("./matchmaking.js")).quickMatch(main);
   if (hash === "#/settings") return (await import("./settings.js")).settings(main);
   const p = hash.match(/^#\/player\/([^/?]+)/);

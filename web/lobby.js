@@ -211,7 +211,10 @@ function signOutDialog(out) {
 }
 
 /**
- * Makes a link code and shows it with its expiry.
+ * Makes a link code and shows it with its expiry, and beside it the QR
+ * code of its claim URL (the server's SVG, as an image: a `data:` URL,
+ * which the page's Content-Security-Policy allows for images) for the
+ * other device's camera.
  * @param {HTMLButtonElement} b @param {HTMLElement} out
  */
 async function showLinkCode(b, out) {
@@ -219,10 +222,64 @@ async function showLinkCode(b, out) {
   if (c)
     mount(
       out,
-      "On your other device, open this page and type the link code ",
-      h("code", { class: "link-code" }, c.code),
-      ` (valid once, until ${new Date(c.expires_at).toLocaleTimeString()}).`,
+      h(
+        "span",
+        {},
+        "On your other device, scan this QR code, or open this page and type the link code ",
+        h("code", { class: "link-code" }, c.code),
+        ` (valid once, until ${new Date(c.expires_at).toLocaleTimeString()}).`,
+      ),
+      c.qr_svg
+        ? h("img", {
+            class: "link-qr",
+            src: `data:image/svg+xml,${encodeURIComponent(c.qr_svg)}`,
+            alt: `QR code of the link that signs your other device in (code ${c.code})`,
+          })
+        : null,
     );
+}
+
+/**
+ * The screen of a link code's claim URL (`#/link?code=XXXX-XXXX`, what
+ * the QR code of showLinkCode opens): claims the code and signs this
+ * device in as its player, then shows the lobby. A device already signed
+ * in is asked first (it would change player). The code leaves the
+ * address bar and the history at once (it is in the fragment, which no
+ * request carries).
+ * @param {HTMLElement} main @param {string} code
+ * @returns {Promise<() => void>}
+ */
+export async function linkScreen(main, code) {
+  history.replaceState(null, "", "#/link");
+  const signIn = async (/** @type {HTMLButtonElement} */ b) => {
+    if (await act(b, () => session.useLinkCode(code))) {
+      ui.header();
+      go("#/");
+    }
+  };
+  const b = /** @type {HTMLButtonElement} */ (
+    h("button", { type: "button", onclick: () => signIn(b) }, "Sign in with this code")
+  );
+  const me = session.identity();
+  mount(
+    main,
+    h(
+      "section",
+      { class: "card link-claim" },
+      h("h2", {}, "Link this device"),
+      me
+        ? h(
+            "p",
+            {},
+            `This device is signed in as ${me.name}. Sign in as the player who made the code instead?`,
+          )
+        : h("p", {}, "Signing in with the code from your other device…"),
+      b,
+      h("p", {}, h("a", { href: "#/" }, "Lobby")),
+    ),
+  );
+  if (!me) await signIn(b);
+  return () => {};
 }
 
 /** The caller's identity: id to share for invitations, a token for another device. @param {session.Identity} id */
@@ -329,7 +386,60 @@ export function gameFields(prefix, also = () => {}) {
   return { game, seats, options, fields };
 }
 
-/** The create-a-game form, drawn from the catalog: games, seat counts, options, seating, clock. */
+/**
+ * What the player chose in the create form, by control id (a checkbox's
+ * `checked`, else its `value`), until a game is made with it: the lobby
+ * is drawn again whenever its route runs (the language changed, so the
+ * catalog came again; the lobby opened again), and a new form starts
+ * from these instead of the catalog's defaults.
+ * @type {Map<string, string | boolean>}
+ */
+const draft = new Map();
+
+/**
+ * Records each change of the form's controls into `draft`. A new game or
+ * seat count draws new options (their defaults): the options chosen for
+ * the old ones are forgotten.
+ * @param {HTMLElement} form
+ */
+function keepDraft(form) {
+  const save = (/** @type {Event} */ ev) => {
+    const el = /** @type {HTMLInputElement} */ (ev.target);
+    if (!el.id) return;
+    if (el.id === "new-game" || el.id === "new-seats")
+      for (const k of [...draft.keys()]) if (k.startsWith("opt-")) draft.delete(k);
+    draft.set(el.id, el.type === "checkbox" ? el.checked : el.value);
+  };
+  form.addEventListener("change", save);
+  form.addEventListener("input", save);
+}
+
+/**
+ * Puts `draft` back into a new create form: the game, then the seat count
+ * (each draws the fields that depend on it, as a player's choice does),
+ * then the options, the seats and the clock. A value the new form does
+ * not offer (a game gone from the catalog) is left at its default.
+ * @param {HTMLElement} form @param {HTMLSelectElement} game @param {HTMLSelectElement} seats
+ */
+function restoreDraft(form, game, seats) {
+  const saved = draft; // keepDraft listens only once this is done
+  const put = (/** @type {string} */ id) => {
+    const el = /** @type {HTMLInputElement | HTMLSelectElement | null} */ (
+      form.querySelector(`#${CSS.escape(id)}`)
+    );
+    const v = saved.get(id);
+    if (!el || v === undefined) return;
+    if (el instanceof HTMLInputElement && el.type === "checkbox") el.checked = v === true;
+    else if (!(el instanceof HTMLSelectElement) || [...el.options].some((o) => o.value === v))
+      el.value = String(v);
+    el.dispatchEvent(new Event("change", { bubbles: true }));
+  };
+  if (saved.get("new-game") !== undefined && saved.get("new-game") !== game.value) put("new-game");
+  if (saved.get("new-seats") !== undefined && saved.get("new-seats") !== seats.value) put("new-seats");
+  for (const id of saved.keys()) if (id !== "new-game" && id !== "new-seats") put(id);
+}
+
+/** The create-a-game form, drawn from the catalog: games, seat counts, options, seating, clock; the player's choices kept (draft). */
 function createForm() {
   const seating = h("div", { class: "seating" });
   const g = gameFields("new", (n) => mount(seating, seatFields(n)));
@@ -344,7 +454,10 @@ function createForm() {
         const body = readForm(g.game.value, Number(g.seats.value), g.options, seating, clock);
         const b = /** @type {HTMLButtonElement} */ (form.querySelector("button[type=submit]"));
         const made = await act(b, () => api.createGame(body));
-        if (made) go(`#/game/${made.id}`);
+        if (made) {
+          draft.clear(); // made: the next form starts from the defaults
+          go(`#/game/${made.id}`);
+        }
       },
     },
     h("h2", { id: "create-h" }, "New game"),
@@ -353,6 +466,8 @@ function createForm() {
     clock,
     h("button", { type: "submit" }, "Create game"),
   );
+  restoreDraft(form, g.game, g.seats);
+  keepDraft(form);
   return form;
 }
 

@@ -1029,16 +1029,18 @@ static void h_players_find(struct service *svc, const struct http_req *req,
 	call_finish(&c, req, rep, rc, 200);
 }
 
-/* POST /v1/players/me/link-codes, rate-limited as making a token. */
+/* POST /v1/players/me/link-codes, rate-limited as making a token; the
+ * body ({"origin"}: a QR code of the claim URL too) is optional. */
 static void h_link_code_create(struct service *svc, const struct http_req *req,
                                const struct route_args *a,
                                struct http_reply *rep)
 {
 	(void)a;
 	struct call c = {0};
-	if (!call_open(&c, req, rep, LIMITS_TOKENS, 0))
+	if (!call_open(&c, req, rep, LIMITS_TOKENS, BODY_OPTIONAL))
 		return;
-	int rc = service_link_code_create(svc, req->token, &c.out, &c.err);
+	int rc = service_link_code_create(svc, req->token, req->body, &c.out,
+	                                  &c.err);
 	call_finish(&c, req, rep, rc, 201);
 }
 

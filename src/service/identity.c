@@ -3,11 +3,15 @@
  * short code: a signed-in player makes a code, the other device claims
  * it and gets a token of its own (docs/matchmaking.md, "Finding players,
  * linking devices").  See service.h. */
+#include <curl/curl.h>
 #include <sodium.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../common/nickname.h"
+#include "../common/qrsvg.h"
 #include "internal.h"
 
 #define FIND_DEFAULT 10 /* players GET /v1/players answers by default */
@@ -61,6 +65,11 @@ int service_players_find(struct service *svc, const char *name,
 #define LINK_TTL_MS   (10LL * 60 * 1000) /* a code lives 10 minutes */
 #define LINK_SYMBOLS  8                  /* 40 random bits */
 #define LINK_TEXT_MAX 64                 /* longest "code" read */
+#define LINK_ORIGIN_MAX 160 /* longest "origin": the claim URL, 186 bytes,
+                               fits QRSVG_TEXT_MAX */
+#define LINK_QR_PX 6 /* CSS pixels a module: 246 px a side for a URL of up
+                        to 62 bytes (33 modules), as a phone's camera reads
+                        it off another screen */
 
 /* Crockford's base32: no I, L, O, U. */
 static const char crockford[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
@@ -102,12 +111,83 @@ static int link_code_canon(const char *in, char canon[LINK_SYMBOLS + 1])
 	return n == LINK_SYMBOLS ? 0 : -1;
 }
 
-int service_link_code_create(struct service *svc, const char *token,
-                             json_t **out, struct svc_err *err)
+/* The claim URL of `code` at `origin` (a request's "origin", borrowed):
+ * url (LINK_ORIGIN_MAX + 32 bytes) gets "<origin>/#/link?code=<code>",
+ * the origin as libcurl normalizes it.  The code is in the fragment,
+ * which browsers never send: no server's log keeps it.  0, or
+ * BD_EBADREQUEST (err) when origin is not an http or https origin. */
+static int claim_url(const json_t *origin, const char *code,
+                     char url[LINK_ORIGIN_MAX + 32], struct svc_err *err)
 {
+	const char *o = json_string_value(origin);
+	size_t n = json_string_length(origin);
+	int ok = o && n >= 1 && n <= LINK_ORIGIN_MAX && strlen(o) == n &&
+	         (strncasecmp(o, "http://", 7) == 0 ||
+	          strncasecmp(o, "https://", 8) == 0);
+	for (size_t i = 0; ok && i < n; i++) /* printable ASCII only */
+		ok = o[i] > ' ' && o[i] < 0x7f;
+	CURLU *u = ok ? curl_url() : NULL;
+	char *scheme = NULL, *path = NULL, *base = NULL;
+	if (ok && !u)
+		return BD_ENOMEM;
+	char *part = NULL;
+	ok = ok && curl_url_set(u, CURLUPART_URL, o, 0) == CURLUE_OK &&
+	     curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
+	     (strcmp(scheme, "http") == 0 || strcmp(scheme, "https") == 0) &&
+	     curl_url_get(u, CURLUPART_USER, &part, 0) == CURLUE_NO_USER &&
+	     curl_url_get(u, CURLUPART_QUERY, &part, 0) == CURLUE_NO_QUERY &&
+	     curl_url_get(u, CURLUPART_FRAGMENT, &part, 0) ==
+	         CURLUE_NO_FRAGMENT &&
+	     curl_url_get(u, CURLUPART_PATH, &path, 0) == CURLUE_OK &&
+	     strcmp(path, "/") == 0 &&
+	     curl_url_get(u, CURLUPART_URL, &base, 0) == CURLUE_OK &&
+	     strlen(base) <= LINK_ORIGIN_MAX + 1;
+	if (ok)
+		snprintf(url, LINK_ORIGIN_MAX + 32, "%s#/link?code=%s", base,
+		         code);
+	curl_free(part); /* only ever set when a get above failed: NULL */
+	curl_free(scheme);
+	curl_free(path);
+	curl_free(base);
+	curl_url_cleanup(u);
+	return ok ? 0
+	          : svc__fail(err, BD_EBADREQUEST,
+	                      "field 'origin' must be an http or https "
+	                      "origin (scheme://host[:port], no path, query "
+	                      "or credentials) of at most %d bytes",
+	                      LINK_ORIGIN_MAX);
+}
+
+/* Adds "claim_url" and "qr_svg" (the URL's QR code) to o (borrowed). */
+static int add_qr(json_t *o, const char *url)
+{
+	char *svg = NULL;
+	int rc = qrsvg_make(url, LINK_QR_PX, &svg);
+	if (rc < 0) /* claim_url's caps keep the URL in QRSVG_TEXT_MAX */
+		return rc == QRSVG_NOMEM ? BD_ENOMEM : BD_EINTERNAL;
+	rc = json_object_set_new(o, "claim_url", json_string(url)) < 0 ||
+	             json_object_set_new(o, "qr_svg", json_string(svg)) < 0
+	         ? BD_ENOMEM
+	         : 0;
+	free(svg);
+	return rc;
+}
+
+int service_link_code_create(struct service *svc, const char *token,
+                             const json_t *body, json_t **out,
+                             struct svc_err *err)
+{
+	static const char *const keys[] = {"origin", NULL};
 	struct store_player p;
 	int rc = svc__player_of(svc, token, &p, err);
+	if (rc == 0 && body)
+		rc = svc__body_keys(body, keys, err);
 	if (rc < 0)
+		return rc;
+	const json_t *origin = body ? json_object_get(body, "origin") : NULL;
+	char url[LINK_ORIGIN_MAX + 32];
+	/* checked before a code is made: a refusal leaves no code behind */
+	if (origin && (rc = claim_url(origin, "XXXX-XXXX", url, err)) < 0)
 		return rc;
 	char code[LINK_SYMBOLS + 2], canon[LINK_SYMBOLS + 1];
 	uint8_t hash[STORE_TOKEN_HASH_LEN];
@@ -130,8 +210,17 @@ int service_link_code_create(struct service *svc, const char *token,
 	json_t *o = rc == 0 ? json_pack("{s:s,s:o}", "code", code, "expires_at",
 	                                svc__iso_time(now + LINK_TTL_MS))
 	                    : NULL;
+	if (rc == 0 && !o)
+		rc = BD_ENOMEM;
+	if (rc == 0 && origin && (rc = claim_url(origin, code, url, err)) == 0)
+		rc = add_qr(o, url);
 	sodium_memzero(code, sizeof code);
-	return rc < 0 ? rc : svc__give(o, out);
+	sodium_memzero(url, sizeof url);
+	if (rc < 0) {
+		json_decref(o);
+		return rc;
+	}
+	return svc__give(o, out);
 }
 
 struct claim {

@@ -545,14 +545,20 @@ int service_token_create(struct service *svc, const char *token,
 int service_players_find(struct service *svc, const char *name,
                          const char *limit, json_t **out, struct svc_err *err);
 
-/* POST /v1/players/me/link-codes (no body): a code that signs another
- * device in as the calling player, once, for 10 minutes: *out (new) =
- * {"code": "XXXX-XXXX" (Crockford base32, 40 random bits from
- * libsodium), "expires_at": RFC 3339}.  Only its SHA-256 is kept.
- * BD_ELINKCODESFULL when the player holds STORE_LINK_CODES_MAX live
- * codes; a player token's refusals (401, 403). */
+/* POST /v1/players/me/link-codes (body optional, borrowed: NULL or
+ * {"origin": "http(s)://host[:port]"}): a code that signs another device
+ * in as the calling player, once, for 10 minutes: *out (new) = {"code":
+ * "XXXX-XXXX" (Crockford base32, 40 random bits from libsodium),
+ * "expires_at": RFC 3339}; with an origin also "claim_url"
+ * ("<origin>/#/link?code=XXXX-XXXX": the web client's route that claims
+ * it) and "qr_svg" (that URL's QR code, an SVG document, qrsvg.h).  Only
+ * the code's SHA-256 is kept.  BD_EBADREQUEST for a body of another
+ * shape or an origin that is not one (nothing made); BD_ELINKCODESFULL
+ * when the player holds STORE_LINK_CODES_MAX live codes; a player
+ * token's refusals (401, 403). */
 int service_link_code_create(struct service *svc, const char *token,
-                             json_t **out, struct svc_err *err);
+                             const json_t *body, json_t **out,
+                             struct svc_err *err);
 
 /* POST /v1/link-codes/claim {"code": text} (no token needed): uses the
  * code (case-insensitive, dashes and spaces ignored, O read as 0, I and

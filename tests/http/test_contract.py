@@ -1080,7 +1080,9 @@ def cases(r, op):
             r.send("live %d" % (i + 2), "POST", p, {201}, token=t)
         r.send("a sixth live", "POST", p, {409}, token=t)
         _, t = player(r, "Linking too")
-        generic(r, op, p, t, None)
+        r.send("with its QR code", "POST", p, {201}, token=t, body={"origin": "https://play.example.org"})
+        r.send("an origin with a path", "POST", p, {400}, token=t, body={"origin": "https://a.example/x"})
+        generic(r, op, p, t, lambda: {"origin": "http://127.0.0.1:8080"})
     elif name == "claimLinkCode":
         p = "/v1/link-codes/claim"
         _, t = player(r, "Claiming")

@@ -2,6 +2,7 @@
 player's games, Idempotency-Key retries, resigning.  Real binary, real
 SQLite file.  Usage: test_players.py BOARDD [test names...]"""
 import random
+import re
 import subprocess
 import threading
 import time
@@ -383,6 +384,58 @@ def a_link_code_signs_another_device_in_once(binary):
         for body in ({}, {"code": 3}, {"code": "x" * 65}, {"code": "ABCD-EFGH", "x": 1}):
             r = s.request("POST", "/v1/link-codes/claim", body)
             check(r.status == 400, "%r: %r" % (body, r))
+
+
+def decoded_qr(svg):
+    """The text of the QR code in an SVG document, as two programs not
+    ours read it: librsvg's rsvg-convert renders it to PNG, zbar's
+    zbarimg decodes that (tools/deps.sh installs both)."""
+    png = subprocess.run(["rsvg-convert", "--format", "png"], input=svg.encode(), capture_output=True,
+                         check=True).stdout
+    r = subprocess.run(["zbarimg", "--quiet", "--raw", "-"], input=png, capture_output=True)
+    check(r.returncode == 0, "zbarimg read no code: %r" % r.stderr[-300:])
+    return r.stdout.decode().strip()
+
+
+@test
+def a_link_codes_qr_code_opens_its_claim_url(binary):
+    """Issue 31 goal 6, a second device linked by a QR code: given the
+    web client's origin, the link code's answer adds the claim URL (the
+    code in its fragment, which no request carries) and that URL's QR
+    code as an SVG that a Content-Security-Policy of style-src 'self'
+    draws.  A body of another shape, or an origin that is not one, is a
+    problem+json 400 and makes no code."""
+    with server(binary) as s:
+        pid, t = new_player(s, "Ann")
+        for origin in ("http://127.0.0.1:%d" % s.port, "https://play.example.org/"):
+            r = s.request("POST", "/v1/players/me/link-codes", {"origin": origin}, token=t)
+            check(r.status == 201, "%s: %r" % (origin, r))
+            url = origin.rstrip("/") + "/#/link?code=" + r.json["code"]
+            check(r.json["claim_url"] == url, "claim_url: %r" % r.json)
+            svg = r.json["qr_svg"]
+            check(svg.startswith("<svg ") and "style" not in svg and "<script" not in svg, "svg: %r" % svg[:200])
+            check(decoded_qr(svg) == url, "the QR code reads the claim URL")
+            # modules of 6 CSS pixels: width = (modules + 8 of quiet zone) * 6
+            side = int(re.search(r'viewBox="0 0 (\d+) ', svg).group(1))
+            check(re.search(r'width="(\d+)"', svg).group(1) == str(side * 6) and side >= 21 + 8, svg[:200])
+        r = s.request("POST", "/v1/players/me/link-codes", token=t)
+        check(r.status == 201 and set(r.json) == {"code", "expires_at"}, "no body, no QR code: %r" % r)
+        before = s.query("SELECT count(*) FROM link_codes")[0][0]
+        for body in ({"origin": "ftp://example.org"}, {"origin": "http://example.org/path"},
+                     {"origin": "https://example.org/?q=1"}, {"origin": "https://example.org#x"},
+                     {"origin": "https://user:pw@example.org"}, {"origin": "example.org"},
+                     {"origin": "http://exa mple.org"}, {"origin": "http://\u00e9.example"},
+                     {"origin": ""}, {"origin": "https://" + "a" * 160 + ".org"}, {"origin": 7},
+                     {"origin": None}, {"origin": "https://example.org", "size": 9}):
+            r = s.request("POST", "/v1/players/me/link-codes", body, token=t)
+            check(r.status == 400 and r.headers.get("content-type", "").startswith("application/problem+json")
+                  and r.json["type"] == "urn:boardd:problem:bad-request", "%r: %r" % (body, r))
+        check(s.query("SELECT count(*) FROM link_codes")[0][0] == before, "no code made by a refusal")
+        # the code in the URL signs another device in
+        r = s.request("POST", "/v1/players/me/link-codes", {"origin": "https://play.example.org"}, token=t)
+        code = decoded_qr(r.json["qr_svg"]).split("code=")[1]
+        r = s.request("POST", "/v1/link-codes/claim", {"code": code})
+        check(r.status == 201 and r.json["player"]["id"] == pid, "claimed: %r" % r)
 
 
 @test

@@ -21,7 +21,7 @@
 // the tests it matches (after the first, which signs the players up).
 import { execFileSync, spawn } from "node:child_process";
 import { createServer } from "node:http";
-import { mkdtempSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -420,6 +420,68 @@ test("identity: sign-out warns; a link code made on one device signs another in 
   } finally {
     await one.close();
     await two.close();
+  }
+});
+
+test("link by QR: the link code's QR code, read by zbarimg, signs a second device in as the same player", async () => {
+  // On Alice's lobby (its screenshot shows the QR code): a code and its QR code.
+  const a = ctx.alice;
+  await a.getByRole("link", { name: "boardd", exact: true }).click();
+  await a.getByRole("button", { name: "Link another device" }).click();
+  const img = a.locator(".token-out img.link-qr");
+  await img.waitFor();
+  const code = (await a.locator(".token-out code.link-code").innerText()).trim();
+  const url = `${ctx.base}/#/link?code=${code}`;
+  // The server's SVG, as the image shows it: no style attribute (the
+  // page's CSP is style-src 'self'; watch() fails the test on a violation).
+  const src = await img.getAttribute("src");
+  check(src.startsWith("data:image/svg+xml,"), `the QR code's src: ${src.slice(0, 40)}`);
+  const svg = decodeURIComponent(src.slice("data:image/svg+xml,".length));
+  check(!/style|<script/.test(svg), `the SVG has no style or script: ${svg.slice(0, 200)}`);
+  // Modules big enough for a phone's camera: at least 5 CSS px each at 375 px.
+  const side = Number(svg.match(/viewBox="0 0 (\d+) /)[1]);
+  const box = await img.boundingBox();
+  check(
+    box && box.width / side >= 5 && box.x >= 0 && box.x + box.width <= PHONE.width,
+    `QR code drawn ${JSON.stringify(box)}, ${side} modules`,
+  );
+  await fitsPhone(a, "lobby with a QR code");
+  // Read off the screen by zbar (Debian's zbar-tools), a decoder nobody here wrote.
+  mkdirSync(SCREENS, { recursive: true });
+  const png = join(SCREENS, "link-qr.png");
+  await img.screenshot({ path: png });
+  const read = execFileSync("zbarimg", ["--quiet", "--raw", png], { stdio: ["ignore", "pipe", "ignore"] })
+    .toString()
+    .trim();
+  check(read === url, `the QR code reads ${JSON.stringify(read)}, not ${url}`);
+  // Opened on a second device: it claims the code and is Alice; the code leaves the address bar.
+  const other = await ctx.browser.newContext({ viewport: PHONE });
+  try {
+    const p = await other.newPage();
+    await watch(p, "alice's tablet");
+    await p.goto(read);
+    await p.locator(`.who .me[data-player="${ctx.aliceId}"]`).waitFor();
+    await p.getByRole("heading", { name: "Your games" }).waitFor();
+    check((await p.locator(".player-id").innerText()).trim() === ctx.aliceId, "the tablet is Alice");
+    check(!p.url().includes(code), `the code left the address bar: ${p.url()}`);
+    const tokens = await apiGet(ctx.base, "/v1/players/me/tokens", await tokenOf(p));
+    check(
+      tokens.tokens.some((t) => t.label === "linked device" && t.current),
+      "a token of its own, a linked device",
+    );
+    await noError(p, "alice's tablet");
+    // A device signed in already is asked before it changes player.
+    await a.getByRole("button", { name: "Link another device" }).click();
+    await a.locator(".token-out code.link-code", { hasNotText: code }).waitFor();
+    const again = (await a.locator(".token-out code.link-code").innerText()).trim();
+    await p.goto(`${ctx.base}/#/link?code=${again}`);
+    await p.getByText("This device is signed in as Alice").waitFor();
+    await p.getByRole("button", { name: "Sign in with this code" }).click();
+    await p.getByRole("heading", { name: "Your games" }).waitFor();
+    check((await p.locator(".player-id").innerText()).trim() === ctx.aliceId, "still Alice");
+    await noError(p, "alice's tablet");
+  } finally {
+    await other.close();
   }
 });
 
@@ -2062,6 +2124,24 @@ test("cards: a card's text in a sheet by a tap at 390 px, closed by Escape, the 
       await p.locator('.hand button[data-hand="0"][aria-pressed="true"]').waitFor({ timeout: 5000 });
       check(!(await p.getByRole("dialog").isVisible()), "a tap on the card opened its sheet");
     }
+    // "Last turn": each recruited card with its "i" button, once a turn is over.
+    const last = p.locator('section.board [data-info="last-0"]');
+    for (let i = 0; i < 40 && !(await last.count()); i++) await tapSomething([p], 5000);
+    await last.waitFor({ timeout: 15000 });
+    // Read in one round trip: the button's name and the card drawn beside it.
+    const [label, lastId] = await last.evaluate((b) => [
+      b.getAttribute("aria-label"),
+      /** @type {HTMLElement} */ (b.previousElementSibling)?.dataset?.card,
+    ]);
+    const recruited = cat["agent-avenue"].cards.find((x) => x.id === lastId);
+    check(
+      recruited && label === `About ${recruited.name}`,
+      `the last turn's "i" button is named ${label} beside ${lastId}`,
+    );
+    await touchTargets(
+      p.locator("section.board button.info"),
+      "the board's \"i\" buttons, the last turn's among them",
+    );
     // Quantum: a command card of the row, in the printing the game's options chose, and the ship types.
     await createGame(p, "quantum", 2, "random");
     const row = p.locator('section.board [data-info^="row-command-"]').first();
@@ -2101,9 +2181,8 @@ test("options: named in words in English and French, in the form, the lobby, the
     await bob.getByRole("link", { name: "boardd", exact: true }).click();
     await bob.getByLabel("Language of game texts").selectOption(lang);
     await bob.locator(`main[lang="${lang}"]`).waitFor();
-    // The lobby redraws once its games and catalog arrive, and a redraw
-    // resets the create form (a choice made before it is lost): choose after.
-    await bob.waitForLoadState("networkidle");
+    // No wait for the lobby's requests: a redraw keeps the form's choices
+    // (the "create form keeps its choices" test).
     const opts = (await apiGet(base, "/v1/catalog", null, lang)).games.find(
       (g) => g.id === "quantum",
     ).options;
@@ -2159,6 +2238,96 @@ test("options: named in words in English and French, in the form, the lobby, the
   }
   await bob.getByLabel("Language of game texts").selectOption("en");
   await bob.locator('main[lang="en"]').waitFor();
+});
+
+test("lobby: the create form keeps its choices when the lobby redraws (a new game listed, the language changed)", async () => {
+  const { bob, base } = ctx;
+  await bob.getByRole("link", { name: "boardd", exact: true }).click();
+  await bob.getByRole("heading", { name: "New game" }).waitFor();
+  // Choices of every kind: the game, its seats, options, a seat, the clock.
+  await bob.locator("#new-game").selectOption("quantum");
+  await bob.locator("#new-seats").selectOption("3");
+  await bob.locator("#opt-curious").selectOption("addon");
+  await bob.locator("#opt-entanglement").uncheck();
+  await bob.locator("#seat-2").selectOption("mcts");
+  await bob.locator("#clock-move_seconds").fill("3600");
+  const chosen = async (when) => {
+    const got = {
+      game: await bob.locator("#new-game").inputValue(),
+      seats: await bob.locator("#new-seats").inputValue(),
+      curious: await bob.locator("#opt-curious").inputValue(),
+      entanglement: await bob.locator("#opt-entanglement").isChecked(),
+      seat2: await bob.locator("#seat-2").inputValue(),
+      move: await bob.locator("#clock-move_seconds").inputValue(),
+    };
+    const want = {
+      game: "quantum",
+      seats: "3",
+      curious: "addon",
+      entanglement: false,
+      seat2: "mcts",
+      move: "3600",
+    };
+    check(JSON.stringify(got) === JSON.stringify(want), `${when}: the form shows ${JSON.stringify(got)}`);
+  };
+  // Another player's new game arrives: the lists are drawn again.
+  const made = await (
+    await fetch(base + "/v1/games", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${await tokenOf(ctx.alice)}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ game: "agent-avenue", seats: 2, seating: ["me", "open"] }),
+    })
+  ).json();
+  await bob.locator(`li.game[data-game="${made.id}"]`).waitFor({ timeout: 15000 });
+  await chosen("after a new game was listed");
+  // The language changed: the catalog comes again and the lobby is drawn anew.
+  for (const [lang, curious] of [
+    ["fr", "fr"],
+    ["en", "en"],
+  ]) {
+    const name = (await apiGet(base, "/v1/catalog", null, curious)).games.find((g) => g.id === "quantum")
+      .options.curious.name;
+    // The form on the page now is marked: the lobby drawn anew has another.
+    await bob.locator('form[aria-labelledby="create-h"]').evaluate((f) => f.setAttribute("data-old", ""));
+    await bob.getByLabel("Language of game texts").selectOption(lang);
+    await bob.locator(`main[lang="${lang}"] form[aria-labelledby="create-h"]:not([data-old])`).waitFor();
+    await chosen(`after the language became ${lang}`);
+    check(
+      (await bob.locator('label[for="opt-curious"]').innerText()).trim() === name,
+      `the option named in ${lang}: ${await bob.locator('label[for="opt-curious"]').innerText()}`,
+    );
+  }
+  // Made: the next form starts from the catalog's defaults.
+  await bob.getByRole("button", { name: "Create game" }).click();
+  await bob.waitForURL(/#\/game\//);
+  const id = decodeURIComponent(bob.url().split("#/game/")[1]);
+  const g = (await apiGet(base, "/v1/games?status=waiting&limit=50")).games.find((x) => x.id === id);
+  check(
+    g?.game === "quantum" &&
+      g.status === "waiting" &&
+      g.players.length === 3 &&
+      g.options.curious === "addon" &&
+      g.options.entanglement === false &&
+      g.players[2].bot?.bot === "mcts",
+    `the game made: ${JSON.stringify({ game: g.game, options: g.options, players: g.players })}`,
+  );
+  await bob.getByRole("link", { name: "boardd", exact: true }).click();
+  await bob.getByRole("heading", { name: "New game" }).waitFor();
+  check(
+    (await bob.locator("#new-game").inputValue()) !== "quantum",
+    "the form starts anew once a game was made",
+  );
+  // Both games wait for a player (seat 1 open): their creators leaving cancels them.
+  for (const [gid, page] of [
+    [made.id, ctx.alice],
+    [id, bob],
+  ]) {
+    const r = await fetch(`${base}/v1/games/${gid}/leave`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${await tokenOf(page)}` },
+    });
+    check(r.ok, `leaving ${gid}: ${r.status}`);
+  }
 });
 
 test("rules: the header, the create form and a game link to the rules pages, which answer 200", async () => {
@@ -2575,22 +2744,109 @@ test("accessibility: axe finds nothing on every screen at 390 and 1280 px; a boa
   }
 });
 
+/**
+ * The screens web/README.md shows (WEB_SCREENS=docs): the shot of test
+ * (or shoot() name) `test`'s page `page`, as docs/screens/<slug>-phone.jpg
+ * and <slug>-desktop.jpg, under `caption`.
+ */
+const DOC_SCREENS = [
+  { test: "lobby: two players sign up", page: "alice", slug: "lobby", caption: "The lobby" },
+  {
+    test: "link by QR",
+    page: "alice",
+    slug: "link-qr",
+    caption: "Linking a device: a link code and its QR code",
+  },
+  {
+    test: "agent-avenue-mid",
+    page: "alice",
+    slug: "agent-avenue",
+    caption: "Agent Avenue, in the middle of a game",
+  },
+  { test: "quantum-ship", page: "", slug: "quantum", caption: "Quantum: a ship chosen, its moves lit" },
+  { test: "clocks", page: "alice", slug: "clocks", caption: "A game with a clock" },
+  { test: "quick match", page: "alice", slug: "quick-match", caption: "Quick match" },
+  { test: "ratings", page: "alice", slug: "ratings", caption: "Ratings: a profile and the leaderboards" },
+  { test: "vacation", page: "alice", slug: "settings", caption: "Settings: notifications, email, vacation" },
+  { test: "chat", page: "alice", slug: "chat", caption: "A game's chat" },
+];
+const DOCS_NEW = join(ROOT, "build", "web", "docs-screens"); // moved to docs/screens/ when all pass
+
 async function shoot(name, pages) {
   mkdirSync(SCREENS, { recursive: true });
   for (const p of pages) {
     const file = join(SCREENS, `${name.split(":")[0].replace(/\W+/g, "-")}-${p.__name}.png`);
     await p.screenshot({ path: file, fullPage: true }).catch(() => {});
     console.log(`     screenshot: ${file}`);
+    // WEB_SCREENS=docs: the screens web/README.md shows, as small JPEGs.
+    const doc =
+      process.env.WEB_SCREENS === "docs" &&
+      DOC_SCREENS.find((d) => name.startsWith(d.test) && (!d.page || d.page === p.__name));
+    const jpeg = async (suffix) => {
+      mkdirSync(DOCS_NEW, { recursive: true });
+      const path = join(DOCS_NEW, `${doc.slug}-${suffix}.jpg`);
+      await p.screenshot({ path, fullPage: true, type: "jpeg", quality: 40 });
+      ctx.docShots = (ctx.docShots || new Set()).add(doc);
+    };
+    if (doc) await jpeg("phone");
     // WEB_SCREENS: the same screen at a desktop width too (web/README.md).
     if (process.env.WEB_SCREENS) {
       const size = p.viewportSize();
       const wide = file.replace(/\.png$/, "-desktop.png");
       await p.setViewportSize({ width: 1280, height: 800 });
       await p.screenshot({ path: wide, fullPage: true }).catch(() => {});
+      if (doc) await jpeg("desktop");
       await p.setViewportSize(size);
       console.log(`     screenshot: ${wide}`);
     }
   }
+}
+
+/**
+ * WEB_SCREENS=docs, every test passed: the new JPEGs replace
+ * docs/screens/, and web/README.md's block between its `<!-- screens -->`
+ * markers shows them with the date and the commit they were taken at.
+ */
+function publishScreens() {
+  const docs = join(ROOT, "docs", "screens");
+  rmSync(docs, { recursive: true, force: true });
+  mkdirSync(docs, { recursive: true });
+  const git = (...a) =>
+    execFileSync("git", ["-C", ROOT, ...a])
+      .toString()
+      .trim();
+  const commit =
+    git("rev-parse", "--short=12", "HEAD") +
+    (git("status", "--porcelain", "--", "web", "src", ":!web/README.md") ? " with uncommitted changes" : "");
+  const lines = [
+    "<!-- screens: written by WEB_SCREENS=docs (tests/web/test_web.mjs, publishScreens) -->",
+    "",
+    `Taken on ${new Date().toISOString().slice(0, 10)} at commit ${commit}, at 375 px (phone) and 1280 px (desktop),`,
+    "whole pages as JPEG at quality 40. To take them again (every web test must pass):",
+    "",
+    "    WEB_SCREENS=docs sh tests/web/run.sh build/address-undefined/boardd",
+    "",
+  ];
+  for (const d of DOC_SCREENS) {
+    if (!ctx.docShots?.has(d)) continue;
+    for (const s of ["phone", "desktop"]) execFileSync("cp", [join(DOCS_NEW, `${d.slug}-${s}.jpg`), docs]);
+    lines.push(
+      `### ${d.caption}`,
+      "",
+      `<img src="../docs/screens/${d.slug}-phone.jpg" alt="${d.caption}, phone" width="188"> ` +
+        `<img src="../docs/screens/${d.slug}-desktop.jpg" alt="${d.caption}, desktop" width="560">`,
+      "",
+    );
+  }
+  lines.push("<!-- /screens -->");
+  const readme = join(ROOT, "web", "README.md");
+  const text = readFileSync(readme, "utf8");
+  const block = /<!-- screens[\s\S]*<!-- \/screens -->/;
+  check(block.test(text), "web/README.md has no <!-- screens --> block");
+  writeFileSync(readme, text.replace(block, lines.join("\n")));
+  console.log(
+    `     screens: ${ctx.docShots?.size ?? 0} of ${DOC_SCREENS.length} in docs/screens/, web/README.md`,
+  );
 }
 
 /**
@@ -2692,6 +2948,7 @@ async function main() {
     console.log(`web: boardd exited ${code} at stop: ${ctx.server.log().slice(-2000)}`);
     failed++;
   }
+  if (process.env.WEB_SCREENS === "docs" && !failed && !process.env.WEB_ONLY) publishScreens();
   console.log(`web-browser: ${passed} passed, ${failed} failed`);
   process.exit(failed ? 1 : 0);
 }
