@@ -825,9 +825,11 @@ function offNumber(v, you, n) {
  * attacks; the card powers that help; else the action whose ships (where
  * it moves or changes them) score best by potential(); the turn ended
  * when nothing helps. The first best of the list, so the same list gives
- * the same choice.
+ * the same choice. `prefer` gives some action types a value of the
+ * game's own, a number or a function of the action (a plan that plays
+ * them on purpose: {stay: 600, …}).
  */
-function chooseQuantum(v, you, actions) {
+function chooseQuantum(v, you, actions, prefer = {}) {
   const base = potential(v, you, v.players[you].ships);
   const after = (a) => {
     const ships = v.players[you].ships.map((s) => ({ ...s }));
@@ -888,7 +890,8 @@ function chooseQuantum(v, you, actions) {
   let best = null,
     bv = -Infinity;
   for (const a of actions) {
-    const x = value(a);
+    const p = prefer[a.type];
+    const x = p === undefined ? value(a) : typeof p === "function" ? p(a) : p;
     if (x > bv) [best, bv] = [a, x];
   }
   return best;
@@ -999,17 +1002,23 @@ async function boardReady(page, seq, what) {
   }
 }
 
-test("quantum: a whole game by board gestures only, at 390 and 1280 px", async () => {
+/**
+ * Plays Quantum from custom position `setup` on map `map` to its end by
+ * board gestures only, and resolves to its number of moves. Seat 0 is
+ * Alice's page at 390 px; every other seat is a seat token (seating
+ * "token": a custom setup needs every seat held at creation, and the
+ * test's chooser plays every seat, so the game runs the same moves each
+ * time, which a bot's would not) that a browser context of its own keeps
+ * as its identity, at `widths[seat]` px. Each move is planned from the
+ * server's list (chooseQuantum, with `prefer`) and made on the screen of
+ * the seat to act. Fails when the game has not ended after `minutes`.
+ */
+async function quantumToEnd(map, setup, widths, prefer = {}, minutes = 4) {
   const { alice, base } = ctx;
   const started = Date.now();
   await alice.setViewportSize({ width: 390, height: 844 });
-  // A custom setup needs every seat held at creation: seat 1's is a seat
-  // token (seating "token"), which a second browser, at a desktop width,
-  // keeps as its identity.
-  const wide = await ctx.browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-US" });
-  const bob = await wide.newPage();
-  bob.__name = "seat1";
-  await watch(bob, "seat1");
+  const contexts = [];
+  const pages = [alice];
   try {
     // (the create form has no custom setup: the API's, as Alice)
     const r = await fetch(base + "/v1/games", {
@@ -1017,27 +1026,39 @@ test("quantum: a whole game by board gestures only, at 390 and 1280 px", async (
       headers: { "Content-Type": "application/json", Authorization: `Bearer ${await tokenOf(alice)}` },
       body: JSON.stringify({
         game: "quantum",
-        options: { map: "Precis" },
-        seating: ["me", "token"],
-        setup: QUANTUM_END,
+        options: { map },
+        seating: ["me", ...setup.ships.slice(1).map(() => "token")],
+        setup,
       }),
     });
     const made = await r.json();
     check(r.status === 201, `the game was not created: ${r.status} ${JSON.stringify(made)}`);
     const id = made.id;
-    const seatToken = made.seats[1].token;
-    await bob.addInitScript((t) => {
-      localStorage.setItem("boardd.identity", JSON.stringify({ id: "", name: "Seat 1", token: t }));
-    }, seatToken);
-    await bob.goto(`${base}/#/game/${id}`);
-    await alice.goto(`${base}/#/game/${id}`);
-    const pages = [alice, bob];
-    const tokens = [await tokenOf(alice), seatToken];
-    const deadline = Date.now() + 240000;
+    const tokens = [await tokenOf(alice)];
+    for (let seat = 1; seat < setup.ships.length; seat++) {
+      const width = widths[seat];
+      const c = await ctx.browser.newContext({
+        viewport: width < 600 ? { width, height: 844 } : { width, height: 800 },
+        locale: "en-US",
+      });
+      contexts.push(c);
+      const page = await c.newPage();
+      page.__name = `seat${seat}`;
+      await watch(page, page.__name);
+      const token = made.seats[seat].token;
+      await page.addInitScript(
+        ([t, n]) => localStorage.setItem("boardd.identity", JSON.stringify({ id: "", name: n, token: t })),
+        [token, `Seat ${seat}`],
+      );
+      pages.push(page);
+      tokens.push(token);
+    }
+    for (const page of pages) await page.goto(`${base}/#/game/${id}`);
+    const deadline = Date.now() + minutes * 60000;
     let moves = 0;
     const types = new Set();
     for (;;) {
-      check(Date.now() < deadline, `the game did not end in 4 minutes (${moves} moves)`);
+      check(Date.now() < deadline, `the game did not end in ${minutes} minutes (${moves} moves)`);
       const g = await apiGet(base, `/v1/games/${id}`, tokens[0]);
       if (g.status === "finished") break;
       const seat = g.to_act[0];
@@ -1046,7 +1067,7 @@ test("quantum: a whole game by board gestures only, at 390 and 1280 px", async (
       const list = await apiGet(base, `/v1/games/${id}/actions`, tokens[seat]);
       const what = `${page.__name}, move ${g.seq + 1}`;
       await boardReady(page, g.seq, what);
-      const a = chooseQuantum(view, seat, list.actions);
+      const a = chooseQuantum(view, seat, list.actions, prefer);
       await playByBoard(page, a, quantumGestures(a, view, seat), what);
       types.add(a.type);
       moves++;
@@ -1058,11 +1079,74 @@ test("quantum: a whole game by board gestures only, at 390 and 1280 px", async (
     console.log(
       `     ${moves} moves by board gestures in ${Math.round((Date.now() - started) / 1000)} s: ${[...types].join(", ")}`,
     );
+    if (process.env.WEB_SCREENS) await shoot(`quantum-end-${setup.ships.length}`, pages);
+    return types;
+  } catch (e) {
+    await shoot(`quantum-${setup.ships.length}-seats`, pages.slice(1)); // (the suite shoots Alice's)
+    throw e;
   } finally {
     await alice.setViewportSize(PHONE);
-    if (process.env.WEB_SCREENS) await shoot("quantum-end", [alice, bob]);
-    await wide.close();
+    for (const c of contexts) await c.close();
   }
+}
+
+test("quantum: a whole game by board gestures only, at 390 and 1280 px", async () => {
+  await quantumToEnd("Precis", QUANTUM_END, [390, 1280]);
+});
+
+/** The triples of a flat list of numbers: [a, b, c, d, e, f] → [[a, b, c], [d, e, f]]. */
+const triples = (xs) => xs.flatMap((x, i) => (i % 3 ? [] : [xs.slice(i, i + 3)]));
+/**
+ * A custom setup written short: each seat's ships as value, row, column
+ * in turn (map ships only), the cubes as seat, row, column in turn.
+ */
+const compactSetup = ({ ships, cubes, ...rest }) => ({
+  ships: ships.map((fleet) => triples(fleet).map(([value, r, c]) => ({ value, at: [r, c] }))),
+  cubes: triples(cubes).map(([seat, r, c]) => ({ seat, planet: [r, c] })),
+  ...rest,
+});
+
+/**
+ * The 3-player position played to the end: Beta sector's basic map (9×9
+ * squares, 5 cubes each), each player with one cube left to place and
+ * ships away from the free planets; seat 0 holds SCRAPPY, seat 1
+ * DANGEROUS and CRUEL (decisions off its turn), seat 2 CEREBRAL and CLEVER
+ * (its ship rolls are chosen); RELOCATION and REORGANIZATION lie in the
+ * row. With the first 40 dice fixed and QUANTUM_3_PLAN, the game runs the
+ * same 54 moves every time (37 dice are rolled); an infamy cube ends it.
+ */
+const QUANTUM_3 = compactSetup({
+  ships: [
+    [3, 7, 5, 2, 3, 2, 1, 5, 3],
+    [6, 6, 5, 5, 8, 8, 4, 4, 8],
+    [1, 3, 1, 6, 6, 0, 5, 1, 6],
+  ],
+  cubes: [
+    0, 1, 1, 0, 1, 4, 0, 4, 1, 0, 7, 1, 1, 1, 4, 1, 1, 7, 1, 4, 7, 1, 7, 7, 2, 1, 4, 2, 4, 4, 2, 7, 4, 2, 7,
+    1,
+  ],
+  dominance: [3, 4, 3],
+  research: [4, 5, 4],
+  commands: [["scrappy"], ["dangerous", "cruel"], ["cerebral", "clever"]],
+  row: {
+    command: ["flexible", "tyrannical", "relentless"],
+    gambit: ["relocation", "reorganization", "aggression"],
+  },
+  decks: {
+    command: ["tactical", "nomadic", "resourceful", "warlike", "agile"],
+    gambit: ["sabotage", "momentum", "expansion", "expansion"],
+  },
+  dice: [
+    4, 5, 4, 4, 5, 5, 2, 2, 5, 4, 6, 5, 2, 1, 4, 3, 2, 1, 5, 6, 6, 1, 5, 4, 4, 6, 6, 5, 6, 2, 5, 1, 5, 1, 1,
+    1, 2, 2, 5, 1,
+  ],
+});
+/** Actions QUANTUM_3 plays on purpose: CEREBRAL when listed, a won attack's stay, a refresh of the row. */
+const QUANTUM_3_PLAN = { cerebral: 15, stay: 600, refresh_cards: 35, relocate: 25 };
+
+test("quantum: 3 players, a whole game by board gestures only, at 390 and 1280 px", async () => {
+  const types = await quantumToEnd("Beta sector - Basic map", QUANTUM_3, [390, 1280, 390], QUANTUM_3_PLAN);
+  for (const t of ["cerebral", "clever", "stay", "refresh_cards"]) check(types.has(t), `no ${t} was played`);
 });
 
 /**
