@@ -1150,6 +1150,60 @@ test("quantum: 3 players, a whole game by board gestures only, at 390 and 1280 p
 });
 
 /**
+ * The 4-player position played to the end: Gamma sector's basic map (9×9
+ * squares, 5 cubes each; Quantum has no teams: each plays for itself),
+ * each player with one cube left to place; seat 0 holds RELENTLESS, seat
+ * 1 FLEXIBLE, seat 2 TACTICAL, seat 3 DANGEROUS; the gambit row is
+ * RELOCATION, REORGANIZATION and SABOTAGE. With the first 44 dice fixed
+ * and QUANTUM_4_PLAN (which takes RELOCATION and REORGANIZATION when it
+ * can), the game runs the same 45 moves every time (41 dice are rolled):
+ * a cube relocated, a reorganization, and an infamy cube ends it.
+ */
+const QUANTUM_4 = compactSetup({
+  ships: [
+    [3, 1, 3, 4, 2, 4, 1, 7, 3],
+    [4, 8, 8, 1, 4, 3, 2, 6, 5],
+    [1, 0, 1, 4, 6, 1, 1, 3, 7],
+    [4, 5, 2, 1, 0, 0, 4, 0, 4],
+  ],
+  cubes: [
+    0, 1, 1, 0, 1, 4, 0, 4, 1, 0, 4, 4, 1, 1, 1, 1, 1, 7, 1, 4, 7, 1, 4, 4, 2, 1, 7, 2, 7, 7, 2, 7, 4, 2, 4,
+    4, 3, 7, 1, 3, 7, 4, 3, 4, 1, 3, 1, 1,
+  ],
+  dominance: [4, 3, 3, 3],
+  research: [5, 5, 5, 5],
+  commands: [["relentless"], ["flexible"], ["tactical"], ["dangerous"]],
+  row: {
+    command: ["nomadic", "resourceful", "warlike"],
+    gambit: ["relocation", "reorganization", "sabotage"],
+  },
+  decks: {
+    command: ["agile", "cerebral", "clever", "scrappy"],
+    gambit: ["momentum", "expansion", "expansion", "aggression"],
+  },
+  dice: [
+    3, 1, 1, 5, 3, 4, 4, 5, 3, 2, 6, 2, 3, 4, 1, 2, 5, 4, 1, 1, 1, 6, 4, 4, 1, 5, 6, 6, 4, 3, 1, 2, 1, 5, 3,
+    6, 2, 5, 2, 6, 3, 5, 3, 5,
+  ],
+});
+/** Actions QUANTUM_4 plays on purpose: RELOCATION and REORGANIZATION taken and used. */
+const QUANTUM_4_PLAN = {
+  take_card: (a) => (["relocation", "reorganization"].includes(a.card) ? 70 : 30),
+  relocate: 25,
+  reorganize: 25,
+};
+
+test("quantum: 4 players, a whole game by board gestures only, at 390 and 1280 px", async () => {
+  const types = await quantumToEnd(
+    "Gamma sector - Basic map",
+    QUANTUM_4,
+    [390, 1280, 390, 1280],
+    QUANTUM_4_PLAN,
+  );
+  for (const t of ["relocate", "reorganize"]) check(types.has(t), `no ${t} was played`);
+});
+
+/**
  * On whichever page has a ship on the map with listed actions aimed at
  * squares: taps it at 390×844 and checks the map against the server's
  * list (highlighted squares, choices, coordinates, 44 px squares, the
