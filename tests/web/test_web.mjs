@@ -662,6 +662,14 @@ test("quantum: an invitation accepted, several turns by clicking", async () => {
     "every planet is drawn",
   );
   await fitsPhone(alice, "quantum");
+  // Alice re-rolls her starting ships on purpose (rules §3.3), by the
+  // board's button for them and the choice it narrows to.
+  const reroll = (await apiGet(base, `/v1/games/${id}/actions`, token)).actions.find(
+    (a) => a.type === "setup_reroll",
+  );
+  check(!!reroll, "no setup_reroll listed at the start");
+  await boardReady(alice, 0, "alice's re-roll");
+  await playByBoard(alice, reroll, quantumGestures(reroll, g.view, g.you), "alice's re-roll");
   // Several turns by tapping the map and the choices only: play until the
   // seat in turn has changed 4 times; the server restarts after a few
   // moves and both screens reconnect. On the way, issue 31 goals 1 and 2:
@@ -669,7 +677,7 @@ test("quantum: an invitation accepted, several turns by clicking", async () => {
   // tapping it highlights exactly those squares on a 390 px phone, its
   // other actions are the choices, and tapping a square posts its action.
   let turns = 0,
-    clicks = 0,
+    clicks = 1, // (the re-roll)
     shipChecked = false,
     active = g.view.phase === "actions" ? g.view.active : null;
   let restarted = false;
