@@ -5,9 +5,10 @@
 // tapping the board and its current choices only (never the fallback
 // list of actions): a whole Agent Avenue game (advanced mode), a Quantum
 // game (an invitation accepted) for several turns, across a restart of
-// the server (both screens reconnect), and a whole Quantum game from a
-// custom position at 390 and 1280 px, each move chosen by the test and
-// made by board gestures only; a quick match between the two
+// the server (both screens reconnect), and whole Quantum games for 2, 3
+// and 4 players from custom positions at 390 and 1280 px (a browser
+// context per seat), each move chosen by the test and made by board
+// gestures only; a quick match between the two
 // (their seeks paired into one game), that game's ratings on the profiles
 // and the leaderboard's pages, the notifications settings (Web Push with a
 // stand-in push service, email against an SMTP sink of the suite's own);
@@ -1164,15 +1165,16 @@ test("quantum: 3 players, a whole game by board gestures only, at 390 and 1280 p
  * 1 FLEXIBLE, seat 2 TACTICAL, seat 3 DANGEROUS; the gambit row is
  * RELOCATION, REORGANIZATION and SABOTAGE. With the first 44 dice fixed
  * and QUANTUM_4_PLAN (which takes RELOCATION and REORGANIZATION when it
- * can), the game runs the same 45 moves every time (41 dice are rolled):
- * a cube relocated, a reorganization, and an infamy cube ends it.
+ * can), the game runs the same 48 moves every time (33 dice are rolled):
+ * a cube relocated, one ship reorganized and placed, and a construct
+ * ends it.
  */
 const QUANTUM_4 = compactSetup({
   ships: [
-    [3, 1, 3, 4, 2, 4, 1, 7, 3],
-    [4, 8, 8, 1, 4, 3, 2, 6, 5],
-    [1, 0, 1, 4, 6, 1, 1, 3, 7],
-    [4, 5, 2, 1, 0, 0, 4, 0, 4],
+    [3, 0, 3, 6, 3, 1, 5, 0, 1],
+    [2, 5, 7, 5, 7, 8, 2, 4, 6],
+    [1, 4, 5, 4, 6, 6, 1, 1, 6],
+    [2, 8, 7, 1, 7, 6, 6, 5, 5],
   ],
   cubes: [
     0, 1, 1, 0, 1, 4, 0, 4, 1, 0, 4, 4, 1, 1, 1, 1, 1, 7, 1, 4, 7, 1, 4, 4, 2, 1, 7, 2, 7, 7, 2, 7, 4, 2, 4,
@@ -1194,11 +1196,11 @@ const QUANTUM_4 = compactSetup({
     6, 2, 5, 2, 6, 3, 5, 3, 5,
   ],
 });
-/** Actions QUANTUM_4 plays on purpose: RELOCATION and REORGANIZATION taken and used. */
+/** Actions QUANTUM_4 plays on purpose: RELOCATION and REORGANIZATION taken and used (one ship reorganized). */
 const QUANTUM_4_PLAN = {
   take_card: (a) => (["relocation", "reorganization"].includes(a.card) ? 70 : 30),
   relocate: 25,
-  reorganize: 25,
+  reorganize: (a) => (a.ships.length === 1 ? 25 : -1),
 };
 
 test("quantum: 4 players, a whole game by board gestures only, at 390 and 1280 px", async () => {
