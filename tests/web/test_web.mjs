@@ -5,9 +5,10 @@
 // tapping the board and its current choices only (never the fallback
 // list of actions): a whole Agent Avenue game (advanced mode), a Quantum
 // game (an invitation accepted) for several turns, across a restart of
-// the server (both screens reconnect), and a whole Quantum game from a
-// custom position at 390 and 1280 px, each move chosen by the test and
-// made by board gestures only; a quick match between the two
+// the server (both screens reconnect), and whole Quantum games for 2, 3
+// and 4 players from custom positions at 390 and 1280 px (a browser
+// context per seat), each move chosen by the test and made by board
+// gestures only; a quick match between the two
 // (their seeks paired into one game), that game's ratings on the profiles
 // and the leaderboard's pages, the notifications settings (Web Push with a
 // stand-in push service, email against an SMTP sink of the suite's own);
@@ -724,6 +725,14 @@ test("quantum: an invitation accepted, several turns by clicking", async () => {
     "every planet is drawn",
   );
   await fitsPhone(alice, "quantum");
+  // Alice re-rolls her starting ships on purpose (rules §3.3), by the
+  // board's button for them and the choice it narrows to.
+  const reroll = (await apiGet(base, `/v1/games/${id}/actions`, token)).actions.find(
+    (a) => a.type === "setup_reroll",
+  );
+  check(!!reroll, "no setup_reroll listed at the start");
+  await boardReady(alice, 0, "alice's re-roll");
+  await playByBoard(alice, reroll, quantumGestures(reroll, g.view, g.you), "alice's re-roll");
   // Several turns by tapping the map and the choices only: play until the
   // seat in turn has changed 4 times; the server restarts after a few
   // moves and both screens reconnect. On the way, issue 31 goals 1 and 2:
@@ -731,7 +740,7 @@ test("quantum: an invitation accepted, several turns by clicking", async () => {
   // tapping it highlights exactly those squares on a 390 px phone, its
   // other actions are the choices, and tapping a square posts its action.
   let turns = 0,
-    clicks = 0,
+    clicks = 1, // (the re-roll)
     shipChecked = false,
     active = g.view.phase === "actions" ? g.view.active : null;
   let restarted = false;
@@ -887,9 +896,11 @@ function offNumber(v, you, n) {
  * attacks; the card powers that help; else the action whose ships (where
  * it moves or changes them) score best by potential(); the turn ended
  * when nothing helps. The first best of the list, so the same list gives
- * the same choice.
+ * the same choice. `prefer` gives some action types a value of the
+ * game's own, a number or a function of the action (a plan that plays
+ * them on purpose: {stay: 600, …}).
  */
-function chooseQuantum(v, you, actions) {
+function chooseQuantum(v, you, actions, prefer = {}) {
   const base = potential(v, you, v.players[you].ships);
   const after = (a) => {
     const ships = v.players[you].ships.map((s) => ({ ...s }));
@@ -950,7 +961,8 @@ function chooseQuantum(v, you, actions) {
   let best = null,
     bv = -Infinity;
   for (const a of actions) {
-    const x = value(a);
+    const p = prefer[a.type];
+    const x = p === undefined ? value(a) : typeof p === "function" ? p(a) : p;
     if (x > bv) [best, bv] = [a, x];
   }
   return best;
@@ -1061,17 +1073,23 @@ async function boardReady(page, seq, what) {
   }
 }
 
-test("quantum: a whole game by board gestures only, at 390 and 1280 px", async () => {
+/**
+ * Plays Quantum from custom position `setup` on map `map` to its end by
+ * board gestures only, and resolves to its number of moves. Seat 0 is
+ * Alice's page at 390 px; every other seat is a seat token (seating
+ * "token": a custom setup needs every seat held at creation, and the
+ * test's chooser plays every seat, so the game runs the same moves each
+ * time, which a bot's would not) that a browser context of its own keeps
+ * as its identity, at `widths[seat]` px. Each move is planned from the
+ * server's list (chooseQuantum, with `prefer`) and made on the screen of
+ * the seat to act. Fails when the game has not ended after `minutes`.
+ */
+async function quantumToEnd(map, setup, widths, prefer = {}, minutes = 4) {
   const { alice, base } = ctx;
   const started = Date.now();
   await alice.setViewportSize({ width: 390, height: 844 });
-  // A custom setup needs every seat held at creation: seat 1's is a seat
-  // token (seating "token"), which a second browser, at a desktop width,
-  // keeps as its identity.
-  const wide = await ctx.browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-US" });
-  const bob = await wide.newPage();
-  bob.__name = "seat1";
-  await watch(bob, "seat1");
+  const contexts = [];
+  const pages = [alice];
   try {
     // (the create form has no custom setup: the API's, as Alice)
     const r = await fetch(base + "/v1/games", {
@@ -1079,27 +1097,39 @@ test("quantum: a whole game by board gestures only, at 390 and 1280 px", async (
       headers: { "Content-Type": "application/json", Authorization: `Bearer ${await tokenOf(alice)}` },
       body: JSON.stringify({
         game: "quantum",
-        options: { map: "Precis" },
-        seating: ["me", "token"],
-        setup: QUANTUM_END,
+        options: { map },
+        seating: ["me", ...setup.ships.slice(1).map(() => "token")],
+        setup,
       }),
     });
     const made = await r.json();
     check(r.status === 201, `the game was not created: ${r.status} ${JSON.stringify(made)}`);
     const id = made.id;
-    const seatToken = made.seats[1].token;
-    await bob.addInitScript((t) => {
-      localStorage.setItem("boardd.identity", JSON.stringify({ id: "", name: "Seat 1", token: t }));
-    }, seatToken);
-    await bob.goto(`${base}/#/game/${id}`);
-    await alice.goto(`${base}/#/game/${id}`);
-    const pages = [alice, bob];
-    const tokens = [await tokenOf(alice), seatToken];
-    const deadline = Date.now() + 240000;
+    const tokens = [await tokenOf(alice)];
+    for (let seat = 1; seat < setup.ships.length; seat++) {
+      const width = widths[seat];
+      const c = await ctx.browser.newContext({
+        viewport: width < 600 ? { width, height: 844 } : { width, height: 800 },
+        locale: "en-US",
+      });
+      contexts.push(c);
+      const page = await c.newPage();
+      page.__name = `seat${seat}`;
+      await watch(page, page.__name);
+      const token = made.seats[seat].token;
+      await page.addInitScript(
+        ([t, n]) => localStorage.setItem("boardd.identity", JSON.stringify({ id: "", name: n, token: t })),
+        [token, `Seat ${seat}`],
+      );
+      pages.push(page);
+      tokens.push(token);
+    }
+    for (const page of pages) await page.goto(`${base}/#/game/${id}`);
+    const deadline = Date.now() + minutes * 60000;
     let moves = 0;
     const types = new Set();
     for (;;) {
-      check(Date.now() < deadline, `the game did not end in 4 minutes (${moves} moves)`);
+      check(Date.now() < deadline, `the game did not end in ${minutes} minutes (${moves} moves)`);
       const g = await apiGet(base, `/v1/games/${id}`, tokens[0]);
       if (g.status === "finished") break;
       const seat = g.to_act[0];
@@ -1108,7 +1138,7 @@ test("quantum: a whole game by board gestures only, at 390 and 1280 px", async (
       const list = await apiGet(base, `/v1/games/${id}/actions`, tokens[seat]);
       const what = `${page.__name}, move ${g.seq + 1}`;
       await boardReady(page, g.seq, what);
-      const a = chooseQuantum(view, seat, list.actions);
+      const a = chooseQuantum(view, seat, list.actions, prefer);
       await playByBoard(page, a, quantumGestures(a, view, seat), what);
       types.add(a.type);
       moves++;
@@ -1120,11 +1150,129 @@ test("quantum: a whole game by board gestures only, at 390 and 1280 px", async (
     console.log(
       `     ${moves} moves by board gestures in ${Math.round((Date.now() - started) / 1000)} s: ${[...types].join(", ")}`,
     );
+    if (process.env.WEB_SCREENS) await shoot(`quantum-end-${setup.ships.length}`, pages);
+    return types;
+  } catch (e) {
+    await shoot(`quantum-${setup.ships.length}-seats`, pages.slice(1)); // (the suite shoots Alice's)
+    throw e;
   } finally {
     await alice.setViewportSize(PHONE);
-    if (process.env.WEB_SCREENS) await shoot("quantum-end", [alice, bob]);
-    await wide.close();
+    for (const c of contexts) await c.close();
   }
+}
+
+test("quantum: a whole game by board gestures only, at 390 and 1280 px", async () => {
+  await quantumToEnd("Precis", QUANTUM_END, [390, 1280]);
+});
+
+/** The triples of a flat list of numbers: [a, b, c, d, e, f] → [[a, b, c], [d, e, f]]. */
+const triples = (xs) => xs.flatMap((x, i) => (i % 3 ? [] : [xs.slice(i, i + 3)]));
+/**
+ * A custom setup written short: each seat's ships as value, row, column
+ * in turn (map ships only), the cubes as seat, row, column in turn.
+ */
+const compactSetup = ({ ships, cubes, ...rest }) => ({
+  ships: ships.map((fleet) => triples(fleet).map(([value, r, c]) => ({ value, at: [r, c] }))),
+  cubes: triples(cubes).map(([seat, r, c]) => ({ seat, planet: [r, c] })),
+  ...rest,
+});
+
+/**
+ * The 3-player position played to the end: Beta sector's basic map (9×9
+ * squares, 5 cubes each), each player with one cube left to place and
+ * ships away from the free planets; seat 0 holds SCRAPPY, seat 1
+ * DANGEROUS and CRUEL (decisions off its turn), seat 2 CEREBRAL and CLEVER
+ * (its ship rolls are chosen); RELOCATION and REORGANIZATION lie in the
+ * row. With the first 40 dice fixed and QUANTUM_3_PLAN, the game runs the
+ * same 54 moves every time (37 dice are rolled); an infamy cube ends it.
+ */
+const QUANTUM_3 = compactSetup({
+  ships: [
+    [3, 7, 5, 2, 3, 2, 1, 5, 3],
+    [6, 6, 5, 5, 8, 8, 4, 4, 8],
+    [1, 3, 1, 6, 6, 0, 5, 1, 6],
+  ],
+  cubes: [
+    0, 1, 1, 0, 1, 4, 0, 4, 1, 0, 7, 1, 1, 1, 4, 1, 1, 7, 1, 4, 7, 1, 7, 7, 2, 1, 4, 2, 4, 4, 2, 7, 4, 2, 7,
+    1,
+  ],
+  dominance: [3, 4, 3],
+  research: [4, 5, 4],
+  commands: [["scrappy"], ["dangerous", "cruel"], ["cerebral", "clever"]],
+  row: {
+    command: ["flexible", "tyrannical", "relentless"],
+    gambit: ["relocation", "reorganization", "aggression"],
+  },
+  decks: {
+    command: ["tactical", "nomadic", "resourceful", "warlike", "agile"],
+    gambit: ["sabotage", "momentum", "expansion", "expansion"],
+  },
+  dice: [
+    4, 5, 4, 4, 5, 5, 2, 2, 5, 4, 6, 5, 2, 1, 4, 3, 2, 1, 5, 6, 6, 1, 5, 4, 4, 6, 6, 5, 6, 2, 5, 1, 5, 1, 1,
+    1, 2, 2, 5, 1,
+  ],
+});
+/** Actions QUANTUM_3 plays on purpose: CEREBRAL when listed, a won attack's stay, a refresh of the row. */
+const QUANTUM_3_PLAN = { cerebral: 15, stay: 600, refresh_cards: 35, relocate: 25 };
+
+test("quantum: 3 players, a whole game by board gestures only, at 390 and 1280 px", async () => {
+  const types = await quantumToEnd("Beta sector - Basic map", QUANTUM_3, [390, 1280, 390], QUANTUM_3_PLAN);
+  for (const t of ["cerebral", "clever", "stay", "refresh_cards"]) check(types.has(t), `no ${t} was played`);
+});
+
+/**
+ * The 4-player position played to the end: Gamma sector's basic map (9×9
+ * squares, 5 cubes each; Quantum has no teams: each plays for itself),
+ * each player with one cube left to place; seat 0 holds RELENTLESS, seat
+ * 1 FLEXIBLE, seat 2 TACTICAL, seat 3 DANGEROUS; the gambit row is
+ * RELOCATION, REORGANIZATION and SABOTAGE. With the first 44 dice fixed
+ * and QUANTUM_4_PLAN (which takes RELOCATION and REORGANIZATION when it
+ * can), the game runs the same 48 moves every time (33 dice are rolled):
+ * a cube relocated, one ship reorganized and placed, and a construct
+ * ends it.
+ */
+const QUANTUM_4 = compactSetup({
+  ships: [
+    [3, 0, 3, 6, 3, 1, 5, 0, 1],
+    [2, 5, 7, 5, 7, 8, 2, 4, 6],
+    [1, 4, 5, 4, 6, 6, 1, 1, 6],
+    [2, 8, 7, 1, 7, 6, 6, 5, 5],
+  ],
+  cubes: [
+    0, 1, 1, 0, 1, 4, 0, 4, 1, 0, 4, 4, 1, 1, 1, 1, 1, 7, 1, 4, 7, 1, 4, 4, 2, 1, 7, 2, 7, 7, 2, 7, 4, 2, 4,
+    4, 3, 7, 1, 3, 7, 4, 3, 4, 1, 3, 1, 1,
+  ],
+  dominance: [4, 3, 3, 3],
+  research: [5, 5, 5, 5],
+  commands: [["relentless"], ["flexible"], ["tactical"], ["dangerous"]],
+  row: {
+    command: ["nomadic", "resourceful", "warlike"],
+    gambit: ["relocation", "reorganization", "sabotage"],
+  },
+  decks: {
+    command: ["agile", "cerebral", "clever", "scrappy"],
+    gambit: ["momentum", "expansion", "expansion", "aggression"],
+  },
+  dice: [
+    3, 1, 1, 5, 3, 4, 4, 5, 3, 2, 6, 2, 3, 4, 1, 2, 5, 4, 1, 1, 1, 6, 4, 4, 1, 5, 6, 6, 4, 3, 1, 2, 1, 5, 3,
+    6, 2, 5, 2, 6, 3, 5, 3, 5,
+  ],
+});
+/** Actions QUANTUM_4 plays on purpose: RELOCATION and REORGANIZATION taken and used (one ship reorganized). */
+const QUANTUM_4_PLAN = {
+  take_card: (a) => (["relocation", "reorganization"].includes(a.card) ? 70 : 30),
+  relocate: 25,
+  reorganize: (a) => (a.ships.length === 1 ? 25 : -1),
+};
+
+test("quantum: 4 players, a whole game by board gestures only, at 390 and 1280 px", async () => {
+  const types = await quantumToEnd(
+    "Gamma sector - Basic map",
+    QUANTUM_4,
+    [390, 1280, 390, 1280],
+    QUANTUM_4_PLAN,
+  );
+  for (const t of ["relocate", "reorganize"]) check(types.has(t), `no ${t} was played`);
 });
 
 /**
