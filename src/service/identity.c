@@ -124,8 +124,10 @@ static int claim_url(const json_t *origin, const char *code,
 	int ok = o && n >= 1 && n <= LINK_ORIGIN_MAX && strlen(o) == n &&
 	         (strncasecmp(o, "http://", 7) == 0 ||
 	          strncasecmp(o, "https://", 8) == 0);
-	for (size_t i = 0; ok && i < n; i++) /* printable ASCII only */
-		ok = o[i] > ' ' && o[i] < 0x7f;
+	/* printable ASCII only, and no '?' or '#' at all: libcurl reads an
+	 * empty fragment ("https://h#") as none */
+	for (size_t i = 0; ok && i < n; i++)
+		ok = o[i] > ' ' && o[i] < 0x7f && o[i] != '?' && o[i] != '#';
 	CURLU *u = ok ? curl_url() : NULL;
 	char *scheme = NULL, *path = NULL, *base = NULL;
 	if (ok && !u)

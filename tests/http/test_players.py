@@ -426,7 +426,10 @@ def a_link_codes_qr_code_opens_its_claim_url(binary):
                      {"origin": "https://user:pw@example.org"}, {"origin": "example.org"},
                      {"origin": "http://exa mple.org"}, {"origin": "http://\u00e9.example"},
                      {"origin": ""}, {"origin": "https://" + "a" * 160 + ".org"}, {"origin": 7},
-                     {"origin": None}, {"origin": "https://example.org", "size": 9}):
+                     {"origin": None}, {"origin": "https://example.org", "size": 9},
+                     # an empty fragment or query is one too (libcurl reads "#" alone as none)
+                     {"origin": "https://example.org#"}, {"origin": "https://example.org/#"},
+                     {"origin": "https://example.org?"}):
             r = s.request("POST", "/v1/players/me/link-codes", body, token=t)
             check(r.status == 400 and r.headers.get("content-type", "").startswith("application/problem+json")
                   and r.json["type"] == "urn:boardd:problem:bad-request", "%r: %r" % (body, r))
