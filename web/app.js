@@ -12,6 +12,20 @@ import { lobby, linkScreen } from "./lobby.js";
 // load (the lobby) fetches only what the lobby needs (issue 31 goal 8).
 
 /**
+ * `s` percent-decoded, or as it is when its encoding is malformed (a
+ * hand-typed `%E0%A4%A`): decodeURIComponent would throw a URIError and
+ * leave, for a link code, the code in the address bar.
+ * @param {string} s
+ */
+function decode(s) {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/**
  * The screen of the URL's hash.
  * @param {HTMLElement} main @param {string} hash
  * @returns {Promise<() => void>} the screen's cleanup
@@ -21,25 +35,20 @@ async function screen(main, hash) {
   if (m)
     return (await import("./game.js")).gameScreen(
       main,
-      decodeURIComponent(m[1]),
+      decode(m[1]),
       m[2] === undefined ? null : Number(m[2]),
     );
   const l = hash.match(/^#\/link\?code=([^&]+)/);
-  if (l) return linkScreen(main, decodeURIComponent(l[1]));
+  if (l) return linkScreen(main, decode(l[1]));
   if (hash === "#/play") return (await import("./matchmaking.js")).quickMatch(main);
   if (hash === "#/settings") return (await import("./settings.js")).settings(main);
   const p = hash.match(/^#\/player\/([^/?]+)/);
-  if (p) return (await import("./ratings.js")).profileScreen(main, decodeURIComponent(p[1]));
+  if (p) return (await import("./ratings.js")).profileScreen(main, decode(p[1]));
   const b = hash.match(/^#\/leaderboards(?:\/([^/?]+))?(?:\?after=([^&]*)&back=(.*))?$/);
   if (b) {
-    const back = b[3] ? b[3].split(",").filter(Boolean).map(decodeURIComponent) : [];
+    const back = b[3] ? b[3].split(",").filter(Boolean).map(decode) : [];
     const { leaderboardScreen, CATEGORIES } = await import("./ratings.js");
-    return leaderboardScreen(
-      main,
-      b[1] ? decodeURIComponent(b[1]) : CATEGORIES[0][0],
-      b[2] ? decodeURIComponent(b[2]) : null,
-      back,
-    );
+    return leaderboardScreen(main, b[1] ? decode(b[1]) : CATEGORIES[0][0], b[2] ? decode(b[2]) : null, back);
   }
   return lobby(main);
 }

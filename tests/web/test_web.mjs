@@ -143,12 +143,12 @@ async function signUp(page, base, name) {
   return (await page.locator(".player-id").innerText()).trim();
 }
 
-/** Creates a game through the form: game id, seats, and seat 1's kind. */
-async function createGame(page, game, seats, seat1, invite) {
+/** Creates a game through the form: game id, seats, seat 1's kind, and Agent Avenue's mode. */
+async function createGame(page, game, seats, seat1, invite, mode = "advanced") {
   await page.getByRole("link", { name: "boardd", exact: true }).click();
   await page.locator("#new-game").selectOption(game);
   await page.locator("#new-seats").selectOption(String(seats));
-  if (game === "agent-avenue") await page.locator("#opt-mode").selectOption("advanced");
+  if (game === "agent-avenue") await page.locator("#opt-mode").selectOption(mode);
   await page.locator("#seat-1").selectOption(seat1);
   if (invite) await page.locator("#invite-1").fill(invite);
   await page.getByRole("button", { name: "Create game" }).click();
@@ -481,6 +481,12 @@ test("link by QR: the link code's QR code, read by zbarimg, signs a second devic
     await p.getByRole("heading", { name: "Your games" }).waitFor();
     check((await p.locator(".player-id").innerText()).trim() === ctx.aliceId, "still Alice");
     await noError(p, "alice's tablet");
+    // A malformed percent-encoding (typed by hand) is a wrong code, not a
+    // URIError: the server's answer is shown and the text leaves the address bar.
+    await p.goto(`${ctx.base}/#/link?code=%E0%A4%A`);
+    await p.getByRole("button", { name: "Sign in with this code" }).click();
+    await p.locator("#error", { hasText: "wrong, used or expired" }).waitFor();
+    check(p.url().endsWith("#/link"), `the address bar after a malformed code: ${p.url()}`);
   } finally {
     await other.close();
   }
@@ -705,6 +711,32 @@ test("agent avenue: a 4-seat team game with the black market to the end by tappi
   const types = [...new Set(ours.map((m) => m.action.type))];
   console.log(
     `     ${clicks} moves clicked (${g.seq} in all) in ${Math.round((Date.now() - started) / 1000)} s: ${types.join(", ")}; result ${JSON.stringify(g.result)}`,
+  );
+});
+
+test("agent avenue: base mode (no black market) to the end by tapping the board, against a bot", async () => {
+  const { alice, base } = ctx;
+  const started = Date.now();
+  const id = await createGame(alice, "agent-avenue", 2, "random", undefined, "base");
+  const token = await tokenOf(alice);
+  let clicks = 0;
+  const deadline = Date.now() + 180000;
+  for (;;) {
+    const g = await apiGet(base, `/v1/games/${id}`, token);
+    if (g.status === "finished") break;
+    check(Date.now() < deadline, `the base game did not end in 3 minutes (${clicks} moves clicked)`);
+    const action = await tapSomething([alice], 4000);
+    if (action !== null) clicks++;
+  }
+  await alice.locator(".result").waitFor({ timeout: 20000 });
+  const g = await apiGet(base, `/v1/games/${id}`, token);
+  check(g.view.mode === "base", `the view's mode: ${g.view.mode}`);
+  check(!(await alice.locator(".market-supply").count()), "a base game shows no black market");
+  const moves = await apiGet(base, `/v1/games/${id}/moves?limit=200`, token);
+  const ours = moves.moves.filter((m) => m.seat === 0);
+  check(clicks > 0 && ours.length === clicks, `${clicks} moves clicked, ${ours.length} logged for seat 0`);
+  console.log(
+    `     ${clicks} moves clicked (${g.seq} in all) in ${Math.round((Date.now() - started) / 1000)} s: ${[...new Set(ours.map((m) => m.action.type))].join(", ")}; result ${JSON.stringify(g.result)}`,
   );
 });
 
