@@ -6,8 +6,8 @@ here: bad specs are refused with a 422 that names the entry and create
 nothing; bot seats get no token, cannot be joined or resigned, and show as
 bots in the game, the game list and a player's games; a person plays a
 whole game of each game against mcts with listed actions (random ones in
-Agent Avenue; in Quantum constructing and attacking when it can, so that
-the game ends in a few hundred moves), waiting for the bot with the
+Agent Avenue; in Quantum constructing and attacking when it can, on a
+4-cube map, so that the game ends in a few hundred moves), waiting for the bot with the
 long-poll and seeing only what its seat may; bot-vs-bot
 games of both games are watched to the end by a spectator's event stream;
 bot turns pending at a SIGKILL (or a SIGTERM) are played after the
@@ -23,7 +23,11 @@ networks do not delay a player's bot; and the shares are per creating
 network first, so 20 accounts of one network do not outweigh another
 network's game of bots.
 
-The server runs with --bot-ms 20 so that searches stay short.
+The server runs with --bot-ms 20 so that searches stay short, and with
+--bot-ms 2 for the watched bot-against-bot games, whose Quantum game is
+thousands of mcts decisions (what that test checks is the stream, not the
+search).  A wait for a game of bots to end looks about five times a
+second, not once per move (tests/README.md, "make test's time").
 Usage: test_bots.py BOARDD [test names...]"""
 import json
 import os
@@ -73,8 +77,14 @@ def poll(s, gid, after, tok=None):
 
 
 def wait_finished(s, gid, tok=None):
+    """Waits until game gid has ended and returns it.  It looks about
+    five times a second, not after every move: a long-poll per move of a
+    game of random bots (1,500-4,000 moves in Quantum) cost the ASan
+    server and the harness a whole view per move.  poll() still fails if
+    nothing moves for STUCK_S."""
     g = game(s, gid, tok)
     while g["status"] != "finished":
+        time.sleep(0.2)
         g = poll(s, gid, g["seq"], tok)
     return g
 
@@ -262,7 +272,11 @@ def a_person_plays_agent_avenue_against_mcts(binary):
 def a_person_plays_quantum_against_mcts(binary):
     rng = random.Random(13)
     with bots_server(binary) as s:
-        r = create(s, QT, ["token", MCTS], options={"map": "Alpha sector - Basic map"})
+        # Tactics, an official 2-player map of the same 9x9 grid with 4
+        # cubes a player, not the basic map's 5: 354 and 476 moves in two
+        # games of 2026-12-06, against 837 and 1,911 on the basic map
+        # (44 and 57 s of the suite's wall time).
+        r = create(s, QT, ["token", MCTS], options={"map": "Tactics - Add-on pack"})
         gid, tok = r.json["id"], r.json["seats"][0]["token"]
 
         def watch(g):
@@ -283,7 +297,12 @@ def bot_vs_bot_games_are_watched_to_the_end(binary):
     games = [(AA, [MCTS, {"bot": "random"}], {}),
              (QT, [{"bot": "mcts", "level": 1}, {"bot": "random"}],
               {"map": "Alpha sector - Basic map"})]
-    with bots_server(binary) as s:
+    # --bot-ms 2: the Quantum game runs 1,500-5,500 moves, half of them
+    # mcts decisions that each take the whole --bot-ms (level 1's 100
+    # iterations take longer under ASan): at 20 ms this test took 59 s
+    # (3,977 moves), at 2 ms 22 s and 9.5 s of CPU (3,104 moves; load
+    # about 12).  What is checked here is the stream, not the search.
+    with server(binary, extra=["--bot-ms", "2"]) as s:
         _, at = new_player(s, "Alice")  # a game of bots only needs a player
         for game_id, seating, options in games:
             gid = create(s, game_id, seating, token=at, options=options).json["id"]

@@ -365,7 +365,7 @@ def the_server_tells_systemd_ready_watchdog_reloading_stopping(binary):
     saved = {k: os.environ.get(k) for k in ("NOTIFY_SOCKET", "WATCHDOG_USEC")}
     os.environ.update(NOTIFY_SOCKET=ns.path, WATCHDOG_USEC="1000000")
     try:
-        s = Server(binary, quiet=False)
+        s = Server(binary, quiet=False, fresh=True)
     finally:
         for k, v in saved.items():
             if v is None:

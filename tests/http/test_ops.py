@@ -599,7 +599,7 @@ def each_applied_migration_is_logged_with_its_time(binary):
     its file and the time it took; a restart on it applies none."""
     files = migration_files()
     line = re.compile(r"store: migration (\d+) \((\S+)\) applied in (\d+\.\d) ms$")
-    with server(binary) as s:
+    with server(binary, fresh=True) as s:
         s.stop()
         got = [line.match(l) for l in log_lines(s)]
         got = [(int(m.group(1)), m.group(2), float(m.group(3))) for m in got if m]
