@@ -714,30 +714,43 @@ test("agent avenue: a 4-seat team game with the black market to the end by tappi
   );
 });
 
-test("agent avenue: base mode (no black market) to the end by tapping the board, against a bot", async () => {
-  const { alice, base } = ctx;
+test("agent avenue: base mode (no black market) to the end by tapping the board at 1280 px, against a bot", async () => {
+  const { base } = ctx;
   const started = Date.now();
-  const id = await createGame(alice, "agent-avenue", 2, "random", undefined, "base");
-  const token = await tokenOf(alice);
-  let clicks = 0;
-  const deadline = Date.now() + 180000;
-  for (;;) {
+  // The other whole Agent Avenue games are advanced, on phone screens: this
+  // one is the base mode on a desktop screen.
+  const c = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-US" });
+  try {
+    const p = await c.newPage();
+    p.__name = "desk";
+    await watch(p, p.__name);
+    await signUp(p, base, "Dora");
+    const id = await createGame(p, "agent-avenue", 2, "random", undefined, "base");
+    const token = await tokenOf(p);
+    let clicks = 0;
+    const deadline = Date.now() + 180000;
+    for (;;) {
+      const g = await apiGet(base, `/v1/games/${id}`, token);
+      if (g.status === "finished") break;
+      check(Date.now() < deadline, `the base game did not end in 3 minutes (${clicks} moves clicked)`);
+      const action = await tapSomething([p], 4000);
+      if (action !== null) clicks++;
+    }
+    await p.locator(".result").waitFor({ timeout: 20000 });
     const g = await apiGet(base, `/v1/games/${id}`, token);
-    if (g.status === "finished") break;
-    check(Date.now() < deadline, `the base game did not end in 3 minutes (${clicks} moves clicked)`);
-    const action = await tapSomething([alice], 4000);
-    if (action !== null) clicks++;
+    check(g.view.mode === "base", `the view's mode: ${g.view.mode}`);
+    check(!(await p.locator(".market-supply").count()), "a base game shows no black market");
+    const moves = await apiGet(base, `/v1/games/${id}/moves?limit=200`, token);
+    const ours = moves.moves.filter((m) => m.seat === 0);
+    check(clicks > 0 && ours.length === clicks, `${clicks} moves clicked, ${ours.length} logged for seat 0`);
+    const w = await p.evaluate(() => document.documentElement.scrollWidth);
+    check(w <= 1280, `the finished game is ${w}px wide at 1280 px`);
+    console.log(
+      `     ${clicks} moves clicked (${g.seq} in all) in ${Math.round((Date.now() - started) / 1000)} s: ${[...new Set(ours.map((m) => m.action.type))].join(", ")}; result ${JSON.stringify(g.result)}`,
+    );
+  } finally {
+    await c.close();
   }
-  await alice.locator(".result").waitFor({ timeout: 20000 });
-  const g = await apiGet(base, `/v1/games/${id}`, token);
-  check(g.view.mode === "base", `the view's mode: ${g.view.mode}`);
-  check(!(await alice.locator(".market-supply").count()), "a base game shows no black market");
-  const moves = await apiGet(base, `/v1/games/${id}/moves?limit=200`, token);
-  const ours = moves.moves.filter((m) => m.seat === 0);
-  check(clicks > 0 && ours.length === clicks, `${clicks} moves clicked, ${ours.length} logged for seat 0`);
-  console.log(
-    `     ${clicks} moves clicked (${g.seq} in all) in ${Math.round((Date.now() - started) / 1000)} s: ${[...new Set(ours.map((m) => m.action.type))].join(", ")}; result ${JSON.stringify(g.result)}`,
-  );
 });
 
 test("quantum: an invitation accepted, several turns by clicking", async () => {
