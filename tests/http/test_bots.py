@@ -292,11 +292,17 @@ def a_person_plays_quantum_against_mcts(binary):
 
 # ---- bot against bot, watched ----
 
-def fleet(scrapped, *on_map):
+def fleet(*on_map, scrapped=None):
     """A seat's ships of a custom setup written short: those on the map as
-    value, row, column in turn, then one in the scrapyard showing `scrapped`."""
+    value, row, column in turn, then one in the scrapyard showing
+    `scrapped` if given (the others in reserve)."""
     return ([{"value": on_map[i], "at": list(on_map[i + 1:i + 3])} for i in range(0, len(on_map), 3)]
-            + [{"value": scrapped, "at": "scrapyard"}])
+            + ([{"value": scrapped, "at": "scrapyard"}] if scrapped else []))
+
+
+def cubes(*flat):
+    """Custom-setup cubes written short: seat, row, column in turn."""
+    return [{"seat": flat[i], "planet": list(flat[i + 1:i + 3])} for i in range(0, len(flat), 3)]
 
 
 # A position near the end (a custom setup, rules §14.2) on Precis, the
@@ -306,9 +312,9 @@ def fleet(scrapped, *on_map):
 # position of tests/web/test_web.mjs's QUANTUM_END, without its script of
 # dice.  Level-1 mcts against random from here: 48-311 moves (ten games,
 # 2026-12-07), against 1,500-6,600 from the basic map's start.
-QT_END = {"ships": [fleet(5, 4, 4, 0, 3, 5, 1, 2, 3, 2), fleet(6, 5, 4, 8, 4, 5, 7, 1, 3, 6)],
-          "cubes": [{"seat": s, "planet": p} for s, p in
-                    ((0, [4, 1]), (0, [1, 7]), (0, [4, 7]), (1, [4, 7]), (1, [1, 1]), (1, [4, 1]))],
+QT_END = {"ships": [fleet(4, 4, 0, 3, 5, 1, 2, 3, 2, scrapped=5),
+                    fleet(5, 4, 8, 4, 5, 7, 1, 3, 6, scrapped=6)],
+          "cubes": cubes(0, 4, 1, 0, 1, 7, 0, 4, 7, 1, 4, 7, 1, 1, 1, 1, 4, 1),
           "dominance": [2, 2], "research": [4, 4],
           "commands": [["scrappy"], ["dangerous", "cruel", "tyrannical"]]}
 
@@ -355,10 +361,30 @@ def bot_vs_bot_games_are_watched_to_the_end(binary):
             print("     %s: %d moves streamed" % (game_id, len(moves)))
 
 
+# Three seats near the end on Beta sector's basic map (5 cubes a player):
+# each has four cubes placed, ships away from the free planets, and cards
+# (tests/web/test_web.mjs's QUANTUM_3 without its card rows, decks and
+# dice).  Three random players from here: 63-744 moves (twenty games,
+# 2026-12-07), against about 2,000 from the start.
+QT_END_3 = {"ships": [fleet(3, 7, 5, 2, 3, 2, 1, 5, 3), fleet(6, 6, 5, 5, 8, 8, 4, 4, 8),
+                      fleet(1, 3, 1, 6, 6, 0, 5, 1, 6)],
+            "cubes": cubes(0, 1, 1, 0, 1, 4, 0, 4, 1, 0, 7, 1, 1, 1, 4, 1, 1, 7, 1, 4, 7, 1, 7, 7,
+                           2, 1, 4, 2, 4, 4, 2, 7, 4, 2, 7, 1),
+            "dominance": [3, 4, 3], "research": [4, 5, 4],
+            "commands": [["scrappy"], ["dangerous", "cruel"], ["cerebral", "clever"]]}
+
+
 @test
 def bots_play_out_a_game_every_person_left(binary):
+    """A 3-seat Quantum game of a person and two random bots: when the
+    person resigns the game goes on, and the bots play it out to a result
+    with winners, the bots' moves logged "by":"bot" and the resigned
+    seat's (played at random by the server) "by":"resigned", each bot
+    seat moving.  It starts from QT_END_3, a custom setup near the end,
+    so that it runs a few hundred moves, not thousands (issue 30)."""
     with bots_server(binary) as s:
-        r = create(s, QT, ["token", {"bot": "random"}, {"bot": "random"}])
+        r = create(s, QT, ["token", {"bot": "random"}, {"bot": "random"}],
+                   options={"map": "Beta sector - Basic map"}, setup=QT_END_3)
         gid, tok = r.json["id"], r.json["seats"][0]["token"]
         r = s.request("POST", "/v1/games/%s/resign" % gid, token=tok)
         check(r.status == 201 and r.json["status"] == "active", "the game goes on: %r" % r)
@@ -371,6 +397,7 @@ def bots_play_out_a_game_every_person_left(binary):
         check({m["seat"] for m in moves if m.get("by") == "bot"} == {1, 2} and
               all(m.get("by") == ("resigned" if m["seat"] == 0 else "bot") for m in moves),
               "the bots played it out (by:bot), the resigned seat's decisions by:resigned")
+        print("     quantum: %d moves" % g["seq"])
 
 
 # ---- restarts ----
