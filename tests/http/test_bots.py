@@ -364,7 +364,7 @@ def bot_vs_bot_games_are_watched_to_the_end(binary):
 # Three seats near the end on Beta sector's basic map (5 cubes a player):
 # each has four cubes placed, ships away from the free planets, and cards
 # (tests/web/test_web.mjs's QUANTUM_3 without its card rows, decks and
-# dice).  Three random players from here: 63-744 moves (twenty games,
+# dice).  Three random players from here: 26-1,101 moves (29 games,
 # 2026-12-07), against 2,170 and 3,088 from the start in two runs.
 QT_END_3 = {"ships": [fleet(3, 7, 5, 2, 3, 2, 1, 5, 3), fleet(6, 6, 5, 5, 8, 8, 4, 4, 8),
                       fleet(1, 3, 1, 6, 6, 0, 5, 1, 6)],
