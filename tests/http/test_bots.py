@@ -25,9 +25,12 @@ network's game of bots.
 
 The server runs with --bot-ms 20 so that searches stay short, and with
 --bot-ms 2 for the watched bot-against-bot games, whose Quantum game is
-thousands of mcts decisions (what that test checks is the stream, not the
-search).  A wait for a game of bots to end looks about five times a
-second, not once per move (tests/README.md, "make test's time").
+still tens to hundreds of mcts decisions (what that test checks is the
+stream, not the search).  The Quantum games that bots alone play out
+(watched, or whose person resigned) start from custom setups a cube from
+the end, not from the start (thousands of moves, each a commit: issue
+30).  A wait for a game of bots to end looks about five times a second,
+not once per move (tests/README.md, "make test's time").
 Usage: test_bots.py BOARDD [test names...]"""
 import json
 import os
