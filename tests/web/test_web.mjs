@@ -156,6 +156,38 @@ async function createGame(page, game, seats, seat1, invite, mode = "advanced") {
   return decodeURIComponent(page.url().split("#/game/")[1]);
 }
 
+/**
+ * Taps the boards of `pages` (tapSomething) until game `id` is finished, at
+ * most 3 minutes; then waits for each page's result and checks that the
+ * moves logged for `seats` are exactly the ones clicked. Logs the count and
+ * time since `started` (ms); returns the finished game (GET as `token`).
+ */
+async function tapToEnd(pages, id, token, seats, what, started) {
+  const { base } = ctx;
+  let clicks = 0;
+  const deadline = Date.now() + 180000;
+  for (;;) {
+    const g = await apiGet(base, `/v1/games/${id}`, token);
+    if (g.status === "finished") break;
+    check(Date.now() < deadline, `${what} did not end in 3 minutes (${clicks} moves clicked)`);
+    const action = await tapSomething(pages, 4000);
+    if (action !== null) clicks++;
+  }
+  for (const p of pages) await p.locator(".result").waitFor({ timeout: 20000 });
+  const g = await apiGet(base, `/v1/games/${id}`, token);
+  const moves = await apiGet(base, `/v1/games/${id}/moves?limit=200`, token);
+  const ours = moves.moves.filter((m) => seats.includes(m.seat));
+  check(
+    clicks > 0 && ours.length === clicks,
+    `${clicks} moves clicked, ${ours.length} logged for seats ${seats.join(" and ")}`,
+  );
+  const types = [...new Set(ours.map((m) => m.action.type))];
+  console.log(
+    `     ${clicks} moves clicked (${g.seq} in all) in ${Math.round((Date.now() - started) / 1000)} s: ${types.join(", ")}; result ${JSON.stringify(g.result)}`,
+  );
+  return g;
+}
+
 /** The board's controls and the current choices: what a player taps (never the fallback list). */
 const TAPPABLE = "section.board [data-pick], section.actions button.choice";
 
@@ -668,7 +700,7 @@ test("agent avenue: a whole game by clicking, live on both screens", async () =>
 });
 
 test("agent avenue: a 4-seat team game with the black market to the end by tapping the board", async () => {
-  const { alice, bob, base } = ctx;
+  const { alice, bob } = ctx;
   const started = Date.now();
   // Alice (seat 0) and Bob (seat 2) are team 0; random bots hold team 1's
   // seats 1 and 3 (the server's bots fill seats: two browsers play the
@@ -692,26 +724,7 @@ test("agent avenue: a 4-seat team game with the black market to the end by tappi
     .getByRole("button", { name: "Accept invitation" })
     .click({ timeout: 15000 });
   await bob.waitForURL(new RegExp(`#/game/${id}`));
-  const token = await tokenOf(alice);
-  let clicks = 0;
-  const deadline = Date.now() + 180000;
-  for (;;) {
-    const g = await apiGet(base, `/v1/games/${id}`, token);
-    if (g.status === "finished") break;
-    check(Date.now() < deadline, `the team game did not end in 3 minutes (${clicks} moves clicked)`);
-    const action = await tapSomething([alice, bob], 4000);
-    if (action !== null) clicks++;
-  }
-  await alice.locator(".result").waitFor({ timeout: 20000 });
-  await bob.locator(".result").waitFor({ timeout: 20000 });
-  const g = await apiGet(base, `/v1/games/${id}`, token);
-  const moves = await apiGet(base, `/v1/games/${id}/moves?limit=200`, token);
-  const ours = moves.moves.filter((m) => m.seat === 0 || m.seat === 2);
-  check(ours.length === clicks, `${clicks} moves clicked, ${ours.length} logged for seats 0 and 2`);
-  const types = [...new Set(ours.map((m) => m.action.type))];
-  console.log(
-    `     ${clicks} moves clicked (${g.seq} in all) in ${Math.round((Date.now() - started) / 1000)} s: ${types.join(", ")}; result ${JSON.stringify(g.result)}`,
-  );
+  await tapToEnd([alice, bob], id, await tokenOf(alice), [0, 2], "the team game", started);
 });
 
 test("agent avenue: base mode (no black market) to the end by tapping the board at 1280 px, against a bot", async () => {
@@ -726,28 +739,11 @@ test("agent avenue: base mode (no black market) to the end by tapping the board 
     await watch(p, p.__name);
     await signUp(p, base, "Dora");
     const id = await createGame(p, "agent-avenue", 2, "random", undefined, "base");
-    const token = await tokenOf(p);
-    let clicks = 0;
-    const deadline = Date.now() + 180000;
-    for (;;) {
-      const g = await apiGet(base, `/v1/games/${id}`, token);
-      if (g.status === "finished") break;
-      check(Date.now() < deadline, `the base game did not end in 3 minutes (${clicks} moves clicked)`);
-      const action = await tapSomething([p], 4000);
-      if (action !== null) clicks++;
-    }
-    await p.locator(".result").waitFor({ timeout: 20000 });
-    const g = await apiGet(base, `/v1/games/${id}`, token);
+    const g = await tapToEnd([p], id, await tokenOf(p), [0], "the base game", started);
     check(g.view.mode === "base", `the view's mode: ${g.view.mode}`);
     check(!(await p.locator(".market-supply").count()), "a base game shows no black market");
-    const moves = await apiGet(base, `/v1/games/${id}/moves?limit=200`, token);
-    const ours = moves.moves.filter((m) => m.seat === 0);
-    check(clicks > 0 && ours.length === clicks, `${clicks} moves clicked, ${ours.length} logged for seat 0`);
     const w = await p.evaluate(() => document.documentElement.scrollWidth);
     check(w <= 1280, `the finished game is ${w}px wide at 1280 px`);
-    console.log(
-      `     ${clicks} moves clicked (${g.seq} in all) in ${Math.round((Date.now() - started) / 1000)} s: ${[...new Set(ours.map((m) => m.action.type))].join(", ")}; result ${JSON.stringify(g.result)}`,
-    );
   } finally {
     await c.close();
   }
