@@ -34,6 +34,25 @@ import { infoButton, withInfo } from "./sheet.js";
 
 const GAME = "quantum";
 const CELL = 44; // px per square: a touch target (the map scrolls in its frame when wider than the screen)
+
+/**
+ * A lit square of the map, at row `r`, column `c` (map coordinates): a
+ * CELL-sized rect of class `hl <kind>` ("to", "target", "planet") named
+ * `label`, `fn` run by a click, Enter or Space (board.js tapAttrs).
+ * @param {number} r @param {number} c @param {string} kind @param {string} label @param {() => void} fn
+ */
+function litSquare(r, c, kind, label, fn) {
+  return s("rect", {
+    class: `hl ${kind}`,
+    x: c * CELL,
+    y: r * CELL,
+    width: CELL,
+    height: CELL,
+    rx: 4,
+    "data-square": `${r},${c}`,
+    ...tapAttrs(label, fn),
+  });
+}
 const EDGE = 18; // px of the row and column numbers along the top and left edges
 
 /** The ship type of a die value (1 battlestation … 6 scout), from the catalog. @param {number | null} value */
@@ -258,18 +277,7 @@ function draw(g, ui) {
       const [r, c] = k.split(",").map(Number);
       const kind = as.some((a) => "target" in a) ? "target" : as.some((a) => "planet" in a) ? "planet" : "to";
       const label = `Square [${r},${c}]${at.has(k) ? ` (${at.get(k)})` : ""}: ${as.map((a) => a.label ?? a.type).join("; ")}`;
-      layer?.append(
-        s("rect", {
-          class: `hl ${kind}`,
-          x: c * CELL,
-          y: r * CELL,
-          width: CELL,
-          height: CELL,
-          rx: 4,
-          "data-square": k,
-          ...tapAttrs(label, () => offer(ui, as, `square [${r},${c}]`)),
-        }),
-      );
+      layer?.append(litSquare(r, c, kind, label, () => offer(ui, as, `square [${r},${c}]`)));
       svg.querySelector(`.ship[data-at="${k}"]`)?.classList.add("aimed");
     }
     const next = sel.arrange.length;
@@ -277,23 +285,11 @@ function draw(g, ui) {
       const [r, c] = k.split(",").map(Number);
       const what = `ship ${next} (${shipType(v.players[you ?? 0]?.ships[next]?.value ?? null).name}) at [${r},${c}]`;
       layer?.append(
-        s("rect", {
-          class: "hl to",
-          x: c * CELL,
-          y: r * CELL,
-          width: CELL,
-          height: CELL,
-          rx: 4,
-          "data-square": k,
-          ...tapAttrs(`Square [${r},${c}]: put your ${what}`, () => {
-            if (as.length === 1) return ui.act(as[0]);
-            sel.arrange.push([r, c]);
-            highlight(svg);
-            ui.pick(
-              only(as),
-              `your ${sel.arrange.map((t, i) => `ship ${i} at [${t[0]},${t[1]}]`).join(", ")}`,
-            );
-          }),
+        litSquare(r, c, "to", `Square [${r},${c}]: put your ${what}`, () => {
+          if (as.length === 1) return ui.act(as[0]);
+          sel.arrange.push([r, c]);
+          highlight(svg);
+          ui.pick(only(as), `your ${sel.arrange.map((t, i) => `ship ${i} at [${t[0]},${t[1]}]`).join(", ")}`);
         }),
       );
     }
