@@ -699,6 +699,58 @@ test("agent avenue: a whole game by clicking, live on both screens", async () =>
   console.log(`     ${clicks} moves clicked; result ${JSON.stringify(g.result)}`);
 });
 
+test("agent avenue: a hand of the longest names at 390 px, in English and French, above the choices", async () => {
+  // The whole game above checks its deal's hand on the screen; a deal of
+  // Double Agents once wrapped their names to two lines and the choices
+  // covered the hand (web/style.css, ".hand .cards .tap .agent"). Here the
+  // hand is the longest names, by a custom setup against a bot.
+  const { alice, base } = ctx;
+  const r = await fetch(base + "/v1/games", {
+    method: "POST",
+    headers: { Authorization: `Bearer ${await tokenOf(alice)}`, "Content-Type": "application/json" },
+    body: JSON.stringify({
+      game: "agent-avenue",
+      options: { mode: "advanced" },
+      seating: ["me", { bot: "random" }],
+      setup: {
+        first_player: 0,
+        hands: [["double-agent", "codebreaker", "double-agent", "codebreaker"], Array(4).fill("sentinel")],
+      },
+    }),
+  });
+  check(r.status === 201, `the game: ${r.status}`);
+  const id = (await r.json()).id;
+  await alice.setViewportSize({ width: 390, height: 844 });
+  try {
+    await alice.goto(`${base}/#/game/${id}`);
+    for (const [lang, name] of [
+      ["fr", "Agent double"],
+      ["en", "Double Agent"],
+    ]) {
+      await alice.getByLabel("Language of game texts").selectOption(lang);
+      await alice.locator(".hand .cards .tap .agent").filter({ hasText: name }).first().waitFor();
+      await alice.locator("section.actions h2").filter({ hasText: "Your move" }).waitFor();
+      await alice.evaluate(() => window.scrollTo(0, 0));
+      await onScreen(alice, alice.locator(".hand .cards"), `the hand (${lang})`);
+      await onScreen(alice, alice.locator("section.actions"), `the choices (${lang})`);
+      const lines = await alice.locator(".hand .cards .tap .agent").evaluateAll((els) =>
+        els.map((e) => {
+          const text = document.createRange();
+          text.selectNodeContents(e);
+          return [e.textContent, text.getClientRects().length];
+        }),
+      );
+      check(
+        lines.length === 4 && lines.every(([, n]) => n === 1),
+        `names on one line each: ${JSON.stringify(lines)}`,
+      );
+    }
+  } finally {
+    await alice.getByLabel("Language of game texts").selectOption("");
+    await alice.setViewportSize(PHONE);
+  }
+});
+
 test("agent avenue: a 4-seat team game with the black market to the end by tapping the board", async () => {
   const { alice, bob } = ctx;
   const started = Date.now();
@@ -3112,11 +3164,12 @@ async function main() {
   for (const t of tests) {
     // WEB_ONLY=regex: only the tests it matches, after the first (sign-up).
     if (process.env.WEB_ONLY && t !== tests[0] && !new RegExp(process.env.WEB_ONLY).test(t.name)) continue;
+    const began = Date.now();
     try {
       ctx.jsErrors = [];
       await t.fn();
       check(!ctx.jsErrors.length, `JavaScript errors: ${ctx.jsErrors.join("; ")}`);
-      console.log(`web: ${t.name} ok`);
+      console.log(`web: ${t.name} ok (${((Date.now() - began) / 1000).toFixed(1)} s)`);
       passed++;
       if (process.env.WEB_SCREENS) await shoot(t.name, pages); // to look at
     } catch (e) {
