@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/file.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -431,6 +432,8 @@ struct lite_store {
 	pthread_t poller;
 	int polling;                       /* 1 while the thread runs */
 	atomic_int poll_stop;              /* 1: the thread ends */
+	int poll_wake[2];                  /* a pipe: a byte written to [1]
+	                                      ends the thread's wait at once */
 	const struct store_remote *remote; /* its callbacks */
 	void *remote_ctx;
 	store_tell_fn tell;
@@ -972,8 +975,10 @@ static void *poll_main(void *arg)
 			}
 			sqlite3_reset(st);
 		}
-		struct timespec ts = {0, POLL_MS * 1000000L};
-		nanosleep(&ts, NULL);
+		/* POLL_MS, or less when lite_unlisten writes its byte: a
+		 * server stopping does not wait out the period */
+		struct pollfd pf = {.fd = ls->poll_wake[0], .events = POLLIN};
+		poll(&pf, 1, POLL_MS);
 	}
 out:
 	sqlite3_finalize(st);
@@ -993,8 +998,13 @@ static int lite_listen(struct store *s, const struct store_remote *r, void *ctx,
 	ls->remote_ctx = ctx;
 	ls->tell = tell;
 	atomic_store(&ls->poll_stop, 0);
-	if (pthread_create(&ls->poller, NULL, poll_main, s) != 0)
+	if (pipe2(ls->poll_wake, O_CLOEXEC) != 0)
 		return BD_EINTERNAL;
+	if (pthread_create(&ls->poller, NULL, poll_main, s) != 0) {
+		close(ls->poll_wake[0]);
+		close(ls->poll_wake[1]);
+		return BD_EINTERNAL;
+	}
 	ls->polling = 1;
 	return 0;
 }
@@ -1005,7 +1015,11 @@ static void lite_unlisten(struct store *s)
 	if (!ls || !ls->polling)
 		return;
 	atomic_store(&ls->poll_stop, 1);
+	ssize_t w = write(ls->poll_wake[1], "", 1); /* the pipe is empty */
+	(void)w; /* on a failure the thread ends within POLL_MS */
 	pthread_join(ls->poller, NULL);
+	close(ls->poll_wake[0]);
+	close(ls->poll_wake[1]);
 	ls->polling = 0;
 }
 
