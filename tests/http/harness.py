@@ -617,20 +617,29 @@ class Server:
             bad += ["foreign key: %r" % (r,)
                     for r in self.query("PRAGMA foreign_key_check")]
             return bad
-        self.query("CREATE EXTENSION IF NOT EXISTS amcheck")
-        bad = []
-        for name, in self.query(
+        # One connection for every check: a connection each (store_query)
+        # cost the cluster a backend's start per index, 92 of them, which
+        # made the PostgreSQL backends' CPU twice test_abuse's own.
+        con = _pg_connect(self.db)
+        try:
+            cur = con.cursor()
+            cur.execute("CREATE EXTENSION IF NOT EXISTS amcheck")
+            cur.execute(
                 "SELECT c.relname FROM pg_index i "
                 "JOIN pg_class c ON c.oid = i.indexrelid "
                 "JOIN pg_am a ON a.oid = c.relam "
                 "JOIN pg_namespace n ON n.oid = c.relnamespace "
                 "WHERE a.amname = 'btree' AND n.nspname = current_schema() "
-                "ORDER BY 1"):
-            try:
-                self.query("SELECT bt_index_check(?::regclass, true)", (name,))
-            except Exception as e:  # psycopg2.Error: amcheck found damage
-                bad.append("%s: %s" % (name, str(e).strip()))
-        return bad
+                "ORDER BY 1")
+            bad = []
+            for name, in cur.fetchall():
+                try:  # autocommit: a failed check leaves the session usable
+                    cur.execute("SELECT bt_index_check(%s::regclass, true)", (name,))
+                except Exception as e:  # psycopg2.Error: amcheck found damage
+                    bad.append("%s: %s" % (name, str(e).strip()))
+            return bad
+        finally:
+            con.close()
 
     def cleanup(self):
         self.drop_connections()
