@@ -10,7 +10,8 @@
 #   3. browser: test_web.mjs starts its own BOARDD and drives the client
 #      in headless Chromium (playwright-core), two players clicking
 #      through a whole Agent Avenue game and several Quantum turns;
-#      screenshots of failed tests in build/web/screens/.
+#      screenshots of failed tests in build/web/screens/.  Two halves
+#      (WEB_PART) run at once, the first from the start.
 # Prints "web: N passed, N failed"; exits non-zero on a failure.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -18,7 +19,7 @@ root=$(cd "$here/../.." && pwd)
 binary=$(cd "$(dirname "${1:?usage: run.sh BOARDD}")" && pwd)/$(basename "$1")
 suite=web
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap 'for f in "$tmp"/browser-*.pid; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null; done; rm -rf "$tmp"' EXIT
 . "$root/tools/suite.sh"
 
 finish() {
@@ -39,6 +40,21 @@ fi
 npm_ci "$here" tests/web || finish
 bin=$here/node_modules/.bin
 
+# 3. The client in a browser, in two halves at once (test_web.mjs,
+# WEB_PART: the Quantum games apart), each with its own boardd and
+# Chromium: the suite takes the time of the longer half, about 60% of the
+# whole (tests/README.md, "make test's time").  The first half starts
+# before the checks 1 and 2.  WEB_ONLY or WEB_SCREENS: one run of all.
+parts="rest games"
+[ -n "${WEB_ONLY:-}${WEB_SCREENS:-}" ] && parts="all"
+for part in $parts; do
+	[ "$part" = rest ] && continue
+	[ "$part" = games ] && export WEB_PART=games
+	node "$here/test_web.mjs" "$binary" >"$tmp/browser-$part.log" 2>&1 &
+	echo $! >"$tmp/browser-$part.pid"
+	unset WEB_PART
+done
+
 # 1. The client against the spec's types.
 mkdir -p "$root/build/web"
 if "$bin/openapi-typescript" "$root/openapi/openapi.yaml" \
@@ -49,26 +65,36 @@ else
 	result "openapi-typescript generate" 1 "$tmp/ots.log"
 fi
 
-# The house format of the client's files (prettier, .prettierrc.json):
+# 2. The house format of the client's files (prettier, .prettierrc.json):
 # `tests/web/node_modules/.bin/prettier --config tests/web/.prettierrc.json
 # --write web/ tests/web/test_web.mjs` applies it.
 (cd "$root" && "$bin/prettier" --config "$here/.prettierrc.json" --check \
 	web/ tests/web/test_web.mjs) >"$tmp/prettier.log" 2>&1
 result "web/ formatted (prettier --check)" $? "$tmp/prettier.log"
 
-# 3. The client in a browser: its own lines, then its counts.
-node "$here/test_web.mjs" "$binary" >"$tmp/browser.log" 2>&1
-st=$?
-grep -v '^web-browser: ' "$tmp/browser.log"
-line=$(grep -E '^web-browser: [0-9]+ passed, [0-9]+ failed$' "$tmp/browser.log" | tail -n 1)
-if [ -z "$line" ]; then
-	echo "web: the browser tests printed no summary (exit $st)"
-	failed=$((failed + 1))
-else
+if [ "$parts" != all ]; then
+	WEB_PART=rest node "$here/test_web.mjs" "$binary" >"$tmp/browser-rest.log" 2>&1
+	echo $? >"$tmp/browser-rest.rc"
+fi
+# Each half's own lines, then its counts.
+for part in $parts; do
+	if [ -f "$tmp/browser-$part.pid" ]; then
+		wait "$(cat "$tmp/browser-$part.pid")"
+		st=$?
+	else
+		st=$(cat "$tmp/browser-$part.rc")
+	fi
+	grep -v '^web-browser: ' "$tmp/browser-$part.log"
+	line=$(grep -E '^web-browser: [0-9]+ passed, [0-9]+ failed$' "$tmp/browser-$part.log" | tail -n 1)
+	if [ -z "$line" ]; then
+		echo "web: the browser tests ($part) printed no summary (exit $st)"
+		failed=$((failed + 1))
+		continue
+	fi
 	p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
 	f=$(echo "$line" | sed -E 's/.*passed, ([0-9]+) failed/\1/')
 	[ "$st" -ne 0 ] && [ "$f" -eq 0 ] && f=1
 	passed=$((passed + p))
 	failed=$((failed + f))
-fi
+done
 finish

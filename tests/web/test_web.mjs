@@ -20,6 +20,10 @@
 // the middle of the Agent Avenue game). Prints "web: <test> ok|FAILED"
 // lines, then "web-browser: N passed, N failed". WEB_ONLY=regex runs only
 // the tests it matches (after the first, which signs the players up).
+// WEB_PART=games runs only the tests PART_GAMES names (the Quantum games
+// and a stop of the server), WEB_PART=rest the others, each after the
+// sign-up: tests/web/run.sh runs both at once, each with its own boardd
+// and Chromium, so that the suite takes the time of its longer half.
 import { execFileSync, spawn } from "node:child_process";
 import { createServer } from "node:http";
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -38,6 +42,8 @@ if (!binary) {
 const ROOT = resolve(new URL("../..", import.meta.url).pathname);
 const SCREENS = join(ROOT, "build", "web", "screens");
 const PHONE = { width: 375, height: 740 };
+/** The tests of WEB_PART=games: none depends on a test before it but the sign-up. */
+const PART_GAMES = /^quantum: |^lobby: the 'did not answer' banner/;
 // Seeded choices, so a failure replays the same clicks (WEB_SEED to vary).
 let seed = Number(process.env.WEB_SEED || 20261202) >>> 0;
 const rand = (n) => {
@@ -3164,6 +3170,8 @@ async function main() {
   for (const t of tests) {
     // WEB_ONLY=regex: only the tests it matches, after the first (sign-up).
     if (process.env.WEB_ONLY && t !== tests[0] && !new RegExp(process.env.WEB_ONLY).test(t.name)) continue;
+    const part = process.env.WEB_PART;
+    if (part && t !== tests[0] && PART_GAMES.test(t.name) !== (part === "games")) continue;
     const began = Date.now();
     try {
       ctx.jsErrors = [];
@@ -3190,7 +3198,8 @@ async function main() {
     console.log(`web: boardd exited ${code} at stop: ${ctx.server.log().slice(-2000)}`);
     failed++;
   }
-  if (process.env.WEB_SCREENS === "docs" && !failed && !process.env.WEB_ONLY) publishScreens();
+  if (process.env.WEB_SCREENS === "docs" && !failed && !process.env.WEB_ONLY && !process.env.WEB_PART)
+    publishScreens();
   console.log(`web-browser: ${passed} passed, ${failed} failed`);
   process.exit(failed ? 1 : 0);
 }
