@@ -9,8 +9,8 @@
 # of their time is spent waiting (timeouts, streams, restarts), so the
 # run takes about a third of the time one at a time took.  Each suite's
 # output is kept apart and printed whole, in the order the suites were
-# started, as soon as it and every suite before it have ended.  The two
-# suites that stop nodes or the cluster itself run alone, last.
+# started, as soon as it and every suite before it have ended.
+# nodes-faults, which restarts its cluster, has a cluster of its own.
 set -u
 build=${1:?usage: run.sh BUILD_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,7 +20,10 @@ jobs_max=${BOARDD_TEST_JOBS:-3}
 # One throw-away PostgreSQL cluster for the whole run (tests/pg/cluster.sh),
 # stopped on exit: BOARDD_TEST_PG, its superuser connection string, is
 # exported to every suite (the PostgreSQL unit tests and the -pg pass).
+# A second one is nodes-faults' own: it restarts its cluster and stops
+# its backends, so it runs beside the others on a cluster none of them use.
 pgdir=$(mktemp -d /tmp/boardd-pg.XXXXXX)
+pgdir_faults=$(mktemp -d /tmp/boardd-pg.XXXXXX)
 # On exit, the suites still running (each a subshell and its suite) end
 # first.
 stop_suites() {
@@ -30,11 +33,15 @@ stop_suites() {
 	done
 	wait
 }
-trap 'stop_suites; sh "$here/pg/cluster.sh" stop "$pgdir"; rm -rf "$log" "$outdir"' EXIT
+trap 'stop_suites; sh "$here/pg/cluster.sh" stop "$pgdir"; sh "$here/pg/cluster.sh" stop "$pgdir_faults"; rm -rf "$log" "$outdir"' EXIT
 trap 'exit 130' INT TERM HUP # through the EXIT trap: the cluster stops
 
 passed=0
 failed=0
+# busy_ticks: the machine's CPU time in use (user, nice, system, irq,
+# softirq; /proc/stat's first line, in clock ticks) since it started.
+busy_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8; exit }' /proc/stat; }
+busy_at_start=$(busy_ticks)
 
 if BOARDD_TEST_PG=$(BOARDD_PG_OWNER=$$ sh "$here/pg/cluster.sh" start "$pgdir" 2>"$log"); then
 	export BOARDD_TEST_PG
@@ -43,6 +50,14 @@ else
 	echo "pg-cluster: no PostgreSQL cluster: counted as 1 failure; the -pg suites do not run"
 	failed=1
 	unset BOARDD_TEST_PG
+fi
+pg_faults=
+if [ -n "${BOARDD_TEST_PG:-}" ] &&
+	! pg_faults=$(BOARDD_PG_OWNER=$$ sh "$here/pg/cluster.sh" start "$pgdir_faults" 2>"$log"); then
+	cat "$log"
+	echo "pg-cluster: no second PostgreSQL cluster: counted as 1 failure; nodes-faults does not run"
+	failed=$((failed + 1))
+	pg_faults=
 fi
 
 # count_suite NAME STATUS OUTPUT: prints one suite's output and adds its
@@ -90,14 +105,6 @@ timed() {
 		>>"$outdir/times"
 	rm -f "$out.times"
 	return $rc
-}
-
-# run_suite NAME CMD...: runs one suite now, alone, and counts it.
-run_suite() {
-	local name=$1
-	shift
-	(timed "$name" "$log" "$@")
-	count_suite "$name" $? "$log"
 }
 
 # start_suite NAME CMD...: starts one suite in the background once fewer
@@ -249,24 +256,40 @@ queue_suite openapi-lint /bin/sh "$here/../tools/openapi-lint/lint.sh"
 # then played in headless Chromium (npm ci into tests/web/node_modules and
 # Debian's chromium on first use).
 queue_suite web /bin/sh "$here/web/run.sh" "$build/boardd"
+if [ -n "${BOARDD_TEST_PG:-}" ]; then
+	# Two nodes on one database (PostgreSQL only): it kills a node of its
+	# own under load.
+	queue_suite nodes /usr/bin/python3 "$here/http/test_nodes.py" "$build/boardd"
+fi
+if [ -n "$pg_faults" ]; then
+	# ... and when things go wrong, on the second cluster, which it
+	# restarts (BOARDD_PG_DIR, for pg_ctl).
+	queue_suite nodes-faults env BOARDD_TEST_PG="$pg_faults" BOARDD_PG_DIR="$pgdir_faults" \
+		/usr/bin/python3 "$here/http/test_nodes_faults.py" "$build/boardd"
+fi
 start_queued
 wait_all
-if [ -n "${BOARDD_TEST_PG:-}" ]; then
-	# Two nodes on one database (PostgreSQL only), alone: it kills a
-	# node under load.
-	run_suite nodes /usr/bin/python3 "$here/http/test_nodes.py" "$build/boardd" </dev/null
-	# ... and when things go wrong (it restarts the cluster: last)
-	BOARDD_PG_DIR=$pgdir
-	export BOARDD_PG_DIR
-	run_suite nodes-faults /usr/bin/python3 \
-		"$here/http/test_nodes_faults.py" "$build/boardd" </dev/null
-fi
+# pg_ticks: the test cluster's CPU time so far (its postmaster and the
+# backends that have ended, /proc/PID/stat's utime, stime, cutime and
+# cstime, in clock ticks): the suites' times do not hold it.
+pg_ticks() {
+	local pid
+	pid=$(head -n 1 "$pgdir/data/postmaster.pid" 2>/dev/null) &&
+		awk '{ sub(/.*\) /, ""); print $12 + $13 + $14 + $15 }' "/proc/$pid/stat" 2>/dev/null
+}
+[ -z "${BOARDD_TEST_PG:-}" ] || pg_cpu=$(pg_ticks)
 
 # The ten suites that took longest, and the sums, for whoever makes the run
 # faster (tests/README.md, "make test's time").
 echo "slowest suites (wall s, cpu s = user+sys of the suite and its servers):"
 sort -k2,2nr "$outdir/times" | head -n 10 | awk '{ printf "  %-24s %7.1f %7.1f\n", $1, $2, $3 }'
 awk '{ c += $3 } END { printf "suites: %d, cpu %.1f s in all; run wall %d s\n", NR, c, '"$SECONDS"' }' "$outdir/times"
+# What the suites' times leave out: the PostgreSQL cluster's CPU (the
+# first one's), and the whole machine's, whatever else ran beside the run
+# (tests/README.md, "make test's time").
+tick=$(getconf CLK_TCK)
+[ -z "${pg_cpu:-}" ] || echo "PostgreSQL cluster: cpu $((pg_cpu / tick)) s (its postmaster and the backends that ended)"
+echo "machine: cpu $((($(busy_ticks) - busy_at_start) / tick)) s busy of $((SECONDS * $(nproc))) s on $(nproc) cores"
 # BOARDD_TEST_TIMES=FILE keeps every suite's line.
 [ -z "${BOARDD_TEST_TIMES:-}" ] || cp "$outdir/times" "$BOARDD_TEST_TIMES"
 if [ -s "$outdir/failures" ]; then

@@ -8,7 +8,7 @@ nothing it acknowledged while the other carries on, its clients retrying
 on the other node with their Idempotency-Key, as behind a load balancer.
 
 PostgreSQL only: tests/run.sh runs it with the cluster of the run
-(BOARDD_TEST_PG).  How soon a node hears the other is a speed figure, not
+(BOARDD_TEST_PG), beside the other suites (the node it kills is its own).  How soon a node hears the other is a speed figure, not
 asserted here: each wait below only bounds how long a test may hang."""
 import os
 import random

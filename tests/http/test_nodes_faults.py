@@ -7,8 +7,9 @@ stops trusting its hot table; PostgreSQL restarted under two nodes: reads
 heal, a long-poll on the other node is answered by the next move, bot
 games finish; SIGTERM while the listener reconnects to a hung server
 exits at once; sessions ended by idle_session_timeout are reconnected
-without failing reads.  PostgreSQL only, after the -pg pass (tests/run.sh
-gives BOARDD_PG_DIR, the cluster's directory, for pg_ctl).
+without failing reads.  PostgreSQL only, on a cluster no other suite uses
+(tests/run.sh starts a second one for it and gives BOARDD_PG_DIR, its
+directory, for pg_ctl), beside the other suites.
 Usage: BOARDD_TEST_PG=… BOARDD_PG_DIR=DIR test_nodes_faults.py BOARDD [test…]"""
 import glob
 import os
