@@ -49,7 +49,7 @@
 #    with all five (both seats' views and actions, a spectator's).
 # 8. Two boardd nodes on one PostgreSQL database (a throw-away cluster of
 #    tests/pg/cluster.sh, stopped on exit) against one node on SQLite
-#    (--sync full: PostgreSQL commits durably too): GET /v1/games/{id} as a
+#    (--sync full: PostgreSQL commits durably too, BOARDD_PG_FSYNC=on): GET /v1/games/{id} as a
 #    seat, mid-game, and POST moves, the clients split evenly over the two
 #    nodes (two wrk of half the connections each; one bench_http whose
 #    connections alternate between the ports), with each two-node figure's
@@ -483,7 +483,7 @@ stop_server
 # The cluster's directory must be short (a Unix socket path) and named
 # boardd-pg.* (cluster.sh sweeps stale siblings of that name).
 pgdir=$(mktemp -d /tmp/boardd-pg.XXXXXX)
-pg=$(sh "$here/pg/cluster.sh" start "$pgdir") ||
+pg=$(BOARDD_PG_FSYNC=on sh "$here/pg/cluster.sh" start "$pgdir") ||
 	die "no PostgreSQL cluster (tools/deps.sh installs postgresql)"
 # the postmaster and what it runs now; backends it forks later inherit
 pm=$(head -n 1 "$pgdir/data/postmaster.pid")

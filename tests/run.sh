@@ -23,7 +23,7 @@ jobs_max=${BOARDD_TEST_JOBS:-3}
 # A second one is nodes-faults' own: it restarts its cluster and stops
 # its backends, so it runs beside the others on a cluster none of them use.
 pgdir=$(mktemp -d /tmp/boardd-pg.XXXXXX)
-pgdir_faults=$(mktemp -d /tmp/boardd-pg.XXXXXX)
+pgdir_faults=/tmp/boardd-pg.none # made once the first cluster runs
 # On exit, the suites still running (each a subshell and its suite) end
 # first.
 stop_suites() {
@@ -52,12 +52,16 @@ else
 	unset BOARDD_TEST_PG
 fi
 pg_faults=
-if [ -n "${BOARDD_TEST_PG:-}" ] &&
-	! pg_faults=$(BOARDD_PG_OWNER=$$ sh "$here/pg/cluster.sh" start "$pgdir_faults" 2>"$log"); then
-	cat "$log"
-	echo "pg-cluster: no second PostgreSQL cluster: counted as 1 failure; nodes-faults does not run"
-	failed=$((failed + 1))
-	pg_faults=
+if [ -n "${BOARDD_TEST_PG:-}" ]; then
+	if pgdir_faults=$(mktemp -d /tmp/boardd-pg.XXXXXX) &&
+		pg_faults=$(BOARDD_PG_OWNER=$$ sh "$here/pg/cluster.sh" start "$pgdir_faults" 2>"$log"); then
+		:
+	else
+		cat "$log"
+		echo "pg-cluster: no second PostgreSQL cluster: counted as 1 failure; nodes-faults does not run"
+		failed=$((failed + 1))
+		pg_faults=
+	fi
 fi
 
 # count_suite NAME STATUS OUTPUT: prints one suite's output and adds its

@@ -36,10 +36,14 @@ def log(*a):
 
 
 def pg_ctl(*args):
-    return subprocess.run(["su", "postgres", "-c", "%s/pg_ctl -D %s/data -l %s/restart.log %s" %
-                           (PGBIN, PGDIR, PGDIR, " ".join(args))],
-                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                          stdin=subprocess.DEVNULL, timeout=120)
+    """pg_ctl on the cluster of BOARDD_PG_DIR, as postgres; a failure
+    fails the test (a restart that never happened would pass it)."""
+    out = subprocess.run(["su", "postgres", "-c", "%s/pg_ctl -D %s/data -l %s/restart.log %s" %
+                          (PGBIN, PGDIR, PGDIR, " ".join(args))],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         stdin=subprocess.DEVNULL, timeout=120)
+    check(out.returncode == 0, "pg_ctl %s: exit %d" % (" ".join(args), out.returncode))
+    return out
 
 
 def postmaster_pid():

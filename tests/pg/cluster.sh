@@ -20,19 +20,22 @@
 # run as Debian's unprivileged `postgres` user when called as root (DIR is
 # chowned to it), as the caller otherwise.  It listens on a Unix socket in
 # DIR only (listen_addresses=''), trusts that socket (no password) and
-# rejects TCP; the superuser role is `postgres` either way.  fsync is off:
-# what the suites check survives a crash of boardd or of PostgreSQL (SIGKILL,
-# pg_ctl -m fast or immediate), whose writes are in the kernel's page cache,
-# and none crashes the machine, the one failure fsync is for (as SQLite's
-# --sync normal in tests/http/harness.py); synchronous_commit stays on, so a
-# commit's WAL is written before it is acknowledged.  Without fsync, the
-# checkpoints of CREATE DATABASE ... STRATEGY FILE_COPY (the harness's copy
-# of the migrated template) cost no disk flush.  shared_buffers is small; max_connections
+# rejects TCP; the superuser role is `postgres` either way.  fsync is
+# BOARDD_PG_FSYNC (default off, for the test suites: what they check
+# survives a crash of boardd or of PostgreSQL (SIGKILL, pg_ctl -m fast or
+# immediate), whose writes are in the kernel's page cache, and none crashes
+# the machine, the one failure fsync is for, as SQLite's --sync normal in
+# tests/http/harness.py; synchronous_commit stays on, so a commit's WAL is
+# written before it is acknowledged; and the checkpoints of CREATE DATABASE
+# ... STRATEGY FILE_COPY, the harness's copy of the migrated template, cost
+# no disk flush).  tests/bench.sh asks for on: its figures compare
+# PostgreSQL with SQLite's --sync full.  shared_buffers is small; max_connections
 # is BOARDD_PG_MAX_CONNECTIONS (default 400: each boardd opens a pool of
 # threads + bot workers + write workers + 2 connections, the two-node suite
 # runs two at once).
 #
-# Env: BOARDD_PG_OWNER  the pid whose death marks this cluster stale
+# Env: BOARDD_PG_FSYNC  on or off (default off): the server's fsync
+#      BOARDD_PG_OWNER  the pid whose death marks this cluster stale
 #                       (default: the caller, $PPID); run.sh passes its own.
 set -eu
 
@@ -95,7 +98,8 @@ stop_cluster() {
 			;;
 		esac
 	fi
-	rm -rf "${d:?}/data" "$d/server.log" "$d/owner" "${d:?}/$MARK"
+	# restart.log: pg_ctl's log of test_nodes_faults.py's restarts
+	rm -rf "${d:?}/data" "$d/server.log" "$d/restart.log" "$d/owner" "${d:?}/$MARK"
 	rmdir "$d" 2>/dev/null || true
 }
 
@@ -131,8 +135,7 @@ start)
 	echo "${BOARDD_PG_OWNER:-$PPID}" >"$dir/owner"
 	: >"$dir/$MARK"
 	[ "$(id -u)" = 0 ] && chown postgres: "$dir"
-	# -N: initdb does not fsync its template files (a throw-away cluster,
-	# fsync=off below).
+	# -N: initdb does not fsync its template files (a throw-away cluster).
 	if ! as_pg "$bin/initdb" -D "$dir/data" -U postgres -E UTF8 --locale=C \
 		--auth-local=trust --auth-host=reject -N >"$dir/initdb.log" 2>&1; then
 		cat "$dir/initdb.log" >&2
@@ -144,7 +147,7 @@ start)
 listen_addresses = ''
 unix_socket_directories = '$dir'
 port = $PORT
-fsync = off
+fsync = ${BOARDD_PG_FSYNC:-off}
 synchronous_commit = on
 shared_buffers = 16MB
 max_connections = ${BOARDD_PG_MAX_CONNECTIONS:-400}

@@ -19,7 +19,17 @@ root=$(cd "$here/../.." && pwd)
 binary=$(cd "$(dirname "${1:?usage: run.sh BOARDD}")" && pwd)/$(basename "$1")
 suite=web
 tmp=$(mktemp -d)
-trap 'for f in "$tmp"/browser-*.pid; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null; done; rm -rf "$tmp"' EXIT
+# On exit, a half still running is stopped with its process group (its
+# node, the boardd it started; playwright closes Chromium on SIGTERM):
+# each half runs under setsid, its pid its group's.  INT, TERM and HUP go
+# through the EXIT trap (dash runs no EXIT trap for a signal it dies of).
+stop_halves() {
+	for f in "$tmp"/browser-*.pid; do
+		[ -f "$f" ] && [ ! -f "${f%.pid}.rc" ] && kill -TERM -"$(cat "$f")" 2>/dev/null
+	done
+}
+trap 'stop_halves; rm -rf "$tmp"' EXIT
+trap 'exit 143' INT TERM HUP
 . "$root/tools/suite.sh"
 
 finish() {
@@ -41,19 +51,24 @@ npm_ci "$here" tests/web || finish
 bin=$here/node_modules/.bin
 
 # 3. The client in a browser, in two halves at once (test_web.mjs,
-# WEB_PART: the Quantum games apart), each with its own boardd and
-# Chromium: the suite takes the time of the longer half, about 60% of the
-# whole (tests/README.md, "make test's time").  The first half starts
-# before the checks 1 and 2.  WEB_ONLY or WEB_SCREENS: one run of all.
+# WEB_PART: the Quantum games and a server stop apart), each with its own
+# boardd and Chromium: the suite takes the time of the longer half, about
+# three quarters of the whole (tests/README.md, "make test's time").  The
+# games half starts before the checks 1 and 2, the other after them.
+# WEB_ONLY or WEB_SCREENS: one run of all.  Each half draws its taps from
+# WEB_SEED by itself: a failure replays with the same WEB_PART.
+# start_half PART: starts one half in the background.
+start_half() {
+	if [ "$1" = all ]; then
+		env -u WEB_PART setsid node "$here/test_web.mjs" "$binary" >"$tmp/browser-$1.log" 2>&1 &
+	else
+		WEB_PART=$1 setsid node "$here/test_web.mjs" "$binary" >"$tmp/browser-$1.log" 2>&1 &
+	fi
+	echo $! >"$tmp/browser-$1.pid"
+}
 parts="rest games"
 [ -n "${WEB_ONLY:-}${WEB_SCREENS:-}" ] && parts="all"
-for part in $parts; do
-	[ "$part" = rest ] && continue
-	[ "$part" = games ] && export WEB_PART=games
-	node "$here/test_web.mjs" "$binary" >"$tmp/browser-$part.log" 2>&1 &
-	echo $! >"$tmp/browser-$part.pid"
-	unset WEB_PART
-done
+[ "$parts" = all ] || start_half games
 
 # 1. The client against the spec's types.
 mkdir -p "$root/build/web"
@@ -72,18 +87,12 @@ fi
 	web/ tests/web/test_web.mjs) >"$tmp/prettier.log" 2>&1
 result "web/ formatted (prettier --check)" $? "$tmp/prettier.log"
 
-if [ "$parts" != all ]; then
-	WEB_PART=rest node "$here/test_web.mjs" "$binary" >"$tmp/browser-rest.log" 2>&1
-	echo $? >"$tmp/browser-rest.rc"
-fi
+if [ "$parts" = all ]; then start_half all; else start_half rest; fi
 # Each half's own lines, then its counts.
 for part in $parts; do
-	if [ -f "$tmp/browser-$part.pid" ]; then
-		wait "$(cat "$tmp/browser-$part.pid")"
-		st=$?
-	else
-		st=$(cat "$tmp/browser-$part.rc")
-	fi
+	wait "$(cat "$tmp/browser-$part.pid")"
+	st=$?
+	echo "$st" >"$tmp/browser-$part.rc" # ended: stop_halves leaves it
 	grep -v '^web-browser: ' "$tmp/browser-$part.log"
 	line=$(grep -E '^web-browser: [0-9]+ passed, [0-9]+ failed$' "$tmp/browser-$part.log" | tail -n 1)
 	if [ -z "$line" ]; then

@@ -44,6 +44,10 @@ const SCREENS = join(ROOT, "build", "web", "screens");
 const PHONE = { width: 375, height: 740 };
 /** The tests of WEB_PART=games: none depends on a test before it but the sign-up. */
 const PART_GAMES = /^quantum: |^lobby: the 'did not answer' banner/;
+if (process.env.WEB_PART && !["games", "rest"].includes(process.env.WEB_PART)) {
+  console.error(`WEB_PART is games or rest, not ${process.env.WEB_PART}`);
+  process.exit(2);
+}
 // Seeded choices, so a failure replays the same clicks (WEB_SEED to vary).
 let seed = Number(process.env.WEB_SEED || 20261202) >>> 0;
 const rand = (n) => {
@@ -752,8 +756,13 @@ test("agent avenue: a hand of the longest names at 390 px, in English and French
       );
     }
   } finally {
-    await alice.getByLabel("Language of game texts").selectOption("");
-    await alice.setViewportSize(PHONE);
+    // Back as the next tests expect (the loop in main sets the screen
+    // too); a failure here would hide the test's own.
+    await alice.setViewportSize(PHONE).catch(() => {});
+    await alice
+      .getByLabel("Language of game texts")
+      .selectOption("", { timeout: 5000 })
+      .catch(() => {});
   }
 });
 
@@ -3022,7 +3031,9 @@ const DOCS_NEW = join(ROOT, "build", "web", "docs-screens"); // moved to docs/sc
 async function shoot(name, pages) {
   mkdirSync(SCREENS, { recursive: true });
   for (const p of pages) {
-    const file = join(SCREENS, `${name.split(":")[0].replace(/\W+/g, "-")}-${p.__name}.png`);
+    // Each half of the suite (WEB_PART) names its own, as both run a "lobby: …" test.
+    const half = process.env.WEB_PART ? `${process.env.WEB_PART}-` : "";
+    const file = join(SCREENS, `${half}${name.split(":")[0].replace(/\W+/g, "-")}-${p.__name}.png`);
     await p.screenshot({ path: file, fullPage: true }).catch(() => {});
     console.log(`     screenshot: ${file}`);
     // WEB_SCREENS=docs: the screens web/README.md shows, as small JPEGs.
@@ -3172,6 +3183,10 @@ async function main() {
     if (process.env.WEB_ONLY && t !== tests[0] && !new RegExp(process.env.WEB_ONLY).test(t.name)) continue;
     const part = process.env.WEB_PART;
     if (part && t !== tests[0] && PART_GAMES.test(t.name) !== (part === "games")) continue;
+    // Each test starts on the phone screen, whatever the one before it
+    // left when it failed half-way (a screen left at 390 px failed the
+    // next tests' width checks).
+    for (const p of pages) await p.setViewportSize(PHONE).catch(() => {});
     const began = Date.now();
     try {
       ctx.jsErrors = [];
