@@ -1,8 +1,11 @@
 #!/bin/bash
-# run.sh BUILD_DIR: runs every test suite against the binaries in BUILD_DIR
-# and prints one closing line, "N passed, N failed".  Each suite prints its
-# own "<suite>: N passed, N failed" line; a suite that dies without one
-# counts as one failure.  Exits non-zero if anything failed.
+# run.sh BUILD_DIR [SQLITE_BUILD_DIR]: runs every test suite against the
+# binaries in BUILD_DIR, the SQLite pass of the HTTP suites against those
+# in SQLITE_BUILD_DIR (default BUILD_DIR; make test gives its UBSan-only
+# build, the Makefile says why), and prints one closing line, "N passed,
+# N failed".  Each suite prints its own "<suite>: N passed, N failed"
+# line; a suite that dies without one counts as one failure.  Exits
+# non-zero if anything failed.
 #
 # Suites run BOARDD_TEST_JOBS at a time (default 3): each has its own
 # servers (--port 0), temporary files and PostgreSQL databases, and most
@@ -12,7 +15,8 @@
 # started, as soon as it and every suite before it have ended.
 # nodes-faults, which restarts its cluster, has a cluster of its own.
 set -u
-build=${1:?usage: run.sh BUILD_DIR}
+build=${1:?usage: run.sh BUILD_DIR [SQLITE_BUILD_DIR]}
+sqlite_build=${2:-$build}
 here=$(cd "$(dirname "$0")" && pwd)
 log=$(mktemp)
 outdir=$(mktemp -d)
@@ -229,26 +233,27 @@ admin test_admin.py
 ratings test_ratings.py
 "
 
-# http_pass SUFFIX: runs every HTTP suite once, its name followed by SUFFIX.
+# http_pass SUFFIX DIR: runs every HTTP suite once against DIR/boardd,
+# its name followed by SUFFIX.
 http_pass() {
-	suffix=$1
+	local suffix=$1 dir=$2
 	set -f
 	# shellcheck disable=SC2086 # word splitting into name/script pairs
 	set -- $http_suites
 	set +f
 	while [ $# -ge 2 ]; do
 		queue_suite "$1$suffix" env ${backend:+BOARDD_TEST_BACKEND=$backend} \
-			/usr/bin/python3 "$here/http/$2" "$build/boardd"
+			/usr/bin/python3 "$here/http/$2" "$dir/boardd"
 		shift 2
 	done
 }
 
 backend=
-http_pass ""
+http_pass "" "$sqlite_build"
 # The same suites on PostgreSQL: a database of their own per harness.Server.
 if [ -n "${BOARDD_TEST_PG:-}" ]; then
 	backend=postgres
-	http_pass -pg
+	http_pass -pg "$build"
 fi
 # src/rating against npm's glicko2 and openskill (tests/rating/: npm ci
 # into tests/rating/node_modules on first use).

@@ -529,10 +529,34 @@ static int turn(struct hooks *h, int64_t now, int64_t *next)
 	return 0;
 }
 
+/* Waits, h->mu held, for a poke or a stop (h->cv), or ms milliseconds. */
+static void wait_for_poke(struct hooks *h, int64_t ms)
+{
+	struct timespec until;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += ms / 1000;
+	until.tv_nsec += (long)(ms % 1000) * 1000000;
+	if (until.tv_nsec >= 1000000000) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000;
+	}
+	pthread_cond_timedwait(&h->cv, &h->mu, &until);
+}
+
 static void *worker(void *arg)
 {
 	struct hooks *h = arg;
 	pthread_mutex_lock(&h->mu);
+	/* The workers' first looks are spread over IDLE_MS: the k-th of n
+	 * looks k * IDLE_MS / n after the start, or at a poke.  Looks made
+	 * at one moment each hold a store connection, and the pool opens
+	 * one for each (a PostgreSQL backend apiece: 8 where one does);
+	 * spread, the idle looks that follow stay apart as well.  A
+	 * delivery due at the start waits for none of it: the first worker
+	 * looks at once, and each claim wakes one more (turn). */
+	int k = h->looked++;
+	if (k > 0 && !h->stop)
+		wait_for_poke(h, (int64_t)k * IDLE_MS / h->cfg.workers);
 	while (!h->stop) {
 		unsigned pokes = h->pokes;
 		pthread_mutex_unlock(&h->mu);
@@ -544,17 +568,8 @@ static void *worker(void *arg)
 		pthread_mutex_lock(&h->mu);
 		if (rc == 0 || h->stop || pokes != h->pokes)
 			continue;
-		int64_t wait =
-		    next > now && next - now < IDLE_MS ? next - now : IDLE_MS;
-		struct timespec until;
-		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_sec += wait / 1000;
-		until.tv_nsec += (long)(wait % 1000) * 1000000;
-		if (until.tv_nsec >= 1000000000) {
-			until.tv_sec++;
-			until.tv_nsec -= 1000000000;
-		}
-		pthread_cond_timedwait(&h->cv, &h->mu, &until);
+		wait_for_poke(h, next > now && next - now < IDLE_MS ? next - now
+		                                                    : IDLE_MS);
 	}
 	pthread_mutex_unlock(&h->mu);
 	return NULL;

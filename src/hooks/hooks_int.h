@@ -42,6 +42,8 @@ struct hooks {
 	int64_t digest_ms; /* when the next look for digests due is (unix
 	                      ms; guarded by mu) */
 	int nthreads;                       /* started */
+	int looked;                         /* workers past their first wait
+	                                       (worker; guarded by mu) */
 	pthread_t threads[MAX_WORKERS];
 };
 
