@@ -156,15 +156,31 @@ def _pg_connect(conninfo):
     return con
 
 
+_admin = {"pid": None, "con": None}  # _pg_admin's session, by process
+_admin_lock = threading.Lock()
+
+
 def _pg_admin(sql):
-    """Runs sql as the test cluster's superuser; its rows, if it has any."""
-    con = _pg_connect(PG_ADMIN)
-    try:
-        cur = con.cursor()
-        cur.execute(sql)
-        return cur.fetchall() if cur.description else None
-    finally:
-        con.close()
+    """Runs sql as the test cluster's superuser; its rows, if it has any.
+    One session serves every call of a process (a session each cost the
+    cluster a backend's start, about 32 ms of its CPU here, and a Server
+    makes two calls: tests/README.md, "make test's time").  A session the
+    cluster has closed (test_nodes_faults.py restarts it) is opened again
+    and the statement sent once more."""
+    import psycopg2
+    with _admin_lock:
+        for again in (False, True):
+            con = _admin["con"] if _admin["pid"] == os.getpid() else None
+            if con is None or con.closed:
+                con = _pg_connect(PG_ADMIN)
+                _admin.update(pid=os.getpid(), con=con)
+            try:
+                cur = con.cursor()
+                cur.execute(sql)
+                return cur.fetchall() if cur.description else None
+            except (psycopg2.OperationalError, psycopg2.InterfaceError):
+                if again or not con.closed:
+                    raise
 
 
 def pg_create_database(template=None):
