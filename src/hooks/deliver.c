@@ -1,5 +1,6 @@
 /* deliver.c: the webhook delivery workers.  See hooks.h. */
 #include <curl/curl.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <sodium.h>
@@ -529,8 +530,8 @@ static int turn(struct hooks *h, int64_t now, int64_t *next)
 	return 0;
 }
 
-/* Waits, h->mu held, for a poke or a stop (h->cv), or ms milliseconds. */
-static void wait_for_poke(struct hooks *h, int64_t ms)
+/* The CLOCK_REALTIME time (h->cv's clock) ms milliseconds from now. */
+static struct timespec deadline_in(int64_t ms)
 {
 	struct timespec until;
 	clock_gettime(CLOCK_REALTIME, &until);
@@ -540,7 +541,7 @@ static void wait_for_poke(struct hooks *h, int64_t ms)
 		until.tv_sec++;
 		until.tv_nsec -= 1000000000;
 	}
-	pthread_cond_timedwait(&h->cv, &h->mu, &until);
+	return until;
 }
 
 static void *worker(void *arg)
@@ -548,15 +549,19 @@ static void *worker(void *arg)
 	struct hooks *h = arg;
 	pthread_mutex_lock(&h->mu);
 	/* The workers' first looks are spread over IDLE_MS: the k-th of n
-	 * looks k * IDLE_MS / n after the start, or at a poke.  Looks made
+	 * to get here looks k * IDLE_MS / n later, or at once once anything
+	 * has poked (h->pokes is 0 at the start: hooks_start).  Looks made
 	 * at one moment each hold a store connection, and the pool opens
 	 * one for each (a PostgreSQL backend apiece: 8 where one does);
 	 * spread, the idle looks that follow stay apart as well.  A
 	 * delivery due at the start waits for none of it: the first worker
-	 * looks at once, and each claim wakes one more (turn). */
+	 * looks at once, and each claim pokes one more (turn). */
 	int k = h->looked++;
-	if (k > 0 && !h->stop)
-		wait_for_poke(h, (int64_t)k * IDLE_MS / h->cfg.workers);
+	struct timespec until =
+	    deadline_in((int64_t)k * IDLE_MS / h->cfg.workers);
+	while (k > 0 && !h->stop && h->pokes == 0 &&
+	       pthread_cond_timedwait(&h->cv, &h->mu, &until) != ETIMEDOUT)
+		;
 	while (!h->stop) {
 		unsigned pokes = h->pokes;
 		pthread_mutex_unlock(&h->mu);
@@ -568,8 +573,9 @@ static void *worker(void *arg)
 		pthread_mutex_lock(&h->mu);
 		if (rc == 0 || h->stop || pokes != h->pokes)
 			continue;
-		wait_for_poke(h, next > now && next - now < IDLE_MS ? next - now
-		                                                    : IDLE_MS);
+		until = deadline_in(
+		    next > now && next - now < IDLE_MS ? next - now : IDLE_MS);
+		pthread_cond_timedwait(&h->cv, &h->mu, &until);
 	}
 	pthread_mutex_unlock(&h->mu);
 	return NULL;

@@ -19,11 +19,12 @@
 struct hooks {
 	struct store *st;        /* borrowed */
 	struct hooks_config cfg; /* with defaults filled in */
-	pthread_mutex_t mu;      /* guards stop, pokes */
+	pthread_mutex_t mu;      /* guards stop, pokes, looked */
 	pthread_cond_t cv;       /* workers sleep here */
 	int stop;                /* 1: workers must exit */
 	atomic_int stopping;     /* the same, read by attempts unlocked */
-	unsigned pokes;          /* bumped by hooks_poke */
+	unsigned pokes;          /* bumped by hooks_poke and turn; 0 at
+	                            the start */
 	int failing_busy;        /* workers on a destination with failures */
 	int failing_share;       /* at most this many (workers / 4, >= 1) */
 	int64_t slow_ms;         /* an attempt longer than this is slow:
@@ -42,8 +43,7 @@ struct hooks {
 	int64_t digest_ms; /* when the next look for digests due is (unix
 	                      ms; guarded by mu) */
 	int nthreads;                       /* started */
-	int looked;                         /* workers past their first wait
-	                                       (worker; guarded by mu) */
+	int looked; /* workers that have reached their first look (worker) */
 	pthread_t threads[MAX_WORKERS];
 };
 
