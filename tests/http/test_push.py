@@ -14,6 +14,7 @@ import os
 import socket
 import stat
 import subprocess
+import tempfile
 import threading
 import time
 import urllib.request
@@ -25,7 +26,7 @@ from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from harness import ROOT, check, free_port, run_all, test
+from harness import ROOT, check, free_port, note, run_all, test
 from gamehelp import AA, actions, move, server
 from webhookhelp import BlackHole, iso_ms
 
@@ -222,12 +223,48 @@ class WebPushTesting:
     def __init__(self):
         subprocess.run(["sh", os.path.join(PUSH_DIR, "setup.sh")], check=True,
                        stdout=subprocess.DEVNULL)
-        self.port = free_port()
         script = os.path.join(PUSH_DIR, "node_modules", "web-push-testing", "src",
                               "bin", "server.js")
-        self.proc = subprocess.Popen(["node", script, str(self.port)],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait_for(self._up, "web-push-testing to start")
+        # It takes its port on the command line and names it in its
+        # subscriptions' endpoints, so the port is picked here, free a
+        # moment before: another process (a server of a suite running
+        # beside this one, bound to port 0) may take it first, and then
+        # web-push-testing exits (EADDRINUSE) while the other answers on
+        # the port.  It counts as up once it has said it listens and
+        # answers /status; one that exited starts again on another port.
+        for _ in range(5):
+            self.port = free_port()
+            self.out = tempfile.TemporaryFile()
+            self.proc = subprocess.Popen(["node", script, str(self.port)],
+                                         stdout=self.out, stderr=subprocess.STDOUT)
+            end = time.time() + 30
+            state = self._up_or_exited()
+            while state is None and time.time() < end:
+                time.sleep(0.05)
+                state = self._up_or_exited()
+            if state == "up":
+                return
+            if state is None:
+                self.proc.kill()
+                self.proc.wait()
+                check(False, "web-push-testing did not answer in 30 s on port %d: %r"
+                      % (self.port, self._said()[-500:]))
+            note("web-push-testing exited at its start on port %d (%s): again on another"
+                 % (self.port, self._said().strip()[-300:]))
+        check(False, "web-push-testing did not start in 5 tries: %s" % self._said())
+
+    def _said(self):
+        """What web-push-testing has printed so far (stdout and stderr)."""
+        self.out.seek(0)
+        return self.out.read().decode(errors="replace")
+
+    def _up_or_exited(self):
+        """"up" once it listens and answers, "exited" if it ended, else
+        None (still starting)."""
+        if self.proc.poll() is not None:
+            return "exited"
+        said = "Server running on port %d" % self.port in self._said()
+        return "up" if said and self._up() else None
 
     def _post(self, path, body=None):
         req = urllib.request.Request("http://127.0.0.1:%d%s" % (self.port, path),

@@ -44,7 +44,7 @@ class Receiver:
     recorded with its verification result."""
 
     def __init__(self, port=None, fail=None):
-        self.port = port or free_port()
+        self.port = port or 0  # 0: the kernel picks a free one at the bind
         self.fail = fail or (lambda path, msg_id, attempt: 200)
         self.secrets = {}  # path -> secret
         self.lock = threading.Lock()
@@ -80,6 +80,7 @@ class Receiver:
                     pass  # the sender gave up (a timeout test)
 
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        self.port = self.httpd.server_address[1]
         self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()
