@@ -99,7 +99,7 @@ $(BUILD)/gen/web.c: $(WEB_FILES) tools/embed.sh
 
 # The rules of each game (docs/rules/NAME.md) as HTML pages, converted by
 # cmark-gfm (tools/rules.sh) and served at /rules/NAME, listed at /rules.
-RULES_MD := docs/rules/agent-avenue.md docs/rules/quantum.md
+RULES_MD := $(sort $(filter-out docs/rules/README.md,$(wildcard docs/rules/*.md)))
 $(BUILD)/gen/rules.c: $(RULES_MD) tools/rules.sh tools/embed.sh
 	@rm -rf $(BUILD)/gen/rules
 	./tools/rules.sh $(BUILD)/gen/rules $(RULES_MD)

@@ -92,7 +92,7 @@ static int wait_params(const struct http_req *req, struct http_reply *rep,
 	*wait_s = *after = 0;
 	*has_after = as != NULL;
 	if (ws && parse_u64(ws, wait_s) < 0) {
-		bad_request(rep, req, "wait must be whole seconds, 0 to 60");
+		bad_request(rep, req, "wait must be whole seconds (a longer wait than 60 is cut to 60)");
 		return -1;
 	}
 	if (as && parse_u64(as, after) < 0) {
