@@ -8,7 +8,7 @@ import socket
 import subprocess
 import time
 
-from harness import Server, check
+from harness import Server, check, note
 from streams import Dechunker, EventStream, parse as parse_stream
 
 AA = "agent-avenue"
@@ -84,6 +84,25 @@ def play_random(s, gid, tokens, rng, max_moves=400):
         check(r.json["seq"] == g["seq"] + 1, "seq advances by one")
         check(r.headers.get("etag") == '"%d"' % r.json["seq"], "ETag is the seq")
     raise AssertionError("game did not end")
+
+
+def until_not_moot(scenario, what, tries=5):
+    """Runs scenario() until it returns True (checked), at most tries
+    times.  A scenario returns False when the server's random deal made
+    it moot before its checks (e.g. an Agent Avenue catch ended the game
+    within the first moves: rules §3, §8.8); nothing it checked is then
+    left unchecked, since it runs again on a new game with a new deal.
+    Fails when every try was moot (what says how)."""
+    for attempt in range(tries):
+        if scenario():
+            return
+        note("attempt %d: %s; again on a new game" % (attempt + 1, what))
+    check(False, "%d deals in a row: %s" % (tries, what))
+
+
+def over(s, gid, tok=None):
+    """True once game gid is no longer active (finished)."""
+    return game(s, gid, tok)["status"] != "active"
 
 
 def read_stream(port, path, token, headers, want, timeout=20):

@@ -27,7 +27,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from harness import ROOT, check, free_port, note, run_all, test
-from gamehelp import AA, actions, move, server
+from gamehelp import AA, actions, move, server, until_not_moot
 from webhookhelp import BlackHole, iso_ms
 
 
@@ -855,11 +855,8 @@ def nothing_is_pushed_while_the_player_is_live_on_the_game(binary):
     game within the first moves played here (a catch; a clean-clone run
     met one: 'game.finished' pushed in place of the turn): such a game
     is played again, on a server of its own, up to five times."""
-    for attempt in range(5):
-        if live_then_not(binary):
-            return
-        note("attempt %d: the deal ended the game within its first moves; again" % (attempt + 1))
-    check(False, "five deals in a row ended the game within its first moves")
+    until_not_moot(lambda: live_then_not(binary),
+                   "the deal ended the game within its first moves")
 
 
 def live_then_not(binary):
