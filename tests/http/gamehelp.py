@@ -105,13 +105,15 @@ def over(s, gid, tok=None):
     return game(s, gid, tok)["status"] != "active"
 
 
-def read_stream(port, path, token, headers, want, timeout=20):
+def read_stream(port, path, token, headers, want, timeout=20, opened=None):
     """GETs an event stream on a raw socket and reads until `want` whole
     events have come or the server ends the stream; returns (status,
     content type, body), the body holding only whole events, an SSE retry
     block and nothing of a keep-alive or of an event still on its way
     (streams.EventStream's `whole`).  An answer other than 200 returns its
-    whole body."""
+    whole body.  opened: a threading.Event set once the answer's head has
+    come (a stream "from now on" then gets every later event: a test
+    waits for it before it makes one, where a fixed sleep is a guess)."""
     h = {"Host": "127.0.0.1:%d" % port}
     h.update(headers)
     if token:
@@ -138,6 +140,8 @@ def read_stream(port, path, token, headers, want, timeout=20):
                 elif status in (204, 304):
                     length = 0
                 events, body = EventStream(ctype), bytearray()
+                if opened is not None:
+                    opened.set()
             if status is not None:
                 got = dechunk.feed(raw) if dechunk else raw
                 raw = b""

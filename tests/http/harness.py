@@ -101,12 +101,28 @@ def check(cond, what):
         raise Failure(what)
 
 
+# The sockets that hold free_port's ports, until the process exits.
+_held_ports = []
+
+
 def free_port():
+    """A loopback port for a listener the test starts later (a webhook
+    receiver, an SMTP sink, a server of its own), or for one that must
+    refuse connections meanwhile.  The port stays held by a socket of
+    this process, bound with SO_REUSEADDR and never listening, until the
+    process exits: a port released at once (as this did) could be taken
+    by another suite's server binding port 0, or an outgoing connection,
+    before the test's listener bound it (a clean-clone run failed so:
+    web-push-testing's port, b5a0c51).  The kernel gives a held port to
+    no port-0 bind nor connect; a connection to it is refused while
+    nothing listens; a listener that sets SO_REUSEADDR (http.server,
+    asyncio and aiosmtpd, node, boardd's libmicrohttpd) binds it beside
+    the holder, as often as it likes."""
     s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+    _held_ports.append(s)
+    return s.getsockname()[1]
 
 
 class Response:

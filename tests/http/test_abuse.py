@@ -426,10 +426,12 @@ def idle_timeout_closes_stalled_clients(binary):
         for i in range(200):
             c = connect(s)
             c.sendall(partials[i % len(partials)])
-            conns.append(c)
-        t0 = time.monotonic()
+            conns.append((c, time.monotonic()))
+        # Each closed after its own connection: opening the 200 takes a
+        # loaded machine more than the half second a time taken after
+        # them all would leave the first one (closed "before the timeout").
         closed_at = []
-        for c in conns:
+        for c, t0 in conns:
             data = read_all(c, TIMEOUT + 5)
             closed_at.append(time.monotonic() - t0)
             check(data == b"", "a stalled client got an answer: %r" % data[:80])

@@ -95,6 +95,18 @@ def player(s, name, headers=None):
     return r.json["token"]
 
 
+def connections_gone(s, what, seconds=10):
+    """Waits until the server holds no client connection (each one its
+    client closed is closed on its side too): a bound, not a latency;
+    a loaded machine's server may take more than the second of its
+    hangup poll (HUB_HANGUP_POLL_MS), as a fixed sleep assumed."""
+    end = time.monotonic() + seconds
+    while s.client_connections():
+        check(time.monotonic() < end, "%s: %d client connections still open after %d s"
+              % (what, s.client_connections(), seconds))
+        time.sleep(0.05)
+
+
 def quick(s, path, what):
     """GET path is answered 200 (served, not refused, while the budgets
     are spent; how fast is make bench's "under a stream flood": make test
@@ -327,7 +339,8 @@ def closed_clients_give_back_their_slots(binary):
             check(codes.count(200) == 30, "cycle %d streams: %r" % (cycle, codes))
             for sock in socks:
                 sock.close()
-            time.sleep(2.5)
+            # noticed within 10 s (it was at the next keep-alive, 30 s)
+            connections_gone(s, "cycle %d's streams" % cycle)
         for cycle in range(3):
             socks = [open_get(s.port, "/v1/games/%s?wait=60" % gid) for _ in range(30)]
             time.sleep(0.5)
@@ -341,7 +354,7 @@ def closed_clients_give_back_their_slots(binary):
                 check(data is None, "cycle %d: a long-poll answered %r" % (cycle, data))
             for sock in socks:
                 sock.close()
-            time.sleep(2.5)
+            connections_gone(s, "cycle %d's long-polls" % cycle)
         quick(s, "/healthz", "healthz after the cycles")
         sock = open_get(s.port, "/v1/games/%s/events" % gid)
         check(read_head(sock)[0] == 200, "a stream after the cycles")
@@ -355,7 +368,9 @@ def connections_per_address(binary):
     as usual (a flood from one address reconnecting or asking again on
     hundreds of connections would otherwise take the worker threads)."""
     with server(binary, limits=True, extra=["--max-conns-per-addr", "8"]) as s:
-        time.sleep(0.3)  # the harness's start-up check has gone
+        # the harness's start-up check has gone (a fixed 0.3 s did not
+        # wait for it on a loaded machine)
+        connections_gone(s, "the start-up check")
         held = []
         for _ in range(8):  # each answered once, and kept open
             c = socket.create_connection(("127.0.0.1", s.port), timeout=5)

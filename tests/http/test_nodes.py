@@ -161,14 +161,19 @@ def account_streams_on_one_node_hear_the_other(binary):
         r = n.b.request("POST", "/v1/players", {"name": "Bob"})
         bob, bt = r.json["id"], r.json["token"]
         got = {}
+        opened = threading.Event()
 
         def stream():
             got["r"] = read_stream(n.b.port, "/v1/players/me/events", bt,
-                                   {"Accept": "application/x-ndjson"}, 1, timeout=WAIT * 2)
+                                   {"Accept": "application/x-ndjson"}, 1, timeout=WAIT * 2,
+                                   opened=opened)
 
         t = threading.Thread(target=stream)
         t.start()
-        time.sleep(0.5)
+        # the stream is from now on: open before the invitation (a fixed
+        # 0.5 s could pass first on a loaded machine, and the stream then
+        # waited for an event that had come before it)
+        check(opened.wait(WAIT), "Bob's stream opened on node b")
         r = n.a.request("POST", "/v1/games", {"game": AA, "seats": 2,
                                                "seating": ["me", {"invite": bob}]}, token=at)
         check(r.status == 201, "Alice invites Bob on node a: %r" % r)
@@ -190,16 +195,21 @@ def a_token_revoked_on_one_node_ends_its_streams_on_the_other(binary):
         phone = n.a.request("POST", "/v1/players/me/tokens", {"label": "phone"}, token=at).json
         gid, _ = create(n.a, {"first_player": 0})
         got = {}
+        opened = {name: threading.Event() for name in ("b-game", "b-account", "a-account")}
 
         def stream(name, node, path):
             got[name] = read_stream(node.port, path, phone["token"],
-                                    {"Accept": "application/x-ndjson"}, 1000, timeout=WAIT * 2)
+                                    {"Accept": "application/x-ndjson"}, 1000, timeout=WAIT * 2,
+                                    opened=opened[name])
 
         threads = [threading.Thread(target=stream, args=("b-game", n.b, "/v1/games/%s/events" % gid)),
                    threading.Thread(target=stream, args=("b-account", n.b, "/v1/players/me/events")),
                    threading.Thread(target=stream, args=("a-account", n.a, "/v1/players/me/events"))]
         [t.start() for t in threads]
-        time.sleep(1.5)
+        # each open before the revocation (one opened after it would be
+        # refused, 401: a fixed 1.5 s could pass first on a loaded machine)
+        check(all(e.wait(WAIT) for e in opened.values()), "the streams opened: %r" % got)
+        time.sleep(1.5)  # past a keep-alive: each has looked at its token once
         check(not got, "the streams are open: %r" % got)
         r = n.a.request("DELETE", "/v1/players/me/tokens/" + phone["id"], token=at)
         check(r.status == 204, "revoked on node a: %r" % r)

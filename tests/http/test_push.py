@@ -226,12 +226,14 @@ class WebPushTesting:
         script = os.path.join(PUSH_DIR, "node_modules", "web-push-testing", "src",
                               "bin", "server.js")
         # It takes its port on the command line and names it in its
-        # subscriptions' endpoints, so the port is picked here, free a
-        # moment before: another process (a server of a suite running
-        # beside this one, bound to port 0) may take it first, and then
-        # web-push-testing exits (EADDRINUSE) while the other answers on
-        # the port.  It counts as up once it has said it listens and
-        # answers /status; one that exited starts again on another port.
+        # subscriptions' endpoints, so the port is picked here: free_port
+        # holds it until node binds it (node sets SO_REUSEADDR), where a
+        # port free a moment before could be taken first by another
+        # process (a server of a suite running beside this one, bound to
+        # port 0), and web-push-testing then exited (EADDRINUSE) while the
+        # other answered on the port.  It counts as up once it has said
+        # it listens and answers /status; one that exited all the same
+        # starts again on another port.
         for _ in range(5):
             self.port = free_port()
             self.out = tempfile.TemporaryFile()

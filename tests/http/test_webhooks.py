@@ -570,13 +570,14 @@ def account_stream_resumes_by_id(binary):
         check(ids == [e["seq"] for e in evs[1:]], "resumed: %r vs %r" % (ids, evs))
         # live: a stream from now on gets the next event
         out = {}
+        opened = threading.Event()
 
         def reader():
             out["r"] = read_stream(s.port, "/v1/players/me/events", at,
-                                   {"Accept": "application/x-ndjson"}, 1)
+                                   {"Accept": "application/x-ndjson"}, 1, opened=opened)
         t = threading.Thread(target=reader)
         t.start()
-        time.sleep(0.5)
+        check(opened.wait(30), "the live stream opened")  # not a fixed 0.5 s
         play_random(s, gid, {0: at, 1: bt}, random.Random(2))
         t.join(30)
         st, ctype, body = out["r"]

@@ -98,7 +98,9 @@ function startServer(dir, port = 0) {
   );
   let log = "";
   return new Promise((ok, fail) => {
-    const t = setTimeout(() => fail(new Error("boardd did not start: " + log)), 20000);
+    // The HTTP harness's bound (START_SECONDS): a server starting beside
+    // other suites on two busy cores has taken 10 s.
+    const t = setTimeout(() => fail(new Error("boardd did not start: " + log)), 60000);
     proc.stderr.on("data", (d) => {
       log += d;
       const m = log.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
@@ -3139,7 +3141,11 @@ class Keep:
                        for p in m.walk() if p.get_content_type() == "text/plain")
         print(json.dumps({"to": envelope.rcpt_tos, "text": text}), flush=True)
         return "250 OK"
-s = socket.socket(); s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]; s.close()
+# The port stays held (bound, never listening) while the sink binds it
+# beside (SO_REUSEADDR): released first, another process could take it
+# (tests/http/harness.py, free_port).
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]
 c = Controller(Keep(), hostname="127.0.0.1", port=port); c.start()
 print(json.dumps({"port": port}), flush=True)
 sys.stdin.read()
