@@ -1769,16 +1769,16 @@ function sql(script) {
 
 /**
  * Taps on both pages until each seat of game `id` has made `each` moves (its log says so).
- * Returns true then; false if the game ended first and `mayEnd` (the deal can end an Agent
- * Avenue game at its first recruits: tests/README.md), else that is a failure.
+ * Returns true then; with `mayEnd`, false if the game is over by then (the deal can end an
+ * Agent Avenue game at its first recruits: tests/README.md), else an early end is a failure.
  */
 async function playUntilEachMoved(id, pages, each, mayEnd = false) {
   for (let i = 0; i < 60; i++) {
     const log = await apiGet(ctx.base, `/v1/games/${id}/moves?after=0`, await tokenOf(pages[0]));
     const made = [0, 0];
     for (const m of log.moves) if (typeof m.seat === "number") made[m.seat]++;
-    if (Math.min(...made) >= each) return true;
     const active = (await apiGet(ctx.base, `/v1/games/${id}`)).status === "active";
+    if (Math.min(...made) >= each && (active || !mayEnd)) return true;
     if (!active && mayEnd) return false;
     check(active, "the game ended early");
     check((await tapSomething(pages)) !== null, "nobody could move");
@@ -1865,28 +1865,49 @@ test("quick match: a seek cancelled; two players' seeks paired, both screens ope
 
 test("ratings: the quick-matched game rated; profiles, rating history and the leaderboard's pages", async () => {
   const { alice, bob, base } = ctx;
-  const gid = ctx.matchedGame;
+  let gid = ctx.matchedGame;
   check(gid, "the quick match test made a game");
-  await alice.goto(`${base}/#/game/${gid}`);
-  await bob.goto(`${base}/#/game/${gid}`);
   const cat = "agent-avenue-advanced";
-  const before = (await apiGet(base, `/v1/players/${ctx.bobId}`)).ratings.find((x) => x.category === cat) ?? {
-    rating: 1500,
-    games: 0,
-    wins: 0,
-  };
-  // Alice resigns after two moves each, unless the deal ended the game
-  // first (a catch): it is rated all the same, and Bob's change follows
-  // its result.
-  if (await playUntilEachMoved(gid, [alice, bob], 2, true)) {
-    await alice.getByRole("button", { name: "Resign" }).waitFor({ timeout: 10000 });
-    alice.once("dialog", (d) => d.accept());
-    await alice.getByRole("button", { name: "Resign" }).click();
+  // Two moves each, then Alice resigns. A deal can end the game in its
+  // first moves (a catch at a first recruit: about 1 advanced game in
+  // 370 before each seat moved twice, tests/README.md; such a game is
+  // aborted and rated nobody, docs/ratings.md), so the two play again
+  // on a new rated game of the same mode, up to five deals; Bob's
+  // rating before is read at each.
+  let before;
+  for (let tries = 1; ; tries++) {
+    before = (await apiGet(base, `/v1/players/${ctx.bobId}`)).ratings.find((x) => x.category === cat) ?? {
+      rating: 1500,
+      games: 0,
+      wins: 0,
+    };
+    await alice.goto(`${base}/#/game/${gid}`);
+    await bob.goto(`${base}/#/game/${gid}`);
+    if (await playUntilEachMoved(gid, [alice, bob], 2, true)) break;
+    check(tries < 5, "five deals in a row ended the game in its first moves");
+    console.log(`     the deal ended game ${gid} in its first moves: again on a new game`);
+    const made = await fetch(base + "/v1/games", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${await tokenOf(bob)}`, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        game: "agent-avenue",
+        options: { mode: "advanced" },
+        seating: ["me", { invite: ctx.aliceId }],
+      }),
+    });
+    check(made.status === 201, `a new game: ${made.status}`);
+    gid = (await made.json()).id;
+    const joined = await fetch(base + `/v1/games/${gid}/join`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${await tokenOf(alice)}`, "Content-Type": "application/json" },
+      body: "{}",
+    });
+    check(joined.status === 200, `Alice joins the new game: ${joined.status}`);
   }
+  await alice.getByRole("button", { name: "Resign" }).waitFor({ timeout: 10000 });
+  alice.once("dialog", (d) => d.accept());
+  await alice.getByRole("button", { name: "Resign" }).click();
   await bob.locator(".result", { hasText: "Game over" }).waitFor({ timeout: 10000 });
-  const over = await apiGet(base, `/v1/games/${gid}`);
-  const bobSeat = over.players.findIndex((p) => p.player?.id === ctx.bobId);
-  const bobWon = over.result.winners.includes(bobSeat);
   const prof = await apiGet(base, `/v1/players/${ctx.bobId}`);
   const r = prof.ratings.find((x) => x.category === cat);
   // The ratings beside the players' names in the game, once it ended.
@@ -1897,10 +1918,7 @@ test("ratings: the quick-matched game rated; profiles, rating history and the le
   await seat.getByRole("link", { name: "Bob" }).click();
   await bob.getByRole("heading", { name: "Bob" }).waitFor({ timeout: 10000 });
   check(
-    r &&
-      r.games === before.games + 1 &&
-      r.wins === before.wins + (bobWon ? 1 : 0) &&
-      (bobWon ? r.rating > before.rating : r.rating < before.rating),
+    r && r.games === before.games + 1 && r.wins === before.wins + 1 && r.rating > before.rating,
     `Bob's rating: ${JSON.stringify(before)} then ${JSON.stringify(r)}`,
   );
   const totals = prof.rated_games;
@@ -1911,7 +1929,7 @@ test("ratings: the quick-matched game rated; profiles, rating history and the le
   check((await bob.locator(".rated-played").innerText()) === String(totals.played), "rated games played");
   check((await bob.locator(".rated-won").innerText()) === String(totals.won), "rated games won");
   const hist = bob.locator(`ol.history li[data-game="${gid}"]`);
-  check((await hist.innerText()).includes(bobWon ? "won" : "lost"), `the history: ${await hist.innerText()}`);
+  check((await hist.innerText()).includes("won"), `the history: ${await hist.innerText()}`);
   // The leaderboard: only established players (none yet, after a few games).
   await bob.getByRole("link", { name: "Leaderboards" }).click();
   await bob.locator("#board-category").selectOption(cat);
