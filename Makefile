@@ -283,7 +283,7 @@ tsan: deps
 	TSAN_OPTIONS=halt_on_error=1 /usr/bin/python3 tests/http/test_bots.py build/thread/boardd
 	# two nodes on a throw-away PostgreSQL cluster: the listener thread
 	# and the leases under TSan
-	d=$$(mktemp -d /tmp/boardd-pg.XXXXXX) && \
+	d=$$(mktemp -d "$$(sh tests/pg/cluster.sh parent)/boardd-pg.XXXXXX") && \
 	pg=$$(sh tests/pg/cluster.sh start "$$d") && \
 	TSAN_OPTIONS=halt_on_error=1 BOARDD_TEST_PG="$$pg" /usr/bin/python3 \
 	    tests/http/test_nodes.py build/thread/boardd; rc=$$?; \

@@ -26,8 +26,9 @@ jobs_max=${BOARDD_TEST_JOBS:-3}
 # exported to every suite (the PostgreSQL unit tests and the -pg pass).
 # A second one is nodes-faults' own: it restarts its cluster and stops
 # its backends, so it runs beside the others on a cluster none of them use.
-pgdir=$(mktemp -d /tmp/boardd-pg.XXXXXX)
-pgdir_faults=/tmp/boardd-pg.none # made once the first cluster runs
+pgparent=$(sh "$here/pg/cluster.sh" parent) # /dev/shm: cluster.sh says why
+pgdir=$(mktemp -d "$pgparent/boardd-pg.XXXXXX")
+pgdir_faults=$pgparent/boardd-pg.none # made once the first cluster runs
 # On exit, the suites still running (each a subshell and its suite) end
 # first.
 stop_suites() {
@@ -57,7 +58,7 @@ else
 fi
 pg_faults=
 if [ -n "${BOARDD_TEST_PG:-}" ]; then
-	if pgdir_faults=$(mktemp -d /tmp/boardd-pg.XXXXXX) &&
+	if pgdir_faults=$(mktemp -d "$pgparent/boardd-pg.XXXXXX") &&
 		pg_faults=$(BOARDD_PG_OWNER=$$ sh "$here/pg/cluster.sh" start "$pgdir_faults" 2>"$log"); then
 		:
 	else
