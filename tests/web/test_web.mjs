@@ -137,6 +137,21 @@ const tokenOf = (page) =>
   page.evaluate(() => JSON.parse(localStorage.getItem("boardd.identity") || "null")?.token);
 
 /** No horizontal scrolling on a 375 px screen. */
+/**
+ * Calls `read` (async, no arguments) every 100 ms until what it resolves
+ * to equals `want` (as JSON) or `ms` milliseconds pass; resolves to its
+ * last answer, for the caller to check. For what a screen shows once a
+ * redraw under way ends.
+ */
+async function settled(read, want, ms = 10000) {
+  const until = Date.now() + ms;
+  for (;;) {
+    const got = await read();
+    if (JSON.stringify(got) === JSON.stringify(want) || Date.now() > until) return got;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 async function fitsPhone(page, where) {
   const w = await page.evaluate(() => document.documentElement.scrollWidth);
   check(w <= PHONE.width, `${where}: the page is ${w}px wide on a ${PHONE.width}px screen`);
@@ -576,7 +591,10 @@ test("agent avenue: a whole game by clicking, live on both screens", async () =>
   const view = (await apiGet(base, `/v1/games/${id}`, token)).view;
   const cat = (await apiGet(base, "/v1/catalog", null, "en")).games.find((g) => g.id === "agent-avenue");
   const names = view.hand.map((c) => cat.cards.find((x) => x.id === c).name).sort();
-  const shown = (await alice.locator(".hand .cards .agent").allInnerTexts()).sort();
+  const shown = await settled(
+    async () => (await alice.locator(".hand .cards .agent").allInnerTexts()).sort(),
+    names,
+  );
   check(JSON.stringify(names) === JSON.stringify(shown), `hand shows ${shown}, catalog names ${names}`);
   check(
     (await alice.locator(".market-supply .agent").count()) === view.black_market.supply.length,
@@ -685,7 +703,10 @@ test("agent avenue: a whole game by clicking, live on both screens", async () =>
   await alice.locator(".replay-where", { hasText: `move 0 of ${g.seq}` }).waitFor({ timeout: 10000 });
   const at0 = (await apiGet(base, `/v1/games/${id}?at=0`, token)).view;
   const names0 = at0.hand.map((c) => cat.cards.find((x) => x.id === c).name).sort();
-  const shown0 = (await alice.locator(".hand .cards .agent").allInnerTexts()).sort();
+  const shown0 = await settled(
+    async () => (await alice.locator(".hand .cards .agent").allInnerTexts()).sort(),
+    names0,
+  );
   check(JSON.stringify(names0) === JSON.stringify(shown0), `move 0 shows ${shown0}, ?at=0 ${names0}`);
   await alice.getByRole("button", { name: "Next move" }).click();
   await alice.locator(".replay-where", { hasText: `move 1 of ${g.seq}` }).waitFor({ timeout: 10000 });
@@ -700,7 +721,10 @@ test("agent avenue: a whole game by clicking, live on both screens", async () =>
   await alice.locator(".replay-where", { hasText: `move 2 of ${g.seq}` }).waitFor({ timeout: 10000 });
   const at2 = (await apiGet(base, `/v1/games/${id}?at=2`, token)).view;
   const names2 = at2.hand.map((c) => cat.cards.find((x) => x.id === c).name).sort();
-  const shown2 = (await alice.locator(".hand .cards .agent").allInnerTexts()).sort();
+  const shown2 = await settled(
+    async () => (await alice.locator(".hand .cards .agent").allInnerTexts()).sort(),
+    names2,
+  );
   check(
     JSON.stringify(names2) === JSON.stringify(shown2),
     `move 2 reloaded shows ${shown2}, ?at=2 ${names2}`,
@@ -2331,13 +2355,22 @@ test("languages: French names and labels from the API", async () => {
   const g = await apiGet(base, `/v1/games/${id}`, token);
   const cat = (await apiGet(base, "/v1/catalog", null, "fr")).games.find((x) => x.id === "agent-avenue");
   const names = g.view.hand.map((c) => cat.cards.find((x) => x.id === c).name).sort();
-  const shown = (await bob.locator(".hand .cards .agent").allInnerTexts()).sort();
+  // The screen redraws as its French texts arrive: the hand read at the
+  // wrong moment was none (a clean-clone run, 2026-12-07), so each list
+  // is read until it is the API's or 10 s pass.
+  const shown = await settled(
+    async () => (await bob.locator(".hand .cards .agent").allInnerTexts()).sort(),
+    names,
+  );
   check(JSON.stringify(names) === JSON.stringify(shown), `French hand ${shown}, catalog ${names}`);
   await bob.locator("section.actions button.action").first().waitFor({ state: "attached", timeout: 10000 });
   const labels = (await apiGet(base, `/v1/games/${id}/actions`, token, "fr")).actions
     .map((a) => a.label)
     .sort();
-  const buttons = (await bob.locator("section.actions button.action").allTextContents()).sort();
+  const buttons = await settled(
+    async () => (await bob.locator("section.actions button.action").allTextContents()).sort(),
+    labels,
+  );
   check(JSON.stringify(labels) === JSON.stringify(buttons), `French buttons ${buttons}, labels ${labels}`);
   const en = (await apiGet(base, `/v1/games/${id}/actions`, token, "en")).actions.map((a) => a.label).sort();
   check(JSON.stringify(en) !== JSON.stringify(labels), "the French labels differ from the English ones");
