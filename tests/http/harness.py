@@ -18,6 +18,7 @@ plain functions registered with @test; run_all() prints
 """
 import contextlib
 import fcntl
+import functools
 import gzip
 import hashlib
 import http.client
@@ -838,6 +839,53 @@ def draft7_of(node):
 _validators = {}
 _draft7_components = None
 
+# The spec's choices (a component schema with oneOf or anyOf: Action,
+# QuantumAction, ...) cost fastjsonschema an exception for each branch an
+# instance does not match (QuantumAction has 22), about 150 us an action:
+# a third of test_display.py's CPU.  A check is a pure function of the
+# instance (formats are annotations, use_default=False writes nothing),
+# so each choice function of the generated code remembers the instances
+# it found valid by their canonical JSON and passes them again at once;
+# an instance it refused is checked again each time.  The generated
+# functions call each other by their global names, which _compile
+# rebinds.
+_CHOICES = {"validate___components_schemas_" + re.sub(r"\W", "_", name.lower())
+            for name, schema in SPEC["components"]["schemas"].items()
+            if "oneOf" in schema or "anyOf" in schema}
+_valid_seen = {}  # choice function name -> canonical JSON texts found valid
+
+
+def _remembering(name, fn):
+    seen = _valid_seen.setdefault(name, set())
+
+    def check_choice(data, custom_formats={}, name_prefix=None):
+        key = json.dumps(data, sort_keys=True, separators=(",", ":"))
+        if key in seen:
+            return data
+        out = fn(data, custom_formats, name_prefix)
+        if len(seen) >= 100000:
+            seen.clear()
+        seen.add(key)
+        return out
+    return check_choice
+
+
+def _compile(full):
+    """fastjsonschema.compile(full, formats=_FORMATS, use_default=False),
+    its choice functions remembering what they passed (_CHOICES).
+    fastjsonschema.compile's own steps (2.16: _factory, then exec of the
+    generated code in its global state); compile itself if a later
+    version has no _factory."""
+    factory = getattr(fastjsonschema, "_factory", None)
+    if factory is None:
+        return fastjsonschema.compile(full, formats=_FORMATS, use_default=False)
+    resolver, generator = factory(full, {}, _FORMATS, False)
+    state = generator.global_state
+    exec(generator.func_code, state)
+    for name in _CHOICES & set(state):
+        state[name] = _remembering(name, state[name])
+    return functools.partial(state[resolver.get_scope_name()], custom_formats=_FORMATS)
+
 
 def _validate(instance, schema):
     global _draft7_components
@@ -850,7 +898,7 @@ def _validate(instance, schema):
         full["components"] = _draft7_components
         slow = dict(schema)
         slow["components"] = SPEC["components"]
-        v = _validators[id(schema)] = (schema, fastjsonschema.compile(full, formats=_FORMATS, use_default=False),
+        v = _validators[id(schema)] = (schema, _compile(full),
                                        jsonschema.Draft202012Validator(slow))
     try:
         v[1](instance)

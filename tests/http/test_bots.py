@@ -454,11 +454,20 @@ def bot_games_cut_by_sigkill_or_sigterm_finish_after_restart(binary):
             ids = [create(s, QT, [{"bot": "random"}, {"bot": "random"}], token=at).json["id"]
                    for _ in range(2)]
             ids.append(create(s, AA, [MCTS, {"bot": "random"}], token=at).json["id"])
-            time.sleep(0.5)
-            before = {x["id"]: x for x in s.request("GET", "/v1/games").json["games"]}
+            # Stopped as soon as a game has moved and still runs: a fixed
+            # 0.5 s let all three end first on a quiet machine (a clean-clone
+            # run, 2026-12-07).
+            deadline = time.monotonic() + STUCK_S
+            while True:
+                before = {x["id"]: x for x in s.request("GET", "/v1/games").json["games"]}
+                if any(before[gid]["status"] == "active" and before[gid]["seq"] >= 1 for gid in ids) \
+                        or time.monotonic() > deadline:
+                    break
+                time.sleep(0.02)
             getattr(s, stop)()  # stop() checks a clean exit (0, no leak)
             s.start()
-            running = [gid for gid in ids if before[gid]["status"] == "active"]
+            running = [gid for gid in ids
+                       if before[gid]["status"] == "active" and before[gid]["seq"] >= 1]
             check(running, "%s: some bot game was cut mid-way" % stop)
             for gid in ids:
                 g = wait_finished(s, gid)
