@@ -318,13 +318,22 @@ def bot_turns_are_played_once_and_taken_over_from_a_dead_node(binary):
             g = game(n.a, gid, tok)
             check(g["to_act"] == [1] and g["status"] == "active", "the bot's turn: %r" % g["to_act"])
             seq = g["seq"]
-            time.sleep(0.2)  # node a's bot has taken the turn and thinks
+            # Killed as soon as the game's lease is held (the bot has taken
+            # the turn and thinks: store.h, "leases").  A fixed 0.2 s was
+            # about a whole decision on a quiet machine (0.15-0.21 s from
+            # the person's move to the bot's, UBSan build): the bot had
+            # often moved first.
+            (key,), = n.a.query("SELECT key FROM games WHERE id = ?", (gid,))
+            deadline = time.monotonic() + WAIT
+            while not n.a.query("SELECT 1 FROM leases WHERE game_key = ?", (key,)) and \
+                    game(n.a, gid, tok)["seq"] == seq and time.monotonic() < deadline:
+                time.sleep(0.01)
             n.a.kill()
             if game(n.b, gid)["seq"] == seq:
                 break  # killed before its bot moved
             n.a.start()
         else:
-            raise AssertionError("node a's bot always moved within 0.2 s")
+            raise AssertionError("node a's bot always moved before the kill")
         deadline = time.monotonic() + 40
         while game(n.b, gid)["seq"] <= seq:
             check(time.monotonic() < deadline, "node b never played the dead node's bot turn")

@@ -23,6 +23,7 @@ os.environ["BOARDD_TEST_BACKEND"] = "postgres"
 
 from harness import Server, check, run_all, test, store_query  # noqa: E402
 from gamehelp import AA, actions, create, game, move, player_token  # noqa: E402
+from webhookhelp import iso_ms  # noqa: E402
 
 PGDIR = os.environ.get("BOARDD_PG_DIR", "")
 # the server tests/pg/cluster.sh runs: the highest installed version
@@ -341,14 +342,29 @@ def bot_games_survive_a_postgres_restart(binary):
     statement on each pooled connection after the restart fails
     (BD_EUNAVAILABLE), which bots.c's play() treats as a failure that
     stops the game's bots on that node until the node restarts."""
-    with Pair(binary, ["--bot-ms", "500", "--bot-games-per-player", "4"]) as n:
+    with Pair(binary, ["--bot-ms", "200", "--bot-games-per-player", "4"]) as n:
         tok = player_token(n.a)
+        # Level 5: each decision is a search of 12,000 iterations (about
+        # 0.1 s on the UBSan build; --bot-ms 200 caps it on a slow one),
+        # so a game of 10-35 moves lasts seconds, past the restart.
+        # Level 1's four games all ended within 0.4 s, and the restart,
+        # after a fixed 2 s, came when no bot played any more (on a quiet
+        # machine: seqs final, no connection lost; it passed without
+        # testing anything).
         ids = [n.a.request("POST", "/v1/games", {"game": AA, "seating": [
-            {"bot": "mcts", "level": 1}, {"bot": "mcts", "level": 1}]}, token=tok).json["id"]
+            {"bot": "mcts", "level": 5}, {"bot": "mcts", "level": 5}]}, token=tok).json["id"]
             for _ in range(4)]
-        time.sleep(2)
-        log("seqs at the restart:", [game(n.b, g)["seq"] for g in ids])
+        # The restart as soon as a game has moved and still runs.
+        deadline = time.monotonic() + 60
+        while True:
+            gs = [game(n.b, g) for g in ids]
+            if any(g["status"] == "active" and g["seq"] >= 1 for g in gs) \
+                    or time.monotonic() > deadline:
+                break
+            time.sleep(0.02)
+        log("seqs at the restart:", [(g["seq"], g["status"]) for g in gs])
         pg_ctl("restart", "-m", "fast", "-w")
+        restarted = time.time()
         t0 = time.monotonic()
         left = set(ids)
         while left and time.monotonic() - t0 < 60:
@@ -365,6 +381,12 @@ def bot_games_survive_a_postgres_restart(binary):
         log("unfinished 60 s after the restart: %d of %d; seqs %s" % (
             len(left), len(ids), [game(n.b, g)["seq"] for g in left]))
         check(not left, "every bot game finishes after a restart")
+        # What the test is about: bots that moved on after the restart (the
+        # server's clock and this one are the machine's).
+        later = [m for g in ids for m in n.b.request("GET", "/v1/games/%s/moves" % g).json["moves"]
+                 if iso_ms(m["time"]) > restarted]
+        check(later, "the bots played on after the restart (no move after it)")
+        log("%d bot moves after the restart" % len(later))
 
 
 if __name__ == "__main__":
