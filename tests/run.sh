@@ -8,8 +8,8 @@
 # non-zero if anything failed.
 #
 # Suites run BOARDD_TEST_JOBS at a time (default 4), and beside them up to
-# BOARDD_TEST_WAITING_JOBS (default 2) of those that mostly wait (below,
-# start_queued): each has its own
+# BOARDD_TEST_WAITING_JOBS (default 2; 0: none beside) of those that
+# mostly wait (below, start_queued): each has its own
 # servers (--port 0), temporary files and PostgreSQL databases, and most
 # of their time is spent waiting (timeouts, streams, restarts), so the
 # run takes about a third of the time one at a time took.  Each suite's
@@ -178,12 +178,14 @@ queue_suite() {
 # light_max waiting ones, which would otherwise hold a working suite's
 # place while the cores idle (the run of 455302f: 508 s of the 1,561 s
 # the suites ran were waiting suites', 70 s of CPU; tests/README.md,
-# "make test's time").
+# "make test's time").  BOARDD_TEST_WAITING_JOBS=0: no places of their
+# own, every suite takes a working one (BOARDD_TEST_JOBS=1 with it: one
+# suite at a time).
 light_max=${BOARDD_TEST_WAITING_JOBS:-2}
 [ "$jobs_max" -ge 1 ] || jobs_max=1
-[ "$light_max" -ge 1 ] || light_max=1
+[ "$light_max" = 0 ] || [ "$light_max" -ge 1 ] || light_max=1
 declare -A waiting=()
-while read -r name wall cpu; do
+[ "$light_max" = 0 ] || while read -r name wall cpu; do
 	awk -v w="$wall" -v c="$cpu" 'BEGIN { exit !(c < w / 5) }' && waiting[$name]=1
 done <"$here/suite-times.txt"
 
