@@ -5,7 +5,12 @@
 #
 # parent     prints the directory to make DIR in (as
 #            "$(mktemp -d "$(sh cluster.sh parent)/boardd-pg.XXXXXX")"):
-#            /dev/shm when it is a writable tmpfs, else ${TMPDIR:-/tmp}.
+#            /dev/shm when it is a writable tmpfs with 1 GiB free, else
+#            ${TMPDIR:-/tmp}.  The free space: Docker gives a container a
+#            64 MB /dev/shm by default, which the cluster fills at its
+#            third database ("No space left on device"); a whole run of
+#            make test used at most about 170 MB of /dev/shm (sampled
+#            every 5 s, 2026-12-07).
 #            In memory, the suites' CREATE DATABASE and DROP DATABASE
 #            (a few hundred files each, a database a test server) cost
 #            the kernel little; on this machine's ext4 the inode
@@ -57,7 +62,9 @@ usage() {
 }
 if [ "${1:-}" = parent ] && [ $# -eq 1 ]; then
 	if [ -d /dev/shm ] && [ -w /dev/shm ] &&
-		[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
+		[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] &&
+		[ "$(stat -f -c '%a %S' /dev/shm 2>/dev/null |
+			awk '{ print int($1 * $2 / 1048576) }')" -ge 1024 ] 2>/dev/null; then
 		echo /dev/shm
 	else
 		echo "${TMPDIR:-/tmp}"
