@@ -859,7 +859,10 @@ def _remembering(name, fn):
     seen = _valid_seen.setdefault(name, set())
 
     def check_choice(data, custom_formats={}, name_prefix=None):
-        key = json.dumps(data, sort_keys=True, separators=(",", ":"))
+        try:
+            key = json.dumps(data, sort_keys=True, separators=(",", ":"))
+        except (TypeError, ValueError):  # not JSON (bytes, keys not comparable)
+            return fn(data, custom_formats, name_prefix)
         if key in seen:
             return data
         out = fn(data, custom_formats, name_prefix)
