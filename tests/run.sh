@@ -128,14 +128,24 @@ timed() {
 
 # start_suite NAME CMD...: starts one suite in the background at once;
 # its output goes to $outdir/NAME.out, its exit status to $outdir/NAME.rc
-# (written as it ends: a started suite without one is still running).
+# (written as it ends: a started suite without one is still running,
+# unless its subshell is gone, killed before it wrote it: ended below).
 started=()
+declare -A started_pid=()
 start_suite() {
 	local name=$1
 	shift
 	(timed "$name" "$outdir/$name.out" "$@"
 	 echo $? >"$outdir/$name.rc.tmp" && mv "$outdir/$name.rc.tmp" "$outdir/$name.rc") &
 	started+=("$name")
+	started_pid[$name]=$!
+}
+
+# ended NAME: whether started suite NAME has ended: its status written, or
+# its subshell gone without writing it (a SIGKILL), which would otherwise
+# hold its place in start_queued forever and stop print_ended before it.
+ended() {
+	[ -f "$outdir/$1.rc" ] || [ ! -d "/proc/${started_pid[$1]}" ]
 }
 
 # print_ended: counts the started suites that have ended, in the order
@@ -145,7 +155,11 @@ print_ended() {
 	local name
 	while [ "$printed" -lt "${#started[@]}" ]; do
 		name=${started[$printed]}
-		[ -f "$outdir/$name.rc" ] || return 0
+		ended "$name" || return 0
+		[ -f "$outdir/$name.rc" ] || {
+			echo "$name: its subshell was killed before it wrote the suite's exit status"
+			echo 1 >"$outdir/$name.rc"
+		}
 		count_suite "$name" "$(cat "$outdir/$name.rc")" "$outdir/$name.out"
 		printed=$((printed + 1))
 	done
@@ -197,7 +211,9 @@ done
 running() {
 	local name n=0 kind
 	for name in "${started[@]}"; do
+		# ended's two tests inline: a function call per suite cost 40 %
 		[ -f "$outdir/$name.rc" ] && continue
+		[ -d "/proc/${started_pid[$name]}" ] || continue
 		kind=working
 		[ -n "${waiting[$name]:-}" ] && kind=waiting
 		[ "$kind" = "$1" ] && n=$((n + 1))
