@@ -37,7 +37,16 @@ pgdir_faults=$pgparent/boardd-pg.none # made once the first cluster runs
 # new file cost the kernel's inode allocator a search (test_ops.py, test_http.py
 # 4-7 % less CPU in memory; tests/README.md, "make test's time").
 # Mode 1777 as /tmp's: the cluster's tools run as the postgres user.
-TMPDIR=$(mktemp -d "$pgparent/boardd-tests.XXXXXX") && chmod 1777 "$TMPDIR"
+# Named after this run's pid: a run killed by SIGKILL cannot remove its
+# own, which in /dev/shm holds memory until a reboot, so the next run
+# removes those whose run is gone (as cluster.sh start its clusters).
+for d in "$pgparent"/boardd-tests.[0-9]*.*; do
+	pid=${d##*/boardd-tests.}
+	pid=${pid%%.*}
+	case $pid in '' | *[!0-9]*) continue ;; esac
+	[ -d "$d" ] && [ ! -d "/proc/$pid" ] && rm -rf "$d" 2>/dev/null # another user's: not ours to remove
+done
+TMPDIR=$(mktemp -d "$pgparent/boardd-tests.$$.XXXXXX") && chmod 1777 "$TMPDIR"
 export TMPDIR
 # On exit, the suites still running (each a subshell and its suite) end
 # first.
