@@ -57,7 +57,7 @@
 set -eu
 
 usage() {
-	echo "usage: cluster.sh start DIR | stop DIR" >&2
+	echo "usage: cluster.sh start DIR | stop DIR | parent" >&2
 	exit 2
 }
 if [ "${1:-}" = parent ] && [ $# -eq 1 ]; then
