@@ -150,7 +150,11 @@ def every_event_delivered_signed_to_the_players_concerned(binary):
             time.sleep(0.3)
             check(rec.delivered("/carol") == {}, "Carol is in no game: no delivery")
             check(account_events(s, ct, 0)[0] == [], "Carol's stream is empty")
-            r = s.request("GET", "/v1/players/me/webhook/deliveries?limit=100", token=bt)
+            # the receiver has each before the server records its answer
+            # (the same race as test_push.py's, met there by clean-clone runs)
+            r = wait_for(lambda: (lambda r: r if all(d["state"] != "pending" for d in r.json["deliveries"])
+                                  else None)(s.request("GET", "/v1/players/me/webhook/deliveries?limit=100",
+                                                       token=bt)), "Bob's deliveries recorded")
             check(r.status == 200 and all(d["state"] == "delivered" and d["status"] == 200
                                           for d in r.json["deliveries"]), "deliveries: %r" % r)
     finally:
