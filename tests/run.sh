@@ -215,27 +215,30 @@ declare -A waiting=()
 	waiting[$name]=1
 done
 
-# running KIND: how many started suites of KIND (waiting or working) have
-# not ended.
-running() {
-	local name n=0 kind
+# count_running: sets working_now and waiting_now, how many started
+# suites of each kind have not ended; once per look of start_queued,
+# which starts at most one suite a look.
+count_running() {
+	local name
+	working_now=0
+	waiting_now=0
 	for name in "${started[@]}"; do
-		# ended's two tests inline: a function call per suite cost 40 %
-		[ -f "$outdir/$name.rc" ] && continue
-		[ -d "/proc/${started_pid[$name]}" ] || continue
-		kind=working
-		[ -n "${waiting[$name]:-}" ] && kind=waiting
-		[ "$kind" = "$1" ] && n=$((n + 1))
+		ended "$name" && continue
+		if [ -n "${waiting[$name]:-}" ]; then
+			waiting_now=$((waiting_now + 1))
+		else
+			working_now=$((working_now + 1))
+		fi
 	done
-	echo "$n"
 }
 
-# room NAME: whether NAME's kind has a free place.
+# room NAME: whether NAME's kind has a free place (by count_running's
+# counts).
 room() {
 	if [ -n "${waiting[$1]:-}" ]; then
-		[ "$(running waiting)" -lt "$light_max" ]
+		[ "$waiting_now" -lt "$light_max" ]
 	else
-		[ "$(running working)" -lt "$jobs_max" ]
+		[ "$working_now" -lt "$jobs_max" ]
 	fi
 }
 
@@ -255,6 +258,7 @@ start_queued() {
 		done
 	done
 	while [ "${#pending[@]}" -gt 0 ]; do
+		count_running
 		rest=()
 		launched=0
 		for i in "${pending[@]}"; do
