@@ -100,6 +100,21 @@ def until_not_moot(scenario, what, tries=5):
     check(False, "%d deals in a row: %s" % (tries, what))
 
 
+def mid_game(read, seconds=60):
+    """Calls read() (a list of game objects, as GET /v1/games/{id} or
+    /v1/games answers them) every 20 ms until one of them is active and
+    has moved (seq >= 1), or seconds pass; returns its last answer.  For a
+    test that must cut games of bots mid-way (a kill, a restart): a fixed
+    wait let every game end first on a quiet machine."""
+    deadline = time.monotonic() + seconds
+    while True:
+        games = read()
+        if any(g["status"] == "active" and g["seq"] >= 1 for g in games) \
+                or time.monotonic() > deadline:
+            return games
+        time.sleep(0.02)
+
+
 def over(s, gid, tok=None):
     """True once game gid is no longer active (finished)."""
     return game(s, gid, tok)["status"] != "active"

@@ -38,7 +38,7 @@ import random
 import time
 
 from gamehelp import (AA, FLOOD_OPTIONS, FLOOD_SEATING, actions, flood_bot_games, game,
-                      move_log, parse_events, player_token, read_stream, server)
+                      mid_game, move_log, parse_events, player_token, read_stream, server)
 from harness import check, run_all, test
 from webhookhelp import iso_ms
 
@@ -457,13 +457,8 @@ def bot_games_cut_by_sigkill_or_sigterm_finish_after_restart(binary):
             # Stopped as soon as a game has moved and still runs: a fixed
             # 0.5 s let all three end first on a quiet machine (a clean-clone
             # run, 2026-12-07).
-            deadline = time.monotonic() + STUCK_S
-            while True:
-                before = {x["id"]: x for x in s.request("GET", "/v1/games").json["games"]}
-                if any(before[gid]["status"] == "active" and before[gid]["seq"] >= 1 for gid in ids) \
-                        or time.monotonic() > deadline:
-                    break
-                time.sleep(0.02)
+            before = {x["id"]: x for x in mid_game(lambda: [
+                x for x in s.request("GET", "/v1/games").json["games"] if x["id"] in ids], STUCK_S)}
             getattr(s, stop)()  # stop() checks a clean exit (0, no leak)
             s.start()
             running = [gid for gid in ids

@@ -22,7 +22,7 @@ import time
 os.environ["BOARDD_TEST_BACKEND"] = "postgres"
 
 from harness import Server, check, run_all, test, store_query  # noqa: E402
-from gamehelp import AA, actions, create, game, move, player_token  # noqa: E402
+from gamehelp import AA, actions, create, game, mid_game, move, player_token  # noqa: E402
 from webhookhelp import iso_ms  # noqa: E402
 
 PGDIR = os.environ.get("BOARDD_PG_DIR", "")
@@ -355,13 +355,7 @@ def bot_games_survive_a_postgres_restart(binary):
             {"bot": "mcts", "level": 5}, {"bot": "mcts", "level": 5}]}, token=tok).json["id"]
             for _ in range(4)]
         # The restart as soon as a game has moved and still runs.
-        deadline = time.monotonic() + 60
-        while True:
-            gs = [game(n.b, g) for g in ids]
-            if any(g["status"] == "active" and g["seq"] >= 1 for g in gs) \
-                    or time.monotonic() > deadline:
-                break
-            time.sleep(0.02)
+        gs = mid_game(lambda: [game(n.b, g) for g in ids])
         log("seqs at the restart:", [(g["seq"], g["status"]) for g in gs])
         pg_ctl("restart", "-m", "fast", "-w")
         restarted = time.time()

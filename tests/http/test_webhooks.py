@@ -152,9 +152,10 @@ def every_event_delivered_signed_to_the_players_concerned(binary):
             check(account_events(s, ct, 0)[0] == [], "Carol's stream is empty")
             # the receiver has each before the server records its answer
             # (the same race as test_push.py's, met there by clean-clone runs)
-            r = wait_for(lambda: (lambda r: r if all(d["state"] != "pending" for d in r.json["deliveries"])
-                                  else None)(s.request("GET", "/v1/players/me/webhook/deliveries?limit=100",
-                                                       token=bt)), "Bob's deliveries recorded")
+            def bobs_recorded():
+                r = s.request("GET", "/v1/players/me/webhook/deliveries?limit=100", token=bt)
+                return r if all(d["state"] != "pending" for d in r.json["deliveries"]) else None
+            r = wait_for(bobs_recorded, "Bob's deliveries recorded")
             check(r.status == 200 and all(d["state"] == "delivered" and d["status"] == 200
                                           for d in r.json["deliveries"]), "deliveries: %r" % r)
     finally:

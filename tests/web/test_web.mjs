@@ -136,7 +136,6 @@ async function apiGet(base, path, token, lang) {
 const tokenOf = (page) =>
   page.evaluate(() => JSON.parse(localStorage.getItem("boardd.identity") || "null")?.token);
 
-/** No horizontal scrolling on a 375 px screen. */
 /**
  * Calls `read` (async, no arguments) every 100 ms until what it resolves
  * to equals `want` (as JSON) or `ms` milliseconds pass; resolves to its
@@ -152,6 +151,14 @@ async function settled(read, want, ms = 10000) {
   }
 }
 
+/**
+ * The names of the hand's agents on `page`, sorted, read until they are
+ * `want` (sorted names) or 10 s pass (settled).
+ */
+const handShown = (page, want) =>
+  settled(async () => (await page.locator(".hand .cards .agent").allInnerTexts()).sort(), want);
+
+/** No horizontal scrolling on a 375 px screen. */
 async function fitsPhone(page, where) {
   const w = await page.evaluate(() => document.documentElement.scrollWidth);
   check(w <= PHONE.width, `${where}: the page is ${w}px wide on a ${PHONE.width}px screen`);
@@ -591,10 +598,7 @@ test("agent avenue: a whole game by clicking, live on both screens", async () =>
   const view = (await apiGet(base, `/v1/games/${id}`, token)).view;
   const cat = (await apiGet(base, "/v1/catalog", null, "en")).games.find((g) => g.id === "agent-avenue");
   const names = view.hand.map((c) => cat.cards.find((x) => x.id === c).name).sort();
-  const shown = await settled(
-    async () => (await alice.locator(".hand .cards .agent").allInnerTexts()).sort(),
-    names,
-  );
+  const shown = await handShown(alice, names);
   check(JSON.stringify(names) === JSON.stringify(shown), `hand shows ${shown}, catalog names ${names}`);
   check(
     (await alice.locator(".market-supply .agent").count()) === view.black_market.supply.length,
@@ -703,10 +707,7 @@ test("agent avenue: a whole game by clicking, live on both screens", async () =>
   await alice.locator(".replay-where", { hasText: `move 0 of ${g.seq}` }).waitFor({ timeout: 10000 });
   const at0 = (await apiGet(base, `/v1/games/${id}?at=0`, token)).view;
   const names0 = at0.hand.map((c) => cat.cards.find((x) => x.id === c).name).sort();
-  const shown0 = await settled(
-    async () => (await alice.locator(".hand .cards .agent").allInnerTexts()).sort(),
-    names0,
-  );
+  const shown0 = await handShown(alice, names0);
   check(JSON.stringify(names0) === JSON.stringify(shown0), `move 0 shows ${shown0}, ?at=0 ${names0}`);
   await alice.getByRole("button", { name: "Next move" }).click();
   await alice.locator(".replay-where", { hasText: `move 1 of ${g.seq}` }).waitFor({ timeout: 10000 });
@@ -721,10 +722,7 @@ test("agent avenue: a whole game by clicking, live on both screens", async () =>
   await alice.locator(".replay-where", { hasText: `move 2 of ${g.seq}` }).waitFor({ timeout: 10000 });
   const at2 = (await apiGet(base, `/v1/games/${id}?at=2`, token)).view;
   const names2 = at2.hand.map((c) => cat.cards.find((x) => x.id === c).name).sort();
-  const shown2 = await settled(
-    async () => (await alice.locator(".hand .cards .agent").allInnerTexts()).sort(),
-    names2,
-  );
+  const shown2 = await handShown(alice, names2);
   check(
     JSON.stringify(names2) === JSON.stringify(shown2),
     `move 2 reloaded shows ${shown2}, ?at=2 ${names2}`,
@@ -2358,10 +2356,7 @@ test("languages: French names and labels from the API", async () => {
   // The screen redraws as its French texts arrive: the hand read at the
   // wrong moment was none (a clean-clone run, 2026-12-07), so each list
   // is read until it is the API's or 10 s pass.
-  const shown = await settled(
-    async () => (await bob.locator(".hand .cards .agent").allInnerTexts()).sort(),
-    names,
-  );
+  const shown = await handShown(bob, names);
   check(JSON.stringify(names) === JSON.stringify(shown), `French hand ${shown}, catalog ${names}`);
   await bob.locator("section.actions button.action").first().waitFor({ state: "attached", timeout: 10000 });
   const labels = (await apiGet(base, `/v1/games/${id}/actions`, token, "fr")).actions
